@@ -1,0 +1,47 @@
+# The front door. `make` installs what is missing and builds everything; afterwards .venv/bin/mpisim works.
+#   make demo   replay a bundled NAS LU trace on the bundled graphene platform under every model
+#   make test   every test: C++ (ctest) and Python (pytest), including the agreement checks against SimGrid
+#   make asan   the C++ tests of the lower layers under AddressSanitizer + UBSan
+VENV    := .venv
+PYTHON  := $(VENV)/bin/python
+BUILD   := build/python
+JOBS    ?= $(shell nproc)
+
+.PHONY: all deps venv build demo test test-cpp test-python asan bench clean
+
+all: build
+
+deps:
+	bash scripts/install-deps.sh --with-simgrid
+
+$(PYTHON): | deps
+	python3 -m venv $(VENV)
+	$(PYTHON) -m pip install -q --upgrade pip
+	$(PYTHON) -m pip install -q "scikit-build-core>=0.8" "pybind11>=2.10" "pytest>=7" "pandas>=1.5" "matplotlib>=3.6"
+
+venv: $(PYTHON)
+
+build: venv
+	CMAKE_BUILD_PARALLEL_LEVEL=$(JOBS) $(PYTHON) -m pip install -q --no-build-isolation .
+
+demo: build
+	$(VENV)/bin/mpisim demo
+
+test: build test-cpp test-python asan
+
+test-cpp:
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+test-python:
+	$(PYTHON) -m pytest -q tests/python
+
+asan: venv
+	cmake -S . -B build/asan -DMPISIM_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug > /dev/null
+	cmake --build build/asan -j $(JOBS) --target test_solver test_kernel test_models
+	cd build/asan && ctest --output-on-failure -R '^(Solver|Kernel|Models|MaxMin|Engine|Flow)' -j $(JOBS)
+
+bench: build
+	$(PYTHON) bench/replay_bench.py
+
+clean:
+	rm -rf build

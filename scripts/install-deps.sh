@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Installs the Debian packages mpisim needs (as root, or through sudo), skipping those already present.
+# Usage: scripts/install-deps.sh [--with-simgrid]   (SimGrid is the reference the agreement tests compare against)
+set -euo pipefail
+
+packages=(build-essential cmake g++ python3-venv python3-dev libboost-context-dev libpugixml-dev libgtest-dev)
+if [[ "${1:-}" == "--with-simgrid" ]]; then
+  packages+=(libsimgrid-dev)
+fi
+
+missing=()
+for package in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+if ((${#missing[@]} == 0)); then
+  exit 0
+fi
+
+sudo_cmd=()
+if [[ $(id -u) -ne 0 ]]; then
+  sudo_cmd=(sudo)
+fi
+echo "installing Debian packages: ${missing[*]}"
+"${sudo_cmd[@]}" apt-get update -qq
+DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -1,0 +1,150 @@
+// Python bindings: the native core as the module mpisim._core. Options come in as plain Python values and results go
+// out as dicts, so the Python side stays free of C++ types. The GIL is released while a simulation runs.
+#include "common/Errors.hpp"
+#include "models/NetworkModel.hpp"
+#include "mpi/collectives/Collectives.hpp"
+#include "replay/Replayer.hpp"
+
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+namespace py = pybind11;
+using namespace mpisim;
+
+namespace {
+
+mpi::SimulationOptions simulation_options(const py::dict& o)
+{
+  mpi::SimulationOptions s;
+  s.platform = o["platform"].cast<std::string>();
+  if (o.contains("model"))
+    s.model = o["model"].cast<std::string>();
+  if (o.contains("model_parameter_file"))
+    s.model_parameter_file = o["model_parameter_file"].cast<std::string>();
+  if (o.contains("model_parameters"))
+    s.model_parameters = o["model_parameters"].cast<std::vector<std::pair<std::string, std::string>>>();
+  if (o.contains("hostfile"))
+    s.hostfile = o["hostfile"].cast<std::string>();
+  if (o.contains("placement"))
+    s.placement = o["placement"].cast<std::string>() == "sorted" ? mpi::PlacementOrder::Sorted
+                                                                 : mpi::PlacementOrder::Platform;
+  if (o.contains("coll_selector"))
+    s.collective_selector = o["coll_selector"].cast<std::string>();
+  if (o.contains("coll"))
+    s.collective_algorithms = o["coll"].cast<std::map<std::string, std::string>>();
+  return s;
+}
+
+py::dict replay_to_python(const replay::ReplayResult& result)
+{
+  py::list ranks;
+  for (const replay::RankStats& r : result.ranks) {
+    py::dict rank;
+    rank["compute"] = r.compute;
+    rank["sleep"] = r.sleep;
+    rank["communicate"] = r.communicate;
+    rank["wait"] = r.wait;
+    rank["finish"] = r.finish;
+    rank["actions"] = r.actions;
+    ranks.append(rank);
+  }
+  py::dict out;
+  out["simulated_time"] = result.simulated_time;
+  out["ranks"] = ranks;
+  out["actions"] = result.actions;
+  out["fingerprint"] = result.fingerprint;
+  out["model_parameters"] = result.model_parameters;
+  return out;
+}
+
+py::dict run_replay(const py::dict& options)
+{
+  replay::ReplayOptions o;
+  o.trace = options["trace"].cast<std::string>();
+  if (options.contains("ranks") && not options["ranks"].is_none())
+    o.ranks = options["ranks"].cast<int>();
+  o.simulation = simulation_options(options);
+  replay::ReplayResult result;
+  {
+    py::gil_scoped_release release;
+    result = replay::replay(o);
+  }
+  return replay_to_python(result);
+}
+
+py::list network_models()
+{
+  py::list out;
+  for (const models::NetworkModelEntry& entry : models::NetworkModelRegistry::all()) {
+    py::list parameters;
+    for (const models::ParameterSpec& p : entry.parameters) {
+      py::dict parameter;
+      parameter["name"] = p.name;
+      parameter["unit"] = models::unit_of(p.kind);
+      parameter["default"] = p.default_value;
+      parameter["description"] = p.description;
+      parameter["aliases"] = p.aliases;
+      parameters.append(parameter);
+    }
+    py::dict model;
+    model["name"] = entry.name;
+    model["description"] = entry.description;
+    model["citation"] = entry.citation;
+    model["parameters"] = parameters;
+    out.append(model);
+  }
+  return out;
+}
+
+py::list collective_algorithms()
+{
+  py::list out;
+  for (size_t op = 0; op < mpi::kCollectiveCount; ++op)
+    for (const mpi::AlgorithmEntry* entry : mpi::AlgorithmRegistry::of(static_cast<mpi::Collective>(op))) {
+      py::dict algorithm;
+      algorithm["operation"] = mpi::collective_name(entry->op);
+      algorithm["name"] = entry->name;
+      algorithm["description"] = entry->description;
+      algorithm["origin"] = entry->origin;
+      out.append(algorithm);
+    }
+  return out;
+}
+
+py::list collective_selectors()
+{
+  py::list out;
+  for (const mpi::SelectorEntry* entry : mpi::SelectorRegistry::all()) {
+    py::dict selector;
+    selector["name"] = entry->name;
+    selector["description"] = entry->description;
+    out.append(selector);
+  }
+  return out;
+}
+
+} // namespace
+
+PYBIND11_MODULE(_core, m)
+{
+  m.doc() = "mpisim native core";
+  static py::exception<InputError> input_error(m, "InputError", PyExc_ValueError);
+  static py::exception<DeadlockError> deadlock_error(m, "DeadlockError", PyExc_RuntimeError);
+  static py::exception<SimulationError> simulation_error(m, "SimulationError", PyExc_RuntimeError);
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p)
+        std::rethrow_exception(p);
+    } catch (const InputError& e) {
+      input_error(e.what());
+    } catch (const DeadlockError& e) {
+      deadlock_error(e.what());
+    } catch (const SimulationError& e) {
+      simulation_error(e.what());
+    }
+  });
+  m.def("replay", &run_replay, "Replay a time-independent trace; returns a dict of results");
+  m.def("network_models", &network_models);
+  m.def("collective_algorithms", &collective_algorithms);
+  m.def("collective_selectors", &collective_selectors);
+}

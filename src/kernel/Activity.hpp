@@ -1,0 +1,79 @@
+// Activities: things that take simulated time (a computation, a network flow, a sleep, an MPI request).
+//
+// An activity is Pending until something completes it; completing it runs its on_complete() hook, then makes every
+// waiting actor ready again. Activities are shared handles (std::shared_ptr): the model that drives one keeps a
+// reference while it runs, and so does whoever waits for it.
+#pragma once
+
+#include "kernel/EventQueue.hpp"
+#include "kernel/Time.hpp"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace mpisim::kernel {
+
+class Actor;
+class Engine;
+class Activity;
+
+// Told when an activity completes, before its waiters are woken. One observer per activity: the MPI layer uses it to
+// chain a message's transfer to its requests without allocating a callback per message.
+class ActivityObserver {
+public:
+  virtual void activity_done(Activity& activity) = 0;
+
+protected:
+  ~ActivityObserver() = default;
+};
+
+class Activity : public std::enable_shared_from_this<Activity> {
+public:
+  enum class State : uint8_t { Pending, Done };
+
+  virtual ~Activity() = default;
+  Activity() = default;
+  Activity(const Activity&) = delete;
+  Activity& operator=(const Activity&) = delete;
+
+  State state() const { return state_; }
+  bool done() const { return state_ == State::Done; }
+  SimTime finish_date() const { return finish_date_; }
+
+  // What this activity is, for deadlock reports ("receive from rank 3, tag 7").
+  virtual std::string describe() const = 0;
+
+  // Marks the activity done at the engine's current date, runs on_complete(), tells the observer, wakes the waiters.
+  void complete();
+
+  void set_observer(ActivityObserver* observer) { observer_ = observer; }
+
+private:
+  friend class Engine;
+  virtual void on_complete() {}
+
+  State state_ = State::Pending;
+  SimTime finish_date_ = kNever;
+  ActivityObserver* observer_ = nullptr;
+  std::vector<Actor*> waiters_;
+};
+
+using ActivityPtr = std::shared_ptr<Activity>;
+
+// An activity completed by a timer: sleeps, and fixed-duration delays of analytical models. Create it with
+// Engine::start_timer(); it keeps itself alive until it fires.
+class TimerActivity : public Activity, private Event {
+public:
+  explicit TimerActivity(std::string what) : what_(std::move(what)) {}
+  std::string describe() const override { return what_; }
+
+private:
+  friend class Engine;
+  void fire() override;
+
+  std::string what_;
+  std::shared_ptr<TimerActivity> keep_alive_;
+};
+
+} // namespace mpisim::kernel

@@ -1,0 +1,47 @@
+// Actors: cooperative fibers (Boost.Context) run one at a time by the engine.
+//
+// An actor runs until it blocks on an activity, then control returns to the engine (the "maestro"). Stacks are
+// mmap-ed with a guard page, so untouched stack pages cost no memory: hundreds of thousands of actors fit.
+#pragma once
+
+#include "kernel/Activity.hpp"
+
+#include <boost/context/fiber.hpp>
+
+#include <exception>
+#include <functional>
+#include <string>
+
+namespace mpisim::kernel {
+
+class Actor {
+public:
+  enum class State : uint8_t { Created, Ready, Running, Blocked, Finished };
+
+  Actor(Engine& engine, int id, std::string name, std::function<void()> body, size_t stack_size);
+  Actor(const Actor&) = delete;
+  Actor& operator=(const Actor&) = delete;
+
+  int id() const { return id_; }
+  const std::string& name() const { return name_; }
+  State state() const { return state_; }
+  // What the actor is blocked on (null when it is not blocked on an activity).
+  const Activity* blocked_on() const { return blocked_on_; }
+
+private:
+  friend class Engine;
+  void resume();   // from the engine: run until the actor blocks or ends
+  void suspend();  // from the actor itself: give control back to the engine
+
+  Engine& engine_;
+  int id_;
+  std::string name_;
+  std::function<void()> body_;
+  State state_ = State::Created;
+  const Activity* blocked_on_ = nullptr;
+  boost::context::fiber fiber_;
+  boost::context::fiber maestro_;
+  std::exception_ptr failure_;
+};
+
+} // namespace mpisim::kernel

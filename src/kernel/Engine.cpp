@@ -1,0 +1,183 @@
+#include "kernel/Engine.hpp"
+
+#include "common/Errors.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cassert>
+#include <sstream>
+
+namespace mpisim::kernel {
+
+namespace {
+thread_local Engine* current_engine = nullptr;
+}
+
+Engine::Engine() : previous_(current_engine)
+{
+  current_engine = this;
+}
+
+Engine::~Engine()
+{
+  // Fibers still suspended (after a deadlock or a failure) are unwound here, while the engine is still current.
+  actors_.clear();
+  current_engine = previous_;
+}
+
+Engine& Engine::current()
+{
+  assert(current_engine != nullptr);
+  return *current_engine;
+}
+
+Actor& Engine::spawn(std::string name, std::function<void()> body)
+{
+  int id = static_cast<int>(actors_.size());
+  actors_.push_back(std::make_unique<Actor>(*this, id, std::move(name), std::move(body), stack_size_));
+  Actor& actor = *actors_.back();
+  actor.state_ = Actor::State::Ready;
+  ready_.push_back(&actor);
+  ++alive_;
+  return actor;
+}
+
+Actor& Engine::self()
+{
+  assert(running_ != nullptr && "called outside of an actor");
+  return *running_;
+}
+
+void Engine::wake(Actor& actor)
+{
+  if (actor.state_ != Actor::State::Blocked)
+    return;
+  actor.state_ = Actor::State::Ready;
+  actor.blocked_on_ = nullptr;
+  ready_.push_back(&actor);
+}
+
+void Engine::wait(Activity& activity)
+{
+  if (activity.done())
+    return;
+  Actor& me = self();
+  activity.waiters_.push_back(&me);
+  me.state_ = Actor::State::Blocked;
+  me.blocked_on_ = &activity;
+  me.suspend();
+}
+
+size_t Engine::wait_any(std::span<Activity* const> activities)
+{
+  auto first_done = [&]() -> size_t {
+    for (size_t i = 0; i < activities.size(); ++i)
+      if (activities[i]->done())
+        return i;
+    return activities.size();
+  };
+  if (size_t index = first_done(); index < activities.size())
+    return index;
+  Actor& me = self();
+  for (Activity* activity : activities)
+    activity->waiters_.push_back(&me);
+  me.state_ = Actor::State::Blocked;
+  me.blocked_on_ = activities.empty() ? nullptr : activities.front();
+  me.suspend();
+  for (Activity* activity : activities) { // forget the registrations that did not fire
+    auto& waiters = activity->waiters_;
+    waiters.erase(std::remove(waiters.begin(), waiters.end(), &me), waiters.end());
+  }
+  return first_done();
+}
+
+std::shared_ptr<TimerActivity> Engine::start_timer(SimTime delay, std::string what)
+{
+  auto timer = std::make_shared<TimerActivity>(std::move(what));
+  timer->keep_alive_ = timer;
+  events_.schedule(*timer, now_ + std::max(delay, 0.0));
+  return timer;
+}
+
+void Engine::sleep(SimTime duration)
+{
+  if (duration <= 0)
+    return;
+  auto timer = start_timer(duration, "sleep");
+  wait(*timer);
+}
+
+void Engine::mix(uint64_t value)
+{
+  fingerprint_ ^= value;
+  fingerprint_ *= 1099511628211ULL;
+}
+
+void Engine::run_ready_actors()
+{
+  while (not ready_.empty()) {
+    Actor* actor = ready_.front();
+    ready_.pop_front();
+    mix(static_cast<uint64_t>(actor->id_));
+    running_ = actor;
+    actor->resume();
+    running_ = nullptr;
+    if (actor->state_ == Actor::State::Finished) {
+      --alive_;
+      if (actor->failure_)
+        std::rethrow_exception(actor->failure_);
+    }
+  }
+}
+
+void Engine::update_models()
+{
+  for (Model* model : models_)
+    model->update(now_);
+}
+
+void Engine::fire_due_events()
+{
+  SimTime round_date = events_.next_date();
+  now_ = std::max(now_, round_date);
+  mix(std::bit_cast<uint64_t>(now_));
+  while (not events_.empty() && events_.next_date() - round_date < kTimePrecision) {
+    Event* event = events_.pop();
+    ++events_fired_;
+    event->fire();
+  }
+}
+
+void Engine::run()
+{
+  while (true) {
+    run_ready_actors();
+    if (alive_ == 0)
+      return;
+    update_models();
+    if (not ready_.empty())
+      continue;
+    if (events_.empty())
+      report_deadlock();
+    fire_due_events();
+  }
+}
+
+void Engine::report_deadlock() const
+{
+  std::ostringstream out;
+  size_t blocked = 0;
+  for (const auto& actor : actors_)
+    if (actor->state_ == Actor::State::Blocked)
+      ++blocked;
+  out << "deadlock at simulated time " << now_ << " s: " << blocked << " blocked actor" << (blocked == 1 ? "" : "s");
+  for (const auto& actor : actors_) {
+    if (actor->state_ != Actor::State::Blocked)
+      continue;
+    out << "\n  " << actor->name_ << " waits for "
+        << (actor->blocked_on_ != nullptr ? actor->blocked_on_->describe() : std::string("one of several requests"));
+  }
+  throw DeadlockError(out.str());
+}
+
+} // namespace mpisim::kernel

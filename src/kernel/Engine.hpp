@@ -1,0 +1,93 @@
+// The discrete-event engine: the clock, the future event list, the actors and the models that drive activities.
+//
+// One scheduling round: run every ready actor (FIFO, in the order they became ready) until each blocks or ends; let
+// every model bring its activities up to date (one sharing solve per round, however many flows started); then jump
+// the clock to the next event and fire every event within kTimePrecision of it, in (date, priority, sequence)
+// order. Nothing in a round depends on pointer values or hash order, so a run is reproducible bit for bit; the
+// fingerprint() hashes the sequence of fired dates and resumed actors so tests can check that.
+#pragma once
+
+#include "kernel/Activity.hpp"
+#include "kernel/Actor.hpp"
+#include "kernel/EventQueue.hpp"
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace mpisim::kernel {
+
+// Something that owns activities whose end dates depend on shared state (CPU, network). update() is called once per
+// scheduling round, before the clock moves, to recompute shares and reschedule completions.
+class Model {
+public:
+  virtual ~Model() = default;
+  virtual void update(SimTime now) = 0;
+};
+
+class Engine {
+public:
+  Engine();
+  ~Engine();
+  Engine(const Engine&) = delete;
+  Engine& operator=(const Engine&) = delete;
+
+  // The engine of the simulation running on this thread.
+  static Engine& current();
+
+  SimTime now() const { return now_; }
+
+  void set_stack_size(size_t bytes) { stack_size_ = bytes; }
+  Actor& spawn(std::string name, std::function<void()> body);
+
+  // Runs until every actor has finished. Throws DeadlockError if all remaining actors are blocked with nothing
+  // pending, and rethrows the first exception that escaped an actor.
+  void run();
+
+  // Model registration (not owned).
+  void add_model(Model& model) { models_.push_back(&model); }
+
+  // Timers.
+  void schedule(Event& event, SimTime date, int priority = 0) { events_.schedule(event, date, priority); }
+  void cancel(Event& event) { events_.cancel(event); }
+  std::shared_ptr<TimerActivity> start_timer(SimTime delay, std::string what);
+
+  // Called from inside an actor.
+  Actor& self();
+  void wait(Activity& activity);
+  // Blocks until one of them is done; returns the index of the first done one (lowest index on ties).
+  size_t wait_any(std::span<Activity* const> activities);
+  void sleep(SimTime duration);
+
+  // Makes a blocked actor runnable again (called when an activity it waits for completes).
+  void wake(Actor& actor);
+
+  uint64_t fingerprint() const { return fingerprint_; }
+  size_t actor_count() const { return actors_.size(); }
+  uint64_t events_fired() const { return events_fired_; }
+
+private:
+  void run_ready_actors();
+  void update_models();
+  void fire_due_events();
+  [[noreturn]] void report_deadlock() const;
+  void mix(uint64_t value);
+
+  SimTime now_ = 0;
+  EventQueue events_;
+  std::vector<std::unique_ptr<Actor>> actors_;
+  std::deque<Actor*> ready_;
+  std::vector<Model*> models_;
+  Actor* running_ = nullptr;
+  size_t alive_ = 0;
+  size_t stack_size_ = 256 * 1024;
+  uint64_t fingerprint_ = 1469598103934665603ULL;
+  uint64_t events_fired_ = 0;
+  Engine* previous_ = nullptr;
+};
+
+} // namespace mpisim::kernel

@@ -1,0 +1,53 @@
+// The future event list: an indexed binary heap of intrusive events.
+//
+// Events are ordered by (date, priority, sequence number); the sequence number is taken at each schedule() call, so
+// two events with the same date and priority fire in the order they were scheduled. Events are intrusive (the heap
+// slot lives in the event) so rescheduling a flow whose rate changed costs O(log n) and no allocation.
+#pragma once
+
+#include "kernel/Time.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace mpisim::kernel {
+
+class Event {
+public:
+  virtual ~Event() = default;
+  virtual void fire() = 0;
+
+  bool scheduled() const { return heap_index_ != kNotScheduled; }
+  SimTime date() const { return date_; }
+
+private:
+  friend class EventQueue;
+  static constexpr size_t kNotScheduled = static_cast<size_t>(-1);
+  SimTime date_ = 0;
+  uint64_t sequence_ = 0;
+  int priority_ = 0;
+  size_t heap_index_ = kNotScheduled;
+};
+
+class EventQueue {
+public:
+  // (Re)schedule: an already scheduled event moves to the new date and takes a new sequence number.
+  void schedule(Event& event, SimTime date, int priority = 0);
+  void cancel(Event& event);
+  bool empty() const { return heap_.empty(); }
+  size_t size() const { return heap_.size(); }
+  SimTime next_date() const { return heap_.empty() ? kNever : heap_.front()->date_; }
+  Event* pop();
+
+private:
+  static bool before(const Event* a, const Event* b);
+  void sift_up(size_t index);
+  void sift_down(size_t index);
+  void place(size_t index, Event* event);
+
+  std::vector<Event*> heap_;
+  uint64_t next_sequence_ = 0;
+};
+
+} // namespace mpisim::kernel

@@ -1,0 +1,62 @@
+#include "kernel/SharingModel.hpp"
+
+namespace mpisim::kernel {
+
+SharingModel::SharingModel(Engine& engine) : engine_(engine)
+{
+  engine.add_model(*this);
+}
+
+void SharingModel::start(std::shared_ptr<SharedAction> action, solver::VarId variable)
+{
+  action->model_ = this;
+  action->variable_ = variable;
+  action->last_update_ = engine_.now();
+  if (by_variable_.size() <= variable)
+    by_variable_.resize(variable + 1);
+  by_variable_[variable] = std::move(action);
+  ++running_;
+  dirty_ = true;
+}
+
+void SharingModel::reschedule(SharedAction& action, SimTime now)
+{
+  action.remaining_ -= action.rate_ * (now - action.last_update_);
+  if (action.remaining_ < 0)
+    action.remaining_ = 0;
+  action.last_update_ = now;
+  action.rate_ = solver_.value(action.variable_) * action.rate_factor_;
+  if (action.rate_ > 0)
+    engine_.schedule(action, now + action.remaining_ / action.rate_);
+  else
+    engine_.cancel(action);
+}
+
+void SharingModel::update(SimTime now)
+{
+  if (not dirty_)
+    return;
+  dirty_ = false;
+  solver_.solve();
+  for (solver::VarId variable : solver_.modified())
+    if (variable < by_variable_.size() && by_variable_[variable])
+      reschedule(*by_variable_[variable], now);
+}
+
+void SharingModel::finish(SharedAction& action)
+{
+  std::shared_ptr<SharedAction> keep = std::move(by_variable_[action.variable_]);
+  solver_.remove_variable(action.variable_);
+  --running_;
+  dirty_ = true;
+  action.remaining_ = 0;
+  action.rate_ = 0;
+  action.complete();
+}
+
+void SharedAction::fire()
+{
+  model_->finish(*this);
+}
+
+} // namespace mpisim::kernel

@@ -1,0 +1,121 @@
+#include "models/FlowNetworkModel.hpp"
+
+#include <algorithm>
+#include <limits>
+
+namespace mpisim::models {
+
+namespace {
+
+std::string describe_message(const platform::Platform& platform, platform::HostId src, platform::HostId dst)
+{
+  return "message from " + platform.hosts()[src].name + " to " + platform.hosts()[dst].name;
+}
+
+// A flow: SharedAction for the bandwidth phase, plus the event that ends its latency phase.
+class Flow : public kernel::SharedAction {
+public:
+  // The description is built only when asked (deadlock reports), never on the hot path.
+  Flow(double size, double rate_factor, const platform::Platform& platform, platform::HostId src, platform::HostId dst)
+      : SharedAction(size, rate_factor), platform_(platform), src_(src), dst_(dst), latency_end_(*this)
+  {
+  }
+  std::string describe() const override { return describe_message(platform_, src_, dst_); }
+
+  void start_after_latency(kernel::Engine& engine, kernel::SharingModel& sharing, double latency, double penalty)
+  {
+    latency_end_.sharing = &sharing;
+    latency_end_.penalty = penalty;
+    latency_end_.keep_alive = std::static_pointer_cast<Flow>(shared_from_this());
+    engine.schedule(latency_end_, engine.now() + latency);
+  }
+
+private:
+  struct LatencyEnd : kernel::Event {
+    explicit LatencyEnd(Flow& flow) : flow(flow) {}
+    void fire() override
+    {
+      auto self = std::move(keep_alive);
+      sharing->solver().set_penalty(flow.variable(), penalty);
+      sharing->mark_dirty();
+    }
+    Flow& flow;
+    kernel::SharingModel* sharing = nullptr;
+    double penalty = 1;
+    std::shared_ptr<Flow> keep_alive;
+  };
+
+  const platform::Platform& platform_;
+  platform::HostId src_, dst_;
+  LatencyEnd latency_end_;
+};
+
+} // namespace
+
+FlowNetworkModel::FlowNetworkModel(const NetworkModelContext& context, FlowModelSettings settings)
+    : engine_(context.engine), platform_(context.platform), settings_(std::move(settings)), sharing_(context.engine)
+{
+  auto& solver = sharing_.solver();
+  for (const platform::LinkSpec& link : platform_.links())
+    link_constraints_.push_back(solver.add_constraint(
+        link.bandwidth, link.sharing == platform::LinkSharing::Fatpipe ? solver::Sharing::Fatpipe
+                                                                         : solver::Sharing::Shared));
+}
+
+MessagePolicy FlowNetworkModel::policy(double payload) const
+{
+  Protocol protocol = payload < settings_.eager_below      ? Protocol::Eager
+                      : payload < settings_.detached_below ? Protocol::Detached
+                                                           : Protocol::Rendezvous;
+  // As SMPI, the receive overhead is paid only for data the sender did not wait for (eager or detached).
+  double receive = protocol == Protocol::Rendezvous ? 0.0 : settings_.receive_overhead.affine(payload);
+  return MessagePolicy{protocol, settings_.send_overhead.affine(payload), settings_.isend_overhead.affine(payload),
+                       receive};
+}
+
+std::shared_ptr<kernel::Activity> FlowNetworkModel::transfer(platform::HostId src, platform::HostId dst,
+                                                             double payload)
+{
+  const double size = payload + settings_.envelope;
+  double route_latency = 0;
+  route_.clear();
+  platform_.route(src, dst, route_, route_latency);
+  const double latency = route_latency * settings_.latency_factor.factor(size);
+
+  if (route_.empty()) // nothing to share: only the latency
+    return engine_.start_timer(latency, describe_message(platform_, src, dst));
+
+  const auto& links = platform_.links();
+  double penalty = settings_.latency_unfair ? route_latency : 0.0;
+  double min_bandwidth = std::numeric_limits<double>::infinity();
+  for (platform::LinkId link : route_) {
+    if (settings_.weight_s > 0)
+      penalty += settings_.weight_s / links[link].bandwidth;
+    min_bandwidth = std::min(min_bandwidth, links[link].bandwidth);
+  }
+  if (penalty <= 0)
+    penalty = 1.0;
+  double bound = min_bandwidth;
+  if (settings_.tcp_gamma > 0 && route_latency > 0)
+    bound = std::min(bound, settings_.tcp_gamma / (2.0 * route_latency));
+
+  auto flow = std::make_shared<Flow>(size, settings_.bandwidth_factor.factor(size), platform_, src, dst);
+  auto& solver = sharing_.solver();
+  // A flow paying its latency is disabled (penalty 0): it holds no bandwidth yet.
+  solver::VarId variable = solver.add_variable(latency > 0 ? 0.0 : penalty, bound);
+  for (platform::LinkId link : route_)
+    solver.expand(link_constraints_[link], variable, 1.0);
+  if (settings_.crosstraffic > 0) {
+    double ignored = 0;
+    back_route_.clear();
+    platform_.route(dst, src, back_route_, ignored);
+    for (platform::LinkId link : back_route_)
+      solver.expand(link_constraints_[link], variable, settings_.crosstraffic);
+  }
+  sharing_.start(flow, variable);
+  if (latency > 0)
+    flow->start_after_latency(engine_, sharing_, latency, penalty);
+  return flow;
+}
+
+} // namespace mpisim::models

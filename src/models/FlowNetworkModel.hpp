@@ -1,0 +1,55 @@
+// Flow-level network model (SimGrid's CM02 family): each message is a flow along its route; flows share link
+// bandwidth by weighted max-min fairness. One mechanism serves the `smpi`, `hybrid` and `fluid` models, which differ
+// only in their settings (see their registration files).
+//
+// Life of a message of `size` bytes (payload + envelope) over links l with latencies lat_l and bandwidths bw_l:
+//  1. latency phase: lat = sum(lat_l) * latency_factor(size); the flow holds no bandwidth meanwhile;
+//  2. bandwidth phase: a solver variable x with penalty p = sum(lat_l) + sum(weight_s / bw_l) (flows with a long
+//     round trip get less: TCP's RTT unfairness), bounded by min(min bw_l, tcp_gamma / (2 sum(lat_l))), using every
+//     link of the route with coefficient 1 and every link of the reverse route with coefficient `crosstraffic`
+//     (TCP acknowledgements); the flow progresses at x * bandwidth_factor(size).
+// A route with no link (latency only) completes after its latency.
+#pragma once
+
+#include "kernel/SharingModel.hpp"
+#include "models/NetworkModel.hpp"
+#include "models/PiecewiseTable.hpp"
+
+namespace mpisim::models {
+
+struct FlowModelSettings {
+  PiecewiseTable bandwidth_factor; // empty: 1
+  PiecewiseTable latency_factor;   // empty: 1
+  double envelope = 0;             // bytes added to every payload (SMPI: 16, tag + source + communicator)
+  double weight_s = 0;             // 0: penalty is the route latency only (or 1 if `latency_unfair` is off)
+  bool latency_unfair = true;      // penalty includes the route latency (CM02); off: plain max-min (penalty 1)
+  double tcp_gamma = 0;            // bytes; 0 disables the window bound
+  double crosstraffic = 0;         // coefficient on reverse-route links; 0 disables
+
+  // MPI protocol by payload size: Eager if payload < eager_below, else Detached if < detached_below, else
+  // Rendezvous. Overheads are affine tables (threshold:a:b).
+  double eager_below = 0;
+  double detached_below = 0;
+  PiecewiseTable send_overhead;
+  PiecewiseTable isend_overhead;
+  PiecewiseTable receive_overhead;
+};
+
+class FlowNetworkModel : public NetworkModel {
+public:
+  FlowNetworkModel(const NetworkModelContext& context, FlowModelSettings settings);
+
+  MessagePolicy policy(double payload) const override;
+  std::shared_ptr<kernel::Activity> transfer(platform::HostId src, platform::HostId dst, double payload) override;
+
+private:
+  kernel::Engine& engine_;
+  const platform::Platform& platform_;
+  FlowModelSettings settings_;
+  kernel::SharingModel sharing_;
+  std::vector<solver::CnstId> link_constraints_;
+  std::vector<platform::LinkId> route_;      // scratch, reused across calls
+  std::vector<platform::LinkId> back_route_; // scratch
+};
+
+} // namespace mpisim::models

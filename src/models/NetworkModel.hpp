@@ -1,0 +1,70 @@
+// The network model extension point: how long a message takes, and which MPI protocol carries it.
+//
+// Adding a model is adding one file that defines a NetworkModel and registers it with RegisterNetworkModel; the
+// command line (--model NAME), --help-models and the docs all read the registry.
+#pragma once
+
+#include "kernel/Activity.hpp"
+#include "kernel/Engine.hpp"
+#include "models/Parameters.hpp"
+#include "platform/Platform.hpp"
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace mpisim::models {
+
+// How the MPI layer moves a message (seed 000 Fig. 4, seed 001 Sec. IV.A):
+//  Eager      - "asynchronous": data leaves at the send, whether or not the receive is posted.
+//  Detached   - the sender returns at once, but data flows only once the receive is matched.
+//  Rendezvous - "synchronous": the sender is held until the data has arrived.
+enum class Protocol : uint8_t { Eager, Detached, Rendezvous };
+
+struct MessagePolicy {
+  Protocol protocol;
+  double send_overhead;     // seconds the sender spends in a blocking send of an Eager/Detached message
+  double isend_overhead;    // seconds spent in a non-blocking send
+  double receive_overhead;  // seconds the receiver spends once the message has arrived
+};
+
+class NetworkModel {
+public:
+  virtual ~NetworkModel() = default;
+
+  // Protocol and CPU-side overheads for a message of `payload` bytes (MPI payload, no envelope).
+  virtual MessagePolicy policy(double payload) const = 0;
+
+  // Starts moving a message of `payload` bytes from host src to host dst. The activity completes when the last
+  // byte has arrived.
+  virtual std::shared_ptr<kernel::Activity> transfer(platform::HostId src, platform::HostId dst, double payload) = 0;
+};
+
+struct NetworkModelContext {
+  kernel::Engine& engine;
+  const platform::Platform& platform;
+  const Parameters& parameters;
+};
+
+struct NetworkModelEntry {
+  std::string name;
+  std::string description; // one line
+  std::string citation;
+  std::vector<ParameterSpec> parameters;
+  std::function<std::unique_ptr<NetworkModel>(const NetworkModelContext&)> factory;
+};
+
+class NetworkModelRegistry {
+public:
+  static void add(NetworkModelEntry entry);
+  // Throws InputError listing the valid names when `name` is unknown.
+  static const NetworkModelEntry& find(const std::string& name);
+  static const std::vector<NetworkModelEntry>& all();
+};
+
+struct RegisterNetworkModel {
+  explicit RegisterNetworkModel(NetworkModelEntry entry) { NetworkModelRegistry::add(std::move(entry)); }
+};
+
+} // namespace mpisim::models

@@ -1,0 +1,33 @@
+// Communicators: an ordered group of world ranks and a context id that keeps their traffic apart.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace mpisim::mpi {
+
+inline constexpr int kAnySource = -1;
+inline constexpr int kAnyTag = -1;
+
+class Communicator {
+public:
+  Communicator(int context, std::string name, std::vector<int> world_ranks);
+
+  int context() const { return context_; }
+  const std::string& name() const { return name_; }
+  int size() const { return static_cast<int>(world_ranks_.size()); }
+  int world_rank(int local_rank) const { return world_ranks_[local_rank]; }
+  // -1 when the world rank is not a member.
+  int local_rank(int world_rank) const
+  {
+    return world_rank < static_cast<int>(local_of_world_.size()) ? local_of_world_[world_rank] : -1;
+  }
+
+private:
+  int context_;
+  std::string name_;
+  std::vector<int> world_ranks_;
+  std::vector<int> local_of_world_;
+};
+
+} // namespace mpisim::mpi

@@ -1,0 +1,34 @@
+// Per-rank matching queues: sends that arrived before their receive (unexpected), receives posted before their send,
+// and blocked probes. Matching follows MPI: same context, source equal or any, tag equal or any (any matches only
+// tags >= 0, so collective traffic on negative tags never matches an application's MPI_ANY_TAG), and the first
+// match in posting order wins (non-overtaking).
+#pragma once
+
+#include "mpi/Message.hpp"
+
+#include <deque>
+
+namespace mpisim::mpi {
+
+class Mailbox {
+public:
+  // A send arrives: matched against posted receives, else queued as unexpected.
+  void post_send(const MessagePtr& message);
+  // A receive is posted: matched against unexpected sends, else queued.
+  void post_receive(const RequestPtr& receive);
+  // The first unexpected message a probe with this filter would match, or null.
+  const Message* find_unexpected(int context, int source, int tag) const;
+  void add_probe(const RequestPtr& probe) { probes_.push_back(probe); }
+
+  size_t unexpected_count() const { return unexpected_.size(); }
+  size_t posted_count() const { return posted_.size(); }
+
+private:
+  static bool matches(int context, int source, int tag, const Message& message);
+
+  std::deque<MessagePtr> unexpected_;
+  std::deque<RequestPtr> posted_;
+  std::deque<RequestPtr> probes_;
+};
+
+} // namespace mpisim::mpi

@@ -1,0 +1,54 @@
+#include "mpi/Message.hpp"
+
+#include "mpi/World.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+namespace mpisim::mpi {
+
+void Message::start_transfer()
+{
+  in_flight_ = shared_from_this();
+  transfer_ = world_.network().transfer(world_.host_of(source_world_), world_.host_of(destination_world_), bytes());
+  if (transfer_->done())
+    activity_done(*transfer_);
+  else
+    transfer_->set_observer(this);
+}
+
+void Message::match(RequestPtr receive)
+{
+  receive_ = std::move(receive);
+  receive_->status = Status{source(), tag(), bytes(), false};
+  if (protocol_ != models::Protocol::Eager)
+    start_transfer();
+  else if (arrived_)
+    deliver();
+}
+
+void Message::activity_done(kernel::Activity&)
+{
+  arrived_ = true;
+  auto self = std::move(in_flight_); // the message may be released when this function returns
+  transfer_.reset();
+  if (protocol_ == models::Protocol::Rendezvous)
+    send_->complete();
+  if (receive_)
+    deliver();
+}
+
+void Message::deliver()
+{
+  Request& receive = *receive_;
+  const void* data = copied.empty() ? source_buffer : copied.data();
+  if (receive.buffer != nullptr && data != nullptr) {
+    double capacity = receive.bytes();
+    receive.status.truncated = bytes() > capacity;
+    std::memcpy(receive.buffer, data, static_cast<size_t>(std::min(bytes(), capacity)));
+  }
+  receive.pending_overhead = receive_overhead_;
+  receive_->complete();
+}
+
+} // namespace mpisim::mpi

@@ -1,0 +1,62 @@
+// A point-to-point message between its send and its delivery.
+//
+// The protocol (eager, detached, rendezvous) decides when the transfer starts and when the send request completes:
+//   eager      - transfer starts at the send; the send completes at once;
+//   detached   - the send completes at once; the transfer starts when a receive matches;
+//   rendezvous - the transfer starts when a receive matches; the send completes when the data has arrived.
+// The receive completes when the transfer has ended and the message is matched, whichever comes last.
+#pragma once
+
+#include "models/NetworkModel.hpp"
+#include "mpi/Request.hpp"
+
+#include <cstddef>
+#include <memory>
+#include <vector>
+
+namespace mpisim::mpi {
+
+class World;
+
+class Message : public kernel::ActivityObserver, public std::enable_shared_from_this<Message> {
+public:
+  Message(World& world, RequestPtr send, int source_world, int destination_world, models::Protocol protocol,
+          double receive_overhead)
+      : world_(world), send_(std::move(send)), source_world_(source_world), destination_world_(destination_world),
+        protocol_(protocol), receive_overhead_(receive_overhead)
+  {
+  }
+
+  const Request& send_request() const { return *send_; }
+  int context() const { return send_->comm().context(); }
+  int source() const { return send_->comm().local_rank(source_world_); } // local rank in the communicator
+  int tag() const { return send_->tag(); }
+  double bytes() const { return send_->bytes(); }
+  models::Protocol protocol() const { return protocol_; }
+
+  // Online mode: the payload, copied at the send for eager/detached messages, read at delivery otherwise.
+  std::vector<std::byte> copied;
+  const void* source_buffer = nullptr;
+
+  void start_transfer();              // eager: at the send; others: at the match
+  void match(RequestPtr receive);     // a receive takes this message
+
+private:
+  void activity_done(kernel::Activity& transfer) override;
+  void deliver();
+
+  World& world_;
+  RequestPtr send_;
+  RequestPtr receive_;
+  std::shared_ptr<kernel::Activity> transfer_;
+  std::shared_ptr<Message> in_flight_; // keeps the message alive while its transfer runs
+  int source_world_;
+  int destination_world_;
+  models::Protocol protocol_;
+  double receive_overhead_;
+  bool arrived_ = false;
+};
+
+using MessagePtr = std::shared_ptr<Message>;
+
+} // namespace mpisim::mpi

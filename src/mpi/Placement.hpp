@@ -1,0 +1,25 @@
+// Where each rank runs.
+//
+//  platform order (default): rank i on the i-th host in declaration order, wrapping around when there are more
+//    ranks than hosts;
+//  sorted: the same over host names sorted as strings, which is what smpirun does without a hostfile (rank 2 lands
+//    on node-10, not node-2);
+//  hostfile: one host name per line, rank i on line i ("name:N" stands for N lines, as smpirun accepts), wrapping
+//    around when the file is shorter than the job.
+#pragma once
+
+#include "platform/Platform.hpp"
+
+#include <string>
+#include <vector>
+
+namespace mpisim::mpi {
+
+enum class PlacementOrder { Platform, Sorted };
+
+std::vector<platform::HostId> place_ranks(const platform::Platform& platform, int ranks, PlacementOrder order);
+// Throws InputError("FILE:LINE: unknown host 'x'") for names the platform lacks.
+std::vector<platform::HostId> place_ranks_from_hostfile(const platform::Platform& platform, int ranks,
+                                                        const std::string& hostfile);
+
+} // namespace mpisim::mpi

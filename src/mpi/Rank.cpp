@@ -1,0 +1,146 @@
+#include "mpi/Rank.hpp"
+
+#include <cstring>
+
+namespace mpisim::mpi {
+
+RequestPtr Rank::post_send(const Communicator& comm, int dst, int tag, double bytes, const void* data, bool blocking)
+{
+  const models::MessagePolicy policy = world_.network().policy(bytes);
+  const bool rendezvous = policy.protocol == models::Protocol::Rendezvous;
+  // As SMPI: the CPU-side send overhead is spent before the message is posted; a blocking rendezvous send has none
+  // (its cost is the wait).
+  if (not blocking)
+    sleep(policy.isend_overhead);
+  else if (not rendezvous)
+    sleep(policy.send_overhead);
+
+  auto request = std::make_shared<Request>(RequestKind::Send, world_rank_, comm, dst, tag, bytes);
+  const int destination = comm.world_rank(dst);
+  auto message =
+      std::make_shared<Message>(world_, request, world_rank_, destination, policy.protocol, policy.receive_overhead);
+  if (data != nullptr && bytes > 0) {
+    if (rendezvous) {
+      message->source_buffer = data;
+    } else {
+      message->copied.resize(static_cast<size_t>(bytes));
+      std::memcpy(message->copied.data(), data, message->copied.size());
+    }
+  }
+  if (policy.protocol == models::Protocol::Eager)
+    message->start_transfer();
+  if (not rendezvous)
+    request->complete();
+  world_.mailbox(destination).post_send(message);
+  return request;
+}
+
+RequestPtr Rank::isend(const Communicator& comm, int dst, int tag, double bytes, const void* data)
+{
+  return post_send(comm, dst, tag, bytes, data, false);
+}
+
+void Rank::send(const Communicator& comm, int dst, int tag, double bytes, const void* data)
+{
+  RequestPtr request = post_send(comm, dst, tag, bytes, data, true);
+  wait(*request);
+}
+
+RequestPtr Rank::irecv(const Communicator& comm, int src, int tag, double bytes, void* buffer)
+{
+  auto request = std::make_shared<Request>(RequestKind::Receive, world_rank_, comm, src, tag, bytes);
+  request->buffer = buffer;
+  world_.mailbox(world_rank_).post_receive(request);
+  return request;
+}
+
+Status Rank::recv(const Communicator& comm, int src, int tag, double bytes, void* buffer)
+{
+  RequestPtr request = irecv(comm, src, tag, bytes, buffer);
+  return wait(*request);
+}
+
+Status Rank::sendrecv(const Communicator& comm, int dst, int send_tag, double send_bytes, int src, int recv_tag,
+                      double recv_bytes)
+{
+  const int me = comm.local_rank(world_rank_);
+  if (dst == me && src == me)
+    return Status{me, recv_tag, send_bytes, false};
+  RequestPtr requests[2] = {isend(comm, dst, send_tag, send_bytes), irecv(comm, src, recv_tag, recv_bytes)};
+  waitall(requests);
+  return requests[1]->status;
+}
+
+void Rank::pay_pending_overhead(Request& request)
+{
+  double overhead = request.pending_overhead;
+  request.pending_overhead = 0;
+  sleep(overhead);
+}
+
+Status Rank::wait(Request& request)
+{
+  world_.engine().wait(request);
+  pay_pending_overhead(request);
+  return request.status;
+}
+
+void Rank::waitall(std::span<const RequestPtr> requests)
+{
+  for (const RequestPtr& request : requests)
+    if (request)
+      world_.engine().wait(*request);
+  for (const RequestPtr& request : requests)
+    if (request)
+      pay_pending_overhead(*request);
+}
+
+size_t Rank::waitany(std::span<const RequestPtr> requests)
+{
+  std::vector<kernel::Activity*> activities;
+  activities.reserve(requests.size());
+  for (const RequestPtr& request : requests)
+    activities.push_back(request.get());
+  size_t index = world_.engine().wait_any(activities);
+  pay_pending_overhead(*requests[index]);
+  return index;
+}
+
+bool Rank::test(Request& request)
+{
+  // As SMPI: each test costs time, more after consecutive failures, so polling loops let the clock advance.
+  sleep((world_.settings().grow_test_delay ? failed_tests_ + 1 : 1) * world_.settings().test_delay);
+  if (not request.done()) {
+    ++failed_tests_;
+    return false;
+  }
+  failed_tests_ = 0;
+  pay_pending_overhead(request);
+  return true;
+}
+
+Status Rank::probe(const Communicator& comm, int src, int tag)
+{
+  Mailbox& mailbox = world_.mailbox(world_rank_);
+  if (const Message* message = mailbox.find_unexpected(comm.context(), src, tag))
+    return Status{message->source(), message->tag(), message->bytes(), false};
+  auto probe = std::make_shared<Request>(RequestKind::Probe, world_rank_, comm, src, tag, 0);
+  mailbox.add_probe(probe);
+  world_.engine().wait(*probe);
+  return probe->status;
+}
+
+void Rank::compute(double flops)
+{
+  if (flops <= 0)
+    return;
+  auto execution = world_.cpu().execute(host(), flops);
+  world_.engine().wait(*execution);
+}
+
+void Rank::sleep(double seconds)
+{
+  world_.engine().sleep(seconds);
+}
+
+} // namespace mpisim::mpi

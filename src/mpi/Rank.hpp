@@ -1,0 +1,51 @@
+// One MPI rank's point-to-point interface, called from inside its actor. The replay front end, the collectives and
+// the online mode all go through it.
+#pragma once
+
+#include "mpi/Request.hpp"
+#include "mpi/World.hpp"
+
+#include <span>
+#include <vector>
+
+namespace mpisim::mpi {
+
+class Rank {
+public:
+  Rank(World& world, int world_rank) : world_(world), world_rank_(world_rank) {}
+
+  World& world() { return world_; }
+  int world_rank() const { return world_rank_; }
+  platform::HostId host() const { return world_.host_of(world_rank_); }
+
+  // Non-blocking point-to-point. dst/src are ranks in `comm`; `data` is optional (null in replay).
+  RequestPtr isend(const Communicator& comm, int dst, int tag, double bytes, const void* data = nullptr);
+  RequestPtr irecv(const Communicator& comm, int src, int tag, double bytes, void* buffer = nullptr);
+
+  // Blocking forms.
+  void send(const Communicator& comm, int dst, int tag, double bytes, const void* data = nullptr);
+  Status recv(const Communicator& comm, int src, int tag, double bytes, void* buffer = nullptr);
+  // Both at once; a rank exchanging with itself copies locally without any message.
+  Status sendrecv(const Communicator& comm, int dst, int send_tag, double send_bytes, int src, int recv_tag,
+                  double recv_bytes);
+
+  Status wait(Request& request);
+  void waitall(std::span<const RequestPtr> requests);
+  size_t waitany(std::span<const RequestPtr> requests);
+  bool test(Request& request);
+  // Blocks until a matching message is available (without receiving it).
+  Status probe(const Communicator& comm, int src, int tag);
+
+  void compute(double flops);
+  void sleep(double seconds);
+
+private:
+  void pay_pending_overhead(Request& request);
+  RequestPtr post_send(const Communicator& comm, int dst, int tag, double bytes, const void* data, bool blocking);
+
+  World& world_;
+  int world_rank_;
+  int failed_tests_ = 0;
+};
+
+} // namespace mpisim::mpi

@@ -1,0 +1,55 @@
+// MPI requests. A request is an activity: waiting for it is waiting for the activity, and it completes when the
+// message it stands for has been delivered (receive) or may be reused (send).
+#pragma once
+
+#include "kernel/Activity.hpp"
+#include "mpi/Communicator.hpp"
+
+#include <memory>
+
+namespace mpisim::mpi {
+
+struct Status {
+  int source = kAnySource; // communicator-local rank
+  int tag = kAnyTag;
+  double bytes = 0;
+  bool truncated = false;
+};
+
+enum class RequestKind : uint8_t { Send, Receive, Probe };
+
+class Request : public kernel::Activity {
+public:
+  Request(RequestKind kind, int owner, const Communicator& comm, int peer, int tag, double bytes)
+      : kind_(kind), owner_(owner), comm_(&comm), peer_(peer), tag_(tag), bytes_(bytes)
+  {
+  }
+
+  RequestKind kind() const { return kind_; }
+  int owner() const { return owner_; } // world rank that created it
+  const Communicator& comm() const { return *comm_; }
+  int peer() const { return peer_; } // local rank in comm, or kAnySource
+  int tag() const { return tag_; }
+  double bytes() const { return bytes_; }
+
+  std::string describe() const override;
+
+  Status status;
+  // Receive side: where the data goes (online mode; null in replay) and its capacity in bytes.
+  void* buffer = nullptr;
+  // Seconds the owner still has to spend once the request is complete (receive overhead of eager/detached data),
+  // paid by the first wait or successful test.
+  double pending_overhead = 0;
+
+private:
+  RequestKind kind_;
+  int owner_;
+  const Communicator* comm_;
+  int peer_;
+  int tag_;
+  double bytes_;
+};
+
+using RequestPtr = std::shared_ptr<Request>;
+
+} // namespace mpisim::mpi

@@ -1,0 +1,51 @@
+#include "mpi/Simulation.hpp"
+
+#include "common/Errors.hpp"
+
+#include <filesystem>
+
+namespace mpisim::mpi {
+
+std::unique_ptr<platform::Platform> load_or_generate_platform(const std::string& text)
+{
+  if (text.empty())
+    throw InputError("no platform given (use --platform FILE.xml or a spec such as cluster:16)");
+  if (std::filesystem::exists(text))
+    return platform::load_platform(text);
+  if (text.find(':') != std::string::npos && text.find('/') == std::string::npos)
+    return platform::generate_platform(text);
+  throw InputError(text, 0, "cannot open the platform file");
+}
+
+Simulation::Simulation(const SimulationOptions& options, int ranks)
+    : platform_(load_or_generate_platform(options.platform)), engine_(std::make_unique<kernel::Engine>())
+{
+  if (ranks < 1)
+    throw InputError("the number of ranks must be at least 1 (got " + std::to_string(ranks) + ")");
+  engine_->set_stack_size(options.stack_size);
+
+  const models::NetworkModelEntry& model = models::NetworkModelRegistry::find(options.model);
+  parameters_ = std::make_unique<models::Parameters>(model.parameters);
+  for (const auto& [name, value] : platform_->config())
+    parameters_->set(name, value, "platform <config>", /*ignore_unknown=*/true);
+  if (not options.model_parameter_file.empty())
+    parameters_->load_file(options.model_parameter_file);
+  for (const auto& [name, value] : options.model_parameters)
+    parameters_->set(name, value, "--param " + name);
+  parameter_values_ = parameters_->as_text();
+  network_ = model.factory(models::NetworkModelContext{*engine_, *platform_, *parameters_});
+
+  std::vector<platform::HostId> hosts = options.hostfile.empty()
+                                            ? place_ranks(*platform_, ranks, options.placement)
+                                            : place_ranks_from_hostfile(*platform_, ranks, options.hostfile);
+  world_ = std::make_unique<World>(*engine_, *platform_, *network_, std::move(hosts));
+  collectives_ = std::make_unique<CollectiveLibrary>(options.collective_selector, options.collective_algorithms);
+}
+
+// The engine goes last: suspended actors are unwound while the world they reference still exists.
+Simulation::~Simulation()
+{
+  engine_.reset();
+}
+
+} // namespace mpisim::mpi

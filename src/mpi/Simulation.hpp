@@ -1,0 +1,56 @@
+// Everything a simulated MPI job needs, built from user options: the platform, the engine, the network model with its
+// parameters (defaults, then the platform's <config>, then a parameter file, then --param values), the rank placement,
+// the MPI world and the collective library. Replay and online mode both start here.
+#pragma once
+
+#include "models/NetworkModel.hpp"
+#include "mpi/Placement.hpp"
+#include "mpi/World.hpp"
+#include "mpi/collectives/Collectives.hpp"
+
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace mpisim::mpi {
+
+struct SimulationOptions {
+  std::string platform;                 // XML file, or a generator spec such as "torus:4x4x4,bw=10Gbps"
+  std::string model = "smpi";
+  std::string model_parameter_file;     // "name = value" lines
+  std::vector<std::pair<std::string, std::string>> model_parameters; // --param name=value
+  std::string hostfile;
+  PlacementOrder placement = PlacementOrder::Platform;
+  std::string collective_selector = "default";
+  std::map<std::string, std::string> collective_algorithms; // operation -> algorithm
+  size_t stack_size = 256 * 1024;
+};
+
+// Loads a platform file, or builds one from a generator spec when `text` is not an existing file.
+std::unique_ptr<platform::Platform> load_or_generate_platform(const std::string& text);
+
+class Simulation {
+public:
+  Simulation(const SimulationOptions& options, int ranks);
+  ~Simulation();
+
+  kernel::Engine& engine() { return *engine_; }
+  const platform::Platform& platform() const { return *platform_; }
+  World& world() { return *world_; }
+  const CollectiveLibrary& collectives() const { return *collectives_; }
+  // Parameter name -> value actually used, for provenance in results.
+  const std::map<std::string, std::string>& model_parameters() const { return parameter_values_; }
+
+private:
+  std::unique_ptr<platform::Platform> platform_;
+  std::unique_ptr<kernel::Engine> engine_;
+  std::unique_ptr<models::Parameters> parameters_;
+  std::unique_ptr<models::NetworkModel> network_;
+  std::unique_ptr<World> world_;
+  std::unique_ptr<CollectiveLibrary> collectives_;
+  std::map<std::string, std::string> parameter_values_;
+};
+
+} // namespace mpisim::mpi

@@ -1,0 +1,60 @@
+// The simulated MPI job: its ranks, where they run, the models that time them, and the matching state.
+#pragma once
+
+#include "kernel/Engine.hpp"
+#include "models/NetworkModel.hpp"
+#include "mpi/Communicator.hpp"
+#include "mpi/Mailbox.hpp"
+#include "resources/ComputeResources.hpp"
+
+#include <functional>
+#include <memory>
+#include <vector>
+
+namespace mpisim::mpi {
+
+class Rank;
+
+struct WorldSettings {
+  double test_delay = 1e-4;        // seconds injected by each MPI_Test (SimGrid's smpi/test)
+  bool grow_test_delay = true;     // consecutive failed tests inject growing delays (smpi/grow-injected-times)
+};
+
+class World {
+public:
+  World(kernel::Engine& engine, const platform::Platform& platform, models::NetworkModel& network,
+        std::vector<platform::HostId> rank_hosts, WorldSettings settings = {});
+  ~World();
+
+  kernel::Engine& engine() { return engine_; }
+  const platform::Platform& platform() const { return platform_; }
+  models::NetworkModel& network() { return network_; }
+  resources::ComputeResources& cpu() { return cpu_; }
+  const WorldSettings& settings() const { return settings_; }
+
+  int size() const { return static_cast<int>(rank_hosts_.size()); }
+  platform::HostId host_of(int world_rank) const { return rank_hosts_[world_rank]; }
+  const Communicator& comm_world() const { return *comm_world_; }
+  Mailbox& mailbox(int world_rank) { return mailboxes_[world_rank]; }
+  Rank& rank(int world_rank) { return *ranks_[world_rank]; }
+
+  // Creates a communicator; contexts are allocated in creation order (deterministic).
+  const Communicator& create_communicator(std::string name, std::vector<int> world_ranks);
+
+  // Starts one actor per rank, named "rank N", each running main(rank).
+  void launch(const std::function<void(Rank&)>& main);
+
+private:
+  kernel::Engine& engine_;
+  const platform::Platform& platform_;
+  models::NetworkModel& network_;
+  resources::ComputeResources cpu_;
+  std::vector<platform::HostId> rank_hosts_;
+  WorldSettings settings_;
+  std::vector<std::unique_ptr<Communicator>> communicators_;
+  const Communicator* comm_world_;
+  std::vector<Mailbox> mailboxes_;
+  std::vector<std::unique_ptr<Rank>> ranks_;
+};
+
+} // namespace mpisim::mpi

@@ -1,0 +1,124 @@
+#include "mpi/collectives/Collectives.hpp"
+
+#include "common/Errors.hpp"
+
+#include <algorithm>
+
+namespace mpisim::mpi {
+
+namespace {
+
+constexpr std::array<const char*, kCollectiveCount> kNames = {
+    "barrier", "bcast",   "reduce",    "allreduce", "alltoall",  "alltoallv",      "gather", "gatherv",
+    "scatter", "scatterv", "allgather", "allgatherv", "reduce_scatter", "scan", "exscan"};
+
+std::vector<AlgorithmEntry>& algorithms()
+{
+  static std::vector<AlgorithmEntry> registry;
+  return registry;
+}
+
+std::vector<SelectorEntry>& selectors()
+{
+  static std::vector<SelectorEntry> registry;
+  return registry;
+}
+
+} // namespace
+
+const char* collective_name(Collective op) { return kNames[static_cast<size_t>(op)]; }
+
+Collective collective_from_name(const std::string& name)
+{
+  for (size_t i = 0; i < kNames.size(); ++i)
+    if (name == kNames[i])
+      return static_cast<Collective>(i);
+  std::string valid;
+  for (const char* known : kNames)
+    valid += (valid.empty() ? "" : ", ") + std::string(known);
+  throw InputError("unknown collective operation '" + name + "' (valid: " + valid + ")");
+}
+
+void AlgorithmRegistry::add(AlgorithmEntry entry)
+{
+  auto& registry = algorithms();
+  auto position = std::find_if(registry.begin(), registry.end(), [&](const AlgorithmEntry& e) {
+    return e.op > entry.op || (e.op == entry.op && e.name > entry.name);
+  });
+  registry.insert(position, std::move(entry));
+}
+
+const AlgorithmEntry& AlgorithmRegistry::find(Collective op, const std::string& name)
+{
+  for (const AlgorithmEntry& entry : algorithms())
+    if (entry.op == op && entry.name == name)
+      return entry;
+  std::string valid;
+  for (const AlgorithmEntry* entry : of(op))
+    valid += (valid.empty() ? "" : ", ") + entry->name;
+  throw InputError("collective '" + std::string(collective_name(op)) + "' has no algorithm '" + name +
+                   "' (valid: " + valid + ")");
+}
+
+std::vector<const AlgorithmEntry*> AlgorithmRegistry::of(Collective op)
+{
+  std::vector<const AlgorithmEntry*> out;
+  for (const AlgorithmEntry& entry : algorithms())
+    if (entry.op == op)
+      out.push_back(&entry);
+  return out;
+}
+
+void SelectorRegistry::add(SelectorEntry entry)
+{
+  auto& registry = selectors();
+  auto position = std::find_if(registry.begin(), registry.end(),
+                               [&](const SelectorEntry& e) { return e.name > entry.name; });
+  registry.insert(position, std::move(entry));
+}
+
+const SelectorEntry& SelectorRegistry::find(const std::string& name)
+{
+  for (const SelectorEntry& entry : selectors())
+    if (entry.name == name)
+      return entry;
+  std::string valid;
+  for (const SelectorEntry& entry : selectors())
+    valid += (valid.empty() ? "" : ", ") + entry.name;
+  throw InputError("unknown collective selector '" + name + "' (valid: " + valid + ")");
+}
+
+std::vector<const SelectorEntry*> SelectorRegistry::all()
+{
+  std::vector<const SelectorEntry*> out;
+  for (const SelectorEntry& entry : selectors())
+    out.push_back(&entry);
+  return out;
+}
+
+CollectiveLibrary::CollectiveLibrary(const std::string& selector, const std::map<std::string, std::string>& forced)
+    : selector_(&SelectorRegistry::find(selector))
+{
+  for (const auto& [op_name, algorithm] : forced) {
+    Collective op = collective_from_name(op_name);
+    forced_[static_cast<size_t>(op)] = &AlgorithmRegistry::find(op, algorithm);
+  }
+}
+
+void CollectiveLibrary::run(Rank& rank, const Communicator& comm, const CollectiveCall& call) const
+{
+  CollectiveContext context{rank, comm, *this, comm.local_rank(rank.world_rank()), comm.size()};
+  if (const AlgorithmEntry* forced = forced_[static_cast<size_t>(call.op)]) {
+    forced->run(context, call);
+    return;
+  }
+  run_algorithm(context, selector_->choose(call, comm.size()), call);
+}
+
+void CollectiveLibrary::run_algorithm(const CollectiveContext& context, const std::string& name,
+                                      const CollectiveCall& call) const
+{
+  AlgorithmRegistry::find(call.op, name).run(context, call);
+}
+
+} // namespace mpisim::mpi

@@ -1,0 +1,21 @@
+"""mpisim: simulate MPI applications on clusters you do not have.
+
+Python front end of the native core: offline replay of time-independent traces, model and collective
+registries, results as plain dicts or pandas data frames (``mpisim.results``).
+"""
+
+from mpisim._core import DeadlockError, InputError, SimulationError
+from mpisim.api import collective_algorithms, collective_selectors, network_models, replay
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "DeadlockError",
+    "InputError",
+    "SimulationError",
+    "collective_algorithms",
+    "collective_selectors",
+    "network_models",
+    "replay",
+    "__version__",
+]

@@ -1,0 +1,5 @@
+import sys
+
+from mpisim.cli import main
+
+sys.exit(main())

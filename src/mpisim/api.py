@@ -1,0 +1,112 @@
+"""The Python API over the native core: keyword arguments in, a ReplayResult out."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional, Sequence, Tuple
+
+from mpisim import _core
+
+
+@dataclass
+class RankStats:
+    rank: int
+    compute: float
+    sleep: float
+    communicate: float
+    wait: float
+    finish: float
+    actions: int
+
+
+@dataclass
+class ReplayResult:
+    """What a replay predicts, with the inputs and model parameters that produced it (provenance)."""
+
+    simulated_time: float
+    ranks: List[RankStats]
+    actions: int
+    fingerprint: int
+    inputs: Dict[str, object] = field(default_factory=dict)
+    model_parameters: Dict[str, str] = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        from mpisim import __version__
+
+        return {
+            "mpisim_version": __version__,
+            "simulated_time": self.simulated_time,
+            "actions": self.actions,
+            "fingerprint": f"{self.fingerprint:016x}",
+            "inputs": self.inputs,
+            "model_parameters": self.model_parameters,
+            "ranks": [vars(r) for r in self.ranks],
+        }
+
+    def to_dataframe(self):
+        """Per-rank breakdown as a pandas DataFrame (needs pandas)."""
+        import pandas as pd
+
+        return pd.DataFrame([vars(r) for r in self.ranks]).set_index("rank")
+
+
+def replay(
+    trace: str,
+    platform: str,
+    np: Optional[int] = None,
+    model: str = "smpi",
+    params: Sequence[Tuple[str, str]] = (),
+    params_file: Optional[str] = None,
+    hostfile: Optional[str] = None,
+    placement: str = "platform",
+    coll_selector: str = "default",
+    coll: Optional[Dict[str, str]] = None,
+) -> ReplayResult:
+    """Replay a SimGrid time-independent trace (index file or single file) on a platform."""
+    options = {
+        "trace": trace,
+        "platform": platform,
+        "ranks": np,
+        "model": model,
+        "model_parameters": list(params),
+        "placement": placement,
+        "coll_selector": coll_selector,
+        "coll": dict(coll or {}),
+    }
+    if params_file:
+        options["model_parameter_file"] = params_file
+    if hostfile:
+        options["hostfile"] = hostfile
+    raw = _core.replay(options)
+    ranks = [RankStats(rank=i, **r) for i, r in enumerate(raw["ranks"])]
+    inputs = {
+        "trace": os.path.abspath(trace) if os.path.exists(trace) else trace,
+        "platform": os.path.abspath(platform) if os.path.exists(platform) else platform,
+        "np": len(ranks),
+        "model": model,
+        "hostfile": hostfile,
+        "placement": placement,
+        "coll_selector": coll_selector,
+        "coll": dict(coll or {}),
+    }
+    return ReplayResult(
+        simulated_time=raw["simulated_time"],
+        ranks=ranks,
+        actions=raw["actions"],
+        fingerprint=raw["fingerprint"],
+        inputs=inputs,
+        model_parameters=dict(raw["model_parameters"]),
+    )
+
+
+def network_models() -> list:
+    return _core.network_models()
+
+
+def collective_algorithms() -> list:
+    return _core.collective_algorithms()
+
+
+def collective_selectors() -> list:
+    return _core.collective_selectors()

@@ -1,0 +1,183 @@
+"""The `mpisim` command line.
+
+Exit status: 0 success, 2 bad input (one line "FILE:LINE: what is wrong"), 3 the simulated application deadlocked
+(the report lists what each blocked rank waits for), 1 any other simulated failure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Dict, List, Optional, Tuple
+
+EXIT_INPUT = 2
+EXIT_DEADLOCK = 3
+
+
+def _parse_params(values: List[str]) -> List[Tuple[str, str]]:
+    pairs = []
+    for value in values:
+        name, sep, text = value.partition("=")
+        if not sep or not name:
+            raise ValueError(f"--param expects NAME=VALUE, got '{value}'")
+        pairs.append((name.strip(), text.strip()))
+    return pairs
+
+
+def _parse_coll(values: List[str]) -> Dict[str, str]:
+    chosen: Dict[str, str] = {}
+    for value in values:
+        for item in value.split(","):
+            if not item:
+                continue
+            op, sep, algorithm = item.partition("=")
+            if not sep or not op or not algorithm:
+                raise ValueError(f"--coll expects OPERATION=ALGORITHM[,...], got '{item}'")
+            chosen[op.strip()] = algorithm.strip()
+    return chosen
+
+
+def _add_simulation_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--platform", required=True,
+                        help="SimGrid platform XML file, or a generator spec such as torus:8x8x8,bw=10Gbps")
+    parser.add_argument("--model", default="smpi", help="network model (see `mpisim models`); default smpi")
+    parser.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
+                        help="override a model parameter (repeatable); SimGrid --cfg names are accepted")
+    parser.add_argument("--model-params", metavar="FILE", help="file of 'name = value' model parameters")
+    parser.add_argument("--hostfile", help="one host per line: rank i runs on line i (host:N counts N lines)")
+    parser.add_argument("--map", choices=["platform", "sorted"], default="platform",
+                        help="rank placement without a hostfile: platform order (default) or sorted host names "
+                             "(what smpirun does)")
+    parser.add_argument("--coll-selector", default="default",
+                        help="collective selection logic (see `mpisim collectives`); default: SimGrid 3.32's")
+    parser.add_argument("--coll", action="append", default=[], metavar="OP=ALGO[,OP=ALGO]",
+                        help="force algorithms per collective, e.g. alltoall=bruck,bcast=binomial_tree")
+
+
+def _replay_kwargs(args: argparse.Namespace) -> dict:
+    return dict(
+        platform=args.platform,
+        model=args.model,
+        params=_parse_params(args.param),
+        params_file=args.model_params,
+        hostfile=args.hostfile,
+        placement=args.map,
+        coll_selector=args.coll_selector,
+        coll=_parse_coll(args.coll),
+    )
+
+
+def _print_summary(result, out=sys.stdout) -> None:
+    print(f"Simulated time: {result.simulated_time:.6f} s "
+          f"({len(result.ranks)} ranks, {result.actions} actions, model {result.inputs['model']})", file=out)
+    print(f"{'rank':>6} {'compute':>12} {'communicate':>12} {'wait':>12} {'sleep':>12} {'finish':>12}", file=out)
+    shown = result.ranks if len(result.ranks) <= 16 else result.ranks[:8] + result.ranks[-8:]
+    for index, r in enumerate(shown):
+        if len(result.ranks) > 16 and index == 8:
+            print(f"{'...':>6}", file=out)
+        print(f"{r.rank:>6} {r.compute:>12.6f} {r.communicate:>12.6f} {r.wait:>12.6f} {r.sleep:>12.6f} "
+              f"{r.finish:>12.6f}", file=out)
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from mpisim.api import replay
+
+    result = replay(args.trace, np=args.np, **_replay_kwargs(args))
+    if args.json:
+        json.dump(result.to_dict(), sys.stdout, indent=2)
+        print()
+    else:
+        _print_summary(result)
+    return 0
+
+
+def cmd_compare_models(args: argparse.Namespace) -> int:
+    from mpisim.api import replay
+
+    models = [m for m in args.models.split(",") if m]
+    kwargs = _replay_kwargs(args)
+    rows = []
+    for model in models:
+        kwargs["model"] = model
+        result = replay(args.trace, np=args.np, **kwargs)
+        rows.append((model, result.simulated_time, result.actions))
+    print(f"Predicted time of {args.trace} on {args.platform}:")
+    print(f"{'model':>10} {'simulated time (s)':>20} {'actions':>10}")
+    for model, time, actions in rows:
+        print(f"{model:>10} {time:>20.6f} {actions:>10}")
+    return 0
+
+
+def cmd_models(args: argparse.Namespace) -> int:
+    from mpisim.api import network_models
+
+    for model in network_models():
+        print(f"{model['name']}: {model['description']}")
+        print(f"    source: {model['citation']}")
+        for p in model["parameters"]:
+            aliases = f" (SimGrid: {', '.join(p['aliases'])})" if p["aliases"] else ""
+            print(f"    --param {p['name']}=<{p['unit'] or 'number'}>  default {p['default']}: "
+                  f"{p['description']}{aliases}")
+    return 0
+
+
+def cmd_collectives(args: argparse.Namespace) -> int:
+    from mpisim.api import collective_algorithms, collective_selectors
+
+    print("Selectors (--coll-selector):")
+    for s in collective_selectors():
+        print(f"    {s['name']}: {s['description']}")
+    print("Algorithms (--coll OP=ALGO):")
+    for a in collective_algorithms():
+        print(f"    {a['operation']}={a['name']}: {a['description']} [{a['origin']}]")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="mpisim", description="Simulate MPI applications on HPC clusters.")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("replay", help="replay a SimGrid time-independent trace")
+    p.add_argument("trace", help="index file (one per-rank file per line) or a single file holding every rank")
+    p.add_argument("--np", type=int, default=None, help="number of ranks (default: as many as the trace lists)")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    _add_simulation_options(p)
+    p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser("compare-models", help="replay one trace under several network models, side by side")
+    p.add_argument("trace")
+    p.add_argument("--np", type=int, default=None)
+    p.add_argument("--models", default="smpi,hybrid,loggps,fluid")
+    _add_simulation_options(p)
+    p.set_defaults(func=cmd_compare_models)
+
+    p = sub.add_parser("models", help="list the network models and their parameters")
+    p.set_defaults(func=cmd_models)
+    p = sub.add_parser("collectives", help="list the collective selectors and algorithms")
+    p.set_defaults(func=cmd_collectives)
+    return parser
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    from mpisim._core import DeadlockError, InputError, SimulationError
+
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except InputError as error:
+        print(f"mpisim: {error}", file=sys.stderr)
+        return EXIT_INPUT
+    except ValueError as error:
+        print(f"mpisim: {error}", file=sys.stderr)
+        return EXIT_INPUT
+    except DeadlockError as error:
+        print(f"mpisim: {error}", file=sys.stderr)
+        return EXIT_DEADLOCK
+    except SimulationError as error:
+        print(f"mpisim: {error}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,49 @@
+#include "platform/Platform.hpp"
+
+#include "common/Errors.hpp"
+#include "platform/ZoneTree.hpp"
+
+namespace mpisim::platform {
+
+Platform::Platform()  = default;
+Platform::~Platform() = default;
+
+std::optional<HostId> Platform::find_host(std::string_view name) const
+{
+  auto found = host_ids_.find(name);
+  if (found == host_ids_.end())
+    return std::nullopt;
+  return found->second;
+}
+
+std::optional<LinkId> Platform::find_link(std::string_view name) const
+{
+  auto found = link_ids_.find(name);
+  if (found == link_ids_.end())
+    return std::nullopt;
+  return found->second;
+}
+
+void Platform::route(HostId src, HostId dst, std::vector<LinkId>& links, double& latency) const
+{
+  links.clear();
+  if (src >= hosts_.size() || dst >= hosts_.size())
+    throw InputError("", 0,
+                     "no host with id " + std::to_string(src >= hosts_.size() ? src : dst) + " (the platform has " +
+                         std::to_string(hosts_.size()) + " hosts)");
+  try {
+    zones_->append_route(zones_->host_point(src), zones_->host_point(dst), links);
+  } catch (const InputError& error) {
+    links.clear();
+    throw InputError(source_, error.line(),
+                     "no route from host '" + hosts_[src].name + "' to host '" + hosts_[dst].name +
+                         "': " + error.message());
+  }
+  // Summed in route order. SimGrid sums in the order it builds the route, which is the same except
+  // in Dijkstra zones (built backwards): the two may differ in the last bit there.
+  latency = 0;
+  for (LinkId link : links)
+    latency += links_[link].latency;
+}
+
+} // namespace mpisim::platform

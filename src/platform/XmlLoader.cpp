@@ -1,0 +1,672 @@
+// Reads SimGrid platform files (DTD v4 and v4.1, as SimGrid 3.32 reads them) into a Platform.
+//
+// The file is parsed by pugixml, then walked element by element in document order, so that names
+// must be declared before use (as in SimGrid). Every element and attribute is checked against the
+// DTD; every problem throws InputError(path, line, message) where the line is the one of the
+// offending element (pugixml gives byte offsets; LineIndex turns them into line numbers).
+#include "common/Errors.hpp"
+#include "common/Units.hpp"
+#include "platform/ClusterSpec.hpp"
+#include "platform/Platform.hpp"
+#include "platform/PlatformBuilder.hpp"
+#include "platform/routing/Registry.hpp"
+#include "platform/routing/StarRouting.hpp"
+
+#include <pugixml.hpp>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <set>
+#include <sstream>
+
+namespace mpisim::platform {
+namespace {
+
+// Byte offset -> 1-based line number.
+class LineIndex {
+public:
+  explicit LineIndex(const std::string& text)
+  {
+    for (size_t i = 0; i < text.size(); i++)
+      if (text[i] == '\n')
+        newlines_.push_back(i);
+  }
+  long line_of(ptrdiff_t offset) const
+  {
+    if (offset < 0)
+      return 0;
+    auto before = std::lower_bound(newlines_.begin(), newlines_.end(), static_cast<size_t>(offset));
+    return static_cast<long>(before - newlines_.begin()) + 1;
+  }
+
+private:
+  std::vector<size_t> newlines_;
+};
+
+// Attributes of each element of the DTD (SimGrid 3.32 src/surf/xml/simgrid.dtd).
+struct ElementRule {
+  std::vector<std::string_view> required;
+  std::vector<std::string_view> optional;
+};
+
+const std::map<std::string_view, ElementRule>& element_rules()
+{
+  static const std::map<std::string_view, ElementRule> rules = {
+      {"platform", {{}, {"version"}}},
+      {"config", {{}, {"id"}}},
+      {"prop", {{"id", "value"}, {}}},
+      {"zone", {{"id", "routing"}, {}}},
+      {"AS", {{"id", "routing"}, {}}},
+      {"host", {{"id", "speed"}, {"core", "speed_file", "availability_file", "state_file", "coordinates", "pstate"}}},
+      {"link",
+       {{"id", "bandwidth"}, {"bandwidth_file", "latency", "latency_file", "state_file", "sharing_policy"}}},
+      {"router", {{"id"}, {"coordinates"}}},
+      {"route", {{"src", "dst"}, {"symmetrical"}}},
+      {"zoneRoute", {{"src", "dst", "gw_src", "gw_dst"}, {"symmetrical"}}},
+      {"ASroute", {{"src", "dst", "gw_src", "gw_dst"}, {"symmetrical"}}},
+      {"bypassRoute", {{"src", "dst"}, {}}},
+      {"bypassZoneRoute", {{"src", "dst", "gw_src", "gw_dst"}, {}}},
+      {"bypassASroute", {{"src", "dst", "gw_src", "gw_dst"}, {}}},
+      {"link_ctn", {{"id"}, {"direction"}}},
+      {"cluster",
+       {{"id", "prefix", "suffix", "radical", "speed", "bw", "lat"},
+        {"core", "sharing_policy", "topology", "topo_parameters", "bb_bw", "bb_lat", "bb_sharing_policy",
+         "router_id", "limiter_link", "loopback_bw", "loopback_lat"}}},
+      {"cabinet", {{"id", "prefix", "suffix", "radical", "speed", "bw", "lat"}, {}}},
+      {"backbone", {{"id", "bandwidth", "latency"}, {}}},
+      {"host_link", {{"id", "up", "down"}, {}}},
+      {"disk", {{"read_bw", "write_bw"}, {"id"}}},
+      {"trace", {{"id", "periodicity"}, {"file"}}},
+      {"trace_connect", {{"trace", "element"}, {"kind"}}},
+      {"actor", {{"host", "function"}, {"start_time", "kill_time", "on_failure"}}},
+      {"process", {{"host", "function"}, {"start_time", "kill_time", "on_failure"}}},
+      {"argument", {{"value"}, {}}},
+      {"random", {{"id", "min", "max", "mean", "std_deviation"}, {"seed", "radical", "generator"}}},
+      {"model_prop", {{"id", "value"}, {}}},
+      {"peer", {{"id", "speed", "bw_in", "bw_out"}, {"lat", "coordinates", "speed_file", "availability_file",
+                                                     "state_file"}}},
+      {"include", {{"file"}, {}}},
+      {"storage", {{}, {}}},
+      {"storage_type", {{}, {}}},
+      {"mount", {{}, {}}},
+  };
+  return rules;
+}
+
+// Elements SimGrid 3.32 refuses outright, with its reason.
+const std::map<std::string_view, std::string_view>& removed_elements()
+{
+  static const std::map<std::string_view, std::string_view> removed = {
+      {"include", "<include> was removed in SimGrid 3.18: paste the included file instead"},
+      {"storage", "<storage> was removed in SimGrid 3.27"},
+      {"storage_type", "<storage_type> was removed in SimGrid 3.27"},
+      {"mount", "<mount> was removed in SimGrid 3.27"},
+      {"peer", "<peer> belongs to Vivaldi zones, which mpisim does not support"},
+  };
+  return removed;
+}
+
+// Which content makes a zone a leaf (hosts and routers) or an inner zone (sub-zones): never both.
+enum class ZoneContent { Undecided, Leaf, Inner };
+
+ZoneContent content_kind(std::string_view element)
+{
+  static const std::set<std::string_view> leaf  = {"host",      "router",      "cabinet",
+                                                  "host_link", "route",       "bypassRoute"};
+  static const std::set<std::string_view> inner = {"zone",    "AS",              "cluster",
+                                                   "zoneRoute", "ASroute", "bypassZoneRoute", "bypassASroute"};
+  if (leaf.count(element))
+    return ZoneContent::Leaf;
+  if (inner.count(element))
+    return ZoneContent::Inner;
+  return ZoneContent::Undecided;
+}
+
+// A zone being read, with what <zone routing="Cluster"> collects until its end tag.
+struct OpenZone {
+  Zone* zone           = nullptr;
+  StarRouting* star    = nullptr; // routing="Cluster"
+  ZoneContent content  = ZoneContent::Undecided;
+  LinkId backbone      = kNoLink;
+  struct HostLink {
+    std::string host, up, down;
+    long line;
+  };
+  std::vector<HostLink> host_links;
+  struct CabinetHost {
+    HostId host;
+    LinkId up, down;
+  };
+  std::vector<CabinetHost> cabinet_hosts;
+};
+
+class XmlLoader {
+public:
+  XmlLoader(std::string path, std::string text) : path_(std::move(path)), text_(std::move(text)), lines_(text_)
+  {
+    builder_.set_source(path_);
+  }
+
+  std::unique_ptr<Platform> load()
+  {
+    pugi::xml_document document;
+    // Parsed from a copy: pugixml parses in place, and offsets refer to the buffer it was given.
+    pugi::xml_parse_result parsed = document.load_buffer(text_.data(), text_.size(), pugi::parse_default);
+    if (!parsed)
+      throw InputError(path_, lines_.line_of(parsed.offset), std::string("malformed XML: ") + parsed.description());
+    pugi::xml_node platform = document.document_element();
+    if (std::strcmp(platform.name(), "platform") != 0)
+      throw InputError(path_, line(platform),
+                       std::string("the root element is <") + platform.name() + ">, expected <platform>");
+    located(platform, [&] { read_platform(platform); });
+    try {
+      return builder_.finish();
+    } catch (const InputError& error) {
+      throw InputError(path_, error.line(), error.message());
+    }
+  }
+
+private:
+  long line(const pugi::xml_node& node) const { return lines_.line_of(node.offset_debug()); }
+
+  // Runs `read`, giving file and line to the InputErrors that have none yet.
+  template <typename Read>
+  void located(const pugi::xml_node& node, Read&& read)
+  {
+    try {
+      read();
+    } catch (const InputError& error) {
+      if (!error.file().empty())
+        throw;
+      throw InputError(path_, error.line() > 0 ? error.line() : line(node), error.message());
+    }
+  }
+
+  [[noreturn]] void fail(const std::string& message) const { throw InputError("", 0, message); }
+
+  void warn(const pugi::xml_node& node, const std::string& message) { builder_.warn_at(line(node), message); }
+
+  // --- attributes ---
+
+  void check_attributes(const pugi::xml_node& node) const
+  {
+    const ElementRule& rule = element_rules().at(node.name());
+    for (pugi::xml_attribute attribute : node.attributes()) {
+      std::string_view name = attribute.name();
+      if (std::find(rule.required.begin(), rule.required.end(), name) == rule.required.end() &&
+          std::find(rule.optional.begin(), rule.optional.end(), name) == rule.optional.end())
+        fail("unknown attribute '" + std::string(name) + "' in <" + node.name() + ">");
+    }
+    for (std::string_view name : rule.required) {
+      if (!node.attribute(std::string(name).c_str()))
+        fail("<" + std::string(node.name()) + "> needs the attribute '" + std::string(name) + "'");
+    }
+  }
+
+  static std::string text(const pugi::xml_node& node, const char* name, const char* fallback = "")
+  {
+    pugi::xml_attribute attribute = node.attribute(name);
+    return attribute ? attribute.value() : fallback;
+  }
+
+  // A value with a unit; `owner` names the element for messages ("link 'l1'").
+  double quantity(const pugi::xml_node& node, const char* name, const std::string& owner,
+                  double (*parse)(std::string_view, const units::WarningHandler&), const char* fallback = nullptr)
+  {
+    pugi::xml_attribute attribute = node.attribute(name);
+    std::string value             = attribute ? attribute.value() : (fallback ? fallback : "");
+    try {
+      return parse(value, [&](const std::string& message) { warn(node, owner + " " + name + ": " + message); });
+    } catch (const InputError& error) {
+      fail(owner + " " + name + ": " + error.message());
+    }
+  }
+
+  std::vector<double> speeds(const pugi::xml_node& node, const std::string& owner)
+  {
+    try {
+      return units::parse_speed_list(text(node, "speed"),
+                                     [&](const std::string& message) { warn(node, owner + " speed: " + message); });
+    } catch (const InputError& error) {
+      fail(owner + " speed: " + error.message());
+    }
+  }
+
+  int count(const pugi::xml_node& node, const char* name, const std::string& owner, const char* fallback) const
+  {
+    std::string value = text(node, name, fallback);
+    char* end         = nullptr;
+    errno             = 0;
+    long parsed       = std::strtol(value.c_str(), &end, 10);
+    if (value.empty() || *end != '\0' || errno == ERANGE || parsed < 1 || parsed > 1 << 30)
+      fail(owner + " " + name + ": '" + value + "' is not a positive integer");
+    return static_cast<int>(parsed);
+  }
+
+  // One of `allowed` (exact spelling), or `fallback` when the attribute is absent.
+  std::string choice(const pugi::xml_node& node, const char* name, const std::string& owner,
+                     std::initializer_list<std::string_view> allowed, const char* fallback) const
+  {
+    std::string value = text(node, name, fallback);
+    if (std::find(allowed.begin(), allowed.end(), value) != allowed.end())
+      return value;
+    std::string list;
+    for (std::string_view item : allowed)
+      list += (list.empty() ? "" : ", ") + std::string(item);
+    fail(owner + ": bad " + name + " '" + value + "' (expected one of " + list + ")");
+  }
+
+  // --- structure ---
+
+  void check_no_text(const pugi::xml_node& node) const
+  {
+    for (pugi::xml_node child : node.children()) {
+      if (child.type() == pugi::node_pcdata || child.type() == pugi::node_cdata) {
+        std::string_view words = child.value();
+        words.remove_prefix(std::min(words.find_first_not_of(" \t\r\n"), words.size()));
+        words.remove_suffix(words.size() - std::min(words.find_last_not_of(" \t\r\n") + 1, words.size()));
+        fail("unexpected text '" + std::string(words) + "' in <" + node.name() + ">");
+      }
+    }
+  }
+
+  // Child elements of `node`, after checking each is allowed there.
+  std::vector<pugi::xml_node> elements(const pugi::xml_node& node, std::initializer_list<std::string_view> allowed)
+  {
+    check_no_text(node);
+    std::vector<pugi::xml_node> children;
+    for (pugi::xml_node child : node.children()) {
+      if (child.type() != pugi::node_element)
+        continue;
+      located(child, [&] {
+        std::string_view name = child.name();
+        if (!element_rules().count(name))
+          fail("unknown element <" + std::string(name) + "> in <" + node.name() + ">");
+        if (auto removed = removed_elements().find(name); removed != removed_elements().end())
+          fail(std::string(removed->second));
+        if (std::find(allowed.begin(), allowed.end(), name) == allowed.end())
+          fail("element <" + std::string(name) + "> is not allowed in <" + node.name() + ">");
+        check_attributes(child);
+      });
+      children.push_back(child);
+    }
+    return children;
+  }
+
+  std::map<std::string, std::string> properties(const pugi::xml_node& node)
+  {
+    std::map<std::string, std::string> result;
+    for (pugi::xml_node prop : node.children("prop"))
+      result.try_emplace(prop.attribute("id").value(), prop.attribute("value").value());
+    return result;
+  }
+
+  // --- elements ---
+
+  void read_platform(const pugi::xml_node& platform)
+  {
+    check_attributes(platform);
+    check_version(platform);
+    bool content_started = false;
+    for (pugi::xml_node child : elements(platform, {"config", "random", "include", "cluster", "cabinet", "peer",
+                                                    "AS", "zone", "trace", "trace_connect", "process", "actor"})) {
+      located(child, [&] {
+        std::string_view name = child.name();
+        if (name == "config") {
+          if (content_started)
+            fail("<config> must come before any zone, cluster or other platform element");
+          read_config(child);
+          return;
+        }
+        if (name != "random")
+          content_started = true;
+        if (name == "zone" || name == "AS")
+          read_zone(child, nullptr);
+        else if (name == "cluster")
+          read_cluster(child, nullptr);
+        else if (name == "cabinet")
+          fail("<cabinet> belongs in a <zone routing=\"Cluster\">");
+        else if (name == "trace_connect")
+          warn(child, "<trace_connect> ignored: mpisim does not vary resources over time");
+        // trace, random, process and actor: nothing to do (actors belong to deployment files).
+      });
+    }
+  }
+
+  void check_version(const pugi::xml_node& platform)
+  {
+    const std::string version = text(platform, "version", "0.0");
+    char* end                 = nullptr;
+    double parsed             = std::strtod(version.c_str(), &end);
+    if (version.empty() || *end != '\0')
+      fail("bad platform version '" + version + "'");
+    // SimGrid compares hundredths, so that "4.1" is exact.
+    const long hundredths = std::lround(parsed * 100);
+    if (hundredths < 400)
+      fail("platform version '" + version +
+           "' is too old: mpisim reads versions 4 and 4.1 (SimGrid's simgrid_update_xml upgrades older files)");
+    if (hundredths > 410)
+      fail("platform version '" + version + "' is newer than 4.1, the most recent version mpisim reads");
+  }
+
+  void read_config(const pugi::xml_node& config)
+  {
+    for (pugi::xml_node prop : elements(config, {"prop"})) {
+      const std::string key   = prop.attribute("id").value();
+      const std::string value = prop.attribute("value").value();
+      if (!builder_.add_config(key, value))
+        warn(prop, "configuration '" + key + "' is already set; '" + value + "' ignored");
+    }
+  }
+
+  void read_zone(const pugi::xml_node& element, OpenZone* parent)
+  {
+    const std::string id      = text(element, "id");
+    const std::string routing = text(element, "routing");
+    if (std::string_view(element.name()) == "AS")
+      warn(element, "<AS> is deprecated: use <zone>");
+    const ZoneRoutingEntry* entry = find_zone_routing(routing);
+    if (entry == nullptr) {
+      std::string lowered = routing;
+      std::transform(lowered.begin(), lowered.end(), lowered.begin(), [](unsigned char c) { return std::tolower(c); });
+      if (lowered == "vivaldi" || lowered == "wifi")
+        fail("zone '" + id + "': routing '" + routing + "' is not supported by mpisim");
+      fail("zone '" + id + "': unknown routing '" + routing + "' (known: " + zone_routing_names() + ")");
+    }
+    OpenZone zone;
+    zone.zone = &builder_.add_zone(parent ? parent->zone : nullptr, entry->create(id), line(element));
+    zone.star = dynamic_cast<StarRouting*>(zone.zone);
+    for (pugi::xml_node child :
+         elements(element, {"prop", "AS", "zone", "include", "link", "backbone", "cluster", "peer", "trace",
+                            "trace_connect", "zoneRoute", "ASroute", "bypassASroute", "bypassZoneRoute",
+                            "storage_type", "storage", "host", "cabinet", "router", "host_link", "route",
+                            "bypassRoute"})) {
+      located(child, [&] { read_zone_child(child, zone); });
+    }
+    if (zone.star != nullptr)
+      located(element, [&] { finish_cluster_zone(zone); });
+  }
+
+  void read_zone_child(const pugi::xml_node& child, OpenZone& zone)
+  {
+    const std::string_view name = child.name();
+    const ZoneContent kind      = content_kind(name);
+    if (kind != ZoneContent::Undecided) {
+      if (zone.content != ZoneContent::Undecided && zone.content != kind)
+        fail("<" + std::string(name) + "> cannot go in zone '" + zone.zone->name() + "', which already holds " +
+             (zone.content == ZoneContent::Leaf ? "hosts or routers" : "sub-zones") +
+             ": a zone holds either hosts and routers or sub-zones");
+      zone.content = kind;
+    }
+    if (name == "zone" || name == "AS")
+      read_zone(child, &zone);
+    else if (name == "cluster")
+      read_cluster(child, &zone);
+    else if (name == "host")
+      read_host(child, zone);
+    else if (name == "link")
+      read_link(child);
+    else if (name == "router")
+      builder_.add_router(*zone.zone, text(child, "id"));
+    else if (name == "route" || name == "zoneRoute" || name == "ASroute")
+      zone.zone->add_route(read_route(child, true), builder_.context());
+    else if (name == "bypassRoute" || name == "bypassZoneRoute" || name == "bypassASroute")
+      zone.zone->add_bypass_route(read_route(child, false), builder_.context());
+    else if (name == "backbone")
+      read_backbone(child, zone);
+    else if (name == "host_link")
+      read_host_link(child, zone);
+    else if (name == "cabinet")
+      read_cabinet(child, zone);
+    else if (name == "trace_connect")
+      warn(child, "<trace_connect> ignored: mpisim does not vary resources over time");
+    // prop (zone properties) and trace: nothing to do.
+  }
+
+  void read_host(const pugi::xml_node& element, OpenZone& zone)
+  {
+    const std::string id    = text(element, "id");
+    const std::string owner = "host '" + id + "'";
+    std::vector<double> per_state = speeds(element, owner);
+    const std::string pstate_text = text(element, "pstate", "0");
+    char* end                     = nullptr;
+    const double pstate           = std::strtod(pstate_text.c_str(), &end);
+    if (pstate_text.empty() || *end != '\0' || pstate < 0 || pstate != std::floor(pstate) ||
+        pstate >= static_cast<double>(per_state.size()))
+      fail(owner + ": pstate '" + pstate_text + "' is not one of its " + std::to_string(per_state.size()) +
+           " power states (numbered from 0)");
+    for (const char* ignored : {"speed_file", "availability_file", "state_file"}) {
+      if (element.attribute(ignored))
+        warn(element, owner + ": " + ignored + " ignored (mpisim does not vary resources over time)");
+    }
+    std::vector<pugi::xml_node> children = elements(element, {"prop", "disk", "mount"});
+    for (pugi::xml_node child : children) {
+      if (std::string_view(child.name()) == "mount")
+        located(child, [&] { fail(std::string(removed_elements().at("mount"))); });
+    }
+    builder_.add_host(*zone.zone, {id, per_state[static_cast<size_t>(pstate)],
+                                   count(element, "core", owner, "1"), properties(element)});
+  }
+
+  void read_link(const pugi::xml_node& element)
+  {
+    const std::string id    = text(element, "id");
+    const std::string owner = "link '" + id + "'";
+    elements(element, {"prop"});
+    const std::string policy =
+        choice(element, "sharing_policy", owner, {"SHARED", "SPLITDUPLEX", "FULLDUPLEX", "FATPIPE", "WIFI"}, "SHARED");
+    if (policy == "WIFI")
+      fail(owner + ": sharing_policy WIFI is not supported by mpisim");
+    const std::string bandwidth_text = text(element, "bandwidth");
+    if (bandwidth_text.find_first_of(",;") != std::string::npos)
+      fail(owner + ": bandwidth '" + bandwidth_text + "' is a list, which only WIFI links take");
+    const double bandwidth = quantity(element, "bandwidth", owner, units::parse_bandwidth);
+    const double latency   = quantity(element, "latency", owner, units::parse_time, "0");
+    for (const char* ignored : {"bandwidth_file", "latency_file", "state_file"}) {
+      if (element.attribute(ignored))
+        warn(element, owner + ": " + ignored + " ignored (mpisim does not vary resources over time)");
+    }
+    if (policy == "FULLDUPLEX")
+      warn(element, owner + ": sharing_policy FULLDUPLEX is deprecated: use SPLITDUPLEX");
+    if (policy == "SPLITDUPLEX" || policy == "FULLDUPLEX")
+      builder_.add_split_duplex_link(id, bandwidth, latency);
+    else
+      builder_.add_link({id, bandwidth, latency, policy == "FATPIPE" ? LinkSharing::Fatpipe : LinkSharing::Shared});
+  }
+
+  PointId named_point(const pugi::xml_node& element, const char* attribute)
+  {
+    const std::string name = text(element, attribute);
+    if (auto point = builder_.find_point(name))
+      return *point;
+    fail("<" + std::string(element.name()) + "> " + attribute + " '" + name +
+         "' is not a host, router or zone declared before it");
+  }
+
+  RouteDeclaration read_route(const pugi::xml_node& element, bool may_be_symmetrical)
+  {
+    RouteDeclaration route;
+    route.src = named_point(element, "src");
+    route.dst = named_point(element, "dst");
+    if (element.attribute("gw_src")) {
+      route.gw_src = named_point(element, "gw_src");
+      route.gw_dst = named_point(element, "gw_dst");
+    }
+    const std::string_view name = element.name();
+    if (name == "ASroute" || name == "bypassASroute")
+      warn(element, "<" + std::string(name) + "> is deprecated: use <" +
+                        (name == "ASroute" ? "zoneRoute" : "bypassZoneRoute") + ">");
+    if (may_be_symmetrical) {
+      const std::string symmetrical =
+          choice(element, "symmetrical", "<" + std::string(name) + ">", {"YES", "NO", "yes", "no"}, "YES");
+      route.symmetrical = symmetrical == "YES" || symmetrical == "yes";
+    } else {
+      route.symmetrical = false; // bypass routes are one-way
+    }
+    for (pugi::xml_node hop : elements(element, {"link_ctn"}))
+      located(hop, [&] { route.hops.push_back(read_hop(hop)); });
+    return route;
+  }
+
+  RouteHop read_hop(const pugi::xml_node& element)
+  {
+    const std::string id        = text(element, "id");
+    const std::string direction = choice(element, "direction", "<link_ctn id='" + id + "'>", {"UP", "DOWN", "NONE"},
+                                         "NONE");
+    if (direction == "NONE") {
+      if (auto link = builder_.find_link(id))
+        return {*link, *link};
+      if (builder_.find_split_duplex_link(id))
+        fail("link '" + id + "' is split-duplex: give direction=\"UP\" or \"DOWN\", or name '" + id + "_UP' or '" +
+             id + "_DOWN'");
+      fail("unknown link '" + id + "'");
+    }
+    auto pair = builder_.find_split_duplex_link(id);
+    if (!pair)
+      fail("direction=\"" + direction + "\" needs a SPLITDUPLEX link, and '" + id + "' is " +
+           (builder_.find_link(id) ? "not one" : "not a declared link"));
+    if (direction == "UP")
+      return {pair->first, pair->second};
+    return {pair->second, pair->first};
+  }
+
+  void read_cluster(const pugi::xml_node& element, OpenZone* parent)
+  {
+    ClusterSpec spec;
+    spec.id                 = text(element, "id");
+    const std::string owner = "cluster '" + spec.id + "'";
+    spec.line               = line(element);
+    spec.prefix             = text(element, "prefix");
+    spec.suffix             = text(element, "suffix");
+    spec.radicals           = parse_radicals(text(element, "radical"));
+    spec.speeds             = speeds(element, owner);
+    spec.cores              = count(element, "core", owner, "1");
+    spec.bandwidth          = quantity(element, "bw", owner, units::parse_bandwidth);
+    spec.latency            = quantity(element, "lat", owner, units::parse_time);
+    const std::string sharing =
+        choice(element, "sharing_policy", owner, {"SHARED", "SPLITDUPLEX", "FULLDUPLEX", "FATPIPE"}, "SPLITDUPLEX");
+    if (sharing == "FULLDUPLEX")
+      warn(element, owner + ": sharing_policy FULLDUPLEX is deprecated: use SPLITDUPLEX");
+    spec.sharing = sharing == "SHARED"    ? ClusterSharing::Shared
+                   : sharing == "FATPIPE" ? ClusterSharing::Fatpipe
+                                          : ClusterSharing::SplitDuplex;
+    spec.topology        = text(element, "topology", "FLAT");
+    spec.topo_parameters = text(element, "topo_parameters");
+    if (!text(element, "bb_bw").empty())
+      spec.backbone_bandwidth = quantity(element, "bb_bw", owner, units::parse_bandwidth);
+    spec.backbone_latency = quantity(element, "bb_lat", owner, units::parse_time, "0s");
+    spec.backbone_sharing = choice(element, "bb_sharing_policy", owner, {"SHARED", "FATPIPE"}, "SHARED") == "FATPIPE"
+                                ? LinkSharing::Fatpipe
+                                : LinkSharing::Shared;
+    spec.router_id = text(element, "router_id");
+    if (!text(element, "limiter_link").empty())
+      spec.limiter_bandwidth = quantity(element, "limiter_link", owner, units::parse_bandwidth);
+    if (!text(element, "loopback_bw").empty())
+      spec.loopback_bandwidth = quantity(element, "loopback_bw", owner, units::parse_bandwidth);
+    if (!text(element, "loopback_lat").empty())
+      spec.loopback_latency = quantity(element, "loopback_lat", owner, units::parse_time);
+    elements(element, {"prop"});
+    spec.properties = properties(element);
+    build_cluster(spec, builder_, parent ? parent->zone : nullptr);
+  }
+
+  void require_cluster_zone(const pugi::xml_node& element, const OpenZone& zone) const
+  {
+    if (zone.star == nullptr)
+      fail("<" + std::string(element.name()) + "> belongs in a zone with routing=\"Cluster\", and zone '" +
+           zone.zone->name() + "' has routing=\"" + zone.zone->routing() + "\"");
+  }
+
+  void read_backbone(const pugi::xml_node& element, OpenZone& zone)
+  {
+    require_cluster_zone(element, zone);
+    const std::string id = text(element, "id");
+    if (zone.backbone != kNoLink)
+      fail("zone '" + zone.zone->name() + "' already has a backbone, '" + builder_.link(zone.backbone).name + "'");
+    const std::string owner = "backbone '" + id + "'";
+    zone.backbone           = builder_.add_link({id, quantity(element, "bandwidth", owner, units::parse_bandwidth),
+                                                 quantity(element, "latency", owner, units::parse_time),
+                                                 LinkSharing::Shared});
+  }
+
+  void read_host_link(const pugi::xml_node& element, OpenZone& zone)
+  {
+    require_cluster_zone(element, zone);
+    zone.host_links.push_back({text(element, "id"), text(element, "up"), text(element, "down"), line(element)});
+  }
+
+  void read_cabinet(const pugi::xml_node& element, OpenZone& zone)
+  {
+    require_cluster_zone(element, zone);
+    const std::string owner = "cabinet '" + text(element, "id") + "'";
+    const double speed      = quantity(element, "speed", owner, units::parse_speed);
+    const double bandwidth  = quantity(element, "bw", owner, units::parse_bandwidth);
+    const double latency    = quantity(element, "lat", owner, units::parse_time);
+    for (int radical : parse_radicals(text(element, "radical"))) {
+      const std::string host = text(element, "prefix") + std::to_string(radical) + text(element, "suffix");
+      HostId id              = builder_.add_host(*zone.zone, {host, speed, 1, {}});
+      LinkId up   = builder_.add_link({"link_" + host + "_UP", bandwidth, latency, LinkSharing::Shared});
+      LinkId down = builder_.add_link({"link_" + host + "_DOWN", bandwidth, latency, LinkSharing::Shared});
+      zone.cabinet_hosts.push_back({id, up, down});
+    }
+  }
+
+  // At </zone> of a routing="Cluster" zone: each host goes up its link then the backbone, and
+  // comes down the backbone then its link (SimGrid: sg_platf_zone_cluster_populate).
+  void finish_cluster_zone(OpenZone& zone)
+  {
+    auto connect = [&](PointId host, LinkId up, LinkId down) {
+      std::vector<LinkId> up_links{up};
+      std::vector<LinkId> down_links{down};
+      if (zone.backbone != kNoLink) {
+        up_links.push_back(zone.backbone);
+        down_links.insert(down_links.begin(), zone.backbone);
+      }
+      const uint32_t member = builder_.point(host).member;
+      zone.star->set_up_links(member, std::move(up_links));
+      zone.star->set_down_links(member, std::move(down_links));
+    };
+    for (const auto& host_link : zone.host_links) {
+      try {
+        auto host = builder_.find_point(host_link.host);
+        if (!host || builder_.point(*host).kind != PointKind::Host || builder_.point(*host).englobing != zone.zone)
+          fail("<host_link> id '" + host_link.host + "' is not a host of zone '" + zone.zone->name() + "'");
+        auto up = builder_.find_link(host_link.up);
+        if (!up)
+          fail("<host_link> for '" + host_link.host + "': unknown up link '" + host_link.up + "'");
+        auto down = builder_.find_link(host_link.down);
+        if (!down)
+          fail("<host_link> for '" + host_link.host + "': unknown down link '" + host_link.down + "'");
+        connect(*host, *up, *down);
+      } catch (const InputError& error) {
+        throw InputError(path_, host_link.line, error.message());
+      }
+    }
+    for (const auto& cabinet_host : zone.cabinet_hosts)
+      connect(*builder_.find_point(builder_.host(cabinet_host.host).name), cabinet_host.up, cabinet_host.down);
+  }
+
+  std::string path_;
+  std::string text_;
+  LineIndex lines_;
+  PlatformBuilder builder_;
+};
+
+} // namespace
+
+std::unique_ptr<Platform> load_platform(const std::string& path)
+{
+  std::ifstream file(path, std::ios::binary);
+  if (!file)
+    throw InputError(path, 0, std::string("cannot open the platform file: ") + std::strerror(errno));
+  std::ostringstream content;
+  content << file.rdbuf();
+  return XmlLoader(path, content.str()).load();
+}
+
+} // namespace mpisim::platform

@@ -1,0 +1,85 @@
+#include "platform/routing/StarRouting.hpp"
+
+#include "common/Errors.hpp"
+#include "platform/routing/Registry.hpp"
+
+namespace mpisim::platform {
+
+StarRouting::MemberLinks& StarRouting::links_of(uint32_t member)
+{
+  if (members_links_.size() <= member)
+    members_links_.resize(member + 1);
+  return members_links_[member];
+}
+
+void StarRouting::set_up_links(uint32_t member, std::vector<LinkId> links, PointId gateway)
+{
+  MemberLinks& own = links_of(member);
+  own.up           = std::move(links);
+  own.gateway      = gateway;
+}
+
+void StarRouting::set_down_links(uint32_t member, std::vector<LinkId> links, PointId gateway)
+{
+  MemberLinks& own = links_of(member);
+  own.down         = std::move(links);
+  own.gateway      = gateway;
+}
+
+void StarRouting::set_loopback(uint32_t member, std::vector<LinkId> links)
+{
+  MemberLinks& own  = links_of(member);
+  own.loopback      = std::move(links);
+  own.has_loopback  = true;
+}
+
+void StarRouting::add_route(const RouteDeclaration& route, const RouteContext& context)
+{
+  if (route.is_zone_route() || route.src != route.dst)
+    throw InputError("", 0,
+                     describe(route, context) + ": zone '" + name() +
+                         "' (routing Cluster) builds its routes from <host_link>, <cabinet> and <backbone>; it only "
+                         "accepts routes from a host to itself (loopback)");
+  const NetPoint& end = context.point(route.src);
+  if (end.englobing != this)
+    throw InputError("", 0, describe(route, context) + ": '" + end.name + "' is not in zone '" + name() + "'");
+  if (route.hops.empty())
+    throw InputError("", 0, describe(route, context) + " is empty");
+  set_loopback(end.member, route.forward_links());
+}
+
+Gateways StarRouting::local_route(uint32_t src, uint32_t dst, const RouteContext& context,
+                                  std::vector<LinkId>& links) const
+{
+  static const MemberLinks none;
+  const MemberLinks& from = src < members_links_.size() ? members_links_[src] : none;
+  const MemberLinks& to   = dst < members_links_.size() ? members_links_[dst] : none;
+  // SimGrid adds each link once per local route: a host reaching itself without loopback crosses
+  // the shared backbone (or SHARED private link) only once.
+  const size_t start = links.size();
+  auto add_once      = [&](const std::vector<LinkId>& more) {
+    for (LinkId link : more) {
+      bool seen = false;
+      for (size_t i = start; i < links.size() && !seen; i++)
+        seen = links[i] == link;
+      if (!seen)
+        links.push_back(link);
+    }
+  };
+  if (src == dst && from.has_loopback) {
+    add_once(from.loopback);
+    return {};
+  }
+  add_once(from.up);
+  add_once(to.down);
+  return {from.gateway, to.gateway};
+}
+
+ZoneRoutingEntry star_routing_entry()
+{
+  return {"Cluster", "star: each host's up links, then the destination's down links",
+          "SimGrid 3.32 StarZone (<zone routing=\"Cluster\"> with <cabinet>, <backbone>, <host_link>)",
+          [](const std::string& name) { return std::make_unique<StarRouting>(name, "Cluster"); }};
+}
+
+} // namespace mpisim::platform

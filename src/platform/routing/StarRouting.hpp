@@ -1,0 +1,42 @@
+// Star routing: every member has its own links up to a central point and down from it; a route
+// is the source's up links then the destination's down links, each link counted once. This is
+// SimGrid 3.32's StarZone, behind <zone routing="Cluster"> (filled by <cabinet>, <backbone>,
+// <host_link>) and behind FLAT <cluster> elements.
+#pragma once
+
+#include "platform/Zone.hpp"
+
+#include <vector>
+
+namespace mpisim::platform {
+
+class StarRouting final : public Zone {
+public:
+  StarRouting(const std::string& name, const std::string& routing) : Zone(name, routing) {}
+
+  // Links from `member` to the centre (up) and from the centre to `member` (down). A gateway is
+  // only needed when the member is a sub-zone.
+  void set_up_links(uint32_t member, std::vector<LinkId> links, PointId gateway = kNoPoint);
+  void set_down_links(uint32_t member, std::vector<LinkId> links, PointId gateway = kNoPoint);
+  // Route from `member` to itself; without one, a member reaches itself through up and down links.
+  void set_loopback(uint32_t member, std::vector<LinkId> links);
+
+  // Only <route src="h" dst="h"> is accepted: it sets h's loopback.
+  void add_route(const RouteDeclaration& route, const RouteContext& context) override;
+  Gateways local_route(uint32_t src, uint32_t dst, const RouteContext& context,
+                       std::vector<LinkId>& links) const override;
+
+private:
+  struct MemberLinks {
+    std::vector<LinkId> up;
+    std::vector<LinkId> down;
+    std::vector<LinkId> loopback;
+    bool has_loopback = false;
+    PointId gateway   = kNoPoint; // SimGrid keeps one gateway per member, for both directions
+  };
+  MemberLinks& links_of(uint32_t member);
+
+  std::vector<MemberLinks> members_links_;
+};
+
+} // namespace mpisim::platform

@@ -1,0 +1,221 @@
+#include "replay/Replayer.hpp"
+
+#include "common/Errors.hpp"
+#include "mpi/Rank.hpp"
+#include "replay/RequestStore.hpp"
+#include "replay/TraceReader.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+namespace mpisim::replay {
+
+namespace {
+
+enum class Account { Compute, Sleep, Communicate, Wait, None };
+
+// Replays one rank's stream of actions through the MPI layer.
+class RankReplayer {
+public:
+  RankReplayer(mpi::Rank& rank, const mpi::CollectiveLibrary& collectives, RankStream stream, RankStats& stats)
+      : rank_(rank), comm_(rank.world().comm_world()), collectives_(collectives), stream_(std::move(stream)),
+        stats_(stats)
+  {
+  }
+
+  void run()
+  {
+    kernel::Engine& engine = rank_.world().engine();
+    TraceAction action;
+    while (stream_.next(action)) {
+      const double start = engine.now();
+      Account account = perform(action);
+      charge(account, engine.now() - start);
+      ++stats_.actions;
+    }
+    // End of the trace: like SimGrid, complete whatever is still pending.
+    const double start = engine.now();
+    auto pending = requests_.take_all();
+    rank_.waitall(pending);
+    charge(Account::Wait, engine.now() - start);
+    stats_.finish = engine.now();
+  }
+
+private:
+  void charge(Account account, double seconds)
+  {
+    switch (account) {
+      case Account::Compute: stats_.compute += seconds; break;
+      case Account::Sleep: stats_.sleep += seconds; break;
+      case Account::Communicate: stats_.communicate += seconds; break;
+      case Account::Wait: stats_.wait += seconds; break;
+      case Account::None: break;
+    }
+  }
+
+  static double bytes(double count, int datatype) { return count * static_cast<double>(datatype_size(datatype)); }
+  int me() const { return rank_.world_rank(); }
+
+  Account perform(const TraceAction& a)
+  {
+    switch (a.kind) {
+      case ActionKind::Init:
+      case ActionKind::Finalize:
+      case ActionKind::CommSize:
+      case ActionKind::CommSplit: // the TI format carries no communicator ids: collectives stay on MPI_COMM_WORLD
+      case ActionKind::CommDup:
+      case ActionKind::Location: return Account::None;
+      case ActionKind::Compute: rank_.compute(a.amount); return Account::Compute;
+      case ActionKind::Sleep: rank_.sleep(a.amount); return Account::Sleep;
+      case ActionKind::Send: rank_.send(comm_, a.dst, a.tag, bytes(a.amount, a.datatype1)); return Account::Communicate;
+      case ActionKind::Isend:
+        requests_.add({me(), a.dst, a.tag}, rank_.isend(comm_, a.dst, a.tag, bytes(a.amount, a.datatype1)));
+        return Account::Communicate;
+      case ActionKind::Recv: rank_.recv(comm_, a.src, a.tag, receive_bytes(a)); return Account::Communicate;
+      case ActionKind::Irecv:
+        requests_.add({a.src, me(), a.tag}, rank_.irecv(comm_, a.src, a.tag, receive_bytes(a)));
+        return Account::Communicate;
+      case ActionKind::SendRecv:
+        rank_.sendrecv(comm_, a.dst, 0, bytes(a.amount, a.datatype1), a.src, 0, bytes(a.amount2, a.datatype2));
+        return Account::Communicate;
+      case ActionKind::Wait: wait(a); return Account::Wait;
+      case ActionKind::Test: test(a); return Account::Wait;
+      case ActionKind::WaitAll: {
+        auto pending = requests_.take_all();
+        rank_.waitall(pending);
+        return Account::Wait;
+      }
+      default: collective(a); return Account::Communicate;
+    }
+  }
+
+  // recv with a negative size: SimGrid probes first to learn the size of the incoming message.
+  double receive_bytes(const TraceAction& a)
+  {
+    if (a.amount >= 0)
+      return bytes(a.amount, a.datatype1);
+    return rank_.probe(comm_, a.src, a.tag).bytes;
+  }
+
+  void wait(const TraceAction& a)
+  {
+    // No request under this key: the trace's test already completed it (SimGrid returns silently too).
+    if (mpi::RequestPtr request = requests_.pop({a.src, a.dst, a.tag}))
+      rank_.wait(*request);
+  }
+
+  void test(const TraceAction& a)
+  {
+    RequestStore::Key key{a.src, a.dst, a.tag};
+    mpi::RequestPtr request = requests_.pop(key);
+    if (not request)
+      return;
+    bool done = rank_.test(*request);
+    requests_.add(key, done ? nullptr : request); // a completed one leaves a placeholder for the recorded wait
+  }
+
+  void collective(const TraceAction& a)
+  {
+    mpi::CollectiveCall call;
+    call.root = a.root;
+    double flops = 0;
+    switch (a.kind) {
+      case ActionKind::Barrier: call.op = mpi::Collective::Barrier; break;
+      case ActionKind::Bcast: call.op = mpi::Collective::Bcast; call.bytes = bytes(a.amount, a.datatype1); break;
+      case ActionKind::Reduce:
+      case ActionKind::AllReduce:
+      case ActionKind::Scan:
+      case ActionKind::Exscan:
+        call.op = a.kind == ActionKind::Reduce      ? mpi::Collective::Reduce
+                  : a.kind == ActionKind::AllReduce ? mpi::Collective::Allreduce
+                  : a.kind == ActionKind::Scan      ? mpi::Collective::Scan
+                                                    : mpi::Collective::Exscan;
+        call.bytes = bytes(a.amount, a.datatype1);
+        flops = a.amount2;
+        break;
+      case ActionKind::AllToAll:
+      case ActionKind::Gather:
+      case ActionKind::Scatter:
+      case ActionKind::AllGather:
+        call.op = a.kind == ActionKind::AllToAll ? mpi::Collective::Alltoall
+                  : a.kind == ActionKind::Gather ? mpi::Collective::Gather
+                  : a.kind == ActionKind::Scatter ? mpi::Collective::Scatter
+                                                  : mpi::Collective::Allgather;
+        call.bytes = bytes(a.amount, a.datatype1);
+        call.recv_bytes = bytes(a.amount2, a.datatype2);
+        break;
+      case ActionKind::GatherV:
+      case ActionKind::AllGatherV:
+        call.op = a.kind == ActionKind::GatherV ? mpi::Collective::Gatherv : mpi::Collective::Allgatherv;
+        call.bytes = bytes(a.amount, a.datatype1);
+        call.recv_counts = scaled(a.details->counts, a.datatype2);
+        break;
+      case ActionKind::ScatterV:
+        call.op = mpi::Collective::Scatterv;
+        call.send_counts = scaled(a.details->counts, a.datatype1);
+        call.recv_bytes = bytes(a.amount2, a.datatype2);
+        break;
+      case ActionKind::AllToAllV:
+        call.op = mpi::Collective::Alltoallv;
+        call.send_counts = scaled(a.details->counts, a.datatype1);
+        call.recv_counts = scaled(a.details->counts2, a.datatype2);
+        break;
+      case ActionKind::ReduceScatter:
+        call.op = mpi::Collective::ReduceScatter;
+        call.recv_counts = scaled(a.details->counts, a.datatype1);
+        flops = a.amount2;
+        break;
+      default: throw std::logic_error("replay: unhandled action kind");
+    }
+    collectives_.run(rank_, comm_, call);
+    // As SimGrid: the reduction's cost, given in flops by the trace, is computed locally after the exchange.
+    rank_.compute(flops);
+  }
+
+  static std::vector<double> scaled(const std::vector<double>& counts, int datatype)
+  {
+    std::vector<double> out(counts.size());
+    const double size = static_cast<double>(datatype_size(datatype));
+    std::transform(counts.begin(), counts.end(), out.begin(), [size](double count) { return count * size; });
+    return out;
+  }
+
+  mpi::Rank& rank_;
+  const mpi::Communicator& comm_;
+  const mpi::CollectiveLibrary& collectives_;
+  RankStream stream_;
+  RankStats& stats_;
+  RequestStore requests_;
+};
+
+} // namespace
+
+ReplayResult replay(const ReplayOptions& options)
+{
+  TraceSet traces = TraceSet::open(options.trace, options.ranks);
+  const int ranks = traces.size();
+  ReplayResult result;
+  result.ranks.resize(ranks);
+  // Declared before the simulation so they outlive it: a failed run unwinds the actors' fibers, which use them.
+  std::vector<std::unique_ptr<RankReplayer>> replayers;
+  mpi::Simulation simulation(options.simulation, ranks);
+  replayers.reserve(ranks);
+  for (int rank = 0; rank < ranks; ++rank)
+    replayers.push_back(std::make_unique<RankReplayer>(simulation.world().rank(rank), simulation.collectives(),
+                                                       traces.stream(rank), result.ranks[rank]));
+  for (int rank = 0; rank < ranks; ++rank) {
+    RankReplayer* replayer = replayers[rank].get();
+    simulation.engine().spawn("rank " + std::to_string(rank), [replayer] { replayer->run(); });
+  }
+  simulation.engine().run();
+
+  for (const RankStats& stats : result.ranks) {
+    result.simulated_time = std::max(result.simulated_time, stats.finish);
+    result.actions += stats.actions;
+  }
+  result.fingerprint = simulation.engine().fingerprint();
+  result.model_parameters = simulation.model_parameters();
+  return result;
+}
+
+} // namespace mpisim::replay

@@ -1,0 +1,44 @@
+// Offline replay of a time-independent trace: one actor per rank reads its actions and performs them through the MPI
+// layer, under the chosen models. The result gives the simulated time and, per rank, where the time went.
+//
+// Time accounting per rank: compute = compute actions and the flops of reductions; sleep = sleep actions;
+// wait = wait, waitall and test; communicate = every other MPI action (blocking point-to-point, non-blocking posts,
+// collectives). finish = the date the rank ran out of actions (after waiting for its pending requests).
+#pragma once
+
+#include "mpi/Simulation.hpp"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace mpisim::replay {
+
+struct ReplayOptions {
+  std::string trace;   // index file, or a single file holding every rank
+  int ranks = -1;      // -1: as many as the trace lists
+  mpi::SimulationOptions simulation;
+};
+
+struct RankStats {
+  double compute = 0;
+  double sleep = 0;
+  double communicate = 0;
+  double wait = 0;
+  double finish = 0;
+  uint64_t actions = 0;
+};
+
+struct ReplayResult {
+  double simulated_time = 0;
+  std::vector<RankStats> ranks;
+  uint64_t actions = 0;
+  uint64_t fingerprint = 0;
+  std::map<std::string, std::string> model_parameters;
+};
+
+// Throws InputError for bad input, DeadlockError when the trace deadlocks.
+ReplayResult replay(const ReplayOptions& options);
+
+} // namespace mpisim::replay

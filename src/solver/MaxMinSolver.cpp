@@ -1,0 +1,526 @@
+// The weighted max-min solver: bookkeeping of variables and constraints, then progressive filling of each
+// touched component. The semantics, tie rule and costs are documented in MaxMinSolver.hpp.
+#include "solver/MaxMinSolver.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdio>
+#include <functional>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+namespace mpisim::solver {
+namespace {
+
+[[noreturn]] void misuse(const char* caller, const std::string& what)
+{
+  throw std::invalid_argument(std::string("MaxMinSolver::") + caller + ": " + what);
+}
+
+std::string number(double value)
+{
+  char text[32];
+  std::snprintf(text, sizeof text, "%.17g", value);
+  return text;
+}
+
+// Rejects NaN as well, since every comparison with NaN is false.
+void require(bool ok, const char* caller, const char* name, double value, const char* expected)
+{
+  if (!ok)
+    misuse(caller, std::string(name) + " = " + number(value) + ", expected " + expected);
+}
+
+void require_non_negative(const char* caller, const char* name, double value)
+{
+  require(std::isfinite(value) && value >= 0, caller, name, value, "a finite value >= 0");
+}
+
+// The bound heap is a min-heap on (bound level, id): the id breaks ties so the order is total.
+constexpr std::greater<std::pair<double, VarId>> kLowerBoundFirst{};
+
+} // namespace
+
+// ---- Access checks -------------------------------------------------------------------------------------------
+
+// Misuse is cheap to detect here and expensive to debug later, so it throws even in release builds.
+void MaxMinSolver::require_live_variable(VarId v, const char* caller) const
+{
+  if (v >= variables_.size() || !variables_[v].alive)
+    misuse(caller, "no live variable " + std::to_string(v));
+}
+
+void MaxMinSolver::require_constraint(CnstId c, const char* caller) const
+{
+  if (c >= constraints_.size())
+    misuse(caller, "no constraint " + std::to_string(c));
+}
+
+// ---- Building the system -------------------------------------------------------------------------------------
+
+CnstId MaxMinSolver::add_constraint(double capacity, Sharing sharing)
+{
+  require_non_negative("add_constraint", "capacity", capacity);
+  auto id = static_cast<CnstId>(constraints_.size());
+  Constraint& cnst = constraints_.emplace_back();
+  cnst.capacity = capacity;
+  cnst.sharing = sharing;
+  saturation_heap_.reserve_ids(constraints_.size());
+  return id;
+}
+
+void MaxMinSolver::set_capacity(CnstId c, double capacity)
+{
+  require_non_negative("set_capacity", "capacity", capacity);
+  require_constraint(c, "set_capacity");
+  Constraint& cnst = constraints_[c];
+  if (cnst.capacity == capacity)
+    return;
+  cnst.capacity = capacity;
+  mark_dirty_constraint(c);
+}
+
+double MaxMinSolver::capacity(CnstId c) const
+{
+  require_constraint(c, "capacity");
+  return constraints_[c].capacity;
+}
+
+VarId MaxMinSolver::add_variable(double penalty, double bound)
+{
+  require_non_negative("add_variable", "penalty", penalty);
+  require(std::isfinite(bound), "add_variable", "bound", bound, "a finite value (< 0 for none)");
+  VarId id;
+  if (!free_variable_ids_.empty()) {
+    id = free_variable_ids_.back();
+    free_variable_ids_.pop_back();
+  } else {
+    id = static_cast<VarId>(variables_.size());
+    variables_.emplace_back();
+    modified_bits_.resize((variables_.size() + 63) / 64);
+  }
+  Variable& var = variables_[id];
+  var.penalty = penalty;
+  var.bound = bound;
+  var.value = 0;
+  var.uses.clear(); // a reused id keeps the capacity of its predecessor's vector
+  var.alive = true;
+  ++live_variable_count_;
+  mark_dirty(id);
+  return id;
+}
+
+void MaxMinSolver::set_penalty(VarId v, double penalty)
+{
+  require_non_negative("set_penalty", "penalty", penalty);
+  require_live_variable(v, "set_penalty");
+  Variable& var = variables_[v];
+  if (var.penalty == penalty)
+    return;
+  bool was_enabled = var.enabled();
+  var.penalty = penalty;
+  // Constraints list enabled variables only, so that disabled flows cost nothing while solving.
+  if (was_enabled && !var.enabled())
+    detach_from_constraints(v);
+  else if (!was_enabled && var.enabled())
+    attach_to_constraints(v);
+  mark_dirty(v);
+}
+
+void MaxMinSolver::set_bound(VarId v, double bound)
+{
+  require(std::isfinite(bound), "set_bound", "bound", bound, "a finite value (< 0 for none)");
+  require_live_variable(v, "set_bound");
+  Variable& var = variables_[v];
+  if (var.bound == bound)
+    return;
+  var.bound = bound;
+  mark_dirty(v);
+}
+
+void MaxMinSolver::expand(CnstId c, VarId v, double coefficient)
+{
+  require_non_negative("expand", "coefficient", coefficient);
+  require_constraint(c, "expand");
+  require_live_variable(v, "expand");
+  Variable& var = variables_[v];
+  auto same_constraint = [c](const Use& use) { return use.constraint == c; };
+  auto existing = std::find_if(var.uses.begin(), var.uses.end(), same_constraint);
+  if (existing != var.uses.end()) {
+    existing->coefficient += coefficient;
+    if (var.enabled())
+      constraints_[c].users[existing->index_in_users].coefficient = existing->coefficient;
+  } else {
+    var.uses.push_back({c, 0, coefficient});
+    if (var.enabled()) {
+      Use& use = var.uses.back();
+      Constraint& cnst = constraints_[c];
+      use.index_in_users = static_cast<uint32_t>(cnst.users.size());
+      cnst.users.push_back({v, static_cast<uint32_t>(var.uses.size() - 1), coefficient});
+    }
+  }
+  mark_dirty(v); // the component search from v reaches c
+}
+
+void MaxMinSolver::remove_variable(VarId v)
+{
+  require_live_variable(v, "remove_variable");
+  Variable& var = variables_[v];
+  if (var.enabled())
+    detach_from_constraints(v); // marks its constraints, whose remaining users must be re-solved
+  var.uses.clear();
+  var.alive = false;
+  var.value = 0;
+  free_variable_ids_.push_back(v);
+  --live_variable_count_;
+}
+
+double MaxMinSolver::value(VarId v) const
+{
+  require_live_variable(v, "value");
+  return variables_[v].value;
+}
+
+void MaxMinSolver::mark_dirty(VarId v)
+{
+  Variable& var = variables_[v];
+  if (!var.dirty) {
+    var.dirty = true;
+    dirty_variables_.push_back(v);
+  }
+}
+
+void MaxMinSolver::mark_dirty_constraint(CnstId c)
+{
+  Constraint& cnst = constraints_[c];
+  if (!cnst.dirty) {
+    cnst.dirty = true;
+    dirty_constraints_.push_back(c);
+  }
+}
+
+void MaxMinSolver::attach_to_constraints(VarId v)
+{
+  Variable& var = variables_[v];
+  for (uint32_t index = 0; index < var.uses.size(); ++index) {
+    Use& use = var.uses[index];
+    Constraint& cnst = constraints_[use.constraint];
+    use.index_in_users = static_cast<uint32_t>(cnst.users.size());
+    cnst.users.push_back({v, index, use.coefficient});
+  }
+}
+
+// Swap-with-last removal keeps user lists contiguous; the moved user's back-reference is patched.
+void MaxMinSolver::detach_from_constraints(VarId v)
+{
+  for (const Use& use : variables_[v].uses) {
+    Constraint& cnst = constraints_[use.constraint];
+    User last = cnst.users.back();
+    if (use.index_in_users != cnst.users.size() - 1) {
+      cnst.users[use.index_in_users] = last;
+      variables_[last.variable].uses[last.index_in_uses].index_in_users = use.index_in_users;
+    }
+    cnst.users.pop_back();
+    mark_dirty_constraint(use.constraint);
+  }
+}
+
+// ---- Solving -------------------------------------------------------------------------------------------------
+
+void MaxMinSolver::solve()
+{
+  modified_.clear();
+  // Anything marked from now on belongs to a component solved by this call.
+  const uint64_t first_mark_of_this_solve = last_component_mark_ + 1;
+
+  for (VarId v : dirty_variables_) {
+    Variable& var = variables_[v];
+    var.dirty = false;
+    if (var.alive && var.component_mark < first_mark_of_this_solve) {
+      start_component();
+      enter_component(v);
+      collect_component();
+      solve_component();
+    }
+  }
+  for (CnstId c : dirty_constraints_) {
+    Constraint& cnst = constraints_[c];
+    cnst.dirty = false;
+    if (cnst.component_mark < first_mark_of_this_solve) {
+      start_component();
+      enter_component_constraint(c);
+      collect_component();
+      solve_component();
+    }
+  }
+  dirty_variables_.clear();
+  dirty_constraints_.clear();
+  sort_modified();
+}
+
+void MaxMinSolver::start_component()
+{
+  ++last_component_mark_;
+  component_variables_.clear();
+  component_constraints_.clear();
+}
+
+// A variable's solve scratch is reset as it enters.
+void MaxMinSolver::enter_component(VarId v)
+{
+  Variable& var = variables_[v];
+  var.component_mark = last_component_mark_;
+  var.value = 0;
+  var.fixed = false;
+  var.constrained = false;
+  component_variables_.push_back(v);
+}
+
+void MaxMinSolver::enter_component_constraint(CnstId c)
+{
+  constraints_[c].component_mark = last_component_mark_;
+  component_constraints_.push_back(c);
+}
+
+// Breadth-first search using the component lists themselves as queues. A disabled variable links nothing.
+// The walk over a constraint's users also sums its usage, sparing the solve a second pass over every pair.
+void MaxMinSolver::collect_component()
+{
+  size_t next_variable = 0;
+  size_t next_constraint = 0;
+  while (next_variable < component_variables_.size() || next_constraint < component_constraints_.size()) {
+    for (; next_variable < component_variables_.size(); ++next_variable) {
+      const Variable& var = variables_[component_variables_[next_variable]];
+      if (!var.enabled())
+        continue;
+      for (const Use& use : var.uses)
+        if (constraints_[use.constraint].component_mark != last_component_mark_)
+          enter_component_constraint(use.constraint);
+    }
+    for (; next_constraint < component_constraints_.size(); ++next_constraint)
+      collect_constraint_users(constraints_[component_constraints_[next_constraint]]);
+  }
+}
+
+void MaxMinSolver::collect_constraint_users(Constraint& cnst)
+{
+  cnst.remaining = cnst.capacity;
+  cnst.usage = 0;
+  cnst.free_users = 0;
+  cnst.users_at_max = 0;
+  for (const User& user : cnst.users) {
+    Variable& var = variables_[user.variable];
+    if (var.component_mark != last_component_mark_)
+      enter_component(user.variable);
+    if (user.coefficient > 0) {
+      var.constrained = true;
+      ++cnst.free_users;
+      add_to_usage(cnst, user.coefficient / var.penalty);
+    }
+  }
+}
+
+// Progressive filling: repeatedly take the lowest pending level (a constraint saturating or a bound reached),
+// together with everything within the tie window, and fix the variables concerned. Levels only rise.
+void MaxMinSolver::solve_component()
+{
+  level_ = 0;
+  prepare_component();
+  while (free_variable_count_ > 0) {
+    double lowest = lowest_pending_level();
+    // A free variable has a bound or a constraint with free users, so some level is pending; it can only be
+    // infinite if coefficient/penalty underflows. Such variables are left at 0, like unconstrained ones.
+    if (!std::isfinite(lowest))
+      break;
+    level_ = std::max(level_, lowest);
+    collect_saturating_group(level_ * (1 + kRelativePrecision));
+    // Bounds first: a variable whose bound ties with its constraint's level gets exactly its bound.
+    for (VarId v : saturating_bounds_)
+      if (!variables_[v].fixed)
+        fix_variable(v, variables_[v].bound);
+    for (CnstId c : saturating_constraints_)
+      for (const User& user : constraints_[c].users)
+        if (user.coefficient > 0 && !variables_[user.variable].fixed)
+          fix_variable(user.variable, level_ / variables_[user.variable].penalty);
+    update_outdated_levels();
+  }
+  for (VarId v : component_variables_) {
+    if (!variables_[v].fixed) // only after the underflow break above
+      variables_[v].value = 0;
+    modified_.push_back(v);
+  }
+}
+
+// Loads the heaps once the component is collected: constraints that have free users, and bounded variables.
+// Variables that are disabled or neither constrained nor bounded are fixed at 0 right away.
+void MaxMinSolver::prepare_component()
+{
+  saturation_heap_.clear();
+  bound_heap_.clear();
+  free_variable_count_ = 0;
+  for (CnstId c : component_constraints_)
+    if (constraints_[c].free_users > 0)
+      saturation_heap_.push_unordered(c, saturation_level(constraints_[c]));
+  saturation_heap_.heapify();
+  for (VarId v : component_variables_) {
+    Variable& var = variables_[v];
+    bool bounded = var.enabled() && var.bound >= 0;
+    if (bounded)
+      bound_heap_.emplace_back(var.bound * var.penalty, v);
+    if (bounded || var.constrained)
+      ++free_variable_count_;
+    else
+      var.fixed = true;
+  }
+  std::make_heap(bound_heap_.begin(), bound_heap_.end(), kLowerBoundFirst);
+}
+
+void MaxMinSolver::add_to_usage(Constraint& cnst, double weight)
+{
+  if (cnst.sharing == Sharing::Shared) {
+    cnst.usage += weight;
+  } else if (weight > cnst.usage) {
+    cnst.usage = weight;
+    cnst.users_at_max = 1;
+  } else if (weight == cnst.usage) {
+    ++cnst.users_at_max;
+  }
+}
+
+// The level at which the constraint would saturate if all its free users kept rising together, never below the
+// current level: rounding may leave a few ulps of capacity (or a negative remainder) that mean "saturated now".
+double MaxMinSolver::saturation_level(const Constraint& cnst) const
+{
+  double available = cnst.sharing == Sharing::Shared ? cnst.remaining : cnst.capacity;
+  return std::max(available / cnst.usage, level_);
+}
+
+// Drops finished entries from the tops of both heaps and returns the lowest level still pending.
+double MaxMinSolver::lowest_pending_level()
+{
+  while (!saturation_heap_.empty() && constraints_[saturation_heap_.top_id()].free_users == 0)
+    saturation_heap_.pop();
+  while (!bound_heap_.empty() && variables_[bound_heap_.front().second].fixed) {
+    std::pop_heap(bound_heap_.begin(), bound_heap_.end(), kLowerBoundFirst);
+    bound_heap_.pop_back();
+  }
+  double lowest = std::numeric_limits<double>::infinity();
+  if (!saturation_heap_.empty())
+    lowest = saturation_heap_.top_key();
+  if (!bound_heap_.empty())
+    lowest = std::min(lowest, bound_heap_.front().first);
+  return lowest;
+}
+
+// The group is chosen before any variable is fixed, so that fixing one member cannot push another out of it.
+void MaxMinSolver::collect_saturating_group(double threshold)
+{
+  saturating_constraints_.clear();
+  saturating_bounds_.clear();
+  while (!saturation_heap_.empty() && saturation_heap_.top_key() <= threshold) {
+    CnstId c = saturation_heap_.top_id();
+    saturation_heap_.pop();
+    if (constraints_[c].free_users > 0)
+      saturating_constraints_.push_back(c);
+  }
+  while (!bound_heap_.empty() && bound_heap_.front().first <= threshold) {
+    VarId v = bound_heap_.front().second;
+    std::pop_heap(bound_heap_.begin(), bound_heap_.end(), kLowerBoundFirst);
+    bound_heap_.pop_back();
+    if (!variables_[v].fixed)
+      saturating_bounds_.push_back(v);
+  }
+}
+
+void MaxMinSolver::fix_variable(VarId v, double value)
+{
+  Variable& var = variables_[v];
+  var.fixed = true;
+  var.value = value;
+  --free_variable_count_;
+  for (const Use& use : var.uses)
+    if (use.coefficient > 0)
+      release_from_constraint(use.constraint, var, use.coefficient);
+}
+
+// The variable stops rising: the constraint loses a free user and, if shared, the capacity it now consumes.
+void MaxMinSolver::release_from_constraint(CnstId c, const Variable& var, double coefficient)
+{
+  Constraint& cnst = constraints_[c];
+  --cnst.free_users;
+  if (cnst.free_users == 0)
+    return; // finished; if still in the heap, it is dropped when it reaches the top
+  double weight = coefficient / var.penalty;
+  if (cnst.sharing == Sharing::Shared) {
+    cnst.remaining -= coefficient * var.value;
+    cnst.usage -= weight;
+  } else if (weight == cnst.usage) {
+    --cnst.users_at_max; // at 0, the usage is rescanned in update_outdated_levels()
+  }
+  if (!cnst.level_outdated && saturation_heap_.contains(c)) {
+    cnst.level_outdated = true;
+    outdated_constraints_.push_back(c);
+  }
+}
+
+// Once per group rather than once per fixed variable: a constraint crossed by many of the group's variables
+// is rescanned (if need be) and moved in the heap once.
+void MaxMinSolver::update_outdated_levels()
+{
+  for (CnstId c : outdated_constraints_) {
+    Constraint& cnst = constraints_[c];
+    cnst.level_outdated = false;
+    if (cnst.free_users == 0 || !saturation_heap_.contains(c))
+      continue;
+    // Subtracting many weights leaves rounding noise, large relative to the weight of the last user or two.
+    // A scan makes the usage exact; it happens at most once per constraint, as the count only goes down.
+    if (cnst.sharing == Sharing::Shared && (cnst.free_users == 1 || cnst.usage <= 0))
+      recompute_shared_usage(cnst);
+    // A fatpipe whose users at the maximum are all fixed has a new, lower maximum to find.
+    if (cnst.sharing == Sharing::Fatpipe && cnst.users_at_max == 0)
+      rescan_fatpipe_usage(cnst);
+    saturation_heap_.update(c, saturation_level(cnst));
+  }
+  outdated_constraints_.clear();
+}
+
+void MaxMinSolver::recompute_shared_usage(Constraint& cnst)
+{
+  cnst.usage = 0;
+  for (const User& user : cnst.users)
+    if (user.coefficient > 0 && !variables_[user.variable].fixed)
+      cnst.usage += user.coefficient / variables_[user.variable].penalty;
+}
+
+void MaxMinSolver::rescan_fatpipe_usage(Constraint& cnst)
+{
+  cnst.usage = 0;
+  cnst.users_at_max = 0;
+  for (const User& user : cnst.users)
+    if (user.coefficient > 0 && !variables_[user.variable].fixed)
+      add_to_usage(cnst, user.coefficient / variables_[user.variable].penalty);
+}
+
+// Each variable appears once (components are disjoint). Small lists are sorted; large ones go through a bitmap
+// indexed by id, which costs one pass over (highest id / 64) words and no comparisons.
+void MaxMinSolver::sort_modified()
+{
+  size_t count = modified_.size();
+  size_t word_count = modified_bits_.size();
+  if (count * std::bit_width(count) <= word_count + count) {
+    std::sort(modified_.begin(), modified_.end());
+    return;
+  }
+  for (VarId v : modified_)
+    modified_bits_[v / 64] |= uint64_t{1} << (v % 64);
+  modified_.clear();
+  for (size_t word = 0; word < word_count; ++word) {
+    for (uint64_t bits = modified_bits_[word]; bits != 0; bits &= bits - 1)
+      modified_.push_back(static_cast<VarId>(word * 64 + std::countr_zero(bits)));
+    modified_bits_[word] = 0;
+  }
+}
+
+} // namespace mpisim::solver

@@ -1,0 +1,175 @@
+// Weighted max-min fair sharing of capacities between variables: the bandwidth-sharing solver.
+//
+// This layer knows nothing of simulation: variables and constraints are plain integer ids, values are doubles.
+// The network model maps flows to variables and links to constraints; a flow's rate is its variable's value.
+//
+// What is computed (the allocation of SimGrid's LMM, "penalty" being its sharing penalty):
+//  - An enabled variable v (penalty p_v > 0) gets x_v = level_v / p_v, so at equal level a variable with twice the
+//    penalty gets half the share.
+//  - Progressive filling: all levels rise together from 0. A Shared constraint c saturates when
+//    sum_v a_cv * x_v = C_c; a Fatpipe constraint when max_v a_cv * x_v = C_c. When a constraint saturates, every
+//    still-free variable using it (with a_cv > 0) is fixed at the current level; a bounded variable is fixed at its
+//    bound when its level reaches bound_v * p_v. Filling goes on with the free variables until none is left.
+//  - Fatpipe detail (as in SimGrid): when the variable with the largest a_cv / p_v reaches the capacity, the other
+//    variables of that fatpipe are fixed too, at the same level, even if they have a larger penalty.
+//  - Degenerate cases: a disabled variable (penalty 0) gets 0 and is invisible to constraints; a constraint of
+//    capacity 0 gives 0 to its variables; a variable with a bound but no constraint gets its bound; a variable
+//    with neither gets 0, not infinity (callers handle flows with no link themselves); a bound of 0 gives 0.
+//
+// Ties. Levels within kRelativePrecision of the lowest pending one are treated as equal: their constraints and
+// bounds saturate together, at the lowest level. This makes symmetric situations that reach the same level through
+// different arithmetic give bit-identical values (hence identical completion dates), at the cost of fixing a
+// variable up to 1e-9 (relative) below its exact share. The window only has to absorb rounding noise, which stays
+// around 1e-13 even after thousands of additions, so it is much narrower than SimGrid's default maxmin/precision
+// (1e-5), which also serves to detect exhausted capacity; here that is done by counting free variables instead.
+//
+// Incremental solving. Variables and constraints linked through variables form connected components, which are
+// independent problems. solve() recomputes only the components touched since the last call; ties are decided within
+// a component, so a component's values never depend on what else was touched. Results are deterministic: only
+// vectors indexed by id are iterated, never containers ordered by address, so the same sequence of calls gives the
+// same bits. (A different history, e.g. other removals, may order a constraint's sums differently: last bits only.)
+//
+// Cost: a component of V variables, C constraints and E (variable, constraint) pairs is solved in
+// O(E + (V + C) log C + V log B) for B bounded variables, plus a rescan of a fatpipe's users each time the filling
+// fixes the last of its variables with the largest coefficient/penalty (free when they all have the same), and of
+// a shared constraint's users once, when one user is left (to wipe out the rounding noise of the subtractions).
+// Nothing is allocated once the vectors have grown to the system's size.
+#pragma once
+
+#include "solver/IndexedMinHeap.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+namespace mpisim::solver {
+
+using VarId = uint32_t;
+using CnstId = uint32_t;
+
+enum class Sharing : uint8_t {
+  Shared,  // the sum of the consumptions is limited (a link, a CPU)
+  Fatpipe, // each consumption alone is limited (a backbone whose aggregate bandwidth is not the bottleneck)
+};
+
+class MaxMinSolver {
+public:
+  // Levels closer than this (relative) saturate together. See the file comment.
+  static constexpr double kRelativePrecision = 1e-9;
+
+  // capacity must be finite and >= 0. Constraints live as long as the solver.
+  CnstId add_constraint(double capacity, Sharing sharing);
+  void set_capacity(CnstId c, double capacity);
+  double capacity(CnstId c) const;
+
+  // A variable with penalty 0 is disabled: value 0, consumes nothing (used while a flow pays its latency).
+  // bound < 0 means unbounded. Penalty must be finite and >= 0, bound finite.
+  VarId add_variable(double penalty, double bound);
+  void set_penalty(VarId v, double penalty);
+  void set_bound(VarId v, double bound);
+  // v uses c with this coefficient (finite, >= 0); expanding the same pair twice adds the coefficients.
+  void expand(CnstId c, VarId v, double coefficient);
+  // Its id may be reused by a later add_variable().
+  void remove_variable(VarId v);
+
+  // Recompute the components touched since the last solve. Setting a parameter to its current value touches nothing.
+  void solve();
+  // The value computed by the last solve that covered v (0 before that).
+  double value(VarId v) const;
+  // Live variables whose value the last solve() recomputed, changed or not, in ascending id order.
+  const std::vector<VarId>& modified() const { return modified_; }
+  size_t variable_count() const { return live_variable_count_; }
+
+private:
+  // One (variable, constraint) pair is stored twice, once on each side, each copy knowing where the other is,
+  // so that either side can be walked contiguously and a variable can leave a constraint in O(1).
+  struct Use { // in Variable::uses
+    CnstId constraint;
+    uint32_t index_in_users; // meaningful while the variable is enabled
+    double coefficient;
+  };
+  struct User { // in Constraint::users, only for enabled variables
+    VarId variable;
+    uint32_t index_in_uses;
+    double coefficient;
+  };
+
+  struct Variable {
+    double penalty = 0;
+    double bound = -1;
+    double value = 0;
+    std::vector<Use> uses;
+    uint64_t component_mark = 0; // which component search last reached it
+    bool alive = false;
+    bool dirty = false;       // listed in dirty_variables_
+    bool fixed = false;       // solve scratch: value decided
+    bool constrained = false; // solve scratch: uses some constraint with a coefficient > 0
+    bool enabled() const { return penalty > 0; }
+  };
+
+  struct Constraint {
+    double capacity = 0;
+    Sharing sharing = Sharing::Shared;
+    std::vector<User> users;
+    uint64_t component_mark = 0;
+    bool dirty = false; // listed in dirty_constraints_
+    // Solve scratch, over the users still free and with a coefficient > 0:
+    double remaining = 0;      // Shared: capacity minus what the fixed users consume
+    double usage = 0;          // Shared: sum of coefficient/penalty; Fatpipe: max of it
+    uint32_t free_users = 0;   // how many
+    uint32_t users_at_max = 0; // Fatpipe: how many reach `usage`
+    bool level_outdated = false; // listed in outdated_constraints_
+  };
+
+  void require_live_variable(VarId v, const char* caller) const;
+  void require_constraint(CnstId c, const char* caller) const;
+
+  void mark_dirty(VarId v);
+  void mark_dirty_constraint(CnstId c);
+  void attach_to_constraints(VarId v);
+  void detach_from_constraints(VarId v);
+
+  // solve() steps, one component at a time.
+  void start_component();
+  void enter_component(VarId v);
+  void enter_component_constraint(CnstId c);
+  void collect_component();
+  void collect_constraint_users(Constraint& cnst);
+  void solve_component();
+  void prepare_component();
+  static void add_to_usage(Constraint& cnst, double weight);
+  double saturation_level(const Constraint& cnst) const;
+  double lowest_pending_level();
+  void collect_saturating_group(double threshold);
+  void fix_variable(VarId v, double value);
+  void release_from_constraint(CnstId c, const Variable& var, double coefficient);
+  void update_outdated_levels();
+  void recompute_shared_usage(Constraint& cnst);
+  void rescan_fatpipe_usage(Constraint& cnst);
+  void sort_modified();
+
+  std::vector<Variable> variables_;
+  std::vector<Constraint> constraints_;
+  std::vector<VarId> free_variable_ids_;
+  size_t live_variable_count_ = 0;
+
+  std::vector<VarId> dirty_variables_;
+  std::vector<CnstId> dirty_constraints_;
+  std::vector<VarId> modified_;
+
+  // Solve scratch, kept between calls so steady-state solves do not allocate.
+  uint64_t last_component_mark_ = 0;
+  std::vector<VarId> component_variables_;
+  std::vector<CnstId> component_constraints_;
+  IndexedMinHeap saturation_heap_;                  // constraints with free users, by saturation level
+  std::vector<std::pair<double, VarId>> bound_heap_; // bounded free variables by bound level (min-heap)
+  std::vector<CnstId> saturating_constraints_;
+  std::vector<VarId> saturating_bounds_;
+  std::vector<CnstId> outdated_constraints_; // in the heap, with a level to recompute after the current group
+  size_t free_variable_count_ = 0;
+  double level_ = 0; // the filling level reached in the component being solved
+  std::vector<uint64_t> modified_bits_; // one bit per variable id, all clear between solves
+};
+
+} // namespace mpisim::solver

@@ -1,0 +1,156 @@
+// Kernel: the event queue's ordering rule, actors, sleeping, waiting, deadlock reports, determinism.
+#include "common/Errors.hpp"
+#include "kernel/Engine.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+using namespace mpisim;
+using namespace mpisim::kernel;
+
+namespace {
+
+struct RecordingEvent : Event {
+  RecordingEvent(std::vector<int>& log, int id) : log(log), id(id) {}
+  void fire() override { log.push_back(id); }
+  std::vector<int>& log;
+  int id;
+};
+
+TEST(KernelEventQueue, OrdersByDateThenPriorityThenInsertion)
+{
+  std::vector<int> log;
+  RecordingEvent a(log, 1), b(log, 2), c(log, 3), d(log, 4), e(log, 5);
+  EventQueue queue;
+  queue.schedule(a, 2.0);
+  queue.schedule(b, 1.0, /*priority=*/1);
+  queue.schedule(c, 1.0, /*priority=*/0);
+  queue.schedule(d, 1.0, /*priority=*/1); // same date and priority as b: after b
+  queue.schedule(e, 0.5);
+  while (not queue.empty())
+    queue.pop()->fire();
+  EXPECT_EQ(log, (std::vector<int>{5, 3, 2, 4, 1}));
+}
+
+TEST(KernelEventQueue, RescheduleAndCancel)
+{
+  std::vector<int> log;
+  RecordingEvent a(log, 1), b(log, 2), c(log, 3);
+  EventQueue queue;
+  queue.schedule(a, 1.0);
+  queue.schedule(b, 2.0);
+  queue.schedule(c, 3.0);
+  queue.schedule(c, 0.5); // moved earlier
+  queue.cancel(a);
+  EXPECT_FALSE(a.scheduled());
+  EXPECT_EQ(queue.size(), 2u);
+  while (not queue.empty())
+    queue.pop()->fire();
+  EXPECT_EQ(log, (std::vector<int>{3, 2}));
+}
+
+TEST(KernelEngine, ActorsSleepInSimulatedTime)
+{
+  Engine engine;
+  std::vector<std::pair<std::string, double>> log;
+  engine.spawn("a", [&] {
+    engine.sleep(1.5);
+    log.emplace_back("a", engine.now());
+    engine.sleep(1.0);
+    log.emplace_back("a", engine.now());
+  });
+  engine.spawn("b", [&] {
+    engine.sleep(2.0);
+    log.emplace_back("b", engine.now());
+  });
+  engine.run();
+  ASSERT_EQ(log.size(), 3u);
+  EXPECT_EQ(log[0], std::make_pair(std::string("a"), 1.5));
+  EXPECT_EQ(log[1], std::make_pair(std::string("b"), 2.0));
+  EXPECT_EQ(log[2], std::make_pair(std::string("a"), 2.5));
+  EXPECT_DOUBLE_EQ(engine.now(), 2.5);
+}
+
+TEST(KernelEngine, WaitAnyReturnsTheFirstToComplete)
+{
+  Engine engine;
+  size_t index = 99;
+  double when = -1;
+  engine.spawn("waiter", [&] {
+    auto slow = engine.start_timer(3.0, "slow");
+    auto fast = engine.start_timer(1.0, "fast");
+    Activity* both[] = {slow.get(), fast.get()};
+    index = engine.wait_any(both);
+    when = engine.now();
+  });
+  engine.run();
+  EXPECT_EQ(index, 1u);
+  EXPECT_DOUBLE_EQ(when, 1.0);
+}
+
+TEST(KernelEngine, DeadlockNamesEachBlockedActorAndWhatItWaitsFor)
+{
+  struct Never : Activity {
+    std::string describe() const override { return "a message that never comes"; }
+  };
+  Engine engine;
+  auto never = std::make_shared<Never>();
+  engine.spawn("rank 0", [&] { engine.wait(*never); });
+  engine.spawn("rank 1", [&] {
+    engine.sleep(2.0);
+    engine.wait(*never);
+  });
+  try {
+    engine.run();
+    FAIL() << "expected a deadlock";
+  } catch (const DeadlockError& error) {
+    std::string text = error.what();
+    EXPECT_NE(text.find("deadlock at simulated time 2 s: 2 blocked actors"), std::string::npos) << text;
+    EXPECT_NE(text.find("rank 0 waits for a message that never comes"), std::string::npos) << text;
+    EXPECT_NE(text.find("rank 1 waits for a message that never comes"), std::string::npos) << text;
+  }
+}
+
+TEST(KernelEngine, ExceptionInAnActorReachesTheCaller)
+{
+  Engine engine;
+  engine.spawn("faulty", [&] {
+    engine.sleep(1.0);
+    throw InputError("trace.txt", 7, "bad action");
+  });
+  engine.spawn("other", [&] { engine.sleep(5.0); });
+  EXPECT_THROW(engine.run(), InputError);
+}
+
+TEST(KernelEngine, ManyActorsAreCheap)
+{
+  Engine engine;
+  engine.set_stack_size(64 * 1024);
+  const int count = 20000;
+  int finished = 0;
+  for (int i = 0; i < count; ++i)
+    engine.spawn("a" + std::to_string(i), [&, i] {
+      engine.sleep(1.0 + (i % 7));
+      ++finished;
+    });
+  engine.run();
+  EXPECT_EQ(finished, count);
+  EXPECT_DOUBLE_EQ(engine.now(), 7.0);
+}
+
+TEST(KernelEngine, FingerprintIsReproducibleAndSensitive)
+{
+  auto run = [](double second_delay) {
+    Engine engine;
+    engine.spawn("a", [&] { engine.sleep(1.0); });
+    engine.spawn("b", [&] { engine.sleep(second_delay); });
+    engine.run();
+    return engine.fingerprint();
+  };
+  EXPECT_EQ(run(2.0), run(2.0));
+  EXPECT_NE(run(2.0), run(3.0));
+}
+
+} // namespace
