@@ -123,6 +123,51 @@ py::list collective_selectors()
   return out;
 }
 
+py::dict describe_platform(const std::string& text)
+{
+  auto platform = mpi::load_or_generate_platform(text);
+  py::list hosts;
+  for (const platform::HostSpec& host : platform->hosts()) {
+    py::dict h;
+    h["name"] = host.name;
+    h["speed"] = host.speed;
+    h["cores"] = host.cores;
+    hosts.append(h);
+  }
+  py::list links;
+  for (const platform::LinkSpec& link : platform->links()) {
+    py::dict l;
+    l["name"] = link.name;
+    l["bandwidth"] = link.bandwidth;
+    l["latency"] = link.latency;
+    l["sharing"] = link.sharing == platform::LinkSharing::Fatpipe ? "FATPIPE" : "SHARED";
+    links.append(l);
+  }
+  py::dict out;
+  out["hosts"] = hosts;
+  out["links"] = links;
+  return out;
+}
+
+py::dict route(const std::string& text, const std::string& src, const std::string& dst)
+{
+  auto platform = mpi::load_or_generate_platform(text);
+  auto a = platform->find_host(src);
+  auto b = platform->find_host(dst);
+  if (not a || not b)
+    throw InputError(text, 0, "unknown host '" + (a ? dst : src) + "'");
+  std::vector<platform::LinkId> links;
+  double latency = 0;
+  platform->route(*a, *b, links, latency);
+  py::list names;
+  for (platform::LinkId link : links)
+    names.append(platform->links()[link].name);
+  py::dict out;
+  out["links"] = names;
+  out["latency"] = latency;
+  return out;
+}
+
 } // namespace
 
 PYBIND11_MODULE(_core, m)
@@ -145,6 +190,8 @@ PYBIND11_MODULE(_core, m)
   });
   m.def("replay", &run_replay, "Replay a time-independent trace; returns a dict of results");
   m.def("network_models", &network_models);
+  m.def("describe_platform", &describe_platform, "Hosts and links of a platform file or generator spec");
+  m.def("route", &route, "Links and latency of the route between two hosts");
   m.def("collective_algorithms", &collective_algorithms);
   m.def("collective_selectors", &collective_selectors);
 }

@@ -41,12 +41,11 @@ void Message::activity_done(kernel::Activity&)
 void Message::deliver()
 {
   Request& receive = *receive_;
+  const double capacity = receive.bytes();
+  receive.status.truncated = bytes() > capacity;
   const void* data = copied.empty() ? source_buffer : copied.data();
-  if (receive.buffer != nullptr && data != nullptr) {
-    double capacity = receive.bytes();
-    receive.status.truncated = bytes() > capacity;
+  if (receive.buffer != nullptr && data != nullptr)
     std::memcpy(receive.buffer, data, static_cast<size_t>(std::min(bytes(), capacity)));
-  }
   receive.pending_overhead = receive_overhead_;
   receive_->complete();
 }

@@ -5,6 +5,7 @@
 #include "kernel/Activity.hpp"
 #include "mpi/Communicator.hpp"
 
+#include <cstdint>
 #include <memory>
 
 namespace mpisim::mpi {
@@ -40,6 +41,8 @@ public:
   // Seconds the owner still has to spend once the request is complete (receive overhead of eager/detached data),
   // paid by the first wait or successful test.
   double pending_overhead = 0;
+  // Where the front end created it (replay: the trace line), for error messages.
+  uint32_t origin = 0;
 
 private:
   RequestKind kind_;

@@ -5,7 +5,15 @@ registries, results as plain dicts or pandas data frames (``mpisim.results``).
 """
 
 from mpisim._core import DeadlockError, InputError, SimulationError
-from mpisim.api import collective_algorithms, collective_selectors, network_models, replay
+from mpisim.api import (
+    collective_algorithms,
+    collective_selectors,
+    describe_platform,
+    network_models,
+    platform_hosts,
+    replay,
+    route,
+)
 
 __version__ = "0.1.0"
 
@@ -15,7 +23,10 @@ __all__ = [
     "SimulationError",
     "collective_algorithms",
     "collective_selectors",
+    "describe_platform",
     "network_models",
+    "platform_hosts",
+    "route",
     "replay",
     "__version__",
 ]

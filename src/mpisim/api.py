@@ -100,6 +100,21 @@ def replay(
     )
 
 
+def platform_hosts(platform: str) -> List[str]:
+    """Host names of a platform file or generator spec, in platform order."""
+    return [h["name"] for h in _core.describe_platform(platform)["hosts"]]
+
+
+def describe_platform(platform: str) -> dict:
+    """Hosts (name, speed, cores) and links (name, bandwidth, latency, sharing) of a platform."""
+    return _core.describe_platform(platform)
+
+
+def route(platform: str, src: str, dst: str) -> dict:
+    """Links crossed from host src to host dst, and the route's latency."""
+    return _core.route(platform, src, dst)
+
+
 def network_models() -> list:
     return _core.network_models()
 

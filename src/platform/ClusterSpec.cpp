@@ -125,6 +125,10 @@ void check_hierarchical_cluster(const ClusterSpec& spec, PlatformBuilder& builde
     builder.warn_at(spec.line, "cluster '" + spec.id + "': topology " + spec.topology + " '" + spec.topo_parameters + "' has " +
                  std::to_string(host_count) + " hosts; the last " +
                  std::to_string(spec.radicals.size() - host_count) + " radicals are not used");
+  if (spec.sharing == ClusterSharing::Fatpipe)
+    builder.warn_at(spec.line, "cluster '" + spec.id +
+                                   "': sharing_policy FATPIPE gives SHARED links (as in SimGrid 3.32, which ignores it "
+                                   "here)");
   if (spec.has_backbone() || !spec.router_id.empty())
     builder.warn_at(spec.line, "cluster '" + spec.id + "': bb_bw, bb_lat and router_id apply to FLAT clusters only and are ignored");
 }

@@ -17,9 +17,10 @@ enum class Account { Compute, Sleep, Communicate, Wait, None };
 // Replays one rank's stream of actions through the MPI layer.
 class RankReplayer {
 public:
-  RankReplayer(mpi::Rank& rank, const mpi::CollectiveLibrary& collectives, RankStream stream, RankStats& stats)
+  RankReplayer(mpi::Rank& rank, const mpi::CollectiveLibrary& collectives, RankStream stream, std::string file,
+               RankStats& stats)
       : rank_(rank), comm_(rank.world().comm_world()), collectives_(collectives), stream_(std::move(stream)),
-        stats_(stats)
+        file_(std::move(file)), stats_(stats)
   {
   }
 
@@ -37,6 +38,7 @@ public:
     const double start = engine.now();
     auto pending = requests_.take_all();
     rank_.waitall(pending);
+    check_received(pending);
     charge(Account::Wait, engine.now() - start);
     stats_.finish = engine.now();
   }
@@ -71,10 +73,19 @@ private:
       case ActionKind::Isend:
         requests_.add({me(), a.dst, a.tag}, rank_.isend(comm_, a.dst, a.tag, bytes(a.amount, a.datatype1)));
         return Account::Communicate;
-      case ActionKind::Recv: rank_.recv(comm_, a.src, a.tag, receive_bytes(a)); return Account::Communicate;
-      case ActionKind::Irecv:
-        requests_.add({a.src, me(), a.tag}, rank_.irecv(comm_, a.src, a.tag, receive_bytes(a)));
+      case ActionKind::Recv: {
+        auto request = rank_.irecv(comm_, a.src, a.tag, receive_bytes(a));
+        request->origin = a.line;
+        rank_.wait(*request);
+        check_received(*request);
         return Account::Communicate;
+      }
+      case ActionKind::Irecv: {
+        auto request = rank_.irecv(comm_, a.src, a.tag, receive_bytes(a));
+        request->origin = a.line;
+        requests_.add({a.src, me(), a.tag}, std::move(request));
+        return Account::Communicate;
+      }
       case ActionKind::SendRecv:
         rank_.sendrecv(comm_, a.dst, 0, bytes(a.amount, a.datatype1), a.src, 0, bytes(a.amount2, a.datatype2));
         return Account::Communicate;
@@ -83,6 +94,7 @@ private:
       case ActionKind::WaitAll: {
         auto pending = requests_.take_all();
         rank_.waitall(pending);
+        check_received(pending);
         return Account::Wait;
       }
       default: collective(a); return Account::Communicate;
@@ -100,8 +112,27 @@ private:
   void wait(const TraceAction& a)
   {
     // No request under this key: the trace's test already completed it (SimGrid returns silently too).
-    if (mpi::RequestPtr request = requests_.pop({a.src, a.dst, a.tag}))
+    if (mpi::RequestPtr request = requests_.pop({a.src, a.dst, a.tag})) {
       rank_.wait(*request);
+      check_received(*request);
+    }
+  }
+
+  // MPI forbids receiving a message larger than the receive (MPI_ERR_TRUNCATE); SimGrid aborts too.
+  void check_received(const mpi::Request& request) const
+  {
+    if (request.kind() != mpi::RequestKind::Receive || not request.status.truncated)
+      return;
+    throw InputError(file_, request.origin,
+                     "receive of " + std::to_string(static_cast<long long>(request.bytes())) + " bytes from rank " +
+                         std::to_string(request.status.source) + " got a message of " +
+                         std::to_string(static_cast<long long>(request.status.bytes)) +
+                         " bytes (MPI_ERR_TRUNCATE: the trace's sizes do not match)");
+  }
+  void check_received(const std::vector<mpi::RequestPtr>& requests) const
+  {
+    for (const auto& request : requests)
+      check_received(*request);
   }
 
   void test(const TraceAction& a)
@@ -111,6 +142,8 @@ private:
     if (not request)
       return;
     bool done = rank_.test(*request);
+    if (done)
+      check_received(*request);
     requests_.add(key, done ? nullptr : request); // a completed one leaves a placeholder for the recorded wait
   }
 
@@ -184,6 +217,7 @@ private:
   const mpi::Communicator& comm_;
   const mpi::CollectiveLibrary& collectives_;
   RankStream stream_;
+  std::string file_;
   RankStats& stats_;
   RequestStore requests_;
 };
@@ -202,7 +236,8 @@ ReplayResult replay(const ReplayOptions& options)
   replayers.reserve(ranks);
   for (int rank = 0; rank < ranks; ++rank)
     replayers.push_back(std::make_unique<RankReplayer>(simulation.world().rank(rank), simulation.collectives(),
-                                                       traces.stream(rank), result.ranks[rank]));
+                                                       traces.stream(rank), traces.trace_file(rank),
+                                                       result.ranks[rank]));
   for (int rank = 0; rank < ranks; ++rank) {
     RankReplayer* replayer = replayers[rank].get();
     simulation.engine().spawn("rank " + std::to_string(rank), [replayer] { replayer->run(); });

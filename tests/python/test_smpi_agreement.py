@@ -20,16 +20,8 @@ TOLERANCE = 0.01
 
 
 def platform_hosts(platform: str, count: int):
-    """The first `count` hosts, in platform order, as mpisim sees them (read through a one-rank replay's placement
-    is overkill: the bundled platforms name hosts predictably)."""
-    names = {
-        "cluster-16.xml": [f"node-{i}" for i in range(16)],
-        "graphene.xml": [f"graphene-{i}" for i in range(1, 145)],
-        "torus-8x8x8.xml": [f"torus-{i}" for i in range(512)],
-        "fattree-64.xml": [f"fattree-{i}" for i in range(64)],
-        "dragonfly-120.xml": [f"dragonfly-{i}" for i in range(120)],
-    }[os.path.basename(platform)]
-    return names[:count]
+    """The first `count` hosts in platform order."""
+    return mpisim.platform_hosts(platform)[:count]
 
 
 CASES = [

@@ -73,8 +73,8 @@ def exchange_pairs(ranks: int, size: int = 3000000) -> List[List[str]]:
     half = ranks // 2
     for rank in range(ranks):
         peer = (rank + half) % ranks
-        lines[rank] += [f"sendRecv {size} {peer} {size} {peer}", f"compute {2e6 * (rank % 3 + 1):g}",
-                        f"sendRecv {size // 10} {peer} {size // 10} {peer}"]
+        lines[rank] += [f"sendRecv {size} {peer} {size} {peer} 6 6", f"compute {2e6 * (rank % 3 + 1):g}",
+                        f"sendRecv {size // 10} {peer} {size // 10} {peer} 6 6"]
     return lines
 
 
@@ -85,6 +85,9 @@ def collectives(ranks: int, sizes=(8, 1000, 70000, 400000)) -> List[List[str]]:
         out = lines[rank]
         for size in sizes:
             counts = " ".join(str(size // (i + 1) + 1) for i in range(ranks))
+            # alltoallv: rank i receives from everyone what everyone sends to i (counts must match, as MPI requires)
+            send_counts = counts
+            recv_counts = " ".join([str(size // (rank + 1) + 1)] * ranks)
             out += [
                 "barrier",
                 f"bcast {size} {1 % ranks}",
@@ -97,7 +100,7 @@ def collectives(ranks: int, sizes=(8, 1000, 70000, 400000)) -> List[List[str]]:
                 f"gatherv {size // (rank + 1) + 1} {counts} 0",
                 f"scatterv {counts} {size // (rank + 1) + 1} 0",
                 f"allgatherv {size // (rank + 1) + 1} {counts}",
-                f"alltoallv {size * ranks} {counts} {size * ranks} {counts}",
+                f"alltoallv {size * ranks} {send_counts} {size * ranks} {recv_counts}",
                 f"reducescatter {' '.join([str(max(size // ranks, 1))] * ranks)} 5e5",
                 f"scan {size} 1e5",
                 f"compute {3e6 * (rank + 1):g}",

@@ -1,0 +1,136 @@
+// generate_platform builds exactly what the equivalent <cluster> element builds: same hosts, same
+// links, same routes for every pair. Bad specs are refused with a message naming the bad part.
+#include "common/Errors.hpp"
+#include "platform/Platform.hpp"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+using namespace mpisim;
+using namespace mpisim::platform;
+
+namespace {
+
+std::unique_ptr<Platform> from_cluster_element(const std::string& cluster)
+{
+  static int counter     = 0;
+  const std::string path = ::testing::TempDir() + "/mpisim_generated_" + std::to_string(counter++) + ".xml";
+  std::ofstream(path) << "<?xml version='1.0'?>\n<platform version=\"4.1\">\n" << cluster << "\n</platform>\n";
+  return load_platform(path);
+}
+
+void expect_same(const Platform& generated, const Platform& loaded)
+{
+  ASSERT_EQ(generated.hosts().size(), loaded.hosts().size());
+  for (size_t i = 0; i < loaded.hosts().size(); i++) {
+    EXPECT_EQ(generated.hosts()[i].name, loaded.hosts()[i].name);
+    EXPECT_EQ(generated.hosts()[i].speed, loaded.hosts()[i].speed);
+    EXPECT_EQ(generated.hosts()[i].cores, loaded.hosts()[i].cores);
+  }
+  ASSERT_EQ(generated.links().size(), loaded.links().size());
+  for (size_t i = 0; i < loaded.links().size(); i++) {
+    EXPECT_EQ(generated.links()[i].name, loaded.links()[i].name);
+    EXPECT_EQ(generated.links()[i].bandwidth, loaded.links()[i].bandwidth);
+    EXPECT_EQ(generated.links()[i].latency, loaded.links()[i].latency);
+    EXPECT_EQ(generated.links()[i].sharing, loaded.links()[i].sharing);
+  }
+  std::vector<LinkId> a, b;
+  double latency_a = 0, latency_b = 0;
+  const auto hosts = static_cast<HostId>(loaded.hosts().size());
+  for (HostId src = 0; src < hosts; src++) {
+    for (HostId dst = 0; dst < hosts; dst++) {
+      generated.route(src, dst, a, latency_a);
+      loaded.route(src, dst, b, latency_b);
+      ASSERT_EQ(a, b) << src << " -> " << dst;
+      ASSERT_EQ(latency_a, latency_b);
+    }
+  }
+}
+
+TEST(PlatformGenerator, FlatClusterWithDefaults)
+{
+  expect_same(*generate_platform("cluster:16"),
+              *from_cluster_element("<cluster id=\"cluster\" prefix=\"node-\" suffix=\"\" radical=\"0-15\" "
+                                    "speed=\"1Gf\" bw=\"125MBps\" lat=\"50us\"/>"));
+}
+
+TEST(PlatformGenerator, FlatClusterWithEveryOption)
+{
+  expect_same(*generate_platform("cluster:8,id=c,prefix=n,suffix=.lab,speed=2Gf,cores=4,bw=10Gbps,lat=1us,"
+                                 "sharing=SHARED,bb_bw=40Gbps,bb_lat=2us,bb_sharing=FATPIPE,router_id=gw,"
+                                 "limiter=15Gbps,loopback_bw=20GBps,loopback_lat=10ns"),
+              *from_cluster_element("<cluster id=\"c\" prefix=\"n\" suffix=\".lab\" radical=\"0-7\" speed=\"2Gf\" "
+                                    "core=\"4\" bw=\"10Gbps\" lat=\"1us\" sharing_policy=\"SHARED\" bb_bw=\"40Gbps\" "
+                                    "bb_lat=\"2us\" bb_sharing_policy=\"FATPIPE\" router_id=\"gw\" "
+                                    "limiter_link=\"15Gbps\" loopback_bw=\"20GBps\" loopback_lat=\"10ns\"/>"));
+}
+
+TEST(PlatformGenerator, Torus)
+{
+  expect_same(*generate_platform("torus:4x4x2,bw=10Gbps,limiter=12Gbps"),
+              *from_cluster_element("<cluster id=\"torus\" prefix=\"node-\" suffix=\"\" radical=\"0-31\" "
+                                    "speed=\"1Gf\" bw=\"10Gbps\" lat=\"50us\" topology=\"TORUS\" "
+                                    "topo_parameters=\"4,4,2\" limiter_link=\"12Gbps\"/>"));
+  // Commas work as well as 'x'.
+  EXPECT_EQ(generate_platform("torus:3,5")->hosts().size(), 15u);
+}
+
+TEST(PlatformGenerator, FatTreeParametersKeepTheirCommas)
+{
+  expect_same(*generate_platform("fattree:2;4,4;1,2;1,2,loopback_bw=1GBps,lat=1us"),
+              *from_cluster_element("<cluster id=\"fattree\" prefix=\"node-\" suffix=\"\" radical=\"0-15\" "
+                                    "speed=\"1Gf\" bw=\"125MBps\" lat=\"1us\" topology=\"FAT_TREE\" "
+                                    "topo_parameters=\"2;4,4;1,2;1,2\" loopback_bw=\"1GBps\"/>"));
+}
+
+TEST(PlatformGenerator, Dragonfly)
+{
+  expect_same(*generate_platform("dragonfly:3,4;4,3;5,1;2,sharing=SHARED,speed=3Gf"),
+              *from_cluster_element("<cluster id=\"dragonfly\" prefix=\"node-\" suffix=\"\" radical=\"0-119\" "
+                                    "speed=\"3Gf\" bw=\"125MBps\" lat=\"50us\" sharing_policy=\"SHARED\" "
+                                    "topology=\"DRAGONFLY\" topo_parameters=\"3,4;4,3;5,1;2\"/>"));
+}
+
+std::string spec_error(const std::string& spec)
+{
+  try {
+    generate_platform(spec);
+  } catch (const InputError& error) {
+    EXPECT_EQ(error.file(), "");
+    return error.message();
+  }
+  return "no error";
+}
+
+TEST(PlatformGenerator, BadSpecsNameTheBadPart)
+{
+  EXPECT_EQ(spec_error("cluster"), "platform spec 'cluster': missing ':' after the kind (e.g. \"cluster:16\")");
+  EXPECT_EQ(spec_error("mesh:4"),
+            "platform spec 'mesh:4': unknown kind 'mesh' (known: cluster, torus, fattree, dragonfly)");
+  EXPECT_EQ(spec_error("cluster:0"), "platform spec 'cluster:0': '0' is not a positive integer");
+  EXPECT_EQ(spec_error("cluster:4,colour=red"),
+            "platform spec 'cluster:4,colour=red': unknown option 'colour' (known: id, prefix, suffix, speed, cores, "
+            "bw, lat, sharing, limiter, loopback_bw, loopback_lat, bb_bw, bb_lat, bb_sharing, router_id)");
+  EXPECT_EQ(spec_error("cluster:4,bw=1KBps"),
+            "platform spec 'cluster:4,bw=1KBps': option bw: unknown unit 'KBps' in bandwidth '1KBps' (the decimal "
+            "kilo prefix is a lower-case k: write 'kBps')");
+  EXPECT_EQ(spec_error("cluster:4,bw=1000"), "platform spec 'cluster:4,bw=1000': option bw: '1000' needs a unit");
+  EXPECT_EQ(spec_error("cluster:4,lat=1us,lat=2us"), "platform spec 'cluster:4,lat=1us,lat=2us': option 'lat' is "
+                                                    "given twice");
+  EXPECT_EQ(spec_error("cluster:4,oops"), "platform spec 'cluster:4,oops': '4,oops' is not a positive integer");
+  EXPECT_EQ(spec_error("torus:4x0"), "platform spec 'torus:4x0': bad torus dimension '0' in '4,0' (expected "
+                                     "positive integers separated by commas)");
+  EXPECT_EQ(spec_error("fattree:2;4,4;1,2"),
+            "platform spec 'fattree:2;4,4;1,2': fat-tree parameters '2;4,4;1,2' must have 4 parts separated by ';': "
+            "levels;children;parents;cables");
+  EXPECT_EQ(spec_error("torus:2x2,bb_bw=1Gbps"),
+            "platform spec 'torus:2x2,bb_bw=1Gbps': option 'bb_bw' applies to cluster: specs only");
+  EXPECT_EQ(spec_error("cluster:4,sharing=FULL"),
+            "platform spec 'cluster:4,sharing=FULL': bad sharing 'FULL' (expected SPLITDUPLEX, SHARED or FATPIPE)");
+  EXPECT_EQ(spec_error("dragonfly:4,1;1,1;2,1;1"),
+            "platform spec 'dragonfly:4,1;1,1;2,1;1': dragonfly 'dragonfly': 4 groups need at least as many routers "
+            "per group (SimGrid attaches the link to group b to router b)");
+}
+
+} // namespace
