@@ -1,6 +1,8 @@
 // The Platform interface on small files whose routes are also checked against SimGrid
 // (platform_simgrid_routes_test): host order, attributes, properties, configuration, loopback
 // rules, warnings, and the cost of routing on a large regular topology.
+//
+// Suite names repeat the file name so that `ctest -R platform` selects them.
 #include "common/Errors.hpp"
 #include "platform/Platform.hpp"
 
@@ -36,7 +38,7 @@ std::vector<std::string> route_names(const Platform& platform, const std::string
 
 using Names = std::vector<std::string>;
 
-TEST(PlatformApi, ClusterHostsFollowTheRadicalOrder)
+TEST(platform_api, ClusterHostsFollowTheRadicalOrder)
 {
   auto platform = load("clusters.xml");
   std::vector<std::string> names;
@@ -47,7 +49,7 @@ TEST(PlatformApi, ClusterHostsFollowTheRadicalOrder)
   EXPECT_EQ(names.size(), 13u);
 }
 
-TEST(PlatformApi, HostAttributesAndProperties)
+TEST(platform_api, HostAttributesAndProperties)
 {
   auto platform   = load("full.xml");
   const auto& bob = platform->hosts()[*platform->find_host("bob")];
@@ -63,7 +65,7 @@ TEST(PlatformApi, HostAttributesAndProperties)
   EXPECT_DOUBLE_EQ(clusters->hosts()[*clusters->find_host("b0")].speed, 2e9);
 }
 
-TEST(PlatformApi, LookupsOfUnknownNames)
+TEST(platform_api, LookupsOfUnknownNames)
 {
   auto platform = load("full.xml");
   EXPECT_FALSE(platform->find_host("mallory"));
@@ -75,13 +77,13 @@ TEST(PlatformApi, LookupsOfUnknownNames)
   EXPECT_THROW(platform->route(0, 99, links, latency), InputError);
 }
 
-TEST(PlatformApi, ConfigKeepsTheFirstValue)
+TEST(platform_api, ConfigKeepsTheFirstValue)
 {
   auto platform = load("full.xml");
   EXPECT_EQ(platform->config(), (std::map<std::string, std::string>{{"network/model", "SMPI"}}));
 }
 
-TEST(PlatformApi, RoutesAndLatency)
+TEST(platform_api, RoutesAndLatency)
 {
   auto platform  = load("full.xml");
   double latency = 0;
@@ -93,7 +95,7 @@ TEST(PlatformApi, RoutesAndLatency)
   EXPECT_EQ(route_names(*platform, "alice", "carol"), (Names{"fat", "extra"}));
 }
 
-TEST(PlatformApi, LoopbackRules)
+TEST(platform_api, LoopbackRules)
 {
   auto full = load("full.xml");
   EXPECT_EQ(route_names(*full, "alice", "alice"), (Names{"self"}));       // declared
@@ -113,7 +115,7 @@ TEST(PlatformApi, LoopbackRules)
                                                        "cD_link_2_DOWN"}));
 }
 
-TEST(PlatformApi, LoopbackLinkFollowsTheConfiguration)
+TEST(platform_api, LoopbackLinkFollowsTheConfiguration)
 {
   const std::string path = ::testing::TempDir() + "/mpisim_loopback_config.xml";
   std::ofstream(path) << "<?xml version='1.0'?>\n<platform version=\"4.1\">\n"
@@ -126,7 +128,7 @@ TEST(PlatformApi, LoopbackLinkFollowsTheConfiguration)
   EXPECT_DOUBLE_EQ(loopback.latency, 2e-6);
 }
 
-TEST(PlatformApi, DeprecatedSpellingsAreReadWithWarnings)
+TEST(platform_api, DeprecatedSpellingsAreReadWithWarnings)
 {
   const std::string path = ::testing::TempDir() + "/mpisim_deprecated.xml";
   std::ofstream(path) << "<?xml version='1.0'?>\n<platform version=\"4\">\n"                       // 1-2
@@ -149,7 +151,7 @@ TEST(PlatformApi, DeprecatedSpellingsAreReadWithWarnings)
   EXPECT_EQ(route_names(*platform, "b", "a"), (Names{"l_DOWN"}));
 }
 
-TEST(PlatformApi, MissingRadicalsAreAnErrorExtraOnesAWarning)
+TEST(platform_api, MissingRadicalsAreAnErrorExtraOnesAWarning)
 {
   auto platform = load("torus.xml"); // radical 0-29 for a 24-host torus
   EXPECT_EQ(platform->hosts().size(), 24u);
@@ -158,7 +160,7 @@ TEST(PlatformApi, MissingRadicalsAreAnErrorExtraOnesAWarning)
 }
 
 // A 16 384-host torus routes in time proportional to the route length, without per-pair tables.
-TEST(PlatformApi, LargeTorusRoutesQuickly)
+TEST(platform_api, LargeTorusRoutesQuickly)
 {
   auto start    = std::chrono::steady_clock::now();
   auto platform = generate_platform("torus:32x32x16");

@@ -1,5 +1,7 @@
 // generate_platform builds exactly what the equivalent <cluster> element builds: same hosts, same
 // links, same routes for every pair. Bad specs are refused with a message naming the bad part.
+//
+// Suite names repeat the file name so that `ctest -R platform` selects them.
 #include "common/Errors.hpp"
 #include "platform/Platform.hpp"
 
@@ -48,14 +50,14 @@ void expect_same(const Platform& generated, const Platform& loaded)
   }
 }
 
-TEST(PlatformGenerator, FlatClusterWithDefaults)
+TEST(platform_generator, FlatClusterWithDefaults)
 {
   expect_same(*generate_platform("cluster:16"),
               *from_cluster_element("<cluster id=\"cluster\" prefix=\"node-\" suffix=\"\" radical=\"0-15\" "
                                     "speed=\"1Gf\" bw=\"125MBps\" lat=\"50us\"/>"));
 }
 
-TEST(PlatformGenerator, FlatClusterWithEveryOption)
+TEST(platform_generator, FlatClusterWithEveryOption)
 {
   expect_same(*generate_platform("cluster:8,id=c,prefix=n,suffix=.lab,speed=2Gf,cores=4,bw=10Gbps,lat=1us,"
                                  "sharing=SHARED,bb_bw=40Gbps,bb_lat=2us,bb_sharing=FATPIPE,router_id=gw,"
@@ -66,7 +68,7 @@ TEST(PlatformGenerator, FlatClusterWithEveryOption)
                                     "limiter_link=\"15Gbps\" loopback_bw=\"20GBps\" loopback_lat=\"10ns\"/>"));
 }
 
-TEST(PlatformGenerator, Torus)
+TEST(platform_generator, Torus)
 {
   expect_same(*generate_platform("torus:4x4x2,bw=10Gbps,limiter=12Gbps"),
               *from_cluster_element("<cluster id=\"torus\" prefix=\"node-\" suffix=\"\" radical=\"0-31\" "
@@ -76,7 +78,7 @@ TEST(PlatformGenerator, Torus)
   EXPECT_EQ(generate_platform("torus:3,5")->hosts().size(), 15u);
 }
 
-TEST(PlatformGenerator, FatTreeParametersKeepTheirCommas)
+TEST(platform_generator, FatTreeParametersKeepTheirCommas)
 {
   expect_same(*generate_platform("fattree:2;4,4;1,2;1,2,loopback_bw=1GBps,lat=1us"),
               *from_cluster_element("<cluster id=\"fattree\" prefix=\"node-\" suffix=\"\" radical=\"0-15\" "
@@ -84,7 +86,7 @@ TEST(PlatformGenerator, FatTreeParametersKeepTheirCommas)
                                     "topo_parameters=\"2;4,4;1,2;1,2\" loopback_bw=\"1GBps\"/>"));
 }
 
-TEST(PlatformGenerator, Dragonfly)
+TEST(platform_generator, Dragonfly)
 {
   expect_same(*generate_platform("dragonfly:3,4;4,3;5,1;2,sharing=SHARED,speed=3Gf"),
               *from_cluster_element("<cluster id=\"dragonfly\" prefix=\"node-\" suffix=\"\" radical=\"0-119\" "
@@ -103,7 +105,7 @@ std::string spec_error(const std::string& spec)
   return "no error";
 }
 
-TEST(PlatformGenerator, BadSpecsNameTheBadPart)
+TEST(platform_generator, BadSpecsNameTheBadPart)
 {
   EXPECT_EQ(spec_error("cluster"), "platform spec 'cluster': missing ':' after the kind (e.g. \"cluster:16\")");
   EXPECT_EQ(spec_error("mesh:4"),

@@ -3,6 +3,8 @@
 // named on its first line. This test loads the same platform with mpisim and checks the hosts,
 // the links and every listed route, link for link. The expected values come from SimGrid, not
 // from mpisim: regenerate them with the command in tests/cpp/data/platforms/README.md.
+//
+// Suite names repeat the file name so that `ctest -R platform` selects them.
 #include "common/Errors.hpp"
 #include "platform/Platform.hpp"
 
@@ -108,9 +110,9 @@ std::string joined(const std::vector<std::string>& names)
   return text;
 }
 
-class RoutesMatchSimGrid : public ::testing::TestWithParam<std::string> {};
+class platform_simgrid_routes : public ::testing::TestWithParam<std::string> {};
 
-TEST_P(RoutesMatchSimGrid, HostsLinksAndRoutes)
+TEST_P(platform_simgrid_routes, HostsLinksAndRoutes)
 {
   const Expected expected = read_expected(std::string(MPISIM_TEST_DATA) + "/platforms/" + GetParam());
   ASSERT_FALSE(expected.platform.empty()) << "no '# route_dump PLATFORM' line";
@@ -162,7 +164,7 @@ TEST_P(RoutesMatchSimGrid, HostsLinksAndRoutes)
   std::cout << "[ routes   ] " << GetParam() << ": " << expected.routes.size() << " routes checked against SimGrid\n";
 }
 
-INSTANTIATE_TEST_SUITE_P(SimGrid, RoutesMatchSimGrid, ::testing::ValuesIn(routes_files()),
+INSTANTIATE_TEST_SUITE_P(SimGrid, platform_simgrid_routes, ::testing::ValuesIn(routes_files()),
                          [](const ::testing::TestParamInfo<std::string>& info) {
                            std::string name = info.param.substr(0, info.param.find('.'));
                            for (char& c : name)

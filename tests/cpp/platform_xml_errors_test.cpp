@@ -1,6 +1,8 @@
 // Every kind of bad platform file gives an InputError with the file, the line of the offending
 // element, and a message that names the wrong value. Each test writes a small file; line 1 is the
 // XML declaration, line 2 the <platform> tag.
+//
+// Suite names repeat the file name so that `ctest -R platform` selects them.
 #include "common/Errors.hpp"
 #include "platform/Platform.hpp"
 
@@ -54,14 +56,14 @@ std::string zone_with(const std::string& extra)
          + extra + "</zone>\n";
 }
 
-TEST(PlatformXmlErrors, MalformedXmlGivesTheLineOfTheError)
+TEST(platform_xml_errors, MalformedXmlGivesTheLineOfTheError)
 {
   Failure f = load_failure("<zone id=\"z\" routing=\"Full\">\n  <host id=\"a\" speed=\"1Gf\">\n</zone>\n");
   EXPECT_EQ(f.line, 5);
   EXPECT_EQ(f.message, "malformed XML: Start-end tags mismatch");
 }
 
-TEST(PlatformXmlErrors, UnreadableFile)
+TEST(platform_xml_errors, UnreadableFile)
 {
   try {
     load_platform("/nonexistent/dir/p.xml");
@@ -72,7 +74,7 @@ TEST(PlatformXmlErrors, UnreadableFile)
   }
 }
 
-TEST(PlatformXmlErrors, VersionsOtherThan4And41AreRefused)
+TEST(platform_xml_errors, VersionsOtherThan4And41AreRefused)
 {
   Failure old = load_failure(zone_with(""), "3");
   EXPECT_EQ(old.line, 2);
@@ -84,7 +86,7 @@ TEST(PlatformXmlErrors, VersionsOtherThan4And41AreRefused)
   EXPECT_NO_THROW(load_platform(write_platform(zone_with(""), "4")));
 }
 
-TEST(PlatformXmlErrors, RootElementMustBePlatform)
+TEST(platform_xml_errors, RootElementMustBePlatform)
 {
   const std::string path = ::testing::TempDir() + "/mpisim_platform_root.xml";
   std::ofstream(path) << "<?xml version='1.0'?>\n<plateform version=\"4.1\"/>\n";
@@ -97,7 +99,7 @@ TEST(PlatformXmlErrors, RootElementMustBePlatform)
   }
 }
 
-TEST(PlatformXmlErrors, UnknownAndMisplacedElements)
+TEST(platform_xml_errors, UnknownAndMisplacedElements)
 {
   Failure unknown = load_failure(zone_with("  <hots id=\"x\" speed=\"1Gf\"/>\n"));
   EXPECT_EQ(unknown.line, 9);
@@ -112,7 +114,7 @@ TEST(PlatformXmlErrors, UnknownAndMisplacedElements)
   EXPECT_EQ(text.message, "unexpected text 'stray words' in <zone>");
 }
 
-TEST(PlatformXmlErrors, UnknownAndMissingAttributes)
+TEST(platform_xml_errors, UnknownAndMissingAttributes)
 {
   Failure unknown = load_failure(zone_with("  <host id=\"d\" speed=\"1Gf\" colour=\"red\"/>\n"));
   EXPECT_EQ(unknown.line, 9);
@@ -122,7 +124,7 @@ TEST(PlatformXmlErrors, UnknownAndMissingAttributes)
   EXPECT_EQ(missing.message, "<link> needs the attribute 'bandwidth'");
 }
 
-TEST(PlatformXmlErrors, BadUnitsNameTheValue)
+TEST(platform_xml_errors, BadUnitsNameTheValue)
 {
   Failure kilo = load_failure(zone_with("  <link id=\"m\" bandwidth=\"1KBps\"/>\n"));
   EXPECT_EQ(kilo.line, 9);
@@ -139,7 +141,7 @@ TEST(PlatformXmlErrors, BadUnitsNameTheValue)
   EXPECT_EQ(cluster.message, "cluster 'c' lat: unknown unit '\xC2\xB5s' in time '10\xC2\xB5s'");
 }
 
-TEST(PlatformXmlErrors, UnitLessValuesAreAcceptedWithAWarning)
+TEST(platform_xml_errors, UnitLessValuesAreAcceptedWithAWarning)
 {
   const std::string path = write_platform("<zone id=\"z\" routing=\"Full\">\n"
                                           "  <host id=\"a\" speed=\"1Gf\"/>\n"
@@ -152,7 +154,7 @@ TEST(PlatformXmlErrors, UnitLessValuesAreAcceptedWithAWarning)
   EXPECT_DOUBLE_EQ(platform->links()[*platform->find_link("m")].bandwidth, 1e6);
 }
 
-TEST(PlatformXmlErrors, BadEnumeratedValues)
+TEST(platform_xml_errors, BadEnumeratedValues)
 {
   Failure sharing = load_failure(zone_with("  <link id=\"m\" bandwidth=\"1Gbps\" sharing_policy=\"SHARD\"/>\n"));
   EXPECT_EQ(sharing.line, 9);
@@ -168,7 +170,7 @@ TEST(PlatformXmlErrors, BadEnumeratedValues)
   EXPECT_EQ(direction.message, "<link_ctn id='sd'>: bad direction 'LEFT' (expected one of UP, DOWN, NONE)");
 }
 
-TEST(PlatformXmlErrors, RoutingsThatDoNotExistOrAreNotSupported)
+TEST(platform_xml_errors, RoutingsThatDoNotExistOrAreNotSupported)
 {
   Failure unknown = load_failure("<zone id=\"z\" routing=\"Fancy\">\n</zone>\n");
   EXPECT_EQ(unknown.line, 3);
@@ -181,7 +183,7 @@ TEST(PlatformXmlErrors, RoutingsThatDoNotExistOrAreNotSupported)
                                                "</zone>\n")));
 }
 
-TEST(PlatformXmlErrors, DuplicateNames)
+TEST(platform_xml_errors, DuplicateNames)
 {
   Failure host = load_failure(zone_with("  <host id=\"a\" speed=\"2Gf\"/>\n"));
   EXPECT_EQ(host.line, 9);
@@ -194,7 +196,7 @@ TEST(PlatformXmlErrors, DuplicateNames)
   EXPECT_EQ(router.message, "duplicate name 'z': a zone already has it");
 }
 
-TEST(PlatformXmlErrors, UnknownHostsAndLinksInRoutes)
+TEST(platform_xml_errors, UnknownHostsAndLinksInRoutes)
 {
   Failure host = load_failure(zone_with("  <route src=\"a\" dst=\"nobody\"><link_ctn id=\"l\"/></route>\n"));
   EXPECT_EQ(host.line, 9);
@@ -209,7 +211,7 @@ TEST(PlatformXmlErrors, UnknownHostsAndLinksInRoutes)
   EXPECT_EQ(plain.message, "direction=\"UP\" needs a SPLITDUPLEX link, and 'l' is not one");
 }
 
-TEST(PlatformXmlErrors, BadRoutes)
+TEST(platform_xml_errors, BadRoutes)
 {
   Failure twice = load_failure(zone_with("  <route src=\"a\" dst=\"b\"><link_ctn id=\"l\"/></route>\n"
                                          "  <route src=\"b\" dst=\"a\"><link_ctn id=\"l\"/></route>\n"));
@@ -224,7 +226,7 @@ TEST(PlatformXmlErrors, BadRoutes)
                                 "holds either hosts and routers or sub-zones");
 }
 
-TEST(PlatformXmlErrors, FloydSelfRouteMustNotBeSymmetrical)
+TEST(platform_xml_errors, FloydSelfRouteMustNotBeSymmetrical)
 {
   Failure f = load_failure("<zone id=\"z\" routing=\"Floyd\">\n"
                            "  <host id=\"a\" speed=\"1Gf\"/>\n"
@@ -236,7 +238,7 @@ TEST(PlatformXmlErrors, FloydSelfRouteMustNotBeSymmetrical)
                        "its reverse are declared once)");
 }
 
-TEST(PlatformXmlErrors, GatewaysMustBeInsideTheirZones)
+TEST(platform_xml_errors, GatewaysMustBeInsideTheirZones)
 {
   Failure f = load_failure("<zone id=\"top\" routing=\"Full\">\n"                     // 3
                            "  <zone id=\"z1\" routing=\"Full\"><host id=\"a\" speed=\"1Gf\"/></zone>\n" // 4
@@ -257,7 +259,7 @@ TEST(PlatformXmlErrors, GatewaysMustBeInsideTheirZones)
                        "'top'");
 }
 
-TEST(PlatformXmlErrors, ZoneHoldsHostsOrSubZonesNotBoth)
+TEST(platform_xml_errors, ZoneHoldsHostsOrSubZonesNotBoth)
 {
   Failure f = load_failure("<zone id=\"top\" routing=\"Full\">\n"
                            "  <host id=\"a\" speed=\"1Gf\"/>\n"
@@ -272,14 +274,14 @@ TEST(PlatformXmlErrors, ZoneHoldsHostsOrSubZonesNotBoth)
                          "<zone>)");
 }
 
-TEST(PlatformXmlErrors, ConfigComesFirst)
+TEST(platform_xml_errors, ConfigComesFirst)
 {
   Failure f = load_failure(zone_with("") + "<config><prop id=\"network/model\" value=\"SMPI\"/></config>\n");
   EXPECT_EQ(f.line, 10);
   EXPECT_EQ(f.message, "<config> must come before any zone, cluster or other platform element");
 }
 
-TEST(PlatformXmlErrors, HostAttributes)
+TEST(platform_xml_errors, HostAttributes)
 {
   Failure pstate = load_failure(zone_with("  <host id=\"d\" speed=\"1Gf,2Gf\" pstate=\"2\"/>\n"));
   EXPECT_EQ(pstate.line, 9);
@@ -288,7 +290,7 @@ TEST(PlatformXmlErrors, HostAttributes)
   EXPECT_EQ(core.message, "host 'd' core: 'four' is not a positive integer");
 }
 
-TEST(PlatformXmlErrors, ClusterZoneElements)
+TEST(platform_xml_errors, ClusterZoneElements)
 {
   Failure cabinet = load_failure(zone_with("  <cabinet id=\"k\" prefix=\"n\" suffix=\"\" radical=\"0-1\" speed=\"1Gf\" "
                                            "bw=\"1Gbps\" lat=\"1us\"/>\n"));
@@ -313,7 +315,7 @@ TEST(PlatformXmlErrors, ClusterZoneElements)
                            "<cabinet> and <backbone>; it only accepts routes from a host to itself (loopback)");
 }
 
-TEST(PlatformXmlErrors, ClusterAttributes)
+TEST(platform_xml_errors, ClusterAttributes)
 {
   const std::string start = "<cluster id=\"c\" prefix=\"n\" suffix=\"\" speed=\"1Gf\" bw=\"1Gbps\" lat=\"1us\" ";
   Failure radical = load_failure(start + "radical=\"1-x\"/>\n");
@@ -336,7 +338,7 @@ TEST(PlatformXmlErrors, ClusterAttributes)
 
 // A missing route is allowed at load time (SimGrid accepts it and fails only when it is used):
 // loading warns, and asking for it throws an InputError located at the zone that lacks it.
-TEST(PlatformXmlErrors, RouteBetweenHostsWithNoPath)
+TEST(platform_xml_errors, RouteBetweenHostsWithNoPath)
 {
   const std::string path = write_platform(zone_with("  <route src=\"a\" dst=\"b\"><link_ctn id=\"l\"/></route>\n"));
   auto platform          = load_platform(path);
@@ -357,7 +359,7 @@ TEST(PlatformXmlErrors, RouteBetweenHostsWithNoPath)
   }
 }
 
-TEST(PlatformXmlErrors, NoneRoutingHasNoRoutes)
+TEST(platform_xml_errors, NoneRoutingHasNoRoutes)
 {
   auto platform = load_platform(write_platform("<zone id=\"z\" routing=\"None\">\n"
                                                "  <host id=\"a\" speed=\"1Gf\"/>\n"
@@ -375,7 +377,7 @@ TEST(PlatformXmlErrors, NoneRoutingHasNoRoutes)
   }
 }
 
-TEST(PlatformXmlErrors, EmptyPlatform)
+TEST(platform_xml_errors, EmptyPlatform)
 {
   Failure f = load_failure("");
   EXPECT_EQ(f.line, 0);
