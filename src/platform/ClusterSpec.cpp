@@ -27,23 +27,29 @@ int parse_radical_number(std::string_view number, std::string_view group, std::s
 
 } // namespace
 
+std::vector<std::string_view> split(std::string_view text, char separator)
+{
+  std::vector<std::string_view> pieces;
+  for (size_t start = 0;;) {
+    const size_t end = text.find(separator, start);
+    pieces.push_back(text.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start));
+    if (end == std::string_view::npos)
+      return pieces;
+    start = end + 1;
+  }
+}
+
 std::vector<int> parse_radicals(std::string_view text)
 {
   std::vector<int> radicals;
-  size_t start = 0;
-  while (true) {
-    size_t comma           = text.find(',', start);
-    std::string_view group = text.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
-    size_t dash            = group.find('-');
-    int first              = parse_radical_number(group.substr(0, dash), group, text);
-    int last               = dash == std::string_view::npos ? first : parse_radical_number(group.substr(dash + 1), group, text);
+  for (std::string_view group : split(text, ',')) {
+    const size_t dash = group.find('-');
+    const int first   = parse_radical_number(group.substr(0, dash), group, text);
+    const int last = dash == std::string_view::npos ? first : parse_radical_number(group.substr(dash + 1), group, text);
     if (last < first)
       throw InputError("", 0, "empty radical range '" + std::string(group) + "' in '" + std::string(text) + "'");
     for (int radical = first; radical <= last; radical++)
       radicals.push_back(radical);
-    if (comma == std::string_view::npos)
-      break;
-    start = comma + 1;
   }
   return radicals;
 }
@@ -51,20 +57,14 @@ std::vector<int> parse_radicals(std::string_view text)
 std::vector<uint32_t> parse_count_list(std::string_view list, const std::string& what)
 {
   std::vector<uint32_t> counts;
-  size_t start = 0;
-  while (true) {
-    size_t comma          = list.find(',', start);
-    std::string_view item = list.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
-    uint32_t value        = 0;
-    auto [end, err]       = std::from_chars(item.data(), item.data() + item.size(), value);
+  for (std::string_view item : split(list, ',')) {
+    uint32_t value  = 0;
+    auto [end, err] = std::from_chars(item.data(), item.data() + item.size(), value);
     if (item.empty() || err != std::errc() || end != item.data() + item.size() || value == 0)
       throw InputError("", 0,
                        "bad " + what + " '" + std::string(item) + "' in '" + std::string(list) +
                            "' (expected positive integers separated by commas)");
     counts.push_back(value);
-    if (comma == std::string_view::npos)
-      break;
-    start = comma + 1;
   }
   return counts;
 }
@@ -122,15 +122,16 @@ void check_hierarchical_cluster(const ClusterSpec& spec, PlatformBuilder& builde
                          std::to_string(host_count) + " hosts but the radicals name only " +
                          std::to_string(spec.radicals.size()));
   if (spec.radicals.size() > host_count)
-    builder.warn_at(spec.line, "cluster '" + spec.id + "': topology " + spec.topology + " '" + spec.topo_parameters + "' has " +
-                 std::to_string(host_count) + " hosts; the last " +
-                 std::to_string(spec.radicals.size() - host_count) + " radicals are not used");
+    builder.warn_at(spec.line, "cluster '" + spec.id + "': topology " + spec.topology + " '" + spec.topo_parameters +
+                                   "' has " + std::to_string(host_count) + " hosts; the last " +
+                                   std::to_string(spec.radicals.size() - host_count) + " radicals are not used");
   if (spec.sharing == ClusterSharing::Fatpipe)
     builder.warn_at(spec.line, "cluster '" + spec.id +
                                    "': sharing_policy FATPIPE gives SHARED links (as in SimGrid 3.32, which ignores it "
                                    "here)");
   if (spec.has_backbone() || !spec.router_id.empty())
-    builder.warn_at(spec.line, "cluster '" + spec.id + "': bb_bw, bb_lat and router_id apply to FLAT clusters only and are ignored");
+    builder.warn_at(spec.line, "cluster '" + spec.id +
+                                   "': bb_bw, bb_lat and router_id apply to FLAT clusters only and are ignored");
 }
 
 } // namespace mpisim::platform

@@ -48,6 +48,9 @@ struct ClusterSpec {
 // Builds the cluster as a zone under `parent` (the root when null), with the topology's builder.
 void build_cluster(const ClusterSpec& spec, PlatformBuilder& builder, Zone* parent);
 
+// "a;b;;c" -> {"a", "b", "", "c"}: the pieces between separators, empty ones included.
+std::vector<std::string_view> split(std::string_view text, char separator);
+
 // "0-3,7" -> {0, 1, 2, 3, 7}. Throws InputError("", 0, ...) naming a malformed part.
 std::vector<int> parse_radicals(std::string_view text);
 

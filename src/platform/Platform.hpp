@@ -62,7 +62,8 @@ public:
   // sum of their latencies. src == dst gives the loopback route. Throws InputError naming both
   // hosts when the platform defines no route between them; its file and line are those of the
   // zone that lacks the route (loading already warned about it). Cost: proportional to the route
-  // length for regular topologies (no per-pair table); routed zones use their own tables.
+  // length for regular topologies (no per-pair table); routed zones use their own tables. Safe to
+  // call from several threads at once.
   void route(HostId src, HostId dst, std::vector<LinkId>& links, double& latency) const;
 
   // The <config> properties (first definition of a key wins, as in SimGrid).

@@ -13,6 +13,7 @@
 #include "platform/routing/Registry.hpp"
 
 #include <cctype>
+#include <charconv>
 #include <map>
 #include <set>
 
@@ -116,19 +117,13 @@ private:
 
   void read_options(std::string_view text)
   {
-    size_t start = 0;
-    while (true) {
-      size_t comma          = text.find(',', start);
-      std::string_view item = text.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
-      size_t equal          = item.find('=');
+    for (std::string_view item : split(text, ',')) {
+      const size_t equal = item.find('=');
       if (equal == std::string_view::npos || equal == 0)
         fail("option '" + std::string(item) + "' is not key=value");
       std::string key(item.substr(0, equal));
       if (!options_.try_emplace(key, std::string(item.substr(equal + 1))).second)
         fail("option '" + key + "' is given twice");
-      if (comma == std::string_view::npos)
-        break;
-      start = comma + 1;
     }
   }
 
@@ -158,14 +153,10 @@ private:
 
   size_t positive_count(std::string_view text) const
   {
-    size_t value = 0;
-    for (char c : text) {
-      if (!std::isdigit(static_cast<unsigned char>(c)) || value > (size_t{1} << 40))
-        fail("'" + std::string(text) + "' is not a positive integer");
-      value = value * 10 + static_cast<size_t>(c - '0');
-    }
-    if (text.empty() || value == 0)
-      fail("'" + std::string(text) + "' is not a positive integer");
+    size_t value    = 0;
+    auto [end, err] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (text.empty() || err != std::errc() || end != text.data() + text.size() || value == 0)
+      fail(std::string("'").append(text).append("' is not a positive integer"));
     return value;
   }
 

@@ -26,7 +26,7 @@
 // MPI_DOUBLE (SimGrid's "TAU" and "MPE" conventions). Actions without an explicit datatype argument get that default.
 //
 // Resources: traces are streamed, never loaded whole. A per-rank stream keeps a read buffer whose size shrinks as the
-// number of ranks grows (64 MiB in total, between 4 KiB and 256 KiB per rank), and reopens its file at the saved offset
+// number of ranks grows (4 MiB in total, between 4 KiB and 64 KiB per rank), and reopens its file at the saved offset
 // at each refill, so the reader holds at most one file descriptor at any time, whatever the number of ranks. A shared
 // trace is read once, in order; lines of other ranks wait, already parsed, in per-rank queues until those ranks ask.
 // Not thread-safe: a TraceSet and its streams belong to one thread (the simulation thread).

@@ -359,6 +359,30 @@ TEST(platform_xml_errors, RouteBetweenHostsWithNoPath)
   }
 }
 
+TEST(platform_xml_errors, GraphZonesWarnAboutHostsTheyCannotReach)
+{
+  for (const std::string routing : {"Floyd", "Dijkstra"}) {
+    const std::string path = write_platform("<zone id=\"g\" routing=\"" + routing + "\">\n" // 3
+                                            "  <host id=\"a\" speed=\"1Gf\"/>\n"
+                                            "  <host id=\"b\" speed=\"1Gf\"/>\n"
+                                            "  <host id=\"c\" speed=\"1Gf\"/>\n"
+                                            "  <link id=\"l\" bandwidth=\"1Gbps\"/>\n"
+                                            "  <route src=\"a\" dst=\"b\"><link_ctn id=\"l\"/></route>\n"
+                                            "  <route src=\"b\" dst=\"c\" symmetrical=\"NO\"><link_ctn id=\"l\"/></route>\n"
+                                            "</zone>\n");
+    auto platform = load_platform(path);
+    ASSERT_EQ(platform->warnings().size(), 1u) << routing;
+    EXPECT_EQ(platform->warnings()[0], path + ":3: zone 'g' (routing " + routing +
+                                           ") has no route from 'c' to 'a' (and maybe others): asking for one will "
+                                           "fail");
+    std::vector<LinkId> links;
+    double latency = 0;
+    platform->route(0, 2, links, latency); // a -> b -> c exists
+    EXPECT_EQ(links.size(), 2u);
+    EXPECT_THROW(platform->route(2, 0, links, latency), InputError);
+  }
+}
+
 TEST(platform_xml_errors, NoneRoutingHasNoRoutes)
 {
   auto platform = load_platform(write_platform("<zone id=\"z\" routing=\"None\">\n"

@@ -21,6 +21,7 @@
 #include "platform/PlatformBuilder.hpp"
 #include "platform/routing/Registry.hpp"
 
+#include <algorithm>
 #include <mutex>
 #include <queue>
 #include <unordered_map>
@@ -52,21 +53,33 @@ public:
     }
   }
 
+  // All needed members are connected both ways iff each reaches the first one and is reached from
+  // it: two graph searches instead of one shortest-path tree per member.
   std::optional<std::pair<uint32_t, uint32_t>> find_missing_route(const std::vector<bool>& needed) const override
   {
-    for (uint32_t src = 0; src < needed.size(); src++) {
-      if (!needed[src])
+    auto first = std::find(needed.begin(), needed.end(), true);
+    if (first == needed.end())
+      return std::nullopt;
+    const auto hub = static_cast<uint32_t>(first - needed.begin());
+    if (node_of(hub) == kNotInGraph)
+      return std::make_pair(hub, hub);
+    std::vector<std::vector<uint32_t>> forward(edges_.size());
+    std::vector<std::vector<uint32_t>> backward(edges_.size());
+    for (uint32_t node = 0; node < edges_.size(); node++) {
+      for (const auto& edge : edges_[node]) {
+        forward[node].push_back(edge.target);
+        backward[edge.target].push_back(node);
+      }
+    }
+    const std::vector<bool> from_hub = reachable(forward, node_of(hub));
+    const std::vector<bool> to_hub   = reachable(backward, node_of(hub));
+    for (uint32_t member = 0; member < needed.size(); member++) {
+      if (!needed[member] || member == hub)
         continue;
-      if (node_of(src) == kNotInGraph) {
-        for (uint32_t dst = 0; dst < needed.size(); dst++)
-          if (needed[dst])
-            return std::make_pair(src, dst);
-      }
-      const std::vector<int64_t>& previous = predecessors(node_of(src));
-      for (uint32_t dst = 0; dst < needed.size(); dst++) {
-        if (needed[dst] && dst != src && (node_of(dst) == kNotInGraph || previous[node_of(dst)] == kUnreached))
-          return std::make_pair(src, dst);
-      }
+      if (node_of(member) == kNotInGraph || !from_hub[node_of(member)])
+        return std::make_pair(hub, member);
+      if (!to_hub[node_of(member)])
+        return std::make_pair(member, hub);
     }
     return std::nullopt;
   }
@@ -160,6 +173,24 @@ private:
                            context.point(members()[dst]).name + "' in zone '" + name() +
                            "' (routes are symmetrical by default: a route and its reverse are declared once)");
     edges_[from].push_back({to, std::move(route)});
+  }
+
+  static std::vector<bool> reachable(const std::vector<std::vector<uint32_t>>& adjacency, uint32_t start)
+  {
+    std::vector<bool> seen(adjacency.size(), false);
+    std::vector<uint32_t> stack{start};
+    seen[start] = true;
+    while (!stack.empty()) {
+      const uint32_t node = stack.back();
+      stack.pop_back();
+      for (uint32_t next : adjacency[node]) {
+        if (!seen[next]) {
+          seen[next] = true;
+          stack.push_back(next);
+        }
+      }
+    }
+    return seen;
   }
 
   // Predecessor of every node on the shortest paths from `source` (kUnreached when none).

@@ -28,14 +28,7 @@ struct DragonflyParameters {
 
 DragonflyParameters parse_dragonfly(std::string_view text)
 {
-  std::vector<std::string_view> parts;
-  for (size_t start = 0;;) {
-    size_t semicolon = text.find(';', start);
-    parts.push_back(text.substr(start, semicolon == std::string_view::npos ? std::string_view::npos : semicolon - start));
-    if (semicolon == std::string_view::npos)
-      break;
-    start = semicolon + 1;
-  }
+  const std::vector<std::string_view> parts = split(text, ';');
   if (parts.size() != 4)
     throw InputError("", 0,
                      "dragonfly parameters '" + std::string(text) +

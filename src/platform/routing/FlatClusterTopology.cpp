@@ -19,10 +19,11 @@ namespace {
 void build_flat_cluster(const ClusterSpec& spec, PlatformBuilder& builder, Zone* parent)
 {
   auto& zone = static_cast<StarRouting&>(
-      builder.add_zone(parent, std::make_unique<StarRouting>(spec.id, "Cluster (FLAT cluster)"), spec.line));
+      builder.add_zone(parent, std::make_unique<StarRouting>(spec.id, "FLAT cluster"), spec.line));
   if (spec.sharing == ClusterSharing::Fatpipe)
     builder.warn_at(spec.line, "cluster '" + spec.id +
-                 "': sharing_policy FATPIPE gives SHARED private links (as in SimGrid 3.32, which ignores it here)");
+                                   "': sharing_policy FATPIPE gives SHARED private links (as in SimGrid 3.32, which "
+                                   "ignores it here)");
 
   LinkId backbone = kNoLink;
   if (spec.has_backbone())
