@@ -29,7 +29,10 @@ demo: build
 
 test: build test-cpp test-python asan
 
-test-cpp:
+# The C++ tests reuse the package's build tree (same objects), with the test targets switched on.
+test-cpp: build
+	cmake -S . -B $(BUILD) -DMPISIM_BUILD_TESTS=ON > /dev/null
+	cmake --build $(BUILD) -j $(JOBS)
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
 test-python:

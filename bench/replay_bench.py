@@ -144,16 +144,21 @@ def write_stencil_trace(folder: str, ranks: int, app: Stencil) -> Tuple[str, int
     return index, actions
 
 
-def write_platform(path: str, ranks: int) -> str:
-    """A flat cluster of `ranks` hosts (node-0 ...): 1 Gf hosts, 10 Gbps / 1 us private links (split duplex), and a
-    backbone with a quarter of the hosts' aggregate bandwidth (2.5 Gbps per host, 4:1 oversubscription)."""
-    backbone_gbps = 2.5 * ranks
+def write_platform(path: str, ranks: int, backbone_gbps_per_host: float = 0.0) -> str:
+    """A flat cluster of `ranks` hosts node-0 ... node-(N-1): 1 Gf hosts and 10 Gbps / 1 us private links (split
+    duplex), so a message crosses its sender's up link and its receiver's down link (a non-blocking crossbar).
+
+    With `backbone_gbps_per_host` > 0, every message also crosses one shared backbone of that bandwidth times N.
+    Not the default: a backbone puts every concurrent message in one max-min system, so each message start or end
+    re-solves all of them and both simulators become quadratic (bench/README.md has the measurements)."""
+    backbone = ""
+    if backbone_gbps_per_host > 0:
+        backbone = f' bb_bw="{backbone_gbps_per_host * ranks:g}Gbps" bb_lat="1us"'
     with open(path, "w") as out:
         out.write(f"""<?xml version='1.0'?>
 <!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
 <platform version="4.1">
-  <cluster id="bench" prefix="node-" radical="0-{ranks - 1}" suffix="" speed="1Gf"
-           bw="10Gbps" lat="1us" bb_bw="{backbone_gbps:g}Gbps" bb_lat="2us"/>
+  <cluster id="bench" prefix="node-" radical="0-{ranks - 1}" suffix="" speed="1Gf" bw="10Gbps" lat="1us"{backbone}/>
 </platform>
 """)
     return path
@@ -181,6 +186,7 @@ class Run:
     returncode: int = 0
     error: str = ""
     version: str = ""
+    note: str = ""
 
     @property
     def actions_per_second(self) -> float:
@@ -235,8 +241,25 @@ def run_mpisim(mpisim: str, index: str, platform: str, hostfile: str, logs: str,
 
 
 def run_smpi(smpirun: str, index: str, platform: str, hostfile: str, ranks: int, logs: str, timeout: float) -> Run:
-    command = [smpirun, "-np", str(ranks), "-platform", platform, "-hostfile", hostfile, "-replay",
-               os.path.basename(index)]
+    """The plain `smpirun -replay`. SMPI privatizes each rank by dlopen-ing its own copy of the replay binary, about
+    ten memory mappings per rank: beyond ~6 000 ranks that exceeds Linux's default vm.max_map_count (65530) and every
+    run dies at start-up ("dlopen failed: ... cannot apply additional memory protection after relocation"). Then the
+    run is repeated with `-no-privatize` (same simulated time, less memory) and the result says so; raising the limit
+    (`sysctl -w vm.max_map_count=262144`, as root) lets the plain command run."""
+    base = [smpirun, "-np", str(ranks), "-platform", platform, "-hostfile", hostfile, "-replay",
+            os.path.basename(index)]
+    run = _smpi_attempt(base, index, logs, timeout)
+    if run.returncode != 0 and _mapping_limit_hit(os.path.join(logs, "smpi.err")):
+        limit = _read_int("/proc/sys/vm/max_map_count")
+        progress(f"  smpirun could not dlopen a copy per rank (vm.max_map_count = {limit}): again with -no-privatize")
+        os.replace(os.path.join(logs, "smpi.err"), os.path.join(logs, "smpi-privatized.err"))
+        run = _smpi_attempt(base[:1] + ["-no-privatize"] + base[1:], index, logs, timeout)
+        run.note = (f"-no-privatize: the plain command ran out of memory mappings (vm.max_map_count = {limit}; "
+                    "privatization maps a copy of the replay binary per rank)")
+    return run
+
+
+def _smpi_attempt(command: List[str], index: str, logs: str, timeout: float) -> Run:
     run = measure("smpi", command, os.path.dirname(index), os.path.join(logs, "smpi"), timeout)
     with open(os.path.join(logs, "smpi.out")) as out, open(os.path.join(logs, "smpi.err")) as err:
         match = SIMULATION_TIME.search(out.read() + err.read())
@@ -245,6 +268,20 @@ def run_smpi(smpirun: str, index: str, platform: str, hostfile: str, ranks: int,
     elif run.returncode == 0:
         run.returncode, run.error = -2, "no 'Simulation time' in smpirun's output (deadlock?)"
     return run
+
+
+def _mapping_limit_hit(stderr_path: str) -> bool:
+    with open(stderr_path, errors="replace") as err:
+        text = err.read()
+    return "dlopen failed" in text and "cannot apply additional memory protection" in text
+
+
+def _read_int(path: str) -> Optional[int]:
+    try:
+        with open(path) as f:
+            return int(f.read().strip())
+    except (OSError, ValueError):
+        return None
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -287,13 +324,14 @@ class SizeResult:
                 "ratio_actions_per_second": self.speed_ratio(), "ratio_max_rss": self.memory_ratio()}
 
 
-def bench_size(ranks: int, app: Stencil, tools: Dict[str, str], workdir: str, timeout: float) -> SizeResult:
+def bench_size(ranks: int, app: Stencil, tools: Dict[str, str], workdir: str, timeout: float,
+               backbone_gbps_per_host: float = 0.0) -> SizeResult:
     folder = os.path.join(workdir, f"n{ranks}")
     logs = os.path.join(folder, "logs")
     os.makedirs(logs, exist_ok=True)
     progress(f"[{ranks} ranks] writing the trace ({app.iterations} iterations) in {folder}")
     index, actions = write_stencil_trace(os.path.join(folder, "trace"), ranks, app)
-    platform = write_platform(os.path.join(folder, "cluster.xml"), ranks)
+    platform = write_platform(os.path.join(folder, "cluster.xml"), ranks, backbone_gbps_per_host)
     hostfile = write_hostfile(os.path.join(folder, "hosts.txt"), ranks)
     result = SizeResult(ranks=ranks, grid=process_grid(ranks), iterations=app.iterations, actions=actions,
                         messages=6 * ranks * app.iterations)

@@ -1,0 +1,9 @@
+"""Documentation generated from declarations stays in step with them."""
+
+from conftest import repo_path
+from mpisim.cli import models_markdown
+
+
+def test_model_parameter_reference_is_up_to_date():
+    with open(repo_path("docs", "model-parameters.md")) as committed:
+        assert committed.read() == models_markdown(), "run: .venv/bin/mpisim models --markdown > docs/model-parameters.md"
