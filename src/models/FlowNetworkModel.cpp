@@ -73,8 +73,7 @@ MessagePolicy FlowNetworkModel::policy(double payload) const
                        receive};
 }
 
-std::shared_ptr<kernel::Activity> FlowNetworkModel::transfer(platform::HostId src, platform::HostId dst,
-                                                             double payload)
+Transfer FlowNetworkModel::transfer(platform::HostId src, platform::HostId dst, double payload, double)
 {
   const double size = payload + settings_.envelope;
   double route_latency = 0;
@@ -83,7 +82,7 @@ std::shared_ptr<kernel::Activity> FlowNetworkModel::transfer(platform::HostId sr
   const double latency = route_latency * settings_.latency_factor.factor(size);
 
   if (route_.empty()) // nothing to share: only the latency
-    return engine_.start_timer(latency, describe_message(platform_, src, dst));
+    return {engine_.start_timer(latency, describe_message(platform_, src, dst)), nullptr};
 
   const auto& links = platform_.links();
   double penalty = settings_.latency_unfair ? route_latency : 0.0;
@@ -115,7 +114,7 @@ std::shared_ptr<kernel::Activity> FlowNetworkModel::transfer(platform::HostId sr
   sharing_.start(flow, variable);
   if (latency > 0)
     flow->start_after_latency(engine_, sharing_, latency, penalty);
-  return flow;
+  return {flow, nullptr};
 }
 
 } // namespace mpisim::models

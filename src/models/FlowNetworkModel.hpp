@@ -40,7 +40,7 @@ public:
   FlowNetworkModel(const NetworkModelContext& context, FlowModelSettings settings);
 
   MessagePolicy policy(double payload) const override;
-  std::shared_ptr<kernel::Activity> transfer(platform::HostId src, platform::HostId dst, double payload) override;
+  Transfer transfer(platform::HostId src, platform::HostId dst, double payload, double send_posted_at) override;
 
 private:
   kernel::Engine& engine_;

@@ -6,8 +6,9 @@
 //   T2 = L + k*g            if k < s     (transmission)
 //      = L + s*g + (k-s)*G  otherwise
 // k <= S is sent asynchronously: the sender pays T1, the data arrives T2 later, the receiver pays T3 on arrival.
-// k > S uses a rendezvous: once both sides are there, a request/acknowledgement handshake (T5 = 2o + L) precedes
-// the data (T1 + T2); the sender is released when the data has arrived. Non-blocking sends cost o.
+// k > S uses a rendezvous. With ts, tr the dates the send and the receive are posted, the request reaches a ready
+// receiver at m = max(ts + L + o, tr) (T4 = m - ts + o); the sender is released at m + o + T5 + T1 (T5 = 2o + L)
+// and the data arrives T2 later; the receiver then pays T3. Non-blocking sends cost o.
 // Single port: a card sends one message at a time, busy for T2 - L; later messages wait for it.
 // By default L and G come from the route between the two hosts (sum of latencies, 1 / smallest bandwidth), so the
 // model needs no calibration to run; set `use-route = no` to use the L, g and G given here.
@@ -57,7 +58,7 @@ public:
     return MessagePolicy{rendezvous ? Protocol::Rendezvous : Protocol::Eager, o_ + k * Os_, o_, o_ + k * Or_};
   }
 
-  std::shared_ptr<kernel::Activity> transfer(platform::HostId src, platform::HostId dst, double k) override
+  Transfer transfer(platform::HostId src, platform::HostId dst, double k, double send_posted_at) override
   {
     double latency = L_;
     double G = G_;
@@ -75,15 +76,21 @@ public:
     }
     const double g = g_ > 0 ? g_ : G;
     const double serialization = k < s_ ? k * g : s_ * g + (k - s_) * G;
-    double delay = latency + serialization;
-    if (k > S_)
-      delay += 2 * o_ + latency + o_ + k * Os_; // handshake T5, then the sender's T1 before the data leaves
-    // Single port: the card is busy while it serializes this message.
     const double now = engine_.now();
-    const double start = std::max(now, nic_free_[src]);
+    std::shared_ptr<kernel::TimerActivity> release;
+    double departure = now; // eager: the sender paid T1 before posting
+    if (k > S_) {
+      const double ready = std::max(send_posted_at + latency + o_, now);     // m
+      departure = ready + o_ + (2 * o_ + latency) + (o_ + k * Os_);          // m + o + T5 + T1
+      release = engine_.start_timer(departure - now, "rendezvous handshake");
+    }
+    // Single port: the card serializes one message at a time.
+    const double start = std::max(departure, nic_free_[src]);
     nic_free_[src] = start + serialization;
-    return engine_.start_timer(start - now + delay, "message from " + platform_.hosts()[src].name + " to " +
-                                                        platform_.hosts()[dst].name);
+    auto arrival = engine_.start_timer(start + latency + serialization - now,
+                                       "message from " + platform_.hosts()[src].name + " to " +
+                                           platform_.hosts()[dst].name);
+    return {arrival, release};
   }
 
 private:

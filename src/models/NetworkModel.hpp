@@ -29,6 +29,12 @@ struct MessagePolicy {
   double receive_overhead;  // seconds the receiver spends once the message has arrived
 };
 
+// What a started transfer gives the MPI layer.
+struct Transfer {
+  std::shared_ptr<kernel::Activity> arrival;        // completes when the last byte has arrived
+  std::shared_ptr<kernel::Activity> sender_release; // rendezvous: when the sender may go; null means at arrival
+};
+
 class NetworkModel {
 public:
   virtual ~NetworkModel() = default;
@@ -36,9 +42,9 @@ public:
   // Protocol and CPU-side overheads for a message of `payload` bytes (MPI payload, no envelope).
   virtual MessagePolicy policy(double payload) const = 0;
 
-  // Starts moving a message of `payload` bytes from host src to host dst. The activity completes when the last
-  // byte has arrived.
-  virtual std::shared_ptr<kernel::Activity> transfer(platform::HostId src, platform::HostId dst, double payload) = 0;
+  // Starts moving a message of `payload` bytes from host src to host dst, now: at the send for eager messages, at
+  // the match otherwise. `send_posted_at` is the date the send was posted (delay models use it for handshakes).
+  virtual Transfer transfer(platform::HostId src, platform::HostId dst, double payload, double send_posted_at) = 0;
 };
 
 struct NetworkModelContext {

@@ -32,8 +32,9 @@ Parameters::Parameters(const std::vector<ParameterSpec>& specs) : specs_(specs)
   }
 }
 
-void Parameters::parse_into(Entry& entry, const std::string& value, const std::string& origin)
+void Parameters::parse_into(Entry& target, const std::string& value, const std::string& origin)
 {
+  Entry entry = target; // parsed on a copy: a rejected value leaves the previous one whole
   try {
     switch (entry.spec->kind) {
       case ParameterKind::Number: {
@@ -58,10 +59,13 @@ void Parameters::parse_into(Entry& entry, const std::string& value, const std::s
     }
   } catch (const std::invalid_argument&) {
     throw InputError(origin + ": parameter " + entry.spec->name + ": '" + value + "' is not a number");
+  } catch (const std::out_of_range&) {
+    throw InputError(origin + ": parameter " + entry.spec->name + ": '" + value + "' is out of range");
   } catch (const InputError& error) {
     throw InputError(origin + ": parameter " + entry.spec->name + ": " + error.message());
   }
   entry.text = value;
+  target = entry;
 }
 
 Parameters::Entry& Parameters::find(const std::string& name, const std::string& origin)

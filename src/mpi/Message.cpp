@@ -10,11 +10,18 @@ namespace mpisim::mpi {
 void Message::start_transfer()
 {
   in_flight_ = shared_from_this();
-  transfer_ = world_.network().transfer(world_.host_of(source_world_), world_.host_of(destination_world_), bytes());
-  if (transfer_->done())
-    activity_done(*transfer_);
+  transfer_ = world_.network().transfer(world_.host_of(source_world_), world_.host_of(destination_world_), bytes(),
+                                        posted_at_);
+  if (protocol_ == models::Protocol::Rendezvous && transfer_.sender_release) {
+    if (transfer_.sender_release->done())
+      release_sender();
+    else
+      transfer_.sender_release->set_observer(this);
+  }
+  if (transfer_.arrival->done())
+    arrive();
   else
-    transfer_->set_observer(this);
+    transfer_.arrival->set_observer(this);
 }
 
 void Message::match(RequestPtr receive)
@@ -27,13 +34,27 @@ void Message::match(RequestPtr receive)
     deliver();
 }
 
-void Message::activity_done(kernel::Activity&)
+void Message::activity_done(kernel::Activity& activity)
+{
+  if (&activity == transfer_.sender_release.get())
+    release_sender();
+  else
+    arrive();
+}
+
+void Message::release_sender()
+{
+  sender_released_ = true;
+  send_->complete();
+}
+
+void Message::arrive()
 {
   arrived_ = true;
   auto self = std::move(in_flight_); // the message may be released when this function returns
-  transfer_.reset();
-  if (protocol_ == models::Protocol::Rendezvous)
-    send_->complete();
+  transfer_.arrival.reset();
+  if (protocol_ == models::Protocol::Rendezvous && not sender_released_)
+    release_sender();
   if (receive_)
     deliver();
 }

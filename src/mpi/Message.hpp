@@ -21,9 +21,9 @@ class World;
 class Message : public kernel::ActivityObserver, public std::enable_shared_from_this<Message> {
 public:
   Message(World& world, RequestPtr send, int source_world, int destination_world, models::Protocol protocol,
-          double receive_overhead)
+          double receive_overhead, double posted_at)
       : world_(world), send_(std::move(send)), source_world_(source_world), destination_world_(destination_world),
-        protocol_(protocol), receive_overhead_(receive_overhead)
+        protocol_(protocol), receive_overhead_(receive_overhead), posted_at_(posted_at)
   {
   }
 
@@ -42,19 +42,23 @@ public:
   void match(RequestPtr receive);     // a receive takes this message
 
 private:
-  void activity_done(kernel::Activity& transfer) override;
+  void activity_done(kernel::Activity& activity) override;
+  void arrive();
+  void release_sender();
   void deliver();
 
   World& world_;
   RequestPtr send_;
   RequestPtr receive_;
-  std::shared_ptr<kernel::Activity> transfer_;
+  models::Transfer transfer_;
   std::shared_ptr<Message> in_flight_; // keeps the message alive while its transfer runs
   int source_world_;
   int destination_world_;
   models::Protocol protocol_;
   double receive_overhead_;
+  double posted_at_;
   bool arrived_ = false;
+  bool sender_released_ = false;
 };
 
 using MessagePtr = std::shared_ptr<Message>;

@@ -17,8 +17,8 @@ RequestPtr Rank::post_send(const Communicator& comm, int dst, int tag, double by
 
   auto request = std::make_shared<Request>(RequestKind::Send, world_rank_, comm, dst, tag, bytes);
   const int destination = comm.world_rank(dst);
-  auto message =
-      std::make_shared<Message>(world_, request, world_rank_, destination, policy.protocol, policy.receive_overhead);
+  auto message = std::make_shared<Message>(world_, request, world_rank_, destination, policy.protocol,
+                                           policy.receive_overhead, world_.engine().now());
   if (data != nullptr && bytes > 0) {
     if (rendezvous) {
       message->source_buffer = data;

@@ -149,7 +149,12 @@ void MaxMinSolver::expand(CnstId c, VarId v, double coefficient)
   auto same_constraint = [c](const Use& use) { return use.constraint == c; };
   auto existing = std::find_if(var.uses.begin(), var.uses.end(), same_constraint);
   if (existing != var.uses.end()) {
-    existing->coefficient += coefficient;
+    // As SimGrid's LMM: a second use of a fatpipe counts once, at the larger coefficient (a flow and its own reverse
+    // traffic on one fatpipe link do not add up); on a shared constraint the uses add.
+    if (constraints_[c].sharing == Sharing::Fatpipe)
+      existing->coefficient = std::max(existing->coefficient, coefficient);
+    else
+      existing->coefficient += coefficient;
     if (var.enabled())
       constraints_[c].users[existing->index_in_users].coefficient = existing->coefficient;
   } else {

@@ -68,7 +68,8 @@ public:
   VarId add_variable(double penalty, double bound);
   void set_penalty(VarId v, double penalty);
   void set_bound(VarId v, double bound);
-  // v uses c with this coefficient (finite, >= 0); expanding the same pair twice adds the coefficients.
+  // v uses c with this coefficient (finite, >= 0). Expanding the same pair twice adds the coefficients on a Shared
+  // constraint and keeps the larger one on a Fatpipe (SimGrid's rule).
   void expand(CnstId c, VarId v, double coefficient);
   // Its id may be reused by a later add_variable().
   void remove_variable(VarId v);

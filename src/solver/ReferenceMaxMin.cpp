@@ -44,7 +44,10 @@ void ReferenceMaxMin::build_matrix()
   coefficient_.assign(constraints_.size(), std::vector<double>(variables_.size(), 0.0));
   linked_.assign(constraints_.size(), std::vector<bool>(variables_.size(), false));
   for (const Element& element : elements_) {
-    coefficient_[element.constraint][element.variable] += element.coefficient;
+    double& coefficient = coefficient_[element.constraint][element.variable];
+    // Repeated uses add up on a shared constraint; a fatpipe keeps the larger one.
+    const bool fatpipe = constraints_[element.constraint].sharing == Sharing::Fatpipe;
+    coefficient = fatpipe ? std::max(coefficient, element.coefficient) : coefficient + element.coefficient;
     linked_[element.constraint][element.variable] = true;
   }
 }

@@ -275,11 +275,10 @@ TEST(models_parameters, BadValuesAreInputErrorsWithTheValue)
   EXPECT_NE(unknown.find("weight"), std::string::npos) << unknown; // lists the known names
 }
 
-// BUG (minor): a rejected value must leave the parameter as it was. Parameters::parse_into stores std::stod's result
-// before checking that the whole text was read, so after set("weight", "12abc") throws, number("weight") is 12
-// instead of the previous 8775 (and text("weight") still says "8775"): a caller that catches the InputError and
-// goes on (an interactive front end, the Python bindings) runs with a value the user never gave.
-TEST(models_parameters, DISABLED_RejectedValueLeavesThePreviousOne)
+// A rejected value leaves the parameter as it was: after set("weight", "12abc") throws, number("weight") is still
+// 8775 (not the 12 std::stod read before noticing the rest), so a caller that catches the InputError and goes on
+// never runs with a value the user did not give.
+TEST(models_parameters, RejectedValueLeavesThePreviousOne)
 {
   models::Parameters p(kTestSpecs);
   EXPECT_THROW(p.set("weight", "12abc", "--param weight"), InputError);
@@ -287,11 +286,8 @@ TEST(models_parameters, DISABLED_RejectedValueLeavesThePreviousOne)
   EXPECT_EQ(p.text("weight"), "8775");
 }
 
-// BUG: a number too large for a double ("1e999") makes std::stod throw std::out_of_range, which Parameters does
-// not catch (it catches std::invalid_argument only), so the user gets an internal exception instead of an
-// InputError naming the value. Expected: InputError "--param weight: parameter weight: '1e999' is not a number"
-// (or "out of range").
-TEST(models_parameters, DISABLED_OutOfRangeNumbersAreInputErrors)
+// A number too large for a double ("1e999") is an InputError naming the value, not an internal exception.
+TEST(models_parameters, OutOfRangeNumbersAreInputErrors)
 {
   models::Parameters p(kTestSpecs);
   try {
@@ -363,10 +359,10 @@ TEST(models_registry, UnknownModelListsValidNames)
 // ------------------------------------------------------------------------------------------------------------------
 
 // One message node-0 -> node-1 on cluster4, receive posted at 0, T = 600e-6 * lf(s) + s / (125e6 * bf(s)):
-//   payload 0:       s = 16      T = 600e-6*2.01467 + 16/(125e6*0.812084)        = 0.00120895961916   (SimGrid 0.001209)
-//   payload 65456:   s = 65472   T = 600e-6*3.48845 + 65472/(125e6*0.697866)     = 0.00284360950185   (SimGrid 0.002844)
-//   payload 65457:   s = 65473   T = 600e-6*11.6436 + 65473/(125e6*0.940694)     = 0.00754296593264   (SimGrid 0.007543)
-//   payload 1e6:     s = 1000016 T = 600e-6*11.6436 + 1000016/(125e6*0.940694)   = 0.0154906556170657 (SimGrid 0.015491)
+//   payload 0:     s = 16      T = 600e-6*2.01467 + 16/(125e6*0.812084)      = 0.00120895961916   (SimGrid 0.001209)
+//   payload 65456: s = 65472   T = 600e-6*3.48845 + 65472/(125e6*0.697866)   = 0.00284360950185   (SimGrid 0.002844)
+//   payload 65457: s = 65473   T = 600e-6*11.6436 + 65473/(125e6*0.940694)   = 0.00754296593264   (SimGrid 0.007543)
+//   payload 1e6:   s = 1000016 T = 600e-6*11.6436 + 1000016/(125e6*0.940694) = 0.0154906556170657 (SimGrid 0.015491)
 // (65472 is a threshold: it still gets the lower interval's factors; one byte more switches to the large ones.)
 // Cross-traffic (5% of each flow on the reverse route) and TCP-gamma (4194304 / (2*600e-6) = 3.5e9 B/s) do not bind.
 TEST(models_smpi, PointToPointOnCluster4MatchesSimGrid)
@@ -424,9 +420,9 @@ TEST(models_sharing, CompletionDatesFollowShareChanges)
   const platform::HostId a = host(simulation, "a"), b = host(simulation, "b");
   double a_end = -1, b_end = -1;
   engine.spawn("flows", [&] {
-    auto flow_a = network.transfer(a, b, 2e6);
+    auto flow_a = network.transfer(a, b, 2e6, engine.now()).arrival;
     engine.sleep(0.5e-3);
-    auto flow_b = network.transfer(a, b, 1e6);
+    auto flow_b = network.transfer(a, b, 1e6, engine.now()).arrival;
     engine.wait(*flow_b);
     b_end = engine.now();
     engine.wait(*flow_a);
@@ -497,17 +493,19 @@ TEST(models_smpi, RttUnfairSharingFollowsPenalties)
                            "  <link id=\"far\" bandwidth=\"1GBps\" latency=\"1ms\" sharing_policy=\"SHARED\"/>\n"
                            "  <link id=\"bottleneck\" bandwidth=\"100MBps\" latency=\"10us\" "
                            "sharing_policy=\"SHARED\"/>\n"
-                           "  <route src=\"s1\" dst=\"d\"><link_ctn id=\"near\"/><link_ctn id=\"bottleneck\"/></route>\n"
-                           "  <route src=\"s2\" dst=\"d\"><link_ctn id=\"far\"/><link_ctn id=\"bottleneck\"/></route>\n"));
+                           "  <route src=\"s1\" dst=\"d\"><link_ctn id=\"near\"/>"
+                           "<link_ctn id=\"bottleneck\"/></route>\n"
+                           "  <route src=\"s2\" dst=\"d\"><link_ctn id=\"far\"/>"
+                           "<link_ctn id=\"bottleneck\"/></route>\n"));
   mpi::Simulation simulation(options(platform, "smpi"), 1);
   auto& network = simulation.world().network();
   kernel::Engine& engine = simulation.engine();
   const platform::HostId s1 = host(simulation, "s1"), s2 = host(simulation, "s2"), d = host(simulation, "d");
   double rate1 = -1, rate2 = -1, end1 = -1, end2 = -1;
   engine.spawn("flows", [&] {
-    auto flow2 = network.transfer(s2, d, 1e6);
+    auto flow2 = network.transfer(s2, d, 1e6, engine.now()).arrival;
     engine.sleep((1.01e-3 - 20e-6) * 11.6436);
-    auto flow1 = network.transfer(s1, d, 1e6);
+    auto flow1 = network.transfer(s1, d, 1e6, engine.now()).arrival;
     engine.sleep(20e-6 * 11.6436 + 1e-3); // both are in their bandwidth phase
     rate1 = dynamic_cast<kernel::SharedAction&>(*flow1).rate();
     rate2 = dynamic_cast<kernel::SharedAction&>(*flow2).rate();
@@ -541,8 +539,8 @@ TEST(models_smpi, FatpipeFlowsDoNotShare)
     kernel::Engine& engine = simulation.engine();
     double ends[2] = {-1, -1};
     engine.spawn("flows", [&] {
-      auto first = network.transfer(host(simulation, "a"), host(simulation, "b"), 1e6);
-      auto second = network.transfer(host(simulation, "a"), host(simulation, "b"), 1e6);
+      auto first = network.transfer(host(simulation, "a"), host(simulation, "b"), 1e6, engine.now()).arrival;
+      auto second = network.transfer(host(simulation, "a"), host(simulation, "b"), 1e6, engine.now()).arrival;
       engine.wait(*first);
       ends[0] = engine.now();
       engine.wait(*second);
@@ -554,13 +552,12 @@ TEST(models_smpi, FatpipeFlowsDoNotShare)
   }
 }
 
-// BUG: with cross-traffic on (the default), a flow whose reverse route crosses the same FATPIPE link expands that
-// link twice (coefficient 1 forward, 0.05 back). SimGrid 3.32 keeps the larger of the two on a FATPIPE
-// (System::expand_add_to_elem: `consumption_weight = max(old, new)` for FATPIPE, `+=` otherwise), so a fatpipe is
-// unaffected by cross-traffic ("SPLITDUPLEX and FATPIPE unaffected", reference sec. 3.1): one 1e6-B message over a
-// 1 GBps / 10 us FATPIPE link takes 0.00117949795213321 (SimGrid 0.001179). mpisim's MaxMinSolver::expand adds the
-// coefficients whatever the sharing (1.05), giving 10e-6*11.6436 + 1.05*1000016/(1e9*0.940694) = 0.0012327 s.
-TEST(models_smpi, DISABLED_FatpipeIsUnaffectedByCrossTraffic)
+// With cross-traffic on (the default), a flow whose reverse route crosses the same FATPIPE link expands that link
+// twice (coefficient 1 forward, 0.05 back). SimGrid 3.32 keeps the larger of the two on a FATPIPE (and adds them on
+// other links), so a fatpipe is unaffected by cross-traffic ("SPLITDUPLEX and FATPIPE unaffected", reference
+// sec. 3.1): one 1e6-B message over a 1 GBps / 10 us FATPIPE link takes 10e-6*11.6436 + 1000016/(1e9*0.940694)
+// = 0.00117949795213321 s (SimGrid 0.001179); adding the coefficients would give 0.0012327 s.
+TEST(models_smpi, FatpipeIsUnaffectedByCrossTraffic)
 {
   Scratch scratch;
   const double t = transfer_time(scratch.write("fatpipe.xml", one_link("FATPIPE")), "smpi", 1e6);
@@ -583,10 +580,10 @@ TEST(models_smpi, SameHostRanksUseTheLoopback)
   EXPECT_DATE(transfer_time(full, "smpi", 1e6, {{"crosstraffic", "no"}}), 0.00010630619521332122);
 }
 
-// BUG (same cause as DISABLED_FatpipeIsUnaffectedByCrossTraffic): SimGrid 3.32, cross-traffic on, measured the two
-// loopback examples above at 0.000224 (cluster4) and 0.000106 (Full zone): the loopback's reverse route is the same
-// FATPIPE link, which SimGrid counts once. mpisim counts it 1.05 times: 0.000234887 and 0.000111622.
-TEST(models_smpi, DISABLED_LoopbackMatchesSimGridWithCrossTraffic)
+// SimGrid 3.32, cross-traffic on, measured the two loopback examples above at 0.000224 (cluster4) and 0.000106
+// (Full zone): the loopback's reverse route is the same FATPIPE link, counted once (1.05 times would give
+// 0.000234887 and 0.000111622).
+TEST(models_smpi, LoopbackMatchesSimGridWithCrossTraffic)
 {
   Scratch scratch;
   const double cluster = transfer_time(cluster4(), "smpi", 1e6, {}, 2, scratch.write("hostfile", "node-0:2\n"));
@@ -752,10 +749,10 @@ TEST(models_loggps, AsynchronousMessagesFollowFigure1)
 // T2 = 1e-5 + 1e-5 + 99000e-9 = 1.19e-4, T3 = 2e-6 + 2e-5 = 2.2e-5, T4 = L + 2o = 1.4e-5, T5 = 1.4e-5:
 //   send returns at 1.4e-5 + 1.4e-5 + 1.2e-5 = 4.0e-5
 //   receive returns at 1.2e-5 + 2e-6 + 1.4e-5 + 1.2e-5 + 1.19e-4 + 2.2e-5 = 1.81e-4
-// BUG: mpisim's loggps leaves out the request message T4 (o + L + o) and releases the sender only when the data has
-// arrived (its header comment says so, unlike Fig. 1): it gives send 1.45e-4 (= T5 + T1 + T2) and receive 1.67e-4
-// (= T5 + T1 + T2 + T3).
-TEST(models_loggps, DISABLED_RendezvousMessagesFollowFigure1)
+// Rendezvous as Fig. 1: the sender is released after T4 + T5 + T1 and the receiver after the data (T2) and its own
+// overhead T3. Leaving out the request message T4 and holding the sender until arrival would give send 1.45e-4 and
+// receive 1.67e-4.
+TEST(models_loggps, RendezvousMessagesFollowFigure1)
 {
   mpi::Simulation simulation(options(cluster4(), "loggps", kLogGps), 2);
   const Exchange dates = exchange(simulation, 100000);

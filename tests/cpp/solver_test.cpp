@@ -637,3 +637,27 @@ TEST(MaxMinSolver, MatchesReferenceOnRandomSystems)
 
 } // namespace
 } // namespace mpisim::solver
+
+namespace {
+
+// A flow crossing one fatpipe link forward (coefficient 1) and back (cross-traffic 0.05), e.g. a loopback: on a
+// fatpipe the two uses count once at the larger coefficient, so the flow gets the full capacity C = 100; on a shared
+// link they add: x * (1 + 0.05) = 100 -> x = 95.238095...
+TEST(MaxMinSolver, RepeatedUseOfAFatpipeCountsOnceAtTheLargerCoefficient)
+{
+  using namespace mpisim::solver;
+  MaxMinSolver solver;
+  CnstId fatpipe = solver.add_constraint(100, Sharing::Fatpipe);
+  CnstId shared = solver.add_constraint(100, Sharing::Shared);
+  VarId a = solver.add_variable(1, -1);
+  solver.expand(fatpipe, a, 1.0);
+  solver.expand(fatpipe, a, 0.05);
+  VarId b = solver.add_variable(1, -1);
+  solver.expand(shared, b, 1.0);
+  solver.expand(shared, b, 0.05);
+  solver.solve();
+  EXPECT_DOUBLE_EQ(solver.value(a), 100.0);
+  EXPECT_DOUBLE_EQ(solver.value(b), 100.0 / 1.05);
+}
+
+} // namespace

@@ -27,6 +27,7 @@ inline const char* kBruck = "bruck";
 inline const std::vector<Row>& alltoall()
 {
   static const std::vector<Row> table = {
+      {2, {{kAbove, kLinear}}}, // one rank: SimGrid's "< 8" branch (no message is sent anyway)
       {3, {{2, kPair}, {4, kLinear}, {16, kPair}, {64, kLinear}, {256, kPair}, {4096, kLinear}, {32768, kPair},
            {262144, kLinear}, {1048576, kLinear}, {kAbove, kPair}}},
       {8, {{8192, kLinear}, {16384, kLinear}, {65536, kLinear}, {524288, kLinear}, {1048576, kPair},
