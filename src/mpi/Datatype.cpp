@@ -1,0 +1,347 @@
+#include "mpi/Datatype.hpp"
+
+#include "common/Errors.hpp"
+
+#include <algorithm>
+#include <array>
+#include <complex>
+#include <cstring>
+#include <limits>
+#include <numeric>
+
+namespace mpisim::mpi {
+
+namespace {
+
+template <typename Value> struct ValueInt {
+  Value value;
+  int index;
+};
+
+struct ElementInfo {
+  const char* name;
+  size_t size;      // packed bytes (pair types: value + int, no padding)
+  size_t extent;    // bytes in memory (the C struct for pair types)
+  size_t alignment;
+  std::vector<Datatype::Block> blocks; // the C layout of one element
+};
+
+template <typename T> ElementInfo scalar(const char* name)
+{
+  return {name, sizeof(T), sizeof(T), alignof(T), {{0, sizeof(T)}}};
+}
+
+template <typename Value> ElementInfo pair(const char* name)
+{
+  using Pair = ValueInt<Value>;
+  return {name, sizeof(Value) + sizeof(int), sizeof(Pair), alignof(Pair),
+          {{0, sizeof(Value)}, {static_cast<std::ptrdiff_t>(offsetof(Pair, index)), sizeof(int)}}};
+}
+
+const std::vector<ElementInfo>& elements()
+{
+  static const std::vector<ElementInfo> table = {
+      scalar<char>("MPI_CHAR"), scalar<signed char>("MPI_SIGNED_CHAR"),
+      scalar<unsigned char>("MPI_UNSIGNED_CHAR"), scalar<unsigned char>("MPI_BYTE"),
+      scalar<short>("MPI_SHORT"), scalar<unsigned short>("MPI_UNSIGNED_SHORT"), scalar<int>("MPI_INT"),
+      scalar<unsigned>("MPI_UNSIGNED"), scalar<long>("MPI_LONG"), scalar<unsigned long>("MPI_UNSIGNED_LONG"),
+      scalar<long long>("MPI_LONG_LONG"), scalar<unsigned long long>("MPI_UNSIGNED_LONG_LONG"),
+      scalar<float>("MPI_FLOAT"), scalar<double>("MPI_DOUBLE"), scalar<long double>("MPI_LONG_DOUBLE"),
+      scalar<int8_t>("MPI_INT8_T"), scalar<int16_t>("MPI_INT16_T"), scalar<int32_t>("MPI_INT32_T"),
+      scalar<int64_t>("MPI_INT64_T"), scalar<uint8_t>("MPI_UINT8_T"), scalar<uint16_t>("MPI_UINT16_T"),
+      scalar<uint32_t>("MPI_UINT32_T"), scalar<uint64_t>("MPI_UINT64_T"), scalar<bool>("MPI_C_BOOL"),
+      scalar<wchar_t>("MPI_WCHAR"), scalar<std::complex<float>>("MPI_C_FLOAT_COMPLEX"),
+      scalar<std::complex<double>>("MPI_C_DOUBLE_COMPLEX"), scalar<std::ptrdiff_t>("MPI_AINT"),
+      scalar<long long>("MPI_OFFSET"), scalar<long long>("MPI_COUNT"),
+      pair<float>("MPI_FLOAT_INT"), pair<double>("MPI_DOUBLE_INT"), pair<long>("MPI_LONG_INT"),
+      pair<int>("MPI_2INT"), pair<short>("MPI_SHORT_INT"), pair<long double>("MPI_LONG_DOUBLE_INT"),
+      scalar<unsigned char>("MPI_PACKED"),
+  };
+  return table;
+}
+
+const ElementInfo& info(Element element) { return elements()[static_cast<size_t>(element)]; }
+
+void require(bool condition, const std::string& message)
+{
+  if (not condition)
+    throw InputError(message);
+}
+
+void require_old(const DatatypePtr& old, const char* constructor)
+{
+  require(old != nullptr, std::string(constructor) + ": the old datatype is MPI_DATATYPE_NULL");
+}
+
+} // namespace
+
+size_t element_size(Element element) { return info(element).size; }
+const char* element_name(Element element) { return info(element).name; }
+
+DatatypePtr Datatype::predefined(Element element)
+{
+  static const std::vector<DatatypePtr> types = [] {
+    std::vector<DatatypePtr> all;
+    for (size_t i = 0; i < elements().size(); ++i) {
+      const ElementInfo& e = elements()[i];
+      auto type = std::shared_ptr<Datatype>(new Datatype());
+      type->name_ = e.name;
+      type->size_ = e.size;
+      type->lb_ = 0;
+      type->ub_ = static_cast<std::ptrdiff_t>(e.extent);
+      type->predefined_ = true;
+      type->blocks_ = e.blocks;
+      type->signature_ = {{static_cast<Element>(i), 1}};
+      type->finish();
+      all.push_back(type);
+    }
+    return all;
+  }();
+  return types[static_cast<size_t>(element)];
+}
+
+std::shared_ptr<Datatype> Datatype::assemble(const std::vector<std::ptrdiff_t>& displacements,
+                                             const std::vector<size_t>& lengths, const std::vector<DatatypePtr>& types,
+                                             std::string name)
+{
+  auto type = std::shared_ptr<Datatype>(new Datatype());
+  type->name_ = std::move(name);
+  bool any = false;
+  size_t alignment = 1;
+  for (size_t k = 0; k < displacements.size(); ++k) {
+    const Datatype& old = *types[k];
+    if (lengths[k] == 0)
+      continue;
+    for (size_t copy = 0; copy < lengths[k]; ++copy) {
+      const std::ptrdiff_t base = displacements[k] + static_cast<std::ptrdiff_t>(copy) * old.extent();
+      for (const Block& block : old.blocks_) {
+        Block shifted{base + block.offset, block.length};
+        if (not type->blocks_.empty() &&
+            type->blocks_.back().offset + static_cast<std::ptrdiff_t>(type->blocks_.back().length) == shifted.offset)
+          type->blocks_.back().length += shifted.length;
+        else if (shifted.length > 0)
+          type->blocks_.push_back(shifted);
+      }
+      for (const Run& run : old.signature_) {
+        if (not type->signature_.empty() && type->signature_.back().element == run.element)
+          type->signature_.back().count += run.count;
+        else
+          type->signature_.push_back(run);
+      }
+    }
+    const std::ptrdiff_t first = displacements[k] + old.lb_;
+    const std::ptrdiff_t last = displacements[k] + static_cast<std::ptrdiff_t>(lengths[k] - 1) * old.extent() + old.ub_;
+    type->lb_ = any ? std::min(type->lb_, first) : first;
+    type->ub_ = any ? std::max(type->ub_, last) : last;
+    type->explicit_bounds_ = type->explicit_bounds_ || old.explicit_bounds_;
+    for (const Run& run : old.signature_)
+      alignment = std::max(alignment, info(run.element).alignment);
+    type->size_ += lengths[k] * old.size_;
+    any = true;
+  }
+  // Struct types are padded to the alignment of their widest member, as C compilers and MPI libraries do, unless
+  // bounds were set explicitly.
+  if (any && displacements.size() > 1 && not type->explicit_bounds_) {
+    const auto align = static_cast<std::ptrdiff_t>(alignment);
+    std::ptrdiff_t extent = type->ub_ - type->lb_;
+    type->ub_ = type->lb_ + (extent + align - 1) / align * align;
+  }
+  type->finish();
+  return type;
+}
+
+void Datatype::finish()
+{
+  if (blocks_.empty()) {
+    true_lb_ = true_ub_ = 0;
+  } else {
+    true_lb_ = std::numeric_limits<std::ptrdiff_t>::max();
+    true_ub_ = std::numeric_limits<std::ptrdiff_t>::min();
+    for (const Block& block : blocks_) {
+      true_lb_ = std::min(true_lb_, block.offset);
+      true_ub_ = std::max(true_ub_, block.offset + static_cast<std::ptrdiff_t>(block.length));
+    }
+  }
+  contiguous_ = size_ == 0 || (blocks_.size() == 1 && blocks_[0].offset == 0 && lb_ == 0 &&
+                                static_cast<std::ptrdiff_t>(blocks_[0].length) == extent());
+}
+
+bool Datatype::homogeneous(Element& element) const
+{
+  if (signature_.empty())
+    return false;
+  element = signature_.front().element;
+  return std::all_of(signature_.begin(), signature_.end(), [&](const Run& run) { return run.element == element; });
+}
+
+DatatypePtr Datatype::contiguous(int count, const DatatypePtr& old)
+{
+  require_old(old, "MPI_Type_contiguous");
+  require(count >= 0, "MPI_Type_contiguous: negative count " + std::to_string(count));
+  return assemble({0}, {static_cast<size_t>(count)}, {old}, "contiguous(" + old->name_ + ")");
+}
+
+DatatypePtr Datatype::hvector(int count, int blocklength, std::ptrdiff_t stride_bytes, const DatatypePtr& old)
+{
+  require_old(old, "MPI_Type_create_hvector");
+  require(count >= 0 && blocklength >= 0, "MPI_Type_(h)vector: negative count or block length (" +
+                                              std::to_string(count) + ", " + std::to_string(blocklength) + ")");
+  std::vector<std::ptrdiff_t> displacements(count);
+  for (int i = 0; i < count; ++i)
+    displacements[i] = i * stride_bytes;
+  return assemble(displacements, std::vector<size_t>(count, blocklength), std::vector<DatatypePtr>(count, old),
+                  "vector(" + old->name_ + ")");
+}
+
+DatatypePtr Datatype::vector(int count, int blocklength, int stride, const DatatypePtr& old)
+{
+  require_old(old, "MPI_Type_vector");
+  return hvector(count, blocklength, static_cast<std::ptrdiff_t>(stride) * old->extent(), old);
+}
+
+DatatypePtr Datatype::hindexed(const std::vector<int>& blocklengths,
+                               const std::vector<std::ptrdiff_t>& displacements_bytes, const DatatypePtr& old)
+{
+  require_old(old, "MPI_Type_create_hindexed");
+  require(blocklengths.size() == displacements_bytes.size(), "MPI_Type_(h)indexed: lengths and displacements differ");
+  std::vector<size_t> lengths;
+  for (int length : blocklengths) {
+    require(length >= 0, "MPI_Type_(h)indexed: negative block length " + std::to_string(length));
+    lengths.push_back(static_cast<size_t>(length));
+  }
+  return assemble(displacements_bytes, lengths, std::vector<DatatypePtr>(lengths.size(), old),
+                  "indexed(" + old->name_ + ")");
+}
+
+DatatypePtr Datatype::indexed(const std::vector<int>& blocklengths, const std::vector<int>& displacements,
+                              const DatatypePtr& old)
+{
+  require_old(old, "MPI_Type_indexed");
+  std::vector<std::ptrdiff_t> bytes;
+  for (int displacement : displacements)
+    bytes.push_back(static_cast<std::ptrdiff_t>(displacement) * old->extent());
+  return hindexed(blocklengths, bytes, old);
+}
+
+DatatypePtr Datatype::indexed_block(int blocklength, const std::vector<int>& displacements, const DatatypePtr& old)
+{
+  return indexed(std::vector<int>(displacements.size(), blocklength), displacements, old);
+}
+
+DatatypePtr Datatype::hindexed_block(int blocklength, const std::vector<std::ptrdiff_t>& displacements_bytes,
+                                     const DatatypePtr& old)
+{
+  return hindexed(std::vector<int>(displacements_bytes.size(), blocklength), displacements_bytes, old);
+}
+
+DatatypePtr Datatype::structure(const std::vector<int>& blocklengths,
+                                const std::vector<std::ptrdiff_t>& displacements_bytes,
+                                const std::vector<DatatypePtr>& types)
+{
+  require(blocklengths.size() == displacements_bytes.size() && blocklengths.size() == types.size(),
+          "MPI_Type_create_struct: the three arrays have different lengths");
+  std::vector<size_t> lengths;
+  for (size_t i = 0; i < blocklengths.size(); ++i) {
+    require(types[i] != nullptr, "MPI_Type_create_struct: type " + std::to_string(i) + " is MPI_DATATYPE_NULL");
+    require(blocklengths[i] >= 0, "MPI_Type_create_struct: negative block length " +
+                                      std::to_string(blocklengths[i]));
+    lengths.push_back(static_cast<size_t>(blocklengths[i]));
+  }
+  return assemble(displacements_bytes, lengths, types, "struct");
+}
+
+DatatypePtr Datatype::resized(const DatatypePtr& old, std::ptrdiff_t lb, std::ptrdiff_t extent)
+{
+  require_old(old, "MPI_Type_create_resized");
+  auto type = std::shared_ptr<Datatype>(new Datatype(*old));
+  type->name_ = "resized(" + old->name_ + ")";
+  type->predefined_ = false;
+  type->lb_ = lb;
+  type->ub_ = lb + extent;
+  type->explicit_bounds_ = true;
+  type->finish();
+  return type;
+}
+
+DatatypePtr Datatype::subarray(const std::vector<int>& sizes, const std::vector<int>& subsizes,
+                               const std::vector<int>& starts, Order order, const DatatypePtr& old)
+{
+  require_old(old, "MPI_Type_create_subarray");
+  const size_t dims = sizes.size();
+  require(dims > 0 && subsizes.size() == dims && starts.size() == dims,
+          "MPI_Type_create_subarray: sizes, subsizes and starts must have the same, positive length");
+  for (size_t d = 0; d < dims; ++d)
+    require(sizes[d] > 0 && subsizes[d] >= 0 && starts[d] >= 0 && starts[d] + subsizes[d] <= sizes[d],
+            "MPI_Type_create_subarray: dimension " + std::to_string(d) + " has size " + std::to_string(sizes[d]) +
+                ", subsize " + std::to_string(subsizes[d]) + ", start " + std::to_string(starts[d]));
+  // Work in C order (last dimension fastest); Fortran order is the same with the dimensions reversed.
+  std::vector<int> size = sizes, sub = subsizes, start = starts;
+  if (order == Order::Fortran) {
+    std::reverse(size.begin(), size.end());
+    std::reverse(sub.begin(), sub.end());
+    std::reverse(start.begin(), start.end());
+  }
+  std::vector<std::ptrdiff_t> stride(dims, 1); // in elements
+  for (size_t d = dims - 1; d > 0; --d)
+    stride[d - 1] = stride[d] * size[d];
+  // One row of sub[last] contiguous elements per index of the outer dimensions.
+  std::vector<std::ptrdiff_t> rows;
+  std::vector<int> index(dims, 0);
+  const bool empty = std::any_of(sub.begin(), sub.end(), [](int s) { return s == 0; });
+  while (not empty) {
+    std::ptrdiff_t element = 0;
+    for (size_t d = 0; d < dims; ++d)
+      element += (start[d] + (d + 1 == dims ? 0 : index[d])) * stride[d];
+    rows.push_back(element * old->extent());
+    size_t d = dims - 1;
+    while (d > 0) { // odometer over the outer dimensions
+      --d;
+      if (++index[d] < sub[d])
+        break;
+      index[d] = 0;
+      if (d == 0) {
+        d = dims; // wrapped around: done
+        break;
+      }
+    }
+    if (dims == 1 || d == dims)
+      break;
+  }
+  DatatypePtr rows_type = hindexed_block(sub[dims - 1], rows, old);
+  const std::ptrdiff_t total = std::accumulate(size.begin(), size.end(), std::ptrdiff_t{1}, std::multiplies<>());
+  return resized(rows_type, 0, total * old->extent());
+}
+
+void Datatype::pack(const void* source, size_t count, std::byte* out) const
+{
+  const auto* base = static_cast<const std::byte*>(source);
+  if (contiguous_) {
+    std::memcpy(out, base, count * size_);
+    return;
+  }
+  for (size_t i = 0; i < count; ++i) {
+    const std::byte* element = base + static_cast<std::ptrdiff_t>(i) * extent();
+    for (const Block& block : blocks_) {
+      std::memcpy(out, element + block.offset, block.length);
+      out += block.length;
+    }
+  }
+}
+
+void Datatype::unpack(const std::byte* in, size_t count, void* destination) const
+{
+  auto* base = static_cast<std::byte*>(destination);
+  if (contiguous_) {
+    std::memcpy(base, in, count * size_);
+    return;
+  }
+  for (size_t i = 0; i < count; ++i) {
+    std::byte* element = base + static_cast<std::ptrdiff_t>(i) * extent();
+    for (const Block& block : blocks_) {
+      std::memcpy(element + block.offset, in, block.length);
+      in += block.length;
+    }
+  }
+}
+
+} // namespace mpisim::mpi

@@ -1,0 +1,103 @@
+// MPI datatypes: predefined and derived (contiguous, vector, hvector, indexed, hindexed, indexed_block,
+// hindexed_block, struct, resized, subarray), reduced at construction to what moving and reducing data needs:
+//  - a type map flattened into contiguous byte blocks (offset, length) for one element, adjacent blocks merged;
+//  - the type signature as runs of primitive elements (what reductions operate on);
+//  - size, lower bound and extent (MPI's lb/ub rules, with resized overriding them), true lb/extent.
+// Data moves packed: pack() gathers `count` elements into a contiguous buffer, unpack() scatters them back.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace mpisim::mpi {
+
+// Primitive element kinds: what a reduction operation knows how to combine.
+enum class Element : uint8_t {
+  Char, SignedChar, UnsignedChar, Byte, Short, UnsignedShort, Int, Unsigned, Long, UnsignedLong, LongLong,
+  UnsignedLongLong, Float, Double, LongDouble, Int8, Int16, Int32, Int64, UInt8, UInt16, UInt32, UInt64, CBool,
+  WChar, FloatComplex, DoubleComplex, Aint, Offset, Count,
+  // Pair types of MAXLOC/MINLOC (value, int index), laid out as the C structs MPI defines.
+  FloatInt, DoubleInt, LongInt, TwoInt, ShortInt, LongDoubleInt,
+  Packed
+};
+
+size_t element_size(Element element);
+const char* element_name(Element element);
+
+class Datatype;
+using DatatypePtr = std::shared_ptr<const Datatype>;
+
+class Datatype {
+public:
+  struct Block {
+    std::ptrdiff_t offset;
+    size_t length;
+  };
+  struct Run {
+    Element element;
+    size_t count;
+  };
+
+  // Predefined types.
+  static DatatypePtr predefined(Element element);
+
+  // Derived-type constructors (MPI_Type_*). Counts and lengths must be >= 0 (InputError otherwise); `old` must
+  // not be null.
+  static DatatypePtr contiguous(int count, const DatatypePtr& old);
+  static DatatypePtr vector(int count, int blocklength, int stride, const DatatypePtr& old);
+  static DatatypePtr hvector(int count, int blocklength, std::ptrdiff_t stride_bytes, const DatatypePtr& old);
+  static DatatypePtr indexed(const std::vector<int>& blocklengths, const std::vector<int>& displacements,
+                             const DatatypePtr& old);
+  static DatatypePtr hindexed(const std::vector<int>& blocklengths,
+                              const std::vector<std::ptrdiff_t>& displacements_bytes, const DatatypePtr& old);
+  static DatatypePtr indexed_block(int blocklength, const std::vector<int>& displacements, const DatatypePtr& old);
+  static DatatypePtr hindexed_block(int blocklength, const std::vector<std::ptrdiff_t>& displacements_bytes,
+                                    const DatatypePtr& old);
+  static DatatypePtr structure(const std::vector<int>& blocklengths,
+                               const std::vector<std::ptrdiff_t>& displacements_bytes,
+                               const std::vector<DatatypePtr>& types);
+  static DatatypePtr resized(const DatatypePtr& old, std::ptrdiff_t lb, std::ptrdiff_t extent);
+  enum class Order { C, Fortran };
+  static DatatypePtr subarray(const std::vector<int>& sizes, const std::vector<int>& subsizes,
+                              const std::vector<int>& starts, Order order, const DatatypePtr& old);
+
+  size_t size() const { return size_; }                  // bytes of data in one element
+  std::ptrdiff_t lb() const { return lb_; }
+  std::ptrdiff_t extent() const { return ub_ - lb_; }
+  std::ptrdiff_t true_lb() const { return true_lb_; }
+  std::ptrdiff_t true_extent() const { return true_ub_ - true_lb_; }
+  bool is_predefined() const { return predefined_; }
+  // One block starting at offset 0 whose length is the extent: count elements are count * size contiguous bytes.
+  bool is_contiguous() const { return contiguous_; }
+  const std::vector<Block>& blocks() const { return blocks_; }
+  const std::vector<Run>& signature() const { return signature_; }
+  // The single primitive kind of every element of the signature, or false when the signature mixes kinds.
+  bool homogeneous(Element& element) const;
+  const std::string& name() const { return name_; }
+
+  void pack(const void* source, size_t count, std::byte* out) const;
+  void unpack(const std::byte* in, size_t count, void* destination) const;
+  size_t packed_size(size_t count) const { return count * size_; }
+
+private:
+  Datatype() = default;
+  // Builds a type from `copies` of `old` placed at `displacements` (bytes), each repeated `lengths` times.
+  static std::shared_ptr<Datatype> assemble(const std::vector<std::ptrdiff_t>& displacements,
+                                            const std::vector<size_t>& lengths, const std::vector<DatatypePtr>& types,
+                                            std::string name);
+  void finish();
+
+  std::string name_;
+  size_t size_ = 0;
+  std::ptrdiff_t lb_ = 0, ub_ = 0, true_lb_ = 0, true_ub_ = 0;
+  bool predefined_ = false;
+  bool contiguous_ = false;
+  bool explicit_bounds_ = false; // set by resized: propagates as MPI's sticky LB/UB markers
+  std::vector<Block> blocks_;
+  std::vector<Run> signature_;
+};
+
+} // namespace mpisim::mpi
