@@ -65,8 +65,15 @@ void Message::deliver()
   const double capacity = receive.bytes();
   receive.status.truncated = bytes() > capacity;
   const void* data = copied.empty() ? source_buffer : copied.data();
-  if (receive.buffer != nullptr && data != nullptr)
-    std::memcpy(receive.buffer, data, static_cast<size_t>(std::min(bytes(), capacity)));
+  if (receive.buffer != nullptr && data != nullptr) {
+    const auto received = static_cast<size_t>(std::min(bytes(), capacity));
+    const Datatype* type = receive.datatype.get();
+    if (type != nullptr && not type->is_contiguous())
+      type->unpack(static_cast<const std::byte*>(data), type->size() > 0 ? received / type->size() : 0,
+                   receive.buffer);
+    else
+      std::memcpy(receive.buffer, data, received);
+  }
   receive.pending_overhead = receive_overhead_;
   receive_->complete();
 }

@@ -4,7 +4,8 @@
 
 namespace mpisim::mpi {
 
-RequestPtr Rank::post_send(const Communicator& comm, int dst, int tag, double bytes, const void* data, bool blocking)
+RequestPtr Rank::post_send(const Communicator& comm, int dst, int tag, double bytes, const void* data,
+                           std::vector<std::byte> packed, bool blocking)
 {
   const models::MessagePolicy policy = world_.network().policy(bytes);
   const bool rendezvous = policy.protocol == models::Protocol::Rendezvous;
@@ -19,8 +20,10 @@ RequestPtr Rank::post_send(const Communicator& comm, int dst, int tag, double by
   const int destination = comm.world_rank(dst);
   auto message = std::make_shared<Message>(world_, request, world_rank_, destination, policy.protocol,
                                            policy.receive_overhead, world_.engine().now());
-  if (data != nullptr && bytes > 0) {
-    if (rendezvous) {
+  if (not packed.empty()) {
+    message->copied = std::move(packed);
+  } else if (data != nullptr && bytes > 0) {
+    if (rendezvous) { // MPI forbids touching the buffer until the send completes: no copy needed
       message->source_buffer = data;
     } else {
       message->copied.resize(static_cast<size_t>(bytes));
@@ -37,19 +40,42 @@ RequestPtr Rank::post_send(const Communicator& comm, int dst, int tag, double by
 
 RequestPtr Rank::isend(const Communicator& comm, int dst, int tag, double bytes, const void* data)
 {
-  return post_send(comm, dst, tag, bytes, data, false);
+  return post_send(comm, dst, tag, bytes, data, {}, false);
+}
+
+RequestPtr Rank::isend(const Communicator& comm, int dst, int tag, const void* buffer, size_t count,
+                       const DatatypePtr& type)
+{
+  const double bytes = static_cast<double>(type->packed_size(count));
+  if (type->is_contiguous() || buffer == nullptr)
+    return post_send(comm, dst, tag, bytes, buffer, {}, false);
+  std::vector<std::byte> packed(type->packed_size(count));
+  type->pack(buffer, count, packed.data());
+  return post_send(comm, dst, tag, bytes, nullptr, std::move(packed), false);
+}
+
+RequestPtr Rank::irecv(const Communicator& comm, int src, int tag, void* buffer, size_t count, const DatatypePtr& type)
+{
+  return post_receive(comm, src, tag, static_cast<double>(type->packed_size(count)), buffer, type);
 }
 
 void Rank::send(const Communicator& comm, int dst, int tag, double bytes, const void* data)
 {
-  RequestPtr request = post_send(comm, dst, tag, bytes, data, true);
+  RequestPtr request = post_send(comm, dst, tag, bytes, data, {}, true);
   wait(*request);
 }
 
 RequestPtr Rank::irecv(const Communicator& comm, int src, int tag, double bytes, void* buffer)
 {
+  return post_receive(comm, src, tag, bytes, buffer, nullptr);
+}
+
+RequestPtr Rank::post_receive(const Communicator& comm, int src, int tag, double bytes, void* buffer,
+                              DatatypePtr type)
+{
   auto request = std::make_shared<Request>(RequestKind::Receive, world_rank_, comm, src, tag, bytes);
   request->buffer = buffer;
+  request->datatype = std::move(type); // before matching: an eager message already here is delivered at once
   world_.mailbox(world_rank_).post_receive(request);
   return request;
 }

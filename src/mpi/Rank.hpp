@@ -22,6 +22,12 @@ public:
   RequestPtr isend(const Communicator& comm, int dst, int tag, double bytes, const void* data = nullptr);
   RequestPtr irecv(const Communicator& comm, int src, int tag, double bytes, void* buffer = nullptr);
 
+  // Typed forms (online mode): `count` elements of `type` at `buffer`; non-contiguous data is packed at the send
+  // and unpacked at the delivery.
+  RequestPtr isend(const Communicator& comm, int dst, int tag, const void* buffer, size_t count,
+                   const DatatypePtr& type);
+  RequestPtr irecv(const Communicator& comm, int src, int tag, void* buffer, size_t count, const DatatypePtr& type);
+
   // Blocking forms.
   void send(const Communicator& comm, int dst, int tag, double bytes, const void* data = nullptr);
   Status recv(const Communicator& comm, int src, int tag, double bytes, void* buffer = nullptr);
@@ -41,7 +47,10 @@ public:
 
 private:
   void pay_pending_overhead(Request& request);
-  RequestPtr post_send(const Communicator& comm, int dst, int tag, double bytes, const void* data, bool blocking);
+  RequestPtr post_receive(const Communicator& comm, int src, int tag, double bytes, void* buffer, DatatypePtr type);
+  // `data` is contiguous payload to copy or reference; `packed` is payload already packed (moved into the message).
+  RequestPtr post_send(const Communicator& comm, int dst, int tag, double bytes, const void* data,
+                       std::vector<std::byte> packed, bool blocking);
 
   World& world_;
   int world_rank_;

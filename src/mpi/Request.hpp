@@ -4,6 +4,7 @@
 
 #include "kernel/Activity.hpp"
 #include "mpi/Communicator.hpp"
+#include "mpi/Datatype.hpp"
 
 #include <cstdint>
 #include <memory>
@@ -36,8 +37,10 @@ public:
   std::string describe() const override;
 
   Status status;
-  // Receive side: where the data goes (online mode; null in replay) and its capacity in bytes.
+  // Receive side: where the data goes (online mode; null in replay), and its datatype when it is not plain bytes
+  // (the message is unpacked into whole elements of it).
   void* buffer = nullptr;
+  DatatypePtr datatype;
   // Seconds the owner still has to spend once the request is complete (receive overhead of eager/detached data),
   // paid by the first wait or successful test.
   double pending_overhead = 0;
