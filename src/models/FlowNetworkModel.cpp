@@ -52,6 +52,41 @@ private:
 
 } // namespace
 
+std::vector<ParameterSpec> shared_flow_parameters(const std::string& os_default, const std::string& or_default)
+{
+  return {
+      {"bw-factor", ParameterKind::Table, kSmpiBandwidthFactors,
+       "bandwidth factor by message size (payload + envelope), threshold:factor",
+       {"smpi/bw-factor", "network/bandwidth-factor"}},
+      {"lat-factor", ParameterKind::Table, kSmpiLatencyFactors,
+       "latency factor by message size (payload + envelope), threshold:factor",
+       {"smpi/lat-factor", "network/latency-factor"}},
+      {"envelope", ParameterKind::Size, "16B", "bytes added to every message (tag, source, communicator)"},
+      {"weight-S", ParameterKind::Number, "8775", "RTT-unfairness weight: flow penalty adds weight-S / bw per link",
+       {"network/weight-S"}},
+      {"crosstraffic", ParameterKind::Bool, "yes", "flows use 5% of the reverse route (acknowledgements)",
+       {"network/crosstraffic"}},
+      {"os", ParameterKind::Table, os_default, "blocking send overhead, threshold:seconds:seconds-per-byte",
+       {"smpi/os"}},
+      {"ois", ParameterKind::Table, "0:0:0", "non-blocking send overhead, threshold:seconds:seconds-per-byte",
+       {"smpi/ois"}},
+      {"or", ParameterKind::Table, or_default, "receive overhead, threshold:seconds:seconds-per-byte", {"smpi/or"}},
+  };
+}
+
+void read_shared_flow_parameters(const Parameters& p, FlowModelSettings& s)
+{
+  s.bandwidth_factor = PiecewiseTable::parse(p.text("bw-factor"));
+  s.latency_factor = PiecewiseTable::parse(p.text("lat-factor"));
+  s.envelope = p.number("envelope");
+  s.weight_s = p.number("weight-S");
+  s.latency_unfair = true;
+  s.crosstraffic = p.flag("crosstraffic") ? 0.05 : 0.0;
+  s.send_overhead = PiecewiseTable::parse(p.text("os"));
+  s.isend_overhead = PiecewiseTable::parse(p.text("ois"));
+  s.receive_overhead = PiecewiseTable::parse(p.text("or"));
+}
+
 FlowNetworkModel::FlowNetworkModel(const NetworkModelContext& context, FlowModelSettings settings)
     : engine_(context.engine), platform_(context.platform), settings_(std::move(settings)), sharing_(context.engine)
 {

@@ -35,6 +35,20 @@ struct FlowModelSettings {
   PiecewiseTable receive_overhead;
 };
 
+// SimGrid 3.32's SMPI factor tables ("computed by data fitting on the Stampede Supercomputer at TACC"), thresholds on
+// payload + envelope bytes.
+inline constexpr const char* kSmpiBandwidthFactors =
+    "65472:0.940694;15424:0.697866;9376:0.58729;5776:1.08739;3484:0.77493;1426:0.608902;732:0.341987;257:0.338112;"
+    "0:0.812084";
+inline constexpr const char* kSmpiLatencyFactors =
+    "65472:11.6436;15424:3.48845;9376:2.59299;5776:2.18796;3484:1.88101;1426:1.61075;732:1.9503;257:1.95341;"
+    "0:2.01467";
+
+// Declarations of the parameters the SMPI-like flow models share (factor tables, envelope, RTT unfairness,
+// cross-traffic, overhead tables), and the reading of them into settings. Each model adds its own.
+std::vector<ParameterSpec> shared_flow_parameters(const std::string& os_default, const std::string& or_default);
+void read_shared_flow_parameters(const Parameters& parameters, FlowModelSettings& settings);
+
 class FlowNetworkModel : public NetworkModel {
 public:
   FlowNetworkModel(const NetworkModelContext& context, FlowModelSettings settings);

@@ -13,41 +13,22 @@ namespace mpisim::models {
 
 namespace {
 
-const std::vector<ParameterSpec> kHybridParameters = {
-    {"Sa", ParameterKind::Size, "65536B", "largest payload sent asynchronously (eagerly)"},
-    {"Sd", ParameterKind::Size, "327680B", "largest payload sent detached; above it, rendezvous"},
-    {"bw-factor", ParameterKind::Table,
-     "65472:0.940694;15424:0.697866;9376:0.58729;5776:1.08739;3484:0.77493;1426:0.608902;732:0.341987;257:0.338112;"
-     "0:0.812084",
-     "bandwidth factor by message size interval, threshold:factor", {"smpi/bw-factor"}},
-    {"lat-factor", ParameterKind::Table,
-     "65472:11.6436;15424:3.48845;9376:2.59299;5776:2.18796;3484:1.88101;1426:1.61075;732:1.9503;257:1.95341;"
-     "0:2.01467",
-     "latency factor by message size interval, threshold:factor", {"smpi/lat-factor"}},
-    {"os", ParameterKind::Table, "0:0:0;1420:0:0;32768:0:0;65536:0:0;327680:0:0",
-     "send overhead T1 by interval, threshold:os:Os (seconds, seconds per byte)", {"smpi/os"}},
-    {"ois", ParameterKind::Table, "0:0:0", "non-blocking send overhead, threshold:seconds:seconds-per-byte",
-     {"smpi/ois"}},
-    {"or", ParameterKind::Table, "0:0:0;1420:0:0;32768:0:0;65536:0:0;327680:0:0",
-     "receive overhead T3 by interval, threshold:or:Or", {"smpi/or"}},
-    {"envelope", ParameterKind::Size, "16B", "bytes added to every message"},
-    {"weight-S", ParameterKind::Number, "8775", "RTT-unfairness weight (as SMPI)", {"network/weight-S"}},
-    {"crosstraffic", ParameterKind::Bool, "yes", "flows use 5% of the reverse route", {"network/crosstraffic"}},
-};
+std::vector<ParameterSpec> hybrid_parameters()
+{
+  // T1 and T3 tables per interval of the seeds (threshold:o:O), zero until calibrated.
+  const std::string per_interval = "0:0:0;1420:0:0;32768:0:0;65536:0:0;327680:0:0";
+  std::vector<ParameterSpec> specs = shared_flow_parameters(per_interval, per_interval);
+  specs.push_back({"Sa", ParameterKind::Size, "65536B", "largest payload sent asynchronously (eagerly)"});
+  specs.push_back({"Sd", ParameterKind::Size, "327680B", "largest payload sent detached; above it, rendezvous"});
+  return specs;
+}
 
 FlowModelSettings hybrid_settings(const Parameters& p)
 {
   FlowModelSettings s;
-  s.bandwidth_factor = PiecewiseTable::parse(p.text("bw-factor"));
-  s.latency_factor = PiecewiseTable::parse(p.text("lat-factor"));
-  s.envelope = p.number("envelope");
-  s.weight_s = p.number("weight-S");
-  s.crosstraffic = p.flag("crosstraffic") ? 0.05 : 0.0;
+  read_shared_flow_parameters(p, s);
   s.eager_below = p.number("Sa") + 1; // "k <= Sa" on integral sizes
   s.detached_below = p.number("Sd") + 1;
-  s.send_overhead = PiecewiseTable::parse(p.text("os"));
-  s.isend_overhead = PiecewiseTable::parse(p.text("ois"));
-  s.receive_overhead = PiecewiseTable::parse(p.text("or"));
   return s;
 }
 
@@ -55,7 +36,7 @@ const RegisterNetworkModel kRegisterHybrid({
     "hybrid",
     "the papers' hybrid model: asynchronous / detached / synchronous modes, affine costs per size interval",
     "Degomme et al., IEEE TPDS 2017, Fig. 4; Bedaride et al., PMBS 2013, Sec. IV",
-    kHybridParameters,
+    hybrid_parameters(),
     [](const NetworkModelContext& context) {
       return std::make_unique<FlowNetworkModel>(context, hybrid_settings(context.parameters));
     },

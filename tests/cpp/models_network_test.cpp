@@ -20,6 +20,8 @@
 #include "mpi/Rank.hpp"
 #include "mpi/Simulation.hpp"
 
+#include "support/Scratch.hpp"
+
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -44,33 +46,8 @@ constexpr double kRelative = 1e-9; // hand computations vs simulated dates
 // SimGrid prints dates with 6 decimals ("%f"): agreement to half a unit of the last printed digit.
 #define EXPECT_SIMGRID_DATE(actual, printed) EXPECT_NEAR((actual), (printed), 0.5e-6)
 
-std::string cluster4() { return std::string(MPISIM_SOURCE_DIR) + "/examples/replay-basic/cluster4.xml"; }
-
-// A directory for the files one test writes (platforms, hostfiles, parameter files), removed afterwards.
-class Scratch {
-public:
-  Scratch()
-  {
-    const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
-    path_ = fs::temp_directory_path() /
-            ("mpisim_" + std::string(test->test_suite_name()) + "_" + test->name() + "_" + std::to_string(getpid()));
-    fs::create_directories(path_);
-  }
-  ~Scratch()
-  {
-    std::error_code ignored;
-    fs::remove_all(path_, ignored);
-  }
-  std::string write(const std::string& name, const std::string& text) const
-  {
-    const std::string file = (path_ / name).string();
-    std::ofstream(file) << text;
-    return file;
-  }
-
-private:
-  fs::path path_;
-};
+using testing_support::cluster4;
+using testing_support::Scratch;
 
 // A platform file holding one Full zone.
 std::string full_zone(const std::string& body)

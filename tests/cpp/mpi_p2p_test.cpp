@@ -19,6 +19,8 @@
 #include "mpi/Simulation.hpp"
 #include "mpi/collectives/Collectives.hpp"
 
+#include "support/Scratch.hpp"
+
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -42,33 +44,8 @@ constexpr double kT1000 = 0.0011939469852947626;
 constexpr double kT12345 = 0.0017241741869604454;
 constexpr double kT1e6 = 0.015490655617065698;
 
-std::string cluster4() { return std::string(MPISIM_SOURCE_DIR) + "/examples/replay-basic/cluster4.xml"; }
-
-// A directory for the files one test writes, removed afterwards.
-class Scratch {
-public:
-  Scratch()
-  {
-    const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
-    path_ = fs::temp_directory_path() /
-            ("mpisim_" + std::string(test->test_suite_name()) + "_" + test->name() + "_" + std::to_string(getpid()));
-    fs::create_directories(path_);
-  }
-  ~Scratch()
-  {
-    std::error_code ignored;
-    fs::remove_all(path_, ignored);
-  }
-  std::string write(const std::string& name, const std::string& text) const
-  {
-    const std::string file = (path_ / name).string();
-    std::ofstream(file) << text;
-    return file;
-  }
-
-private:
-  fs::path path_;
-};
+using testing_support::cluster4;
+using testing_support::Scratch;
 
 // Runs `main` on every rank of a job of `ranks` ranks on `platform` (SMPI model unless told otherwise).
 void run(int ranks, const std::function<void(mpi::Rank&)>& main, const std::string& platform = cluster4(),

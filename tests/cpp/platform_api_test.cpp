@@ -6,6 +6,8 @@
 #include "common/Errors.hpp"
 #include "platform/Platform.hpp"
 
+#include "support/Scratch.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -117,7 +119,7 @@ TEST(platform_api, LoopbackRules)
 
 TEST(platform_api, LoopbackLinkFollowsTheConfiguration)
 {
-  const std::string path = ::testing::TempDir() + "/mpisim_loopback_config.xml";
+  const std::string path = mpisim::testing_support::unique_temp_path("loopback_config.xml");
   std::ofstream(path) << "<?xml version='1.0'?>\n<platform version=\"4.1\">\n"
                          "<config><prop id=\"network/loopback-bw\" value=\"5GBps\"/>"
                          "<prop id=\"network/loopback-lat\" value=\"2us\"/></config>\n"
@@ -130,7 +132,7 @@ TEST(platform_api, LoopbackLinkFollowsTheConfiguration)
 
 TEST(platform_api, DeprecatedSpellingsAreReadWithWarnings)
 {
-  const std::string path = ::testing::TempDir() + "/mpisim_deprecated.xml";
+  const std::string path = mpisim::testing_support::unique_temp_path("deprecated.xml");
   std::ofstream(path) << "<?xml version='1.0'?>\n<platform version=\"4\">\n"                       // 1-2
                          "<AS id=\"z\" routing=\"Full\">\n"                                           // 3
                          "  <host id=\"a\" speed=\"1Gf\" speed_file=\"a.profile\"/>\n"              // 4

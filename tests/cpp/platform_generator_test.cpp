@@ -5,6 +5,8 @@
 #include "common/Errors.hpp"
 #include "platform/Platform.hpp"
 
+#include "support/Scratch.hpp"
+
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -17,7 +19,7 @@ namespace {
 std::unique_ptr<Platform> from_cluster_element(const std::string& cluster)
 {
   static int counter     = 0;
-  const std::string path = ::testing::TempDir() + "/mpisim_generated_" + std::to_string(counter++) + ".xml";
+  const std::string path = mpisim::testing_support::unique_temp_path("generated_" + std::to_string(counter++) + ".xml");
   std::ofstream(path) << "<?xml version='1.0'?>\n<platform version=\"4.1\">\n" << cluster << "\n</platform>\n";
   return load_platform(path);
 }

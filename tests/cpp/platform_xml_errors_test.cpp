@@ -6,6 +6,8 @@
 #include "common/Errors.hpp"
 #include "platform/Platform.hpp"
 
+#include "support/Scratch.hpp"
+
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -19,7 +21,7 @@ namespace {
 std::string write_platform(const std::string& body, const std::string& version = "4.1")
 {
   static int counter = 0;
-  const std::string path = ::testing::TempDir() + "/mpisim_platform_error_" + std::to_string(counter++) + ".xml";
+  const std::string path = mpisim::testing_support::unique_temp_path("platform_error_" + std::to_string(counter++) + ".xml");
   std::ofstream out(path);
   out << "<?xml version='1.0'?>\n<platform version=\"" << version << "\">\n" << body << "</platform>\n";
   return path;
@@ -88,7 +90,7 @@ TEST(platform_xml_errors, VersionsOtherThan4And41AreRefused)
 
 TEST(platform_xml_errors, RootElementMustBePlatform)
 {
-  const std::string path = ::testing::TempDir() + "/mpisim_platform_root.xml";
+  const std::string path = mpisim::testing_support::unique_temp_path("platform_root.xml");
   std::ofstream(path) << "<?xml version='1.0'?>\n<plateform version=\"4.1\"/>\n";
   try {
     load_platform(path);
