@@ -10,6 +10,7 @@ namespace mpisim::mpi {
 void Message::start_transfer()
 {
   in_flight_ = shared_from_this();
+  started_at_ = world_.engine().now();
   transfer_ = world_.network().transfer(world_.host_of(source_world_), world_.host_of(destination_world_), bytes(),
                                         posted_at_);
   if (protocol_ == models::Protocol::Rendezvous && transfer_.sender_release) {
@@ -53,6 +54,9 @@ void Message::arrive()
   arrived_ = true;
   auto self = std::move(in_flight_); // the message may be released when this function returns
   transfer_.arrival.reset();
+  if (world_.observed())
+    world_.report(MessageRecord{source_world_, destination_world_, tag(), context(), bytes(), posted_at_, started_at_,
+                                world_.engine().now(), protocol_});
   if (protocol_ == models::Protocol::Rendezvous && not sender_released_)
     release_sender();
   if (receive_)

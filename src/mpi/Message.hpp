@@ -57,6 +57,7 @@ private:
   models::Protocol protocol_;
   double receive_overhead_;
   double posted_at_;
+  double started_at_ = 0;
   bool arrived_ = false;
   bool sender_released_ = false;
 };

@@ -5,6 +5,7 @@
 #include "models/NetworkModel.hpp"
 #include "mpi/Communicator.hpp"
 #include "mpi/Mailbox.hpp"
+#include "mpi/Observer.hpp"
 #include "resources/ComputeResources.hpp"
 
 #include <functional>
@@ -44,6 +45,20 @@ public:
   // Starts one actor per rank, named "rank N", each running main(rank).
   void launch(const std::function<void(Rank&)>& main);
 
+  // Observers (not owned) are told about calls and messages; with none, nothing is recorded.
+  void add_observer(Observer& observer) { observers_.push_back(&observer); }
+  bool observed() const { return not observers_.empty(); }
+  void report(const CallRecord& record) const
+  {
+    for (Observer* observer : observers_)
+      observer->call(record);
+  }
+  void report(const MessageRecord& record) const
+  {
+    for (Observer* observer : observers_)
+      observer->message(record);
+  }
+
 private:
   kernel::Engine& engine_;
   const platform::Platform& platform_;
@@ -55,6 +70,7 @@ private:
   const Communicator* comm_world_;
   std::vector<Mailbox> mailboxes_;
   std::vector<std::unique_ptr<Rank>> ranks_;
+  std::vector<Observer*> observers_;
 };
 
 } // namespace mpisim::mpi

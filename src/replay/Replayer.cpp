@@ -28,11 +28,14 @@ public:
   {
     kernel::Engine& engine = rank_.world().engine();
     TraceAction action;
+    const bool observed = rank_.world().observed();
     while (stream_.next(action)) {
       const double start = engine.now();
       Account account = perform(action);
       charge(account, engine.now() - start);
       ++stats_.actions;
+      if (observed && account != Account::None)
+        report(action, start, engine.now());
     }
     // End of the trace: like SimGrid, complete whatever is still pending.
     const double start = engine.now();
@@ -53,6 +56,47 @@ private:
       case Account::Wait: stats_.wait += seconds; break;
       case Account::None: break;
     }
+  }
+
+  // Tells observers (timelines) about one replayed action.
+  void report(const TraceAction& a, double start, double end) const
+  {
+    mpi::CallRecord record{me(), action_name(a.kind).data(), start, end};
+    switch (a.kind) {
+      case ActionKind::Compute: record.flops = a.amount; break;
+      case ActionKind::Send:
+      case ActionKind::Isend:
+        record.peer = a.dst;
+        record.tag = a.tag;
+        record.bytes = bytes(a.amount, a.datatype1);
+        break;
+      case ActionKind::Recv:
+      case ActionKind::Irecv:
+        record.peer = a.src;
+        record.tag = a.tag;
+        record.bytes = a.amount >= 0 ? bytes(a.amount, a.datatype1) : 0;
+        break;
+      case ActionKind::Wait:
+      case ActionKind::Test:
+        record.peer = a.src == me() ? a.dst : a.src;
+        record.tag = a.tag;
+        break;
+      case ActionKind::SendRecv:
+        record.peer = a.dst;
+        record.bytes = bytes(a.amount, a.datatype1);
+        break;
+      case ActionKind::Bcast:
+      case ActionKind::Reduce:
+      case ActionKind::Gather:
+      case ActionKind::GatherV:
+      case ActionKind::Scatter:
+      case ActionKind::ScatterV:
+        record.peer = a.root;
+        record.bytes = bytes(a.amount, a.datatype1);
+        break;
+      default: record.bytes = a.details ? 0 : bytes(a.amount, a.datatype1); break;
+    }
+    rank_.world().report(record);
   }
 
   static double bytes(double count, int datatype) { return count * static_cast<double>(datatype_size(datatype)); }
@@ -233,6 +277,8 @@ ReplayResult replay(const ReplayOptions& options)
   // Declared before the simulation so they outlive it: a failed run unwinds the actors' fibers, which use them.
   std::vector<std::unique_ptr<RankReplayer>> replayers;
   mpi::Simulation simulation(options.simulation, ranks);
+  for (mpi::Observer* observer : options.observers)
+    simulation.world().add_observer(*observer);
   replayers.reserve(ranks);
   for (int rank = 0; rank < ranks; ++rank)
     replayers.push_back(std::make_unique<RankReplayer>(simulation.world().rank(rank), simulation.collectives(),

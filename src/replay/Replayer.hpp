@@ -19,6 +19,7 @@ struct ReplayOptions {
   std::string trace;   // index file, or a single file holding every rank
   int ranks = -1;      // -1: as many as the trace lists
   mpi::SimulationOptions simulation;
+  std::vector<mpi::Observer*> observers; // told about every replayed action and every message (not owned)
 };
 
 struct RankStats {

@@ -59,7 +59,8 @@ enum class ActionKind : uint8_t {
 };
 inline constexpr size_t kActionKindCount = static_cast<size_t>(ActionKind::Location) + 1;
 
-// The action's name as written in traces ("sendRecv", "allgatherv", ...).
+// The action's name as written in traces ("sendRecv", "allgatherv", ...); views a string literal, so data() is
+// null-terminated and lives as long as the program.
 std::string_view action_name(ActionKind kind);
 
 // TI datatype ids (SimGrid 3.32 `Datatype::decode`): the two defaults a rank's `init` line chooses between.
