@@ -1,7 +1,7 @@
 # The front door. `make` installs what is missing and builds everything; afterwards .venv/bin/mpisim works.
 #   make demo   replay a bundled NAS LU trace on the bundled graphene platform under every model
 #   make test   every test: C++ (ctest) and Python (pytest), including the agreement checks against SimGrid
-#   make asan   the C++ tests of the lower layers under AddressSanitizer + UBSan
+#   make asan   the C++ tests of the solver, kernel, models, MPI layer and replay under AddressSanitizer + UBSan
 VENV    := .venv
 PYTHON  := $(VENV)/bin/python
 BUILD   := build/python
@@ -40,8 +40,8 @@ test-python:
 
 asan: venv
 	cmake -S . -B build/asan -DMPISIM_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug > /dev/null
-	cmake --build build/asan -j $(JOBS) --target test_solver test_kernel test_models
-	cd build/asan && ctest --output-on-failure -R '^(Solver|Kernel|Models|MaxMin|Engine|Flow)' -j $(JOBS)
+	cmake --build build/asan -j $(JOBS) --target test_solver test_kernel test_models test_mpi test_replay
+	cd build/asan && ctest --output-on-failure -R '^(MaxMinSolver|Kernel|models_|mpi_|replay_|Trace)' -j $(JOBS)
 
 bench: build
 	$(PYTHON) bench/replay_bench.py

@@ -71,6 +71,7 @@ public:
 private:
   friend class Engine;
   void fire() override;
+  void discard() override { keep_alive_.reset(); }
 
   std::string what_;
   std::shared_ptr<TimerActivity> keep_alive_;

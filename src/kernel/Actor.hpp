@@ -10,6 +10,7 @@
 
 #include <exception>
 #include <functional>
+#include <memory>
 #include <string>
 
 namespace mpisim::kernel {
@@ -19,6 +20,7 @@ public:
   enum class State : uint8_t { Created, Ready, Running, Blocked, Finished };
 
   Actor(Engine& engine, int id, std::string name, std::function<void()> body, size_t stack_size);
+  ~Actor();
   Actor(const Actor&) = delete;
   Actor& operator=(const Actor&) = delete;
 
@@ -32,6 +34,10 @@ private:
   friend class Engine;
   void resume();   // from the engine: run until the actor blocks or ends
   void suspend();  // from the actor itself: give control back to the engine
+  // Ends an actor that will never be resumed (engine teardown): its stack unwinds through a Cancelled exception
+  // thrown from the point where it is blocked, so destructors run and the fiber ends normally.
+  void cancel();
+  struct Cancelled {};
 
   Engine& engine_;
   int id_;
@@ -39,9 +45,12 @@ private:
   std::function<void()> body_;
   State state_ = State::Created;
   const Activity* blocked_on_ = nullptr;
+  struct Stacks; // where the actor's and the engine's stacks lie (for AddressSanitizer builds)
+  std::unique_ptr<Stacks> stacks_;
   boost::context::fiber fiber_;
   boost::context::fiber maestro_;
   std::exception_ptr failure_;
+  bool cancelled_ = false;
 };
 
 } // namespace mpisim::kernel

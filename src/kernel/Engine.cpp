@@ -20,8 +20,16 @@ Engine::Engine() : previous_(current_engine)
 
 Engine::~Engine()
 {
-  // Fibers still suspended (after a deadlock or a failure) are unwound here, while the engine is still current.
+  // Actors still blocked (after a deadlock or a failure) are unwound here, while the engine is still current, in
+  // creation order; then the events still pending are told they will never fire.
+  for (const auto& actor : actors_) {
+    running_ = actor.get();
+    actor->cancel();
+  }
+  running_ = nullptr;
   actors_.clear();
+  while (not events_.empty())
+    events_.pop()->discard();
   current_engine = previous_;
 }
 

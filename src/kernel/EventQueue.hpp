@@ -17,6 +17,8 @@ class Event {
 public:
   virtual ~Event() = default;
   virtual void fire() = 0;
+  // The simulation ended before the event's date: release what it holds (self-owning events free themselves).
+  virtual void discard() {}
 
   bool scheduled() const { return heap_index_ != kNotScheduled; }
   SimTime date() const { return date_; }

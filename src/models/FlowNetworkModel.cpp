@@ -39,6 +39,7 @@ private:
       sharing->solver().set_penalty(flow.variable(), penalty);
       sharing->mark_dirty();
     }
+    void discard() override { keep_alive.reset(); }
     Flow& flow;
     kernel::SharingModel* sharing = nullptr;
     double penalty = 1;
