@@ -45,9 +45,10 @@ TOLERANCE = 0.01          # agreement required between the two simulated times (
 TARGET_SPEEDUP = 3.0      # mpisim actions/s over SMPI's
 TARGET_MEMORY = 1.0       # mpisim peak memory over SMPI's, at most
 
-# Iterations per size when --iterations is not given: chosen so that SMPI takes roughly 10-60 s at 16 384 ranks on
-# a 2-core VM (see bench/README.md for the measured times) and a few seconds at the smaller sizes.
-DEFAULT_ITERATIONS = {64: 200, 1024: 40, 16384: 5}
+# Iterations per size when --iterations is not given: SMPI then takes about a minute at 16 384 ranks on a 2-core VM,
+# 5-15 s at the smaller sizes (bench/README.md has the measured times); other sizes get 40 000 / ranks, at least 3.
+# At 16 384 ranks the 3 iterations include no allreduce: there SMPI 3.32 spends minutes per allreduce (README).
+DEFAULT_ITERATIONS = {64: 1000, 1024: 60, 16384: 3}
 
 SIMULATION_TIME = re.compile(r"Simulation time ([0-9.eE+-]+)")
 PROJECT_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -130,7 +131,7 @@ def write_stencil_trace(folder: str, ranks: int, app: Stencil) -> Tuple[str, int
                 lines.append(f"{rank} isend {plus[axis]} {2 * axis} {sizes[axis]}")
                 lines.append(f"{rank} isend {minus[axis]} {2 * axis + 1} {sizes[axis]}")
             lines.append(f"{rank} waitall")
-            if (iteration + 1) % app.allreduce_every == 0:
+            if app.allreduce_every and (iteration + 1) % app.allreduce_every == 0:
                 lines.append(f"{rank} allreduce 8 8")
         lines.append(f"{rank} finalize")
         name = f"rank{rank}.txt"
@@ -192,7 +193,7 @@ class Run:
 
     @property
     def actions_per_second(self) -> float:
-        return self.actions / self.wall_seconds if self.wall_seconds > 0 else 0.0
+        return self.actions / self.wall_seconds if self.wall_seconds > 0 and not self.error else 0.0
 
 
 def _raise_file_limit(needed: int) -> None:
@@ -246,11 +247,11 @@ def run_mpisim(mpisim: str, index: str, platform: str, hostfile: str, logs: str,
 
 def run_smpi(smpirun: str, index: str, platform: str, hostfile: str, ranks: int, logs: str, timeout: float) -> Run:
     """The plain `smpirun -replay`. SMPI privatizes each rank by dlopen-ing its own copy of the replay binary, about
-    ten memory mappings per rank: beyond ~6 500 ranks that exceeds Linux's default vm.max_map_count (65530) and every
-    run dies at start-up ("dlopen failed: ... cannot apply additional memory protection after relocation" or "failed
-    to map segment from shared object"). Then the
-    run is repeated with `-no-privatize` (same simulated time, less memory) and the result says so; raising the limit
-    (`sysctl -w vm.max_map_count=262144`, as root) lets the plain command run."""
+    ten memory mappings per rank, which exceeds Linux's default vm.max_map_count (65530) at 16 384 ranks: the run dies
+    at start-up (at rank 6 518 with this trace) with "dlopen failed: ... cannot apply additional memory protection
+    after relocation" or "... failed to map segment from shared object". Then the run is repeated with `-no-privatize`
+    (same simulated time, less memory) and the result says so; raising the limit (`sysctl -w
+    vm.max_map_count=262144`, as root) lets the plain command run."""
     base = [smpirun, "-np", str(ranks), "-platform", platform, "-hostfile", hostfile, "-replay",
             os.path.basename(index)]
     run = _smpi_attempt(base, index, logs, timeout)
@@ -302,7 +303,11 @@ class SizeResult:
     iterations: int
     actions: int
     messages: int
+    allreduces: int
     runs: Dict[str, Run] = field(default_factory=dict)
+
+    def _both_ran(self) -> bool:
+        return all(not run.error for run in self.runs.values())
 
     def relative_difference(self) -> Optional[float]:
         ours, ref = self.runs["mpisim"].simulated_time, self.runs["smpi"].simulated_time
@@ -312,11 +317,16 @@ class SizeResult:
 
     def speed_ratio(self) -> Optional[float]:
         ref = self.runs["smpi"].actions_per_second
-        return self.runs["mpisim"].actions_per_second / ref if ref > 0 else None
+        return self.runs["mpisim"].actions_per_second / ref if ref > 0 and self._both_ran() else None
+
+    def cpu_speed_ratio(self) -> Optional[float]:
+        """The speed ratio from CPU seconds instead of wall seconds: steadier when other jobs share the machine."""
+        ours, ref = self.runs["mpisim"].cpu_seconds, self.runs["smpi"].cpu_seconds
+        return ref / ours if ours > 0 and ref > 0 and self._both_ran() else None
 
     def memory_ratio(self) -> Optional[float]:
         ref = self.runs["smpi"].max_rss_kib
-        return self.runs["mpisim"].max_rss_kib / ref if ref > 0 else None
+        return self.runs["mpisim"].max_rss_kib / ref if ref > 0 and self._both_ran() else None
 
     def to_dict(self) -> dict:
         runs = {}
@@ -326,9 +336,10 @@ class SizeResult:
             item["max_rss_mib"] = run.max_rss_kib / 1024
             runs[name] = item
         return {"ranks": self.ranks, "grid": list(self.grid), "iterations": self.iterations,
-                "actions": self.actions, "messages": self.messages, "runs": runs,
+                "allreduces": self.allreduces, "actions": self.actions, "messages": self.messages, "runs": runs,
                 "simulated_time_relative_difference": self.relative_difference(),
-                "ratio_actions_per_second": self.speed_ratio(), "ratio_max_rss": self.memory_ratio()}
+                "ratio_actions_per_second": self.speed_ratio(),
+                "ratio_actions_per_cpu_second": self.cpu_speed_ratio(), "ratio_max_rss": self.memory_ratio()}
 
 
 def bench_size(ranks: int, app: Stencil, tools: Dict[str, str], workdir: str, timeout: float,
@@ -341,7 +352,8 @@ def bench_size(ranks: int, app: Stencil, tools: Dict[str, str], workdir: str, ti
     platform = write_platform(os.path.join(folder, "cluster.xml"), ranks, backbone_gbps_per_host)
     hostfile = write_hostfile(os.path.join(folder, "hosts.txt"), ranks)
     result = SizeResult(ranks=ranks, grid=process_grid(ranks), iterations=app.iterations, actions=actions,
-                        messages=6 * ranks * app.iterations)
+                        messages=6 * ranks * app.iterations,
+                        allreduces=app.iterations // app.allreduce_every if app.allreduce_every else 0)
 
     progress(f"[{ranks} ranks] mpisim replay ({actions} actions)")
     ours = run_mpisim(tools["mpisim"], index, platform, hostfile, logs, timeout)
@@ -367,12 +379,14 @@ def progress(message: str) -> None:
 
 
 def _fmt(value: Optional[float], spec: str) -> str:
-    return format(value, spec) if value is not None else "-"
+    """`value` formatted by `spec` (such as '>12.6f'), or a dash of the same width when there is none."""
+    width = int(re.match(r"\D*(\d*)", spec).group(1) or 0)
+    return format(value, spec) if value is not None else "-".rjust(width)
 
 
 def print_table(results: List[SizeResult], out=sys.stdout) -> None:
-    header = (f"{'ranks':>6} {'actions':>10} {'simulator':>9} {'wall s':>9} {'cpu s':>9} {'actions/s':>11} "
-              f"{'peak MiB':>9} {'simulated s':>12}")
+    header = (f"{'ranks':>6} {'iter':>5} {'allred':>6} {'actions':>9} {'simulator':>9} {'wall s':>9} {'cpu s':>9} "
+              f"{'actions/s':>11} {'peak MiB':>9} {'simulated s':>12}")
     print(header, file=out)
     print("-" * len(header), file=out)
     notes: List[str] = []
@@ -384,19 +398,20 @@ def print_table(results: List[SizeResult], out=sys.stdout) -> None:
                 notes.append(f"({len(notes) + 1}) {r.ranks} ranks, {name}: {run.note}")
                 label += f"({len(notes)})"
             status = f"  FAILED ({run.error.splitlines()[0][:60]})" if run.error else ""
-            print(f"{r.ranks:>6} {r.actions:>10} {label:>9} {run.wall_seconds:>9.2f} {run.cpu_seconds:>9.2f} "
-                  f"{run.actions_per_second:>11.0f} {run.max_rss_kib / 1024:>9.1f} "
-                  f"{_fmt(run.simulated_time, '>12.6f')}{status}", file=out)
+            print(f"{r.ranks:>6} {r.iterations:>5} {r.allreduces:>6} {r.actions:>9} {label:>9} "
+                  f"{run.wall_seconds:>9.2f} {run.cpu_seconds:>9.2f} {run.actions_per_second:>11.0f} "
+                  f"{run.max_rss_kib / 1024:>9.1f} {_fmt(run.simulated_time, '>12.6f')}{status}", file=out)
     for note in notes:
         print(note, file=out)
     print(file=out)
-    print(f"{'ranks':>6} {'simulated time diff':>20} {'actions/s mpisim/SMPI':>22} {'memory mpisim/SMPI':>19}  target",
-          file=out)
+    print(f"{'ranks':>6} {'simulated time diff':>20} {'actions/s mpisim/SMPI':>22} {'(per cpu s)':>12} "
+          f"{'memory mpisim/SMPI':>19}  target", file=out)
     for r in results:
         diff, speed, memory = r.relative_difference(), r.speed_ratio(), r.memory_ratio()
         met = (speed is not None and memory is not None and speed >= TARGET_SPEEDUP and memory <= TARGET_MEMORY)
         print(f"{r.ranks:>6} {_fmt(None if diff is None else 100 * diff, '>19.4f')}% {_fmt(speed, '>21.2f')}x "
-              f"{_fmt(memory, '>18.2f')}x  {'met' if met else 'NOT met'}", file=out)
+              f"{_fmt(r.cpu_speed_ratio(), '>11.2f')}x {_fmt(memory, '>18.2f')}x  {'met' if met else 'NOT met'}",
+              file=out)
     print(f"target: actions/s >= {TARGET_SPEEDUP:g}x SMPI's and peak memory <= SMPI's; simulated times within "
           f"{100 * TOLERANCE:g} % (actions/s = trace actions / wall seconds; peak = max RSS of the command)", file=out)
 
@@ -424,8 +439,12 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--ranks", default="64,1024,16384", help="comma-separated rank counts (default %(default)s)")
     parser.add_argument("--iterations", type=int, default=None,
                         help=f"stencil iterations at every size (default per size: {DEFAULT_ITERATIONS}, "
-                             "else 40960 / ranks rounded, at least 2)")
-    parser.add_argument("--allreduce-every", type=int, default=5, help="an allreduce every N iterations (default 5)")
+                             "else 40000 / ranks, at least 3)")
+    parser.add_argument("--allreduce-every", type=int, default=5,
+                        help="an allreduce every N iterations, 0 for none (default 5)")
+    parser.add_argument("--imbalance", type=float, default=0.05,
+                        help="compute of each rank varies by up to +-this fraction (default 0.05; 0 synchronizes "
+                             "all ranks: a stress case, see bench/README.md)")
     parser.add_argument("--backbone", type=float, default=0.0, metavar="GBPS",
                         help="add a shared backbone of GBPS x ranks Gbps to the cluster (default: none; a stress "
                              "case, quadratic for both simulators, see bench/README.md)")
@@ -449,12 +468,14 @@ def main(argv: Optional[List[str]] = None) -> int:
     if not os.path.exists("/usr/bin/time"):
         parser.error("/usr/bin/time is missing (Debian package `time`): it measures each run's peak memory")
 
-    workdir = args.workdir or tempfile.mkdtemp(prefix="mpisim-replay-bench-")
+    workdir = os.path.abspath(args.workdir) if args.workdir else tempfile.mkdtemp(prefix="mpisim-replay-bench-")
+    if any(c.isspace() for c in workdir):   # smpirun (a shell script) splits its arguments on blanks
+        parser.error(f"the work folder must not contain blanks: '{workdir}'")
     results: List[SizeResult] = []
     try:
         for ranks in sizes:
-            iterations = args.iterations or DEFAULT_ITERATIONS.get(ranks) or max(2, round(40960 / ranks))
-            app = Stencil(iterations=iterations, allreduce_every=args.allreduce_every)
+            iterations = args.iterations or DEFAULT_ITERATIONS.get(ranks) or max(3, round(40000 / ranks))
+            app = Stencil(iterations=iterations, allreduce_every=args.allreduce_every, imbalance=args.imbalance)
             results.append(bench_size(ranks, app, tools, workdir, args.timeout, args.backbone))
     finally:
         if not args.keep and not args.workdir:
@@ -462,7 +483,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         elif results:
             progress(f"generated files kept in {workdir}")
 
-    app = Stencil(iterations=0)
+    app = Stencil(iterations=0, imbalance=args.imbalance)
     network = (f"shared backbone of {args.backbone:g} Gbps x ranks" if args.backbone > 0
                else "no backbone (crossbar)")
     print(f"Replay benchmark: 3-D halo exchange (6 neighbours, faces {'/'.join(map(str, app.face_bytes()))} B, "
