@@ -4,24 +4,15 @@
 
 namespace mpisim::kernel {
 
-bool EventQueue::before(const Event* a, const Event* b)
+void EventQueue::place(size_t index, const Slot& slot)
 {
-  if (a->date_ != b->date_)
-    return a->date_ < b->date_;
-  if (a->priority_ != b->priority_)
-    return a->priority_ < b->priority_;
-  return a->sequence_ < b->sequence_;
-}
-
-void EventQueue::place(size_t index, Event* event)
-{
-  heap_[index] = event;
-  event->heap_index_ = index;
+  heap_[index] = slot;
+  slot.event->heap_index_ = index;
 }
 
 void EventQueue::sift_up(size_t index)
 {
-  Event* moving = heap_[index];
+  const Slot moving = heap_[index];
   while (index > 0) {
     size_t parent = (index - 1) / 2;
     if (not before(moving, heap_[parent]))
@@ -34,7 +25,7 @@ void EventQueue::sift_up(size_t index)
 
 void EventQueue::sift_down(size_t index)
 {
-  Event* moving = heap_[index];
+  const Slot moving = heap_[index];
   const size_t count = heap_.size();
   while (true) {
     size_t child = 2 * index + 1;
@@ -53,14 +44,15 @@ void EventQueue::sift_down(size_t index)
 void EventQueue::schedule(Event& event, SimTime date, int priority)
 {
   event.date_ = date;
-  event.priority_ = priority;
-  event.sequence_ = next_sequence_++;
+  const Slot slot{date, priority, next_sequence_++, &event};
   if (event.scheduled()) {
-    sift_up(event.heap_index_);
+    const size_t index = event.heap_index_;
+    heap_[index] = slot;
+    sift_up(index);
     sift_down(event.heap_index_);
     return;
   }
-  heap_.push_back(&event);
+  heap_.push_back(slot);
   event.heap_index_ = heap_.size() - 1;
   sift_up(event.heap_index_);
 }
@@ -69,21 +61,21 @@ void EventQueue::cancel(Event& event)
 {
   if (not event.scheduled())
     return;
-  size_t index = event.heap_index_;
-  Event* last = heap_.back();
+  const size_t index = event.heap_index_;
+  const Slot last = heap_.back();
   heap_.pop_back();
   event.heap_index_ = Event::kNotScheduled;
-  if (last == &event)
+  if (last.event == &event)
     return;
   place(index, last);
   sift_up(index);
-  sift_down(last->heap_index_);
+  sift_down(last.event->heap_index_);
 }
 
 Event* EventQueue::pop()
 {
   assert(not heap_.empty());
-  Event* top = heap_.front();
+  Event* top = heap_.front().event;
   cancel(*top);
   return top;
 }

@@ -1,8 +1,9 @@
 // The future event list: an indexed binary heap of intrusive events.
 //
 // Events are ordered by (date, priority, sequence number); the sequence number is taken at each schedule() call, so
-// two events with the same date and priority fire in the order they were scheduled. Events are intrusive (the heap
-// slot lives in the event) so rescheduling a flow whose rate changed costs O(log n) and no allocation.
+// two events with the same date and priority fire in the order they were scheduled. Events are intrusive (each knows
+// its heap slot) so rescheduling a flow whose rate changed costs O(log n) and no allocation. The ordering keys are
+// kept in the heap array itself, so comparisons touch only that array, not the scattered events.
 #pragma once
 
 #include "kernel/Time.hpp"
@@ -27,8 +28,6 @@ private:
   friend class EventQueue;
   static constexpr size_t kNotScheduled = static_cast<size_t>(-1);
   SimTime date_ = 0;
-  uint64_t sequence_ = 0;
-  int priority_ = 0;
   size_t heap_index_ = kNotScheduled;
 };
 
@@ -39,16 +38,29 @@ public:
   void cancel(Event& event);
   bool empty() const { return heap_.empty(); }
   size_t size() const { return heap_.size(); }
-  SimTime next_date() const { return heap_.empty() ? kNever : heap_.front()->date_; }
+  SimTime next_date() const { return heap_.empty() ? kNever : heap_.front().date; }
   Event* pop();
 
 private:
-  static bool before(const Event* a, const Event* b);
+  struct Slot {
+    SimTime date;
+    int priority;
+    uint64_t sequence;
+    Event* event;
+  };
+  static bool before(const Slot& a, const Slot& b)
+  {
+    if (a.date != b.date)
+      return a.date < b.date;
+    if (a.priority != b.priority)
+      return a.priority < b.priority;
+    return a.sequence < b.sequence;
+  }
   void sift_up(size_t index);
   void sift_down(size_t index);
-  void place(size_t index, Event* event);
+  void place(size_t index, const Slot& slot);
 
-  std::vector<Event*> heap_;
+  std::vector<Slot> heap_;
   uint64_t next_sequence_ = 0;
 };
 
