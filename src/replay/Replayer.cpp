@@ -240,6 +240,7 @@ private:
       case ActionKind::ReduceScatter:
         call.op = mpi::Collective::ReduceScatter;
         call.recv_counts = scaled(a.details->counts, a.datatype1);
+        call.element_bytes = static_cast<double>(datatype_size(a.datatype1));
         flops = a.amount2;
         break;
       default: throw std::logic_error("replay: unhandled action kind");

@@ -197,6 +197,13 @@ std::string describe(const Messages& messages)
 //     (d=1: 1,3; d=2: 2,3; d=4: 4): me -> me+1 2B, me -> me+2 2B, me -> me+4 1B.
 //   alltoallv/allgather(v) linear_nbc: every ordered pair once, with the sender's size for that peer.
 //   reduce_scatter reduce_scatterv: counts 10..50: reduce of 150 B to rank 0, then scatterv of 10*(i+1) to rank i.
+//   reduce_scatter mpich_pair: step i sends to me+i the block that rank keeps: every ordered pair, 10*(dst+1).
+//   reduce_scatter mpich_rdb (counts c = 10, 20, 30, 40, 50; total 150): each exchange sends the blocks outside the
+//     sender's subtree and receives those outside the partner's.
+//     mask 1: 0<->1 (0->1: 150-10 = 140, 1->0: 130), 2<->3 (120, 110); rank 4 has no partner.
+//     mask 2: 0<->2 (0->2: c2+c3+c4 = 120, 2->0: c0+c1+c4 = 80), 1<->3 (120, 80).
+//     mask 4: 0<->4 (0->4: c4 = 50, 4->0: c0..c3 = 100); subtree {0..3} has one rank with the data (0): it passes
+//     the 100 B down by halving: 0->2, 0->1, then 2->3.
 //   scan, exscan linear: me -> every higher rank, B.
 Messages expected_on_five(mpi::Collective op, const std::string& algorithm)
 {
@@ -231,6 +238,11 @@ Messages expected_on_five(mpi::Collective op, const std::string& algorithm)
     return all_pairs(P, [](int i, int) { return 10.0 * (i + 1); });
   if (key == "reduce_scatter/reduce_scatterv")
     return to_root(P, 0, [](int) { return 150.0; }) + from_root(P, 0, [](int i) { return 10.0 * (i + 1); });
+  if (key == "reduce_scatter/mpich_pair")
+    return all_pairs(P, [](int, int destination) { return 10.0 * (destination + 1); });
+  if (key == "reduce_scatter/mpich_rdb")
+    return {{0, 1, 140}, {1, 0, 130}, {2, 3, 120}, {3, 2, 110}, {0, 2, 120}, {2, 0, 80}, {1, 3, 120},
+            {3, 1, 80},  {0, 4, 50},  {4, 0, 100}, {0, 2, 100}, {0, 1, 100}, {2, 3, 100}};
   if (key == "scan/linear" || key == "exscan/linear") {
     Messages out;
     for (int i = 0; i < P; ++i)
@@ -369,6 +381,16 @@ TEST(mpi_collectives_selector, DefaultChoices)
   EXPECT_EQ(default_choice(C::Barrier, 16), "ompi_basic_linear");
   EXPECT_EQ(default_choice(C::Allreduce, 16), "redbcast");
   EXPECT_EQ(default_choice(C::ReduceScatter, 16), "reduce_scatterv");
+  // Irregular counts: MPICH's rule on the total element count (SimGrid's reduce_scatter__mpich).
+  mpi::CollectiveCall irregular;
+  irregular.op = C::ReduceScatter;
+  irregular.element_bytes = 8;
+  irregular.recv_counts = {8.0 * 262144, 8.0 * 262144};        // 524288 elements: not above the threshold
+  EXPECT_EQ(mpi::SelectorRegistry::find("default").choose(irregular, 3), "reduce_scatterv"); // regular after all
+  irregular.recv_counts = {8.0 * 262144, 8.0 * 262144, 8.0};   // 524289 elements, irregular
+  EXPECT_EQ(mpi::SelectorRegistry::find("default").choose(irregular, 3), "mpich_pair");
+  irregular.recv_counts = {8.0 * 1000, 8.0 * 262144, 8.0};
+  EXPECT_EQ(mpi::SelectorRegistry::find("default").choose(irregular, 3), "mpich_rdb");
   for (C op : {C::Reduce, C::Gather, C::Gatherv, C::Scatter, C::Scatterv, C::Allgather, C::Allgatherv, C::Alltoallv})
     EXPECT_EQ(default_choice(op, 16), "linear_nbc") << mpi::collective_name(op);
   EXPECT_EQ(default_choice(C::Scan, 16), "linear");

@@ -102,6 +102,9 @@ def collectives(ranks: int, sizes=(8, 1000, 70000, 400000)) -> List[List[str]]:
                 f"allgatherv {size // (rank + 1) + 1} {counts}",
                 f"alltoallv {size * ranks} {send_counts} {size * ranks} {recv_counts}",
                 f"reducescatter {' '.join([str(max(size // ranks, 1))] * ranks)} 5e5",
+                # irregular counts: SimGrid's default switches to MPICH's pair (> 524288 elements) or rdb
+                f"reducescatter {' '.join(str(size // (i + 2) + i) for i in range(ranks))} 5e5",
+                f"reducescatter {' '.join(str(3 * size + i) for i in range(ranks))} 0",
                 f"scan {size} 1e5",
                 f"compute {3e6 * (rank + 1):g}",
             ]

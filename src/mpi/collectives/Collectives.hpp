@@ -33,7 +33,9 @@ struct CollectiveCall {
   std::vector<double> send_counts; // v-variants: bytes sent to each rank
   std::vector<double> recv_counts; // v-variants and reduce_scatter: bytes received from / kept by each rank
   int root = 0;
-  double reduce_flops = 0; // cost of applying the operation (replay: given by the trace)
+  double reduce_flops = 0;  // cost of applying the operation (replay: given by the trace)
+  double element_bytes = 1; // size of one element: selectors of real libraries decide on element counts too
+  bool commutative = true;  // of the reduction operation (replay: MPI_OP_NULL, taken as commutative as SimGrid does)
 };
 
 class CollectiveLibrary;

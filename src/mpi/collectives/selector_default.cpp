@@ -2,13 +2,26 @@
 // bcast, Open MPI's linear barrier, Open MPI's alltoall decision table, reduce + bcast for allreduce, reduce +
 // scatterv for reduce_scatter, and "post everything then wait" for the rest.
 //
-// Known difference: for irregular reduce_scatter counts SimGrid switches to MPICH's algorithm; here reduce + scatterv
-// is kept until the MPICH algorithms land (documented in docs/replay.md).
+// Irregular reduce_scatter counts switch to MPICH's choice, as SimGrid does: pairwise above 524288 elements in all,
+// recursive doubling otherwise (commutative operations; SimGrid's replay reduces with MPI_OP_NULL).
 #include "mpi/collectives/Collectives.hpp"
 #include "mpi/collectives/ompi_alltoall_table.hpp"
 
+#include <algorithm>
+#include <numeric>
+
 namespace mpisim::mpi {
 namespace {
+
+std::string choose_reduce_scatter(const CollectiveCall& call)
+{
+  const auto& counts = call.recv_counts;
+  const bool regular = std::adjacent_find(counts.begin(), counts.end(), std::not_equal_to<>()) == counts.end();
+  if (regular)
+    return "reduce_scatterv";
+  const double elements = std::accumulate(counts.begin(), counts.end(), 0.0) / call.element_bytes;
+  return elements > 524288 ? "mpich_pair" : "mpich_rdb";
+}
 
 std::string choose_default(const CollectiveCall& call, int comm_size)
 {
@@ -25,7 +38,7 @@ std::string choose_default(const CollectiveCall& call, int comm_size)
     case Collective::Scatterv: return "linear_nbc";
     case Collective::Allgather: return "linear_nbc";
     case Collective::Allgatherv: return "linear_nbc";
-    case Collective::ReduceScatter: return "reduce_scatterv";
+    case Collective::ReduceScatter: return choose_reduce_scatter(call);
     case Collective::Scan: return "linear";
     case Collective::Exscan: return "linear";
   }
