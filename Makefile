@@ -12,7 +12,7 @@ JOBS    ?= $(shell nproc)
 all: build
 
 deps:
-	bash scripts/install-deps.sh --with-simgrid
+	bash scripts/install-deps.sh --with-test-tools
 
 $(PYTHON): | deps
 	python3 -m venv $(VENV)

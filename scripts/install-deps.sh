@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Installs the Debian packages mpisim needs (as root, or through sudo), skipping those already present.
-# Usage: scripts/install-deps.sh [--with-simgrid]   (SimGrid is the reference the agreement tests compare against)
+# Usage: scripts/install-deps.sh [--with-test-tools]
+#   --with-test-tools: also SimGrid 3.32 (the reference the agreement tests compare against), Open MPI (real runs for
+#   the trace recorder: it is built when an MPI library is found) and pajeng (checks Paje timelines).
 set -euo pipefail
 
 packages=(build-essential cmake g++ python3-venv python3-dev libboost-context-dev libpugixml-dev libgtest-dev)
-if [[ "${1:-}" == "--with-simgrid" ]]; then
-  packages+=(libsimgrid-dev)
+if [[ "${1:-}" == "--with-test-tools" || "${1:-}" == "--with-simgrid" ]]; then
+  packages+=(libsimgrid-dev openmpi-bin libopenmpi-dev pajeng)
 fi
 
 missing=()

@@ -4,6 +4,7 @@
 #include "models/NetworkModel.hpp"
 #include "mpi/collectives/Collectives.hpp"
 #include "replay/Replayer.hpp"
+#include "timeline/TimelineWriter.hpp"
 
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -57,6 +58,53 @@ py::dict replay_to_python(const replay::ReplayResult& result)
   return out;
 }
 
+bool given(const py::dict& o, const char* key) { return o.contains(key) && not o[key].is_none(); }
+
+// What produced a timeline, written into it: the package version and the replay's inputs as given.
+std::vector<std::pair<std::string, std::string>> timeline_provenance(const py::dict& o)
+{
+  std::vector<std::pair<std::string, std::string>> out;
+  try {
+    out.emplace_back("mpisim_version", py::module_::import("mpisim").attr("__version__").cast<std::string>());
+  } catch (const py::error_already_set&) {
+    // the core loaded on its own, outside the package: no version to give
+  }
+  for (const char* key : {"trace", "platform", "ranks", "model", "model_parameter_file", "hostfile", "placement",
+                          "coll_selector"})
+    if (given(o, key))
+      out.emplace_back(key == std::string("ranks") ? "np" : key, py::str(o[key]).cast<std::string>());
+  if (given(o, "model_parameters")) {
+    std::string text;
+    for (const auto& [name, value] : o["model_parameters"].cast<std::vector<std::pair<std::string, std::string>>>())
+      text += (text.empty() ? "" : ",") + name + "=" + value;
+    if (not text.empty())
+      out.emplace_back("model_parameters", text);
+  }
+  if (given(o, "coll")) {
+    std::string text;
+    for (const auto& [op, algorithm] : o["coll"].cast<std::map<std::string, std::string>>())
+      text += (text.empty() ? "" : ",") + op + "=" + algorithm;
+    if (not text.empty())
+      out.emplace_back("coll", text);
+  }
+  out.emplace_back("timeline_internals", given(o, "timeline_internals") && o["timeline_internals"].cast<bool>()
+                                             ? "true"
+                                             : "false");
+  return out;
+}
+
+// The writer `timeline` (a path) asks for, or none. Format: `timeline_format` by name, else the path's extension.
+std::unique_ptr<timeline::TimelineWriter> open_timeline(const py::dict& o)
+{
+  if (not given(o, "timeline"))
+    return nullptr;
+  timeline::TimelineOptions t;
+  t.path = o["timeline"].cast<std::string>();
+  t.internals = given(o, "timeline_internals") && o["timeline_internals"].cast<bool>();
+  t.provenance = timeline_provenance(o);
+  return timeline::open_timeline(t, given(o, "timeline_format") ? o["timeline_format"].cast<std::string>() : "");
+}
+
 py::dict run_replay(const py::dict& options)
 {
   replay::ReplayOptions o;
@@ -64,12 +112,43 @@ py::dict run_replay(const py::dict& options)
   if (options.contains("ranks") && not options["ranks"].is_none())
     o.ranks = options["ranks"].cast<int>();
   o.simulation = simulation_options(options);
+  std::unique_ptr<timeline::TimelineWriter> timeline = open_timeline(options);
+  if (timeline)
+    o.observers.push_back(timeline.get());
   replay::ReplayResult result;
   {
     py::gil_scoped_release release;
-    result = replay::replay(o);
+    try {
+      result = replay::replay(o);
+    } catch (...) {
+      // The timeline of a failed run still shows what happened up to the failure (where a deadlock's ranks block).
+      if (timeline) {
+        try {
+          timeline->finish();
+        } catch (const std::exception&) {
+          // the run's own error is the one to report
+        }
+      }
+      throw;
+    }
+    if (timeline)
+      timeline->finish();
   }
   return replay_to_python(result);
+}
+
+py::list timeline_formats()
+{
+  py::list out;
+  for (const timeline::TimelineWriterEntry& entry : timeline::TimelineWriterRegistry::all()) {
+    py::dict format;
+    format["name"] = entry.name;
+    format["extensions"] = entry.extensions;
+    format["description"] = entry.description;
+    format["reference"] = entry.reference;
+    out.append(format);
+  }
+  return out;
 }
 
 py::list network_models()
@@ -194,4 +273,5 @@ PYBIND11_MODULE(_core, m)
   m.def("route", &route, "Links and latency of the route between two hosts");
   m.def("collective_algorithms", &collective_algorithms);
   m.def("collective_selectors", &collective_selectors);
+  m.def("timeline_formats", &timeline_formats, "Timeline writers: name, extensions, description, reference");
 }

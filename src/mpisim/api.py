@@ -62,8 +62,16 @@ def replay(
     placement: str = "platform",
     coll_selector: str = "default",
     coll: Optional[Dict[str, str]] = None,
+    timeline: Optional[str] = None,
+    timeline_format: Optional[str] = None,
+    timeline_internals: bool = False,
 ) -> ReplayResult:
-    """Replay a SimGrid time-independent trace (index file or single file) on a platform."""
+    """Replay a SimGrid time-independent trace (index file or single file) on a platform.
+
+    With `timeline`, the run's timeline is written to that file (format by extension, or `timeline_format`:
+    chrome, paje, csv; `timeline_internals` adds the messages of collective algorithms; docs/timelines.md)."""
+    if (timeline_format or timeline_internals) and not timeline:
+        raise ValueError("timeline_format and timeline_internals need a timeline file")
     options = {
         "trace": trace,
         "platform": platform,
@@ -74,6 +82,8 @@ def replay(
         "coll_selector": coll_selector,
         "coll": dict(coll or {}),
     }
+    if timeline:
+        options.update(timeline=timeline, timeline_format=timeline_format, timeline_internals=timeline_internals)
     if params_file:
         options["model_parameter_file"] = params_file
     if hostfile:
@@ -90,6 +100,8 @@ def replay(
         "coll_selector": coll_selector,
         "coll": dict(coll or {}),
     }
+    if timeline:
+        inputs["timeline"] = os.path.abspath(timeline)
     return ReplayResult(
         simulated_time=raw["simulated_time"],
         ranks=ranks,

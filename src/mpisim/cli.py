@@ -68,6 +68,26 @@ def _replay_kwargs(args: argparse.Namespace) -> dict:
     )
 
 
+def _add_timeline_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--timeline", metavar="FILE",
+                        help="write the run's timeline to FILE: .json (Chrome trace events: Perfetto, "
+                             "chrome://tracing), .paje or .trace (Paje: ViTE, pj_dump), .csv (see docs/timelines.md)")
+    parser.add_argument("--timeline-format", metavar="NAME",
+                        help="timeline format by name (chrome, paje, csv) instead of by FILE's extension")
+    parser.add_argument("--timeline-internals", action="store_true",
+                        help="timeline: also the point-to-point messages collective algorithms send")
+
+
+def _replay(args: argparse.Namespace):
+    """mpisim.api.replay with the replay command's options (with --timeline FILE, the timeline is written too)."""
+    from mpisim import api
+
+    if not args.timeline and (args.timeline_format or args.timeline_internals):
+        raise ValueError("--timeline-format and --timeline-internals need --timeline FILE")
+    return api.replay(args.trace, np=args.np, timeline=args.timeline, timeline_format=args.timeline_format,
+                      timeline_internals=args.timeline_internals, **_replay_kwargs(args))
+
+
 def _print_summary(result, out=sys.stdout) -> None:
     print(f"Simulated time: {result.simulated_time:.6f} s "
           f"({len(result.ranks)} ranks, {result.actions} actions, model {result.inputs['model']})", file=out)
@@ -81,12 +101,9 @@ def _print_summary(result, out=sys.stdout) -> None:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    from mpisim.api import replay
-
-    result = replay(args.trace, np=args.np, **_replay_kwargs(args))
+    result = _replay(args)
     if args.json:
-        json.dump(result.to_dict(), sys.stdout, indent=2)
-        print()
+        sys.stdout.write(json.dumps(result.to_dict(), indent=2) + "\n")  # one write, even unbuffered
     else:
         _print_summary(result)
     return 0
@@ -155,6 +172,21 @@ def cmd_collectives(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_gantt(args: argparse.Namespace) -> int:
+    from mpisim.gantt import parse_ranks, parse_size, plot_files
+
+    if len(args.timelines) > 2:
+        raise ValueError(f"gantt draws one or two timelines, got {len(args.timelines)}")
+    try:
+        plot_files(args.timelines, args.output, ranks=parse_ranks(args.ranks) if args.ranks else None,
+                   start=args.start, end=args.end, messages=args.messages, size=parse_size(args.size),
+                   title=args.title)
+    except OSError as error:
+        raise ValueError(f"{error.filename}: {error.strerror}") from error
+    print(f"wrote {args.output}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="mpisim", description="Simulate MPI applications on HPC clusters.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -164,6 +196,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--np", type=int, default=None, help="number of ranks (default: as many as the trace lists)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     _add_simulation_options(p)
+    _add_timeline_options(p)
     p.set_defaults(func=cmd_replay)
 
     p = sub.add_parser("compare-models", help="replay one trace under several network models, side by side")
@@ -178,7 +211,32 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_models)
     p = sub.add_parser("collectives", help="list the collective selectors and algorithms")
     p.set_defaults(func=cmd_collectives)
+
+    p = sub.add_parser("gantt", help="draw timelines as Gantt charts (png, svg, or interactive html)",
+                       description="Draw one timeline, or two one above the other on the same time axis (e.g. a "
+                                   "real run above its simulation). Timelines: .json (Chrome trace events), "
+                                   ".paje/.trace, .csv, as written by `mpisim replay --timeline` or `mpisim record`.")
+    p.add_argument("timelines", nargs="+", metavar="FILE", help="one or two timelines")
+    p.add_argument("-o", "--output", required=True, help="output image: .png, .svg or .html (interactive)")
+    p.add_argument("--ranks", metavar="LIST", help="ranks to draw, e.g. 0-31 or 0,4,8-15 (default: all)")
+    p.add_argument("--from", dest="start", type=float, metavar="T", help="start of the time window (seconds)")
+    p.add_argument("--to", dest="end", type=float, metavar="T", help="end of the time window (seconds)")
+    p.add_argument("--messages", action="store_true", help="draw messages as thin lines")
+    p.add_argument("--size", default="1600x900", metavar="WxH", help="image size in pixels (default 1600x900)")
+    p.add_argument("--title", help="title above the chart")
+    p.set_defaults(func=cmd_gantt)
+
+    _add_optional_commands(sub)
     return parser
+
+
+def _add_optional_commands(sub) -> None:
+    """Commands whose modules may be absent from this build."""
+    try:
+        from mpisim.record import add_record_command
+    except ImportError:
+        return
+    add_record_command(sub)
 
 
 def main(argv: Optional[List[str]] = None) -> int:

@@ -64,6 +64,9 @@ private:
     mpi::CallRecord record{me(), action_name(a.kind).data(), start, end};
     switch (a.kind) {
       case ActionKind::Compute: record.flops = a.amount; break;
+      case ActionKind::Sleep:
+      case ActionKind::Barrier:
+      case ActionKind::WaitAll: break;
       case ActionKind::Send:
       case ActionKind::Isend:
         record.peer = a.dst;

@@ -1,0 +1,122 @@
+// Chrome trace-event JSON: opens in Perfetto (ui.perfetto.dev) and chrome://tracing.
+//
+// One process (pid 0), one thread per rank (tid = rank, named "rank N"). Each call is a complete event ("ph":"X")
+// named after the operation, with args operation, peer, bytes, tag, communicator (and flops for computations). Each
+// message is a flow: an "s" event on the sender's track right after the sending slice, and an "f" event with
+// "bp":"e" on the receiver's track right after the receiving slice, at that slice's end (see MessageBinder for which
+// slices). Perfetto sorts events by time and keeps the file order between equal times, and binds a flow event to the
+// last slice begun on its track: writing each flow event just after its slice, at a date inside it, binds it there.
+//
+// The file holds one event per line, each after the first starting with a comma, so a reader can stream it line by
+// line (mpisim.timeline does). Dates are whole nanoseconds written as microseconds with three decimals.
+#include "timeline/MessageBinder.hpp"
+#include "timeline/OutputFile.hpp"
+#include "timeline/TimelineWriter.hpp"
+
+#include <cstring>
+
+namespace mpisim::timeline {
+
+namespace {
+
+class ChromeTraceWriter final : public TimelineWriter {
+public:
+  explicit ChromeTraceWriter(const TimelineOptions& options)
+      : out_(options.path), binder_(options.internals), provenance_(options.provenance)
+  {
+    out_.text("{\"traceEvents\":[\n");
+    out_.text("{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":0,\"args\":{\"name\":\"mpisim\"}}\n");
+  }
+
+  void call(const mpi::CallRecord& record) override
+  {
+    note_rank(record.rank);
+    const int64_t start = to_nanoseconds(record.start);
+    const int64_t end = to_nanoseconds(record.end);
+    const bool local = std::strcmp(record.operation, "compute") == 0 || std::strcmp(record.operation, "sleep") == 0;
+    out_.text(",{\"name\":\"").text(record.operation).text("\",\"cat\":\"").text(local ? record.operation : "mpi");
+    out_.text("\",\"ph\":\"X\",\"pid\":0,\"tid\":").integer(record.rank);
+    out_.text(",\"ts\":").scaled(start, 3).text(",\"dur\":").scaled(end - start, 3);
+    out_.text(",\"args\":{\"operation\":\"").text(record.operation).text("\",\"peer\":").integer(record.peer);
+    out_.text(",\"bytes\":").number(record.bytes).text(",\"tag\":").integer(record.tag);
+    out_.text(",\"communicator\":").integer(record.communicator);
+    if (record.flops != 0)
+      out_.text(",\"flops\":").number(record.flops);
+    out_.text("}}\n");
+
+    binder_.call(record, started_, ended_);
+    write_flows();
+  }
+
+  void message(const mpi::MessageRecord& record) override
+  {
+    binder_.message(record, started_);
+    write_flows();
+  }
+
+  void finish() override
+  {
+    binder_.finish(started_, ended_);
+    write_flows();
+    for (int rank = 0; rank < ranks_; ++rank) {
+      out_.text(",{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":0,\"tid\":").integer(rank);
+      out_.text(",\"args\":{\"name\":\"rank ").integer(rank).text("\"}}\n");
+      out_.text(",{\"name\":\"thread_sort_index\",\"ph\":\"M\",\"pid\":0,\"tid\":").integer(rank);
+      out_.text(",\"args\":{\"sort_index\":").integer(rank).text("}}\n");
+    }
+    out_.text("],\n\"displayTimeUnit\":\"ns\",\n\"otherData\":{");
+    bool first = true;
+    for (const auto& [key, value] : provenance_) {
+      out_.text(first ? "" : ",").json_string(key).put(':').json_string(value);
+      first = false;
+    }
+    out_.text("}}\n");
+    out_.close();
+  }
+
+private:
+  void note_rank(int rank)
+  {
+    if (rank >= ranks_)
+      ranks_ = rank + 1;
+  }
+
+  void write_flows()
+  {
+    for (const Flow& flow : started_) {
+      note_rank(flow.source);
+      out_.text(",{\"name\":\"message\",\"cat\":\"").text(flow.collective ? "collective" : "p2p");
+      out_.text("\",\"ph\":\"s\",\"id\":").integer(static_cast<int64_t>(flow.id));
+      out_.text(",\"pid\":0,\"tid\":").integer(flow.source).text(",\"ts\":").scaled(to_nanoseconds(flow.start), 3);
+      out_.text(",\"args\":{\"destination\":").integer(flow.destination).text(",\"bytes\":").number(flow.bytes);
+      out_.text(",\"tag\":").integer(flow.tag).text("}}\n");
+    }
+    for (const Flow& flow : ended_) {
+      note_rank(flow.destination);
+      out_.text(",{\"name\":\"message\",\"cat\":\"").text(flow.collective ? "collective" : "p2p");
+      out_.text("\",\"ph\":\"f\",\"bp\":\"e\",\"id\":").integer(static_cast<int64_t>(flow.id));
+      out_.text(",\"pid\":0,\"tid\":").integer(flow.destination).text(",\"ts\":").scaled(to_nanoseconds(flow.end), 3);
+      out_.text("}\n");
+    }
+    started_.clear();
+    ended_.clear();
+  }
+
+  OutputFile out_;
+  MessageBinder binder_;
+  std::vector<std::pair<std::string, std::string>> provenance_;
+  std::vector<Flow> started_, ended_;
+  int ranks_ = 0;
+};
+
+const RegisterTimelineWriter kRegisterChrome({
+    "chrome",
+    {".json"},
+    "Chrome trace-event JSON: one track per rank, a slice per call, messages as flow arrows (Perfetto, "
+    "chrome://tracing)",
+    "Trace Event Format, Google (docs.google.com/document/d/1CvAClvFfyA5R-PhYUmn5OOQtYMH4h6I0nSsKchNAySU)",
+    [](const TimelineOptions& options) { return std::make_unique<ChromeTraceWriter>(options); },
+});
+
+} // namespace
+} // namespace mpisim::timeline

@@ -1,0 +1,92 @@
+// CSV: one row per call in FILE.csv, one row per message in FILE.messages.csv, streamed as the simulation reports
+// them (calls in the order they end, messages in the order they arrive). Both files start with '#' comment lines
+// giving the provenance (pandas: read_csv(path, comment='#')). Dates and durations are seconds, written in the
+// shortest form that reads back exactly.
+#include "timeline/OutputFile.hpp"
+#include "timeline/TimelineWriter.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+
+namespace mpisim::timeline {
+
+namespace {
+
+std::string messages_path(const std::string& path)
+{
+  std::string lower = path;
+  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+  const std::string suffix = ".csv";
+  if (lower.size() > suffix.size() && lower.compare(lower.size() - suffix.size(), suffix.size(), suffix) == 0)
+    return path.substr(0, path.size() - suffix.size()) + ".messages.csv";
+  return path + ".messages.csv";
+}
+
+const char* protocol_name(models::Protocol protocol)
+{
+  switch (protocol) {
+    case models::Protocol::Eager: return "eager";
+    case models::Protocol::Detached: return "detached";
+    case models::Protocol::Rendezvous: return "rendezvous";
+  }
+  return "unknown";
+}
+
+class CsvWriter final : public TimelineWriter {
+public:
+  explicit CsvWriter(const TimelineOptions& options)
+      : calls_(options.path), messages_(messages_path(options.path)), internals_(options.internals)
+  {
+    calls_.text("# mpisim timeline: one row per MPI call, computation or sleep (seconds); messages in ")
+        .text(std::filesystem::path(messages_.path()).filename().string())
+        .put('\n');
+    messages_.text(internals_ ? "# mpisim timeline: one row per message, including those inside collectives "
+                                "(negative tags)\n"
+                              : "# mpisim timeline: one row per point-to-point message\n");
+    for (const auto& [key, value] : options.provenance) {
+      calls_.text("# ").text(key).text(": ").text(value).put('\n');
+      messages_.text("# ").text(key).text(": ").text(value).put('\n');
+    }
+    calls_.text("rank,operation,start,end,duration,peer,bytes,tag,communicator,flops\n");
+    messages_.text("source,destination,tag,communicator,bytes,posted,started,arrived,protocol\n");
+  }
+
+  void call(const mpi::CallRecord& r) override
+  {
+    calls_.integer(r.rank).put(',').text(r.operation).put(',').number(r.start).put(',').number(r.end).put(',');
+    calls_.number(r.end - r.start).put(',').integer(r.peer).put(',').number(r.bytes).put(',').integer(r.tag).put(',');
+    calls_.integer(r.communicator).put(',').number(r.flops).put('\n');
+  }
+
+  void message(const mpi::MessageRecord& m) override
+  {
+    if (m.collective() && not internals_)
+      return;
+    messages_.integer(m.source).put(',').integer(m.destination).put(',').integer(m.tag).put(',');
+    messages_.integer(m.communicator).put(',').number(m.bytes).put(',').number(m.posted).put(',');
+    messages_.number(m.started).put(',').number(m.arrived).put(',').text(protocol_name(m.protocol)).put('\n');
+  }
+
+  void finish() override
+  {
+    calls_.close();
+    messages_.close();
+  }
+
+private:
+  OutputFile calls_;
+  OutputFile messages_;
+  bool internals_;
+};
+
+const RegisterTimelineWriter kRegisterCsv({
+    "csv",
+    {".csv"},
+    "CSV: a row per call (FILE.csv) and a row per message (FILE.messages.csv), for pandas, R, spreadsheets",
+    "RFC 4180; columns in docs/timelines.md",
+    [](const TimelineOptions& options) { return std::make_unique<CsvWriter>(options); },
+});
+
+} // namespace
+} // namespace mpisim::timeline

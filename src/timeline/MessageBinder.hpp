@@ -1,0 +1,95 @@
+// Ties each message to the call that sent it and the call that received it, as the simulation reports them (calls
+// when they end, messages when their last byte arrives), so that writers can draw a message as an arrow from the
+// sending slice to the receiving slice.
+//
+// Sending call. Point-to-point: the source's send, isend or sendRecv to that destination with that tag and
+// communicator during which the message was posted; the arrow starts at that call's start. Inside a collective: the
+// source's call running when the message was posted; the arrow starts at the posting date.
+//
+// Receiving call. Point-to-point: the destination's first recv, wait or test naming that source and tag (the
+// earliest-posted message when several qualify, as MPI matches them), or sendRecv (tag 0), or waitall, that ends at or
+// after the arrival; the arrow ends at that call's end. Inside a collective: the destination's first collective call
+// ending at or after the arrival. A message no reported call claims (a rank's requests completed at the end of its
+// trace) ends at its arrival.
+//
+// Limits: the records say nothing of which request a wait completes, so a wait for an isend to rank p with tag t can
+// claim a message received from p with tag t that arrived before it ended (the arrow then ends one slice early).
+#pragma once
+
+#include "mpi/Observer.hpp"
+
+#include <cstdint>
+#include <deque>
+#include <unordered_map>
+#include <vector>
+
+namespace mpisim::timeline {
+
+struct Flow {
+  uint64_t id;      // 0, 1, 2, ... in the order messages or sending calls are first seen
+  int source;       // world ranks
+  int destination;
+  int tag;
+  int communicator;
+  double bytes;
+  double start;     // started flows: the arrow's start
+  double end;       // ended flows: the arrow's end
+  bool collective;  // sent inside a collective algorithm
+};
+
+class MessageBinder {
+public:
+  // Without `internals`, messages sent inside collectives are ignored.
+  explicit MessageBinder(bool internals) : internals_(internals) {}
+
+  // A call ended (and the writer wrote it): appends the flows that start in it and those that end in it.
+  void call(const mpi::CallRecord& call, std::vector<Flow>& started, std::vector<Flow>& ended);
+  // A message arrived: appends the flows whose start is known now (their sending call was already reported).
+  void message(const mpi::MessageRecord& message, std::vector<Flow>& started);
+  // The simulation is over: flows still without a sending call start at their posting date, flows without a
+  // receiving call end at their arrival. Flows whose message never arrived (the run failed) never end.
+  void finish(std::vector<Flow>& started, std::vector<Flow>& ended);
+
+private:
+  struct Key {
+    int source, destination, tag, communicator;
+    bool operator==(const Key&) const = default;
+  };
+  struct KeyHash {
+    size_t operator()(const Key& k) const
+    {
+      uint64_t h = static_cast<uint32_t>(k.source);
+      h = h * 0x9E3779B97F4A7C15ull ^ static_cast<uint32_t>(k.destination);
+      h = h * 0x9E3779B97F4A7C15ull ^ static_cast<uint32_t>(k.tag);
+      h = h * 0x9E3779B97F4A7C15ull ^ static_cast<uint32_t>(k.communicator);
+      return static_cast<size_t>(h ^ (h >> 29));
+    }
+  };
+  struct SentCall {
+    double start, end;
+    uint64_t id;
+  };
+  // Point-to-point sends between one pair with one tag: reported sending calls whose message has not arrived, and
+  // arrived messages whose sending call is not reported yet (their Flow::start holds the posting date).
+  struct Sends {
+    std::deque<SentCall> calls;
+    std::deque<Flow> messages;
+  };
+  struct Arrived {
+    Flow flow;
+    double posted;
+    double arrived;
+  };
+
+  void grow(int rank);
+  void claim(const mpi::CallRecord& call, std::vector<Flow>& ended);
+
+  bool internals_;
+  uint64_t next_id_ = 0;
+  std::unordered_map<Key, Sends, KeyHash> sends_;
+  std::vector<std::deque<Arrived>> arrived_;      // per destination, in arrival order: waiting for a receiving call
+  std::vector<std::vector<Flow>> posted_inside_;  // per source: collective messages whose sending call is not reported
+  std::vector<double> last_end_;                  // per rank: the end of its last reported call
+};
+
+} // namespace mpisim::timeline
