@@ -93,7 +93,7 @@ def _is_open_mpi_launcher(program: str) -> bool:
 
 
 def trace_environment(output: str, library: str, speed: str = "1Gf", counter: str = "time",
-                      min_compute: str = "1us", subcomm: str = "world") -> Dict[str, str]:
+                      min_compute: str = "1us", subcomm: str = "p2p") -> Dict[str, str]:
     """The variables that make an MPI run record itself into `output`."""
     if not _SPEED.match(speed):
         raise RecordError(f"--speed '{speed}': expected a speed such as 1Gf, 2.5Gf, 500Mf")
@@ -249,7 +249,7 @@ def summarize(directory: str) -> Recording:
 
 
 def record(command: Sequence[str], output: str, speed: str = "1Gf", counter: str = "time", min_compute: str = "1us",
-           subcomm: str = "world", library: Optional[str] = None) -> Tuple[int, Optional[Recording]]:
+           subcomm: str = "p2p", library: Optional[str] = None) -> Tuple[int, Optional[Recording]]:
     """Runs `command` (an MPI launch such as ``["mpirun", "-np", "4", "./app"]``) under the recorder.
 
     Returns the command's exit status and, when it succeeded, the recording (index checked, timelines merged).
@@ -366,9 +366,9 @@ def add_record_command(subparsers) -> None:
                         "(hardware counter; falls back to time with a warning where perf events are unavailable)")
     p.add_argument("--min-compute", default="1us", metavar="TIME",
                    help="computation bursts shorter than this are not written (default 1us)")
-    p.add_argument("--subcomm", choices=["world", "p2p"], default="world",
-                   help="collectives on sub-communicators: as MPI_COMM_WORLD collectives, SimGrid's convention "
-                        "(default), or as point-to-point messages among their members")
+    p.add_argument("--subcomm", choices=["world", "p2p"], default="p2p",
+                   help="collectives on sub-communicators: as point-to-point messages among their members "
+                        "(default: replays right), or as MPI_COMM_WORLD collectives (world: SimGrid's convention)")
     p.add_argument("--merge-only", action="store_true",
                    help="run nothing: merge and summarise a recording made with LD_PRELOAD by hand")
     p.add_argument("command", nargs=argparse.REMAINDER, help="the MPI launch command, after --")

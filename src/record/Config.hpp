@@ -23,7 +23,9 @@ struct Config {
   Counter counter = Counter::CpuTime;
   double speed = 1e9;         // flop/s
   double min_compute = 1e-6;  // seconds
-  SubcommMode subcomm = SubcommMode::World;
+  // Point-to-point by default: the TI format has no communicator, and writing a sub-communicator collective as a
+  // MPI_COMM_WORLD one (SimGrid's convention) deadlocks its replay when only some ranks take part.
+  SubcommMode subcomm = SubcommMode::PointToPoint;
   bool quiet = false;
 
   // Throws mpisim::InputError naming the variable and its value.

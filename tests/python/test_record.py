@@ -291,7 +291,7 @@ def expected_collectives(r: int) -> List[str]:
 
 
 def test_collectives_including_split_communicator(mpicc, tmp_path):
-    trace = record(build(mpicc, tmp_path, "collectives", COLLECTIVES), tmp_path)
+    trace = record(build(mpicc, tmp_path, "collectives", COLLECTIVES), tmp_path, "--subcomm", "world")
     check_index(trace)
     for r in range(NP):
         assert actions(trace, r) == expected_collectives(r)
