@@ -1,5 +1,6 @@
 #include "mpi/Rank.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 namespace mpisim::mpi {
@@ -87,12 +88,16 @@ Status Rank::recv(const Communicator& comm, int src, int tag, double bytes, void
 }
 
 Status Rank::sendrecv(const Communicator& comm, int dst, int send_tag, double send_bytes, int src, int recv_tag,
-                      double recv_bytes)
+                      double recv_bytes, const void* send_data, void* recv_buffer)
 {
   const int me = comm.local_rank(world_rank_);
-  if (dst == me && src == me)
-    return Status{me, recv_tag, send_bytes, false};
-  RequestPtr requests[2] = {isend(comm, dst, send_tag, send_bytes), irecv(comm, src, recv_tag, recv_bytes)};
+  if (dst == me && src == me) {
+    if (send_data && recv_buffer && send_data != recv_buffer)
+      std::memmove(recv_buffer, send_data, static_cast<size_t>(std::min(send_bytes, recv_bytes)));
+    return Status{me, recv_tag, send_bytes, send_bytes > recv_bytes};
+  }
+  RequestPtr requests[2] = {isend(comm, dst, send_tag, send_bytes, send_data),
+                            irecv(comm, src, recv_tag, recv_bytes, recv_buffer)};
   waitall(requests);
   return requests[1]->status;
 }

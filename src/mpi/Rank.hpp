@@ -33,7 +33,7 @@ public:
   Status recv(const Communicator& comm, int src, int tag, double bytes, void* buffer = nullptr);
   // Both at once; a rank exchanging with itself copies locally without any message.
   Status sendrecv(const Communicator& comm, int dst, int send_tag, double send_bytes, int src, int recv_tag,
-                  double recv_bytes);
+                  double recv_bytes, const void* send_data = nullptr, void* recv_buffer = nullptr);
 
   Status wait(Request& request);
   void waitall(std::span<const RequestPtr> requests);

@@ -215,4 +215,28 @@ void ReduceOp::apply(const void* in, void* inout, size_t count, const Datatype& 
   type.unpack(b.data(), count, inout);
 }
 
+void ReduceOp::apply_to_packed(const std::byte* in, std::byte* inout, size_t count, const Datatype& type) const
+{
+  if (count == 0)
+    return;
+  if (predefined_) {
+    apply_packed(in, inout, count, type);
+    return;
+  }
+  if (type.is_contiguous()) {
+    user_(in, inout, static_cast<int>(count), type);
+    return;
+  }
+  // A user function indexes its buffers with the datatype's layout: give it unpacked copies.
+  // The elements start true_lb bytes from the buffer address.
+  const auto span = static_cast<size_t>(type.true_extent() + static_cast<std::ptrdiff_t>(count - 1) * type.extent());
+  std::vector<std::byte> a(span), b(span);
+  std::byte* a_base = a.data() - type.true_lb();
+  std::byte* b_base = b.data() - type.true_lb();
+  type.unpack(in, count, a_base);
+  type.unpack(inout, count, b_base);
+  user_(a_base, b_base, static_cast<int>(count), type);
+  type.pack(b_base, count, inout);
+}
+
 } // namespace mpisim::mpi

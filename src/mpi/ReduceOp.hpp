@@ -29,6 +29,8 @@ public:
 
   // Throws InputError when the operation is not defined for the datatype's elements (MPI_SUM on MPI_2INT, ...).
   void apply(const void* in, void* inout, size_t count, const Datatype& type) const;
+  // The same on packed data (`count` elements of `type`, contiguous, as collectives move them).
+  void apply_to_packed(const std::byte* in, std::byte* inout, size_t count, const Datatype& type) const;
 
 private:
   ReduceOp() = default;

@@ -38,6 +38,36 @@ const Communicator& World::create_communicator(std::string name, std::vector<int
   return *communicators_.back();
 }
 
+const NodeLayout& World::node_layout(const Communicator& comm)
+{
+  auto& slot = node_layouts_[comm.context()];
+  if (slot)
+    return *slot;
+  auto layout = std::make_unique<NodeLayout>();
+  std::map<platform::HostId, int> node_of_host;
+  for (int local = 0; local < comm.size(); ++local) {
+    auto [it, added] = node_of_host.emplace(host_of(comm.world_rank(local)), static_cast<int>(layout->members.size()));
+    if (added)
+      layout->members.emplace_back();
+    layout->node_of.push_back(it->second);
+    layout->members[it->second].push_back(local);
+  }
+  std::vector<int> leaders;
+  for (size_t node = 0; node < layout->members.size(); ++node) {
+    const auto& members = layout->members[node];
+    layout->uniform = layout->uniform && members.size() == layout->members[0].size();
+    std::vector<int> world_ranks;
+    for (int local : members)
+      world_ranks.push_back(comm.world_rank(local));
+    leaders.push_back(comm.world_rank(members[0]));
+    layout->intra.push_back(
+        &create_communicator(comm.name() + " node " + std::to_string(node), std::move(world_ranks)));
+  }
+  layout->leaders = &create_communicator(comm.name() + " leaders", std::move(leaders));
+  slot = std::move(layout);
+  return *slot;
+}
+
 void World::launch(const std::function<void(Rank&)>& main)
 {
   for (int rank = 0; rank < size(); ++rank) {

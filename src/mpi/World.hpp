@@ -9,12 +9,23 @@
 #include "resources/ComputeResources.hpp"
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <vector>
 
 namespace mpisim::mpi {
 
 class Rank;
+
+// Where the ranks of a communicator run, grouped by host, for SMP-aware (hierarchical) collectives: nodes are
+// numbered by their lowest rank; each node's ranks and the nodes' leaders (lowest rank of each) form communicators.
+struct NodeLayout {
+  std::vector<int> node_of;              // local rank -> node
+  std::vector<std::vector<int>> members; // node -> its local ranks, ascending
+  bool uniform = true;                   // every node has the same number of ranks
+  std::vector<const Communicator*> intra; // node -> communicator of its ranks
+  const Communicator* leaders = nullptr; // one rank per node, in node order
+};
 
 struct WorldSettings {
   double test_delay = 1e-4;        // seconds injected by each MPI_Test (SimGrid's smpi/test)
@@ -42,6 +53,9 @@ public:
   // Creates a communicator; contexts are allocated in creation order (deterministic).
   const Communicator& create_communicator(std::string name, std::vector<int> world_ranks);
 
+  // Computed on first use for a communicator and kept (every rank sees the same sub-communicators).
+  const NodeLayout& node_layout(const Communicator& comm);
+
   // Starts one actor per rank, named "rank N", each running main(rank).
   void launch(const std::function<void(Rank&)>& main);
 
@@ -67,6 +81,7 @@ private:
   std::vector<platform::HostId> rank_hosts_;
   WorldSettings settings_;
   std::vector<std::unique_ptr<Communicator>> communicators_;
+  std::map<int, std::unique_ptr<NodeLayout>> node_layouts_; // by communicator context
   const Communicator* comm_world_;
   std::vector<Mailbox> mailboxes_;
   std::vector<std::unique_ptr<Rank>> ranks_;

@@ -15,6 +15,7 @@
 #include "mpi/Rank.hpp"
 #include "mpi/Simulation.hpp"
 #include "mpi/collectives/Collectives.hpp"
+#include "support/CollectiveMessages.hpp"
 
 #include <gtest/gtest.h>
 
@@ -27,164 +28,9 @@
 #include <vector>
 
 using namespace mpisim;
+using namespace mpisim::testing_support;
 
 namespace {
-
-// ------------------------------------------------------------------------------------------------------------------
-// A network model that records every message
-// ------------------------------------------------------------------------------------------------------------------
-
-struct Sent {
-  int source; // host = rank
-  int destination;
-  double bytes;
-  auto operator<=>(const Sent&) const = default;
-};
-
-std::vector<Sent>& traffic()
-{
-  static std::vector<Sent> sent;
-  return sent;
-}
-
-class CountingNetworkModel : public models::NetworkModel {
-public:
-  explicit CountingNetworkModel(const models::NetworkModelContext& context)
-      : parameters_(models::NetworkModelRegistry::find("fluid").parameters),
-        inner_(models::NetworkModelRegistry::find("fluid").factory({context.engine, context.platform, parameters_}))
-  {
-  }
-  models::MessagePolicy policy(double payload) const override { return inner_->policy(payload); }
-  models::Transfer transfer(platform::HostId src, platform::HostId dst, double payload, double posted_at) override
-  {
-    traffic().push_back({static_cast<int>(src), static_cast<int>(dst), payload});
-    return inner_->transfer(src, dst, payload, posted_at);
-  }
-
-private:
-  models::Parameters parameters_;
-  std::unique_ptr<models::NetworkModel> inner_;
-};
-
-const models::RegisterNetworkModel kRegisterCounting({
-    "test-counting",
-    "the fluid model, recording every message (tests only)",
-    "mpi_collectives_test.cpp",
-    {},
-    [](const models::NetworkModelContext& context) { return std::make_unique<CountingNetworkModel>(context); },
-});
-
-// What each rank passes to the collective, by operation, on P ranks. Sizes differ by rank and peer wherever the
-// operation allows it, so that a message sent with the wrong size shows.
-constexpr double B = 1000;
-constexpr int kRoot = 2;
-
-mpi::CollectiveCall call_for(mpi::Collective op, int me, int P)
-{
-  mpi::CollectiveCall call;
-  call.op = op;
-  call.root = kRoot;
-  call.bytes = B;
-  call.recv_bytes = B;
-  switch (op) {
-    case mpi::Collective::Alltoallv:
-      for (int p = 0; p < P; ++p) {
-        call.send_counts.push_back(100 * me + p + 1); // me -> p
-        call.recv_counts.push_back(100 * p + me + 1); // p -> me
-      }
-      break;
-    case mpi::Collective::Gatherv:
-    case mpi::Collective::Allgatherv:
-      call.bytes = 10 * (me + 1);
-      for (int p = 0; p < P; ++p)
-        call.recv_counts.push_back(10 * (p + 1));
-      break;
-    case mpi::Collective::Scatterv:
-      for (int p = 0; p < P; ++p)
-        call.send_counts.push_back(10 * (p + 1));
-      call.recv_bytes = 10 * (me + 1);
-      break;
-    case mpi::Collective::ReduceScatter:
-      for (int p = 0; p < P; ++p)
-        call.recv_counts.push_back(10 * (p + 1));
-      break;
-    default: break;
-  }
-  return call;
-}
-
-// Runs one collective on P ranks (one per host of a P-host cluster) with `algorithm` forced for `op` (or the default
-// selector's choice when empty); returns the messages, sorted, and the date each rank returned.
-struct CollectiveRun {
-  std::vector<Sent> messages;
-  std::vector<double> returned;
-};
-
-CollectiveRun run_collective(mpi::Collective op, const std::string& algorithm, int P,
-                             const std::string& model = "test-counting", const std::string& platform = "",
-                             const std::function<mpi::CollectiveCall(int me)>& make_call = {})
-{
-  traffic().clear();
-  mpi::SimulationOptions options;
-  options.platform = platform.empty() ? "cluster:" + std::to_string(P) : platform;
-  options.model = model;
-  if (not algorithm.empty())
-    options.collective_algorithms[mpi::collective_name(op)] = algorithm;
-  mpi::Simulation simulation(options, P);
-  CollectiveRun run;
-  run.returned.assign(P, -1);
-  simulation.world().launch([&](mpi::Rank& rank) {
-    const mpi::CollectiveCall call = make_call ? make_call(rank.world_rank()) : call_for(op, rank.world_rank(), P);
-    simulation.collectives().run(rank, rank.world().comm_world(), call);
-    run.returned[rank.world_rank()] = rank.world().engine().now();
-  });
-  simulation.engine().run();
-  run.messages = traffic();
-  std::sort(run.messages.begin(), run.messages.end());
-  return run;
-}
-
-// Helpers to write the expected lists.
-using Messages = std::vector<Sent>;
-Messages all_pairs(int P, const std::function<double(int source, int destination)>& bytes)
-{
-  Messages out;
-  for (int i = 0; i < P; ++i)
-    for (int j = 0; j < P; ++j)
-      if (i != j)
-        out.push_back({i, j, bytes(i, j)});
-  return out;
-}
-Messages to_root(int P, int root, const std::function<double(int source)>& bytes)
-{
-  Messages out;
-  for (int i = 0; i < P; ++i)
-    if (i != root)
-      out.push_back({i, root, bytes(i)});
-  return out;
-}
-Messages from_root(int P, int root, const std::function<double(int destination)>& bytes)
-{
-  Messages out;
-  for (int i = 0; i < P; ++i)
-    if (i != root)
-      out.push_back({root, i, bytes(i)});
-  return out;
-}
-Messages operator+(Messages a, const Messages& b)
-{
-  a.insert(a.end(), b.begin(), b.end());
-  return a;
-}
-
-std::string describe(const Messages& messages)
-{
-  std::string out;
-  for (const Sent& m : messages)
-    out += "  " + std::to_string(m.source) + " -> " + std::to_string(m.destination) + ": " +
-           std::to_string(static_cast<long long>(m.bytes)) + " B\n";
-  return out;
-}
 
 // The messages of each algorithm on 5 ranks (P = 5, root 2, B = 1000 B; see call_for for the v-variants' sizes).
 //   barrier ompi_basic_linear: 1..4 -> 0 then 0 -> 1..4, all empty.
@@ -250,7 +96,11 @@ Messages expected_on_five(mpi::Collective op, const std::string& algorithm)
         out.push_back({i, j, B});
     return out;
   }
-  ADD_FAILURE() << "no expectation written for " << key << ": add it to expected_on_five";
+  const auto found = testing_support::expected_messages().find(key);
+  if (found != testing_support::expected_messages().end())
+    return found->second();
+  ADD_FAILURE() << "no expectation written for " << key
+                << ": register it (testing_support::ExpectMessages) in the operation's mpi_coll_<op>_test.cpp";
   return {};
 }
 

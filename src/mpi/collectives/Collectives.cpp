@@ -107,18 +107,37 @@ CollectiveLibrary::CollectiveLibrary(const std::string& selector, const std::map
 
 void CollectiveLibrary::run(Rank& rank, const Communicator& comm, const CollectiveCall& call) const
 {
-  CollectiveContext context{rank, comm, *this, comm.local_rank(rank.world_rank()), comm.size()};
-  if (const AlgorithmEntry* forced = forced_[static_cast<size_t>(call.op)]) {
-    forced->run(context, call);
-    return;
-  }
-  run_algorithm(context, selector_->choose(call, comm.size()), call);
+  CollectiveContext context{rank, comm, *this, comm.local_rank(rank.world_rank()), comm.size(), collective_tag(call.op)};
+  choose(call, comm.size()).run(context, call);
+}
+
+void CollectiveLibrary::run_part(const CollectiveContext& context, const CollectiveCall& call) const
+{
+  choose(call, context.size).run(context, call);
 }
 
 void CollectiveLibrary::run_algorithm(const CollectiveContext& context, const std::string& name,
                                       const CollectiveCall& call) const
 {
-  AlgorithmRegistry::find(call.op, name).run(context, call);
+  lookup(call.op, name).run(context, call);
+}
+
+const AlgorithmEntry& CollectiveLibrary::choose(const CollectiveCall& call, int comm_size) const
+{
+  if (const AlgorithmEntry* forced = forced_[static_cast<size_t>(call.op)])
+    return *forced;
+  return lookup(call.op, selector_->choose(call, comm_size));
+}
+
+const AlgorithmEntry& CollectiveLibrary::lookup(Collective op, const std::string& name) const
+{
+  auto& known = cache_[static_cast<size_t>(op)];
+  auto found = known.find(name);
+  if (found != known.end())
+    return *found->second;
+  const AlgorithmEntry& entry = AlgorithmRegistry::find(op, name);
+  known.emplace(name, &entry);
+  return entry;
 }
 
 } // namespace mpisim::mpi

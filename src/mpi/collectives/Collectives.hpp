@@ -6,10 +6,12 @@
 #pragma once
 
 #include "mpi/Rank.hpp"
+#include "mpi/ReduceOp.hpp"
 
 #include <array>
 #include <map>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace mpisim::mpi {
@@ -24,7 +26,20 @@ const char* collective_name(Collective op); // "bcast", "reduce_scatter", ...
 // Throws InputError listing the valid names.
 Collective collective_from_name(const std::string& name);
 
-// What one rank asks of a collective, in bytes.
+// What one rank asks of a collective: sizes in bytes (replay), and in online mode the data itself.
+//
+// Data is packed: contiguous bytes laid out as the sizes describe (the front end packs derived datatypes before the
+// call and unpacks after it). Layouts, for this rank:
+//   bcast: recv_data is the buffer (root: input, others: output); send_data is unused.
+//   reduce, allreduce, scan, exscan: send_data (bytes) in, recv_data (bytes) out (reduce: root only).
+//   alltoall: send_data holds P blocks of `bytes`, recv_data P blocks of `recv_bytes`, in rank order.
+//   alltoallv: block i at send_displs[i] / recv_displs[i] (bytes), of send_counts[i] / recv_counts[i].
+//   gather(v), allgather(v): send_data is this rank's block; recv_data (gather: root only) receives every rank's
+//     block in rank order (v: at recv_displs).
+//   scatter(v): send_data (root only) holds every rank's block (v: at send_displs); recv_data this rank's block.
+//   reduce_scatter: send_data holds the whole vector (sum of recv_counts), recv_data this rank's block.
+// In-place calls are expressed by pointers: send_data == recv_data (allreduce, reduce at the root, scan), or, for
+// gather/allgather at the root, send_data pointing at this rank's slot of recv_data. Algorithms must accept both.
 struct CollectiveCall {
   Collective op = Collective::Barrier;
   double bytes = 0;      // bcast/reduce/allreduce/scan/exscan: the buffer; alltoall/gather/allgather/scatter: the
@@ -36,6 +51,17 @@ struct CollectiveCall {
   double reduce_flops = 0;  // cost of applying the operation (replay: given by the trace)
   double element_bytes = 1; // size of one element: selectors of real libraries decide on element counts too
   bool commutative = true;  // of the reduction operation (replay: MPI_OP_NULL, taken as commutative as SimGrid does)
+  std::vector<double> send_displs; // v-variants: byte offsets of the blocks; empty = packed in rank order
+  std::vector<double> recv_displs;
+
+  // Online mode only (false and null in replay).
+  bool with_data = false;
+  const std::byte* send_data = nullptr;
+  std::byte* recv_data = nullptr;
+  ReduceOpPtr reduce_op;   // the operation of reductions
+  DatatypePtr reduce_type; // its element type; element_bytes == reduce_type->size()
+
+  bool has_data() const { return with_data; }
 };
 
 class CollectiveLibrary;
@@ -46,6 +72,7 @@ struct CollectiveContext {
   const CollectiveLibrary& library;
   int me;   // local rank in comm
   int size; // comm size
+  int tag;  // the tag of every message of this call (negative; unique per non-blocking call)
 };
 
 using CollectiveAlgorithm = void (*)(const CollectiveContext&, const CollectiveCall&);
@@ -96,13 +123,21 @@ public:
                              const std::map<std::string, std::string>& forced = {});
 
   void run(Rank& rank, const Communicator& comm, const CollectiveCall& call) const;
-  // Runs a named algorithm (compositions such as reduce + bcast call their parts this way).
+  // A part of a composed algorithm (reduce + bcast, ...): the library's choice for call.op, or the named algorithm,
+  // with the context's tag.
+  void run_part(const CollectiveContext& context, const CollectiveCall& call) const;
   void run_algorithm(const CollectiveContext& context, const std::string& name, const CollectiveCall& call) const;
+  // The algorithm the library would run for this call.
+  const AlgorithmEntry& choose(const CollectiveCall& call, int comm_size) const;
   const std::string& selector_name() const { return selector_->name; }
 
 private:
+  const AlgorithmEntry& lookup(Collective op, const std::string& name) const;
+
   const SelectorEntry* selector_;
   std::array<const AlgorithmEntry*, kCollectiveCount> forced_{};
+  // Selectors answer with names: resolved once per name (the registry is searched linearly).
+  mutable std::array<std::unordered_map<std::string, const AlgorithmEntry*>, kCollectiveCount> cache_;
 };
 
 // Tags of collective traffic: negative, so MPI_ANY_TAG never matches them.

@@ -10,11 +10,12 @@ void allreduce_redbcast(const CollectiveContext& c, const CollectiveCall& call)
   CollectiveCall reduce = call;
   reduce.op = Collective::Reduce;
   reduce.root = 0;
-  c.library.run(c.rank, c.comm, reduce);
+  c.library.run_part(c, reduce);
   CollectiveCall bcast = call;
   bcast.op = Collective::Bcast;
   bcast.root = 0;
-  c.library.run(c.rank, c.comm, bcast);
+  bcast.send_data = nullptr;
+  c.library.run_part(c, bcast);
 }
 
 const RegisterAlgorithm kRegister({Collective::Allreduce, "redbcast", "reduce to rank 0, then broadcast",

@@ -7,7 +7,7 @@ namespace {
 
 void barrier_ompi_basic_linear(const CollectiveContext& c, const CollectiveCall&)
 {
-  const int tag = collective_tag(Collective::Barrier);
+  const int tag = c.tag;
   if (c.me > 0) {
     c.rank.send(c.comm, 0, tag, 0);
     c.rank.recv(c.comm, 0, tag, 0);

@@ -1,19 +1,29 @@
 // reduce_scatter "mpich_pair": P-1 steps; at step i each rank sends to rank+i the block that rank keeps and receives
-// its own block from rank-i, combining as it goes. Origin: MPICH's pairwise reduce_scatter (long messages,
-// commutative operations), as SimGrid's mpich_pair.
-#include "mpi/collectives/Collectives.hpp"
+// its own block from rank-i. Origin: MPICH's pairwise reduce_scatter (long messages, commutative operations), as
+// SimGrid's mpich_pair. The contributions are combined in rank order at the end, so the result is also right for
+// non-commutative operations.
+#include "mpi/collectives/CollectiveData.hpp"
 
 namespace mpisim::mpi {
 namespace {
 
 void reduce_scatter_mpich_pair(const CollectiveContext& c, const CollectiveCall& call)
 {
-  const int tag = collective_tag(Collective::ReduceScatter);
+  const std::vector<double> displs = coll::displacements(call.recv_counts, {});
+  const double mine = call.recv_counts[c.me];
+  coll::Temp contributions(call, c.size * mine); // slot p: rank p's part of my block
+  coll::copy(contributions.at(c.me * mine), coll::at(call.send_data, displs[c.me]), mine);
   for (int step = 1; step < c.size; ++step) {
     const int dst = (c.me + step) % c.size;
     const int src = (c.me - step + c.size) % c.size;
-    c.rank.sendrecv(c.comm, dst, tag, call.recv_counts[dst], src, tag, call.recv_counts[c.me]);
+    c.rank.sendrecv(c.comm, dst, c.tag, call.recv_counts[dst], src, c.tag, mine,
+                    coll::at(call.send_data, displs[dst]), contributions.at(src * mine));
   }
+  if (not call.has_data())
+    return;
+  coll::copy(call.recv_data, contributions.at((c.size - 1) * mine), mine);
+  for (int p = c.size - 2; p >= 0; --p)
+    coll::reduce(call, contributions.at(p * mine), call.recv_data, mine);
 }
 
 const RegisterAlgorithm kRegister({Collective::ReduceScatter, "mpich_pair", "pairwise exchange of blocks",

@@ -1,5 +1,5 @@
-// scatter and scatterv "linear_nbc": the root posts one send per rank, every other rank one receive, then all wait.
-// Origin: SimGrid 3.32's non-blocking scatter, used by its default selector.
+// scatter and scatterv "linear_nbc": the root sends every rank its block, all at once. Origin: SimGrid 3.32's
+// non-blocking scatter(v), used by its default selector.
 #include "mpi/collectives/linear_nbc.hpp"
 
 namespace mpisim::mpi {
@@ -7,15 +7,24 @@ namespace {
 
 void scatter_linear(const CollectiveContext& c, const CollectiveCall& call)
 {
-  double bytes = c.me == call.root ? call.bytes : call.recv_bytes;
-  linear::fan_out(c, call.root, collective_tag(Collective::Scatter), [&](int) { return bytes; });
+  const double bytes = c.me == call.root ? call.bytes : call.recv_bytes;
+  auto slot = [&](int peer) { return coll::at(call.send_data, peer * call.bytes); };
+  if (c.me == call.root)
+    coll::copy(call.recv_data, slot(c.me), call.recv_bytes);
+  linear::fan_out(c, call.root, [&](int) { return bytes; }, call.recv_data, slot);
 }
 
 void scatterv_linear(const CollectiveContext& c, const CollectiveCall& call)
 {
-  linear::fan_out(c, call.root, collective_tag(Collective::Scatterv), [&](int peer) {
-    return c.me == call.root ? call.send_counts[peer] : call.recv_bytes;
-  });
+  std::vector<double> displs;
+  if (c.me == call.root)
+    displs = coll::displacements(call.send_counts, call.send_displs);
+  auto slot = [&](int peer) { return coll::at(call.send_data, displs[peer]); };
+  if (c.me == call.root)
+    coll::copy(call.recv_data, slot(c.me), call.recv_bytes);
+  linear::fan_out(
+      c, call.root, [&](int peer) { return c.me == call.root ? call.send_counts[peer] : call.recv_bytes; },
+      call.recv_data, slot);
 }
 
 const RegisterAlgorithm kScatter({Collective::Scatter, "linear_nbc", "the root sends to all at once",
