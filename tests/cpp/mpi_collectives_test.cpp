@@ -219,7 +219,7 @@ std::string default_choice(mpi::Collective op, int comm_size, double bytes = 100
   call.op = op;
   call.bytes = bytes;
   call.recv_bytes = bytes;
-  return mpi::SelectorRegistry::find("default").choose(call, comm_size);
+  return mpi::SelectorRegistry::find("default").choose(call, mpi::CommShape::flat(comm_size));
 }
 
 // SimGrid 3.32's smpi_default_selector.cpp: bcast = binomial_tree, barrier = ompi_basic_linear, allreduce = reduce +
@@ -236,11 +236,12 @@ TEST(mpi_collectives_selector, DefaultChoices)
   irregular.op = C::ReduceScatter;
   irregular.element_bytes = 8;
   irregular.recv_counts = {8.0 * 262144, 8.0 * 262144};        // 524288 elements: not above the threshold
-  EXPECT_EQ(mpi::SelectorRegistry::find("default").choose(irregular, 3), "reduce_scatterv"); // regular after all
+  const auto& selector = mpi::SelectorRegistry::find("default");
+  EXPECT_EQ(selector.choose(irregular, mpi::CommShape::flat(3)), "reduce_scatterv"); // regular after all
   irregular.recv_counts = {8.0 * 262144, 8.0 * 262144, 8.0};   // 524289 elements, irregular
-  EXPECT_EQ(mpi::SelectorRegistry::find("default").choose(irregular, 3), "mpich_pair");
+  EXPECT_EQ(selector.choose(irregular, mpi::CommShape::flat(3)), "mpich_pair");
   irregular.recv_counts = {8.0 * 1000, 8.0 * 262144, 8.0};
-  EXPECT_EQ(mpi::SelectorRegistry::find("default").choose(irregular, 3), "mpich_rdb");
+  EXPECT_EQ(selector.choose(irregular, mpi::CommShape::flat(3)), "mpich_rdb");
   for (C op : {C::Reduce, C::Gather, C::Gatherv, C::Scatter, C::Scatterv, C::Allgather, C::Allgatherv, C::Alltoallv})
     EXPECT_EQ(default_choice(op, 16), "linear_nbc") << mpi::collective_name(op);
   EXPECT_EQ(default_choice(C::Scan, 16), "linear");

@@ -108,12 +108,12 @@ CollectiveLibrary::CollectiveLibrary(const std::string& selector, const std::map
 void CollectiveLibrary::run(Rank& rank, const Communicator& comm, const CollectiveCall& call) const
 {
   CollectiveContext context{rank, comm, *this, comm.local_rank(rank.world_rank()), comm.size(), collective_tag(call.op)};
-  choose(call, comm.size()).run(context, call);
+  choose(context, call).run(context, call);
 }
 
 void CollectiveLibrary::run_part(const CollectiveContext& context, const CollectiveCall& call) const
 {
-  choose(call, context.size).run(context, call);
+  choose(context, call).run(context, call);
 }
 
 void CollectiveLibrary::run_algorithm(const CollectiveContext& context, const std::string& name,
@@ -122,11 +122,25 @@ void CollectiveLibrary::run_algorithm(const CollectiveContext& context, const st
   lookup(call.op, name).run(context, call);
 }
 
-const AlgorithmEntry& CollectiveLibrary::choose(const CollectiveCall& call, int comm_size) const
+const AlgorithmEntry& CollectiveLibrary::choose(const CollectiveContext& context, const CollectiveCall& call) const
 {
   if (const AlgorithmEntry* forced = forced_[static_cast<size_t>(call.op)])
     return *forced;
-  return lookup(call.op, selector_->choose(call, comm_size));
+  return lookup(call.op, selector_->choose(call, comm_shape(context)));
+}
+
+CommShape comm_shape(const CollectiveContext& context)
+{
+  const NodeLayout& layout = context.rank.world().node_layout(context.comm);
+  CommShape shape;
+  shape.size = context.size;
+  shape.nodes = static_cast<int>(layout.members.size());
+  shape.uniform = layout.uniform;
+  for (const auto& members : layout.members) {
+    shape.ranks_per_node = std::max(shape.ranks_per_node, static_cast<int>(members.size()));
+    shape.blocked = shape.blocked && members.back() - members.front() + 1 == static_cast<int>(members.size());
+  }
+  return shape;
 }
 
 const AlgorithmEntry& CollectiveLibrary::lookup(Collective op, const std::string& name) const

@@ -96,8 +96,20 @@ struct RegisterAlgorithm {
   explicit RegisterAlgorithm(AlgorithmEntry entry) { AlgorithmRegistry::add(std::move(entry)); }
 };
 
-// Chooses an algorithm name for a call on a communicator of `comm_size` ranks.
-using SelectorFunction = std::string (*)(const CollectiveCall& call, int comm_size);
+// What selectors of real libraries look at besides the message: the communicator's size and how its ranks spread
+// over nodes (hosts).
+struct CommShape {
+  int size = 1;
+  int nodes = 1;          // hosts the ranks run on
+  int ranks_per_node = 1; // the largest number of ranks on one host
+  bool uniform = true;    // every node has the same number of ranks
+  bool blocked = true;    // each node's ranks are consecutive
+  // A shape of `size` ranks, one per node.
+  static CommShape flat(int size) { return {size, size, 1, true, true}; }
+};
+
+// Chooses an algorithm name for a call.
+using SelectorFunction = std::string (*)(const CollectiveCall& call, const CommShape& shape);
 
 struct SelectorEntry {
   std::string name;
@@ -128,7 +140,7 @@ public:
   void run_part(const CollectiveContext& context, const CollectiveCall& call) const;
   void run_algorithm(const CollectiveContext& context, const std::string& name, const CollectiveCall& call) const;
   // The algorithm the library would run for this call.
-  const AlgorithmEntry& choose(const CollectiveCall& call, int comm_size) const;
+  const AlgorithmEntry& choose(const CollectiveContext& context, const CollectiveCall& call) const;
   const std::string& selector_name() const { return selector_->name; }
 
 private:
@@ -139,6 +151,9 @@ private:
   // Selectors answer with names: resolved once per name (the registry is searched linearly).
   mutable std::array<std::unordered_map<std::string, const AlgorithmEntry*>, kCollectiveCount> cache_;
 };
+
+// The shape of the context's communicator (from World::node_layout).
+CommShape comm_shape(const CollectiveContext& context);
 
 // Tags of collective traffic: negative, so MPI_ANY_TAG never matches them.
 inline int collective_tag(Collective op) { return -100 - static_cast<int>(op); }

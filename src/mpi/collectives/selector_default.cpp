@@ -23,14 +23,14 @@ std::string choose_reduce_scatter(const CollectiveCall& call)
   return elements > 524288 ? "mpich_pair" : "mpich_rdb";
 }
 
-std::string choose_default(const CollectiveCall& call, int comm_size)
+std::string choose_default(const CollectiveCall& call, const CommShape& shape)
 {
   switch (call.op) {
     case Collective::Barrier: return "ompi_basic_linear";
     case Collective::Bcast: return "binomial_tree";
     case Collective::Reduce: return "linear_nbc";
     case Collective::Allreduce: return "redbcast";
-    case Collective::Alltoall: return ompi_tables::lookup(ompi_tables::alltoall(), comm_size, call.bytes);
+    case Collective::Alltoall: return ompi_tables::lookup(ompi_tables::alltoall(), shape.size, call.bytes);
     case Collective::Alltoallv: return "linear_nbc";
     case Collective::Gather: return "linear_nbc";
     case Collective::Gatherv: return "linear_nbc";
