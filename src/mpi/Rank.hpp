@@ -6,6 +6,7 @@
 #include "mpi/World.hpp"
 
 #include <span>
+#include <unordered_map>
 #include <vector>
 
 namespace mpisim::mpi {
@@ -43,6 +44,10 @@ public:
   Status probe(const Communicator& comm, int src, int tag);
 
   void compute(double flops);
+
+  // Sequence number of this rank's next non-blocking collective on `comm` (the same on every member, since MPI
+  // requires collectives in the same order everywhere).
+  uint32_t next_nonblocking_collective(const Communicator& comm) { return nonblocking_collectives_[comm.context()]++; }
   void sleep(double seconds);
 
 private:
@@ -55,6 +60,7 @@ private:
   World& world_;
   int world_rank_;
   int failed_tests_ = 0;
+  std::unordered_map<int, uint32_t> nonblocking_collectives_; // by communicator context
 };
 
 } // namespace mpisim::mpi

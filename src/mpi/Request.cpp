@@ -18,6 +18,9 @@ std::string Request::describe() const
              " (no matching send)";
     case RequestKind::Probe:
       return "probe for a message from " + rank_text(peer_) + ", " + tag_text(tag_) + ", on " + comm_->name();
+    case RequestKind::Collective:
+      return std::string("non-blocking ") + (operation ? operation : "collective") + " on " + comm_->name() +
+             " (not complete)";
   }
   return "request";
 }

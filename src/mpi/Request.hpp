@@ -18,7 +18,7 @@ struct Status {
   bool truncated = false;
 };
 
-enum class RequestKind : uint8_t { Send, Receive, Probe };
+enum class RequestKind : uint8_t { Send, Receive, Probe, Collective };
 
 class Request : public kernel::Activity {
 public:
@@ -46,6 +46,8 @@ public:
   double pending_overhead = 0;
   // Where the front end created it (replay: the trace line), for error messages.
   uint32_t origin = 0;
+  // Collective requests (non-blocking collectives): the operation's name, for reports.
+  const char* operation = nullptr;
 
 private:
   RequestKind kind_;

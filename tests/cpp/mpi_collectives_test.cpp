@@ -51,6 +51,8 @@ namespace {
 //     mask 4: 0<->4 (0->4: c4 = 50, 4->0: c0..c3 = 100); subtree {0..3} has one rank with the data (0): it passes
 //     the 100 B down by halving: 0->2, 0->1, then 2->3.
 //   scan, exscan linear: me -> every higher rank, B.
+//   bcast linear_nbc: root -> every other rank, B. alltoall and allreduce linear_nbc: every ordered pair once, B.
+//   reduce_scatter linear_nbc: every ordered pair once, the destination's block.
 Messages expected_on_five(mpi::Collective op, const std::string& algorithm)
 {
   const int P = 5;
@@ -64,6 +66,14 @@ Messages expected_on_five(mpi::Collective op, const std::string& algorithm)
     return to_root(P, kRoot, [](int) { return B; });
   if (key == "gatherv/linear_nbc")
     return to_root(P, kRoot, [](int i) { return 10.0 * (i + 1); });
+  if (key == "bcast/linear_nbc")
+    return from_root(P, kRoot, [](int) { return B; });
+  if (key == "alltoall/linear_nbc")
+    return every_pair_B();
+  if (key == "allreduce/linear_nbc")
+    return every_pair_B();
+  if (key == "reduce_scatter/linear_nbc") // each rank sends rank j its block of 10*(j+1) B
+    return all_pairs(P, [](int, int destination) { return 10.0 * (destination + 1); });
   if (key == "scatter/linear_nbc")
     return from_root(P, kRoot, [](int) { return B; });
   if (key == "scatterv/linear_nbc")
@@ -121,7 +131,7 @@ TEST(mpi_collectives_algorithms, EveryAlgorithmSendsWhatItsDefinitionSays)
       ++checked;
     }
   }
-  EXPECT_GE(checked, 17); // the 17 algorithms registered when this test was written
+  EXPECT_GE(checked, 21); // the algorithms registered when this test was written
 }
 
 // Power-of-two sizes take other branches: on 8 ranks, binomial bcast from 0 is 0->4, 0->2, 0->1, 4->6, 4->5, 2->3,
@@ -343,6 +353,102 @@ TEST(mpi_collectives_selector, SelectedAlgorithmIsTheOneRun)
   ASSERT_EQ(run.messages.size(), 64u);
   for (const Sent& m : run.messages)
     EXPECT_EQ(m.bytes, 800);
+}
+
+// ------------------------------------------------------------------------------------------------------------------
+// Non-blocking collectives
+// ------------------------------------------------------------------------------------------------------------------
+
+// An ibcast progresses while the ranks compute. Star of 1 GBps links, 8 ranks, 1e6 B from rank 0 with the default
+// selector's non-blocking choice (SimGrid's: the root sends to all at once): 7 flows share the root's uplink and all
+// end at 7 * 1e6 / 1e9 = 7 ms. Each rank computes 3e6 flops at 1 Gf (3 ms) meanwhile, then waits: everyone returns
+// at max(3, 7) = 7 ms, where a blocking bcast followed by the computation would end at 10 ms.
+TEST(mpi_collectives_nonblocking, ProgressesWhileTheRankComputes)
+{
+  mpi::SimulationOptions options;
+  options.platform = "cluster:8,bw=1GBps,lat=0s";
+  options.model = "fluid";
+  mpi::Simulation simulation(options, 8);
+  std::vector<double> returned(8, -1);
+  simulation.world().launch([&](mpi::Rank& rank) {
+    mpi::CollectiveCall call;
+    call.op = mpi::Collective::Bcast;
+    call.bytes = 1e6;
+    mpi::RequestPtr request = simulation.collectives().start(rank, rank.world().comm_world(), call);
+    rank.compute(3e6);
+    rank.wait(*request);
+    returned[rank.world_rank()] = rank.world().engine().now();
+  });
+  simulation.engine().run();
+  for (int r = 0; r < 8; ++r)
+    EXPECT_NEAR(returned[r], 7e-3, 1e-12) << "rank " << r;
+}
+
+// Several collectives in flight on one communicator, blocking and not, with data: an ibcast from rank 0, then an
+// iallreduce, then a blocking bcast from rank 3 before either is waited for. Each gets its own data.
+TEST(mpi_collectives_nonblocking, CollectivesInFlightDoNotMix)
+{
+  mpi::SimulationOptions options;
+  options.platform = "cluster:6";
+  options.model = "smpi";
+  mpi::Simulation simulation(options, 6);
+  std::vector<std::vector<int>> results(6);
+  simulation.world().launch([&](mpi::Rank& rank) {
+    const int me = rank.world_rank();
+    const auto& world = rank.world().comm_world();
+    std::vector<int> first(4, me == 0 ? 11 : -1), sum_in(4, me + 1), sum_out(4, 0), second(4, me == 3 ? 33 : -1);
+    mpi::CollectiveCall ibcast;
+    ibcast.op = mpi::Collective::Bcast;
+    ibcast.bytes = sizeof(int) * 4.0;
+    ibcast.with_data = true;
+    ibcast.recv_data = reinterpret_cast<std::byte*>(first.data());
+    mpi::CollectiveCall iallreduce;
+    iallreduce.op = mpi::Collective::Allreduce;
+    iallreduce.bytes = sizeof(int) * 4.0;
+    iallreduce.element_bytes = sizeof(int);
+    iallreduce.with_data = true;
+    iallreduce.send_data = reinterpret_cast<const std::byte*>(sum_in.data());
+    iallreduce.recv_data = reinterpret_cast<std::byte*>(sum_out.data());
+    iallreduce.reduce_type = mpi::Datatype::predefined(mpi::Element::Int);
+    iallreduce.reduce_op = mpi::ReduceOp::predefined(mpi::ReduceOperation::Sum);
+    mpi::CollectiveCall bcast = ibcast;
+    bcast.root = 3;
+    bcast.recv_data = reinterpret_cast<std::byte*>(second.data());
+    mpi::RequestPtr a = simulation.collectives().start(rank, world, ibcast);
+    mpi::RequestPtr b = simulation.collectives().start(rank, world, iallreduce);
+    simulation.collectives().run(rank, world, bcast);
+    rank.wait(*b);
+    rank.wait(*a);
+    results[me] = {first[0], first[3], sum_out[0], sum_out[3], second[0], second[3]};
+  });
+  simulation.engine().run();
+  for (int r = 0; r < 6; ++r)
+    EXPECT_EQ(results[r], (std::vector<int>{11, 11, 21, 21, 33, 33})) << "rank " << r; // 1+2+...+6 = 21
+}
+
+// A non-blocking collective that never completes shows in the deadlock report: rank 1 waits for an ibcast that
+// rank 0 never starts.
+TEST(mpi_collectives_nonblocking, UnfinishedCollectiveIsReported)
+{
+  mpi::SimulationOptions options;
+  options.platform = "cluster:2";
+  mpi::Simulation simulation(options, 2);
+  simulation.world().launch([&](mpi::Rank& rank) {
+    if (rank.world_rank() == 0)
+      return;
+    mpi::CollectiveCall call;
+    call.op = mpi::Collective::Bcast;
+    call.bytes = 8;
+    mpi::RequestPtr request = simulation.collectives().start(rank, rank.world().comm_world(), call);
+    rank.wait(*request);
+  });
+  try {
+    simulation.engine().run();
+    FAIL() << "no deadlock reported";
+  } catch (const std::exception& error) {
+    EXPECT_NE(std::string(error.what()).find("non-blocking bcast on MPI_COMM_WORLD"), std::string::npos)
+        << error.what();
+  }
 }
 
 // Unknown names are InputErrors that list the valid ones.

@@ -51,6 +51,7 @@ struct CollectiveCall {
   double reduce_flops = 0;  // cost of applying the operation (replay: given by the trace)
   double element_bytes = 1; // size of one element: selectors of real libraries decide on element counts too
   bool commutative = true;  // of the reduction operation (replay: MPI_OP_NULL, taken as commutative as SimGrid does)
+  bool nonblocking = false; // MPI_Ibcast, ...: selectors may choose differently (SimGrid runs its linear schedules)
   std::vector<double> send_displs; // v-variants: byte offsets of the blocks; empty = packed in rank order
   std::vector<double> recv_displs;
 
@@ -135,6 +136,11 @@ public:
                              const std::map<std::string, std::string>& forced = {});
 
   void run(Rank& rank, const Communicator& comm, const CollectiveCall& call) const;
+  // Non-blocking form: the algorithm runs as its own actor on the rank's host, progressing while the rank computes;
+  // the returned request completes when this rank's part is done. Its messages carry a tag of their own, so
+  // blocking and non-blocking collectives in flight on one communicator never match each other. The buffers must
+  // stay valid until the request completes (as MPI requires).
+  RequestPtr start(Rank& rank, const Communicator& comm, CollectiveCall call) const;
   // A part of a composed algorithm (reduce + bcast, ...): the library's choice for call.op, or the named algorithm,
   // with the context's tag.
   void run_part(const CollectiveContext& context, const CollectiveCall& call) const;
@@ -155,7 +161,9 @@ private:
 // The shape of the context's communicator (from World::node_layout).
 CommShape comm_shape(const CollectiveContext& context);
 
-// Tags of collective traffic: negative, so MPI_ANY_TAG never matches them.
+// Tags of collective traffic: negative, so MPI_ANY_TAG never matches them. Blocking collectives use one per
+// operation; the n-th non-blocking collective on a communicator uses its own.
 inline int collective_tag(Collective op) { return -100 - static_cast<int>(op); }
+inline int nonblocking_collective_tag(uint32_t sequence) { return -1000 - static_cast<int>(sequence % 1000000000u); }
 
 } // namespace mpisim::mpi

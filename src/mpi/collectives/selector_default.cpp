@@ -23,8 +23,22 @@ std::string choose_reduce_scatter(const CollectiveCall& call)
   return elements > 524288 ? "mpich_pair" : "mpich_rdb";
 }
 
+// SimGrid's non-blocking collectives (smpi_nbc_impl.cpp): post every message at once. Its ibarrier lets the root
+// answer before everyone has arrived, which is no barrier: the linear barrier (same messages) is run instead.
+std::string choose_nonblocking(const CollectiveCall& call)
+{
+  switch (call.op) {
+    case Collective::Barrier: return "ompi_basic_linear";
+    case Collective::Scan:
+    case Collective::Exscan: return "linear";
+    default: return "linear_nbc";
+  }
+}
+
 std::string choose_default(const CollectiveCall& call, const CommShape& shape)
 {
+  if (call.nonblocking)
+    return choose_nonblocking(call);
   switch (call.op) {
     case Collective::Barrier: return "ompi_basic_linear";
     case Collective::Bcast: return "binomial_tree";
