@@ -4,6 +4,7 @@
 #include "models/NetworkModel.hpp"
 #include "mpi/collectives/Collectives.hpp"
 #include "replay/Replayer.hpp"
+#include "study/CollectiveTiming.hpp"
 #include "timeline/TimelineWriter.hpp"
 
 #include <pybind11/pybind11.h>
@@ -175,6 +176,38 @@ py::list network_models()
   return out;
 }
 
+// Many collective timings on one platform, loaded once (mpisim study coll).
+class CollectiveStudy {
+public:
+  explicit CollectiveStudy(const py::dict& options)
+      : base_(simulation_options(options)), platform_(mpi::load_or_generate_platform(base_.platform))
+  {
+  }
+
+  // `choice` is a selector name or an algorithm name of `operation`.
+  double time(const std::string& operation, int ranks, double bytes, const std::string& choice, bool is_selector,
+              double element_bytes, int root)
+  {
+    study::CollectiveTiming timing;
+    timing.simulation = base_;
+    if (is_selector)
+      timing.simulation.collective_selector = choice;
+    else
+      timing.simulation.collective_algorithms[operation] = choice;
+    timing.operation = operation;
+    timing.ranks = ranks;
+    timing.bytes = bytes;
+    timing.element_bytes = element_bytes;
+    timing.root = root;
+    py::gil_scoped_release release;
+    return study::time_collective(timing, platform_);
+  }
+
+private:
+  mpi::SimulationOptions base_;
+  std::shared_ptr<const platform::Platform> platform_;
+};
+
 py::list collective_algorithms()
 {
   py::list out;
@@ -272,6 +305,10 @@ PYBIND11_MODULE(_core, m)
   m.def("describe_platform", &describe_platform, "Hosts and links of a platform file or generator spec");
   m.def("route", &route, "Links and latency of the route between two hosts");
   m.def("collective_algorithms", &collective_algorithms);
+  py::class_<CollectiveStudy>(m, "CollectiveStudy", "Times one collective call on a platform loaded once")
+      .def(py::init<const py::dict&>())
+      .def("time", &CollectiveStudy::time, py::arg("operation"), py::arg("ranks"), py::arg("bytes"), py::arg("choice"),
+           py::arg("is_selector"), py::arg("element_bytes") = 1.0, py::arg("root") = 0);
   m.def("collective_selectors", &collective_selectors);
   m.def("timeline_formats", &timeline_formats, "Timeline writers: name, extensions, description, reference");
 }

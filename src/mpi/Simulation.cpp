@@ -18,7 +18,12 @@ std::unique_ptr<platform::Platform> load_or_generate_platform(const std::string&
 }
 
 Simulation::Simulation(const SimulationOptions& options, int ranks)
-    : platform_(load_or_generate_platform(options.platform)), engine_(std::make_unique<kernel::Engine>())
+    : Simulation(options, ranks, load_or_generate_platform(options.platform))
+{
+}
+
+Simulation::Simulation(const SimulationOptions& options, int ranks, std::shared_ptr<const platform::Platform> platform)
+    : platform_(std::move(platform)), engine_(std::make_unique<kernel::Engine>())
 {
   if (ranks < 1)
     throw InputError("the number of ranks must be at least 1 (got " + std::to_string(ranks) + ")");

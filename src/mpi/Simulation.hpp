@@ -34,6 +34,8 @@ std::unique_ptr<platform::Platform> load_or_generate_platform(const std::string&
 class Simulation {
 public:
   Simulation(const SimulationOptions& options, int ranks);
+  // On an already loaded platform (studies that run many simulations on one platform); options.platform is unused.
+  Simulation(const SimulationOptions& options, int ranks, std::shared_ptr<const platform::Platform> platform);
   ~Simulation();
 
   kernel::Engine& engine() { return *engine_; }
@@ -44,7 +46,7 @@ public:
   const std::map<std::string, std::string>& model_parameters() const { return parameter_values_; }
 
 private:
-  std::unique_ptr<platform::Platform> platform_;
+  std::shared_ptr<const platform::Platform> platform_;
   std::unique_ptr<kernel::Engine> engine_;
   std::unique_ptr<models::Parameters> parameters_;
   std::unique_ptr<models::NetworkModel> network_;

@@ -226,8 +226,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--title", help="title above the chart")
     p.set_defaults(func=cmd_gantt)
 
+    _add_study_commands(sub)
     _add_optional_commands(sub)
     return parser
+
+
+def _add_study_commands(sub) -> None:
+    from mpisim.study import add_study_command
+
+    add_study_command(sub)
 
 
 def _add_optional_commands(sub) -> None:
