@@ -56,6 +56,18 @@ py::dict replay_to_python(const replay::ReplayResult& result)
   out["actions"] = result.actions;
   out["fingerprint"] = result.fingerprint;
   out["model_parameters"] = result.model_parameters;
+  py::list decisions;
+  for (const mpi::AutomaticDecision& d : result.collective_decisions) {
+    py::dict decision;
+    decision["operation"] = mpi::collective_name(d.op);
+    decision["comm_size"] = d.comm_size;
+    decision["bytes"] = d.bytes;
+    decision["chosen"] = d.chosen;
+    decision["calls"] = d.calls;
+    decision["candidates"] = d.candidates;
+    decisions.append(decision);
+  }
+  out["collective_decisions"] = decisions;
   return out;
 }
 

@@ -1,5 +1,7 @@
 #include "mpi/Simulation.hpp"
 
+#include "mpi/Rank.hpp"
+
 #include "common/Errors.hpp"
 
 #include <filesystem>
@@ -40,11 +42,39 @@ Simulation::Simulation(const SimulationOptions& options, int ranks, std::shared_
   parameter_values_ = parameters_->as_text();
   network_ = model.factory(models::NetworkModelContext{*engine_, *platform_, *parameters_});
 
-  std::vector<platform::HostId> hosts = options.hostfile.empty()
-                                            ? place_ranks(*platform_, ranks, options.placement)
-                                            : place_ranks_from_hostfile(*platform_, ranks, options.hostfile);
+  std::vector<platform::HostId> hosts = not options.rank_hosts.empty() ? options.rank_hosts
+                                       : options.hostfile.empty()
+                                           ? place_ranks(*platform_, ranks, options.placement)
+                                           : place_ranks_from_hostfile(*platform_, ranks, options.hostfile);
+  if (static_cast<int>(hosts.size()) != ranks)
+    throw InputError("placement gives " + std::to_string(hosts.size()) + " hosts for " + std::to_string(ranks) +
+                     " ranks");
   world_ = std::make_unique<World>(*engine_, *platform_, *network_, std::move(hosts));
   collectives_ = std::make_unique<CollectiveLibrary>(options.collective_selector, options.collective_algorithms);
+  if (options.collective_selector == "automatic")
+    collectives_->set_trial([this, options](const std::string& algorithm, const Communicator& comm,
+                                            const CollectiveCall& call) {
+      return time_alone(options, algorithm, comm, call);
+    });
+}
+
+double Simulation::time_alone(const SimulationOptions& options, const std::string& algorithm,
+                              const Communicator& comm, const CollectiveCall& call) const
+{
+  SimulationOptions trial = options;
+  trial.collective_selector = "default";
+  trial.collective_algorithms = {{collective_name(call.op), algorithm}};
+  trial.rank_hosts.clear();
+  for (int local = 0; local < comm.size(); ++local)
+    trial.rank_hosts.push_back(world_->host_of(comm.world_rank(local)));
+  Simulation simulation(trial, comm.size(), platform_);
+  double last = 0;
+  simulation.world().launch([&](Rank& rank) {
+    simulation.collectives().run(rank, rank.world().comm_world(), call);
+    last = std::max(last, rank.world().engine().now());
+  });
+  simulation.engine().run();
+  return last;
 }
 
 // The engine goes last: suspended actors are unwound while the world they reference still exists.

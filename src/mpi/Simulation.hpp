@@ -22,6 +22,7 @@ struct SimulationOptions {
   std::string model_parameter_file;     // "name = value" lines
   std::vector<std::pair<std::string, std::string>> model_parameters; // --param name=value
   std::string hostfile;
+  std::vector<platform::HostId> rank_hosts; // explicit placement (rank i on rank_hosts[i]), before hostfile/order
   PlacementOrder placement = PlacementOrder::Platform;
   std::string collective_selector = "default";
   std::map<std::string, std::string> collective_algorithms; // operation -> algorithm
@@ -46,6 +47,10 @@ public:
   const std::map<std::string, std::string>& model_parameters() const { return parameter_values_; }
 
 private:
+  // The automatic selector's trial: one collective call, alone, on the hosts of `comm`.
+  double time_alone(const SimulationOptions& options, const std::string& algorithm, const Communicator& comm,
+                    const CollectiveCall& call) const;
+
   std::shared_ptr<const platform::Platform> platform_;
   std::unique_ptr<kernel::Engine> engine_;
   std::unique_ptr<models::Parameters> parameters_;

@@ -30,6 +30,8 @@ class ReplayResult:
     fingerprint: int
     inputs: Dict[str, object] = field(default_factory=dict)
     model_parameters: Dict[str, str] = field(default_factory=dict)
+    # --coll-selector automatic: per distinct call, the candidates' times and the choice
+    collective_decisions: List[dict] = field(default_factory=list)
 
     def to_dict(self) -> dict:
         from mpisim import __version__
@@ -42,6 +44,7 @@ class ReplayResult:
             "inputs": self.inputs,
             "model_parameters": self.model_parameters,
             "ranks": [vars(r) for r in self.ranks],
+            "collective_decisions": self.collective_decisions,
         }
 
     def to_dataframe(self):
@@ -109,6 +112,8 @@ def replay(
         fingerprint=raw["fingerprint"],
         inputs=inputs,
         model_parameters=dict(raw["model_parameters"]),
+        collective_decisions=[dict(d, candidates=[list(c) for c in d["candidates"]])
+                              for d in raw["collective_decisions"]],
     )
 
 

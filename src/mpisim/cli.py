@@ -98,6 +98,19 @@ def _print_summary(result, out=sys.stdout) -> None:
             print(f"{'...':>6}", file=out)
         print(f"{r.rank:>6} {r.compute:>12.6f} {r.communicate:>12.6f} {r.wait:>12.6f} {r.sleep:>12.6f} "
               f"{r.finish:>12.6f}", file=out)
+    _print_decisions(result.collective_decisions, out)
+
+
+def _print_decisions(decisions, out) -> None:
+    """What the automatic selector chose, per distinct call, with the runners-up."""
+    if not decisions:
+        return
+    print("Automatic collective selection (each candidate timed alone on the same hosts):", file=out)
+    for d in decisions:
+        ranked = sorted(d["candidates"], key=lambda c: c[1])
+        others = ", ".join(f"{name} {seconds:.6f}" for name, seconds in ranked[1:4])
+        print(f"  {d['operation']} on {d['comm_size']} ranks, {d['bytes']:.0f} B, {d['calls']} rank-calls: "
+              f"{d['chosen']} {ranked[0][1]:.6f} s (next: {others})", file=out)
 
 
 def cmd_replay(args: argparse.Namespace) -> int:

@@ -300,6 +300,7 @@ ReplayResult replay(const ReplayOptions& options)
   }
   result.fingerprint = simulation.engine().fingerprint();
   result.model_parameters = simulation.model_parameters();
+  result.collective_decisions = simulation.collectives().automatic_decisions();
   return result;
 }
 

@@ -6,6 +6,8 @@
 // collectives). finish = the date the rank ran out of actions (after waiting for its pending requests).
 #pragma once
 
+#include "mpi/collectives/Collectives.hpp"
+
 #include "mpi/Simulation.hpp"
 
 #include <cstdint>
@@ -37,6 +39,7 @@ struct ReplayResult {
   uint64_t actions = 0;
   uint64_t fingerprint = 0;
   std::map<std::string, std::string> model_parameters;
+  std::vector<mpi::AutomaticDecision> collective_decisions; // --coll-selector automatic
 };
 
 // Throws InputError for bad input, DeadlockError when the trace deadlocks.

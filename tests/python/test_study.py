@@ -84,3 +84,25 @@ def test_bad_arguments(tmp_path, args, words):
     assert len(lines) == 1, stderr
     for word in words:
         assert word in lines[0]
+
+
+# --coll-selector automatic: on the star, an alltoall of 1e6-B blocks on 8 ranks; the replay reports the decision
+# with every candidate's time alone (pair 7 ms, bruck 12 ms) and runs the fastest.
+def test_automatic_selector_reports_its_decisions(tmp_path):
+    import json
+
+    from tracegen import write_trace
+
+    index = write_trace(str(tmp_path / "trace"), [["alltoall 1000000 1000000"] for _ in range(8)])
+    code, stdout, stderr = run_cli("replay", index, "--platform", STAR, "--model", "fluid", "--coll-selector",
+                                   "automatic", "--json")
+    assert code == 0, stderr
+    result = json.loads(stdout)
+    [decision] = result["collective_decisions"]
+    assert decision["operation"] == "alltoall" and decision["comm_size"] == 8 and decision["calls"] == 8
+    times = dict(decision["candidates"])
+    assert times["pair"] == pytest.approx(7e-3) and times["bruck"] == pytest.approx(12e-3)
+    assert times[decision["chosen"]] == min(times.values())
+    assert result["simulated_time"] == pytest.approx(min(times.values()))
+    code, stdout, _ = run_cli("replay", index, "--platform", STAR, "--model", "fluid", "--coll-selector", "automatic")
+    assert "Automatic collective selection" in stdout and "alltoall on 8 ranks, 1000000 B, 8 rank-calls" in stdout

@@ -141,7 +141,71 @@ const AlgorithmEntry& CollectiveLibrary::choose(const CollectiveContext& context
 {
   if (const AlgorithmEntry* forced = forced_[static_cast<size_t>(call.op)])
     return *forced;
+  if (trial_ && selector_->name == "automatic")
+    return choose_automatically(context, call);
   return lookup(call.op, selector_->choose(call, comm_shape(context)));
+}
+
+namespace {
+
+// What makes two calls the same question for the automatic selector.
+std::string call_signature(const CollectiveContext& context, const CollectiveCall& call)
+{
+  std::string out = std::to_string(static_cast<int>(call.op)) + "|" + std::to_string(call.root) + "|" +
+                    std::to_string(call.bytes) + "|" + std::to_string(call.recv_bytes) + "|" +
+                    std::to_string(call.element_bytes) + "|" + (call.commutative ? "c" : "n") +
+                    (call.nonblocking ? "i" : "b") + "|";
+  for (double count : call.send_counts)
+    out += std::to_string(count) + ",";
+  out += "|";
+  for (double count : call.recv_counts)
+    out += std::to_string(count) + ",";
+  out += "|";
+  for (int local = 0; local < context.size; ++local)
+    out += std::to_string(context.comm.world_rank(local)) + ",";
+  return out;
+}
+
+} // namespace
+
+const AlgorithmEntry& CollectiveLibrary::choose_automatically(const CollectiveContext& context,
+                                                              const CollectiveCall& call) const
+{
+  const int op = static_cast<int>(call.op);
+  const uint64_t n = calls_made_[{context.rank.world_rank(), context.comm.context(), op}]++;
+  const auto key = std::make_tuple(context.comm.context(), op, n);
+  auto found = pending_.find(key);
+  if (found == pending_.end())
+    found = pending_.emplace(key, Pending{decide(context, call), 0}).first;
+  AutomaticDecision& decision = decisions_[found->second.decision];
+  ++decision.calls;
+  if (++found->second.arrived == context.size)
+    pending_.erase(found);
+  return lookup(call.op, decision.chosen);
+}
+
+size_t CollectiveLibrary::decide(const CollectiveContext& context, const CollectiveCall& call) const
+{
+  const std::string signature = call_signature(context, call);
+  if (auto known = decision_of_signature_.find(signature); known != decision_of_signature_.end())
+    return known->second;
+  CollectiveCall trial_call = call; // timed without data, as in replay
+  trial_call.with_data = false;
+  trial_call.send_data = nullptr;
+  trial_call.recv_data = nullptr;
+  AutomaticDecision decision{call.op, context.size, call.bytes, "", {}, 0};
+  double best = 0;
+  for (const AlgorithmEntry* entry : AlgorithmRegistry::of(call.op)) {
+    const double seconds = trial_(entry->name, context.comm, trial_call);
+    decision.candidates.emplace_back(entry->name, seconds);
+    if (decision.chosen.empty() || seconds < best) {
+      best = seconds;
+      decision.chosen = entry->name;
+    }
+  }
+  decisions_.push_back(std::move(decision));
+  decision_of_signature_.emplace(signature, decisions_.size() - 1);
+  return decisions_.size() - 1;
 }
 
 CommShape comm_shape(const CollectiveContext& context)

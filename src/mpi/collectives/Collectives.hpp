@@ -9,6 +9,8 @@
 #include "mpi/ReduceOp.hpp"
 
 #include <array>
+#include <functional>
+#include <tuple>
 #include <map>
 #include <string>
 #include <unordered_map>
@@ -129,9 +131,23 @@ struct RegisterSelector {
   explicit RegisterSelector(SelectorEntry entry) { SelectorRegistry::add(std::move(entry)); }
 };
 
+// What the "automatic" selector decided for one kind of call: every candidate's time, alone on the same hosts.
+struct AutomaticDecision {
+  Collective op;
+  int comm_size;
+  double bytes;
+  std::string chosen;
+  std::vector<std::pair<std::string, double>> candidates; // algorithm, seconds (in registry order)
+  uint64_t calls = 0;                                     // calls that used this decision (counted per rank)
+};
+
 // The configured library: a selector plus per-operation forced algorithms (--coll alltoall=bruck).
 class CollectiveLibrary {
 public:
+  // Times `algorithm` for `call` on the hosts of `comm`, alone in a fresh simulation (provided by Simulation).
+  using Trial = std::function<double(const std::string& algorithm, const Communicator& comm,
+                                     const CollectiveCall& call)>;
+
   explicit CollectiveLibrary(const std::string& selector = "default",
                              const std::map<std::string, std::string>& forced = {});
 
@@ -149,13 +165,32 @@ public:
   const AlgorithmEntry& choose(const CollectiveContext& context, const CollectiveCall& call) const;
   const std::string& selector_name() const { return selector_->name; }
 
+  // The "automatic" selector: each distinct call (operation, communicator, sizes) is run once with every algorithm of
+  // its operation, each alone on the communicator's hosts, and the fastest is used; every rank of the communicator
+  // gets the same choice. Without a trial runner, automatic falls back to the default selector.
+  void set_trial(Trial trial) { trial_ = std::move(trial); }
+  const std::vector<AutomaticDecision>& automatic_decisions() const { return decisions_; }
+
 private:
   const AlgorithmEntry& lookup(Collective op, const std::string& name) const;
+  const AlgorithmEntry& choose_automatically(const CollectiveContext& context, const CollectiveCall& call) const;
+  size_t decide(const CollectiveContext& context, const CollectiveCall& call) const;
 
   const SelectorEntry* selector_;
   std::array<const AlgorithmEntry*, kCollectiveCount> forced_{};
   // Selectors answer with names: resolved once per name (the registry is searched linearly).
   mutable std::array<std::unordered_map<std::string, const AlgorithmEntry*>, kCollectiveCount> cache_;
+  // automatic: decisions by call signature; the n-th call of an operation on a communicator, per rank, maps to one
+  // (the first rank to arrive decides; the entry goes once every member has passed).
+  Trial trial_;
+  mutable std::vector<AutomaticDecision> decisions_;
+  mutable std::map<std::string, size_t> decision_of_signature_;
+  struct Pending {
+    size_t decision;
+    int arrived;
+  };
+  mutable std::map<std::tuple<int, int, uint64_t>, Pending> pending_;                  // (context, op, n)
+  mutable std::map<std::tuple<int, int, int>, uint64_t> calls_made_;                   // (world rank, context, op)
 };
 
 // The shape of the context's communicator (from World::node_layout).
