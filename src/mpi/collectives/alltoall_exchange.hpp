@@ -117,12 +117,14 @@ inline void throttled(const CollectiveContext& c, const CollectiveCall& call, in
     for (int i = 0; i < count; ++i) {
       const int src = (c.me + first + i) % c.size;
       if (not(skip_own && src == c.me))
-        requests.push_back(c.rank.irecv(c.comm, src, c.tag, b.recv_bytes[src], coll::at(call.recv_data, b.recv_offset[src])));
+        requests.push_back(
+            c.rank.irecv(c.comm, src, c.tag, b.recv_bytes[src], coll::at(call.recv_data, b.recv_offset[src])));
     }
     for (int i = 0; i < count; ++i) {
       const int dst = (c.me - first - i + c.size) % c.size;
       if (not(skip_own && dst == c.me))
-        requests.push_back(c.rank.isend(c.comm, dst, c.tag, b.send_bytes[dst], coll::at(call.send_data, b.send_offset[dst])));
+        requests.push_back(
+            c.rank.isend(c.comm, dst, c.tag, b.send_bytes[dst], coll::at(call.send_data, b.send_offset[dst])));
     }
     c.rank.waitall(requests);
   }

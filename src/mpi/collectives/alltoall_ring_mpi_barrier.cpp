@@ -1,5 +1,5 @@
-// alltoall "ring_mpi_barrier": P steps, each a barrier (the library's) then a sendrecv sending to rank+i, receiving from rank-i (step 0: own block, copied).
-// Origin: SimGrid 3.32 alltoall-ring-mpi-barrier.cpp (Star-MPI).
+// alltoall "ring_mpi_barrier": P steps, each a barrier (the library's) then one sendrecv sending to rank+i and
+// receiving from rank-i (step 0: the own block, copied). Origin: SimGrid 3.32 alltoall-ring-mpi-barrier.cpp (Star-MPI).
 #include "mpi/collectives/alltoall_exchange.hpp"
 
 namespace mpisim::mpi {
@@ -10,7 +10,8 @@ void alltoall_ring_mpi_barrier(const CollectiveContext& c, const CollectiveCall&
   exchange::phased(c, call, exchange::Partners::Ring, exchange::Sync::BarrierEachStep);
 }
 
-const RegisterAlgorithm kRegister({Collective::Alltoall, "ring_mpi_barrier", "ring exchange, a barrier before every step",
+const RegisterAlgorithm kRegister({Collective::Alltoall, "ring_mpi_barrier",
+                                   "ring exchange, a barrier before every step",
                                    "SimGrid 3.32 alltoall-ring-mpi-barrier.cpp (Star-MPI)", alltoall_ring_mpi_barrier});
 
 } // namespace
