@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 using namespace mpisim;
 using namespace mpisim::testing_support;
 
@@ -71,5 +73,41 @@ const ExpectMessages kRdb("alltoall/rdb", [] {
                   {2, 0, 10000}, {1, 3, 10000}, {3, 1, 10000}, {0, 4, 20000}, {4, 0, 5000},
                   {0, 2, 5000},  {0, 1, 5000},  {2, 3, 5000}};
 });
+
+// On 8 ranks (a power of two) pair_light_barrier pairs by XOR: step i exchanges B with me^i (every ordered pair once),
+// and after steps 1..6 a 1-byte sync goes to the next partner me^(i+1): me^2, ..., me^7.
+TEST(mpi_coll_alltoall, PairLightBarrierPairsByXorOnEightRanks)
+{
+  Messages expected = all_pairs(8, [](int, int) { return B; });
+  for (int me = 0; me < 8; ++me)
+    for (int k = 2; k < 8; ++k)
+      expected.push_back({me, me ^ k, 1});
+  std::sort(expected.begin(), expected.end());
+  EXPECT_EQ(run_collective(mpi::Collective::Alltoall, "pair_light_barrier", 8).messages, expected);
+}
+
+// Dates on a star of 1 GBps links with no latency (fluid model), 8 ranks, 1e6-B blocks: a lone message of n MB takes
+// n ms, and a blocking exchange returns when its data has arrived (rendezvous).
+//   ring: 7 steps, each rank sending on its own uplink to me+i and receiving on its own downlink: 7 * 1 ms = 7 ms.
+//   pair_one_barrier, pair_mpi_barrier: the same 7 exchanges (rank XOR i); the barriers' empty messages take no time.
+//   rdb: exchanges of everything held, 8 MB, 16 MB, then 32 MB, each on its own pair of links: 56 ms.
+TEST(mpi_coll_alltoall, DatesOnAStar)
+{
+  const struct {
+    const char* algorithm;
+    double date;
+  } cases[] = {{"ring", 7e-3}, {"pair_one_barrier", 7e-3}, {"pair_mpi_barrier", 7e-3}, {"rdb", 56e-3}};
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.algorithm);
+    const CollectiveRun run =
+        run_collective(mpi::Collective::Alltoall, c.algorithm, 8, "fluid", "cluster:8,bw=1GBps,lat=0s", [](int me) {
+          mpi::CollectiveCall call = call_for(mpi::Collective::Alltoall, me, 8);
+          call.bytes = call.recv_bytes = 1e6;
+          return call;
+        });
+    for (int rank = 0; rank < 8; ++rank)
+      EXPECT_NEAR(run.returned[rank], c.date, 1e-9 * c.date) << "rank " << rank;
+  }
+}
 
 } // namespace
