@@ -245,7 +245,8 @@ def run_mpisim(mpisim: str, index: str, platform: str, hostfile: str, logs: str,
     return run
 
 
-def run_smpi(smpirun: str, index: str, platform: str, hostfile: str, ranks: int, logs: str, timeout: float) -> Run:
+def run_smpi(smpirun: str, index: str, platform: str, hostfile: str, ranks: int, logs: str, timeout: float,
+             extra: Tuple[str, ...] = ()) -> Run:
     """The plain `smpirun -replay`. SMPI privatizes each rank by dlopen-ing its own copy of the replay binary, about
     ten memory mappings per rank, which exceeds Linux's default vm.max_map_count (65530) at 16 384 ranks: the run dies
     at start-up (at rank 6 518 with this trace) with "dlopen failed: ... cannot apply additional memory protection
@@ -253,7 +254,7 @@ def run_smpi(smpirun: str, index: str, platform: str, hostfile: str, ranks: int,
     (same simulated time, less memory) and the result says so; raising the limit (`sysctl -w
     vm.max_map_count=262144`, as root) lets the plain command run."""
     base = [smpirun, "-np", str(ranks), "-platform", platform, "-hostfile", hostfile, "-replay",
-            os.path.basename(index)]
+            os.path.basename(index), *extra]
     run = _smpi_attempt(base, index, logs, timeout)
     if run.returncode != 0 and _mapping_limit_hit(os.path.join(logs, "smpi.err")):
         limit = _read_int("/proc/sys/vm/max_map_count")
