@@ -1,8 +1,12 @@
 // Barrier algorithms of Open MPI, MPICH and MVAPICH2 (as SimGrid 3.32 runs them): their messages on 5 ranks (one
-// rank per host), derived by hand below; all messages are empty.
+// rank per host), derived by hand below (all messages are empty), and the SMP barrier on two ranks per host.
 #include "support/CollectiveMessages.hpp"
+#include "support/Scratch.hpp"
 
 #include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
 
 using namespace mpisim;
 using namespace mpisim::testing_support;
@@ -50,5 +54,43 @@ const ExpectMessages kDoubleRing("barrier/ompi_doublering", [] {
       out.push_back({me, (me + 1) % 5, 0});
   return out;
 });
+
+} // namespace
+
+namespace {
+
+// MPICH's SMP barrier on 12 ranks, two per host (leaders: the even ranks 0..10, leader ranks 0..5): in each node
+// the dissemination barrier on two ranks (2h <-> 2h+1, empty), among the leaders the dissemination barrier on 6
+// (leader i -> leaders i+1, i+2, i+4 mod 6, empty), then each leader's 1-byte binomial broadcast to its partner. The
+// same sources and destinations as SimGrid 3.32 online (smpirun with tracing/smpi/internals).
+TEST(mpi_coll_barrier, MpichSmpOnTwoRanksPerHost)
+{
+  struct Recorder : mpi::Observer {
+    Messages sent;
+    void message(const mpi::MessageRecord& m) override { sent.push_back({m.source, m.destination, m.bytes}); }
+  } recorder;
+  Scratch scratch;
+  mpi::SimulationOptions options;
+  options.platform = "cluster:6";
+  options.hostfile = scratch.write("hosts.txt", "node-0:2\nnode-1:2\nnode-2:2\nnode-3:2\nnode-4:2\nnode-5:2\n");
+  options.collective_algorithms["barrier"] = "mpich_smp";
+  mpi::Simulation simulation(options, 12);
+  simulation.world().add_observer(recorder);
+  simulation.world().launch([&](mpi::Rank& rank) {
+    mpi::CollectiveCall call;
+    call.op = mpi::Collective::Barrier;
+    simulation.collectives().run(rank, rank.world().comm_world(), call);
+  });
+  simulation.engine().run();
+  Messages expected;
+  for (int leader = 0; leader < 12; leader += 2) {
+    expected = expected + Messages{{leader, leader + 1, 0}, {leader + 1, leader, 0}, {leader, leader + 1, 1}};
+    for (int distance : {1, 2, 4})
+      expected.push_back({leader, (leader + 2 * distance) % 12, 0});
+  }
+  std::sort(expected.begin(), expected.end());
+  std::sort(recorder.sent.begin(), recorder.sent.end());
+  EXPECT_EQ(recorder.sent, expected) << "got:\n" << describe(recorder.sent) << "expected:\n" << describe(expected);
+}
 
 } // namespace

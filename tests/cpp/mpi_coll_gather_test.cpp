@@ -1,8 +1,16 @@
 // Gather algorithms of Open MPI and MVAPICH2 (as SimGrid 3.32 runs them): their messages on 5 ranks (root 2,
-// B = 1000 B, one rank per host), derived by hand below, and a two-level gather on several ranks per host.
+// B = 1000 B, one rank per host), derived by hand below; the two-level gather's messages on two ranks per host, and
+// its data on placements where each node's ranks are not consecutive and the root is not a leader.
 #include "support/CollectiveMessages.hpp"
+#include "support/Scratch.hpp"
 
 #include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
 
 using namespace mpisim;
 using namespace mpisim::testing_support;
@@ -32,5 +40,113 @@ const ExpectMessages kLinearSync("gather/ompi_linear_sync", [] {
 // Two-level gather with one rank per host: every node gathers nothing (one rank), the leaders (every rank) gather at
 // the root's leader (the root itself) linearly: every other rank -> root, B.
 const ExpectMessages kTwoLevel("gather/mvapich2_two_level", [] { return to_root(5, kRoot, [](int) { return B; }); });
+
+} // namespace
+
+namespace {
+
+// Runs one gather on P ranks placed by `hostfile` (on a cluster of `hosts` hosts), each rank's call made by
+// `make_call`; returns the messages (world ranks).
+Messages run_placed(const std::string& algorithm, int P, int hosts, const std::string& hostfile,
+                    const std::function<mpi::CollectiveCall(int me)>& make_call)
+{
+  struct Recorder : mpi::Observer {
+    Messages sent;
+    void message(const mpi::MessageRecord& m) override { sent.push_back({m.source, m.destination, m.bytes}); }
+  } recorder;
+  Scratch scratch;
+  mpi::SimulationOptions options;
+  options.platform = "cluster:" + std::to_string(hosts);
+  options.hostfile = scratch.write("hosts.txt", hostfile);
+  options.collective_algorithms["gather"] = algorithm;
+  mpi::Simulation simulation(options, P);
+  simulation.world().add_observer(recorder);
+  simulation.world().launch([&](mpi::Rank& rank) {
+    const mpi::CollectiveCall call = make_call(rank.world_rank());
+    simulation.collectives().run(rank, rank.world().comm_world(), call);
+  });
+  simulation.engine().run();
+  std::sort(recorder.sent.begin(), recorder.sent.end());
+  return recorder.sent;
+}
+
+std::string two_per_host(int P)
+{
+  std::string hostfile;
+  for (int h = 0; h < (P + 1) / 2; ++h)
+    hostfile += "node-" + std::to_string(h) + ":2\n";
+  return hostfile;
+}
+
+Messages sorted(Messages m)
+{
+  std::sort(m.begin(), m.end());
+  return m;
+}
+
+// Two-level gather on 12 ranks, two per host (leaders: the even ranks). Each odd rank sends its block to its leader
+// (the node's binomial gather on two ranks); the leaders send their node's 2 blocks to the root's leader (linear);
+// if the root is not a leader, its leader sends it all 12 blocks.
+//   root 2 (a leader): the sources and destinations SimGrid 3.32 sends online (smpirun with tracing/smpi/internals).
+//   root 3: the same, then 2->3 (12 B blocks); SimGrid 3.32 crashes online there (its leader sends from a buffer it
+//   never allocated).
+// On 11 ranks the last host has one rank (10): the leaders use a gatherv (library's choice, linear_nbc) and rank 10
+// sends one block (SimGrid 3.32 crashes there too: its gatherv root has no counts).
+TEST(mpi_coll_gather, TwoLevelOnTwoRanksPerHost)
+{
+  auto partners_to_leaders = [](int P) {
+    Messages out;
+    for (int leader = 0; leader + 1 < P; leader += 2)
+      out.push_back({leader + 1, leader, B});
+    return out;
+  };
+  auto call = [](int P, int root) {
+    return [P, root](int me) {
+      mpi::CollectiveCall c = call_for(mpi::Collective::Gather, me, P);
+      c.root = root;
+      return c;
+    };
+  };
+  const Messages leaders_to_2 = {{0, 2, 2 * B}, {4, 2, 2 * B}, {6, 2, 2 * B}, {8, 2, 2 * B}, {10, 2, 2 * B}};
+  EXPECT_EQ(run_placed("mvapich2_two_level", 12, 6, two_per_host(12), call(12, 2)),
+            sorted(partners_to_leaders(12) + leaders_to_2));
+  EXPECT_EQ(run_placed("mvapich2_two_level", 12, 6, two_per_host(12), call(12, 3)),
+            sorted(partners_to_leaders(12) + leaders_to_2 + Messages{{2, 3, 12 * B}}));
+  const Messages uneven = {{0, 2, 2 * B}, {4, 2, 2 * B}, {6, 2, 2 * B}, {8, 2, 2 * B}, {10, 2, B}};
+  EXPECT_EQ(run_placed("mvapich2_two_level", 11, 6, two_per_host(11), call(11, 2)),
+            sorted(partners_to_leaders(11) + uneven));
+}
+
+// Data: ranks dealt round-robin over 3 hosts (node 0 holds ranks 0, 3, 6, ...), so no node's ranks are consecutive;
+// uniform (P = 9) and not (P = 10); every root, leaders and others; each rank's block is 3 words of its own.
+TEST(mpi_coll_gather, TwoLevelMovesTheRightDataOnScatteredNodes)
+{
+  const std::string round_robin = "node-0\nnode-1\nnode-2\n";
+  for (int P : {9, 10})
+    for (int root = 0; root < P; ++root) {
+      SCOPED_TRACE("P=" + std::to_string(P) + " root=" + std::to_string(root));
+      const int words = 3;
+      std::vector<std::vector<uint32_t>> send(P), recv(P);
+      for (int me = 0; me < P; ++me) {
+        for (int w = 0; w < words; ++w)
+          send[me].push_back(static_cast<uint32_t>(100 * me + w));
+        recv[me].assign(me == root ? P * words : 0, 0xdeadbeef);
+      }
+      run_placed("mvapich2_two_level", P, 3, round_robin, [&](int me) {
+        mpi::CollectiveCall c;
+        c.op = mpi::Collective::Gather;
+        c.root = root;
+        c.bytes = c.recv_bytes = 4.0 * words;
+        c.with_data = true;
+        c.send_data = reinterpret_cast<const std::byte*>(send[me].data());
+        c.recv_data = me == root ? reinterpret_cast<std::byte*>(recv[me].data()) : nullptr;
+        return c;
+      });
+      std::vector<uint32_t> expected;
+      for (int me = 0; me < P; ++me)
+        expected.insert(expected.end(), send[me].begin(), send[me].end());
+      EXPECT_EQ(recv[root], expected);
+    }
+}
 
 } // namespace

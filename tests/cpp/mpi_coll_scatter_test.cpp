@@ -1,8 +1,15 @@
 // Scatter algorithms of Open MPI and MVAPICH2 (as SimGrid 3.32 runs them): their messages on 5 ranks (root 2,
-// B = 1000 B, one rank per host), derived by hand below.
+// B = 1000 B, one rank per host), derived by hand below; the two-level scatters' messages on two ranks per host, and
+// their data on placements where each node's ranks are not consecutive and the root is not a leader.
 #include "support/CollectiveMessages.hpp"
+#include "support/Scratch.hpp"
 
 #include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
 
 using namespace mpisim;
 using namespace mpisim::testing_support;
@@ -26,5 +33,124 @@ const ExpectMessages kBinomial("scatter/ompi_binomial", binomial_from_2);
 const ExpectMessages kTwoLevelDirect("scatter/mvapich2_two_level_direct",
                                      [] { return from_root(5, kRoot, [](int) { return B; }); });
 const ExpectMessages kTwoLevelBinomial("scatter/mvapich2_two_level_binomial", binomial_from_2);
+
+} // namespace
+
+namespace {
+
+// The messages (world ranks) of one scatter from `root` on P ranks placed two per host (ranks 2h and 2h + 1 on host
+// h; with P odd the last host has one rank): node leaders are the even ranks.
+Messages on_two_per_host(const std::string& algorithm, int P, int root)
+{
+  struct Recorder : mpi::Observer {
+    Messages sent;
+    void message(const mpi::MessageRecord& m) override { sent.push_back({m.source, m.destination, m.bytes}); }
+  } recorder;
+  Scratch scratch;
+  mpi::SimulationOptions options;
+  const int hosts = (P + 1) / 2;
+  options.platform = "cluster:" + std::to_string(hosts);
+  std::string hostfile;
+  for (int h = 0; h < hosts; ++h)
+    hostfile += "node-" + std::to_string(h) + ":2\n";
+  options.hostfile = scratch.write("hosts.txt", hostfile);
+  options.collective_algorithms["scatter"] = algorithm;
+  mpi::Simulation simulation(options, P);
+  simulation.world().add_observer(recorder);
+  simulation.world().launch([&](mpi::Rank& rank) {
+    mpi::CollectiveCall call = call_for(mpi::Collective::Scatter, rank.world_rank(), P);
+    call.root = root;
+    simulation.collectives().run(rank, rank.world().comm_world(), call);
+  });
+  simulation.engine().run();
+  std::sort(recorder.sent.begin(), recorder.sent.end());
+  return recorder.sent;
+}
+
+// The nodes' binomial scatters on two ranks: each leader 2h sends its partner 2h + 1 one block.
+Messages leaders_to_partners(int P)
+{
+  Messages out;
+  for (int leader = 0; leader + 1 < P; leader += 2)
+    out.push_back({leader, leader + 1, B});
+  return out;
+}
+
+Messages sorted(Messages m)
+{
+  std::sort(m.begin(), m.end());
+  return m;
+}
+
+// Two-level scatters on 12 ranks, two per host (leaders 0, 2, ..., 10 are leader ranks 0..5). Checked against the
+// sources and destinations SimGrid 3.32 sends online (smpirun with tracing/smpi/internals).
+//   direct, root 3 (not a leader): 3 sends its leader 2 all 12 blocks; 2 sends each other leader its node's 2
+//     blocks; each leader sends its partner one block.
+//   binomial, root 3: the leaders' in-order binomial tree from leader rank 1 (rank 2): relative leaders v0..v5 are
+//     ranks 2, 4, 6, 8, 10, 0; v0 sends v1 one node's blocks (2->4, 2B), v2 two (2->6, 4B), v4 two (2->10, 4B);
+//     v2 forwards to v3 (6->8, 2B), v4 to v5 (10->0, 2B).
+//   binomial, root 0 (a leader): the same tree from leader 0: 0->2 2B, 0->4 4B, 0->8 4B, 4->6 2B, 8->10 2B.
+TEST(mpi_coll_scatter, TwoLevelOnTwoRanksPerHost)
+{
+  const Messages direct = Messages{{3, 2, 12 * B}, {2, 0, 2 * B}, {2, 4, 2 * B}, {2, 6, 2 * B}, {2, 8, 2 * B},
+                                   {2, 10, 2 * B}} +
+                          leaders_to_partners(12);
+  EXPECT_EQ(on_two_per_host("mvapich2_two_level_direct", 12, 3), sorted(direct));
+  const Messages binomial_from_3 =
+      Messages{{3, 2, 12 * B}, {2, 4, 2 * B}, {2, 6, 4 * B}, {2, 10, 4 * B}, {6, 8, 2 * B}, {10, 0, 2 * B}} +
+      leaders_to_partners(12);
+  EXPECT_EQ(on_two_per_host("mvapich2_two_level_binomial", 12, 3), sorted(binomial_from_3));
+  const Messages binomial_from_0 =
+      Messages{{0, 2, 2 * B}, {0, 4, 4 * B}, {0, 8, 4 * B}, {4, 6, 2 * B}, {8, 10, 2 * B}} + leaders_to_partners(12);
+  EXPECT_EQ(on_two_per_host("mvapich2_two_level_binomial", 12, 0), sorted(binomial_from_0));
+}
+
+// On 11 ranks the last host has one rank (10): nodes differ in size, so the leaders scatter with a scatterv (the
+// library's choice: linear_nbc) of 2 blocks per node and 1 for rank 10's node, as SimGrid 3.32 does online.
+TEST(mpi_coll_scatter, TwoLevelOnUnevenNodesScattersVariableRuns)
+{
+  const Messages expected = Messages{{3, 2, 11 * B}, {2, 0, 2 * B}, {2, 4, 2 * B}, {2, 6, 2 * B}, {2, 8, 2 * B},
+                                     {2, 10, B}} +
+                            leaders_to_partners(11);
+  for (const char* algorithm : {"mvapich2_two_level_direct", "mvapich2_two_level_binomial"})
+    EXPECT_EQ(on_two_per_host(algorithm, 11, 3), sorted(expected)) << algorithm;
+}
+
+// Data: ranks dealt round-robin over 3 hosts (node 0 holds ranks 0, 3, 6, ...), so no node's ranks are consecutive;
+// uniform (P = 9) and not (P = 10); every root; the root's blocks are 3 words each, all different.
+TEST(mpi_coll_scatter, TwoLevelMovesTheRightDataOnScatteredNodes)
+{
+  for (const char* algorithm : {"mvapich2_two_level_direct", "mvapich2_two_level_binomial"})
+    for (int P : {9, 10})
+      for (int root = 0; root < P; ++root) {
+        SCOPED_TRACE(std::string(algorithm) + " P=" + std::to_string(P) + " root=" + std::to_string(root));
+        const int words = 3;
+        std::vector<uint32_t> send;
+        for (int w = 0; w < P * words; ++w)
+          send.push_back(static_cast<uint32_t>(1000 * root + w));
+        std::vector<std::vector<uint32_t>> recv(P, std::vector<uint32_t>(words, 0xdeadbeef));
+        Scratch scratch;
+        mpi::SimulationOptions options;
+        options.platform = "cluster:3";
+        options.hostfile = scratch.write("hosts.txt", "node-0\nnode-1\nnode-2\n");
+        options.collective_algorithms["scatter"] = algorithm;
+        mpi::Simulation simulation(options, P);
+        simulation.world().launch([&](mpi::Rank& rank) {
+          const int me = rank.world_rank();
+          mpi::CollectiveCall c;
+          c.op = mpi::Collective::Scatter;
+          c.root = root;
+          c.bytes = c.recv_bytes = 4.0 * words;
+          c.with_data = true;
+          c.send_data = me == root ? reinterpret_cast<const std::byte*>(send.data()) : nullptr;
+          c.recv_data = reinterpret_cast<std::byte*>(recv[me].data());
+          simulation.collectives().run(rank, rank.world().comm_world(), c);
+        });
+        simulation.engine().run();
+        for (int me = 0; me < P; ++me)
+          EXPECT_EQ(recv[me], std::vector<uint32_t>(send.begin() + me * words, send.begin() + (me + 1) * words))
+              << "rank " << me;
+      }
+}
 
 } // namespace
