@@ -13,27 +13,28 @@ void gather_ompi_binomial(const CollectiveContext& c, const CollectiveCall& call
   const trees::InOrderBinomialTree tree = trees::in_order_binomial_tree(c.me, call.root, c.size);
   const bool root = c.me == call.root;
   const double block = root ? call.recv_bytes : call.bytes;
-  const bool gathers = tree.relative % 2 == 0; // ranks with children (and the last even rank, which has none)
-  // Blocks in relative-rank order from this rank's own; rank 0 as root gathers straight into recv_data.
-  coll::Temp scratch(call, gathers && not(root && c.me == 0) ? (root ? c.size : c.size - tree.relative) * block : 0);
-  std::byte* run = root && c.me == 0 ? call.recv_data : scratch.data();
-  const std::byte* outgoing = call.send_data;
-  if (gathers) {
-    coll::copy(run, call.send_data, block);
-    double held = block;
-    for (size_t i = 0; i < tree.children.size(); ++i) {
-      const double bytes = tree.blocks[i] * block;
-      c.rank.recv(c.comm, tree.children[i], c.tag, bytes, coll::at(run, held));
-      held += bytes;
-    }
-    outgoing = run;
-    if (not root)
-      c.rank.send(c.comm, tree.parent, c.tag, held, outgoing);
-  } else {
-    c.rank.send(c.comm, tree.parent, c.tag, block, outgoing);
+  if (tree.relative % 2 == 1) { // a leaf
+    c.rank.send(c.comm, tree.parent, c.tag, block, call.send_data);
+    return;
   }
-  if (root && c.me != 0 && call.has_data()) {
-    // Relative rank v is rank (v + root) mod P.
+  // This rank's block, then its children's subtrees: relative ranks [relative, P) at most. Rank 0 as the root
+  // gathers straight into recv_data (relative and real ranks coincide).
+  const bool into_result = root && c.me == 0;
+  coll::Temp scratch(call, into_result ? 0 : (c.size - tree.relative) * block);
+  std::byte* run = into_result ? call.recv_data : scratch.data();
+  coll::copy(run, call.send_data, block);
+  double held = block;
+  for (size_t i = 0; i < tree.children.size(); ++i) {
+    const double bytes = tree.blocks[i] * block;
+    c.rank.recv(c.comm, tree.children[i], c.tag, bytes, coll::at(run, held));
+    held += bytes;
+  }
+  if (not root) {
+    c.rank.send(c.comm, tree.parent, c.tag, held, run);
+    return;
+  }
+  if (c.me != 0 && call.has_data()) {
+    // Relative rank v is rank (v + root) mod P: rotate.
     const double tail = (c.size - c.me) * block;
     coll::copy(coll::at(call.recv_data, c.me * block), run, tail);
     coll::copy(call.recv_data, coll::at(run, tail), c.me * block);

@@ -21,8 +21,9 @@ void scatter_ompi_basic_linear(const CollectiveContext& c, const CollectiveCall&
   }
 }
 
-const RegisterAlgorithm kRegister({Collective::Scatter, "ompi_basic_linear", "blocking sends from the root, in rank order",
-                                   "Open MPI coll/basic linear scatter", scatter_ompi_basic_linear});
+const RegisterAlgorithm kRegister({Collective::Scatter, "ompi_basic_linear",
+                                   "blocking sends from the root, in rank order", "Open MPI coll/basic linear scatter",
+                                   scatter_ompi_basic_linear});
 
 } // namespace
 } // namespace mpisim::mpi
