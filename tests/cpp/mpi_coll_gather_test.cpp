@@ -150,3 +150,27 @@ TEST(mpi_coll_gather, TwoLevelMovesTheRightDataOnScatteredNodes)
 }
 
 } // namespace
+
+namespace {
+
+// Dates of the binomial gather on a star of 1 GBps links with no latency (fluid model), 8 ranks, root 0, blocks of
+// 1e6 B (rendezvous: a blocking send returns when its data has arrived; 1e6 B alone on its links take 1 ms). The
+// root receives from its children v1, v2, v4 in that order; every message has its own uplink and downlink.
+//   0-1 ms: 1->0, 3->2, 5->4, 7->6 (one block each): ranks 1, 3, 5, 7 return at 1 ms.
+//   1-3 ms: 2->0 and 6->4 (two blocks each): ranks 2 and 6 return at 3 ms.
+//   3-7 ms: 4->0 (four blocks): ranks 4 and 0 return at 7 ms, (P - 1) blocks through the root's downlink.
+TEST(mpi_coll_gather, BinomialDatesOnAStar)
+{
+  const CollectiveRun run = run_collective(mpi::Collective::Gather, "ompi_binomial", 8, "fluid",
+                                           "cluster:8,bw=1GBps,lat=0s", [](int me) {
+                                             mpi::CollectiveCall call = call_for(mpi::Collective::Gather, me, 8);
+                                             call.root = 0;
+                                             call.bytes = call.recv_bytes = 1e6;
+                                             return call;
+                                           });
+  const double expected[] = {7e-3, 1e-3, 3e-3, 1e-3, 7e-3, 1e-3, 3e-3, 1e-3};
+  for (int rank = 0; rank < 8; ++rank)
+    EXPECT_NEAR(run.returned[rank], expected[rank], 1e-12) << "rank " << rank;
+}
+
+} // namespace

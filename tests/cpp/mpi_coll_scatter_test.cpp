@@ -154,3 +154,28 @@ TEST(mpi_coll_scatter, TwoLevelMovesTheRightDataOnScatteredNodes)
 }
 
 } // namespace
+
+namespace {
+
+// Dates of the binomial scatter on a star of 1 GBps links with no latency (fluid model), 8 ranks, root 0, blocks of
+// 1e6 B (rendezvous: a blocking send returns when its data has arrived; 1e6 B alone on its links take 1 ms). Each
+// parent serves its children smallest subtree first, one blocking send at a time:
+//   root: 0->1 (1 block) 0-1 ms, 0->2 (2) 1-3 ms, 0->4 (4) 3-7 ms: returns at 7 ms; rank 1 at 1 ms.
+//   rank 2: 2->3 3-4 ms: ranks 2 and 3 return at 4 ms.
+//   rank 4: 4->5 (1) 7-8 ms, then 4->6 (2) 8-10 ms: rank 5 returns at 8 ms, rank 4 at 10 ms.
+//   rank 6: 6->7 10-11 ms: ranks 6 and 7 return at 11 ms.
+TEST(mpi_coll_scatter, BinomialDatesOnAStar)
+{
+  const CollectiveRun run = run_collective(mpi::Collective::Scatter, "ompi_binomial", 8, "fluid",
+                                           "cluster:8,bw=1GBps,lat=0s", [](int me) {
+                                             mpi::CollectiveCall call = call_for(mpi::Collective::Scatter, me, 8);
+                                             call.root = 0;
+                                             call.bytes = call.recv_bytes = 1e6;
+                                             return call;
+                                           });
+  const double expected[] = {7e-3, 1e-3, 4e-3, 4e-3, 10e-3, 8e-3, 11e-3, 11e-3};
+  for (int rank = 0; rank < 8; ++rank)
+    EXPECT_NEAR(run.returned[rank], expected[rank], 1e-12) << "rank " << rank;
+}
+
+} // namespace
