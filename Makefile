@@ -41,7 +41,7 @@ test-python:
 asan: venv
 	cmake -S . -B build/asan -DMPISIM_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug > /dev/null
 	cmake --build build/asan -j $(JOBS) --target test_solver test_kernel test_models test_mpi test_replay
-	cd build/asan && ctest --output-on-failure -R '^(MaxMinSolver|Kernel|models_|mpi_|replay_|Trace)' -j $(JOBS)
+	cd build/asan && MPISIM_QUICK_DATA_TESTS=1 ctest --output-on-failure -R '^(MaxMinSolver|Kernel|models_|mpi_|replay_|Trace)' -j $(JOBS)
 
 bench: build
 	$(PYTHON) bench/replay_bench.py
