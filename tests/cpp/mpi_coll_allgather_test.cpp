@@ -66,11 +66,16 @@ const ExpectMessages kRhv("allgather/rhv", rdb_on_five);
 
 // bruck: distance 1: 1 block to me-1; distance 2 (<= 5/2): 2 blocks to me-2; distance 4 > 5/2 ends the doubling, the
 // remainder 5-4 = 1 block goes to me-4 = me+1.
-const ExpectMessages kBruck("allgather/bruck", [] {
+Messages bruck_on_five()
+{
   Messages out;
   for (int me = 0; me < P; ++me)
     out = out + Messages{{me, (me + 4) % P, B}, {me, (me + 3) % P, 2 * B}, {me, (me + 1) % P, B}};
   return out;
-});
+}
+const ExpectMessages kBruck("allgather/bruck", bruck_on_five);
+// mvapich2_smp: one rank per node: the node gathers and broadcasts send nothing; the 5 leaders (5 is not a power of
+// two, 5 * 1000 B <= 80 KiB) run bruck.
+const ExpectMessages kMvapich2Smp("allgather/mvapich2_smp", bruck_on_five);
 
 } // namespace
