@@ -150,4 +150,33 @@ TEST(mpi_coll_allgather, Mvapich2SmpOnTwoNodes)
   expect_on_two_nodes("mvapich2_smp", gathers + Messages{{0, 1, 4 * B}, {1, 0, 4 * B}} + bcasts);
 }
 
+// Dates on a star of 8 hosts (zero latency, 1 GBps private links, the fluid model: a 1e6-B message alone on its
+// links takes 1 ms) for 1e6-B blocks:
+//   ring, pair, NTSLR, NTSLR_NB: 7 steps, each rank sending one block on its own uplink to a distinct downlink: 7 ms;
+//   spreading_simple: 7 sends at once, 7 flows on every uplink and downlink: 7 ms;
+//   rdb, bruck: steps of 1, 2 and 4 blocks: 7 ms;
+//   ompi_neighborexchange: one block, then 3 steps of 2 blocks: 7 ms;
+//   rhv: the bit-reversal swap (1<->4, 3<->6: 1 ms; every pair of the next step waits for one of them), then steps of
+//   1, 2 and 4 blocks: 8 ms.
+TEST(mpi_coll_allgather, DatesOnAStar)
+{
+  const struct {
+    const char* algorithm;
+    double date;
+  } cases[] = {{"ring", 7e-3},  {"pair", 7e-3},  {"NTSLR", 7e-3},          {"NTSLR_NB", 7e-3},
+               {"rdb", 7e-3},   {"bruck", 7e-3}, {"spreading_simple", 7e-3}, {"ompi_neighborexchange", 7e-3},
+               {"rhv", 8e-3}};
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.algorithm);
+    const CollectiveRun run = run_collective(mpi::Collective::Allgather, c.algorithm, 8, "fluid",
+                                             "cluster:8,bw=1GBps,lat=0s", [](int me) {
+                                               mpi::CollectiveCall call = call_for(mpi::Collective::Allgather, me, 8);
+                                               call.bytes = call.recv_bytes = 1e6;
+                                               return call;
+                                             });
+    for (int rank = 0; rank < 8; ++rank)
+      EXPECT_NEAR(run.returned[rank], c.date, 1e-9 * c.date) << "rank " << rank;
+  }
+}
+
 } // namespace
