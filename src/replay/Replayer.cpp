@@ -229,6 +229,11 @@ private:
         call.op = a.kind == ActionKind::GatherV ? mpi::Collective::Gatherv : mpi::Collective::Allgatherv;
         call.bytes = bytes(a.amount, a.datatype1);
         call.recv_counts = scaled(a.details->counts, a.datatype2);
+        // SimGrid's replay passes the trace's displacements, or zeros when it gives none (allgatherv "GB"
+        // broadcasts up to the largest displacement + count).
+        if (a.kind == ActionKind::AllGatherV)
+          call.recv_displs = a.details->displs.empty() ? std::vector<double>(call.recv_counts.size(), 0.0)
+                                                       : scaled(a.details->displs, a.datatype2);
         break;
       case ActionKind::ScatterV:
         call.op = mpi::Collective::Scatterv;

@@ -60,6 +60,48 @@ SMPI_CANNOT_RUN = {
     # allreduce
 
     # allgather, allgatherv
+    "allgather/2dmesh": {
+        (7, 1000): "SimGrid's 2dmesh aborts when P has no divisor between sqrt(P) and P/2",
+        (7, 300000): "SimGrid's 2dmesh aborts when P has no divisor between sqrt(P) and P/2",
+    },
+    "allgather/pair": {
+        (7, 1000): "SimGrid's pair aborts on sizes that are not a power of two",
+        (7, 300000): "SimGrid's pair aborts on sizes that are not a power of two",
+    },
+    "allgather/rhv": {
+        (7, 1000): "SimGrid's rhv aborts on sizes that are not a power of two",
+        (7, 300000): "SimGrid's rhv aborts on sizes that are not a power of two",
+    },
+    "allgatherv/pair": {
+        (7, 1000): "SimGrid's pair aborts on sizes that are not a power of two",
+        (7, 300000): "SimGrid's pair aborts on sizes that are not a power of two",
+    },
+    # The SMP-aware ones below were checked by hand against smpirun running an MPI_Allgather program instead (second
+    # call, all ranks starting together; 16 ranks 4 per node, 13 ranks 4 per node, 8, 7): equal within 1e-8 s.
+    "allgather/loosely_lr": {
+        (4, 200000): "SimGrid's loosely_lr aborts in replay (free(): invalid pointer) on every grid point",
+        (7, 1000): "SimGrid's loosely_lr aborts in replay (free(): invalid pointer) on every grid point",
+        (7, 300000): "SimGrid's loosely_lr aborts in replay (free(): invalid pointer) on every grid point",
+        (16, 40000): "SimGrid's loosely_lr aborts in replay (free(): invalid pointer) on every grid point",
+    },
+    "allgather/smp_simple": {
+        (4, 200000): "SimGrid's smp_simple aborts in replay (free(): invalid pointer) on every grid point",
+        (7, 1000): "SimGrid's smp_simple aborts in replay (free(): invalid pointer) on every grid point",
+        (7, 300000): "SimGrid's smp_simple aborts in replay (free(): invalid pointer) on every grid point",
+        (16, 40000): "SimGrid's smp_simple aborts in replay (free(): invalid pointer) on every grid point",
+    },
+    "allgather/SMP_NTS": {
+        (4, 200000): "SimGrid's SMP_NTS aborts in replay (free(): invalid pointer) on every grid point",
+        (7, 1000): "SimGrid's SMP_NTS aborts in replay (free(): invalid pointer) on every grid point",
+        (7, 300000): "SimGrid's SMP_NTS aborts in replay (free(): invalid pointer) on every grid point",
+        (16, 40000): "SimGrid's SMP_NTS aborts in replay (free(): invalid pointer) on every grid point",
+    },
+    "allgather/mvapich2_smp": {
+        (4, 200000): "SimGrid's mvapich2_smp aborts in replay (munmap_chunk(): invalid pointer)",
+        (7, 1000): "SimGrid's mvapich2_smp aborts in replay (munmap_chunk(): invalid pointer)",
+        (7, 300000): "SimGrid's mvapich2_smp aborts in replay (munmap_chunk(): invalid pointer)",
+        (16, 40000): "SimGrid's mvapich2_smp aborts in replay (munmap_chunk(): invalid pointer)",
+    },
 
     # alltoall, alltoallv
     "alltoall/pair": {(7, 1000): "SimGrid's pair aborts on sizes that are not a power of two",
