@@ -72,4 +72,14 @@ const ExpectMessages kScatterRdb("bcast/scatter_rdb_allgather", [] {
                                        {2, 4, 200}, {2, 3, 200}, {4, 0, 200}};
 });
 
+// ompi_pipeline: Open MPI's chain from the root, 2->3->4->0->1; 5 ranks and 1000 B give 16 KiB segments (5 is below
+// 3.2118e-6 * 1000 + 8.7936), so the buffer is one segment.
+const ExpectMessages kOmpiPipeline("bcast/ompi_pipeline",
+                                   [] { return Messages{{2, 3, B}, {3, 4, B}, {4, 0, B}, {0, 1, B}}; });
+
+// ompi_split_bintree: halves of 500 B are below one 1 KiB segment, so it runs SMP_linear, which with one rank per
+// node runs binomial_tree: 2->1, 2->4, 2->3, 4->0.
+const ExpectMessages kOmpiSplitBintree("bcast/ompi_split_bintree",
+                                       [] { return Messages{{2, 1, B}, {2, 4, B}, {2, 3, B}, {4, 0, B}}; });
+
 } // namespace

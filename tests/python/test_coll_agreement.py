@@ -54,6 +54,18 @@ GRID = [(4, "spread", 200000), (7, "spread", 1000), (7, "spread", 300000), (16, 
 # nothing to compare with. Each operation's block is kept by the file that implements it.
 SMPI_CANNOT_RUN = {
     # bcast
+    "bcast/SMP_binary": {(4, 200000): "smpireplaymain aborts (invalid free, SMP comm setup)",
+                        (7, 1000): "smpireplaymain aborts (invalid free, SMP comm setup)",
+                        (7, 300000): "smpireplaymain aborts (invalid free, SMP comm setup)",
+                        (16, 40000): "smpireplaymain aborts (invalid free, SMP comm setup)"},
+    "bcast/SMP_binomial": {(4, 200000): "smpireplaymain aborts (invalid free, SMP comm setup)",
+                          (7, 1000): "smpireplaymain aborts (invalid free, SMP comm setup)",
+                          (7, 300000): "smpireplaymain aborts (invalid free, SMP comm setup)",
+                          (16, 40000): "smpireplaymain aborts (invalid free, SMP comm setup)"},
+    "bcast/SMP_linear": {(4, 200000): "smpireplaymain aborts (invalid free, SMP comm setup)",
+                        (7, 1000): "smpireplaymain aborts (invalid free, SMP comm setup)",
+                        (7, 300000): "smpireplaymain aborts (invalid free, SMP comm setup)",
+                        (16, 40000): "smpireplaymain aborts (invalid free, SMP comm setup)"},
 
     # reduce, reduce_scatter
 
