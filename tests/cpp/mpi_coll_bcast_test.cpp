@@ -82,4 +82,17 @@ const ExpectMessages kOmpiPipeline("bcast/ompi_pipeline",
 const ExpectMessages kOmpiSplitBintree("bcast/ompi_split_bintree",
                                        [] { return Messages{{2, 1, B}, {2, 4, B}, {2, 3, B}, {4, 0, B}}; });
 
+// mvapich2_inter_node: with one rank per node every rank leads its node; the leaders run MPICH's choice, binomial_tree
+// below 12288 B (2->1, 2->4, 2->3, 4->0), and nodes of one rank have nothing more to do.
+// mvapich2_intra_node: 1000 B <= 16384 B on 5 ranks goes flat with binomial_tree: the same messages.
+const ExpectMessages kMvapich2InterNode("bcast/mvapich2_inter_node",
+                                       [] { return Messages{{2, 1, B}, {2, 4, B}, {2, 3, B}, {4, 0, B}}; });
+const ExpectMessages kMvapich2IntraNode("bcast/mvapich2_intra_node",
+                                        [] { return Messages{{2, 1, B}, {2, 4, B}, {2, 3, B}, {4, 0, B}}; });
+
+// mvapich2_knomial_intra_node: 4-nomial tree over relative ranks r = (me - 2) mod 5: the root sends at mask 4 to r4
+// (rank 1), at mask 1 to r1, r2, r3 (ranks 3, 4, 0); r1..r4 have no children of their own.
+const ExpectMessages kMvapich2Knomial("bcast/mvapich2_knomial_intra_node",
+                                      [] { return from_root(5, kRoot, [](int) { return B; }); });
+
 } // namespace

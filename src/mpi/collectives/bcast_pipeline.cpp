@@ -74,7 +74,17 @@ void forward_whole(const CollectiveContext& c, int parent, std::span<const int> 
     c.rank.send(c.comm, child, c.tag, bytes, buffer);
 }
 
+CollectiveContext on_communicator(const CollectiveContext& c, const Communicator& comm)
+{
+  return CollectiveContext{c.rank, comm, c.library, comm.local_rank(c.rank.world_rank()), comm.size(), c.tag};
+}
+
 void run_mpich_fallback(const CollectiveContext& c, const CollectiveCall& call)
+{
+  run_mpich_by_size(c, call);
+}
+
+void run_mpich_by_size(const CollectiveContext& c, const CollectiveCall& call)
 {
   const char* name = "scatter_LR_allgather";
   if (call.bytes < 12288 || c.size <= 8)

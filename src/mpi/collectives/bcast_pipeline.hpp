@@ -3,6 +3,7 @@
 // fallback SimGrid's SMP-aware algorithms take on non-uniform communicators (bcast__mpich).
 #pragma once
 
+#include "mpi/World.hpp"
 #include "mpi/collectives/CollectiveData.hpp"
 
 #include <span>
@@ -52,6 +53,13 @@ void run_mpich_fallback(const CollectiveContext& c, const CollectiveCall& call);
 
 // Ranks per node when every node holds as many ranks (SimGrid's is_uniform), 0 otherwise.
 int uniform_ranks_per_node(const CollectiveContext& c);
+
+// The context of this rank on a sub-communicator it belongs to (same tag, same library).
+CollectiveContext on_communicator(const CollectiveContext& c, const Communicator& comm);
+
+// MPICH's bcast choice on a communicator whose ranks are each on their own node or all on one (SimGrid's
+// bcast__mpich on its SMP sub-communicators): binomial_tree, scatter_rdb_allgather or scatter_LR_allgather by size.
+void run_mpich_by_size(const CollectiveContext& c, const CollectiveCall& call);
 
 // A copy of the call restricted to `bytes` bytes starting `offset` bytes into the buffer.
 CollectiveCall sub_call(const CollectiveCall& call, double offset, double bytes);
