@@ -5,6 +5,8 @@
 // of one rank.
 #include "support/CollectiveMessages.hpp"
 
+#include <vector>
+
 namespace {
 
 using namespace mpisim::testing_support;
@@ -94,5 +96,48 @@ const ExpectMessages kMvapich2IntraNode("bcast/mvapich2_intra_node",
 // (rank 1), at mask 1 to r1, r2, r3 (ranks 3, 4, 0); r1..r4 have no children of their own.
 const ExpectMessages kMvapich2Knomial("bcast/mvapich2_knomial_intra_node",
                                       [] { return from_root(5, kRoot, [](int) { return B; }); });
+
+// The arrival-pattern-aware algorithms: the root hands its buffer to rank 0 first (2->0, 1000 B), and every rank but
+// 0 sends rank 0 a 1-byte note (1..4 -> 0). Which ranks form a group depends on when the notes are seen: ranks 1,
+// 3, 4 send theirs at once, rank 2 after its 1000 B; rank 0 starts testing only once it has the buffer, and each
+// failed test injects 1e-4 s (growing), far more than a 1000 B transfer.
+Messages arrival_notes()
+{
+  return to_root(5, 0, [](int) { return 1.0; }) + Messages{{2, 0, B}};
+}
+// A chain of header (1024 ints = 4096 B) and data (B, one segment) through `group` from rank 0.
+Messages chain_through(const std::vector<int>& group, int from = 0)
+{
+  Messages out;
+  for (int to : group) {
+    out = out + Messages{{from, to, 4096}, {from, to, B}};
+    from = to;
+  }
+  return out;
+}
+
+// arrival_pattern_aware_wait: three sweeps of tests see every note, so one group 1, 2, 3, 4 in rank order: the chain
+// 0->1->2->3->4.
+const ExpectMessages kArrivalWait("bcast/arrival_pattern_aware_wait",
+                                  [] { return arrival_notes() + chain_through({1, 2, 3, 4}); });
+
+// arrival_pattern_aware: one sweep per round. The first sweep reports rank 1 only (its test is the first, and the
+// notes of the others are reported by later tests, after rank 0 has sent rank 1 its header and data); the second
+// round finds 2, 3, 4: chains 0->1 and 0->2->3->4.
+const ExpectMessages kArrivalAware("bcast/arrival_pattern_aware", [] {
+  return arrival_notes() + chain_through({1}) + chain_through({2, 3, 4});
+});
+
+// arrival_scatter: three sweeps see every note: one group 1, 2, 3, 4. Rank 0 sends each its header (4096 B) and its
+// piece of 1000 / 4 = 250 B; the group allgathers in a ring 1->2->3->4->1, 3 steps of 250 B.
+const ExpectMessages kArrivalScatter("bcast/arrival_scatter", [] {
+  Messages out = arrival_notes();
+  for (int member = 1; member <= 4; ++member)
+    out = out + Messages{{0, member, 4096}, {0, member, 250}};
+  for (int step = 0; step < 3; ++step)
+    for (int member = 1; member <= 4; ++member)
+      out.push_back({member, member % 4 + 1, 250});
+  return out;
+});
 
 } // namespace

@@ -23,8 +23,8 @@ struct Half {
 
 // Segments of this rank's half, from the parent (none at the root), forwarded to the children with blocking sends.
 // The pattern of Open MPI: the receive of the next segment is posted before the current one is waited for.
-void pipeline_half(const CollectiveContext& c, const CollectiveCall& call, const bcast::TreeNode& node, const Half& half,
-                   long per_segment, double element)
+void pipeline_half(const CollectiveContext& c, const CollectiveCall& call, const bcast::TreeNode& node,
+                   const Half& half, long per_segment, double element)
 {
   const double segment_bytes = static_cast<double>(per_segment) * element;
   auto bytes_of = [&](long i) {
