@@ -5,6 +5,8 @@
 // of one rank.
 #include "support/CollectiveMessages.hpp"
 
+#include <algorithm>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -139,5 +141,32 @@ const ExpectMessages kArrivalScatter("bcast/arrival_scatter", [] {
       out.push_back({member, member % 4 + 1, 250});
   return out;
 });
+
+} // namespace
+
+namespace {
+
+using namespace mpisim;
+using namespace mpisim::testing_support;
+
+// The segmented branch: NTSB on 5 ranks from root 0 with 20000 B cuts two 8192 B segments, each sent down the binary
+// tree 0->1, 0->2, 1->3, 1->4; the 3616 B left over go with the library's bcast, which is NTSB itself when it is the
+// configured one (as in SimGrid, where --cfg=smpi/bcast:NTSB sets colls::bcast): one whole message down each edge.
+TEST(mpi_coll_bcast, NtsbSegmentsThenRemainderThroughTheConfiguredBcast)
+{
+  const auto call = [](int) {
+    mpi::CollectiveCall c;
+    c.op = mpi::Collective::Bcast;
+    c.root = 0;
+    c.bytes = 20000;
+    return c;
+  };
+  const CollectiveRun run = run_collective(mpi::Collective::Bcast, "NTSB", 5, "test-counting", "", call);
+  Messages expected;
+  for (auto [from, to] : {std::pair{0, 1}, {0, 2}, {1, 3}, {1, 4}})
+    expected = expected + Messages{{from, to, 8192}, {from, to, 8192}, {from, to, 3616}};
+  std::sort(expected.begin(), expected.end());
+  EXPECT_EQ(run.messages, expected) << describe(run.messages);
+}
 
 } // namespace
