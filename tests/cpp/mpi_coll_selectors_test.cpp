@@ -347,6 +347,20 @@ TEST(mpi_coll_selectors, OmpiAlltoall)
     EXPECT_EQ(choose("ompi", C::Alltoall, 8, b), "basic_linear");
 }
 
+// The default selector runs Open MPI's alltoall rule too (SimGrid's alltoall__default calls alltoall__ompi), and its
+// table is checked branch for branch against SimGrid's in mpi_collectives_test.cpp: both selectors agree on 2 ranks
+// or more. (On one rank, where nothing is sent, the default's table says basic_linear throughout, while SimGrid's
+// "< 8" branch, which "ompi" follows, says pair for blocks of 512 KiB to 1 MiB.)
+TEST(mpi_coll_selectors, OmpiAlltoallIsTheDefaultSelectorsRule)
+{
+  for (int ranks : {2, 3, 7, 8, 15, 16, 31, 32, 63, 64, 127, 128, 255, 256, 511, 512, 1023, 1024, 2047, 2048, 4095,
+                    4096, 9000})
+    for (double t = 1; t <= 4194304; t *= 2)
+      for (double bytes : {t - 1, t, t + 1})
+        EXPECT_EQ(choose("ompi", C::Alltoall, ranks, bytes), choose("default", C::Alltoall, ranks, bytes))
+            << ranks << " ranks, " << bytes << " B";
+}
+
 // Alltoallv and barrier depend on the communicator size only.
 TEST(mpi_coll_selectors, OmpiAlltoallvAndBarrier)
 {
