@@ -494,8 +494,8 @@ TEST(mpi_collectives_selector, UnknownNamesListTheValidOnes)
     }
     return "(no error)";
   };
-  const std::string selector = message([] { mpi::CollectiveLibrary library("ompi"); });
-  EXPECT_NE(selector.find("'ompi'"), std::string::npos) << selector;
+  const std::string selector = message([] { mpi::CollectiveLibrary library("openmpi"); });
+  EXPECT_NE(selector.find("'openmpi'"), std::string::npos) << selector;
   EXPECT_NE(selector.find("default"), std::string::npos) << selector;
 
   const std::string algorithm = message([] { mpi::CollectiveLibrary library("default", {{"alltoall", "spiral"}}); });
