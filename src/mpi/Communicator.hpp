@@ -1,6 +1,7 @@
 // Communicators: an ordered group of world ranks and a context id that keeps their traffic apart.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -11,7 +12,12 @@ inline constexpr int kAnyTag = -1;
 
 class Communicator {
 public:
-  Communicator(int context, std::string name, std::vector<int> world_ranks);
+  // Node and leader communicators are the parts of a hierarchy that SMP-aware collectives build (World::node_layout);
+  // selectors that take the SMP-aware path on ordinary communicators do not take it on those.
+  enum class Role : uint8_t { Ordinary, Node, Leaders };
+
+  Communicator(int context, std::string name, std::vector<int> world_ranks, Role role = Role::Ordinary);
+  Role role() const { return role_; }
 
   int context() const { return context_; }
   const std::string& name() const { return name_; }
@@ -24,6 +30,7 @@ public:
   }
 
 private:
+  Role role_;
   int context_;
   std::string name_;
   std::vector<int> world_ranks_;

@@ -31,10 +31,11 @@ World::World(kernel::Engine& engine, const platform::Platform& platform, models:
 
 World::~World() = default;
 
-const Communicator& World::create_communicator(std::string name, std::vector<int> world_ranks)
+const Communicator& World::create_communicator(std::string name, std::vector<int> world_ranks,
+                                               Communicator::Role role)
 {
   int context = static_cast<int>(communicators_.size());
-  communicators_.push_back(std::make_unique<Communicator>(context, std::move(name), std::move(world_ranks)));
+  communicators_.push_back(std::make_unique<Communicator>(context, std::move(name), std::move(world_ranks), role));
   return *communicators_.back();
 }
 
@@ -61,9 +62,10 @@ const NodeLayout& World::node_layout(const Communicator& comm)
       world_ranks.push_back(comm.world_rank(local));
     leaders.push_back(comm.world_rank(members[0]));
     layout->intra.push_back(
-        &create_communicator(comm.name() + " node " + std::to_string(node), std::move(world_ranks)));
+        &create_communicator(comm.name() + " node " + std::to_string(node), std::move(world_ranks),
+                             Communicator::Role::Node));
   }
-  layout->leaders = &create_communicator(comm.name() + " leaders", std::move(leaders));
+  layout->leaders = &create_communicator(comm.name() + " leaders", std::move(leaders), Communicator::Role::Leaders);
   slot = std::move(layout);
   return *slot;
 }

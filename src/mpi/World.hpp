@@ -51,7 +51,8 @@ public:
   Rank& rank(int world_rank) { return *ranks_[world_rank]; }
 
   // Creates a communicator; contexts are allocated in creation order (deterministic).
-  const Communicator& create_communicator(std::string name, std::vector<int> world_ranks);
+  const Communicator& create_communicator(std::string name, std::vector<int> world_ranks,
+                                          Communicator::Role role = Communicator::Role::Ordinary);
 
   // Computed on first use for a communicator and kept (every rank sees the same sub-communicators).
   const NodeLayout& node_layout(const Communicator& comm);

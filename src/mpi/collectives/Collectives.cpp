@@ -215,6 +215,7 @@ CommShape comm_shape(const CollectiveContext& context)
   shape.size = context.size;
   shape.nodes = static_cast<int>(layout.members.size());
   shape.uniform = layout.uniform;
+  shape.hierarchy_part = context.comm.role() != Communicator::Role::Ordinary;
   for (const auto& members : layout.members) {
     shape.ranks_per_node = std::max(shape.ranks_per_node, static_cast<int>(members.size()));
     shape.blocked = shape.blocked && members.back() - members.front() + 1 == static_cast<int>(members.size());

@@ -107,8 +107,9 @@ struct CommShape {
   int ranks_per_node = 1; // the largest number of ranks on one host
   bool uniform = true;    // every node has the same number of ranks
   bool blocked = true;    // each node's ranks are consecutive
+  bool hierarchy_part = false; // a node or leader communicator of an SMP-aware algorithm (SimGrid's is_smp_comm)
   // A shape of `size` ranks, one per node.
-  static CommShape flat(int size) { return {size, size, 1, true, true}; }
+  static CommShape flat(int size) { return {size, size, 1, true, true, false}; }
 };
 
 // Chooses an algorithm name for a call.

@@ -3,9 +3,9 @@
 //
 // SimGrid's MPICH takes the SMP-aware path on every ordinary communicator: commutative allreduce and reduce run
 // MVAPICH2's two-level algorithms, and bcast on a uniform communicator (the same number of ranks on every node) runs
-// SMP_binomial. Those branches are skipped only on SimGrid's own intra-node and leader communicators, which
-// selectors never see in mpisim. Reduce_scatter and allgatherv decide on element counts (SimGrid sums the counts
-// without the type size), the others on bytes. Operations MPICH tunes but SimGrid does not select (gatherv,
+// SMP_binomial. Those branches are skipped on the node and leader communicators SMP-aware algorithms build
+// (SimGrid's is_smp_comm; CommShape::hierarchy_part). Reduce_scatter and allgatherv decide on element counts
+// (SimGrid sums the counts without the type size), the others on bytes. Operations MPICH tunes but SimGrid does not select (gatherv,
 // scatterv, scan, exscan) run what SimGrid runs for them.
 #include "mpi/collectives/Collectives.hpp"
 
@@ -48,9 +48,10 @@ double total(const std::vector<double>& counts)
   return std::accumulate(counts.begin(), counts.end(), 0.0);
 }
 
-std::string choose_allreduce(const CollectiveCall& call, int size)
+std::string choose_allreduce(const CollectiveCall& call, const CommShape& shape)
 {
-  if (call.commutative)
+  const int size = shape.size;
+  if (call.commutative && not shape.hierarchy_part)
     return "mvapich2_two_level";
   // Rabenseifner needs a commutative operation, so what remains is recursive doubling; the rule is kept whole.
   const double count = call.bytes / call.element_bytes;
@@ -69,7 +70,7 @@ std::string choose_alltoall(const CollectiveCall& call, int size)
 
 std::string choose_bcast(const CollectiveCall& call, const CommShape& shape)
 {
-  if (shape.uniform)
+  if (shape.uniform && not shape.hierarchy_part)
     return "SMP_binomial";
   if (call.bytes < kBcastShort || shape.size <= kBcastBinomialMaxRanks)
     return "binomial_tree";
@@ -78,9 +79,10 @@ std::string choose_bcast(const CollectiveCall& call, const CommShape& shape)
   return "scatter_LR_allgather";
 }
 
-std::string choose_reduce(const CollectiveCall& call, int size)
+std::string choose_reduce(const CollectiveCall& call, const CommShape& shape)
 {
-  if (call.commutative)
+  const int size = shape.size;
+  if (call.commutative && not shape.hierarchy_part)
     return "mvapich2_two_level";
   const double count = call.bytes / call.element_bytes;
   if (count < power_of_two_below(size) || call.bytes < kReduceShort || !call.commutative)
@@ -114,8 +116,8 @@ std::string choose_mpich(const CollectiveCall& call, const CommShape& shape)
   switch (call.op) {
     case Collective::Barrier: return "ompi_bruck";
     case Collective::Bcast: return choose_bcast(call, shape);
-    case Collective::Reduce: return choose_reduce(call, size);
-    case Collective::Allreduce: return choose_allreduce(call, size);
+    case Collective::Reduce: return choose_reduce(call, shape);
+    case Collective::Allreduce: return choose_allreduce(call, shape);
     case Collective::Alltoall: return choose_alltoall(call, size);
     case Collective::Alltoallv: return "bruck";
     case Collective::Gather: return "ompi_binomial";
