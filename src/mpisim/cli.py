@@ -76,16 +76,20 @@ def _add_timeline_options(parser: argparse.ArgumentParser) -> None:
                         help="timeline format by name (chrome, paje, csv) instead of by FILE's extension")
     parser.add_argument("--timeline-internals", action="store_true",
                         help="timeline: also the point-to-point messages collective algorithms send")
+    parser.add_argument("--timeline-links", action="store_true",
+                        help="timeline: also the bandwidth each link carries over time (flow models: smpi, hybrid, "
+                             "fluid)")
 
 
 def _replay(args: argparse.Namespace):
     """mpisim.api.replay with the replay command's options (with --timeline FILE, the timeline is written too)."""
     from mpisim import api
 
-    if not args.timeline and (args.timeline_format or args.timeline_internals):
-        raise ValueError("--timeline-format and --timeline-internals need --timeline FILE")
+    if not args.timeline and (args.timeline_format or args.timeline_internals or args.timeline_links):
+        raise ValueError("--timeline-format, --timeline-internals and --timeline-links need --timeline FILE")
     return api.replay(args.trace, np=args.np, timeline=args.timeline, timeline_format=args.timeline_format,
-                      timeline_internals=args.timeline_internals, **_replay_kwargs(args))
+                      timeline_internals=args.timeline_internals, timeline_links=args.timeline_links,
+                      **_replay_kwargs(args))
 
 
 def _print_summary(result, out=sys.stdout) -> None:

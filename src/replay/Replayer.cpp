@@ -283,6 +283,8 @@ ReplayResult replay(const ReplayOptions& options)
   mpi::Simulation simulation(options.simulation, ranks);
   for (mpi::Observer* observer : options.observers)
     simulation.world().add_observer(*observer);
+  for (models::LinkObserver* observer : options.link_observers)
+    simulation.world().network().observe_links(*observer);
   replayers.reserve(ranks);
   for (int rank = 0; rank < ranks; ++rank)
     replayers.push_back(std::make_unique<RankReplayer>(simulation.world().rank(rank), simulation.collectives(),
