@@ -54,7 +54,7 @@ public:
 
   void message(const mpi::MessageRecord& record) override
   {
-    binder_.message(record, started_);
+    binder_.message(record, started_, ended_);
     write_flows();
   }
 
