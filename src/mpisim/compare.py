@@ -156,7 +156,8 @@ def _compared_real(timeline: Timeline, rank: int):
     calls = timeline.calls[timeline.calls["rank"] == rank].sort_values(["start", "end"], kind="stable")
     names = [canonical_operation(str(o)) for o in calls["operation"]]
     lines = calls["actions"].to_numpy() if "actions" in calls.columns else [1] * len(names)
-    keep = [i for i, (n, a) in enumerate(zip(names, lines)) if a > 0 and n not in NO_SLICE]
+    # Computations too, when REAL is itself a simulated timeline (comparing two models, say).
+    keep = [i for i, (n, a) in enumerate(zip(names, lines)) if a > 0 and n not in NO_SLICE and n not in SIM_ONLY]
     starts, ends = calls["start"].to_numpy(), calls["end"].to_numpy()
     return ([str(calls["operation"].iloc[i]) for i in keep], [names[i] for i in keep],
             [float(starts[i]) for i in keep], [float(ends[i]) for i in keep], [int(lines[i]) for i in keep])
@@ -240,8 +241,10 @@ def compare(real: Timeline, sim: Timeline) -> Comparison:
 
 def compare_files(real_path: str, sim_path: str) -> Comparison:
     for path in (real_path, sim_path):
-        if not os.path.isfile(path):
+        if not os.path.exists(path):
             raise CompareError(f"{path}: no such file")
+        if not os.path.isfile(path):
+            raise CompareError(f"{path}: not a file")
     return compare(read_timeline(real_path), read_timeline(sim_path))
 
 

@@ -151,3 +151,17 @@ def test_mismatched_call_counts(tmp_path):
     assert code == 2 and "rank 0: the simulated run has more calls: barrier at 0.004 s" in err
     code, _, err = run_cli("compare", real, write_sim(tmp_path / "ranks.csv", SIM_ROWS + [(2, "send", 0, 1)]))
     assert code == 2 and "ranks differ: only" in err and "rank(s) 2" in err
+
+
+def test_two_simulated_timelines_and_bad_files(tmp_path):
+    """REAL may be a simulated timeline too (two models of one trace); a folder or a non-timeline is one line."""
+    sim = write_sim(tmp_path / "sim.csv")
+    code, out, err = run_cli("compare", sim, sim, "--json")
+    assert code == 0, err
+    document = json.loads(out)
+    assert document["calls"] == 8 and document["total"]["error"] == 0  # compute rows skipped, multi-slice calls split
+    code, _, err = run_cli("compare", str(tmp_path), sim)
+    assert code == 2 and err.strip().splitlines() == [f"mpisim: {tmp_path}: not a file"]
+    (tmp_path / "broken.json").write_text("{not json")
+    code, _, err = run_cli("compare", str(tmp_path / "broken.json"), sim)
+    assert code == 2 and len(err.strip().splitlines()) == 1 and f"{tmp_path / 'broken.json'}: not a Chrome" in err
