@@ -103,6 +103,7 @@ std::vector<std::pair<std::string, std::string>> timeline_provenance(const py::d
   out.emplace_back("timeline_internals", given(o, "timeline_internals") && o["timeline_internals"].cast<bool>()
                                              ? "true"
                                              : "false");
+  out.emplace_back("timeline_links", given(o, "timeline_links") && o["timeline_links"].cast<bool>() ? "true" : "false");
   return out;
 }
 
@@ -114,6 +115,7 @@ std::unique_ptr<timeline::TimelineWriter> open_timeline(const py::dict& o)
   timeline::TimelineOptions t;
   t.path = o["timeline"].cast<std::string>();
   t.internals = given(o, "timeline_internals") && o["timeline_internals"].cast<bool>();
+  t.links = given(o, "timeline_links") && o["timeline_links"].cast<bool>();
   t.provenance = timeline_provenance(o);
   return timeline::open_timeline(t, given(o, "timeline_format") ? o["timeline_format"].cast<std::string>() : "");
 }
@@ -128,6 +130,8 @@ py::dict run_replay(const py::dict& options)
   std::unique_ptr<timeline::TimelineWriter> timeline = open_timeline(options);
   if (timeline)
     o.observers.push_back(timeline.get());
+  if (timeline && given(options, "timeline_links") && options["timeline_links"].cast<bool>())
+    o.link_observers.push_back(timeline.get());
   replay::ReplayResult result;
   {
     py::gil_scoped_release release;

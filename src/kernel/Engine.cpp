@@ -160,8 +160,11 @@ void Engine::run()
 {
   while (true) {
     run_ready_actors();
-    if (alive_ == 0)
+    if (alive_ == 0) {
+      for (Model* model : models_)
+        model->run_ended(now_);
       return;
+    }
     update_models();
     if (not ready_.empty())
       continue;

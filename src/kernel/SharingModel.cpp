@@ -41,6 +41,34 @@ void SharingModel::update(SimTime now)
   for (solver::VarId variable : solver_.modified())
     if (variable < by_variable_.size() && by_variable_[variable])
       reschedule(*by_variable_[variable], now);
+  if (usage_watcher_)
+    report_usage(now);
+}
+
+void SharingModel::run_ended(SimTime now)
+{
+  if (usage_watcher_)
+    update(now);
+}
+
+void SharingModel::watch_usage(UsageWatcher on)
+{
+  usage_watcher_ = std::move(on);
+  solver_.track_constraints(static_cast<bool>(usage_watcher_));
+}
+
+void SharingModel::report_usage(SimTime now)
+{
+  for (solver::CnstId c : solver_.solved_constraints()) {
+    if (reported_.size() <= c)
+      reported_.resize(c + 1);
+    const Reported current{solver_.consumption(c), solver_.active_users(c)};
+    Reported& last = reported_[c];
+    if (current.consumption == last.consumption && current.active_users == last.active_users)
+      continue;
+    last = current;
+    usage_watcher_(c, current.consumption, current.active_users, now);
+  }
 }
 
 void SharingModel::finish(SharedAction& action)

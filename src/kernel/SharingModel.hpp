@@ -11,6 +11,7 @@
 #include "kernel/Engine.hpp"
 #include "solver/MaxMinSolver.hpp"
 
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -53,8 +54,16 @@ public:
   void mark_dirty() { dirty_ = true; }
 
   void update(SimTime now) override;
+  // With a usage watcher: the last re-sharing, so that the watcher hears of the final round's changes.
+  void run_ended(SimTime now) override;
 
   size_t running() const { return running_; }
+
+  // Resource use over time, for observers above (the network model reports link bandwidth). After each solve, `on`
+  // is called for every constraint whose consumption or number of active users changed since its previous report
+  // (first reports: changed from 0), at the date of the solve. Without a watcher the solver keeps no usage data.
+  using UsageWatcher = std::function<void(solver::CnstId, double consumption, uint32_t active_users, SimTime now)>;
+  void watch_usage(UsageWatcher on);
 
 private:
   friend class SharedAction;
@@ -66,6 +75,13 @@ private:
   std::vector<std::shared_ptr<SharedAction>> by_variable_;
   size_t running_ = 0;
   bool dirty_ = false;
+  struct Reported {
+    double consumption = 0;
+    uint32_t active_users = 0;
+  };
+  UsageWatcher usage_watcher_;
+  std::vector<Reported> reported_; // by constraint: what the watcher was last told
+  void report_usage(SimTime now);
 };
 
 } // namespace mpisim::kernel

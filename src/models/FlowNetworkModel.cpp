@@ -92,10 +92,29 @@ FlowNetworkModel::FlowNetworkModel(const NetworkModelContext& context, FlowModel
     : engine_(context.engine), platform_(context.platform), settings_(std::move(settings)), sharing_(context.engine)
 {
   auto& solver = sharing_.solver();
-  for (const platform::LinkSpec& link : platform_.links())
-    link_constraints_.push_back(solver.add_constraint(
+  for (const platform::LinkSpec& link : platform_.links()) {
+    const solver::CnstId constraint = solver.add_constraint(
         link.bandwidth, link.sharing == platform::LinkSharing::Fatpipe ? solver::Sharing::Fatpipe
-                                                                         : solver::Sharing::Shared));
+                                                                         : solver::Sharing::Shared);
+    link_constraints_.push_back(constraint);
+    if (link_of_constraint_.size() <= constraint)
+      link_of_constraint_.resize(constraint + 1);
+    link_of_constraint_[constraint] = static_cast<platform::LinkId>(link_constraints_.size() - 1);
+  }
+}
+
+void FlowNetworkModel::observe_links(LinkObserver& observer)
+{
+  link_observers_.push_back(&observer);
+  if (link_observers_.size() > 1)
+    return;
+  sharing_.watch_usage([this](solver::CnstId constraint, double used, uint32_t flows, kernel::SimTime now) {
+    const platform::LinkId link = link_of_constraint_[constraint];
+    const platform::LinkSpec& spec = platform_.links()[link];
+    const LinkUsage usage{link, spec.name, now, used, spec.bandwidth, flows};
+    for (LinkObserver* o : link_observers_)
+      o->link_usage(usage);
+  });
 }
 
 MessagePolicy FlowNetworkModel::policy(double payload) const

@@ -55,6 +55,8 @@ public:
 
   MessagePolicy policy(double payload) const override;
   Transfer transfer(platform::HostId src, platform::HostId dst, double payload, double send_posted_at) override;
+  // Each link is a solver constraint: its consumption after each solve is the bandwidth it carries.
+  void observe_links(LinkObserver& observer) override;
 
 private:
   kernel::Engine& engine_;
@@ -62,6 +64,8 @@ private:
   FlowModelSettings settings_;
   kernel::SharingModel sharing_;
   std::vector<solver::CnstId> link_constraints_;
+  std::vector<platform::LinkId> link_of_constraint_;
+  std::vector<LinkObserver*> link_observers_;
   std::vector<platform::LinkId> route_;      // scratch, reused across calls
   std::vector<platform::LinkId> back_route_; // scratch
 };

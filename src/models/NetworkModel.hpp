@@ -12,6 +12,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace mpisim::models {
@@ -35,9 +36,32 @@ struct Transfer {
   std::shared_ptr<kernel::Activity> sender_release; // rendezvous: when the sender may go; null means at arrival
 };
 
+// The bandwidth a link carries, reported when it changes (observation outside the models: the timeline writers
+// subscribe through the layers above, which register a LinkObserver; the model never calls upward on its own).
+struct LinkUsage {
+  platform::LinkId link;
+  std::string_view name; // the platform's name of the link (lives as long as the platform)
+  double time;           // simulated seconds: the date of the solve that changed the shares
+  double used;           // bytes per second of the link's capacity in use: sum of the flows' shares (a fatpipe:
+                         // the largest), acknowledgement traffic (cross-traffic) included
+  double capacity;       // the link's bandwidth, bytes per second
+  uint32_t flows;        // flows holding a share of it (latency phases excluded)
+};
+
+class LinkObserver {
+public:
+  virtual ~LinkObserver() = default;
+  virtual void link_usage(const LinkUsage&) = 0;
+};
+
 class NetworkModel {
 public:
   virtual ~NetworkModel() = default;
+
+  // Registers an observer (not owned, must outlive the simulation) of link bandwidth over time. Models that share
+  // link bandwidth (the flow models) report each link whose use changed after each re-sharing; delay models
+  // (loggps) have no shared links and report nothing. With no observer registered the models keep no usage data.
+  virtual void observe_links(LinkObserver& observer) { (void)observer; }
 
   // Protocol and CPU-side overheads for a message of `payload` bytes (MPI payload, no envelope).
   virtual MessagePolicy policy(double payload) const = 0;

@@ -28,7 +28,7 @@ void Message::start_transfer()
 void Message::match(RequestPtr receive)
 {
   receive_ = std::move(receive);
-  receive_->status = Status{source(), tag(), bytes(), false};
+  receive_->status = Status{source(), tag(), bytes(), false, id_};
   if (protocol_ != models::Protocol::Eager)
     start_transfer();
   else if (arrived_)
@@ -56,7 +56,7 @@ void Message::arrive()
   transfer_.arrival.reset();
   if (world_.observed())
     world_.report(MessageRecord{source_world_, destination_world_, tag(), context(), bytes(), posted_at_, started_at_,
-                                world_.engine().now(), protocol_});
+                                world_.engine().now(), protocol_, id_});
   if (protocol_ == models::Protocol::Rendezvous && not sender_released_)
     release_sender();
   if (receive_)

@@ -21,11 +21,12 @@ class World;
 class Message : public kernel::ActivityObserver, public std::enable_shared_from_this<Message> {
 public:
   Message(World& world, RequestPtr send, int source_world, int destination_world, models::Protocol protocol,
-          double receive_overhead, double posted_at)
+          double receive_overhead, double posted_at, uint64_t id = 0)
       : world_(world), send_(std::move(send)), source_world_(source_world), destination_world_(destination_world),
-        protocol_(protocol), receive_overhead_(receive_overhead), posted_at_(posted_at)
+        protocol_(protocol), receive_overhead_(receive_overhead), posted_at_(posted_at), id_(id)
   {
   }
+  uint64_t id() const { return id_; }
 
   const Request& send_request() const { return *send_; }
   int context() const { return send_->comm().context(); }
@@ -57,6 +58,7 @@ private:
   models::Protocol protocol_;
   double receive_overhead_;
   double posted_at_;
+  uint64_t id_;
   double started_at_ = 0;
   bool arrived_ = false;
   bool sender_released_ = false;

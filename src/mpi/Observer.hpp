@@ -5,6 +5,7 @@
 #include "models/NetworkModel.hpp"
 
 #include <cstdint>
+#include <span>
 
 namespace mpisim::mpi {
 
@@ -19,6 +20,11 @@ struct CallRecord {
   int tag = 0;
   int communicator = 0;  // context id (0 = MPI_COMM_WORLD)
   double flops = 0;      // computations
+  // Which messages (ids of MessageRecord::id) the call sent and whose receive it completed, when the front end knows
+  // (replay does): a timeline then draws each arrow from the exact sending call to the exact receiving call, however
+  // many messages with the same source, destination and tag are in flight. 0 / empty: none, or not known.
+  uint64_t sent = 0;
+  std::span<const uint64_t> received; // valid during the report only
 };
 
 // One point-to-point message, reported when its data has arrived. Collective algorithms' messages are included:
@@ -33,6 +39,7 @@ struct MessageRecord {
   double started;  // the data started moving (eager: at the send; otherwise at the match)
   double arrived;  // the last byte arrived
   models::Protocol protocol;
+  uint64_t id = 0; // unique in the run, from 1 in posting order (0: not known)
   bool collective() const { return tag < 0; }
 };
 

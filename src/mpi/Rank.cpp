@@ -18,9 +18,10 @@ RequestPtr Rank::post_send(const Communicator& comm, int dst, int tag, double by
     sleep(policy.send_overhead);
 
   auto request = std::make_shared<Request>(RequestKind::Send, world_rank_, comm, dst, tag, bytes);
+  request->status.message = world_.next_message_id();
   const int destination = comm.world_rank(dst);
   auto message = std::make_shared<Message>(world_, request, world_rank_, destination, policy.protocol,
-                                           policy.receive_overhead, world_.engine().now());
+                                           policy.receive_overhead, world_.engine().now(), request->status.message);
   if (not packed.empty()) {
     message->copied = std::move(packed);
   } else if (data != nullptr && bytes > 0) {
@@ -60,10 +61,11 @@ RequestPtr Rank::irecv(const Communicator& comm, int src, int tag, void* buffer,
   return post_receive(comm, src, tag, static_cast<double>(type->packed_size(count)), buffer, type);
 }
 
-void Rank::send(const Communicator& comm, int dst, int tag, double bytes, const void* data)
+uint64_t Rank::send(const Communicator& comm, int dst, int tag, double bytes, const void* data)
 {
   RequestPtr request = post_send(comm, dst, tag, bytes, data, {}, true);
   wait(*request);
+  return request->status.message;
 }
 
 RequestPtr Rank::irecv(const Communicator& comm, int src, int tag, double bytes, void* buffer)

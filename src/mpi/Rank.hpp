@@ -30,7 +30,8 @@ public:
   RequestPtr irecv(const Communicator& comm, int src, int tag, void* buffer, size_t count, const DatatypePtr& type);
 
   // Blocking forms.
-  void send(const Communicator& comm, int dst, int tag, double bytes, const void* data = nullptr);
+  // Returns the id of the message sent (MessageRecord::id).
+  uint64_t send(const Communicator& comm, int dst, int tag, double bytes, const void* data = nullptr);
   Status recv(const Communicator& comm, int src, int tag, double bytes, void* buffer = nullptr);
   // Both at once; a rank exchanging with itself copies locally without any message.
   Status sendrecv(const Communicator& comm, int dst, int send_tag, double send_bytes, int src, int recv_tag,

@@ -16,6 +16,7 @@ struct Status {
   int tag = kAnyTag;
   double bytes = 0;
   bool truncated = false;
+  uint64_t message = 0; // id of the message (MessageRecord::id): send requests from posting, receives from matching
 };
 
 enum class RequestKind : uint8_t { Send, Receive, Probe, Collective };

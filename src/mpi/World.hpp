@@ -63,6 +63,8 @@ public:
   // Observers (not owned) are told about calls and messages; with none, nothing is recorded.
   void add_observer(Observer& observer) { observers_.push_back(&observer); }
   bool observed() const { return not observers_.empty(); }
+  // Message ids, unique in the run, from 1 in posting order: how observers tell messages apart.
+  uint64_t next_message_id() { return ++last_message_id_; }
   void report(const CallRecord& record) const
   {
     for (Observer* observer : observers_)
@@ -87,6 +89,7 @@ private:
   std::vector<Mailbox> mailboxes_;
   std::vector<std::unique_ptr<Rank>> ranks_;
   std::vector<Observer*> observers_;
+  uint64_t last_message_id_ = 0;
 };
 
 } // namespace mpisim::mpi

@@ -68,13 +68,15 @@ def replay(
     timeline: Optional[str] = None,
     timeline_format: Optional[str] = None,
     timeline_internals: bool = False,
+    timeline_links: bool = False,
 ) -> ReplayResult:
     """Replay a SimGrid time-independent trace (index file or single file) on a platform.
 
     With `timeline`, the run's timeline is written to that file (format by extension, or `timeline_format`:
-    chrome, paje, csv; `timeline_internals` adds the messages of collective algorithms; docs/timelines.md)."""
-    if (timeline_format or timeline_internals) and not timeline:
-        raise ValueError("timeline_format and timeline_internals need a timeline file")
+    chrome, paje, csv; `timeline_internals` adds the messages of collective algorithms, `timeline_links` the bandwidth
+    each link carries over time; docs/timelines.md)."""
+    if (timeline_format or timeline_internals or timeline_links) and not timeline:
+        raise ValueError("timeline_format, timeline_internals and timeline_links need a timeline file")
     options = {
         "trace": trace,
         "platform": platform,
@@ -86,7 +88,8 @@ def replay(
         "coll": dict(coll or {}),
     }
     if timeline:
-        options.update(timeline=timeline, timeline_format=timeline_format, timeline_internals=timeline_internals)
+        options.update(timeline=timeline, timeline_format=timeline_format, timeline_internals=timeline_internals,
+                       timeline_links=timeline_links)
     if params_file:
         options["model_parameter_file"] = params_file
     if hostfile:

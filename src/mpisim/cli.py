@@ -76,16 +76,20 @@ def _add_timeline_options(parser: argparse.ArgumentParser) -> None:
                         help="timeline format by name (chrome, paje, csv) instead of by FILE's extension")
     parser.add_argument("--timeline-internals", action="store_true",
                         help="timeline: also the point-to-point messages collective algorithms send")
+    parser.add_argument("--timeline-links", action="store_true",
+                        help="timeline: also the bandwidth each link carries over time (flow models: smpi, hybrid, "
+                             "fluid)")
 
 
 def _replay(args: argparse.Namespace):
     """mpisim.api.replay with the replay command's options (with --timeline FILE, the timeline is written too)."""
     from mpisim import api
 
-    if not args.timeline and (args.timeline_format or args.timeline_internals):
-        raise ValueError("--timeline-format and --timeline-internals need --timeline FILE")
+    if not args.timeline and (args.timeline_format or args.timeline_internals or args.timeline_links):
+        raise ValueError("--timeline-format, --timeline-internals and --timeline-links need --timeline FILE")
     return api.replay(args.trace, np=args.np, timeline=args.timeline, timeline_format=args.timeline_format,
-                      timeline_internals=args.timeline_internals, **_replay_kwargs(args))
+                      timeline_internals=args.timeline_internals, timeline_links=args.timeline_links,
+                      **_replay_kwargs(args))
 
 
 def _print_summary(result, out=sys.stdout) -> None:
@@ -221,6 +225,26 @@ def cmd_gantt(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_compare(args: argparse.Namespace) -> int:
+    from mpisim import compare
+
+    if args.slower_than is not None and not args.slower_than >= 0:
+        raise ValueError(f"--slower-than expects a fraction >= 0 (0.2: 20 %), got {args.slower_than}")
+    result = compare.compare_files(args.real, args.sim)
+    if args.json:
+        compare.write_json(result, args.top, args.slower_than)
+    else:
+        compare.print_report(result, args.top, args.slower_than)
+    for path, write in ((args.csv, compare.write_csv), (args.output, compare.plot)):
+        if path:
+            try:
+                write(result, path)
+            except OSError as error:
+                raise ValueError(f"{path}: {error.strerror}") from error
+            print(f"wrote {path}", file=sys.stderr if args.json else sys.stdout)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="mpisim", description="Simulate MPI applications on HPC clusters.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -260,6 +284,22 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--size", default="1600x900", metavar="WxH", help="image size in pixels (default 1600x900)")
     p.add_argument("--title", help="title above the chart")
     p.set_defaults(func=cmd_gantt)
+
+    p = sub.add_parser("compare", help="compare a real run's timeline with its simulation, call by call",
+                       description="Match the n-th MPI call of each rank in a recorded run (REAL: mpisim record's "
+                                   "timeline.json) with the replay's (SIM: a timeline of `mpisim replay "
+                                   "--timeline`), and report real versus simulated time per operation, per rank, and "
+                                   "the largest discrepancies (docs/timelines.md).")
+    p.add_argument("real", metavar="REAL", help="timeline of the real run (mpisim record's DIR/timeline.json)")
+    p.add_argument("sim", metavar="SIM", help="timeline of the simulated run (.json, .paje, .trace, .csv)")
+    p.add_argument("-o", "--output", metavar="IMAGE",
+                   help="plot: per-operation real vs simulated time, per-rank error (.png, .svg, .pdf)")
+    p.add_argument("--json", action="store_true", help="print the comparison as JSON instead of tables")
+    p.add_argument("--csv", metavar="FILE", help="write one row per matched call to FILE")
+    p.add_argument("--top", type=int, default=10, metavar="N", help="largest discrepancies to list (default 10)")
+    p.add_argument("--slower-than", type=float, metavar="X",
+                   help="list the calls slower in reality than simulated by more than X (0.2: 20 %%)")
+    p.set_defaults(func=cmd_compare)
 
     _add_study_commands(sub)
     _add_optional_commands(sub)

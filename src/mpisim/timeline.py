@@ -4,7 +4,8 @@ writes them (and ``mpisim record``'s ``timeline.json``, SimGrid's Paje traces, o
 ``read_timeline(path)`` returns a :class:`Timeline` with
 
 - ``calls``: one row per call (or computation, or sleep): ``rank``, ``operation``, ``start``, ``end``, ``duration``
-  (seconds), ``peer`` (-1: none), ``bytes``, ``tag``, ``communicator`` (NaN or -1 where the format does not say);
+  (seconds), ``peer`` (-1: none), ``bytes``, ``tag``, ``communicator`` (NaN or -1 where the format does not say),
+  ``actions`` (how many trace lines the call produced: ``mpisim record``'s ``args.actions``, 1 elsewhere);
 - ``messages``: one row per message: ``source``, ``destination``, ``start``, ``end`` (seconds: the arrow's ends, from
   the sending call's start to the receiving call's end; in CSV timelines, from posting to arrival), ``bytes``, ``tag``;
 - ``provenance``: what produced the file (mpisim version, inputs), when it says.
@@ -25,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Tuple
 
 FORMATS = {"chrome": (".json",), "paje": (".paje", ".trace"), "csv": (".csv",)}
-CALL_COLUMNS = ["rank", "operation", "start", "end", "duration", "peer", "bytes", "tag", "communicator"]
+CALL_COLUMNS = ["rank", "operation", "start", "end", "duration", "peer", "bytes", "tag", "communicator", "actions"]
 MESSAGE_COLUMNS = ["source", "destination", "start", "end", "bytes", "tag"]
 
 
@@ -103,6 +104,7 @@ class _Calls:
         self.start, self.end, self.bytes = array("d"), array("d"), array("d")
         self.peer, self.tag = array("q"), array("q")
         self.communicator: list = []
+        self.actions = array("q")  # TI lines each call produced (mpisim record's timelines); 1 elsewhere
         self.operations: Dict[str, int] = {}
 
     def codes(self, operations) -> array:
@@ -120,8 +122,9 @@ class _Calls:
         self.bytes.frombytes(size.tobytes())
         self.tag.frombytes(tag.tobytes())
         self.communicator.extend(communicator)
+        self.actions.extend([1] * len(codes))
 
-    def add(self, rank, operation, start, end, peer=-1, size=float("nan"), tag=-1, communicator=-1):
+    def add(self, rank, operation, start, end, peer=-1, size=float("nan"), tag=-1, communicator=-1, actions=1):
         code = self.operations.get(operation)
         if code is None:
             code = self.operations[operation] = len(self.operations)
@@ -133,6 +136,7 @@ class _Calls:
         self.bytes.append(float(size) if size is not None else float("nan"))
         self.tag.append(int(tag) if tag is not None else -1)
         self.communicator.append(communicator)
+        self.actions.append(int(actions) if actions is not None else 1)
 
     def frame(self):
         import numpy as np
@@ -150,6 +154,7 @@ class _Calls:
             "bytes": _numpy(self.bytes, np.float64),
             "tag": _numpy(self.tag, np.int64),
             "communicator": pd.Series(self.communicator, dtype="object").infer_objects(),
+            "actions": _numpy(self.actions, np.int64),
         })
 
 
@@ -274,7 +279,7 @@ class _ChromeEvents:
         operation = args.get("operation") or event.get("name", "?")
         communicator = args.get("communicator", args.get("comm", -1))
         self.calls.add(tid, operation, start_us * 1e-6, (start_us + duration_us) * 1e-6, args.get("peer", -1),
-                       args.get("bytes"), args.get("tag", -1), communicator)
+                       args.get("bytes"), args.get("tag", -1), communicator, args.get("actions", 1))
 
     def _flow(self, phase, category, name, identifier, ts_us, tid, size, tag) -> None:
         self.flow_phase.append(0 if phase == "s" else 1)
@@ -521,7 +526,7 @@ def read_csv(path: str) -> Timeline:
     calls["operation"] = calls["operation"].astype("category")
     if "duration" not in calls.columns:
         calls["duration"] = calls["end"] - calls["start"]
-    for column, default in (("peer", -1), ("bytes", float("nan")), ("tag", -1), ("communicator", -1)):
+    for column, default in (("peer", -1), ("bytes", float("nan")), ("tag", -1), ("communicator", -1), ("actions", 1)):
         if column not in calls.columns:
             calls[column] = default
     other = messages_path(path)

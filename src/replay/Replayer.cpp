@@ -31,6 +31,8 @@ public:
     const bool observed = rank_.world().observed();
     while (stream_.next(action)) {
       const double start = engine.now();
+      sent_ = 0;
+      received_.clear();
       Account account = perform(action);
       charge(account, engine.now() - start);
       ++stats_.actions;
@@ -62,6 +64,8 @@ private:
   void report(const TraceAction& a, double start, double end) const
   {
     mpi::CallRecord record{me(), action_name(a.kind).data(), start, end};
+    record.sent = sent_;
+    record.received = received_;
     switch (a.kind) {
       case ActionKind::Compute: record.flops = a.amount; break;
       case ActionKind::Sleep:
@@ -116,15 +120,21 @@ private:
       case ActionKind::Location: return Account::None;
       case ActionKind::Compute: rank_.compute(a.amount); return Account::Compute;
       case ActionKind::Sleep: rank_.sleep(a.amount); return Account::Sleep;
-      case ActionKind::Send: rank_.send(comm_, a.dst, a.tag, bytes(a.amount, a.datatype1)); return Account::Communicate;
-      case ActionKind::Isend:
-        requests_.add({me(), a.dst, a.tag}, rank_.isend(comm_, a.dst, a.tag, bytes(a.amount, a.datatype1)));
+      case ActionKind::Send:
+        sent_ = rank_.send(comm_, a.dst, a.tag, bytes(a.amount, a.datatype1));
         return Account::Communicate;
+      case ActionKind::Isend: {
+        auto request = rank_.isend(comm_, a.dst, a.tag, bytes(a.amount, a.datatype1));
+        sent_ = request->status.message;
+        requests_.add({me(), a.dst, a.tag}, std::move(request));
+        return Account::Communicate;
+      }
       case ActionKind::Recv: {
         auto request = rank_.irecv(comm_, a.src, a.tag, receive_bytes(a));
         request->origin = a.line;
         rank_.wait(*request);
         check_received(*request);
+        note_received(*request);
         return Account::Communicate;
       }
       case ActionKind::Irecv: {
@@ -133,19 +143,41 @@ private:
         requests_.add({a.src, me(), a.tag}, std::move(request));
         return Account::Communicate;
       }
-      case ActionKind::SendRecv:
-        rank_.sendrecv(comm_, a.dst, 0, bytes(a.amount, a.datatype1), a.src, 0, bytes(a.amount2, a.datatype2));
-        return Account::Communicate;
+      case ActionKind::SendRecv: send_receive(a); return Account::Communicate;
       case ActionKind::Wait: wait(a); return Account::Wait;
       case ActionKind::Test: test(a); return Account::Wait;
       case ActionKind::WaitAll: {
         auto pending = requests_.take_all();
         rank_.waitall(pending);
         check_received(pending);
+        for (const auto& request : pending)
+          note_received(*request);
         return Account::Wait;
       }
       default: collective(a); return Account::Communicate;
     }
+  }
+
+  // Rank::sendrecv's isend + irecv + waitall, spelled out to learn both messages' ids (timeline arrows).
+  void send_receive(const TraceAction& a)
+  {
+    const double send_bytes = bytes(a.amount, a.datatype1);
+    const double recv_bytes = bytes(a.amount2, a.datatype2);
+    if (a.dst == me() && a.src == me()) { // a local copy, no message
+      rank_.sendrecv(comm_, a.dst, 0, send_bytes, a.src, 0, recv_bytes);
+      return;
+    }
+    mpi::RequestPtr requests[2] = {rank_.isend(comm_, a.dst, 0, send_bytes), rank_.irecv(comm_, a.src, 0, recv_bytes)};
+    rank_.waitall(requests);
+    sent_ = requests[0]->status.message;
+    note_received(*requests[1]);
+  }
+
+  // The message a completed receive request carried, for the call's report.
+  void note_received(const mpi::Request& request)
+  {
+    if (request.kind() == mpi::RequestKind::Receive && request.status.message != 0)
+      received_.push_back(request.status.message);
   }
 
   // recv with a negative size: SimGrid probes first to learn the size of the incoming message.
@@ -162,6 +194,7 @@ private:
     if (mpi::RequestPtr request = requests_.pop({a.src, a.dst, a.tag})) {
       rank_.wait(*request);
       check_received(*request);
+      note_received(*request);
     }
   }
 
@@ -189,8 +222,10 @@ private:
     if (not request)
       return;
     bool done = rank_.test(*request);
-    if (done)
+    if (done) {
       check_received(*request);
+      note_received(*request);
+    }
     requests_.add(key, done ? nullptr : request); // a completed one leaves a placeholder for the recorded wait
   }
 
@@ -273,6 +308,8 @@ private:
   std::string file_;
   RankStats& stats_;
   RequestStore requests_;
+  uint64_t sent_ = 0;              // the current action's message, for its report
+  std::vector<uint64_t> received_; // the messages whose receive the current action completed
 };
 
 } // namespace
@@ -288,6 +325,8 @@ ReplayResult replay(const ReplayOptions& options)
   mpi::Simulation simulation(options.simulation, ranks);
   for (mpi::Observer* observer : options.observers)
     simulation.world().add_observer(*observer);
+  for (models::LinkObserver* observer : options.link_observers)
+    simulation.world().network().observe_links(*observer);
   replayers.reserve(ranks);
   for (int rank = 0; rank < ranks; ++rank)
     replayers.push_back(std::make_unique<RankReplayer>(simulation.world().rank(rank), simulation.collectives(),

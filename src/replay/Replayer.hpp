@@ -22,6 +22,7 @@ struct ReplayOptions {
   int ranks = -1;      // -1: as many as the trace lists
   mpi::SimulationOptions simulation;
   std::vector<mpi::Observer*> observers; // told about every replayed action and every message (not owned)
+  std::vector<models::LinkObserver*> link_observers; // told about link bandwidth over time (not owned)
 };
 
 struct RankStats {

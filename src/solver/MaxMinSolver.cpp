@@ -188,6 +188,27 @@ double MaxMinSolver::value(VarId v) const
   return variables_[v].value;
 }
 
+double MaxMinSolver::consumption(CnstId c) const
+{
+  require_constraint(c, "consumption");
+  const Constraint& cnst = constraints_[c];
+  double total = 0;
+  for (const User& user : cnst.users) {
+    const double used = user.coefficient * variables_[user.variable].value;
+    total = cnst.sharing == Sharing::Shared ? total + used : std::max(total, used);
+  }
+  return total;
+}
+
+uint32_t MaxMinSolver::active_users(CnstId c) const
+{
+  require_constraint(c, "active_users");
+  uint32_t count = 0;
+  for (const User& user : constraints_[c].users)
+    count += user.coefficient > 0 && variables_[user.variable].value > 0;
+  return count;
+}
+
 void MaxMinSolver::mark_dirty(VarId v)
 {
   Variable& var = variables_[v];
@@ -237,6 +258,7 @@ void MaxMinSolver::detach_from_constraints(VarId v)
 void MaxMinSolver::solve()
 {
   modified_.clear();
+  solved_constraints_.clear();
   // Anything marked from now on belongs to a component solved by this call.
   const uint64_t first_mark_of_this_solve = last_component_mark_ + 1;
 
@@ -356,6 +378,9 @@ void MaxMinSolver::solve_component()
       variables_[v].value = 0;
     modified_.push_back(v);
   }
+  if (track_constraints_)
+    solved_constraints_.insert(solved_constraints_.end(), component_constraints_.begin(),
+                               component_constraints_.end());
 }
 
 // Loads the heaps once the component is collected: constraints that have free users, and bounded variables.

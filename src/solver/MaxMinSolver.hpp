@@ -82,6 +82,17 @@ public:
   const std::vector<VarId>& modified() const { return modified_; }
   size_t variable_count() const { return live_variable_count_; }
 
+  // Constraint consumption, for observers of resource use (link bandwidth over time). Off by default: a solve then
+  // spends nothing on it. When on, solved_constraints() lists the constraints of the components the last solve()
+  // recomputed (the only ones whose consumption can have changed), in the order it met them.
+  void track_constraints(bool on) { track_constraints_ = on; }
+  const std::vector<CnstId>& solved_constraints() const { return solved_constraints_; }
+  // What the enabled variables consume of c at their last computed values: sum of coefficient x value on a Shared
+  // constraint, the largest coefficient x value on a Fatpipe. O(users of c).
+  double consumption(CnstId c) const;
+  // How many enabled variables use c with a coefficient > 0 and a value > 0.
+  uint32_t active_users(CnstId c) const;
+
 private:
   // One (variable, constraint) pair is stored twice, once on each side, each copy knowing where the other is,
   // so that either side can be walked contiguously and a variable can leave a constraint in O(1).
@@ -158,6 +169,8 @@ private:
   std::vector<VarId> dirty_variables_;
   std::vector<CnstId> dirty_constraints_;
   std::vector<VarId> modified_;
+  bool track_constraints_ = false;
+  std::vector<CnstId> solved_constraints_;
 
   // Solve scratch, kept between calls so steady-state solves do not allocate.
   uint64_t last_component_mark_ = 0;

@@ -7,6 +7,10 @@
 // slices). Perfetto sorts events by time and keeps the file order between equal times, and binds a flow event to the
 // last slice begun on its track: writing each flow event just after its slice, at a date inside it, binds it there.
 //
+// With TimelineOptions::links, each change of a link's bandwidth use is a counter event ("ph":"C") named "link NAME"
+// in a second process (pid 1, "links"), with args used (bytes per second) and flows: Perfetto draws one counter track
+// per link and argument.
+//
 // The file holds one event per line, each after the first starting with a comma, so a reader can stream it line by
 // line (mpisim.timeline does). Dates are whole nanoseconds written as microseconds with three decimals.
 #include "timeline/MessageBinder.hpp"
@@ -50,8 +54,20 @@ public:
 
   void message(const mpi::MessageRecord& record) override
   {
-    binder_.message(record, started_);
+    binder_.message(record, started_, ended_);
     write_flows();
+  }
+
+  void link_usage(const models::LinkUsage& usage) override
+  {
+    if (not links_seen_) {
+      out_.text(",{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"args\":{\"name\":\"links\"}}\n");
+      out_.text(",{\"name\":\"process_sort_index\",\"ph\":\"M\",\"pid\":1,\"args\":{\"sort_index\":1}}\n");
+      links_seen_ = true;
+    }
+    out_.text(",{\"name\":").json_string(std::string("link ").append(usage.name));
+    out_.text(",\"ph\":\"C\",\"pid\":1,\"ts\":").scaled(to_nanoseconds(usage.time), 3);
+    out_.text(",\"args\":{\"used\":").number(usage.used).text(",\"flows\":").integer(usage.flows).text("}}\n");
   }
 
   void finish() override
@@ -107,6 +123,7 @@ private:
   std::vector<std::pair<std::string, std::string>> provenance_;
   std::vector<Flow> started_, ended_;
   int ranks_ = 0;
+  bool links_seen_ = false;
 };
 
 const RegisterTimelineWriter kRegisterChrome({

@@ -1,5 +1,6 @@
 // CSV: one row per call in FILE.csv, one row per message in FILE.messages.csv, streamed as the simulation reports
-// them (calls in the order they end, messages in the order they arrive). Both files start with '#' comment lines
+// them (calls in the order they end, messages in the order they arrive); with TimelineOptions::links, one row per
+// change of a link's bandwidth use in FILE.links.csv, in date order. Both files start with '#' comment lines
 // giving the provenance (pandas: read_csv(path, comment='#')). Dates and durations are seconds, written in the
 // shortest form that reads back exactly.
 #include "timeline/OutputFile.hpp"
@@ -8,19 +9,33 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
+#include <memory>
+#include <string_view>
 
 namespace mpisim::timeline {
 
 namespace {
 
-std::string messages_path(const std::string& path)
+// FILE.csv -> FILE.<what>.csv
+std::string companion_path(const std::string& path, const std::string& what)
 {
   std::string lower = path;
   std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
   const std::string suffix = ".csv";
   if (lower.size() > suffix.size() && lower.compare(lower.size() - suffix.size(), suffix.size(), suffix) == 0)
-    return path.substr(0, path.size() - suffix.size()) + ".messages.csv";
-  return path + ".messages.csv";
+    return path.substr(0, path.size() - suffix.size()) + "." + what + ".csv";
+  return path + "." + what + ".csv";
+}
+
+// A CSV field: quoted when it holds a comma, a quote or a line break (RFC 4180).
+std::string csv_field(std::string_view text)
+{
+  if (text.find_first_of(",\"\r\n") == std::string_view::npos)
+    return std::string(text);
+  std::string out = "\"";
+  for (char c : text)
+    out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
 }
 
 const char* protocol_name(models::Protocol protocol)
@@ -36,8 +51,15 @@ const char* protocol_name(models::Protocol protocol)
 class CsvWriter final : public TimelineWriter {
 public:
   explicit CsvWriter(const TimelineOptions& options)
-      : calls_(options.path), messages_(messages_path(options.path)), internals_(options.internals)
+      : calls_(options.path), messages_(companion_path(options.path, "messages")), internals_(options.internals)
   {
+    if (options.links) {
+      links_ = std::make_unique<OutputFile>(companion_path(options.path, "links"));
+      links_->text("# mpisim timeline: one row per change of a link's bandwidth use (bytes per second)\n");
+      for (const auto& [key, value] : options.provenance)
+        links_->text("# ").text(key).text(": ").text(value).put('\n');
+      links_->text("link,time,used,capacity,flows\n");
+    }
     calls_.text("# mpisim timeline: one row per MPI call, computation or sleep (seconds); messages in ")
         .text(std::filesystem::path(messages_.path()).filename().string())
         .put('\n');
@@ -68,15 +90,24 @@ public:
     messages_.number(m.started).put(',').number(m.arrived).put(',').text(protocol_name(m.protocol)).put('\n');
   }
 
+  void link_usage(const models::LinkUsage& u) override
+  {
+    links_->text(csv_field(u.name)).put(',').number(u.time).put(',').number(u.used).put(',').number(u.capacity);
+    links_->put(',').integer(u.flows).put('\n');
+  }
+
   void finish() override
   {
     calls_.close();
     messages_.close();
+    if (links_)
+      links_->close();
   }
 
 private:
   OutputFile calls_;
   OutputFile messages_;
+  std::unique_ptr<OutputFile> links_; // with TimelineOptions::links
   bool internals_;
 };
 

@@ -45,7 +45,9 @@ void MessageBinder::call(const mpi::CallRecord& call, std::vector<Flow>& started
   grow(call.rank);
   const Role role = role_of(call.operation);
 
-  if ((role == Role::Send || role == Role::SendRecv) && call.peer >= 0) {
+  if (call.sent != 0) {
+    start_exact(call, started);
+  } else if ((role == Role::Send || role == Role::SendRecv) && call.peer >= 0) {
     const Key key{call.rank, call.peer, call.tag, call.communicator};
     Sends& sends = sends_[key];
     auto parked = std::find_if(sends.messages.begin(), sends.messages.end(),
@@ -74,8 +76,56 @@ void MessageBinder::call(const mpi::CallRecord& call, std::vector<Flow>& started
   }
 
   last_end_[call.rank] = call.end;
+  for (uint64_t message : call.received)
+    end_exact(message, call.end, ended);
   if (not arrived_[call.rank].empty())
     claim(call, ended);
+}
+
+void MessageBinder::start_exact(const mpi::CallRecord& call, std::vector<Flow>& started)
+{
+  auto parked = exact_unsent_.find(call.sent);
+  if (parked == exact_unsent_.end()) {
+    started.push_back(Flow{call.sent - 1, call.rank, call.peer, call.tag, call.communicator, call.bytes, call.start,
+                           kUnknown, false});
+    exact_started_.insert(call.sent);
+    return;
+  }
+  Flow flow = parked->second;
+  exact_unsent_.erase(parked);
+  flow.start = call.start;
+  started.push_back(flow);
+}
+
+void MessageBinder::end_exact(uint64_t message, double end, std::vector<Flow>& ended)
+{
+  auto arrived = exact_arrived_.find(message);
+  if (arrived == exact_arrived_.end()) {
+    exact_claimed_.emplace(message, end);
+    return;
+  }
+  Flow flow = arrived->second.flow;
+  exact_arrived_.erase(arrived);
+  flow.end = end;
+  ended.push_back(flow);
+}
+
+void MessageBinder::message_exact(const mpi::MessageRecord& message, std::vector<Flow>& ended)
+{
+  Flow flow{message.id - 1, message.source, message.destination, message.tag, message.communicator,
+            message.bytes,  kUnknown,       kUnknown,            false};
+  if (exact_started_.erase(message.id) == 0) {
+    flow.start = message.posted; // replaced by the sending call's start when it is reported
+    exact_unsent_.emplace(message.id, flow);
+  }
+  auto claimed = exact_claimed_.find(message.id);
+  if (claimed != exact_claimed_.end()) {
+    flow.end = claimed->second;
+    exact_claimed_.erase(claimed);
+    ended.push_back(flow);
+    return;
+  }
+  exact_arrived_.emplace(message.id, Arrived{flow, message.posted, message.arrived});
 }
 
 void MessageBinder::claim(const mpi::CallRecord& call, std::vector<Flow>& ended)
@@ -117,17 +167,21 @@ void MessageBinder::claim(const mpi::CallRecord& call, std::vector<Flow>& ended)
     waiting.erase(waiting.begin() + static_cast<std::ptrdiff_t>(*i));
 }
 
-void MessageBinder::message(const mpi::MessageRecord& message, std::vector<Flow>& started)
+void MessageBinder::message(const mpi::MessageRecord& message, std::vector<Flow>& started, std::vector<Flow>& ended)
 {
   const bool collective = message.collective();
   if (collective && not internals_)
     return;
+  if (not collective && message.id != 0) {
+    message_exact(message, ended);
+    return;
+  }
   grow(std::max(message.source, message.destination));
   Flow flow{0,       message.source, message.destination, message.tag, message.communicator, message.bytes,
             kUnknown, kUnknown,       collective};
 
   if (collective) {
-    flow.id = next_id_++;
+    flow.id = message.id != 0 ? message.id - 1 : next_id_++;
     flow.start = message.posted;
     // The sending call is reported once it ends: if it has, the message starts inside the last reported one or
     // earlier; otherwise it waits for it.
@@ -163,7 +217,10 @@ void MessageBinder::finish(std::vector<Flow>& started, std::vector<Flow>& ended)
     unsent.insert(unsent.end(), sends.messages.begin(), sends.messages.end());
   for (auto& inside : posted_inside_)
     unsent.insert(unsent.end(), inside.begin(), inside.end());
-  std::sort(unsent.begin(), unsent.end(), [](const Flow& a, const Flow& b) { return a.id < b.id; });
+  for (auto& [id, flow] : exact_unsent_)
+    unsent.push_back(flow);
+  const auto by_id = [](const Flow& a, const Flow& b) { return a.id < b.id; };
+  std::sort(unsent.begin(), unsent.end(), by_id);
   started.insert(started.end(), unsent.begin(), unsent.end());
   for (auto& waiting : arrived_)
     for (const Arrived& a : waiting) {
@@ -171,6 +228,17 @@ void MessageBinder::finish(std::vector<Flow>& started, std::vector<Flow>& ended)
       flow.end = a.arrived;
       ended.push_back(flow);
     }
+  std::vector<Flow> unclaimed; // exact flows whose receive completed at the end of the trace: end at their arrival
+  for (auto& [id, a] : exact_arrived_) {
+    unclaimed.push_back(a.flow);
+    unclaimed.back().end = a.arrived;
+  }
+  std::sort(unclaimed.begin(), unclaimed.end(), by_id);
+  ended.insert(ended.end(), unclaimed.begin(), unclaimed.end());
+  exact_started_.clear();
+  exact_unsent_.clear();
+  exact_arrived_.clear();
+  exact_claimed_.clear();
   sends_.clear();
   posted_inside_.clear();
   arrived_.clear();

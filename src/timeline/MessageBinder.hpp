@@ -2,6 +2,13 @@
 // when they end, messages when their last byte arrives), so that writers can draw a message as an arrow from the
 // sending slice to the receiving slice.
 //
+// Exact binding. When the records carry message ids (MessageRecord::id, CallRecord::sent and ::received: the replay
+// gives them), a point-to-point message starts at the start of the call that sent it and ends at the end of the call
+// that completed its receive, whatever else is in flight between the same ranks with the same tag. A message whose
+// receive no reported call completed (completed at the end of a rank's trace) ends at its arrival. Flow ids are then
+// the message ids minus one. The rules below apply to records without ids (and to messages inside collectives,
+// which no reported call names).
+//
 // Sending call. Point-to-point: the source's send, isend or sendRecv to that destination with that tag and
 // communicator during which the message was posted; the arrow starts at that call's start. Inside a collective: the
 // source's call running when the message was posted; the arrow starts at the posting date.
@@ -12,8 +19,9 @@
 // ending at or after the arrival. A message no reported call claims (a rank's requests completed at the end of its
 // trace) ends at its arrival.
 //
-// Limits: the records say nothing of which request a wait completes, so a wait for an isend to rank p with tag t can
-// claim a message received from p with tag t that arrived before it ended (the arrow then ends one slice early).
+// Limits, without ids only: the records say nothing of which request a wait completes, so a wait for an isend to
+// rank p with tag t can claim a message received from p with tag t that arrived before it ended (the arrow then ends
+// one slice early), and messages with the same key posted at the same date are told apart by arrival order.
 #pragma once
 
 #include "mpi/Observer.hpp"
@@ -21,6 +29,7 @@
 #include <cstdint>
 #include <deque>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace mpisim::timeline {
@@ -44,8 +53,9 @@ public:
 
   // A call ended (and the writer wrote it): appends the flows that start in it and those that end in it.
   void call(const mpi::CallRecord& call, std::vector<Flow>& started, std::vector<Flow>& ended);
-  // A message arrived: appends the flows whose start is known now (their sending call was already reported).
-  void message(const mpi::MessageRecord& message, std::vector<Flow>& started);
+  // A message arrived: appends the flows whose start is known now (their sending call was already reported), and
+  // the flow that ends now if its receiving call was reported first.
+  void message(const mpi::MessageRecord& message, std::vector<Flow>& started, std::vector<Flow>& ended);
   // The simulation is over: flows still without a sending call start at their posting date, flows without a
   // receiving call end at their arrival. Flows whose message never arrived (the run failed) never end.
   void finish(std::vector<Flow>& started, std::vector<Flow>& ended);
@@ -83,6 +93,9 @@ private:
 
   void grow(int rank);
   void claim(const mpi::CallRecord& call, std::vector<Flow>& ended);
+  void start_exact(const mpi::CallRecord& call, std::vector<Flow>& started);
+  void end_exact(uint64_t message, double end, std::vector<Flow>& ended);
+  void message_exact(const mpi::MessageRecord& message, std::vector<Flow>& ended);
 
   bool internals_;
   uint64_t next_id_ = 0;
@@ -90,6 +103,12 @@ private:
   std::vector<std::deque<Arrived>> arrived_;      // per destination, in arrival order: waiting for a receiving call
   std::vector<std::vector<Flow>> posted_inside_;  // per source: collective messages whose sending call is not reported
   std::vector<double> last_end_;                  // per rank: the end of its last reported call
+
+  // Exact binding, by message id.
+  std::unordered_set<uint64_t> exact_started_;           // sending call reported, message not arrived yet
+  std::unordered_map<uint64_t, Flow> exact_unsent_;      // arrived, sending call not reported (start: posting)
+  std::unordered_map<uint64_t, Arrived> exact_arrived_;  // arrived, receiving call not reported
+  std::unordered_map<uint64_t, double> exact_claimed_;   // receiving call reported (its end) before the arrival
 };
 
 } // namespace mpisim::timeline

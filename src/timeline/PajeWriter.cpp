@@ -6,6 +6,10 @@
 // each message a PajeStartLink at the sending slice's start and a PajeEndLink at the receiving slice's end (see
 // MessageBinder), keyed by the message's number, with its size.
 //
+// With TimelineOptions::links, a container type "link" inside the root, one container per link that carried traffic
+// (named after the platform's link), and a variable "bandwidth used" (bytes per second) on it, set by a
+// PajeSetVariable at each change the network model reports.
+//
 // Viewers want events in chronological order, while calls are reported when they end: the writer keeps 16 bytes per
 // event (and 16 per message) and writes the sorted file when the simulation is over. Events at equal dates keep the
 // order they were reported in, so a rank's pop comes before its next push. Dates are whole nanoseconds, written as
@@ -16,6 +20,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <string>
 #include <string_view>
 #include <unordered_map>
 
@@ -53,6 +58,12 @@ constexpr const char* kHeader = R"(%EventDef PajeDefineContainerType 0
 % Type string
 % Name string
 %EndEventDef
+%EventDef PajeDefineVariableType 1
+% Alias string
+% Type string
+% Name string
+% Color color
+%EndEventDef
 %EventDef PajeDefineStateType 2
 % Alias string
 % Type string
@@ -82,6 +93,12 @@ constexpr const char* kHeader = R"(%EventDef PajeDefineContainerType 0
 % Time date
 % Type string
 % Name string
+%EndEventDef
+%EventDef PajeSetVariable 8
+% Time date
+% Type string
+% Container string
+% Value double
 %EndEventDef
 %EventDef PajePushState 12
 % Time date
@@ -138,8 +155,19 @@ public:
 
   void message(const mpi::MessageRecord& record) override
   {
-    binder_.message(record, started_);
+    binder_.message(record, started_, ended_);
     keep_flows();
+  }
+
+  void link_usage(const models::LinkUsage& usage) override
+  {
+    if (usage.link >= link_names_.size())
+      link_names_.resize(usage.link + 1);
+    if (link_names_[usage.link].empty())
+      link_names_[usage.link] = usage.name.empty() ? "link " + std::to_string(usage.link) : std::string(usage.name);
+    events_.push_back(Event{to_nanoseconds(usage.time), pack(Kind::SetVariable, static_cast<int>(usage.link)),
+                            static_cast<uint32_t>(variable_values_.size())});
+    variable_values_.push_back(usage.used);
   }
 
   void finish() override
@@ -156,11 +184,11 @@ public:
   }
 
 private:
-  enum class Kind : uint32_t { Push, Pop, StartLink, EndLink };
+  enum class Kind : uint32_t { Push, Pop, StartLink, EndLink, SetVariable };
   struct Event {
     int64_t time;        // nanoseconds
-    uint32_t kind_rank;  // kind in the top two bits, the rank below
-    uint32_t value;      // Push: operation index; links: the flow id
+    uint32_t kind_rank;  // kind in the top three bits, the rank (SetVariable: the platform's link id) below
+    uint32_t value;      // Push: operation index; links: the flow id; SetVariable: index in variable_values_
   };
   struct Link {
     double bytes = 0;
@@ -169,9 +197,9 @@ private:
   };
   static_assert(sizeof(Event) == 16);
 
-  static uint32_t pack(Kind kind, int rank) { return static_cast<uint32_t>(kind) << 30 | static_cast<uint32_t>(rank); }
-  static Kind kind_of(const Event& e) { return static_cast<Kind>(e.kind_rank >> 30); }
-  static int rank_of(const Event& e) { return static_cast<int>(e.kind_rank & 0x3fffffffu); }
+  static uint32_t pack(Kind kind, int rank) { return static_cast<uint32_t>(kind) << 29 | static_cast<uint32_t>(rank); }
+  static Kind kind_of(const Event& e) { return static_cast<Kind>(e.kind_rank >> 29); }
+  static int rank_of(const Event& e) { return static_cast<int>(e.kind_rank & 0x1fffffffu); }
 
   void note_rank(int rank)
   {
@@ -233,6 +261,13 @@ private:
     out_.text("6 0.000000000 root ROOT 0 \"simulation\"\n");
     for (int rank = 0; rank < ranks_; ++rank)
       out_.text("6 0.000000000 r").integer(rank).text(" RANK root \"rank ").integer(rank).text("\"\n");
+    if (not link_names_.empty()) {
+      out_.text("0 LINK ROOT \"link\"\n1 BW LINK \"bandwidth used\" \"0.12 0.47 0.71\"\n");
+      for (size_t link = 0; link < link_names_.size(); ++link)
+        if (not link_names_[link].empty())
+          out_.text("6 0.000000000 l").integer(static_cast<int64_t>(link)).text(" LINK root ")
+              .json_string(link_names_[link]).put('\n');
+    }
     int64_t last = 0;
     for (const Event& e : events_) {
       last = std::max(last, e.time);
@@ -253,10 +288,17 @@ private:
           out_.text("19 ").scaled(e.time, 9).text(" root MSG r").integer(rank_of(e)).put(' ');
           out_.text(links_[e.value].collective ? "collective" : "p2p").text(" m").integer(e.value).put('\n');
           break;
+        case Kind::SetVariable:
+          out_.text("8 ").scaled(e.time, 9).text(" BW l").integer(rank_of(e)).put(' ');
+          out_.number(variable_values_[e.value]).put('\n');
+          break;
       }
     }
     for (int rank = 0; rank < ranks_; ++rank)
       out_.text("7 ").scaled(last, 9).text(" RANK r").integer(rank).put('\n');
+    for (size_t link = 0; link < link_names_.size(); ++link)
+      if (not link_names_[link].empty())
+        out_.text("7 ").scaled(last, 9).text(" LINK l").integer(static_cast<int64_t>(link)).put('\n');
     out_.text("7 ").scaled(last, 9).text(" ROOT root\n");
     out_.close();
   }
@@ -267,6 +309,8 @@ private:
   std::vector<Flow> started_, ended_;
   std::vector<Event> events_;
   std::vector<Link> links_; // by flow id
+  std::vector<std::string> link_names_;  // by platform link id; empty: the link reported nothing
+  std::vector<double> variable_values_;  // SetVariable events' values
   std::vector<std::string> operations_;
   std::unordered_map<const char*, uint32_t> by_address_;
   int ranks_ = 0;

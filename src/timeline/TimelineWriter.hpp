@@ -21,14 +21,16 @@ struct TimelineOptions {
   // Also the point-to-point messages that collective algorithms send (negative tags); without it a collective is one
   // slice per rank and nothing else.
   bool internals = false;
+  // Also the bandwidth each link carries over time (the network model's reports, see models::LinkObserver).
+  bool links = false;
   // What produced the file (mpisim version, inputs, model, parameters), written into it as the format allows.
   std::vector<std::pair<std::string, std::string>> provenance;
 };
 
-// Receives calls (when they end) and messages (when they arrive) as an mpi::Observer, and writes them. Writers stream
-// or buffer compactly; the order they write in depends only on the order of the reports, so equal runs give equal
-// files.
-class TimelineWriter : public mpi::Observer {
+// Receives calls (when they end) and messages (when they arrive) as an mpi::Observer, and link bandwidth changes as a
+// models::LinkObserver (when registered: TimelineOptions::links), and writes them. Writers stream or buffer compactly;
+// the order they write in depends only on the order of the reports, so equal runs give equal files.
+class TimelineWriter : public mpi::Observer, public models::LinkObserver {
 public:
   // Completes the file: writes what is buffered and the trailer, and closes it. Called once, after the simulation
   // (also after a failed one, so a deadlock's timeline shows what happened up to it). Throws InputError when the file

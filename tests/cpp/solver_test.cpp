@@ -32,6 +32,39 @@ std::vector<VarId> ids(std::initializer_list<VarId> list)
 
 // ---- Hand-solved scenarios -------------------------------------------------------------------------------------
 
+TEST(MaxMinSolver, ConstraintConsumptionIsReportedOnlyWhenTracked)
+{
+  // Link a (C = 10) carries flows 1 and 2, link b (C = 4) flow 2 only, link c (C = 7) nothing: x2 = 4 (b saturates
+  // first, at level 4), x1 = 10 - 4 = 6. Consumption of a = 6 + 4 = 10 with 2 active users, of b = 4 with 1.
+  MaxMinSolver solver;
+  CnstId a = solver.add_constraint(10, Sharing::Shared);
+  CnstId b = solver.add_constraint(4, Sharing::Shared);
+  CnstId c = solver.add_constraint(7, Sharing::Shared);
+  VarId x1 = solver.add_variable(1, kUnbounded);
+  VarId x2 = solver.add_variable(1, kUnbounded);
+  solver.expand(a, x1, 1);
+  solver.expand(a, x2, 1);
+  solver.expand(b, x2, 1);
+  solver.solve();
+  EXPECT_TRUE(solver.solved_constraints().empty()); // not tracked: nothing listed
+  expect_share(solver.consumption(a), 10);
+  expect_share(solver.consumption(b), 4);
+  EXPECT_EQ(solver.active_users(a), 2u);
+  EXPECT_EQ(solver.consumption(c), 0);
+
+  // Tracked: removing x2 re-solves the component {a, b}; x1 alone gets 10, b carries nothing.
+  solver.track_constraints(true);
+  solver.remove_variable(x2);
+  solver.solve();
+  std::vector<CnstId> solved = solver.solved_constraints();
+  std::sort(solved.begin(), solved.end());
+  EXPECT_EQ(solved, (std::vector<CnstId>{a, b}));
+  expect_share(solver.consumption(a), 10);
+  EXPECT_EQ(solver.active_users(a), 1u);
+  EXPECT_EQ(solver.consumption(b), 0);
+  EXPECT_EQ(solver.active_users(b), 0u);
+}
+
 TEST(MaxMinSolver, OneFlowOnOneLink)
 {
   // x = C = 10.

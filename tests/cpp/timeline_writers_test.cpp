@@ -175,7 +175,7 @@ struct Bound {
   timeline::MessageBinder binder{false};
   std::vector<timeline::Flow> started, ended;
   void on(const mpi::CallRecord& c) { binder.call(c, started, ended); }
-  void on(const mpi::MessageRecord& m) { binder.message(m, started); }
+  void on(const mpi::MessageRecord& m) { binder.message(m, started, ended); }
 };
 
 // A blocking rendezvous send returns when the data has arrived: the message is reported before the send, and the
@@ -272,6 +272,75 @@ TEST(timeline_binder, UnclaimedMessagesEndAtTheirArrival)
 }
 
 // ------------------------------------------------------------------------------------------------------ formats
+
+// With message ids (the replay gives them), arrows are exact. Two messages from 1 to 0 with tag 0 are in flight at
+// once, posted at the same date by two isends (ids 1 and 2); the second, smaller, arrives first (at 0.2, the first at
+// 0.3). Rank 0's first wait completes message 1 (ends at 1.0), its second message 2 (ends at 2.0); a wait on one of
+// rank 0's own isends in between (ends at 1.5) completes no receive. Without ids the binder would give message 2 to
+// the first wait (same posting date, earlier arrival) and message 1 to the isend wait.
+TEST(timeline_binder, MessageIdsMakeArrowsExact)
+{
+  Bound b;
+  auto send = [](uint64_t id, double at) {
+    mpi::CallRecord c = call(1, "isend", at, at, 0, 0);
+    c.sent = id;
+    return c;
+  };
+  auto arrival = [](uint64_t id, double posted, double arrived) {
+    mpi::MessageRecord m = message(1, 0, 0, posted, arrived);
+    m.id = id;
+    return m;
+  };
+  b.on(send(1, 0.0));
+  b.on(send(2, 0.0));
+  ASSERT_EQ(b.started.size(), 2u);
+  EXPECT_EQ(b.started[0].id, 0u); // flow id = message id - 1
+  EXPECT_EQ(b.started[1].id, 1u);
+  b.on(arrival(2, 0.0, 0.2));
+  b.on(arrival(1, 0.0, 0.3));
+  EXPECT_TRUE(b.ended.empty());
+  const uint64_t first[] = {1};
+  mpi::CallRecord wait1 = call(0, "wait", 0.5, 1.0, 1, 0);
+  wait1.received = first;
+  b.on(wait1);
+  mpi::CallRecord own = call(0, "wait", 1.2, 1.5, 1, 0); // rank 0's isend to 1 with tag 0: no receive
+  b.on(own);
+  const uint64_t second[] = {2};
+  mpi::CallRecord wait2 = call(0, "wait", 1.8, 2.0, 1, 0);
+  wait2.received = second;
+  b.on(wait2);
+  ASSERT_EQ(b.ended.size(), 2u);
+  EXPECT_EQ(b.ended[0].id, 0u);
+  EXPECT_EQ(b.ended[0].end, 1.0);
+  EXPECT_EQ(b.ended[1].id, 1u);
+  EXPECT_EQ(b.ended[1].end, 2.0);
+  std::vector<timeline::Flow> started, ended;
+  b.binder.finish(started, ended);
+  EXPECT_TRUE(started.empty());
+  EXPECT_TRUE(ended.empty());
+}
+
+// A receive completed at the end of a rank's trace ends at its arrival; a message whose sending call is reported
+// after it arrived starts at that call's start.
+TEST(timeline_binder, MessageIdsUnclaimedAndLateSender)
+{
+  Bound b;
+  mpi::MessageRecord m = message(1, 0, 0, 0.5, 2.0);
+  m.id = 7;
+  b.on(m);
+  EXPECT_TRUE(b.started.empty());
+  mpi::CallRecord send = call(1, "send", 0.25, 2.0, 0, 0);
+  send.sent = 7;
+  b.on(send);
+  ASSERT_EQ(b.started.size(), 1u);
+  EXPECT_EQ(b.started[0].id, 6u);
+  EXPECT_EQ(b.started[0].start, 0.25);
+  std::vector<timeline::Flow> started, ended;
+  b.binder.finish(started, ended);
+  ASSERT_EQ(ended.size(), 1u);
+  EXPECT_EQ(ended[0].id, 6u);
+  EXPECT_EQ(ended[0].end, 2.0);
+}
 
 TEST(timeline_chrome, OneSlicePerCallOneFlowPerMessage)
 {

@@ -306,3 +306,32 @@ def test_gantt_aggregates_large_timelines(tmp_path):
         assert code == 0, err
     assert_not_blank(read_png(tmp_path / "big.png"))
     assert "dominant operation" in (tmp_path / "big.html").read_text()
+
+
+# ------------------------------------------------------------------------------------------------ exact arrows
+
+def test_arrows_follow_message_ids(tmp_path):
+    """Two messages from rank 1 to rank 0 with tag 0, posted at the same date by two isends, the second (10 bytes)
+    arriving before the first (60 000 bytes). Rank 0 waits for them after a 0.1 s computation, one wait each, with a
+    1 ms computation between the waits. MPI matches in posting order: the first wait completes the 60 000-byte
+    message, the second the 10-byte one, and so must the arrows end (without message ids, same-date posting and
+    arrival order sent the small message to the first wait)."""
+    (tmp_path / "r0.txt").write_text("0 irecv 1 0 60000\n0 irecv 1 0 10\n0 compute 1e8\n0 wait 1 0 0\n"
+                                     "0 compute 1e6\n0 wait 1 0 0\n")
+    (tmp_path / "r1.txt").write_text("1 isend 0 0 60000\n1 isend 0 0 10\n1 waitall\n")
+    (tmp_path / "index.txt").write_text(f"{tmp_path}/r0.txt\n{tmp_path}/r1.txt\n")
+    code, out, err = run_cli("replay", str(tmp_path / "index.txt"), "--platform", f"{FOLDER}/cluster4.xml",
+                             "--timeline", str(tmp_path / "run.json"), "--timeline-format", "chrome")
+    assert code == 0, err
+    events = json.loads((tmp_path / "run.json").read_text())["traceEvents"]
+    waits = sorted(e["ts"] + e["dur"] for e in events if e["ph"] == "X" and e["tid"] == 0 and e["name"] == "wait")
+    sends = sorted(e["ts"] for e in events if e["ph"] == "X" and e["tid"] == 1 and e["name"] == "isend")
+    starts = {e["id"]: e for e in events if e["ph"] == "s"}
+    ends = {e["id"]: e for e in events if e["ph"] == "f"}
+    assert len(starts) == len(ends) == 2 and len(waits) == 2 and waits[1] > waits[0] + 0.9e3  # 1 ms apart, in us
+    by_size = {starts[i]["args"]["bytes"]: (starts[i]["ts"], ends[i]["ts"]) for i in starts}
+    assert by_size == {60000: (sends[0], waits[0]), 10: (sends[1], waits[1])}
+    # Each start event is written right after its own isend slice (that is how viewers bind it): first message first.
+    order = [e for e in events if e["ph"] in ("X", "s") and e["tid"] == 1]
+    assert [(e["ph"], e["name"] if e["ph"] == "X" else e["args"]["bytes"]) for e in order[:4]] == [
+        ("X", "isend"), ("s", 60000), ("X", "isend"), ("s", 10)]
