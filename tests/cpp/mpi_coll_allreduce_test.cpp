@@ -1,0 +1,61 @@
+// Expected messages of the allreduce algorithms on 5 ranks, one per host (B = 1000 B, one-byte elements: n = 1000;
+// the library's own choices are the default selector's: alltoall basic_linear and allgather linear_nbc on 5 ranks,
+// every ordered pair once). Each list is derived by hand from the algorithm's definition (its header).
+#include "support/CollectiveMessages.hpp"
+
+#include <gtest/gtest.h>
+
+using namespace mpisim;
+using namespace mpisim::testing_support;
+
+namespace {
+
+constexpr int P = 5;
+
+Messages both_ways(int a, int b, double bytes) { return {{a, b, bytes}, {b, a, bytes}}; }
+
+// Fold of 5 ranks onto pof2 = 4: rank 0 gives its vector to 1 first and gets the result back last; new ranks
+// 0, 1, 2, 3 are ranks 1, 2, 3, 4.
+Messages fold_of_five() { return {{0, 1, B}, {1, 0, B}}; }
+
+// rdb: after the fold, mask 1 pairs new ranks 0-1, 2-3 (ranks 1-2, 3-4), mask 2 pairs 0-2, 1-3 (ranks 1-3, 2-4);
+// every exchange is the whole vector both ways.
+Messages rdb()
+{
+  return fold_of_five() + both_ways(1, 2, B) + both_ways(3, 4, B) + both_ways(1, 3, B) + both_ways(2, 4, B);
+}
+const ExpectMessages kRdb("allreduce/rdb", rdb);
+
+// rab_rdb: after the fold, 4 blocks of 250 B. Reduce-scatter: mask 1 exchanges halves (500 B) between ranks 1-2 and
+// 3-4, mask 2 quarters (250 B) between ranks 1-3 and 2-4. The allgather does the same exchanges again in reverse
+// order with the same sizes.
+Messages rab_rdb()
+{
+  const Messages halves = both_ways(1, 2, B / 2) + both_ways(3, 4, B / 2);
+  const Messages quarters = both_ways(1, 3, B / 4) + both_ways(2, 4, B / 4);
+  return fold_of_five() + halves + quarters + quarters + halves;
+}
+const ExpectMessages kRabRdb("allreduce/rab_rdb", rab_rdb);
+// rab1: 5 is not a power of two: rab_rdb.
+const ExpectMessages kRab1("allreduce/rab1", rab_rdb);
+
+// lr: n = 1000 is a multiple of 5: blocks of 200 B, 4 reduce-scatter and 4 allgather steps, each rank sending one
+// block to its right neighbour per step.
+Messages lr()
+{
+  Messages out;
+  for (int me = 0; me < P; ++me)
+    for (int i = 0; i < 2 * (P - 1); ++i)
+      out.push_back({me, (me + 1) % P, B / P});
+  return out;
+}
+const ExpectMessages kLr("allreduce/lr", lr);
+
+// rab2: blocks of n / 5 = 200 B: an alltoall then an allgather, each every ordered pair once.
+Messages rab2()
+{
+  return all_pairs(P, [](int, int) { return B / P; }) + all_pairs(P, [](int, int) { return B / P; });
+}
+const ExpectMessages kRab2("allreduce/rab2", rab2);
+
+} // namespace
