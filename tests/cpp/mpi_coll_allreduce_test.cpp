@@ -58,4 +58,17 @@ Messages rab2()
 }
 const ExpectMessages kRab2("allreduce/rab2", rab2);
 
+// The smp_* algorithms see one rank per node here (cores = 1, 5 nodes): only the leaders' stages send.
+// smp_binomial: binomial reduce onto 0 (mask 1: 1->0, 3->2; mask 2: 2->0; mask 4: 4->0), then binomial broadcast
+// from 0 (0->4, 0->2, 0->1; 2->3), all B.
+Messages smp_binomial()
+{
+  return Messages{{1, 0, B}, {3, 2, B}, {2, 0, B}, {4, 0, B}} + Messages{{0, 4, B}, {0, 2, B}, {0, 1, B}, {2, 3, B}};
+}
+const ExpectMessages kSmpBinomial("allreduce/smp_binomial", smp_binomial);
+// smp_binomial_pipeline: n = 1000 < 4096, a single segment of 1000 B: smp_binomial's messages.
+const ExpectMessages kSmpBinomialPipeline("allreduce/smp_binomial_pipeline", smp_binomial);
+// smp_rdb: the leaders (all ranks) run rdb.
+const ExpectMessages kSmpRdb("allreduce/smp_rdb", rdb);
+
 } // namespace
