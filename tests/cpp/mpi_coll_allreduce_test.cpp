@@ -71,4 +71,10 @@ const ExpectMessages kSmpBinomialPipeline("allreduce/smp_binomial_pipeline", smp
 // smp_rdb: the leaders (all ranks) run rdb.
 const ExpectMessages kSmpRdb("allreduce/smp_rdb", rdb);
 
+// smp_rsag, smp_rsag_lr: the leaders' ring over 5 blocks of 200 B (n mod 5 = 0): lr's messages.
+const ExpectMessages kSmpRsag("allreduce/smp_rsag", lr);
+const ExpectMessages kSmpRsagLr("allreduce/smp_rsag_lr", lr);
+// smp_rsag_rab: 5 is not a power of two: smp_rdb, that is rdb's messages.
+const ExpectMessages kSmpRsagRab("allreduce/smp_rsag_rab", rdb);
+
 } // namespace
