@@ -77,4 +77,9 @@ const ExpectMessages kSmpRsagLr("allreduce/smp_rsag_lr", lr);
 // smp_rsag_rab: 5 is not a power of two: smp_rdb, that is rdb's messages.
 const ExpectMessages kSmpRsagRab("allreduce/smp_rsag_rab", rdb);
 
+// mvapich2_rs: n = 1000 >= pof2 = 4: rab_rdb's messages.
+const ExpectMessages kMvapich2Rs("allreduce/mvapich2_rs", rab_rdb);
+// mvapich2_two_level: each node has one rank (no intra-node message), so the leaders' rdb over all 5 ranks.
+const ExpectMessages kMvapich2TwoLevel("allreduce/mvapich2_two_level", rdb);
+
 } // namespace

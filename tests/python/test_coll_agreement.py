@@ -58,6 +58,10 @@ SMPI_CANNOT_RUN = {
     # reduce, reduce_scatter
 
     # allreduce
+    "allreduce/rab1": {(7, 1000): "SimGrid's rab1 refuses sizes that are not a power of two",
+                       (7, 300000): "SimGrid's rab1 refuses sizes that are not a power of two"},
+    "allreduce/smp_rsag_rab": {(7, 1000): "SimGrid's smp_rsag_rab refuses sizes that are not a power of two",
+                               (7, 300000): "SimGrid's smp_rsag_rab refuses sizes that are not a power of two"},
 
     # allgather, allgatherv
 
