@@ -82,4 +82,32 @@ const ExpectMessages kMvapich2Rs("allreduce/mvapich2_rs", rab_rdb);
 // mvapich2_two_level: each node has one rank (no intra-node message), so the leaders' rdb over all 5 ranks.
 const ExpectMessages kMvapich2TwoLevel("allreduce/mvapich2_two_level", rdb);
 
+// ompi_ring_segmented: n = 1000 < 5 * 1000 (the segment is the whole vector, below 1 MiB): lr's messages.
+const ExpectMessages kOmpiRingSegmented("allreduce/ompi_ring_segmented", lr);
+
+
+// ompi_ring_segmented's pipelined path, on 3 ranks with n = 6 MiB + 7 one-byte elements: segments of 1 MiB,
+// phases = floor(n / 3 MiB) = 2 (the remainder 7 is not above 1.5 MiB). Blocks: n = 3 * 2097154 + 1, so block 0
+// has 2097155 elements, blocks 1 and 2 have 2097154; each splits into 2 phase segments (block 0: 1048578 then
+// 1048577; the others 1048577 twice). In each phase rank r sends its own block's segment then that of block r + 2
+// to rank r + 1; the allgather sends block r + 1 then block r.
+TEST(mpi_coll_allreduce, OmpiRingSegmentedPipelinesOverPhases)
+{
+  const double n = 6.0 * (1 << 20) + 7;
+  const CollectiveRun run = run_collective(mpi::Collective::Allreduce, "ompi_ring_segmented", 3, "test-counting", "",
+                                           [&](int) {
+                                             mpi::CollectiveCall call;
+                                             call.op = mpi::Collective::Allreduce;
+                                             call.bytes = n;
+                                             return call;
+                                           });
+  const double b0 = 2097155, b = 2097154, s0 = 1048578, s = 1048577;
+  Messages expected = {{0, 1, s0}, {0, 1, s}, {1, 2, s}, {1, 2, s0}, {2, 0, s}, {2, 0, s},             // phase 0
+                       {0, 1, s}, {0, 1, s}, {1, 2, s}, {1, 2, s}, {2, 0, s}, {2, 0, s},               // phase 1
+                       {0, 1, b}, {0, 1, b0}, {1, 2, b}, {1, 2, b}, {2, 0, b0}, {2, 0, b}};            // allgather
+  std::sort(expected.begin(), expected.end());
+  EXPECT_EQ(run.messages, expected);
+}
+
 } // namespace
+
