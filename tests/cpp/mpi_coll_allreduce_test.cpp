@@ -86,6 +86,19 @@ const ExpectMessages kMvapich2TwoLevel("allreduce/mvapich2_two_level", rdb);
 const ExpectMessages kOmpiRingSegmented("allreduce/ompi_ring_segmented", lr);
 
 
+// rab: 2^2 <= 5, r = 1: ranks 0 and 1 swap halves (0->1 the upper 500 B, 1->0 the lower 500 B) and 1 sends its
+// reduced half to 0 (500 B). New ranks 0, 1, 2, 3 are ranks 0, 2, 3, 4. Halving: distance 1 pairs ranks 0-2 and 3-4
+// (500 B each way), distance 2 pairs ranks 0-3 and 2-4 (250 B each way); the allgather repeats these in reverse
+// order; last, 0 sends the whole result to 1.
+Messages rab()
+{
+  const Messages halving = both_ways(0, 2, B / 2) + both_ways(3, 4, B / 2);
+  const Messages quartering = both_ways(0, 3, B / 4) + both_ways(2, 4, B / 4);
+  return Messages{{0, 1, B / 2}, {1, 0, B / 2}, {1, 0, B / 2}} + halving + quartering + quartering + halving +
+         Messages{{0, 1, B}};
+}
+const ExpectMessages kRab("allreduce/rab", rab);
+
 // ompi_ring_segmented's pipelined path, on 3 ranks with n = 6 MiB + 7 one-byte elements: segments of 1 MiB,
 // phases = floor(n / 3 MiB) = 2 (the remainder 7 is not above 1.5 MiB). Blocks: n = 3 * 2097154 + 1, so block 0
 // has 2097155 elements, blocks 1 and 2 have 2097154; each splits into 2 phase segments (block 0: 1048578 then

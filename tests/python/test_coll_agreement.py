@@ -89,6 +89,12 @@ SMPI_CANNOT_RUN = {
                                (7, 1000): "SimGrid's smp_rsag_rab refuses sizes that are not a power of two",
                                (7, 300000): "SimGrid's smp_rsag_rab refuses sizes that are not a power of two",
                                (16, 40000): "smpireplaymain aborts (invalid free, SMP comm setup)"},
+    "allreduce/rab": {
+        (4, 200000): "SimGrid's rab re-enters allreduce (rab) for MPI_BYTE, no op: endless recursion",
+        (7, 1000): "SimGrid's rab re-enters allreduce (rab) for MPI_BYTE, no op: endless recursion",
+        (7, 300000): "SimGrid's rab re-enters allreduce (rab) for MPI_BYTE, no op: endless recursion",
+        (16, 40000): "SimGrid's rab re-enters allreduce (rab) for MPI_BYTE, no op: endless recursion",
+    },
 
     # allgather, allgatherv
 
