@@ -1,10 +1,10 @@
 // allreduce "ompi_ring_segmented": Open MPI's pipelined ring. The vector is cut into P blocks (the first n mod P one
-// element longer), each block into `phases` segments (likewise), phases = floor(n / (P * segcount)) plus one when the
-// remainder is both >= P and > P * segcount / 2, with segcount the elements of 1 MiB (rounded to nearest). Each phase is
-// a ring reduce-scatter of that phase's segments: a rank posts a receive (as large as the largest segment), sends its
-// own block's segment, then P - 2 times receives, combines and forwards the segment of the block before, with two
-// receive buffers so that the next receive is posted before waiting; last it combines the segment of block me + 1.
-// A ring allgather of whole blocks ends (each receive posted for an early block's size).
+// element longer), each block into `phases` segments (likewise), phases = floor(n / (P * segcount)) plus one when
+// the remainder is both >= P and > P * segcount / 2, with segcount the elements of 1 MiB (rounded to nearest).
+// Each phase is a ring reduce-scatter of that phase's segments: a rank posts a receive (as large as the largest
+// segment), sends its own block's segment, then P - 2 times receives, combines and forwards the segment of the
+// block before, with two receive buffers so that the next receive is posted before waiting; last it combines the
+// segment of block me + 1. A ring allgather of whole blocks ends (each receive posted for an early block's size).
 // When the vector is shorter than P segments (n < P * segcount: up to 1 MiB per rank) it runs lr.
 // Origin: Open MPI's coll_tuned allreduce_intra_ring_segmented, as SimGrid 3.32's allreduce__ompi_ring_segmented.
 // Fallbacks: redbcast for non-commutative operations (ring order); lr for n = 0 (SimGrid divides by zero there).
