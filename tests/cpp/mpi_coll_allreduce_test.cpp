@@ -8,7 +8,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <string>
+#include <vector>
 
 using namespace mpisim;
 using namespace mpisim::testing_support;
@@ -187,6 +189,57 @@ TEST(mpi_coll_allreduce, Mvapich2TwoLevelOnTwoNodes)
 {
   expect_on_two_nodes("mvapich2_two_level",
                       times(11, {0, 0, B}) + times(11, {1, 1, B}) + Messages{{0, 1, B}, {1, 0, B}});
+}
+
+// Data on the long-vector paths the generic data test does not reach: sums of 32-bit words over P ranks (rank r's
+// word k is r * 1000003 + k), checked at every rank.
+void expect_sums(const std::string& algorithm, int P, int ranks_per_host, size_t words)
+{
+  Scratch scratch;
+  mpi::SimulationOptions options;
+  options.model = "fluid";
+  options.collective_algorithms["allreduce"] = algorithm;
+  const int hosts = (P + ranks_per_host - 1) / ranks_per_host;
+  options.platform = "cluster:" + std::to_string(hosts);
+  std::string hostfile;
+  for (int h = 0; h < hosts; ++h)
+    hostfile += "node-" + std::to_string(h) + ":" + std::to_string(ranks_per_host) + "\n";
+  options.hostfile = scratch.write("hosts.txt", hostfile);
+  std::vector<std::vector<uint32_t>> in(P, std::vector<uint32_t>(words)), out(P, std::vector<uint32_t>(words));
+  for (int r = 0; r < P; ++r)
+    for (size_t k = 0; k < words; ++k)
+      in[r][k] = static_cast<uint32_t>(r * 1000003u + k);
+  mpi::Simulation simulation(options, P);
+  simulation.world().launch([&](mpi::Rank& rank) {
+    const int me = rank.world_rank();
+    mpi::CollectiveCall call;
+    call.op = mpi::Collective::Allreduce;
+    call.bytes = 4.0 * static_cast<double>(words);
+    call.element_bytes = 4;
+    call.with_data = true;
+    call.send_data = reinterpret_cast<const std::byte*>(in[me].data());
+    call.recv_data = reinterpret_cast<std::byte*>(out[me].data());
+    call.reduce_type = mpi::Datatype::predefined(mpi::Element::Unsigned);
+    call.reduce_op = mpi::ReduceOp::predefined(mpi::ReduceOperation::Sum);
+    simulation.collectives().run(rank, rank.world().comm_world(), call);
+  });
+  simulation.engine().run();
+  for (int r = 0; r < P; ++r)
+    for (size_t k = 0; k < words; ++k) {
+      uint32_t sum = 0;
+      for (int q = 0; q < P; ++q)
+        sum += in[q][k];
+      ASSERT_EQ(out[r][k], sum) << algorithm << ": rank " << r << ", word " << k;
+    }
+}
+
+// ompi_ring_segmented: 1 MiB segments are 262144 words; 2 * 3 * 262144 + 5 words on 3 ranks make 2 phases with
+// uneven blocks and segments. smp_binomial_pipeline: 3 segments of 4096 words and a 7-word tail, on 2 nodes of 4.
+TEST(mpi_coll_allreduce, LongVectorPathsSum)
+{
+  expect_sums("ompi_ring_segmented", 3, 1, 2 * 3 * 262144 + 5);
+  expect_sums("smp_binomial_pipeline", 8, 4, 3 * 4096 + 7);
+  expect_sums("smp_rsag", 8, 4, 3 * 4096 + 7);
 }
 
 } // namespace
