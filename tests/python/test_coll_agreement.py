@@ -95,6 +95,43 @@ SMPI_CANNOT_RUN = {
     # reduce, reduce_scatter
 
     # allreduce
+    "allreduce/rab1": {(7, 1000): "SimGrid's rab1 refuses sizes that are not a power of two",
+                       (7, 300000): "SimGrid's rab1 refuses sizes that are not a power of two"},
+    "allreduce/rab2": {(7, 300000): "smpireplaymain aborts (heap corruption in malloc)"},
+    "allreduce/smp_binomial": {(4, 200000): "smpireplaymain aborts (invalid free, SMP comm setup)",
+                               (7, 1000): "smpireplaymain aborts (invalid free, SMP comm setup)",
+                               (7, 300000): "smpireplaymain aborts (invalid free, SMP comm setup)",
+                               (16, 40000): "smpireplaymain aborts (invalid free, SMP comm setup)"},
+    "allreduce/smp_binomial_pipeline": {(4, 200000): "smpireplaymain aborts (invalid free, SMP comm setup)",
+                                        (7, 1000): "smpireplaymain aborts (invalid free, SMP comm setup)",
+                                        (7, 300000): "smpireplaymain aborts (invalid free, SMP comm setup)",
+                                        (16, 40000): "smpireplaymain aborts (invalid free, SMP comm setup)"},
+    "allreduce/smp_rdb": {(4, 200000): "smpireplaymain aborts (invalid free, SMP comm setup)",
+                          (7, 1000): "smpireplaymain aborts (invalid free, SMP comm setup)",
+                          (7, 300000): "smpireplaymain aborts (invalid free, SMP comm setup)",
+                          (16, 40000): "smpireplaymain aborts (invalid free, SMP comm setup)"},
+    "allreduce/smp_rsag": {(4, 200000): "smpireplaymain aborts (invalid free, SMP comm setup)",
+                           (7, 1000): "smpireplaymain aborts (invalid free, SMP comm setup)",
+                           (7, 300000): "smpireplaymain aborts (invalid free, SMP comm setup)",
+                           (16, 40000): "smpireplaymain aborts (invalid free, SMP comm setup)"},
+    "allreduce/smp_rsag_lr": {(4, 200000): "smpireplaymain aborts (invalid free, SMP comm setup)",
+                              (7, 1000): "smpireplaymain aborts (invalid free, SMP comm setup)",
+                              (7, 300000): "smpireplaymain aborts (invalid free, SMP comm setup)",
+                              (16, 40000): "smpireplaymain aborts (invalid free, SMP comm setup)"},
+    "allreduce/mvapich2_two_level": {(4, 200000): "smpireplaymain aborts (invalid free, SMP comm setup)",
+                                     (7, 1000): "smpireplaymain aborts (invalid free, SMP comm setup)",
+                                     (7, 300000): "smpireplaymain aborts (invalid free, SMP comm setup)",
+                                     (16, 40000): "smpireplaymain aborts (invalid free, SMP comm setup)"},
+    "allreduce/smp_rsag_rab": {(4, 200000): "smpireplaymain aborts (invalid free, SMP comm setup)",
+                               (7, 1000): "SimGrid's smp_rsag_rab refuses sizes that are not a power of two",
+                               (7, 300000): "SimGrid's smp_rsag_rab refuses sizes that are not a power of two",
+                               (16, 40000): "smpireplaymain aborts (invalid free, SMP comm setup)"},
+    "allreduce/rab": {
+        (4, 200000): "SimGrid's rab re-enters allreduce (rab) for MPI_BYTE, no op: endless recursion",
+        (7, 1000): "SimGrid's rab re-enters allreduce (rab) for MPI_BYTE, no op: endless recursion",
+        (7, 300000): "SimGrid's rab re-enters allreduce (rab) for MPI_BYTE, no op: endless recursion",
+        (16, 40000): "SimGrid's rab re-enters allreduce (rab) for MPI_BYTE, no op: endless recursion",
+    },
 
     # allgather, allgatherv
     "allgather/2dmesh": {
