@@ -44,3 +44,15 @@ const ExpectMessages kOmpiInOrderBinary("reduce/ompi_in_order_binary", [] {
 });
 
 } // namespace
+
+namespace {
+
+// NTSL: B <= 8 KiB, no pipeline: the chain root-1 -> root-2 -> ... -> root+1 -> root, i.e. 1->0, 0->4, 4->3, 3->2.
+const ExpectMessages kNTSL("reduce/NTSL", [] { return Messages{{1, 0, B}, {0, 4, B}, {4, 3, B}, {3, 2, B}}; });
+
+// mvapich2_knomial (k = 4), relative ranks r = (me - 2) mod 5: r1..r3 are not multiples of 4 and send to r0; r4 is
+// a multiple of 4 but not of 16 and sends to r0 too. So every other rank sends B to the root.
+const ExpectMessages kMvapich2Knomial("reduce/mvapich2_knomial",
+                                      [] { return to_root(5, kRoot, [](int) { return B; }); });
+
+} // namespace
