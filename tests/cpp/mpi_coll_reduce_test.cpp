@@ -56,3 +56,18 @@ const ExpectMessages kMvapich2Knomial("reduce/mvapich2_knomial",
                                       [] { return to_root(5, kRoot, [](int) { return B; }); });
 
 } // namespace
+
+namespace {
+
+// scatter_gather: 4 = largest power of two, remain 1: rank 1 sends its 1000 B to rank 0 and drops out; new ranks
+// n0..n3 = ranks 0, 2, 3, 4, four blocks of 250 B.
+// Reduce-scatter, distance 1: n0<->n1 (0<->2) and n2<->n3 (3<->4) swap halves, 500 B each way; distance 2:
+// n0<->n2 (0<->3) and n1<->n3 (2<->4) swap one block, 250 B each way. Now n0..n3 hold blocks 0, 2, 1, 3.
+// Gather to the root 2 = n1: distance 2: n2 (3) sends block 1 to n0 (0), n3 (4) sends block 3 to n1 (2), 250 B;
+// distance 1: n0 (0) sends blocks 0..1 to n1 (2), 500 B.
+const ExpectMessages kScatterGather("reduce/scatter_gather", [] {
+  return Messages{{1, 0, B},   {0, 2, 500}, {2, 0, 500}, {3, 4, 500}, {4, 3, 500}, {0, 3, 250},
+                  {3, 0, 250}, {2, 4, 250}, {4, 2, 250}, {3, 0, 250}, {4, 2, 250}, {0, 2, 500}};
+});
+
+} // namespace
