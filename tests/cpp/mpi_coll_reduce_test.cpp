@@ -71,3 +71,20 @@ const ExpectMessages kScatterGather("reduce/scatter_gather", [] {
 });
 
 } // namespace
+
+namespace {
+
+// rab: 4 = largest power of two, r = 1: ranks 0 and 1 swap halves (0->1 and 1->0, 500 B), then 1 sends its reduced
+// half to 0 (500 B). New ranks n0..n3 = ranks 0, 2, 3, 4.
+// Halving, distance 1: n0<->n1 (0<->2), n2<->n3 (3<->4), 500 B each way; distance 2: n0<->n2 (0<->3), n1<->n3
+// (2<->4), 250 B each way.
+// Gather to the root 2 = n1 (bits 01): level 2: n2 (3) sends its 250 B to n0 (0), n3 (4) to n1 (2); level 1: n0 (0)
+// sends its 500 B half to n1 (2), and n2 (3), whose bit differs from the root's too, sends its 500 B half to n3 (4)
+// (SimGrid's useless message).
+const ExpectMessages kRab("reduce/rab", [] {
+  return Messages{{0, 1, 500}, {1, 0, 500}, {1, 0, 500}, {0, 2, 500}, {2, 0, 500},
+                  {3, 4, 500}, {4, 3, 500}, {0, 3, 250}, {3, 0, 250}, {2, 4, 250},
+                  {4, 2, 250}, {3, 0, 250}, {4, 2, 250}, {0, 2, 500}, {3, 4, 500}};
+});
+
+} // namespace
