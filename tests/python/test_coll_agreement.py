@@ -56,6 +56,12 @@ SMPI_CANNOT_RUN = {
     # bcast
 
     # reduce, reduce_scatter
+    "reduce/rab": {
+        (4, 200000): "SimGrid's rab re-enters reduce (rab) for MPI_BYTE, no op: endless recursion",
+        (7, 1000): "SimGrid's rab re-enters reduce (rab) for MPI_BYTE, no op: endless recursion",
+        (7, 300000): "SimGrid's rab re-enters reduce (rab) for MPI_BYTE, no op: endless recursion",
+        (16, 40000): "SimGrid's rab re-enters reduce (rab) for MPI_BYTE, no op: endless recursion",
+    },
     "reduce_scatter/mpich_noncomm": {(7, 1000): "SimGrid's mpich_noncomm asserts a power-of-two size",
                                      (7, 300000): "SimGrid's mpich_noncomm asserts a power-of-two size"},
 
