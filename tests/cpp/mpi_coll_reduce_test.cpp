@@ -88,3 +88,12 @@ const ExpectMessages kRab("reduce/rab", [] {
 });
 
 } // namespace
+
+namespace {
+
+// mvapich2_two_level: one rank per host, so no reduction within nodes; the 5 leaders run MPICH's choice, binomial
+// (B = 1000 B < 2048 B), rooted at 2: the binomial list above.
+const ExpectMessages kMvapich2TwoLevel("reduce/mvapich2_two_level",
+                                       [] { return Messages{{3, 2, B}, {0, 4, B}, {4, 2, B}, {1, 2, B}}; });
+
+} // namespace
