@@ -62,6 +62,12 @@ SMPI_CANNOT_RUN = {
         (7, 300000): "SimGrid's rab re-enters reduce (rab) for MPI_BYTE, no op: endless recursion",
         (16, 40000): "SimGrid's rab re-enters reduce (rab) for MPI_BYTE, no op: endless recursion",
     },
+    "reduce/mvapich2_two_level": {
+        (4, 200000): "SimGrid's mvapich2_two_level aborts in replay: free(): invalid pointer",
+        (7, 1000): "SimGrid's mvapich2_two_level aborts in replay: free(): invalid pointer",
+        (7, 300000): "SimGrid's mvapich2_two_level aborts in replay: free(): invalid pointer",
+        (16, 40000): "SimGrid's mvapich2_two_level aborts in replay: free(): invalid pointer",
+    },
     "reduce_scatter/mpich_noncomm": {(7, 1000): "SimGrid's mpich_noncomm asserts a power-of-two size",
                                      (7, 300000): "SimGrid's mpich_noncomm asserts a power-of-two size"},
 
