@@ -97,3 +97,19 @@ const ExpectMessages kMvapich2TwoLevel("reduce/mvapich2_two_level",
                                        [] { return Messages{{3, 2, B}, {0, 4, B}, {4, 2, B}, {1, 2, B}}; });
 
 } // namespace
+
+namespace {
+
+// arrival_pattern_aware (B <= 8 KiB, whole buffers): every rank starts at once, so rank 0's first round of probes
+// finds the 1-byte notices of ranks 1..4 and makes one chain 1 -> 2 -> 3 -> 4 -> 0. Notices 1..4 -> 0 (1 B); the
+// header (1024 ints, 4096 B) 0 -> 1, then forwarded 1 -> 2 -> 3 -> 4; the data 1 -> 2 -> 3 -> 4 -> 0 (B); finally
+// rank 0 sends the result to the root 2 (B).
+const ExpectMessages kArrivalPatternAware("reduce/arrival_pattern_aware", [] {
+  const double notice = 1;
+  const double header = 4096;
+  return Messages{{1, 0, notice}, {2, 0, notice}, {3, 0, notice}, {4, 0, notice}, {0, 1, header}, {1, 2, header},
+                  {2, 3, header}, {3, 4, header}, {1, 2, B},      {2, 3, B},      {3, 4, B},      {4, 0, B},
+                  {0, 2, B}};
+});
+
+} // namespace
