@@ -31,8 +31,9 @@ const ExpectMessages kOmpiRecursiveHalving("reduce_scatter/ompi_basic_recursiveh
 });
 
 // mpich_noncomm: 5 is not a power of two, so mpich_pair runs: every ordered pair, the destination's block.
-const ExpectMessages kMpichNoncomm("reduce_scatter/mpich_noncomm",
-                                   [] { return all_pairs(5, [](int, int destination) { return block(destination); }); });
+const ExpectMessages kMpichNoncomm("reduce_scatter/mpich_noncomm", [] {
+  return all_pairs(5, [](int, int destination) { return block(destination); });
+});
 
 // ompi_butterfly: rank 0 sends its 150 B to rank 1 and drops out; v0..v3 = ranks 1..4, combined blocks
 // B0 = c0+c1 = 30, B1 = 30, B2 = 40, B3 = 50.

@@ -56,6 +56,12 @@ SMPI_CANNOT_RUN = {
     # bcast
 
     # reduce, reduce_scatter
+    "reduce/arrival_pattern_aware": {
+        (4, 200000): "SimGrid's arrival_pattern_aware deadlocks in replay",
+        (7, 1000): "SimGrid's arrival_pattern_aware deadlocks in replay",
+        (7, 300000): "SimGrid's arrival_pattern_aware deadlocks in replay",
+        (16, 40000): "SimGrid's arrival_pattern_aware deadlocks in replay",
+    },
     "reduce/rab": {
         (4, 200000): "SimGrid's rab re-enters reduce (rab) for MPI_BYTE, no op: endless recursion",
         (7, 1000): "SimGrid's rab re-enters reduce (rab) for MPI_BYTE, no op: endless recursion",

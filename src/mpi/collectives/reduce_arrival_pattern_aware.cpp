@@ -6,9 +6,10 @@
 // has been heard. Buffers of at most 8 KiB go whole (rank 0 also sleeps 0.1 ms after each probe); larger ones go in
 // 8 KiB segments (non-blocking sends and receives along the chain, rank 0 receiving each segment in turn), and
 // their remainder is reduced afterwards by SimGrid's default reduce (linear_nbc, under a tag of its own as in
-// SimGrid). If the root is not rank 0, rank 0
-// finally sends it the whole buffer. Each MPI_Iprobe costs n * 0.1 ms (SimGrid's smpi/iprobe), n counting the failed
-// probes since the last success (SimGrid keeps n process-wide across calls; here it starts at 1 in each call).
+// SimGrid). If the root is not rank 0, rank 0 finally sends it the whole buffer. Each MPI_Iprobe costs n * 0.1 ms
+// (SimGrid's smpi/iprobe), n counting the failed probes since the last success (SimGrid keeps n process-wide across
+// calls; here it starts at 1 in each call). SimGrid 3.32 deadlocks on this algorithm in replay, so its timing is
+// not checked against SimGrid's.
 // Origin: SimGrid 3.32 reduce-arrival-pattern-aware.cpp (from the STAR-MPI collection). Non-commutative operations:
 // ompi_basic_linear (the chain follows arrival order, not rank order; SimGrid's default reduce also picks it).
 #include "mpi/collectives/CollectiveData.hpp"
@@ -133,7 +134,8 @@ void contribute(const CollectiveContext& c, const CollectiveCall& call, const La
   std::vector<RequestPtr> sends;
   if (from != -1)
     for (int i = 0; i < layout.segments; ++i)
-      receives.push_back(c.rank.irecv(c.comm, from, c.tag, layout.segment_bytes, incoming.at(i * layout.segment_bytes)));
+      receives.push_back(
+          c.rank.irecv(c.comm, from, c.tag, layout.segment_bytes, incoming.at(i * layout.segment_bytes)));
   for (int i = 0; i < layout.segments; ++i) {
     const double offset = i * layout.segment_bytes;
     if (from != -1) {

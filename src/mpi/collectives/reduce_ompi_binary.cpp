@@ -17,7 +17,8 @@ void reduce_ompi_binary(const CollectiveContext& c, const CollectiveCall& call)
   reduce_ompi::rooted(c, call, ompi::build_tree(2, c.size, c.me, call.root), segment);
 }
 
-const RegisterAlgorithm kRegister({Collective::Reduce, "ompi_binary", "segmented reduction on a binary tree", "Open MPI coll/tuned reduce_intra_binary", reduce_ompi_binary});
+const RegisterAlgorithm kRegister({Collective::Reduce, "ompi_binary", "segmented reduction on a binary tree",
+                                   "Open MPI coll/tuned reduce_intra_binary", reduce_ompi_binary});
 
 } // namespace
 } // namespace mpisim::mpi

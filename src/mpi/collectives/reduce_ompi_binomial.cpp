@@ -23,7 +23,8 @@ void reduce_ompi_binomial(const CollectiveContext& c, const CollectiveCall& call
   reduce_ompi::rooted(c, call, ompi::build_in_order_bmtree(c.size, c.me, call.root), segment);
 }
 
-const RegisterAlgorithm kRegister({Collective::Reduce, "ompi_binomial", "segmented reduction on a binomial tree", "Open MPI coll/tuned reduce_intra_binomial", reduce_ompi_binomial});
+const RegisterAlgorithm kRegister({Collective::Reduce, "ompi_binomial", "segmented reduction on a binomial tree",
+                                   "Open MPI coll/tuned reduce_intra_binomial", reduce_ompi_binomial});
 
 } // namespace
 } // namespace mpisim::mpi

@@ -17,7 +17,8 @@ void reduce_ompi_chain(const CollectiveContext& c, const CollectiveCall& call)
   reduce_ompi::rooted(c, call, ompi::build_chain(c.size / 2, c.size, c.me, call.root), segment);
 }
 
-const RegisterAlgorithm kRegister({Collective::Reduce, "ompi_chain", "segmented reduction along size/2 chains from the root", "Open MPI coll/tuned reduce_intra_chain", reduce_ompi_chain});
+const RegisterAlgorithm kRegister({Collective::Reduce, "ompi_chain", "segmented reduction along size/2 chains",
+                                   "Open MPI coll/tuned reduce_intra_chain", reduce_ompi_chain});
 
 } // namespace
 } // namespace mpisim::mpi

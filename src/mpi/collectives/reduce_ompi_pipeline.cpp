@@ -24,7 +24,8 @@ void reduce_ompi_pipeline(const CollectiveContext& c, const CollectiveCall& call
   reduce_ompi::rooted(c, call, ompi::build_chain(1, c.size, c.me, call.root), segment);
 }
 
-const RegisterAlgorithm kRegister({Collective::Reduce, "ompi_pipeline", "segmented reduction along one chain", "Open MPI coll/tuned reduce_intra_pipeline", reduce_ompi_pipeline});
+const RegisterAlgorithm kRegister({Collective::Reduce, "ompi_pipeline", "segmented reduction along one chain",
+                                   "Open MPI coll/tuned reduce_intra_pipeline", reduce_ompi_pipeline});
 
 } // namespace
 } // namespace mpisim::mpi
