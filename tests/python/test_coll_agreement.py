@@ -93,6 +93,26 @@ SMPI_CANNOT_RUN = {
                         (16, 40000): "smpireplaymain aborts (invalid free, SMP comm setup)"},
 
     # reduce, reduce_scatter
+    "reduce/arrival_pattern_aware": {
+        (4, 200000): "SimGrid's arrival_pattern_aware deadlocks in replay",
+        (7, 1000): "SimGrid's arrival_pattern_aware deadlocks in replay",
+        (7, 300000): "SimGrid's arrival_pattern_aware deadlocks in replay",
+        (16, 40000): "SimGrid's arrival_pattern_aware deadlocks in replay",
+    },
+    "reduce/rab": {
+        (4, 200000): "SimGrid's rab re-enters reduce (rab) for MPI_BYTE, no op: endless recursion",
+        (7, 1000): "SimGrid's rab re-enters reduce (rab) for MPI_BYTE, no op: endless recursion",
+        (7, 300000): "SimGrid's rab re-enters reduce (rab) for MPI_BYTE, no op: endless recursion",
+        (16, 40000): "SimGrid's rab re-enters reduce (rab) for MPI_BYTE, no op: endless recursion",
+    },
+    "reduce/mvapich2_two_level": {
+        (4, 200000): "SimGrid's mvapich2_two_level aborts in replay (frees an invalid pointer)",
+        (7, 1000): "SimGrid's mvapich2_two_level aborts in replay (frees an invalid pointer)",
+        (7, 300000): "SimGrid's mvapich2_two_level aborts in replay (frees an invalid pointer)",
+        (16, 40000): "SimGrid's mvapich2_two_level aborts in replay (frees an invalid pointer)",
+    },
+    "reduce_scatter/mpich_noncomm": {(7, 1000): "SimGrid's mpich_noncomm asserts a power-of-two size",
+                                     (7, 300000): "SimGrid's mpich_noncomm asserts a power-of-two size"},
 
     # allreduce
     "allreduce/rab1": {(7, 1000): "SimGrid's rab1 refuses sizes that are not a power of two",
