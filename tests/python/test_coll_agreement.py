@@ -310,10 +310,12 @@ def test_algorithm_agrees_with_smpi(tmp_path, op, algorithm, ranks, placement, s
 
 
 # Whole selectors: the `collectives` trace (every collective of the format at 8 B to 400 KB) under
-# `--coll-selector S` and `--cfg=smpi/coll-selector:S`. SimGrid 3.32's replay cannot run the mpich and mvapich2
-# selectors: their allreduce asks the replay's null reduction operation whether it is commutative and crashes.
-SELECTOR_CASES = [(selector, ranks, placement) for selector in ("ompi", "impi")
-                  for ranks, placement in ((4, "spread"), (7, "spread"), (16, "smp"))]
+# `--coll-selector S` and `--cfg=smpi/coll-selector:S`, one rank per host. SimGrid 3.32's replay aborts as soon as a
+# selector picks an algorithm that builds node communicators ("free(): invalid pointer"): impi and mvapich2 always
+# do, mpich crashes earlier (its allreduce asks the replay's null reduction operation whether it is commutative), and
+# ompi does from 8 ranks on (on 3 it picks alltoallv "pair", which aborts there). Those selectors are compared
+# through their choices (tests/cpp/mpi_coll_selectors_test.cpp) and the algorithms one by one (above).
+SELECTOR_CASES = [("ompi", ranks, "spread") for ranks in (4, 5, 6, 7)]
 
 
 @pytest.mark.parametrize("selector,ranks,placement", SELECTOR_CASES,
