@@ -1,0 +1,106 @@
+// mpisim-run: runs an MPI application, built as a shared object by `mpisim cc`, as simulated ranks (docs/online.md).
+//
+// Exit status: the application's (the first non-zero status a rank's main returned, MPI_Abort's error code),
+// 128 + signal when a rank crashes, 2 for bad arguments, 3 on deadlock.
+#include "online/Api.hpp"
+#include "online/runner/CrashHandler.hpp"
+#include "online/runner/HostSpeed.hpp"
+#include "online/runner/ProgramCopies.hpp"
+#include "online/runner/RunnerOptions.hpp"
+#include "online/runner/Summary.hpp"
+
+#include "common/Errors.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+
+using namespace mpisim;
+using namespace mpisim::online;
+
+namespace {
+
+// Each rank gets its own argv (applications may modify theirs), with the program's name first.
+struct Arguments {
+  std::vector<std::string> strings;
+  std::vector<char*> pointers;
+  Arguments(const RunnerOptions& options) : strings{options.program}
+  {
+    strings.insert(strings.end(), options.arguments.begin(), options.arguments.end());
+    for (std::string& s : strings)
+      pointers.push_back(s.data());
+    pointers.push_back(nullptr);
+  }
+  int argc() const { return static_cast<int>(strings.size()); }
+};
+
+void write_summary(const RunnerOptions& options, const Runtime& runtime, const RunOutcome& outcome)
+{
+  if (options.quiet)
+    return;
+  const std::string text =
+      options.json ? summary_json(options, runtime, outcome) : summary_text(options, runtime, outcome);
+  if (options.summary_file.empty()) {
+    std::cerr << text << std::flush;
+    return;
+  }
+  std::ofstream out(options.summary_file);
+  out << text;
+  if (not out)
+    throw InputError(options.summary_file, 0, "cannot write the summary");
+}
+
+int run(const RunnerOptions& options)
+{
+  mpi::Simulation simulation(options.simulation, options.ranks);
+  Runtime runtime(simulation, options.online);
+  ProgramCopies copies(options.program, options.ranks, options.tmpdir);
+  std::vector<Arguments> arguments(options.ranks, Arguments(options));
+  RunOutcome outcome;
+  outcome.host_speed = options.online.host_speed;
+  simulation.world().launch([&](mpi::Rank& rank) {
+    const int me = rank.world_rank();
+    runtime.attach(me);
+    const int status = copies.main_of(me)(arguments[me].argc(), arguments[me].pointers.data());
+    runtime.detach(me);
+    if (status != 0 && outcome.exit_status == 0) {
+      outcome.exit_status = status;
+      outcome.failed_rank = me;
+    }
+  });
+  install_crash_handler();
+  const auto start = std::chrono::steady_clock::now();
+  try {
+    simulation.engine().run();
+  } catch (const DeadlockError& error) {
+    terminate_run(std::string("mpisim: ") + error.what(), 3); // blocked ranks are not unwound through C frames
+  } catch (const std::exception& error) {
+    terminate_run(std::string("mpisim: rank failed: ") + error.what(), 1);
+  }
+  std::fflush(stdout);
+  outcome.simulated_time = simulation.engine().now();
+  outcome.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (outcome.exit_status != 0)
+    std::cerr << "mpisim: rank " << outcome.failed_rank << " returned exit status " << outcome.exit_status << "\n";
+  write_summary(options, runtime, outcome);
+  return outcome.exit_status;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+  try {
+    RunnerOptions options = parse_runner_options(argc, argv);
+    if (not options.host_speed_given)
+      options.online.host_speed = measure_host_speed();
+    return run(options);
+  } catch (const InputError& error) {
+    std::cerr << "mpisim run: " << error.what() << "\n";
+    return 2;
+  } catch (const std::exception& error) {
+    std::cerr << "mpisim run: " << error.what() << "\n";
+    return 1;
+  }
+}
