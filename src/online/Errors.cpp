@@ -20,10 +20,9 @@ const char* error_class_name(int error_class)
 int raise_error(int comm, int error_class, const char* call, const std::string& what)
 {
   Runtime& runtime = Runtime::get();
-  CommEntry* entry = runtime.comm_entry(comm);
-  if (entry == nullptr)
-    entry = runtime.comm_entry(MPI_COMM_WORLD);
-  if (entry->errhandler == MPI_ERRORS_RETURN)
+  if (runtime.comm_entry(comm) == nullptr)
+    comm = MPI_COMM_WORLD;
+  if (runtime.errhandler(comm) == MPI_ERRORS_RETURN)
     return error_class;
   char date[64];
   std::snprintf(date, sizeof date, "%.9f", runtime.now());
@@ -62,7 +61,7 @@ extern "C" int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler
   MPISIM_CHECK(entry != nullptr, MPI_COMM_WORLD, MPI_ERR_COMM, "invalid communicator " + std::to_string(comm));
   MPISIM_CHECK(errhandler == MPI_ERRORS_ARE_FATAL || errhandler == MPI_ERRORS_RETURN, comm, MPI_ERR_ARG,
                "unknown error handler " + std::to_string(errhandler));
-  entry->errhandler = errhandler;
+  mpisim::online::Runtime::get().set_errhandler(comm, errhandler);
   return MPI_SUCCESS;
 }
 
@@ -70,7 +69,7 @@ extern "C" int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler* errhandle
 {
   mpisim::online::CommEntry* entry = mpisim::online::Runtime::get().comm_entry(comm);
   MPISIM_CHECK(entry != nullptr, MPI_COMM_WORLD, MPI_ERR_COMM, "invalid communicator " + std::to_string(comm));
-  *errhandler = entry->errhandler;
+  *errhandler = mpisim::online::Runtime::get().errhandler(comm);
   return MPI_SUCCESS;
 }
 

@@ -129,7 +129,7 @@ int Runtime::adopt(const mpi::Communicator& parent, int color, const std::functi
   if (found != created_comms_.end())
     return found->second;
   const std::string name = parent.name() + "/" + std::to_string(sequence) + ":" + std::to_string(color);
-  comms_.push_back(CommEntry{&world().create_communicator(name, members()), 1});
+  comms_.push_back(CommEntry{&world().create_communicator(name, members())});
   const int handle = static_cast<int>(comms_.size()) - 1;
   created_comms_[key] = handle;
   return handle;
@@ -139,6 +139,18 @@ void Runtime::release_comm(int handle)
 {
   // Communicators stay allocated: other members may still use the handle (each member frees its own reference).
   (void)handle;
+}
+
+int Runtime::errhandler(int comm)
+{
+  const auto& handlers = accounts_[current_rank()].errhandlers;
+  auto found = handlers.find(comm);
+  return found == handlers.end() ? 1 /* MPI_ERRORS_ARE_FATAL */ : found->second;
+}
+
+void Runtime::set_errhandler(int comm, int errhandler)
+{
+  accounts_[current_rank()].errhandlers[comm] = errhandler;
 }
 
 mpi::DatatypePtr Runtime::datatype(int handle) const

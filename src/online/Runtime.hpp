@@ -36,6 +36,7 @@ struct RankAccount {
   double entered = 0;   // simulated date of the outermost call's entry
   bool initialized = false, finalized = false;
   std::map<int, uint32_t> comm_creations; // by communicator context: how many this rank made (see Runtime::adopt)
+  std::map<int, int> errhandlers;          // by communicator handle, when not MPI_ERRORS_ARE_FATAL
 };
 
 // One user request: the simulator's request, and what to do when it completes (unpack a collective's result).
@@ -47,7 +48,6 @@ struct RequestEntry {
 
 struct CommEntry {
   const mpi::Communicator* comm = nullptr;
-  int errhandler = 1; // MPI_ERRORS_ARE_FATAL
 };
 
 class Runtime {
@@ -84,6 +84,9 @@ public:
   // same handle; `build` is called by the first one to arrive.
   int adopt(const mpi::Communicator& parent, int color, const std::function<std::vector<int>()>& members);
   void release_comm(int handle);
+  // Error handlers belong to each rank's view of a communicator (each process has its own in real MPI).
+  int errhandler(int comm);
+  void set_errhandler(int comm, int errhandler);
 
   mpi::DatatypePtr datatype(int handle) const;
   int add_datatype(mpi::DatatypePtr type);
