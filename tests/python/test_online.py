@@ -164,3 +164,22 @@ def test_compile_only_and_show(tmp_path):
     assert (tmp_path / "ring.o").exists()
     done = mpisim("cc", "-show", "app.c", "-o", "app")
     assert "-shared" in done.stdout and "-lmpisim-mpi" in done.stdout
+
+
+def test_cxx_program(tmp_path):
+    binary = str(tmp_path / "hello")
+    done = mpisim("cxx", "-O1", os.path.join(SOURCES, "hello.cpp"), "-o", binary)
+    assert done.returncode == 0, done.stderr
+    done = mpisim("run", "-np", "3", "--platform", "cluster:3", "--quiet", binary)
+    assert done.returncode == 0, done.stderr
+    # sum over ranks of (size * rank + 1) = 3 * (0 + 1 + 2) + 3
+    assert done.stdout == "hello from C++ on 3 ranks: total 12\n"
+
+
+def test_hostfile_gives_the_rank_count_and_hosts(built, tmp_path):
+    hostfile = tmp_path / "hosts"
+    hostfile.write_text("node-1:2\nnode-3\n")
+    done = mpisim("run", "--platform", "cluster:4", "--hostfile", str(hostfile), "--json", built["ring"])
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "token after 2 laps on 3 ranks: 6\n"
+    assert len(json.loads(done.stderr)["ranks"]) == 3

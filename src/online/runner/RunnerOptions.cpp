@@ -3,6 +3,7 @@
 #include "common/Errors.hpp"
 #include "common/Units.hpp"
 
+#include <algorithm>
 #include <fstream>
 #include <string_view>
 
@@ -10,8 +11,9 @@ namespace mpisim::online {
 
 const char* runner_usage()
 {
-  return "usage: mpisim run -np N --platform P [--hostfile F] [--model M] [--param NAME=VALUE] [--coll-selector S]\n"
-         "                  [--coll OP=ALGO] [--host-speed SPEED] [--no-compute-time] [--cpu-threshold SECONDS]\n"
+  return "usage: mpisim run -np N --platform P [--hostfile F] [--map platform|sorted] [--model M]\n"
+         "                  [--param NAME=VALUE] [--model-params FILE] [--coll-selector S] [--coll OP=ALGO,...]\n"
+         "                  [--host-speed SPEED] [--no-compute-time] [--cpu-threshold SECONDS]\n"
          "                  [--stack-size BYTES] [--tmpdir DIR] [--json] [--summary FILE] [--quiet] ./app ARGS...\n";
 }
 
@@ -38,6 +40,26 @@ std::pair<std::string, std::string> split_assignment(const std::string& text, co
   if (equal == std::string::npos)
     throw InputError(std::string(option) + " expects NAME=VALUE, got '" + text + "'");
   return {text.substr(0, equal), text.substr(equal + 1)};
+}
+
+// "alltoall=bruck,bcast=binomial_tree": one or several OP=ALGO, as `mpisim replay --coll`.
+void add_forced_algorithms(const std::string& text, std::map<std::string, std::string>& forced)
+{
+  size_t start = 0;
+  while (start <= text.size()) {
+    const size_t comma = std::min(text.find(',', start), text.size());
+    forced.insert(split_assignment(text.substr(start, comma - start), "--coll"));
+    start = comma + 1;
+  }
+}
+
+mpi::PlacementOrder placement_order(const std::string& text)
+{
+  if (text == "platform")
+    return mpi::PlacementOrder::Platform;
+  if (text == "sorted")
+    return mpi::PlacementOrder::Sorted;
+  throw InputError("--map expects 'platform' or 'sorted', got '" + text + "'");
 }
 
 } // namespace
@@ -67,7 +89,11 @@ RunnerOptions parse_runner_options(int argc, char** argv)
     else if (arg == "--coll-selector")
       options.simulation.collective_selector = value(arg);
     else if (arg == "--coll")
-      options.simulation.collective_algorithms.insert(split_assignment(value(arg), "--coll"));
+      add_forced_algorithms(value(arg), options.simulation.collective_algorithms);
+    else if (arg == "--model-params")
+      options.simulation.model_parameter_file = value(arg);
+    else if (arg == "--map")
+      options.simulation.placement = placement_order(value(arg));
     else if (arg == "--host-speed") {
       options.online.host_speed = units::parse_speed(value(arg));
       options.host_speed_given = true;
@@ -86,12 +112,14 @@ RunnerOptions parse_runner_options(int argc, char** argv)
     else if (arg == "--quiet")
       options.quiet = true;
     else if (arg == "-h" || arg == "--help")
-      throw InputError(runner_usage());
+      options.help = true;
     else if (arg.starts_with("-"))
       throw InputError("unknown option " + std::string(arg) + "\n" + runner_usage());
     else
       break;
   }
+  if (options.help)
+    return options;
   if (i >= argc)
     throw InputError(std::string("no program given\n") + runner_usage());
   options.program = argv[i];

@@ -19,6 +19,7 @@ struct RunnerOptions {
   bool json = false;              // summary as JSON
   std::string summary_file;       // summary there instead of stderr
   bool quiet = false;             // no summary
+  bool help = false;              // --help: print the usage and stop
 };
 
 // Throws InputError on bad options. Options stop at the program's path: what follows belongs to the application.

@@ -93,6 +93,10 @@ int main(int argc, char** argv)
 {
   try {
     RunnerOptions options = parse_runner_options(argc, argv);
+    if (options.help) {
+      std::cout << runner_usage();
+      return 0;
+    }
     if (not options.host_speed_given)
       options.online.host_speed = measure_host_speed();
     return run(options);
