@@ -279,6 +279,25 @@ MPISIM_DECLARE(int, Iscan,
 MPISIM_DECLARE(int, Iexscan,
                (const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
                 MPI_Request* request))
+MPISIM_DECLARE(int, Igatherv,
+               (const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request))
+MPISIM_DECLARE(int, Iscatterv,
+               (const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void* recvbuf,
+                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request))
+MPISIM_DECLARE(int, Iallgatherv,
+               (const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request))
+MPISIM_DECLARE(int, Ialltoallv,
+               (const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void* recvbuf,
+                const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                MPI_Request* request))
+MPISIM_DECLARE(int, Ireduce_scatter,
+               (const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype type, MPI_Op op,
+                MPI_Comm comm, MPI_Request* request))
+MPISIM_DECLARE(int, Ireduce_scatter_block,
+               (const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
+                MPI_Request* request))
 
 /* Datatypes */
 MPISIM_DECLARE(int, Type_contiguous, (int count, MPI_Datatype oldtype, MPI_Datatype* newtype))

@@ -2,6 +2,8 @@
 // request and unpack the results.
 #include "online/CollectiveBuilders.hpp"
 
+#include <vector>
+
 using namespace mpisim::online;
 using mpisim::mpi::Collective;
 
@@ -95,6 +97,72 @@ extern "C" int PMPI_Ialltoall(const void* sendbuf, int sendcount, MPI_Datatype s
   });
 }
 
+extern "C" int PMPI_Igatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                             const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm,
+                             MPI_Request* request)
+{
+  return start(request, [&](PreparedPtr& p) {
+    return prepare_gather(sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts, displs, recvtype, root, comm,
+                          "MPI_Igatherv", p);
+  });
+}
+
+extern "C" int PMPI_Iallgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                                const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
+                                MPI_Request* request)
+{
+  return start(request, [&](PreparedPtr& p) {
+    return prepare_gather(sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts, displs, recvtype, -1, comm,
+                          "MPI_Iallgatherv", p);
+  });
+}
+
+extern "C" int PMPI_Iscatterv(const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
+                              void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                              MPI_Request* request)
+{
+  return start(request, [&](PreparedPtr& p) {
+    return prepare_scatter(sendbuf, 0, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm,
+                           "MPI_Iscatterv", p);
+  });
+}
+
+extern "C" int PMPI_Ialltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                               MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
+                               MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request)
+{
+  return start(request, [&](PreparedPtr& p) {
+    return prepare_alltoall(sendbuf, 0, sendcounts, sdispls, sendtype, recvbuf, 0, recvcounts, rdispls, recvtype,
+                            comm, "MPI_Ialltoallv", p);
+  });
+}
+
+extern "C" int PMPI_Ireduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype type,
+                                    MPI_Op op, MPI_Comm comm, MPI_Request* request)
+{
+  return start(request, [&](PreparedPtr& p) {
+    return prepare_reduce_scatter(sendbuf, recvbuf, recvcounts, type, op, comm, "MPI_Ireduce_scatter", p);
+  });
+}
+
+extern "C" int PMPI_Ireduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype type,
+                                          MPI_Op op, MPI_Comm comm, MPI_Request* request)
+{
+  int size = 0;
+  MPISIM_TRY(PMPI_Comm_size(comm, &size));
+  std::vector<int> recvcounts(size, recvcount); // read while preparing: need not outlive the call
+  return start(request, [&](PreparedPtr& p) {
+    return prepare_reduce_scatter(sendbuf, recvbuf, recvcounts.data(), type, op, comm, "MPI_Ireduce_scatter_block",
+                                  p);
+  });
+}
+
+MPISIM_ALIAS(Igatherv)
+MPISIM_ALIAS(Iallgatherv)
+MPISIM_ALIAS(Iscatterv)
+MPISIM_ALIAS(Ialltoallv)
+MPISIM_ALIAS(Ireduce_scatter)
+MPISIM_ALIAS(Ireduce_scatter_block)
 MPISIM_ALIAS(Ibarrier)
 MPISIM_ALIAS(Ibcast)
 MPISIM_ALIAS(Ireduce)

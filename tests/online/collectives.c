@@ -193,6 +193,26 @@ int main(int argc, char** argv)
   MPI_Wait(&requests[0], MPI_STATUS_IGNORE);
   check(1, "ibarrier");
 
+  for (int i = 0; i <= rank; ++i)
+    send[i] = 100 * rank + i;
+  MPI_Iallgatherv(send, rank + 1, MPI_INT, recv, counts, displs, MPI_INT, MPI_COMM_WORLD, &requests[0]);
+  MPI_Wait(&requests[0], MPI_STATUS_IGNORE);
+  ok = 1;
+  for (int r = 0; r < n; ++r)
+    for (int i = 0; i <= r; ++i)
+      ok &= recv[displs[r] + i] == 100 * r + i;
+  check(ok, "iallgatherv");
+
+  for (int i = 0; i < 2 * n; ++i)
+    send[i] = i + rank;
+  int block[2] = {0, 0};
+  MPI_Ireduce_scatter_block(send, block, 2, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &requests[0]);
+  int done = 0;
+  while (!done)
+    MPI_Test(&requests[0], &done, MPI_STATUS_IGNORE);
+  check(block[0] == n * 2 * rank + n * (n - 1) / 2 && block[1] == n * (2 * rank + 1) + n * (n - 1) / 2,
+        "ireduce_scatter_block");
+
   MPI_Comm half;
   MPI_Comm_split(MPI_COMM_WORLD, rank % 2, -rank, &half);
   int half_rank, half_size, half_sum = 0;

@@ -21,19 +21,13 @@ using namespace mpisim::online;
 
 namespace {
 
-// Each rank gets its own argv (applications may modify theirs), with the program's name first.
-struct Arguments {
-  std::vector<std::string> strings;
-  std::vector<char*> pointers;
-  Arguments(const RunnerOptions& options) : strings{options.program}
-  {
-    strings.insert(strings.end(), options.arguments.begin(), options.arguments.end());
-    for (std::string& s : strings)
-      pointers.push_back(s.data());
-    pointers.push_back(nullptr);
-  }
-  int argc() const { return static_cast<int>(strings.size()); }
-};
+// The program's argv: its path, then its arguments. Each rank gets its own copy (applications may modify theirs).
+std::vector<std::string> program_arguments(const RunnerOptions& options)
+{
+  std::vector<std::string> strings{options.program};
+  strings.insert(strings.end(), options.arguments.begin(), options.arguments.end());
+  return strings;
+}
 
 void write_summary(const RunnerOptions& options, const Runtime& runtime, const RunOutcome& outcome)
 {
@@ -56,13 +50,17 @@ int run(const RunnerOptions& options)
   mpi::Simulation simulation(options.simulation, options.ranks);
   Runtime runtime(simulation, options.online);
   ProgramCopies copies(options.program, options.ranks, options.tmpdir);
-  std::vector<Arguments> arguments(options.ranks, Arguments(options));
   RunOutcome outcome;
   outcome.host_speed = options.online.host_speed;
   simulation.world().launch([&](mpi::Rank& rank) {
     const int me = rank.world_rank();
+    std::vector<std::string> strings = program_arguments(options); // on the rank's stack while main runs
+    std::vector<char*> argv_of_rank;
+    for (std::string& s : strings)
+      argv_of_rank.push_back(s.data());
+    argv_of_rank.push_back(nullptr);
     runtime.attach(me);
-    const int status = copies.main_of(me)(arguments[me].argc(), arguments[me].pointers.data());
+    const int status = copies.main_of(me)(static_cast<int>(strings.size()), argv_of_rank.data());
     runtime.detach(me);
     if (status != 0 && outcome.exit_status == 0) {
       outcome.exit_status = status;
