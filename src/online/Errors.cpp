@@ -33,6 +33,8 @@ int raise_error(int comm, int error_class, const char* call, const std::string& 
 
 void terminate_run(const std::string& report, int status)
 {
+  if (Runtime::active())
+    Runtime::get().output_boundary(Runtime::get().running_rank());
   std::fflush(nullptr);
   std::string line = report + "\n";
   [[maybe_unused]] ssize_t written = write(STDERR_FILENO, line.data(), line.size());

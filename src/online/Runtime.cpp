@@ -68,6 +68,7 @@ void Runtime::attach(int world_rank)
 
 void Runtime::detach(int world_rank)
 {
+  output_boundary(world_rank);
   accounts_[world_rank].finish = now();
 }
 
@@ -83,6 +84,7 @@ void Runtime::enter_call()
   RankAccount& account = accounts_[me];
   if (account.depth++ > 0)
     return;
+  output_boundary(me);
   ++account.calls;
   const double burst = thread_cpu_time() - account.cpu_mark;
   if (options_.compute_time && burst >= options_.cpu_threshold) {

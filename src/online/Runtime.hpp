@@ -73,6 +73,15 @@ public:
   RankAccount& account(int world_rank) { return accounts_[world_rank]; }
   const std::vector<RankAccount>& accounts() const { return accounts_; }
 
+  // Called with the running rank whenever control may pass to another rank (a rank entering an MPI call, a rank's
+  // main returning) and before the run ends: where the runner attributes output to ranks (--tag-output).
+  void set_output_boundary(std::function<void(int rank)> hook) { output_boundary_ = std::move(hook); }
+  void output_boundary(int rank)
+  {
+    if (output_boundary_ && rank >= 0)
+      output_boundary_(rank);
+  }
+
   // Entry and exit of every MPI call (ApiScope): computation since the last exit becomes simulated time.
   void enter_call();
   void leave_call();
@@ -114,6 +123,7 @@ private:
   std::unordered_map<int, RequestEntry> requests_;
   int next_request_ = 1;
   int running_rank_ = -1;
+  std::function<void(int)> output_boundary_;
 };
 
 // Host CPU time of the calling thread, in seconds.

@@ -183,3 +183,12 @@ def test_hostfile_gives_the_rank_count_and_hosts(built, tmp_path):
     assert done.returncode == 0, done.stderr
     assert done.stdout == "token after 2 laps on 3 ranks: 6\n"
     assert len(json.loads(done.stderr)["ranks"]) == 3
+
+
+def test_tag_output_prefixes_lines_with_the_writing_rank(built):
+    done = run(built, "abort", np=4, options=("--tag-output",))
+    assert done.returncode == 7
+    assert done.stdout == "[1] rank 1 aborting\n"
+    done = run(built, "halo", np=3, options=("--tag-output", "--quiet"))
+    assert done.returncode == 0
+    assert len(done.stdout.splitlines()) == 3 and all(line.startswith("[0] rank ") for line in done.stdout.splitlines())

@@ -14,7 +14,8 @@ const char* runner_usage()
   return "usage: mpisim run -np N --platform P [--hostfile F] [--map platform|sorted] [--model M]\n"
          "                  [--param NAME=VALUE] [--model-params FILE] [--coll-selector S] [--coll OP=ALGO,...]\n"
          "                  [--host-speed SPEED] [--no-compute-time] [--cpu-threshold SECONDS]\n"
-         "                  [--stack-size BYTES] [--tmpdir DIR] [--json] [--summary FILE] [--quiet] ./app ARGS...\n";
+         "                  [--stack-size BYTES] [--tmpdir DIR] [--tag-output] [--json] [--summary FILE] [--quiet]\n"
+         "                  ./app ARGS...\n";
 }
 
 namespace {
@@ -109,6 +110,8 @@ RunnerOptions parse_runner_options(int argc, char** argv)
       options.json = true;
     else if (arg == "--summary")
       options.summary_file = value(arg);
+    else if (arg == "--tag-output")
+      options.tag_output = true;
     else if (arg == "--quiet")
       options.quiet = true;
     else if (arg == "-h" || arg == "--help")

@@ -19,6 +19,7 @@ struct RunnerOptions {
   bool json = false;              // summary as JSON
   std::string summary_file;       // summary there instead of stderr
   bool quiet = false;             // no summary
+  bool tag_output = false;        // prefix each line of the application's stdout with its rank
   bool help = false;              // --help: print the usage and stop
 };
 

@@ -5,6 +5,7 @@
 #include "online/Api.hpp"
 #include "online/runner/CrashHandler.hpp"
 #include "online/runner/HostSpeed.hpp"
+#include "online/runner/OutputTagger.hpp"
 #include "online/runner/ProgramCopies.hpp"
 #include "online/runner/RunnerOptions.hpp"
 #include "online/runner/Summary.hpp"
@@ -50,6 +51,11 @@ int run(const RunnerOptions& options)
   mpi::Simulation simulation(options.simulation, options.ranks);
   Runtime runtime(simulation, options.online);
   ProgramCopies copies(options.program, options.ranks, options.tmpdir);
+  std::unique_ptr<OutputTagger> tagger;
+  if (options.tag_output) {
+    tagger = std::make_unique<OutputTagger>();
+    runtime.set_output_boundary([&tagger](int rank) { tagger->boundary(rank); });
+  }
   RunOutcome outcome;
   outcome.host_speed = options.online.host_speed;
   simulation.world().launch([&](mpi::Rank& rank) {
@@ -76,6 +82,8 @@ int run(const RunnerOptions& options)
   } catch (const std::exception& error) {
     terminate_run(std::string("mpisim: rank failed: ") + error.what(), 1);
   }
+  runtime.set_output_boundary(nullptr);
+  tagger.reset(); // the last lines out, stdout restored
   std::fflush(stdout);
   outcome.simulated_time = simulation.engine().now();
   outcome.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
