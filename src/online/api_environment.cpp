@@ -57,7 +57,9 @@ extern "C" int PMPI_Abort(MPI_Comm comm, int errorcode)
 extern "C" double PMPI_Wtime(void)
 {
   ApiScope scope; // the computation before the call is injected first: Wtime sees it
-  return scope.runtime().now();
+  const double now = scope.runtime().now();
+  scope.rank().sleep(scope.runtime().options().wtime_delay); // after reading, as SMPI
+  return now;
 }
 
 extern "C" double PMPI_Wtick(void)

@@ -13,7 +13,7 @@ const char* runner_usage()
 {
   return "usage: mpisim run -np N --platform P [--hostfile F] [--map platform|sorted] [--model M]\n"
          "                  [--param NAME=VALUE] [--model-params FILE] [--coll-selector S] [--coll OP=ALGO,...]\n"
-         "                  [--host-speed SPEED] [--no-compute-time] [--cpu-threshold SECONDS]\n"
+         "                  [--host-speed SPEED] [--no-compute-time] [--cpu-threshold SECONDS] [--wtime-delay SECONDS]\n"
          "                  [--stack-size BYTES] [--tmpdir DIR] [--tag-output] [--json] [--summary FILE] [--quiet]\n"
          "                  ./app ARGS...\n";
 }
@@ -102,6 +102,8 @@ RunnerOptions parse_runner_options(int argc, char** argv)
       options.online.compute_time = false;
     else if (arg == "--cpu-threshold")
       options.online.cpu_threshold = units::parse_time(value(arg));
+    else if (arg == "--wtime-delay")
+      options.online.wtime_delay = units::parse_time(value(arg));
     else if (arg == "--stack-size")
       options.simulation.stack_size = static_cast<size_t>(units::parse_size(value(arg)));
     else if (arg == "--tmpdir")
