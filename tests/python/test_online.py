@@ -70,11 +70,12 @@ def test_collectives_on_other_sizes(built, np):
     assert done.stdout.splitlines()[-1] == "0 failures"
 
 
-def test_globals_statics_thread_locals_are_private(built):
-    done = run(built, "privacy", np=6)
+@pytest.mark.parametrize("np", [6, 512])
+def test_globals_statics_thread_locals_are_private(built, np):
+    done = run(built, "privacy", np=np, platform=f"cluster:{np}")
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
-    assert len(lines) == 6 and all("SHARED" not in line for line in lines), done.stdout
+    assert len(lines) == np and all("SHARED" not in line for line in lines), done.stdout
 
 
 def test_pingpong_closed_form_with_fluid_model(built, tmp_path):
