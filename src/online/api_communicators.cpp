@@ -1,5 +1,5 @@
 // Communicator queries and creation (MPI_Comm_size/rank/dup/split/free/compare).
-#include "online/Api.hpp"
+#include "online/Arguments.hpp"
 
 #include <algorithm>
 #include <tuple>
@@ -76,7 +76,10 @@ extern "C" int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm)
   MPISIM_CHECK(parent != nullptr, comm, MPI_ERR_COMM, "invalid communicator " + std::to_string(comm));
   int rank = 0;
   PMPI_Comm_rank(comm, &rank);
-  return PMPI_Comm_split(comm, 0, rank, newcomm);
+  MPISIM_TRY(PMPI_Comm_split(comm, 0, rank, newcomm));
+  Runtime& runtime = Runtime::get();
+  runtime.set_errhandler(*newcomm, runtime.errhandler(comm)); // a duplicate keeps the error handler (MPI 6.4.2)
+  return MPI_SUCCESS;
 }
 
 extern "C" int PMPI_Comm_free(MPI_Comm* comm)

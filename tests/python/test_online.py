@@ -215,3 +215,15 @@ def test_times_agree_with_smpirun(built, tmp_path, program, argument):
     ours = run(built, program, argument, np=np, platform=platform, options=("--no-compute-time", "--quiet"))
     assert ours.returncode == 0, ours.stderr
     assert ours.stdout == smpi.stdout
+
+
+def test_runs_are_reproducible(built, tmp_path):
+    # Computation not timed: the same program gives the same event sequence, hence the same fingerprint.
+    results = []
+    for attempt in range(2):
+        summary = tmp_path / f"run{attempt}.json"
+        done = run(built, "collectives", np=6, options=("--no-compute-time", "--json", "--summary", str(summary)))
+        assert done.returncode == 0, done.stderr
+        results.append(json.loads(summary.read_text()))
+    assert results[0]["fingerprint"] == results[1]["fingerprint"] != 0
+    assert results[0]["simulated_time"] == results[1]["simulated_time"]

@@ -54,7 +54,8 @@ std::string summary_json(const RunnerOptions& options, const Runtime& runtime, c
 {
   std::ostringstream out;
   out << "{\n  \"simulated_time\": " << fixed(outcome.simulated_time) << ",\n  \"wall_seconds\": " << outcome.wall_seconds
-      << ",\n  \"exit_status\": " << outcome.exit_status << ",\n  \"inputs\": {\"program\": " << quoted(options.program)
+      << ",\n  \"exit_status\": " << outcome.exit_status
+      << ",\n  \"fingerprint\": " << outcome.fingerprint << ",\n  \"inputs\": {\"program\": " << quoted(options.program)
       << ", \"platform\": " << quoted(options.simulation.platform) << ", \"model\": "
       << quoted(options.simulation.model) << ", \"collective_selector\": "
       << quoted(options.simulation.collective_selector) << ", \"ranks\": " << options.ranks

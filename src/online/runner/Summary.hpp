@@ -3,6 +3,7 @@
 
 #include "online/runner/RunnerOptions.hpp"
 
+#include <cstdint>
 #include <string>
 
 namespace mpisim::online {
@@ -13,6 +14,7 @@ struct RunOutcome {
   double host_speed = 0;       // flop/s used to scale computation
   int exit_status = 0;         // the first non-zero status a rank's main returned
   int failed_rank = -1;
+  uint64_t fingerprint = 0;    // the engine's hash of the event sequence: equal runs, equal fingerprints
 };
 
 std::string summary_text(const RunnerOptions& options, const Runtime& runtime, const RunOutcome& outcome);

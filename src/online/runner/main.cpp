@@ -86,6 +86,7 @@ int run(const RunnerOptions& options)
   tagger.reset(); // the last lines out, stdout restored
   std::fflush(stdout);
   outcome.simulated_time = simulation.engine().now();
+  outcome.fingerprint = simulation.engine().fingerprint();
   outcome.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (outcome.exit_status != 0)
     std::cerr << "mpisim: rank " << outcome.failed_rank << " returned exit status " << outcome.exit_status << "\n";
