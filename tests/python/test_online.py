@@ -16,7 +16,7 @@ import pytest
 from conftest import repo_path
 
 SOURCES = repo_path("tests", "online")
-PROGRAMS = ["coll_timing", "ring", "halo", "collectives", "privacy", "pingpong", "deadlock", "abort", "crash", "errors", "compute"]
+PROGRAMS = ["coll_timing", "ring", "halo", "collectives", "privacy", "pingpong", "deadlock", "abort", "crash", "errors", "compute", "exit"]
 
 
 def mpisim(*args, timeout=120):
@@ -227,3 +227,11 @@ def test_runs_are_reproducible(built, tmp_path):
         results.append(json.loads(summary.read_text()))
     assert results[0]["fingerprint"] == results[1]["fingerprint"] != 0
     assert results[0]["simulated_time"] == results[1]["simulated_time"]
+
+
+@pytest.mark.parametrize("options", [(), ("--tag-output",)])
+def test_exit_from_a_rank_ends_the_run_and_says_so(built, options):
+    done = run(built, "exit", np=4, options=options)
+    assert done.returncode == 4
+    assert done.stdout == ("[2] " if options else "") + "rank 2 exits\n"
+    assert "mpisim: rank 2 called exit() at simulated time" in done.stderr

@@ -19,12 +19,21 @@ OutputTagger::OutputTagger()
 
 OutputTagger::~OutputTagger()
 {
+  close();
+}
+
+void OutputTagger::close()
+{
+  if (real_stdout_ < 0)
+    return;
+  std::fflush(stdout);
   for (auto& [rank, line] : partial_)
     if (not line.empty())
       emit(rank, line + "\n");
   dup2(real_stdout_, STDOUT_FILENO);
-  close(real_stdout_);
-  close(capture_);
+  ::close(real_stdout_);
+  ::close(capture_);
+  real_stdout_ = capture_ = -1;
 }
 
 void OutputTagger::boundary(int rank)

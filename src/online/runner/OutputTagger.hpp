@@ -20,6 +20,8 @@ public:
 
   // Everything written since the last boundary was written by `rank`.
   void boundary(int rank);
+  // Writes every partial line and restores stdout (once; also at destruction).
+  void close();
 
 private:
   void emit(int rank, const std::string& line);

@@ -30,6 +30,26 @@ std::vector<std::string> program_arguments(const RunnerOptions& options)
   return strings;
 }
 
+// A rank calling exit() ends the whole process (as in SMPI): say which rank did, and when, and let its output out.
+struct RunInProgress {
+  Runtime* runtime = nullptr;
+  OutputTagger* tagger = nullptr;
+};
+RunInProgress g_run;
+
+void report_exit_during_run()
+{
+  if (g_run.runtime == nullptr)
+    return;
+  const int rank = g_run.runtime->running_rank();
+  g_run.runtime->output_boundary(rank);
+  if (g_run.tagger)
+    g_run.tagger->close();
+  std::fflush(stdout);
+  std::fprintf(stderr, "mpisim: rank %d called exit() at simulated time %.9f s: the run ends\n", rank,
+               g_run.runtime->now());
+}
+
 void write_summary(const RunnerOptions& options, const Runtime& runtime, const RunOutcome& outcome)
 {
   if (options.quiet)
@@ -74,6 +94,8 @@ int run(const RunnerOptions& options)
     }
   });
   install_crash_handler();
+  g_run = {&runtime, tagger.get()};
+  std::atexit(report_exit_during_run);
   const auto start = std::chrono::steady_clock::now();
   try {
     simulation.engine().run();
@@ -82,6 +104,7 @@ int run(const RunnerOptions& options)
   } catch (const std::exception& error) {
     terminate_run(std::string("mpisim: rank failed: ") + error.what(), 1);
   }
+  g_run = {};
   runtime.set_output_boundary(nullptr);
   tagger.reset(); // the last lines out, stdout restored
   std::fflush(stdout);
