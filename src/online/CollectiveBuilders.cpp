@@ -72,8 +72,9 @@ int prepare_gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, vo
 {
   const bool all = root < 0;
   const bool v = recvcounts != nullptr;
-  MPISIM_TRY(start(all ? (v ? Collective::Allgatherv : Collective::Allgather) : (v ? Collective::Gatherv : Collective::Gather),
-                   comm, call, out));
+  const Collective kind = all ? (v ? Collective::Allgatherv : Collective::Allgather)
+                              : (v ? Collective::Gatherv : Collective::Gather);
+  MPISIM_TRY(start(kind, comm, call, out));
   PreparedCollective& p = *out;
   if (not all)
     MPISIM_TRY(check_root(comm, p.comm, root, call));
@@ -182,7 +183,8 @@ int prepare_alltoall(const void* sendbuf, int sendcount, const int* sendcounts, 
     const size_t blocks = p.comm.size();
     p.call.bytes = static_cast<double>(st->packed_size(sendcount));
     p.call.recv_bytes = static_cast<double>(rt->packed_size(recvcount));
-    p.call.send_data = inplace ? p.copy_of(sendbuf, sendcount * blocks, *st) : p.input(sendbuf, sendcount * blocks, *st);
+    p.call.send_data =
+        inplace ? p.copy_of(sendbuf, sendcount * blocks, *st) : p.input(sendbuf, sendcount * blocks, *st);
     p.call.recv_data = p.output(recvbuf, recvcount * blocks, rt, false);
   }
   p.call.element_bytes = static_cast<double>(rt->size() ? rt->size() : 1);

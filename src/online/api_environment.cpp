@@ -49,9 +49,12 @@ extern "C" int PMPI_Abort(MPI_Comm comm, int errorcode)
   ApiScope scope;
   char date[64];
   std::snprintf(date, sizeof date, "%.9f", scope.runtime().now());
-  terminate_run("mpisim: rank " + std::to_string(scope.runtime().current_rank()) + " called MPI_Abort with error code " +
-                    std::to_string(errorcode) + " at simulated time " + date + " s",
-                errorcode == 0 ? 1 : errorcode & 0xff ? errorcode & 0xff : 1);
+  // The exit status is the error code as a process would report it (its low byte), and never 0.
+  const int status = errorcode & 0xff ? errorcode & 0xff : 1;
+  terminate_run("mpisim: rank " + std::to_string(scope.runtime().current_rank()) +
+                    " called MPI_Abort with error code " + std::to_string(errorcode) + " at simulated time " + date +
+                    " s",
+                status);
 }
 
 extern "C" double PMPI_Wtime(void)

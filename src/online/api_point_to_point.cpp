@@ -167,7 +167,8 @@ extern "C" int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int* flag, MPI_St
   // As SMPI: each probe costs the test delay, so polling loops let simulated time advance.
   mpisim::mpi::Rank& rank = scope.rank();
   rank.sleep(rank.world().settings().test_delay);
-  const mpisim::mpi::Message* message = rank.world().mailbox(rank.world_rank()).find_unexpected(c->context(), source, tag);
+  const mpisim::mpi::Message* message =
+      rank.world().mailbox(rank.world_rank()).find_unexpected(c->context(), source, tag);
   *flag = message != nullptr;
   if (message)
     fill_status(status, mpisim::mpi::Status{message->source(), message->tag(), message->bytes(), false});

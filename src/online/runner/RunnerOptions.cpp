@@ -13,9 +13,9 @@ const char* runner_usage()
 {
   return "usage: mpisim run -np N --platform P [--hostfile F] [--map platform|sorted] [--model M]\n"
          "                  [--param NAME=VALUE] [--model-params FILE] [--coll-selector S] [--coll OP=ALGO,...]\n"
-         "                  [--host-speed SPEED] [--no-compute-time] [--cpu-threshold SECONDS] [--wtime-delay SECONDS]\n"
-         "                  [--stack-size BYTES] [--tmpdir DIR] [--tag-output] [--json] [--summary FILE] [--quiet]\n"
-         "                  ./app ARGS...\n";
+         "                  [--host-speed SPEED] [--no-compute-time] [--cpu-threshold SECONDS]\n"
+         "                  [--wtime-delay SECONDS] [--stack-size BYTES] [--tmpdir DIR] [--tag-output]\n"
+         "                  [--json] [--summary FILE] [--quiet] ./app ARGS...\n";
 }
 
 namespace {

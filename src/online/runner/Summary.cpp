@@ -53,7 +53,8 @@ std::string summary_text(const RunnerOptions& options, const Runtime& runtime, c
 std::string summary_json(const RunnerOptions& options, const Runtime& runtime, const RunOutcome& outcome)
 {
   std::ostringstream out;
-  out << "{\n  \"simulated_time\": " << fixed(outcome.simulated_time) << ",\n  \"wall_seconds\": " << outcome.wall_seconds
+  out << "{\n  \"simulated_time\": " << fixed(outcome.simulated_time)
+      << ",\n  \"wall_seconds\": " << outcome.wall_seconds
       << ",\n  \"exit_status\": " << outcome.exit_status
       << ",\n  \"fingerprint\": " << outcome.fingerprint << ",\n  \"inputs\": {\"program\": " << quoted(options.program)
       << ", \"platform\": " << quoted(options.simulation.platform) << ", \"model\": "
