@@ -285,14 +285,14 @@ def _add_optional_commands(sub) -> None:
 
 
 def main(argv: Optional[List[str]] = None) -> int:
-    from mpisim._core import DeadlockError, InputError, SimulationError
-
-    argv = list(sys.argv[1:] if argv is None else argv)
     from mpisim.online import dispatch
 
+    argv = list(sys.argv[1:] if argv is None else argv)
     status = dispatch(argv)  # cc, cxx, run: arguments belong to the compiler or the native runner
     if status is not None:
         return status
+    from mpisim._core import DeadlockError, InputError, SimulationError
+
     if argv[:1] == ["--help-models"]:  # SimGrid-style spelling
         argv = ["models"] + argv[1:]
     args = build_parser().parse_args(argv)

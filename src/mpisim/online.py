@@ -28,7 +28,9 @@ def native_dir() -> Path:
     candidates = []
     if os.environ.get("MPISIM_ONLINE_DIR"):
         candidates.append(Path(os.environ["MPISIM_ONLINE_DIR"]))
-    candidates += [package / "_online", package.parents[1] / "build" / "src" / "online"]
+    # Installed package; source checkout built by cmake (build/) or by pip's build tree (build/python/).
+    candidates += [package / "_online", package.parents[1] / "build" / "src" / "online",
+                   package.parents[1] / "build" / "python" / "src" / "online"]
     for candidate in candidates:
         if (candidate / RUNNER).exists() and (candidate / LIBRARY).exists():
             return candidate

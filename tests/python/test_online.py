@@ -20,8 +20,17 @@ PROGRAMS = ["coll_timing", "ring", "halo", "collectives", "privacy", "pingpong",
             "compute", "exit"]
 
 
+def _environment():
+    """A source checkout whose package has its native core next to it (a development build) runs its own sources;
+    otherwise the installed package runs."""
+    env = dict(os.environ)
+    if any(name.startswith("_core") for name in os.listdir(repo_path("src", "mpisim"))):
+        env["PYTHONPATH"] = repo_path("src") + os.pathsep + os.environ.get("PYTHONPATH", "")
+    return env
+
+
 def mpisim(*args, timeout=120):
-    env = dict(os.environ, PYTHONPATH=repo_path("src") + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    env = _environment()
     return subprocess.run([sys.executable, "-m", "mpisim", *args], capture_output=True, text=True, timeout=timeout,
                           env=env)
 
