@@ -69,11 +69,13 @@ def dispatch(argv: List[str]) -> Optional[int]:
     if not argv:
         return None
     command, rest = argv[0], argv[1:]
-    if command in ("cc", "cxx"):
-        return compile_main(rest, cxx=command == "cxx")
-    if command == "run":
-        return run_main(rest)
-    return None
+    if command not in ("cc", "cxx", "run"):
+        return None
+    try:
+        return run_main(rest) if command == "run" else compile_main(rest, cxx=command == "cxx")
+    except FileNotFoundError as error:  # the native runtime, or the compiler, is missing
+        print(f"mpisim {command}: {error}", file=sys.stderr)
+        return 2
 
 
 def add_online_commands(sub) -> None:
