@@ -125,6 +125,9 @@ typedef struct MPI_Status {
 #define MPI_MAX_ERROR_STRING 256
 #define MPI_MAX_OBJECT_NAME 128
 
+#define MPI_ORDER_C 0
+#define MPI_ORDER_FORTRAN 1
+
 #define MPI_THREAD_SINGLE 0
 #define MPI_THREAD_FUNNELED 1
 #define MPI_THREAD_SERIALIZED 2
@@ -201,6 +204,9 @@ MPISIM_DECLARE(int, Irecv,
 MPISIM_DECLARE(int, Sendrecv,
                (const void* sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void* recvbuf,
                 int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status* status))
+MPISIM_DECLARE(int, Sendrecv_replace,
+               (void* buf, int count, MPI_Datatype type, int dest, int sendtag, int source, int recvtag, MPI_Comm comm,
+                MPI_Status* status))
 MPISIM_DECLARE(int, Wait, (MPI_Request * request, MPI_Status* status))
 MPISIM_DECLARE(int, Waitall, (int count, MPI_Request requests[], MPI_Status statuses[]))
 MPISIM_DECLARE(int, Waitany, (int count, MPI_Request requests[], int* index, MPI_Status* status))
@@ -309,6 +315,18 @@ MPISIM_DECLARE(int, Type_indexed,
 MPISIM_DECLARE(int, Type_create_struct,
                (int count, const int blocklengths[], const MPI_Aint displacements[], const MPI_Datatype types[],
                 MPI_Datatype* newtype))
+MPISIM_DECLARE(int, Type_create_hvector,
+               (int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype, MPI_Datatype* newtype))
+MPISIM_DECLARE(int, Type_create_hindexed,
+               (int count, const int blocklengths[], const MPI_Aint displacements[], MPI_Datatype oldtype,
+                MPI_Datatype* newtype))
+MPISIM_DECLARE(int, Type_create_indexed_block,
+               (int count, int blocklength, const int displacements[], MPI_Datatype oldtype, MPI_Datatype* newtype))
+MPISIM_DECLARE(int, Type_create_resized, (MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent, MPI_Datatype* newtype))
+MPISIM_DECLARE(int, Type_create_subarray,
+               (int ndims, const int sizes[], const int subsizes[], const int starts[], int order,
+                MPI_Datatype oldtype, MPI_Datatype* newtype))
+MPISIM_DECLARE(int, Type_get_true_extent, (MPI_Datatype type, MPI_Aint* true_lb, MPI_Aint* true_extent))
 MPISIM_DECLARE(int, Type_commit, (MPI_Datatype * type))
 MPISIM_DECLARE(int, Type_free, (MPI_Datatype * type))
 MPISIM_DECLARE(int, Type_size, (MPI_Datatype type, int* size))

@@ -60,6 +60,66 @@ extern "C" int PMPI_Type_create_struct(int count, const int blocklengths[], cons
   });
 }
 
+extern "C" int PMPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
+                                        MPI_Datatype* newtype)
+{
+  DatatypePtr old;
+  MPISIM_TRY(resolve_type(MPI_COMM_WORLD, oldtype, "MPI_Type_create_hvector", old));
+  return define(newtype, "MPI_Type_create_hvector", [&] { return Datatype::hvector(count, blocklength, stride, old); });
+}
+
+extern "C" int PMPI_Type_create_hindexed(int count, const int blocklengths[], const MPI_Aint displacements[],
+                                         MPI_Datatype oldtype, MPI_Datatype* newtype)
+{
+  DatatypePtr old;
+  MPISIM_TRY(resolve_type(MPI_COMM_WORLD, oldtype, "MPI_Type_create_hindexed", old));
+  MPISIM_TRY(check_count(MPI_COMM_WORLD, count, "MPI_Type_create_hindexed"));
+  return define(newtype, "MPI_Type_create_hindexed", [&] {
+    return Datatype::hindexed({blocklengths, blocklengths + count}, {displacements, displacements + count}, old);
+  });
+}
+
+extern "C" int PMPI_Type_create_indexed_block(int count, int blocklength, const int displacements[],
+                                              MPI_Datatype oldtype, MPI_Datatype* newtype)
+{
+  DatatypePtr old;
+  MPISIM_TRY(resolve_type(MPI_COMM_WORLD, oldtype, "MPI_Type_create_indexed_block", old));
+  MPISIM_TRY(check_count(MPI_COMM_WORLD, count, "MPI_Type_create_indexed_block"));
+  return define(newtype, "MPI_Type_create_indexed_block", [&] {
+    return Datatype::indexed_block(blocklength, {displacements, displacements + count}, old);
+  });
+}
+
+extern "C" int PMPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent, MPI_Datatype* newtype)
+{
+  DatatypePtr old;
+  MPISIM_TRY(resolve_type(MPI_COMM_WORLD, oldtype, "MPI_Type_create_resized", old));
+  return define(newtype, "MPI_Type_create_resized", [&] { return Datatype::resized(old, lb, extent); });
+}
+
+extern "C" int PMPI_Type_create_subarray(int ndims, const int sizes[], const int subsizes[], const int starts[],
+                                         int order, MPI_Datatype oldtype, MPI_Datatype* newtype)
+{
+  DatatypePtr old;
+  MPISIM_TRY(resolve_type(MPI_COMM_WORLD, oldtype, "MPI_Type_create_subarray", old));
+  MPISIM_CHECK(ndims > 0, MPI_COMM_WORLD, MPI_ERR_ARG, "ndims must be positive, got " + std::to_string(ndims));
+  MPISIM_CHECK(order == MPI_ORDER_C || order == MPI_ORDER_FORTRAN, MPI_COMM_WORLD, MPI_ERR_ARG,
+               "unknown order " + std::to_string(order));
+  return define(newtype, "MPI_Type_create_subarray", [&] {
+    return Datatype::subarray({sizes, sizes + ndims}, {subsizes, subsizes + ndims}, {starts, starts + ndims},
+                              order == MPI_ORDER_C ? Datatype::Order::C : Datatype::Order::Fortran, old);
+  });
+}
+
+extern "C" int PMPI_Type_get_true_extent(MPI_Datatype type, MPI_Aint* true_lb, MPI_Aint* true_extent)
+{
+  DatatypePtr t;
+  MPISIM_TRY(resolve_type(MPI_COMM_WORLD, type, "MPI_Type_get_true_extent", t));
+  *true_lb = t->true_lb();
+  *true_extent = t->true_extent();
+  return MPI_SUCCESS;
+}
+
 extern "C" int PMPI_Type_commit(MPI_Datatype* type)
 {
   DatatypePtr t;
@@ -97,6 +157,12 @@ MPISIM_ALIAS(Type_contiguous)
 MPISIM_ALIAS(Type_vector)
 MPISIM_ALIAS(Type_indexed)
 MPISIM_ALIAS(Type_create_struct)
+MPISIM_ALIAS(Type_create_hvector)
+MPISIM_ALIAS(Type_create_hindexed)
+MPISIM_ALIAS(Type_create_indexed_block)
+MPISIM_ALIAS(Type_create_resized)
+MPISIM_ALIAS(Type_create_subarray)
+MPISIM_ALIAS(Type_get_true_extent)
 MPISIM_ALIAS(Type_commit)
 MPISIM_ALIAS(Type_free)
 MPISIM_ALIAS(Type_size)

@@ -137,6 +137,26 @@ extern "C" int PMPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype se
   return error;
 }
 
+extern "C" int PMPI_Sendrecv_replace(void* buf, int count, MPI_Datatype type, int dest, int sendtag, int source,
+                                     int recvtag, MPI_Comm comm, MPI_Status* status)
+{
+  ApiScope scope;
+  SendArguments args;
+  MPISIM_TRY(check_send(comm, count, type, dest == MPI_PROC_NULL ? 0 : dest, sendtag, "MPI_Sendrecv_replace", args));
+  // The outgoing data is packed first, so the receive may overwrite the buffer.
+  std::vector<std::byte> outgoing(args.type->packed_size(count));
+  args.type->pack(buf, count, outgoing.data());
+  MPI_Request requests[2];
+  MPISIM_TRY(PMPI_Irecv(buf, count, type, source, recvtag, comm, &requests[0]));
+  MPISIM_TRY(PMPI_Isend(outgoing.data(), static_cast<int>(outgoing.size()), MPI_BYTE, dest, sendtag, comm,
+                        &requests[1]));
+  MPI_Status statuses[2];
+  const int error = PMPI_Waitall(2, requests, statuses);
+  if (status != MPI_STATUS_IGNORE)
+    *status = statuses[0];
+  return error;
+}
+
 extern "C" int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status* status)
 {
   ApiScope scope;
@@ -195,6 +215,7 @@ MPISIM_ALIAS(Recv)
 MPISIM_ALIAS(Isend)
 MPISIM_ALIAS(Irecv)
 MPISIM_ALIAS(Sendrecv)
+MPISIM_ALIAS(Sendrecv_replace)
 MPISIM_ALIAS(Probe)
 MPISIM_ALIAS(Iprobe)
 MPISIM_ALIAS(Get_count)

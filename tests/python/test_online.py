@@ -16,7 +16,7 @@ import pytest
 from conftest import repo_path
 
 SOURCES = repo_path("tests", "online")
-PROGRAMS = ["coll_timing", "ring", "halo", "collectives", "privacy", "pingpong", "deadlock", "abort", "crash", "errors",
+PROGRAMS = ["coll_timing", "datatypes", "ring", "halo", "collectives", "privacy", "pingpong", "deadlock", "abort", "crash", "errors",
             "compute", "exit"]
 
 
@@ -65,7 +65,8 @@ def real_mpirun_lines(tmp_path, name, np):
     return sorted(done.stdout.splitlines())
 
 
-@pytest.mark.parametrize("name,np", [("ring", 4), ("halo", 4), ("collectives", 5), ("privacy", 4)])
+@pytest.mark.parametrize("name,np", [("ring", 4), ("halo", 4), ("collectives", 5), ("privacy", 4),
+                                     ("datatypes", 4), ("datatypes", 1)])
 def test_output_matches_real_mpi(built, tmp_path, name, np):
     done = run(built, name, np=np)
     assert done.returncode == 0, done.stderr
