@@ -31,9 +31,9 @@ int main(int argc, char** argv)
   MPI_Gather(mine, 4, MPI_INT, all, 4, MPI_INT, 0, MPI_COMM_WORLD);
   if (rank == 0)
     for (int r = 0; r < size; ++r)
-      printf("rank %d: global %s, static %s, thread-local %s, function static %s\n", r, all[4 * r] ? "private" : "SHARED",
-             all[4 * r + 1] ? "private" : "SHARED", all[4 * r + 2] ? "private" : "SHARED",
-             all[4 * r + 3] ? "private" : "SHARED");
+      printf("rank %d: global %s, static %s, thread-local %s, function static %s\n", r,
+             all[4 * r] ? "private" : "SHARED", all[4 * r + 1] ? "private" : "SHARED",
+             all[4 * r + 2] ? "private" : "SHARED", all[4 * r + 3] ? "private" : "SHARED");
   free(all);
   MPI_Finalize();
   return 0;

@@ -16,8 +16,8 @@ import pytest
 from conftest import repo_path
 
 SOURCES = repo_path("tests", "online")
-PROGRAMS = ["coll_timing", "datatypes", "ring", "halo", "collectives", "privacy", "pingpong", "deadlock", "abort", "crash", "errors",
-            "compute", "exit"]
+PROGRAMS = ["coll_timing", "datatypes", "ring", "halo", "collectives", "privacy", "pingpong", "deadlock", "abort",
+            "crash", "errors", "compute", "exit"]
 
 
 def _environment():
