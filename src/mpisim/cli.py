@@ -303,6 +303,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     _add_study_commands(sub)
     _add_optional_commands(sub)
+    from mpisim.online import add_online_commands
+
+    add_online_commands(sub)
     return parser
 
 
@@ -322,9 +325,14 @@ def _add_optional_commands(sub) -> None:
 
 
 def main(argv: Optional[List[str]] = None) -> int:
-    from mpisim._core import DeadlockError, InputError, SimulationError
+    from mpisim.online import dispatch
 
     argv = list(sys.argv[1:] if argv is None else argv)
+    status = dispatch(argv)  # cc, cxx, run: arguments belong to the compiler or the native runner
+    if status is not None:
+        return status
+    from mpisim._core import DeadlockError, InputError, SimulationError
+
     if argv[:1] == ["--help-models"]:  # SimGrid-style spelling
         argv = ["models"] + argv[1:]
     args = build_parser().parse_args(argv)

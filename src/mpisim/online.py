@@ -1,0 +1,90 @@
+"""Online simulation of unmodified MPI programs: `mpisim cc`, `mpisim cxx` and `mpisim run` (docs/online.md).
+
+The compiler wrappers build the application as a position-independent shared object against mpisim's own `mpi.h`
+and `libmpisim-mpi.so`; `mpisim run` hands it to the native runner `mpisim-run`, which loads one private copy per
+rank and runs every rank as a fiber of one process, in simulated time. The native pieces are installed with the
+package (`mpisim/_online/`), or found in the build tree of a source checkout.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+from typing import List, Optional
+
+RUNNER = "mpisim-run"
+LIBRARY = "libmpisim-mpi.so"
+
+# Options that make the compiler stop before linking: no shared object, no MPI library.
+_NO_LINK_OPTIONS = {"-c", "-E", "-S", "-M", "-MM"}
+
+
+def native_dir() -> Path:
+    """Where mpisim-run, libmpisim-mpi.so and include/mpi.h are."""
+    package = Path(__file__).resolve().parent
+    candidates = []
+    if os.environ.get("MPISIM_ONLINE_DIR"):
+        candidates.append(Path(os.environ["MPISIM_ONLINE_DIR"]))
+    # Installed package; source checkout built by cmake (build/) or by pip's build tree (build/python/).
+    candidates += [package / "_online", package.parents[1] / "build" / "src" / "online",
+                   package.parents[1] / "build" / "python" / "src" / "online"]
+    for candidate in candidates:
+        if (candidate / RUNNER).exists() and (candidate / LIBRARY).exists():
+            return candidate
+    raise FileNotFoundError("mpisim's online runtime is not built: none of "
+                            + ", ".join(str(c) for c in candidates) + f" holds {RUNNER} and {LIBRARY}")
+
+
+def compiler_command(arguments: List[str], cxx: bool) -> List[str]:
+    """The real compiler's command line for `mpisim cc/cxx ARGUMENTS`."""
+    native = native_dir()
+    compiler = os.environ.get("MPISIM_CXX" if cxx else "MPISIM_CC", "g++" if cxx else "gcc")
+    command = shlex.split(compiler) + [f"-I{native / 'include'}", "-fPIC"]
+    if _NO_LINK_OPTIONS.intersection(arguments):
+        return command + arguments
+    # Linked as a shared object the runner loads once per rank; main stays exported.
+    return command + ["-shared"] + arguments + [f"-L{native}", "-lmpisim-mpi", f"-Wl,-rpath,{native}"]
+
+
+def compile_main(arguments: List[str], cxx: bool) -> int:
+    if "-show" in arguments:  # as mpicc -show
+        print(shlex.join(compiler_command([a for a in arguments if a != "-show"], cxx)))
+        return 0
+    return subprocess.call(compiler_command(arguments, cxx))
+
+
+def run_main(arguments: List[str]) -> int:
+    """Runs mpisim-run with the arguments; its output passes through; its exit status is returned (128 + signal
+    when it is killed)."""
+    status = subprocess.call([str(native_dir() / RUNNER)] + arguments)
+    return 128 - status if status < 0 else status
+
+
+def dispatch(argv: List[str]) -> Optional[int]:
+    """Runs `cc`, `cxx` and `run` (whose arguments belong to the compiler or the runner, not to argparse); None for
+    any other command."""
+    if not argv:
+        return None
+    command, rest = argv[0], argv[1:]
+    if command not in ("cc", "cxx", "run"):
+        return None
+    try:
+        return run_main(rest) if command == "run" else compile_main(rest, cxx=command == "cxx")
+    except FileNotFoundError as error:  # the native runtime, or the compiler, is missing
+        print(f"mpisim {command}: {error}", file=sys.stderr)
+        return 2
+
+
+def add_online_commands(sub) -> None:
+    """Listed in `mpisim --help`; their arguments are parsed by the compiler and by mpisim-run."""
+    sub.add_parser("cc", help="compile an MPI C program for `mpisim run` (arguments as gcc's)", add_help=False)
+    sub.add_parser("cxx", help="compile an MPI C++ program for `mpisim run` (arguments as g++'s)", add_help=False)
+    sub.add_parser("run", help="simulate an MPI program built by `mpisim cc`: run -np N --platform P ./app ARGS",
+                   add_help=False)
+
+
+if __name__ == "__main__":
+    sys.exit(dispatch(sys.argv[1:]) or 0)

@@ -1,0 +1,59 @@
+// A collective call ready for the collective library: MPI's typed buffers turned into CollectiveCall's packed bytes.
+//
+// Contiguous datatypes are used in place; derived, non-contiguous ones are packed into buffers the call owns, and
+// unpacked into the user's buffers by finish() once the operation is complete (at once for blocking calls, at
+// MPI_Wait for non-blocking ones). MPI_IN_PLACE becomes the pointer conventions of Collectives.hpp.
+#pragma once
+
+#include "online/Arguments.hpp"
+
+#include "mpi/collectives/Collectives.hpp"
+
+#include <deque>
+#include <functional>
+#include <memory>
+#include <vector>
+
+namespace mpisim::online {
+
+class PreparedCollective {
+public:
+  PreparedCollective(mpi::Collective op, const mpi::Communicator& comm, int me);
+
+  mpi::CollectiveCall call;
+  const mpi::Communicator& comm;
+  const int me; // local rank in comm
+
+  // `count` elements of `type` at `buffer`, packed when needed (read now).
+  const std::byte* input(const void* buffer, size_t count, const mpi::Datatype& type);
+  // The same, always copied (in-place inputs that the algorithm's outputs would overwrite).
+  const std::byte* copy_of(const void* buffer, size_t count, const mpi::Datatype& type);
+  // Where the library writes `count` elements of `type` for `buffer`; `initialize` when the buffer is also an input
+  // (bcast root, in-place calls).
+  std::byte* output(void* buffer, size_t count, const mpi::DatatypePtr& type, bool initialize);
+  // v-forms: blocks of counts[i] elements at displs[i] extents; their packed byte counts and offsets are returned.
+  const std::byte* input_v(const void* buffer, const int* counts, const int* displs, const mpi::Datatype& type,
+                           std::vector<double>& byte_counts, std::vector<double>& byte_displs);
+  std::byte* output_v(void* buffer, const int* counts, const int* displs, const mpi::DatatypePtr& type,
+                      bool initialize, std::vector<double>& byte_counts, std::vector<double>& byte_displs);
+  // Uses `type` and `op` for the call's reduction.
+  void reduce_with(const mpi::DatatypePtr& type, const mpi::ReduceOpPtr& op);
+
+  // Unpacks the results (once).
+  void finish();
+
+private:
+  std::byte* scratch(size_t bytes);
+
+  std::deque<std::vector<std::byte>> storage_; // stable addresses
+  std::vector<std::function<void()>> unpackers_;
+};
+
+using PreparedPtr = std::shared_ptr<PreparedCollective>;
+
+// Runs the call now (blocking collectives) and unpacks the results.
+int run_blocking(ApiScope& scope, PreparedCollective& prepared);
+// Starts it (non-blocking collectives): the results are unpacked when the request completes.
+int start_nonblocking(ApiScope& scope, const PreparedPtr& prepared, MPI_Request* request);
+
+} // namespace mpisim::online

@@ -1,0 +1,135 @@
+// The state of an online simulation, shared by the C API (api_*.cpp) and the runner (runner_main.cpp): the
+// simulation, each rank's accounting, and the tables behind MPI's integer handles.
+//
+// Every MPI call runs inside a rank's actor; the runtime finds the calling rank from the running actor. Handles are
+// shared by all ranks (one process, one thread): a communicator created collectively gets the same handle on every
+// member, so a rank's private copy of the program may store it anywhere.
+#pragma once
+
+#include "mpi/Simulation.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <tuple>
+#include <unordered_map>
+#include <vector>
+
+namespace mpisim::online {
+
+struct OnlineOptions {
+  double host_speed = 0;       // flop/s of the real host (smpi/host-speed); 0: measured at start
+  bool compute_time = true;    // inject the computation measured between MPI calls
+  double cpu_threshold = 1e-6; // shorter bursts are dropped (smpi/cpu-threshold)
+  // Simulated time each MPI_Wtime call spends after reading the clock (smpi/wtime), so that loops polling MPI_Wtime
+  // see time advance.
+  double wtime_delay = 1e-8;
+};
+
+// Where one rank's simulated time went.
+struct RankAccount {
+  double compute = 0;   // computation injected between MPI calls
+  double mpi = 0;       // inside MPI calls
+  double finish = -1;   // date main returned (-1: still running)
+  uint64_t calls = 0;
+  double cpu_mark = 0;  // host thread CPU time when the rank last left the MPI library
+  int depth = 0;        // nesting of MPI calls (an MPI call made by the library itself is not timed twice)
+  double entered = 0;   // simulated date of the outermost call's entry
+  bool initialized = false, finalized = false;
+  std::map<int, uint32_t> comm_creations; // by communicator context: how many this rank made (see Runtime::adopt)
+  std::map<int, int> errhandlers;          // by communicator handle, when not MPI_ERRORS_ARE_FATAL
+};
+
+// One user request: the simulator's request, and what to do when it completes (unpack a collective's result).
+struct RequestEntry {
+  mpi::RequestPtr request; // null for requests on MPI_PROC_NULL (complete at once)
+  std::function<void()> on_complete;
+  std::shared_ptr<void> keep_alive; // buffers of a non-blocking collective
+};
+
+struct CommEntry {
+  const mpi::Communicator* comm = nullptr;
+};
+
+class Runtime {
+public:
+  Runtime(mpi::Simulation& simulation, OnlineOptions options);
+  ~Runtime();
+  static Runtime& get(); // the runtime of the run in progress (std::logic_error when none)
+  static bool active();
+
+  mpi::Simulation& simulation() { return simulation_; }
+  mpi::World& world() { return simulation_.world(); }
+  const OnlineOptions& options() const { return options_; }
+  double now() const;
+
+  // Called in the rank's actor before it runs main (binds the actor to the rank).
+  void attach(int world_rank);
+  void detach(int world_rank);
+  int current_rank() const; // the calling rank, -1 outside any rank
+  // The rank whose code runs now, kept without asking the engine (for the crash handler): set when a rank starts and
+  // whenever an MPI call returns to it.
+  int running_rank() const { return running_rank_; }
+  mpi::Rank& rank() { return world().rank(current_rank()); }
+  RankAccount& account(int world_rank) { return accounts_[world_rank]; }
+  const std::vector<RankAccount>& accounts() const { return accounts_; }
+
+  // Called with the running rank whenever control may pass to another rank (a rank entering an MPI call, a rank's
+  // main returning) and before the run ends: where the runner attributes output to ranks (--tag-output).
+  void set_output_boundary(std::function<void(int rank)> hook) { output_boundary_ = std::move(hook); }
+  void output_boundary(int rank)
+  {
+    if (output_boundary_ && rank >= 0)
+      output_boundary_(rank);
+  }
+
+  // Entry and exit of every MPI call (ApiScope): computation since the last exit becomes simulated time.
+  void enter_call();
+  void leave_call();
+
+  // Handles. Lookups return null / -1 for invalid handles.
+  const mpi::Communicator* comm(int handle);
+  CommEntry* comm_entry(int handle);
+  // The communicator created by the calling rank's n-th creation on `parent` with this color: every member gets the
+  // same handle; `build` is called by the first one to arrive.
+  int adopt(const mpi::Communicator& parent, int color, const std::function<std::vector<int>()>& members);
+  void release_comm(int handle);
+  // Error handlers belong to each rank's view of a communicator (each process has its own in real MPI).
+  int errhandler(int comm);
+  void set_errhandler(int comm, int errhandler);
+
+  mpi::DatatypePtr datatype(int handle) const;
+  int add_datatype(mpi::DatatypePtr type);
+  int datatype_handle(const mpi::Datatype& type) const;
+  void release_datatype(int handle);
+
+  mpi::ReduceOpPtr op(int handle) const;
+  int add_op(mpi::ReduceOpPtr op);
+  void release_op(int handle);
+
+  int add_request(RequestEntry entry);
+  RequestEntry* request(int handle);
+  void release_request(int handle);
+
+private:
+  mpi::Simulation& simulation_;
+  OnlineOptions options_;
+  std::vector<RankAccount> accounts_;
+  std::unordered_map<int, int> rank_of_actor_;
+  std::vector<CommEntry> comms_;                       // by handle; 0 = MPI_COMM_NULL, 2 = per-rank MPI_COMM_SELF
+  std::vector<const mpi::Communicator*> self_comms_;   // by world rank
+  std::map<std::tuple<int, uint32_t, int>, int> created_comms_; // (parent context, sequence, color) -> handle
+  std::vector<mpi::DatatypePtr> datatypes_;
+  std::vector<mpi::ReduceOpPtr> ops_;
+  std::unordered_map<int, RequestEntry> requests_;
+  int next_request_ = 1;
+  int running_rank_ = -1;
+  std::function<void(int)> output_boundary_;
+};
+
+// Host CPU time of the calling thread, in seconds.
+double thread_cpu_time();
+
+} // namespace mpisim::online

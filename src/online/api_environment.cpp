@@ -1,0 +1,97 @@
+// MPI_Init/Finalize/Abort, time and processor name.
+#include "online/Api.hpp"
+
+#include "platform/Platform.hpp"
+
+#include <cstdio>
+#include <cstring>
+
+using namespace mpisim::online;
+
+extern "C" int PMPI_Init(int* argc, char*** argv)
+{
+  ApiScope scope;
+  RankAccount& account = scope.runtime().account(scope.runtime().current_rank());
+  MPISIM_CHECK(not account.initialized, MPI_COMM_WORLD, MPI_ERR_OTHER, "MPI_Init called twice");
+  account.initialized = true;
+  return MPI_SUCCESS;
+}
+
+extern "C" int PMPI_Init_thread(int* argc, char*** argv, int required, int* provided)
+{
+  *provided = MPI_THREAD_SINGLE < required ? MPI_THREAD_FUNNELED : MPI_THREAD_SINGLE; // one thread per rank
+  return PMPI_Init(argc, argv);
+}
+
+extern "C" int PMPI_Initialized(int* flag)
+{
+  Runtime& runtime = Runtime::get();
+  *flag = runtime.account(runtime.current_rank()).initialized;
+  return MPI_SUCCESS;
+}
+
+extern "C" int PMPI_Finalize(void)
+{
+  ApiScope scope;
+  scope.runtime().account(scope.runtime().current_rank()).finalized = true;
+  return MPI_SUCCESS;
+}
+
+extern "C" int PMPI_Finalized(int* flag)
+{
+  Runtime& runtime = Runtime::get();
+  *flag = runtime.account(runtime.current_rank()).finalized;
+  return MPI_SUCCESS;
+}
+
+extern "C" int PMPI_Abort(MPI_Comm comm, int errorcode)
+{
+  ApiScope scope;
+  char date[64];
+  std::snprintf(date, sizeof date, "%.9f", scope.runtime().now());
+  // The exit status is the error code as a process would report it (its low byte), and never 0.
+  const int status = errorcode & 0xff ? errorcode & 0xff : 1;
+  terminate_run("mpisim: rank " + std::to_string(scope.runtime().current_rank()) +
+                    " called MPI_Abort with error code " + std::to_string(errorcode) + " at simulated time " + date +
+                    " s",
+                status);
+}
+
+extern "C" double PMPI_Wtime(void)
+{
+  ApiScope scope; // the computation before the call is injected first: Wtime sees it
+  const double now = scope.runtime().now();
+  scope.rank().sleep(scope.runtime().options().wtime_delay); // after reading, as SMPI
+  return now;
+}
+
+extern "C" double PMPI_Wtick(void)
+{
+  return 1e-9;
+}
+
+extern "C" int PMPI_Get_processor_name(char* name, int* resultlen)
+{
+  Runtime& runtime = Runtime::get();
+  const std::string& host = runtime.world().platform().hosts()[runtime.rank().host()].name;
+  *resultlen = std::snprintf(name, MPI_MAX_PROCESSOR_NAME, "%s", host.c_str());
+  return MPI_SUCCESS;
+}
+
+extern "C" int PMPI_Get_version(int* version, int* subversion)
+{
+  *version = MPI_VERSION;
+  *subversion = MPI_SUBVERSION;
+  return MPI_SUCCESS;
+}
+
+MPISIM_ALIAS(Init)
+MPISIM_ALIAS(Init_thread)
+MPISIM_ALIAS(Initialized)
+MPISIM_ALIAS(Finalize)
+MPISIM_ALIAS(Finalized)
+MPISIM_ALIAS(Abort)
+MPISIM_ALIAS(Wtime)
+MPISIM_ALIAS(Wtick)
+MPISIM_ALIAS(Get_processor_name)
+MPISIM_ALIAS(Get_version)

@@ -1,0 +1,48 @@
+#include "online/runner/ProgramCopies.hpp"
+
+#include "common/Errors.hpp"
+
+#include <dlfcn.h>
+#include <filesystem>
+#include <unistd.h>
+
+namespace mpisim::online {
+
+namespace fs = std::filesystem;
+
+ProgramCopies::ProgramCopies(const std::string& program, int ranks, const std::string& tmpdir)
+{
+  if (not fs::exists(program))
+    throw InputError(program, 0, "no such program");
+  std::string pattern = (fs::path(tmpdir) / "mpisim-run-XXXXXX").string();
+  if (mkdtemp(pattern.data()) == nullptr)
+    throw InputError(tmpdir, 0, "cannot create a temporary directory for the ranks' copies of the program");
+  const fs::path directory = pattern;
+  const std::string name = fs::path(program).filename().string();
+  for (int rank = 0; rank < ranks; ++rank) {
+    const fs::path copy = directory / ("rank" + std::to_string(rank) + "-" + name);
+    fs::copy_file(program, copy);
+    void* handle = dlopen(copy.c_str(), RTLD_NOW | RTLD_LOCAL);
+    fs::remove(copy);
+    if (handle == nullptr) {
+      fs::remove_all(directory);
+      throw InputError(program, 0,
+                       std::string("cannot load the program (build it with `mpisim cc`): ") + dlerror());
+    }
+    auto main = reinterpret_cast<ProgramMain>(dlsym(handle, "main"));
+    if (main == nullptr) {
+      fs::remove_all(directory);
+      throw InputError(program, 0, "the program has no main function");
+    }
+    handles_.push_back(handle);
+    mains_.push_back(main);
+  }
+  fs::remove_all(directory);
+}
+
+ProgramCopies::~ProgramCopies()
+{
+  // The copies stay loaded: their atexit handlers and static destructors may still run at process exit.
+}
+
+} // namespace mpisim::online

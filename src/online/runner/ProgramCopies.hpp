@@ -1,0 +1,30 @@
+// Private copies of the application, one per rank: each rank's globals, statics and thread-locals are its own.
+//
+// glibc's dlopen returns the same handle for the same file (it compares device and inode), so each rank loads a
+// copy of the file under a different name, as SMPI's dlopen privatization does. A copy is removed once loaded: the
+// mapping stays, and nothing is left behind if the run crashes.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace mpisim::online {
+
+using ProgramMain = int (*)(int, char**);
+
+class ProgramCopies {
+public:
+  // Throws InputError when the program cannot be loaded or has no main.
+  ProgramCopies(const std::string& program, int ranks, const std::string& tmpdir);
+  ~ProgramCopies();
+  ProgramCopies(const ProgramCopies&) = delete;
+  ProgramCopies& operator=(const ProgramCopies&) = delete;
+
+  ProgramMain main_of(int rank) const { return mains_[rank]; }
+
+private:
+  std::vector<void*> handles_;
+  std::vector<ProgramMain> mains_;
+};
+
+} // namespace mpisim::online

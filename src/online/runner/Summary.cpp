@@ -1,0 +1,81 @@
+#include "online/runner/Summary.hpp"
+
+#include <cstdio>
+#include <sstream>
+
+namespace mpisim::online {
+
+namespace {
+std::string fixed(double value)
+{
+  char text[64];
+  std::snprintf(text, sizeof text, "%.9f", value);
+  return text;
+}
+
+std::string quoted(const std::string& text)
+{
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"' || c == '\\')
+      out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+} // namespace
+
+std::string summary_text(const RunnerOptions& options, const Runtime& runtime, const RunOutcome& outcome)
+{
+  std::ostringstream out;
+  const auto& accounts = runtime.accounts();
+  out << "Simulated time: " << fixed(outcome.simulated_time) << " s (" << accounts.size() << " ranks, model "
+      << options.simulation.model << ", host speed " << outcome.host_speed / 1e9 << " Gf/s"
+      << (options.online.compute_time ? "" : ", computation not timed") << ", " << outcome.wall_seconds
+      << " s of real time)\n";
+  char line[160];
+  std::snprintf(line, sizeof line, "%6s %14s %14s %14s %10s\n", "rank", "compute", "mpi", "finish", "calls");
+  out << line;
+  const size_t shown = accounts.size();
+  for (size_t r = 0; r < shown; ++r) {
+    if (shown > 16 && r == 8) {
+      out << "   ...\n";
+      r = shown - 8;
+    }
+    const RankAccount& a = accounts[r];
+    std::snprintf(line, sizeof line, "%6zu %14.9f %14.9f %14.9f %10llu\n", r, a.compute, a.mpi, a.finish,
+                  static_cast<unsigned long long>(a.calls));
+    out << line;
+  }
+  return out.str();
+}
+
+std::string summary_json(const RunnerOptions& options, const Runtime& runtime, const RunOutcome& outcome)
+{
+  std::ostringstream out;
+  out << "{\n  \"simulated_time\": " << fixed(outcome.simulated_time)
+      << ",\n  \"wall_seconds\": " << outcome.wall_seconds
+      << ",\n  \"exit_status\": " << outcome.exit_status
+      << ",\n  \"fingerprint\": " << outcome.fingerprint << ",\n  \"inputs\": {\"program\": " << quoted(options.program)
+      << ", \"platform\": " << quoted(options.simulation.platform) << ", \"model\": "
+      << quoted(options.simulation.model) << ", \"collective_selector\": "
+      << quoted(options.simulation.collective_selector) << ", \"ranks\": " << options.ranks
+      << ", \"host_speed\": " << outcome.host_speed << ", \"compute_time\": "
+      << (options.online.compute_time ? "true" : "false") << "},\n  \"model_parameters\": {";
+  bool first = true;
+  for (const auto& [name, value] : const_cast<Runtime&>(runtime).simulation().model_parameters()) {
+    out << (first ? "" : ", ") << quoted(name) << ": " << quoted(value);
+    first = false;
+  }
+  out << "},\n  \"ranks\": [";
+  const auto& accounts = runtime.accounts();
+  for (size_t r = 0; r < accounts.size(); ++r) {
+    const RankAccount& a = accounts[r];
+    out << (r ? ",\n    " : "\n    ") << "{\"rank\": " << r << ", \"compute\": " << fixed(a.compute)
+        << ", \"mpi\": " << fixed(a.mpi) << ", \"finish\": " << fixed(a.finish) << ", \"calls\": " << a.calls << "}";
+  }
+  out << "\n  ]\n}\n";
+  return out.str();
+}
+
+} // namespace mpisim::online

@@ -1,0 +1,140 @@
+// mpisim-run: runs an MPI application, built as a shared object by `mpisim cc`, as simulated ranks (docs/online.md).
+//
+// Exit status: the application's (the first non-zero status a rank's main returned, MPI_Abort's error code),
+// 128 + signal when a rank crashes, 2 for bad arguments, 3 on deadlock.
+#include "online/Api.hpp"
+#include "online/runner/CrashHandler.hpp"
+#include "online/runner/HostSpeed.hpp"
+#include "online/runner/OutputTagger.hpp"
+#include "online/runner/ProgramCopies.hpp"
+#include "online/runner/RunnerOptions.hpp"
+#include "online/runner/Summary.hpp"
+
+#include "common/Errors.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+
+using namespace mpisim;
+using namespace mpisim::online;
+
+namespace {
+
+// The program's argv: its path, then its arguments. Each rank gets its own copy (applications may modify theirs).
+std::vector<std::string> program_arguments(const RunnerOptions& options)
+{
+  std::vector<std::string> strings{options.program};
+  strings.insert(strings.end(), options.arguments.begin(), options.arguments.end());
+  return strings;
+}
+
+// A rank calling exit() ends the whole process (as in SMPI): say which rank did, and when, and let its output out.
+struct RunInProgress {
+  Runtime* runtime = nullptr;
+  OutputTagger* tagger = nullptr;
+};
+RunInProgress g_run;
+
+void report_exit_during_run()
+{
+  if (g_run.runtime == nullptr)
+    return;
+  const int rank = g_run.runtime->running_rank();
+  g_run.runtime->output_boundary(rank);
+  if (g_run.tagger)
+    g_run.tagger->close();
+  std::fflush(stdout);
+  std::fprintf(stderr, "mpisim: rank %d called exit() at simulated time %.9f s: the run ends\n", rank,
+               g_run.runtime->now());
+}
+
+void write_summary(const RunnerOptions& options, const Runtime& runtime, const RunOutcome& outcome)
+{
+  if (options.quiet)
+    return;
+  const std::string text =
+      options.json ? summary_json(options, runtime, outcome) : summary_text(options, runtime, outcome);
+  if (options.summary_file.empty()) {
+    std::cerr << text << std::flush;
+    return;
+  }
+  std::ofstream out(options.summary_file);
+  out << text;
+  if (not out)
+    throw InputError(options.summary_file, 0, "cannot write the summary");
+}
+
+int run(const RunnerOptions& options)
+{
+  mpi::Simulation simulation(options.simulation, options.ranks);
+  Runtime runtime(simulation, options.online);
+  ProgramCopies copies(options.program, options.ranks, options.tmpdir);
+  std::unique_ptr<OutputTagger> tagger;
+  if (options.tag_output) {
+    tagger = std::make_unique<OutputTagger>();
+    runtime.set_output_boundary([&tagger](int rank) { tagger->boundary(rank); });
+  }
+  RunOutcome outcome;
+  outcome.host_speed = options.online.host_speed;
+  simulation.world().launch([&](mpi::Rank& rank) {
+    const int me = rank.world_rank();
+    std::vector<std::string> strings = program_arguments(options); // on the rank's stack while main runs
+    std::vector<char*> argv_of_rank;
+    for (std::string& s : strings)
+      argv_of_rank.push_back(s.data());
+    argv_of_rank.push_back(nullptr);
+    runtime.attach(me);
+    const int status = copies.main_of(me)(static_cast<int>(strings.size()), argv_of_rank.data());
+    runtime.detach(me);
+    if (status != 0 && outcome.exit_status == 0) {
+      outcome.exit_status = status;
+      outcome.failed_rank = me;
+    }
+  });
+  install_crash_handler();
+  g_run = {&runtime, tagger.get()};
+  std::atexit(report_exit_during_run);
+  const auto start = std::chrono::steady_clock::now();
+  try {
+    simulation.engine().run();
+  } catch (const DeadlockError& error) {
+    terminate_run(std::string("mpisim: ") + error.what(), 3); // blocked ranks are not unwound through C frames
+  } catch (const std::exception& error) {
+    terminate_run(std::string("mpisim: rank failed: ") + error.what(), 1);
+  }
+  g_run = {};
+  runtime.set_output_boundary(nullptr);
+  tagger.reset(); // the last lines out, stdout restored
+  std::fflush(stdout);
+  outcome.simulated_time = simulation.engine().now();
+  outcome.fingerprint = simulation.engine().fingerprint();
+  outcome.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (outcome.exit_status != 0)
+    std::cerr << "mpisim: rank " << outcome.failed_rank << " returned exit status " << outcome.exit_status << "\n";
+  write_summary(options, runtime, outcome);
+  return outcome.exit_status;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+  try {
+    RunnerOptions options = parse_runner_options(argc, argv);
+    if (options.help) {
+      std::cout << runner_usage();
+      return 0;
+    }
+    if (not options.host_speed_given)
+      options.online.host_speed = measure_host_speed();
+    return run(options);
+  } catch (const InputError& error) {
+    std::cerr << "mpisim run: " << error.what() << "\n";
+    return 2;
+  } catch (const std::exception& error) {
+    std::cerr << "mpisim run: " << error.what() << "\n";
+    return 1;
+  }
+}
