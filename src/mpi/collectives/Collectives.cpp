@@ -166,6 +166,35 @@ std::string call_signature(const CollectiveContext& context, const CollectiveCal
   return out;
 }
 
+// The deciding rank's call, made valid for every rank of a trial: online, some sizes exist at the root only (gather's
+// receive size, gatherv's counts, scatter's send size, scatterv's counts), and a non-root may decide.
+CollectiveCall trial_call_for_all(const CollectiveCall& call, int size)
+{
+  CollectiveCall trial = call;
+  trial.with_data = false;
+  trial.send_data = nullptr;
+  trial.recv_data = nullptr;
+  switch (call.op) {
+    case Collective::Gather:
+    case Collective::Allgather:
+      trial.recv_bytes = trial.bytes;
+      break;
+    case Collective::Scatter: trial.bytes = trial.recv_bytes; break;
+    case Collective::Gatherv:
+      if (trial.recv_counts.size() != static_cast<size_t>(size))
+        trial.recv_counts.assign(size, call.bytes);
+      break;
+    case Collective::Scatterv:
+      if (trial.send_counts.size() != static_cast<size_t>(size))
+        trial.send_counts.assign(size, call.recv_bytes);
+      break;
+    default: break;
+  }
+  trial.send_displs.clear();
+  trial.recv_displs.clear();
+  return trial;
+}
+
 } // namespace
 
 const AlgorithmEntry& CollectiveLibrary::choose_automatically(const CollectiveContext& context,
@@ -189,10 +218,7 @@ size_t CollectiveLibrary::decide(const CollectiveContext& context, const Collect
   const std::string signature = call_signature(context, call);
   if (auto known = decision_of_signature_.find(signature); known != decision_of_signature_.end())
     return known->second;
-  CollectiveCall trial_call = call; // timed without data, as in replay
-  trial_call.with_data = false;
-  trial_call.send_data = nullptr;
-  trial_call.recv_data = nullptr;
+  const CollectiveCall trial_call = trial_call_for_all(call, context.size); // timed without data, as in replay
   AutomaticDecision decision{call.op, context.size, call.bytes, "", {}, 0};
   double best = 0;
   for (const AlgorithmEntry* entry : AlgorithmRegistry::of(call.op)) {
