@@ -14,20 +14,12 @@ constexpr long kSegmentBytes = 8192;
 
 void bcast_ntsb(const CollectiveContext& c, const CollectiveCall& call)
 {
-  bcast::root_to_rank_zero(c, call);
-  const bcast::Segments s = bcast::segments_of(call, kSegmentBytes);
   const int parent = c.me == 0 ? -1 : (c.me - 1) / 2;
   std::vector<int> children;
   for (int child : {2 * c.me + 1, 2 * c.me + 2})
     if (child < c.size)
       children.push_back(child);
-  if (s.count <= s.segment) {
-    bcast::forward_whole(c, parent, children, call.bytes, call.recv_data);
-    return;
-  }
-  bcast::forward_segments(c, parent, children, s.segment_bytes(), s.pipe_length, call.recv_data,
-                          bcast::Forwarding::Nonblocking);
-  bcast::bcast_remainder(c, call, s);
+  bcast::segmented_tree_from_rank_zero(c, call, parent, children, kSegmentBytes, bcast::Forwarding::Nonblocking);
 }
 
 const RegisterAlgorithm kRegister({Collective::Bcast, "NTSB", "binary tree from rank 0, 8 KiB segments",

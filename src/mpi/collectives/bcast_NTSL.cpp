@@ -17,19 +17,11 @@ void bcast_ntsl(const CollectiveContext& c, const CollectiveCall& call)
 {
   if (c.size == 1)
     return;
-  bcast::root_to_rank_zero(c, call);
-  const bcast::Segments s = bcast::segments_of(call, kSegmentBytes);
   const int parent = c.me == 0 ? -1 : c.me - 1;
   std::vector<int> children;
   if (c.me + 1 < c.size)
     children.push_back(c.me + 1);
-  if (s.count <= s.segment) {
-    bcast::forward_whole(c, parent, children, call.bytes, call.recv_data);
-    return;
-  }
-  bcast::forward_segments(c, parent, children, s.segment_bytes(), s.pipe_length, call.recv_data,
-                          bcast::Forwarding::Nonblocking);
-  bcast::bcast_remainder(c, call, s);
+  bcast::segmented_tree_from_rank_zero(c, call, parent, children, kSegmentBytes, bcast::Forwarding::Nonblocking);
 }
 
 const RegisterAlgorithm kRegister({Collective::Bcast, "NTSL", "chain from rank 0, 8 KiB segments, non-blocking",

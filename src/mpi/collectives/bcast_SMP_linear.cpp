@@ -47,15 +47,7 @@ void bcast_smp_linear(const CollectiveContext& c, const CollectiveCall& call)
       children.push_back(next_local);
   }
 
-  bcast::root_to_rank_zero(c, call);
-  const bcast::Segments s = bcast::segments_of(call, kSegmentBytes);
-  if (s.count <= s.segment) {
-    bcast::forward_whole(c, parent, children, call.bytes, call.recv_data);
-    return;
-  }
-  bcast::forward_segments(c, parent, children, s.segment_bytes(), s.pipe_length, call.recv_data,
-                          bcast::Forwarding::Blocking);
-  bcast::bcast_remainder(c, call, s);
+  bcast::segmented_tree_from_rank_zero(c, call, parent, children, kSegmentBytes, bcast::Forwarding::Blocking);
 }
 
 const RegisterAlgorithm kRegister({Collective::Bcast, "SMP_linear",

@@ -27,6 +27,19 @@ void root_to_rank_zero(const CollectiveContext& c, const CollectiveCall& call)
     c.rank.recv(c.comm, call.root, c.tag, call.bytes, call.recv_data);
 }
 
+void segmented_tree_from_rank_zero(const CollectiveContext& c, const CollectiveCall& call, int parent,
+                                   std::span<const int> children, long segment_size_in_bytes, Forwarding forwarding)
+{
+  root_to_rank_zero(c, call);
+  const Segments s = segments_of(call, segment_size_in_bytes);
+  if (s.count <= s.segment) {
+    forward_whole(c, parent, children, call.bytes, call.recv_data);
+    return;
+  }
+  forward_segments(c, parent, children, s.segment_bytes(), s.pipe_length, call.recv_data, forwarding);
+  bcast_remainder(c, call, s);
+}
+
 CollectiveCall sub_call(const CollectiveCall& call, double offset, double bytes)
 {
   CollectiveCall part = call;

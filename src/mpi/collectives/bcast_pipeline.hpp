@@ -42,6 +42,12 @@ enum class Forwarding { Blocking, Nonblocking };
 void forward_segments(const CollectiveContext& c, int parent, std::span<const int> children, double segment_bytes,
                       long pipe_length, std::byte* buffer, Forwarding forwarding);
 
+// The body shared by SimGrid's segmented trees rooted at rank 0 (NTSB, NTSL, SMP_binary, SMP_linear): the root hands
+// the buffer to rank 0; a buffer of at most one segment of `segment_size_in_bytes` moves whole, blocking; otherwise
+// the whole segments go down the tree (`forwarding`) and the remainder through the library's bcast.
+void segmented_tree_from_rank_zero(const CollectiveContext& c, const CollectiveCall& call, int parent,
+                                   std::span<const int> children, long segment_size_in_bytes, Forwarding forwarding);
+
 // One node of a tree moving the whole buffer once, blocking: receive from the parent (if any), send to each child.
 void forward_whole(const CollectiveContext& c, int parent, std::span<const int> children, double bytes,
                    std::byte* buffer);
