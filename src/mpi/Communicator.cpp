@@ -8,9 +8,22 @@ Communicator::Communicator(int context, std::string name, std::vector<int> world
     : role_(role), context_(context), name_(std::move(name)), world_ranks_(std::move(world_ranks))
 {
   int largest = world_ranks_.empty() ? -1 : *std::max_element(world_ranks_.begin(), world_ranks_.end());
+  sparse_ = largest + 1 > 4 * size() + 64;
+  if (sparse_) {
+    for (int local = 0; local < size(); ++local)
+      sorted_world_local_.emplace_back(world_ranks_[local], local);
+    std::sort(sorted_world_local_.begin(), sorted_world_local_.end());
+    return;
+  }
   local_of_world_.assign(largest + 1, -1);
   for (int local = 0; local < size(); ++local)
     local_of_world_[world_ranks_[local]] = local;
+}
+
+int Communicator::sparse_local_rank(int world_rank) const
+{
+  auto found = std::lower_bound(sorted_world_local_.begin(), sorted_world_local_.end(), std::make_pair(world_rank, -1));
+  return found != sorted_world_local_.end() && found->first == world_rank ? found->second : -1;
 }
 
 } // namespace mpisim::mpi

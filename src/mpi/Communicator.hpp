@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace mpisim::mpi {
@@ -26,7 +27,10 @@ public:
   // -1 when the world rank is not a member.
   int local_rank(int world_rank) const
   {
-    return world_rank < static_cast<int>(local_of_world_.size()) ? local_of_world_[world_rank] : -1;
+    if (not sparse_)
+      return world_rank >= 0 && world_rank < static_cast<int>(local_of_world_.size()) ? local_of_world_[world_rank]
+                                                                                       : -1;
+    return sparse_local_rank(world_rank);
   }
 
 private:
@@ -34,7 +38,12 @@ private:
   int context_;
   std::string name_;
   std::vector<int> world_ranks_;
+  // World rank -> local rank: a dense table when the group spans few world ranks (MPI_COMM_WORLD and the like),
+  // sorted (world, local) pairs otherwise, so that the many small node communicators of a large job stay small.
+  int sparse_local_rank(int world_rank) const;
+  bool sparse_ = false;
   std::vector<int> local_of_world_;
+  std::vector<std::pair<int, int>> sorted_world_local_;
 };
 
 } // namespace mpisim::mpi

@@ -2,6 +2,7 @@
 
 #include "mpi/Rank.hpp"
 
+#include <algorithm>
 #include <numeric>
 
 namespace mpisim::mpi {
@@ -57,6 +58,8 @@ const NodeLayout& World::node_layout(const Communicator& comm)
   for (size_t node = 0; node < layout->members.size(); ++node) {
     const auto& members = layout->members[node];
     layout->uniform = layout->uniform && members.size() == layout->members[0].size();
+    layout->ranks_per_node = std::max(layout->ranks_per_node, static_cast<int>(members.size()));
+    layout->blocked = layout->blocked && members.back() - members.front() + 1 == static_cast<int>(members.size());
     std::vector<int> world_ranks;
     for (int local : members)
       world_ranks.push_back(comm.world_rank(local));

@@ -23,6 +23,8 @@ struct NodeLayout {
   std::vector<int> node_of;              // local rank -> node
   std::vector<std::vector<int>> members; // node -> its local ranks, ascending
   bool uniform = true;                   // every node has the same number of ranks
+  int ranks_per_node = 1;                // the most ranks on one node
+  bool blocked = true;                   // each node's ranks are consecutive
   std::vector<const Communicator*> intra; // node -> communicator of its ranks
   const Communicator* leaders = nullptr; // one rank per node, in node order
 };

@@ -241,11 +241,9 @@ CommShape comm_shape(const CollectiveContext& context)
   shape.size = context.size;
   shape.nodes = static_cast<int>(layout.members.size());
   shape.uniform = layout.uniform;
+  shape.ranks_per_node = layout.ranks_per_node;
+  shape.blocked = layout.blocked;
   shape.hierarchy_part = context.comm.role() != Communicator::Role::Ordinary;
-  for (const auto& members : layout.members) {
-    shape.ranks_per_node = std::max(shape.ranks_per_node, static_cast<int>(members.size()));
-    shape.blocked = shape.blocked && members.back() - members.front() + 1 == static_cast<int>(members.size());
-  }
   return shape;
 }
 
