@@ -1,5 +1,7 @@
 #include "online/Runtime.hpp"
 
+#include "online/CallReporter.hpp"
+
 #include "mpi/Rank.hpp"
 
 #include <ctime>
@@ -78,7 +80,7 @@ int Runtime::current_rank() const
   return found == rank_of_actor_.end() ? -1 : found->second;
 }
 
-void Runtime::enter_call()
+void Runtime::enter_call(const char* call)
 {
   const int me = current_rank();
   RankAccount& account = accounts_[me];
@@ -91,8 +93,12 @@ void Runtime::enter_call()
     const double start = now();
     world().rank(me).compute(burst * options_.host_speed);
     account.compute += now() - start;
+    if (reporter_)
+      reporter_->compute(me, start, now(), burst * options_.host_speed);
   }
   account.entered = now();
+  if (reporter_)
+    reporter_->begin(me, call, account.entered);
 }
 
 void Runtime::leave_call()
@@ -102,6 +108,8 @@ void Runtime::leave_call()
   if (--account.depth > 0)
     return;
   account.mpi += now() - account.entered;
+  if (reporter_)
+    reporter_->end(running_rank_, now());
   account.cpu_mark = thread_cpu_time();
 }
 

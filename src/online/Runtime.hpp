@@ -19,6 +19,8 @@
 
 namespace mpisim::online {
 
+class CallReporter;
+
 struct OnlineOptions {
   double host_speed = 0;       // flop/s of the real host (smpi/host-speed); 0: measured at start
   bool compute_time = true;    // inject the computation measured between MPI calls
@@ -85,9 +87,15 @@ public:
       output_boundary_(rank);
   }
 
-  // Entry and exit of every MPI call (ApiScope): computation since the last exit becomes simulated time.
-  void enter_call();
+  // Entry and exit of every MPI call (ApiScope): computation since the last exit becomes simulated time. `call`
+  // names the MPI function, for the timeline.
+  void enter_call(const char* call = nullptr);
   void leave_call();
+
+  // Timelines: with a reporter, each rank's outermost MPI calls and computation bursts are reported to the world's
+  // observers (CallReporter). Not owned.
+  void set_call_reporter(CallReporter* reporter) { reporter_ = reporter; }
+  CallReporter* call_reporter() { return reporter_; }
 
   // Handles. Lookups return null / -1 for invalid handles.
   const mpi::Communicator* comm(int handle);
@@ -127,6 +135,7 @@ private:
   int next_request_ = 1;
   int running_rank_ = -1;
   std::function<void(int)> output_boundary_;
+  CallReporter* reporter_ = nullptr;
 };
 
 // Host CPU time of the calling thread, in seconds.
