@@ -290,7 +290,7 @@ def _draw(panels: List[Panel], operations: List[str], output: str, t0: float, t1
         index += 2 if panel.links else 1
     right = 1 - min(0.3, 170 / width)
     figure.subplots_adjust(left=min(0.15, 70 / width), right=right, top=1 - (60 if title else 35) / height,
-                           bottom=55 / height, hspace=0.35 if len(ratios) > 1 else 0.2)
+                           bottom=55 / height, hspace=0.35 if len(panels) > 1 else 0.2)
     if title:
         figure.suptitle(title)
     colours = [colour_of(name) for name in operations]
@@ -362,7 +362,6 @@ def _draw_links(ax, panel: Panel, t0: float, t1: float) -> None:
         peak = max(peak, float(used.max()) if len(used) else 0.0)
     ax.set_xlim(t0, t1)
     ax.set_ylim(0, peak * 1.1 if peak > 0 else 1)
-    ax.set_ylabel("links", fontsize=9)
     ax.yaxis.set_major_formatter(EngFormatter(unit="B/s"))
     ax.tick_params(axis="y", labelsize=7)
     ax.legend(loc="center left", bbox_to_anchor=(1.005, 0.5), fontsize=7, frameon=False)

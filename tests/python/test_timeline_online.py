@@ -5,9 +5,9 @@ MPI_Comm_rank/size are not timed calls): 24 slices, and 8 point-to-point message
 Runs use --no-compute-time, so no computation burst comes between calls and the files are the same from run to run.
 
 timeline_coll (tests/online/timeline_coll.c) on 4 ranks with the algorithms forced by --coll sends, inside its
-collectives: bcast binomial_tree 3 messages (root to 2 and 1, then 2 to 3... a binomial tree has n - 1 edges),
-allreduce rdb 8 (recursive doubling: 2 rounds of one exchange per rank), barrier ompi_basic_linear 6 (fan-in to rank
-0, then fan-out), reduce ompi_basic_linear 3 (each other rank to the root): 20 in all.
+collectives: bcast binomial_tree 3 messages (a tree over 4 ranks has 3 edges), allreduce rdb 8 (recursive doubling:
+2 rounds of one message per rank), barrier ompi_basic_linear 6 (fan-in to rank 0, then fan-out), reduce
+ompi_basic_linear 3 (each other rank to the root): 20 in all.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ def programs(tmp_path_factory):
         pytest.skip(probe.stderr.strip().splitlines()[-1])
     out = tmp_path_factory.mktemp("timeline-online")
     paths = {}
-    for name in ("ring", "timeline_coll", "pingpong"):
+    for name in ("ring", "timeline_coll", "pingpong", "deadlock"):
         paths[name] = str(out / name)
         done = mpisim("cc", "-O1", os.path.join(SOURCES, name + ".c"), "-o", paths[name])
         assert done.returncode == 0, done.stderr
@@ -158,6 +158,14 @@ def test_links_and_gantt_panel(programs, tmp_path):
 
     pixels = imread(str(image))
     assert pixels.shape[:2] == (600, 800) and pixels[..., :3].std() > 0.05
+    # The link panel is what differs from the chart without links: its lines, low in the image.
+    bare = tmp_path / "bare.png"
+    assert mpisim("gantt", str(path), "-o", str(bare), "--size", "800x600", "--links", "none").returncode == 0
+    assert (imread(str(bare))[..., :3] != pixels[..., :3]).any(axis=2)[450:550].sum() > 500
+    page = tmp_path / "gantt.html"
+    assert mpisim("gantt", str(path), "-o", str(page), "--links", "top:1").returncode == 0
+    text = page.read_text()
+    assert text.count('class="plot links"') == 1 and text.count("<polyline") == 1
 
 
 def test_timeline_options_need_a_file(programs):
@@ -165,3 +173,13 @@ def test_timeline_options_need_a_file(programs):
     assert done.returncode == 2 and "need --timeline FILE" in done.stderr
     done = mpisim("run", "-np", "2", "--platform", "cluster:2", "--timeline", "x.txt", programs["ring"])
     assert done.returncode == 2 and "cannot tell the timeline format" in done.stderr
+
+
+def test_failed_run_still_writes_its_timeline(programs, tmp_path):
+    # deadlock.c: both ranks receive first. The file is complete up to the deadlock: each rank's MPI_Init.
+    path = tmp_path / "deadlock.json"
+    done = mpisim("run", "-np", "2", "--platform", "cluster:2", "--quiet", "--no-compute-time", "--timeline",
+                  str(path), programs["deadlock"])
+    assert done.returncode == 3 and "deadlock" in done.stderr
+    slices = [e for e in json.loads(path.read_text())["traceEvents"] if e["ph"] == "X"]
+    assert sorted((e["tid"], e["name"]) for e in slices) == [(0, "init"), (1, "init")]
