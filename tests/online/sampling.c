@@ -9,7 +9,9 @@
  *   A threshold of 1 stops after 2 samples (the relative standard error of 2 non-negative samples is at most 0.71).
  *   SMPI_SAMPLE_GLOBAL(.., 20 iterations, 5 samples): the body runs 5 times over all ranks, and every rank's loop
  *   takes the same time.
- * Lines are deterministic; `mpi-in-body` makes an MPI call inside a sampled body (an error). */
+ * Lines are deterministic. Other checks (mpisim's only: SMPI does not support these cases), chosen by the argument:
+ * `mpi-in-body` makes an MPI call inside a sampled body, `nested` nests sampled loops (both errors); `break` leaves a
+ * sampled loop by `break` and samples again. */
 #include <mpi.h>
 #include <smpi/smpi.h>
 
@@ -122,6 +124,28 @@ static void global_sampling(int rank)
   }
 }
 
+/* Samples the site until `limit` bodies have run in this pass; returns how many ran. */
+static int sample_until(int limit)
+{
+  int ran = 0;
+  SMPI_SAMPLE_LOCAL(int i = 0, i < 20, i++, 5, -1)
+  {
+    work();
+    if (++ran == limit)
+      break;
+  }
+  return ran;
+}
+
+/* A loop left by `break` ends its pass (its iterations so far are injected); the next pass samples on. */
+static void left_by_break(int rank)
+{
+  int ran = sample_until(2);
+  MPI_Barrier(MPI_COMM_WORLD);
+  int again = sample_until(100);
+  printf("rank %d: break after %d bodies, then the next pass ran %d bodies\n", rank, ran, again);
+}
+
 int main(int argc, char** argv)
 {
   int rank;
@@ -129,8 +153,20 @@ int main(int argc, char** argv)
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   double start = MPI_Wtime();
   wtime_cost = MPI_Wtime() - start;
-  if (argc > 1 && strcmp(argv[1], "mpi-in-body") == 0) {
+  const char* mode = argc > 1 ? argv[1] : "";
+  if (strcmp(mode, "mpi-in-body") == 0) {
     SMPI_SAMPLE_LOCAL(int i = 0, i < 4, i++, 2, -1) { MPI_Barrier(MPI_COMM_WORLD); }
+  }
+  if (strcmp(mode, "nested") == 0) {
+    SMPI_SAMPLE_LOCAL(int i = 0, i < 4, i++, 2, -1)
+    {
+      SMPI_SAMPLE_LOCAL(int j = 0, j < 4, j++, 2, -1) { work(); }
+    }
+  }
+  if (strcmp(mode, "break") == 0) {
+    left_by_break(rank);
+    MPI_Finalize();
+    return 0;
   }
   injected_time(rank);
   local_sampling(rank);

@@ -1,12 +1,14 @@
 /* SMPI_SHARED_MALLOC / SMPI_SHARED_FREE / SMPI_SHARED_CALL: one buffer per call site for all ranks, reference
  * counted; one call of a shared function for all ranks. Under smpirun, run with smpi/shared-malloc:local (SMPI's
  * default, global, folds every shared buffer onto the same pages). Lines starting with "mpisim:" are checks only mpisim
- * makes (SMPI maps the shared pages at a different address in each rank). */
+ * makes (SMPI maps the shared pages at a different address in each rank). With the argument `grow`, rank r asks for
+ * (r + 1) x 16 bytes at one call site: rank 1 asks for more than the block shared there (an error). */
 #include <mpi.h>
 #include <smpi/smpi.h>
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 enum { N = 1024 };
 
@@ -39,6 +41,16 @@ int main(int argc, char** argv)
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
+
+  if (argc > 1 && strcmp(argv[1], "grow") == 0) {
+    void* block = NULL;
+    for (int turn = 0; turn < size; ++turn) {
+      if (turn == rank)
+        block = SMPI_SHARED_MALLOC((rank + 1) * 16);
+      MPI_Barrier(MPI_COMM_WORLD);
+    }
+    SMPI_SHARED_FREE(block);
+  }
 
   int* shared = allocate();
 #ifdef MPISIM_SHARED_MALLOC

@@ -301,11 +301,29 @@ def test_sampling_annotations_in_closed_form(built, tmp_path, mode):
         assert rank["finish"] == pytest.approx(rank["compute"] + rank["mpi"] + 1.25, abs=3e-9)  # printed to 1 ns
 
 
-def test_mpi_call_in_a_sampled_body_is_an_error(built):
-    done = run(built, "sampling", "mpi-in-body", np=2, platform=CLUSTER4, options=SAMPLING_OPTIONS["no-compute"])
+@pytest.mark.parametrize("mode,message", [
+    ("mpi-in-body", "MPI call inside the body of the sampled loop at "),
+    ("nested", "entered while the one at "),
+])
+def test_misused_sampled_loops_end_the_run(built, mode, message):
+    done = run(built, "sampling", mode, np=2, platform=CLUSTER4, options=SAMPLING_OPTIONS["no-compute"])
     assert done.returncode == 1
-    assert "MPI call inside the body of the sampled loop at " in done.stderr
-    assert "sampling.c:" in done.stderr and "(a sampled body must not call MPI)" in done.stderr
+    assert done.stderr.startswith("mpisim: rank 0: ") and message in done.stderr and "sampling.c:" in done.stderr
+
+
+def test_sampled_loop_left_by_break(built):
+    done = run(built, "sampling", "break", np=2, platform=CLUSTER4, options=SAMPLING_OPTIONS["no-compute"])
+    assert done.returncode == 0, done.stderr
+    # 2 samples taken before the break, 3 more wanted: the next pass runs 3 bodies.
+    assert sorted(done.stdout.splitlines()) == [f"rank {r}: break after 2 bodies, then the next pass ran 3 bodies"
+                                                for r in range(2)]
+
+
+def test_shared_malloc_larger_than_the_shared_block_is_an_error(built):
+    done = run(built, "shared_malloc", "grow", np=2, platform=CLUSTER4)
+    assert done.returncode == 1
+    assert "mpisim: rank 1: SMPI_SHARED_MALLOC at " in done.stderr
+    assert ": 32 bytes asked, but the block shared there has 16 (its first allocation sets its size)" in done.stderr
 
 
 @pytest.mark.parametrize("np", [1, 4, 7])
