@@ -123,7 +123,6 @@ void smpi_shared_free(void* pointer);
 int smpi_shared_known_call(const char* function, const char* input);
 void* smpi_shared_get_call(const char* function, const char* input);
 void* smpi_shared_set_call(const char* function, const char* input, void* data);
-int smpi_global_size(void);
 
 #ifdef __cplusplus
 }

@@ -263,11 +263,6 @@ extern "C" void* mpisim_shared_set_call(const char* function, const char* input,
   return data;
 }
 
-extern "C" int smpi_global_size(void)
-{
-  return Runtime::active() ? Runtime::get().world().size() : -1;
-}
-
 // SMPI's names -------------------------------------------------------------------------------------------------------
 
 #define MPISIM_SMPI_NAME(smpi_name, mpisim_name)                                                                     \
