@@ -342,4 +342,7 @@ MPISIM_DECLARE(int, Op_free, (MPI_Op * op))
 }
 #endif
 
+/* Sampling and shared memory: SMPI's annotations for large studies, as SMPI's mpi.h gives them */
+#include "mpisim.h"
+
 #endif /* MPISIM_MPI_H */

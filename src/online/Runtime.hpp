@@ -19,6 +19,8 @@
 
 namespace mpisim::online {
 
+class Sampling;
+
 struct OnlineOptions {
   double host_speed = 0;       // flop/s of the real host (smpi/host-speed); 0: measured at start
   bool compute_time = true;    // inject the computation measured between MPI calls
@@ -113,6 +115,17 @@ public:
   RequestEntry* request(int handle);
   void release_request(int handle);
 
+  // ---- Annotations for large studies (Sampling.hpp, api_sampling.cpp) ----
+  Sampling& sampling();
+  // Computation outside MPI calls: inject what the calling rank computed since it last left the MPI library (as on
+  // entry to a call), then start measuring anew; restart_computation() alone forgets what was measured (the real
+  // time of an annotation is not computation).
+  void flush_computation();
+  void restart_computation();
+  // Simulates `flops` on the calling rank's host, accounted as computation; a simulated sleep, accounted as neither.
+  void execute_flops(double flops);
+  void sleep(double seconds);
+
 private:
   mpi::Simulation& simulation_;
   OnlineOptions options_;
@@ -127,6 +140,7 @@ private:
   int next_request_ = 1;
   int running_rank_ = -1;
   std::function<void(int)> output_boundary_;
+  std::unique_ptr<Sampling> sampling_; // made on first use
 };
 
 // Host CPU time of the calling thread, in seconds.
