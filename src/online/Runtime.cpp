@@ -231,6 +231,14 @@ Sampling& Runtime::sampling()
   return *sampling_;
 }
 
+bool Runtime::in_sampled_body()
+{
+  if (not sampling_)
+    return false;
+  const SamplePass& pass = sampling_->pass(current_rank());
+  return pass.statistics != nullptr && pass.visible.running;
+}
+
 void Runtime::flush_computation()
 {
   const double burst = thread_cpu_time() - accounts_[current_rank()].cpu_mark;

@@ -117,6 +117,8 @@ public:
 
   // ---- Annotations for large studies (Sampling.hpp, api_sampling.cpp) ----
   Sampling& sampling();
+  // True while the calling rank runs the body of a sampled loop (its real time is measured by the sampler).
+  bool in_sampled_body();
   // Computation outside MPI calls: inject what the calling rank computed since it last left the MPI library (as on
   // entry to a call), then start measuring anew; restart_computation() alone forgets what was measured (the real
   // time of an annotation is not computation).

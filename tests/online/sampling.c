@@ -11,7 +11,7 @@
  *   takes the same time.
  * Lines are deterministic. Other checks (mpisim's only: SMPI does not support these cases), chosen by the argument:
  * `mpi-in-body` makes an MPI call inside a sampled body, `nested` nests sampled loops (both errors); `break` leaves a
- * sampled loop by `break` and samples again. */
+ * sampled loop by `break` and samples again; `wtime-in-body` reads MPI_Wtime in a sampled body (allowed, as in SMPI). */
 #include <mpi.h>
 #include <smpi/smpi.h>
 
@@ -162,6 +162,19 @@ int main(int argc, char** argv)
     {
       SMPI_SAMPLE_LOCAL(int j = 0, j < 4, j++, 2, -1) { work(); }
     }
+  }
+  if (strcmp(mode, "wtime-in-body") == 0) {
+    double first = -1, last = -1;
+    SMPI_SAMPLE_LOCAL(int i = 0, i < 4, i++, 2, -1)
+    {
+      last = MPI_Wtime();
+      if (first < 0)
+        first = last;
+      work();
+    }
+    printf("rank %d: MPI_Wtime in a sampled body: %s\n", rank, last >= first ? "ok" : "went back");
+    MPI_Finalize();
+    return 0;
   }
   if (strcmp(mode, "break") == 0) {
     left_by_break(rank);

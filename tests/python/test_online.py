@@ -319,6 +319,12 @@ def test_sampled_loop_left_by_break(built):
                                                 for r in range(2)]
 
 
+def test_wtime_is_allowed_in_a_sampled_body(built):
+    done = run(built, "sampling", "wtime-in-body", np=2, platform=CLUSTER4, options=SAMPLING_OPTIONS["no-compute"])
+    assert done.returncode == 0, done.stderr
+    assert sorted(done.stdout.splitlines()) == [f"rank {r}: MPI_Wtime in a sampled body: ok" for r in range(2)]
+
+
 def test_shared_malloc_larger_than_the_shared_block_is_an_error(built):
     done = run(built, "shared_malloc", "grow", np=2, platform=CLUSTER4)
     assert done.returncode == 1
