@@ -18,6 +18,7 @@ from conftest import repo_path
 SOURCES = repo_path("tests", "online")
 PROGRAMS = ["coll_timing", "datatypes", "ring", "halo", "collectives", "privacy", "pingpong", "deadlock", "abort",
             "crash", "errors", "compute", "exit"]
+PROGRAMS += ["libc_names"]  # MPICH test-suite findings
 
 
 def _environment():
@@ -260,3 +261,13 @@ def test_collectives_under_every_selector(built, selector, np, platform):
     done = run(built, "collectives", np=np, platform=platform, options=("--quiet", "--coll-selector", selector))
     assert done.returncode == 0, done.stderr
     assert "0 failures" in done.stdout
+
+
+# ------------------------------------------------------------------------------------ MPICH test-suite findings
+
+def test_program_symbols_win_over_libc_names(built, tmp_path):
+    """A global `int err` (libc has err()) is the program's own, per rank: it used to resolve to libc's function
+    (reads gave its code, writes crashed), as MPICH's coll/redscat2 showed."""
+    done = run(built, "libc_names", np=4)
+    assert done.returncode == 0, done.stderr
+    assert sorted(done.stdout.splitlines()) == real_mpirun_lines(tmp_path, "libc_names", 4)
