@@ -129,8 +129,11 @@ std::shared_ptr<Datatype> Datatype::assemble(const std::vector<std::ptrdiff_t>& 
           type->signature_.push_back(run);
       }
     }
-    const std::ptrdiff_t first = displacements[k] + old.lb_;
-    const std::ptrdiff_t last = displacements[k] + static_cast<std::ptrdiff_t>(lengths[k] - 1) * old.extent() + old.ub_;
+    // The copies run from the first to the last by steps of the old extent, which may be negative (then the last
+    // copy holds the lower bound and the first one the upper bound).
+    const std::ptrdiff_t span = static_cast<std::ptrdiff_t>(lengths[k] - 1) * old.extent();
+    const std::ptrdiff_t first = displacements[k] + old.lb_ + std::min<std::ptrdiff_t>(span, 0);
+    const std::ptrdiff_t last = displacements[k] + old.ub_ + std::max<std::ptrdiff_t>(span, 0);
     type->lb_ = any ? std::min(type->lb_, first) : first;
     type->ub_ = any ? std::max(type->ub_, last) : last;
     type->explicit_bounds_ = type->explicit_bounds_ || old.explicit_bounds_;

@@ -109,6 +109,22 @@ TEST(mpi_datatype, ResizedChangesTheStride)
   EXPECT_EQ(packed<int>(*r, data, 3), (std::vector<int>{0, 3, 6}));
 }
 
+// MPICH datatype/lbub: 4 bytes resized to lb 6, extent -9 (ub -3); three copies sit at 0, -9, -18, so the bounds are
+// those of the last copy (lb -12) and of the first (ub -3): extent 9; true bounds -18..4.
+TEST(mpi_datatype, ContiguousOfNegativeExtentTakesBoundsFromBothEnds)
+{
+  DatatypePtr r = Datatype::resized(Datatype::contiguous(4, Datatype::predefined(Element::Byte)), 6, -9);
+  DatatypePtr c = Datatype::contiguous(3, r);
+  EXPECT_EQ(c->size(), 12u);
+  EXPECT_EQ(c->lb(), -12);
+  EXPECT_EQ(c->extent(), 9);
+  EXPECT_EQ(c->true_lb(), -18);
+  EXPECT_EQ(c->true_extent(), 22);
+  DatatypePtr v = Datatype::hvector(2, 3, 100, r); // blocks of three copies at 0 and 100
+  EXPECT_EQ(v->lb(), -12);
+  EXPECT_EQ(v->extent(), 109);
+}
+
 // subarray of a 4x5 int array (C order), subsizes 2x3 starting at (1, 2): rows 1 and 2, columns 2..4:
 // elements 7, 8, 9, 12, 13, 14; extent is the whole array (20 ints). Fortran order transposes the roles.
 TEST(mpi_datatype, SubarrayInCAndFortranOrder)

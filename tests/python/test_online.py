@@ -19,6 +19,7 @@ SOURCES = repo_path("tests", "online")
 PROGRAMS = ["coll_timing", "datatypes", "ring", "halo", "collectives", "privacy", "pingpong", "deadlock", "abort",
             "crash", "errors", "compute", "exit"]
 PROGRAMS += ["sampling", "shared_malloc"]  # SMPI's annotations for large studies
+PROGRAMS += ["libc_names"]  # MPICH test-suite findings
 
 
 def _environment():
@@ -402,3 +403,11 @@ def test_annotation_headers_compile_cleanly(built, tmp_path, language, header):
     done = mpisim("run", "-np", "3", "--platform", "cluster:3", "--quiet", str(tmp_path / "annotated"))
     assert done.returncode == 0, done.stderr
     assert done.stdout == "1\n" * 3  # the local loop ran its body for its first 2 iterations only: 0 + 1
+# ------------------------------------------------------------------------------------ MPICH test-suite findings
+
+def test_program_symbols_win_over_libc_names(built, tmp_path):
+    """A global `int err` (libc has err()) is the program's own, per rank: it used to resolve to libc's function
+    (reads gave its code, writes crashed), as MPICH's coll/redscat2 showed."""
+    done = run(built, "libc_names", np=4)
+    assert done.returncode == 0, done.stderr
+    assert sorted(done.stdout.splitlines()) == real_mpirun_lines(tmp_path, "libc_names", 4)
