@@ -403,6 +403,8 @@ def test_annotation_headers_compile_cleanly(built, tmp_path, language, header):
     done = mpisim("run", "-np", "3", "--platform", "cluster:3", "--quiet", str(tmp_path / "annotated"))
     assert done.returncode == 0, done.stderr
     assert done.stdout == "1\n" * 3  # the local loop ran its body for its first 2 iterations only: 0 + 1
+
+
 # ------------------------------------------------------------------------------------ MPICH test-suite findings
 
 def test_program_symbols_win_over_libc_names(built, tmp_path):
