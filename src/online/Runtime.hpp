@@ -49,6 +49,8 @@ struct RequestEntry {
   std::shared_ptr<void> keep_alive; // buffers of a non-blocking collective
 };
 
+class ProcessObjects;
+
 struct CommEntry {
   const mpi::Communicator* comm = nullptr;
 };
@@ -113,6 +115,9 @@ public:
   RequestEntry* request(int handle);
   void release_request(int handle);
 
+  // What each MPI process of a real run keeps: info objects, error handlers and codes, names (ProcessObjects.hpp).
+  ProcessObjects& process_objects() { return *process_objects_; }
+
 private:
   mpi::Simulation& simulation_;
   OnlineOptions options_;
@@ -127,6 +132,7 @@ private:
   int next_request_ = 1;
   int running_rank_ = -1;
   std::function<void(int)> output_boundary_;
+  std::unique_ptr<ProcessObjects> process_objects_;
 };
 
 // Host CPU time of the calling thread, in seconds.
