@@ -33,8 +33,11 @@ int raise_error(int comm, int error_class, const char* call, const std::string& 
   }
   char date[64];
   std::snprintf(date, sizeof date, "%.9f", runtime.now());
-  terminate_run("mpisim: rank " + std::to_string(runtime.current_rank()) + ": " + call + ": " +
-                    error_class_name(error_class) + ": " + what + " (simulated time " + date + " s)",
+  // Classes the application added (MPI_Add_error_class) have no standard name.
+  const std::string name =
+      error_class > MPI_ERR_LASTCODE ? "error class " + std::to_string(error_class) : error_class_name(error_class);
+  terminate_run("mpisim: rank " + std::to_string(runtime.current_rank()) + ": " + call + ": " + name + ": " + what +
+                    " (simulated time " + date + " s)",
                 1);
 }
 

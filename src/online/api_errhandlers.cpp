@@ -145,7 +145,10 @@ extern "C" int PMPI_Comm_call_errhandler(MPI_Comm comm, int errorcode)
   // The handler sees the code itself; a fatal handler reports its class.
   const int handler = Runtime::get().errhandler(comm);
   const int raised = handler == MPI_ERRORS_ARE_FATAL ? error_class : errorcode;
-  raise_error(comm, raised, "MPI_Comm_call_errhandler", "error code " + std::to_string(errorcode));
+  std::string what = "error code " + std::to_string(errorcode);
+  if (auto found = mine().error_strings.find(errorcode); found != mine().error_strings.end())
+    what += " (" + found->second + ")"; // added classes have no standard name: their string says what they are
+  raise_error(comm, raised, "MPI_Comm_call_errhandler", what);
   return MPI_SUCCESS; // the handler returned
 }
 

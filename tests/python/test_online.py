@@ -315,3 +315,23 @@ def test_unsupported_mpi_call_is_named_when_the_program_loads(tmp_path):
     done = mpisim("run", "-np", "2", "--platform", "cluster:2", str(program))
     assert done.returncode == 2
     assert done.stderr == f"mpisim: {program} uses MPI_Win_create, which mpisim does not support\n"
+
+
+def test_fatal_handler_names_an_added_error_code(tmp_path):
+    source, program = tmp_path / "fatal.c", tmp_path / "fatal"
+    source.write_text("""#include <mpi.h>
+int main(int argc, char** argv)
+{
+  int error_class, code;
+  MPI_Init(&argc, &argv);
+  MPI_Add_error_class(&error_class);
+  MPI_Add_error_code(error_class, &code);
+  MPI_Add_error_string(code, "the simulated disk is full");
+  MPI_Comm_call_errhandler(MPI_COMM_WORLD, code);
+  return MPI_Finalize();
+}
+""")
+    assert mpisim("cc", str(source), "-o", str(program)).returncode == 0
+    done = mpisim("run", "-np", "2", "--platform", "cluster:2", "--quiet", str(program))
+    assert done.returncode == 1
+    assert ": MPI_Comm_call_errhandler: error class 101: error code 102 (the simulated disk is full)" in done.stderr
