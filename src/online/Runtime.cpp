@@ -1,6 +1,7 @@
 #include "online/Runtime.hpp"
 
 #include "online/Sampling.hpp"
+#include "online/ProcessObjects.hpp"
 
 #include "mpi/Rank.hpp"
 
@@ -23,7 +24,8 @@ double thread_cpu_time()
 }
 
 Runtime::Runtime(mpi::Simulation& simulation, OnlineOptions options)
-    : simulation_(simulation), options_(options), accounts_(simulation.world().size())
+    : simulation_(simulation), options_(options), accounts_(simulation.world().size()),
+      process_objects_(std::make_unique<ProcessObjects>(simulation.world().size()))
 {
   mpi::World& world = simulation.world();
   comms_.resize(3);

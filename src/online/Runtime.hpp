@@ -51,6 +51,8 @@ struct RequestEntry {
   std::shared_ptr<void> keep_alive; // buffers of a non-blocking collective
 };
 
+class ProcessObjects;
+
 struct CommEntry {
   const mpi::Communicator* comm = nullptr;
 };
@@ -127,6 +129,8 @@ public:
   // Simulates `flops` on the calling rank's host, accounted as computation; a simulated sleep, accounted as neither.
   void execute_flops(double flops);
   void sleep(double seconds);
+  // What each MPI process of a real run keeps: info objects, error handlers and codes, names (ProcessObjects.hpp).
+  ProcessObjects& process_objects() { return *process_objects_; }
 
 private:
   mpi::Simulation& simulation_;
@@ -143,6 +147,7 @@ private:
   int running_rank_ = -1;
   std::function<void(int)> output_boundary_;
   std::unique_ptr<Sampling> sampling_; // made on first use
+  std::unique_ptr<ProcessObjects> process_objects_;
 };
 
 // Host CPU time of the calling thread, in seconds.

@@ -189,3 +189,50 @@ TEST(mpi_datatype, EmptyTypes)
 }
 
 } // namespace
+
+// MPI_Type_get_contents returns the constructor's arguments as given (MPI-3.1 4.1.13), not the constructors a type
+// is built from internally (vector from hvector, subarray from hindexed_block and resized).
+TEST(mpi_datatype, RecipesAreTheConstructorsArguments)
+{
+  using C = Datatype::Combiner;
+  EXPECT_EQ(type_int()->recipe().combiner, C::Named);
+  DatatypePtr vector = Datatype::vector(3, 2, 5, type_int());
+  EXPECT_EQ(vector->recipe().combiner, C::Vector);
+  EXPECT_EQ(vector->recipe().integers, (std::vector<int>{3, 2, 5}));
+  EXPECT_TRUE(vector->recipe().addresses.empty());
+  ASSERT_EQ(vector->recipe().types.size(), 1u);
+  EXPECT_EQ(vector->recipe().types[0], type_int());
+
+  DatatypePtr indexed = Datatype::indexed({2, 1}, {0, 5}, type_int());
+  EXPECT_EQ(indexed->recipe().combiner, C::Indexed);
+  EXPECT_EQ(indexed->recipe().integers, (std::vector<int>{2, 2, 1, 0, 5}));
+  DatatypePtr block = Datatype::hindexed_block(2, {0, 24}, type_double());
+  EXPECT_EQ(block->recipe().combiner, C::HindexedBlock);
+  EXPECT_EQ(block->recipe().integers, (std::vector<int>{2, 2}));
+  EXPECT_EQ(block->recipe().addresses, (std::vector<std::ptrdiff_t>{0, 24}));
+  DatatypePtr structure = Datatype::structure({1, 1}, {0, 8}, {type_int(), type_double()});
+  EXPECT_EQ(structure->recipe().combiner, C::Struct);
+  EXPECT_EQ(structure->recipe().types, (std::vector<DatatypePtr>{type_int(), type_double()}));
+  DatatypePtr subarray = Datatype::subarray({6, 8}, {2, 3}, {1, 4}, Datatype::Order::Fortran, type_int());
+  EXPECT_EQ(subarray->recipe().combiner, C::Subarray);
+  EXPECT_EQ(subarray->recipe().integers, (std::vector<int>{2, 6, 8, 2, 3, 1, 4, 1}));
+  DatatypePtr resized = Datatype::resized(vector, -4, 64);
+  EXPECT_EQ(resized->recipe().combiner, C::Resized);
+  EXPECT_EQ(resized->recipe().addresses, (std::vector<std::ptrdiff_t>{-4, 64}));
+  EXPECT_EQ(resized->recipe().types[0], vector);
+}
+
+TEST(mpi_datatype, DuplicateHasTheLayoutOfItsOriginal)
+{
+  DatatypePtr vector = Datatype::vector(3, 2, 5, type_int());
+  DatatypePtr dup = Datatype::duplicate(vector);
+  EXPECT_NE(dup, vector);
+  EXPECT_EQ(dup->recipe().combiner, Datatype::Combiner::Dup);
+  EXPECT_EQ(dup->recipe().types[0], vector);
+  EXPECT_EQ(dup->size(), vector->size());
+  EXPECT_EQ(dup->extent(), vector->extent());
+  EXPECT_EQ(dup->blocks().size(), vector->blocks().size());
+  DatatypePtr named = Datatype::duplicate(type_int());
+  EXPECT_FALSE(named->is_predefined());
+  EXPECT_EQ(vector->recipe().combiner, Datatype::Combiner::Vector); // the original keeps its own
+}

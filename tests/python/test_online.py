@@ -386,6 +386,37 @@ int main(void)
   MPISIM_SHARED_FREE(buffer);
   printf("%g\\n", sink);
   return 0;
+# ---------------------------------------------- packing, datatype inquiries, alltoallw, info objects, error handlers
+# tests/online/pack.c, type_contents.c, alltoallw.c and info_errors.c check their own results and print lines that do
+# not depend on the MPI library; calls mpisim lacks fail at link time, or at load time with one line.
+PROGRAMS += ["pack", "type_contents", "alltoallw", "info_errors"]
+
+
+@pytest.mark.parametrize("name", ["pack", "type_contents", "alltoallw", "info_errors"])
+@pytest.mark.parametrize("np", [1, 3, 4])
+def test_packing_inquiries_alltoallw_info_and_errors_match_real_mpi(built, tmp_path, name, np):
+    done = run(built, name, np=np)
+    assert done.returncode == 0, done.stderr
+    lines = sorted(done.stdout.splitlines())
+    assert "PASSED" in lines, done.stdout
+    assert lines == real_mpirun_lines(tmp_path, name, np)
+
+
+@pytest.mark.parametrize("selector", ["default", "ompi", "mpich", "mvapich2", "impi", "automatic"])
+def test_alltoallw_under_every_selector(built, selector):
+    done = run(built, "alltoallw", np=5, options=("--quiet", "--coll-selector", selector))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == "PASSED", done.stdout
+
+
+UNSUPPORTED_CALL = """#include <mpi.h>
+int MPI_Win_create(void* base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, int* win);
+int main(int argc, char** argv)
+{
+  int win;
+  MPI_Init(&argc, &argv);
+  MPI_Win_create(0, 0, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &win);
+  return MPI_Finalize();
 }
 """
 
@@ -413,3 +444,41 @@ def test_program_symbols_win_over_libc_names(built, tmp_path):
     done = run(built, "libc_names", np=4)
     assert done.returncode == 0, done.stderr
     assert sorted(done.stdout.splitlines()) == real_mpirun_lines(tmp_path, "libc_names", 4)
+def test_unsupported_mpi_call_fails_at_link_time(tmp_path):
+    source = tmp_path / "rma.c"
+    source.write_text(UNSUPPORTED_CALL)
+    done = mpisim("cc", str(source), "-o", str(tmp_path / "rma"))
+    assert done.returncode != 0
+    assert "undefined reference to `MPI_Win_create'" in done.stderr
+    assert "-Wl,--no-undefined" in mpisim("cc", "-show", "app.c").stdout
+
+
+def test_unsupported_mpi_call_is_named_when_the_program_loads(tmp_path):
+    # Linked without --no-undefined (by hand): the runner's loader finds the missing function.
+    source, objects, program = tmp_path / "rma.c", tmp_path / "rma.o", tmp_path / "rma"
+    source.write_text(UNSUPPORTED_CALL)
+    assert mpisim("cc", "-c", str(source), "-o", str(objects)).returncode == 0
+    subprocess.run(["gcc", "-shared", str(objects), "-o", str(program)], check=True)
+    done = mpisim("run", "-np", "2", "--platform", "cluster:2", str(program))
+    assert done.returncode == 2
+    assert done.stderr == f"mpisim: {program} uses MPI_Win_create, which mpisim does not support\n"
+
+
+def test_fatal_handler_names_an_added_error_code(tmp_path):
+    source, program = tmp_path / "fatal.c", tmp_path / "fatal"
+    source.write_text("""#include <mpi.h>
+int main(int argc, char** argv)
+{
+  int error_class, code;
+  MPI_Init(&argc, &argv);
+  MPI_Add_error_class(&error_class);
+  MPI_Add_error_code(error_class, &code);
+  MPI_Add_error_string(code, "the simulated disk is full");
+  MPI_Comm_call_errhandler(MPI_COMM_WORLD, code);
+  return MPI_Finalize();
+}
+""")
+    assert mpisim("cc", str(source), "-o", str(program)).returncode == 0
+    done = mpisim("run", "-np", "2", "--platform", "cluster:2", "--quiet", str(program))
+    assert done.returncode == 1
+    assert ": MPI_Comm_call_errhandler: error class 101: error code 102 (the simulated disk is full)" in done.stderr
