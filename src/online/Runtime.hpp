@@ -20,6 +20,7 @@
 namespace mpisim::online {
 
 class CallReporter;
+class Sampling;
 
 struct OnlineOptions {
   double host_speed = 0;       // flop/s of the real host (smpi/host-speed); 0: measured at start
@@ -50,6 +51,8 @@ struct RequestEntry {
   std::function<void()> on_complete;
   std::shared_ptr<void> keep_alive; // buffers of a non-blocking collective
 };
+
+class ProcessObjects;
 
 struct CommEntry {
   const mpi::Communicator* comm = nullptr;
@@ -121,6 +124,21 @@ public:
   RequestEntry* request(int handle);
   void release_request(int handle);
 
+  // ---- Annotations for large studies (Sampling.hpp, api_sampling.cpp) ----
+  Sampling& sampling();
+  // True while the calling rank runs the body of a sampled loop (its real time is measured by the sampler).
+  bool in_sampled_body();
+  // Computation outside MPI calls: inject what the calling rank computed since it last left the MPI library (as on
+  // entry to a call), then start measuring anew; restart_computation() alone forgets what was measured (the real
+  // time of an annotation is not computation).
+  void flush_computation();
+  void restart_computation();
+  // Simulates `flops` on the calling rank's host, accounted as computation; a simulated sleep, accounted as neither.
+  void execute_flops(double flops);
+  void sleep(double seconds);
+  // What each MPI process of a real run keeps: info objects, error handlers and codes, names (ProcessObjects.hpp).
+  ProcessObjects& process_objects() { return *process_objects_; }
+
 private:
   mpi::Simulation& simulation_;
   OnlineOptions options_;
@@ -136,6 +154,8 @@ private:
   int running_rank_ = -1;
   std::function<void(int)> output_boundary_;
   CallReporter* reporter_ = nullptr;
+  std::unique_ptr<Sampling> sampling_; // made on first use
+  std::unique_ptr<ProcessObjects> process_objects_;
 };
 
 // Host CPU time of the calling thread, in seconds.

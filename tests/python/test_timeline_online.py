@@ -16,10 +16,23 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 
 import pytest
 
-from test_online import SOURCES, mpisim
+from conftest import repo_path
+
+SOURCES = repo_path("tests", "online")
+
+
+def mpisim(*args, timeout=120):
+    """`python -m mpisim ARGS`, running this checkout's sources when its native core is built next to them (as
+    test_online.py does)."""
+    env = dict(os.environ)
+    if any(name.startswith("_core") for name in os.listdir(repo_path("src", "mpisim"))):
+        env["PYTHONPATH"] = repo_path("src") + os.pathsep + os.environ.get("PYTHONPATH", "")
+    return subprocess.run([sys.executable, "-m", "mpisim", *args], capture_output=True, text=True, timeout=timeout,
+                          env=env)
 
 RING_CALLS = {"init": 1, "send": 2, "recv": 2, "finalize": 1}  # per rank
 RING_MESSAGES = 8
