@@ -386,6 +386,35 @@ int main(void)
   MPISIM_SHARED_FREE(buffer);
   printf("%g\\n", sink);
   return 0;
+}
+"""
+
+
+@pytest.mark.parametrize("language,header", [("c", "mpisim.h"), ("cxx", "mpisim.h"), ("c", "smpi/smpi.h"),
+                                             ("cxx", "mpi.h")])
+def test_annotation_headers_compile_cleanly(built, tmp_path, language, header):
+    # The annotations come from mpisim.h, smpi/smpi.h and mpi.h, in C and C++, without warnings; the macros are
+    # single statements (an if/else around one keeps its meaning).
+    source = tmp_path / ("annotated.c" if language == "c" else "annotated.cpp")
+    source.write_text(ANNOTATED_SOURCE.replace("<mpisim.h>", f"<{header}>"))
+    done = mpisim("cc" if language == "c" else "cxx", "-Wall", "-Wextra", "-Werror", str(source), "-o",
+                  str(tmp_path / "annotated"))
+    assert done.returncode == 0, done.stderr
+    done = mpisim("run", "-np", "3", "--platform", "cluster:3", "--quiet", str(tmp_path / "annotated"))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "1\n" * 3  # the local loop ran its body for its first 2 iterations only: 0 + 1
+
+
+# ------------------------------------------------------------------------------------ MPICH test-suite findings
+
+def test_program_symbols_win_over_libc_names(built, tmp_path):
+    """A global `int err` (libc has err()) is the program's own, per rank: it used to resolve to libc's function
+    (reads gave its code, writes crashed), as MPICH's coll/redscat2 showed."""
+    done = run(built, "libc_names", np=4)
+    assert done.returncode == 0, done.stderr
+    assert sorted(done.stdout.splitlines()) == real_mpirun_lines(tmp_path, "libc_names", 4)
+
+
 # ---------------------------------------------- packing, datatype inquiries, alltoallw, info objects, error handlers
 # tests/online/pack.c, type_contents.c, alltoallw.c and info_errors.c check their own results and print lines that do
 # not depend on the MPI library; calls mpisim lacks fail at link time, or at load time with one line.
@@ -421,29 +450,6 @@ int main(int argc, char** argv)
 """
 
 
-@pytest.mark.parametrize("language,header", [("c", "mpisim.h"), ("cxx", "mpisim.h"), ("c", "smpi/smpi.h"),
-                                             ("cxx", "mpi.h")])
-def test_annotation_headers_compile_cleanly(built, tmp_path, language, header):
-    # The annotations come from mpisim.h, smpi/smpi.h and mpi.h, in C and C++, without warnings; the macros are
-    # single statements (an if/else around one keeps its meaning).
-    source = tmp_path / ("annotated.c" if language == "c" else "annotated.cpp")
-    source.write_text(ANNOTATED_SOURCE.replace("<mpisim.h>", f"<{header}>"))
-    done = mpisim("cc" if language == "c" else "cxx", "-Wall", "-Wextra", "-Werror", str(source), "-o",
-                  str(tmp_path / "annotated"))
-    assert done.returncode == 0, done.stderr
-    done = mpisim("run", "-np", "3", "--platform", "cluster:3", "--quiet", str(tmp_path / "annotated"))
-    assert done.returncode == 0, done.stderr
-    assert done.stdout == "1\n" * 3  # the local loop ran its body for its first 2 iterations only: 0 + 1
-
-
-# ------------------------------------------------------------------------------------ MPICH test-suite findings
-
-def test_program_symbols_win_over_libc_names(built, tmp_path):
-    """A global `int err` (libc has err()) is the program's own, per rank: it used to resolve to libc's function
-    (reads gave its code, writes crashed), as MPICH's coll/redscat2 showed."""
-    done = run(built, "libc_names", np=4)
-    assert done.returncode == 0, done.stderr
-    assert sorted(done.stdout.splitlines()) == real_mpirun_lines(tmp_path, "libc_names", 4)
 def test_unsupported_mpi_call_fails_at_link_time(tmp_path):
     source = tmp_path / "rma.c"
     source.write_text(UNSUPPORTED_CALL)
