@@ -14,6 +14,21 @@ const char* error_class_name(int error_class)
       "MPI_ERR_IN_STATUS", "MPI_ERR_PENDING"};
   if (error_class >= 0 && error_class < static_cast<int>(sizeof names / sizeof names[0]))
     return names[error_class];
+  // The other classes of MPI-3.1 section 8.4, from MPI_ERR_ACCESS (20) on, in mpi.h's order.
+  static const char* const more_names[] = {
+      "MPI_ERR_ACCESS",       "MPI_ERR_AMODE",        "MPI_ERR_ASSERT",        "MPI_ERR_BAD_FILE",
+      "MPI_ERR_BASE",         "MPI_ERR_CONVERSION",   "MPI_ERR_DISP",          "MPI_ERR_DUP_DATAREP",
+      "MPI_ERR_FILE_EXISTS",  "MPI_ERR_FILE_IN_USE",  "MPI_ERR_FILE",          "MPI_ERR_INFO_KEY",
+      "MPI_ERR_INFO_NOKEY",   "MPI_ERR_INFO_VALUE",   "MPI_ERR_INFO",          "MPI_ERR_IO",
+      "MPI_ERR_KEYVAL",       "MPI_ERR_LOCKTYPE",     "MPI_ERR_NAME",          "MPI_ERR_NO_MEM",
+      "MPI_ERR_NOT_SAME",     "MPI_ERR_NO_SPACE",     "MPI_ERR_NO_SUCH_FILE",  "MPI_ERR_PORT",
+      "MPI_ERR_QUOTA",        "MPI_ERR_READ_ONLY",    "MPI_ERR_RMA_ATTACH",    "MPI_ERR_RMA_CONFLICT",
+      "MPI_ERR_RMA_RANGE",    "MPI_ERR_RMA_SHARED",   "MPI_ERR_RMA_SYNC",      "MPI_ERR_RMA_FLAVOR",
+      "MPI_ERR_SERVICE",      "MPI_ERR_SIZE",         "MPI_ERR_SPAWN",         "MPI_ERR_UNSUPPORTED_DATAREP",
+      "MPI_ERR_UNSUPPORTED_OPERATION", "MPI_ERR_WIN"};
+  const int more = error_class - MPI_ERR_ACCESS;
+  if (more >= 0 && more < static_cast<int>(sizeof more_names / sizeof more_names[0]))
+    return more_names[more];
   return "MPI_ERR_UNKNOWN";
 }
 

@@ -7,6 +7,9 @@
 #pragma once
 
 #include "mpi/Simulation.hpp"
+#include "online/Attributes.hpp"
+#include "online/CommProperties.hpp"
+#include "online/Groups.hpp"
 
 #include <cstdint>
 #include <functional>
@@ -113,6 +116,15 @@ public:
   RequestEntry* request(int handle);
   void release_request(int handle);
 
+  // Groups, attributes, names and topologies: objects local to each rank (Groups.hpp, Attributes.hpp,
+  // CommProperties.hpp). adopt_group: the communicator MPI_Comm_create_group makes for `members` (world ranks, in
+  // order) with `tag`; every member gets the same handle. Creations are counted per (rank, parent, tag, members), as
+  // only the members take part.
+  GroupTable& groups() { return groups_; }
+  Attributes& attributes() { return attributes_; }
+  CommProperties& comm_properties() { return comm_properties_; }
+  int adopt_group(const mpi::Communicator& parent, int tag, const std::vector<int>& members);
+
 private:
   mpi::Simulation& simulation_;
   OnlineOptions options_;
@@ -127,6 +139,13 @@ private:
   int next_request_ = 1;
   int running_rank_ = -1;
   std::function<void(int)> output_boundary_;
+
+  // Groups, attributes, names, topologies (see above).
+  GroupTable groups_;
+  Attributes attributes_;
+  CommProperties comm_properties_;
+  std::map<std::tuple<int, int, int, std::vector<int>>, uint32_t> group_creations_; // (rank, context, tag, members)
+  std::map<std::tuple<int, int, std::vector<int>, uint32_t>, int> group_comms_;     // (context, tag, members, seq)
 };
 
 // Host CPU time of the calling thread, in seconds.

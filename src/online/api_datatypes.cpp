@@ -131,6 +131,8 @@ extern "C" int PMPI_Type_free(MPI_Datatype* type)
   DatatypePtr t;
   MPISIM_TRY(resolve_type(MPI_COMM_WORLD, *type, "MPI_Type_free", t));
   MPISIM_CHECK(not t->is_predefined(), MPI_COMM_WORLD, MPI_ERR_TYPE, "cannot free a predefined datatype");
+  Runtime& runtime = Runtime::get(); // attribute delete callbacks run first (api_attributes.cpp)
+  MPISIM_TRY(runtime.attributes().remove_all(runtime.current_rank(), AttributeObject::Type, *type));
   Runtime::get().release_datatype(*type);
   *type = MPI_DATATYPE_NULL;
   return MPI_SUCCESS;
