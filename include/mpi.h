@@ -475,6 +475,7 @@ MPISIM_DECLARE(int, Type_free_keyval, (int* keyval))
 MPISIM_DECLARE(int, Type_set_attr, (MPI_Datatype type, int keyval, void* attribute_val))
 MPISIM_DECLARE(int, Type_get_attr, (MPI_Datatype type, int keyval, void* attribute_val, int* flag))
 MPISIM_DECLARE(int, Type_delete_attr, (MPI_Datatype type, int keyval))
+MPISIM_DECLARE(int, Type_dup, (MPI_Datatype oldtype, MPI_Datatype* newtype))
 
 /* Topologies */
 MPISIM_DECLARE(int, Dims_create, (int nnodes, int ndims, int dims[]))

@@ -14,8 +14,7 @@ int Attributes::create_keyval(const Keyval& keyval)
 const Keyval* Attributes::keyval(int owner, AttributeObject object, int handle) const
 {
   auto found = keyvals_.find(handle);
-  if (found == keyvals_.end() || found->second.freed || found->second.owner != owner ||
-      found->second.object != object)
+  if (found == keyvals_.end() || found->second.owner != owner || found->second.object != object)
     return nullptr;
   return &found->second;
 }

@@ -28,8 +28,11 @@ public:
   static constexpr int kFirstUserKeyval = 16; // below: MPI_KEYVAL_INVALID and the predefined keys
 
   int create_keyval(const Keyval& keyval);
-  // The live keyval `handle` of `owner` for this kind of object; null when it is unknown, freed or of another kind.
+  // The keyval `handle` of `owner` for this kind of object; null when it is unknown or of another kind. A freed
+  // keyval still answers while attributes use it (MPI-3.1 section 6.7.2: the actual free happens when the last one
+  // goes), as in MPICH: those attributes can still be read and deleted through it.
   const Keyval* keyval(int owner, AttributeObject object, int handle) const;
+  // Freeing an already freed keyval that attributes still hold does nothing.
   void free_keyval(int handle);
 
   // Each returns MPI_SUCCESS or the error code a callback returned (the error of the call that ran it).

@@ -2,6 +2,8 @@
 // (MPI_Keyval_create, MPI_Attr_put ...), and the predefined attributes of section 8.1.2.
 #include "online/Arguments.hpp"
 
+#include "mpi/Datatype.hpp"
+
 using namespace mpisim::online;
 
 namespace {
@@ -201,6 +203,17 @@ extern "C" int PMPI_Type_delete_attr(MPI_Datatype type, int keyval)
   return delete_attr(AttributeObject::Type, type, keyval, "MPI_Type_delete_attr");
 }
 
+// A duplicate is a type of its own (freed apart from the original) with the same layout, and the attributes the copy
+// callbacks keep (MPI-3.1 section 4.1.10).
+extern "C" int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype* newtype)
+{
+  mpisim::mpi::DatatypePtr old;
+  MPISIM_TRY(resolve_type(MPI_COMM_WORLD, oldtype, "MPI_Type_dup", old));
+  Runtime& runtime = Runtime::get();
+  *newtype = runtime.add_datatype(mpisim::mpi::Datatype::contiguous(1, old));
+  return runtime.attributes().copy_all(runtime.current_rank(), AttributeObject::Type, oldtype, *newtype);
+}
+
 MPISIM_ALIAS(Comm_create_keyval)
 MPISIM_ALIAS(Comm_free_keyval)
 MPISIM_ALIAS(Comm_set_attr)
@@ -216,3 +229,4 @@ MPISIM_ALIAS(Type_free_keyval)
 MPISIM_ALIAS(Type_set_attr)
 MPISIM_ALIAS(Type_get_attr)
 MPISIM_ALIAS(Type_delete_attr)
+MPISIM_ALIAS(Type_dup)

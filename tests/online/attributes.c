@@ -177,7 +177,18 @@ static void datatype_attributes(void)
   EXPECT(flag && *found == 99);
   MPI_Type_get_attr(MPI_INT, key, &found, &flag);
   EXPECT(!flag);
+  MPI_Datatype copy, int_copy;
+  MPI_Type_dup(pair, &copy); /* MPI_TYPE_DUP_FN: the duplicate holds the same pointer */
+  MPI_Type_get_attr(copy, key, &found, &flag);
+  EXPECT(flag && found == &value);
   MPI_Type_free(&pair);
+  type_deleted = 0;
+  MPI_Type_dup(MPI_INT, &int_copy); /* a duplicate of a predefined type can be freed */
+  int int_size;
+  MPI_Type_size(int_copy, &int_size);
+  EXPECT(int_size == sizeof(int));
+  MPI_Type_free(&int_copy);
+  MPI_Type_free(&copy);
   printf("rank %d: datatype attribute %d deleted with its type\n", rank, type_deleted);
   MPI_Type_free_keyval(&key);
 }
