@@ -88,8 +88,9 @@ std::optional<std::vector<int>> dims_create(int nnodes, std::vector<int> dims)
   const int remaining = nnodes / fixed;
   if (free_dims == 0)
     return remaining == 1 ? std::optional(dims) : std::nullopt;
-  // Search the factorizations of `remaining` into `free_dims` non-increasing factors for the most balanced one
-  // (smallest largest-minus-smallest, then smallest largest factor), as MPICH does.
+  // Search the factorizations of `remaining` into `free_dims` non-increasing factors for the most balanced one: the
+  // smallest spread (largest minus smallest factor), then the smallest spread of the factors after the first, and so
+  // on. This agrees with MPICH's choices (the table of its test topo/dims5) in all but a few cases with large primes.
   std::vector<int> divisors, best, current; // divisors in decreasing order
   for (int f = 1; f <= remaining / f; ++f)
     if (remaining % f == 0) {
@@ -103,8 +104,14 @@ std::optional<std::vector<int>> dims_create(int nnodes, std::vector<int> dims)
       if (left > max_factor)
         return;
       current.push_back(left);
-      auto spread = [](const std::vector<int>& f) { return f.front() - f.back(); };
-      if (best.empty() || spread(current) < spread(best) || (spread(current) == spread(best) && current < best))
+      // Each factor's distance to the smallest one, compared from the largest factor down.
+      auto spreads = [](const std::vector<int>& f) {
+        std::vector<int> s;
+        for (int factor : f)
+          s.push_back(factor - f.back());
+        return s;
+      };
+      if (best.empty() || spreads(current) < spreads(best))
         best = current;
       current.pop_back();
       return;
