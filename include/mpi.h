@@ -518,6 +518,10 @@ MPISIM_DECLARE(int, Neighbor_alltoall,
 MPISIM_DECLARE(int, Neighbor_alltoallv,
                (const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
                 void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm))
+MPISIM_DECLARE(int, Neighbor_alltoallw,
+               (const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                void* recvbuf, const int recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+                MPI_Comm comm))
 /* End of groups, communicator creation, attributes, topologies ------------------------------------------------- */
 
 #undef MPISIM_DECLARE

@@ -27,6 +27,7 @@ int receive_tag(const Topology& topology, size_t i)
 struct Block {
   std::byte* buffer;
   int count;
+  mpisim::mpi::DatatypePtr type; // null: the call's send or receive type
 };
 
 struct Exchange {
@@ -36,11 +37,14 @@ struct Exchange {
   mpisim::mpi::DatatypePtr send_type, recv_type;
 };
 
+// The send and receive types are resolved here unless they vary by block (MPI_DATATYPE_NULL: alltoallw).
 int prepare(MPI_Comm comm, MPI_Datatype sendtype, MPI_Datatype recvtype, const char* call, Exchange& out)
 {
   MPISIM_TRY(resolve_comm(comm, call, out.comm));
-  MPISIM_TRY(resolve_type(comm, sendtype, call, out.send_type));
-  MPISIM_TRY(resolve_type(comm, recvtype, call, out.recv_type));
+  if (sendtype != MPI_DATATYPE_NULL || recvtype != MPI_DATATYPE_NULL) {
+    MPISIM_TRY(resolve_type(comm, sendtype, call, out.send_type));
+    MPISIM_TRY(resolve_type(comm, recvtype, call, out.recv_type));
+  }
   Runtime& runtime = Runtime::get();
   out.topology = runtime.comm_properties().topology(runtime.current_rank(), comm);
   if (out.topology == nullptr)
@@ -58,11 +62,13 @@ int exchange(ApiScope& scope, const Exchange& x, const std::vector<Block>& sends
   for (size_t i = 0; i < x.sources.size(); ++i)
     if (x.sources[i] != MPI_PROC_NULL)
       requests.push_back(scope.rank().irecv(*x.comm, x.sources[i], receive_tag(*x.topology, i), receives[i].buffer,
-                                            static_cast<size_t>(receives[i].count), x.recv_type));
+                                            static_cast<size_t>(receives[i].count),
+                                            receives[i].type ? receives[i].type : x.recv_type));
   for (size_t j = 0; j < x.destinations.size(); ++j)
     if (x.destinations[j] != MPI_PROC_NULL)
       requests.push_back(scope.rank().isend(*x.comm, x.destinations[j], send_tag(*x.topology, j), sends[j].buffer,
-                                            static_cast<size_t>(sends[j].count), x.send_type));
+                                            static_cast<size_t>(sends[j].count),
+                                            sends[j].type ? sends[j].type : x.send_type));
   scope.rank().waitall(requests);
   return MPI_SUCCESS;
 }
@@ -77,7 +83,7 @@ std::vector<Block> blocks(const void* buffer, size_t n, int count, const mpisim:
 {
   std::vector<Block> result;
   for (size_t i = 0; i < n; ++i)
-    result.push_back({at(buffer, static_cast<std::ptrdiff_t>(i) * count, type), count});
+    result.push_back({at(buffer, static_cast<std::ptrdiff_t>(i) * count, type), count, nullptr});
   return result;
 }
 
@@ -86,8 +92,21 @@ std::vector<Block> blocks(const void* buffer, size_t n, const int counts[], cons
 {
   std::vector<Block> result;
   for (size_t i = 0; i < n; ++i)
-    result.push_back({at(buffer, displs[i], type), counts[i]});
+    result.push_back({at(buffer, displs[i], type), counts[i], nullptr});
   return result;
+}
+
+// Blocks of their own type at byte displacements (MPI_Neighbor_alltoallw).
+int typed_blocks(MPI_Comm comm, const void* buffer, size_t n, const int counts[], const MPI_Aint displs[],
+                 const MPI_Datatype types[], const char* call, std::vector<Block>& out)
+{
+  for (size_t i = 0; i < n; ++i) {
+    mpisim::mpi::DatatypePtr type;
+    MPISIM_TRY(resolve_type(comm, types[i], call, type));
+    MPISIM_TRY(check_count(comm, counts[i], call));
+    out.push_back({static_cast<std::byte*>(const_cast<void*>(buffer)) + displs[i], counts[i], type});
+  }
+  return MPI_SUCCESS;
 }
 
 int check_counts(MPI_Comm comm, size_t n, const int counts[], const char* call)
@@ -106,7 +125,7 @@ extern "C" int PMPI_Neighbor_allgather(const void* sendbuf, int sendcount, MPI_D
   MPISIM_TRY(prepare(comm, sendtype, recvtype, "MPI_Neighbor_allgather", x));
   MPISIM_TRY(check_count(comm, sendcount, "MPI_Neighbor_allgather"));
   MPISIM_TRY(check_count(comm, recvcount, "MPI_Neighbor_allgather"));
-  const std::vector<Block> sends(x.destinations.size(), Block{at(sendbuf, 0, x.send_type), sendcount});
+  const std::vector<Block> sends(x.destinations.size(), Block{at(sendbuf, 0, x.send_type), sendcount, nullptr});
   return exchange(scope, x, sends, blocks(recvbuf, x.sources.size(), recvcount, x.recv_type));
 }
 
@@ -119,7 +138,7 @@ extern "C" int PMPI_Neighbor_allgatherv(const void* sendbuf, int sendcount, MPI_
   MPISIM_TRY(prepare(comm, sendtype, recvtype, "MPI_Neighbor_allgatherv", x));
   MPISIM_TRY(check_count(comm, sendcount, "MPI_Neighbor_allgatherv"));
   MPISIM_TRY(check_counts(comm, x.sources.size(), recvcounts, "MPI_Neighbor_allgatherv"));
-  const std::vector<Block> sends(x.destinations.size(), Block{at(sendbuf, 0, x.send_type), sendcount});
+  const std::vector<Block> sends(x.destinations.size(), Block{at(sendbuf, 0, x.send_type), sendcount, nullptr});
   return exchange(scope, x, sends, blocks(recvbuf, x.sources.size(), recvcounts, displs, x.recv_type));
 }
 
@@ -148,7 +167,23 @@ extern "C" int PMPI_Neighbor_alltoallv(const void* sendbuf, const int sendcounts
                   blocks(recvbuf, x.sources.size(), recvcounts, rdispls, x.recv_type));
 }
 
+extern "C" int PMPI_Neighbor_alltoallw(const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+                                       const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
+                                       const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
+{
+  ApiScope scope;
+  Exchange x;
+  MPISIM_TRY(prepare(comm, MPI_DATATYPE_NULL, MPI_DATATYPE_NULL, "MPI_Neighbor_alltoallw", x));
+  std::vector<Block> sends, receives;
+  MPISIM_TRY(typed_blocks(comm, sendbuf, x.destinations.size(), sendcounts, sdispls, sendtypes,
+                          "MPI_Neighbor_alltoallw", sends));
+  MPISIM_TRY(typed_blocks(comm, recvbuf, x.sources.size(), recvcounts, rdispls, recvtypes, "MPI_Neighbor_alltoallw",
+                          receives));
+  return exchange(scope, x, sends, receives);
+}
+
 MPISIM_ALIAS(Neighbor_allgather)
 MPISIM_ALIAS(Neighbor_allgatherv)
 MPISIM_ALIAS(Neighbor_alltoall)
 MPISIM_ALIAS(Neighbor_alltoallv)
+MPISIM_ALIAS(Neighbor_alltoallw)

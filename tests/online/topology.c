@@ -145,6 +145,12 @@ static void distributed_graph(void)
   int sent[1] = {1000 + rank}, got[1] = {-1};
   MPI_Neighbor_alltoall(sent, 1, MPI_INT, got, 1, MPI_INT, adjacent);
   printf("rank %d: adjacent graph alltoall gives %d\n", rank, got[0]);
+  int w_counts[1] = {1};
+  MPI_Aint w_displs[1] = {0};
+  MPI_Datatype w_types[1] = {MPI_INT};
+  got[0] = -1;
+  MPI_Neighbor_alltoallw(sent, w_counts, w_displs, w_types, got, w_counts, w_displs, w_types, adjacent);
+  EXPECT(got[0] == 1000 + left);
 
   /* General: rank 0 gives every edge i -> i + 2 (mod size); the others give none. */
   int sources[64], degrees[64], destinations[64];
