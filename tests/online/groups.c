@@ -198,6 +198,15 @@ int main(int argc, char** argv)
   printf("rank %d: its duplicate is named \"%s\" (%d characters)\n", rank, name, length);
   MPI_Comm_test_inter(dup, &inter);
   EXPECT(inter == 0);
+  MPI_Comm idup;
+  MPI_Request request;
+  int idup_sum = 0;
+  MPI_Comm_idup(dup, &idup, &request);
+  MPI_Wait(&request, MPI_STATUS_IGNORE);
+  MPI_Comm_compare(idup, MPI_COMM_WORLD, &result);
+  MPI_Allreduce(&rank, &idup_sum, 1, MPI_INT, MPI_SUM, idup);
+  EXPECT(result == MPI_CONGRUENT && idup_sum == size * (size - 1) / 2);
+  MPI_Comm_free(&idup);
   MPI_Comm_free(&dup);
   MPI_Comm_free(&parity_comm);
 
