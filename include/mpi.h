@@ -530,4 +530,7 @@ MPISIM_DECLARE(int, Neighbor_alltoallw,
 }
 #endif
 
+/* Sampling and shared memory: SMPI's annotations for large studies, as SMPI's mpi.h gives them */
+#include "mpisim.h"
+
 #endif /* MPISIM_MPI_H */

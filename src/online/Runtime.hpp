@@ -22,6 +22,8 @@
 
 namespace mpisim::online {
 
+class Sampling;
+
 struct OnlineOptions {
   double host_speed = 0;       // flop/s of the real host (smpi/host-speed); 0: measured at start
   bool compute_time = true;    // inject the computation measured between MPI calls
@@ -125,6 +127,19 @@ public:
   CommProperties& comm_properties() { return comm_properties_; }
   int adopt_group(const mpi::Communicator& parent, int tag, const std::vector<int>& members);
 
+  // ---- Annotations for large studies (Sampling.hpp, api_sampling.cpp) ----
+  Sampling& sampling();
+  // True while the calling rank runs the body of a sampled loop (its real time is measured by the sampler).
+  bool in_sampled_body();
+  // Computation outside MPI calls: inject what the calling rank computed since it last left the MPI library (as on
+  // entry to a call), then start measuring anew; restart_computation() alone forgets what was measured (the real
+  // time of an annotation is not computation).
+  void flush_computation();
+  void restart_computation();
+  // Simulates `flops` on the calling rank's host, accounted as computation; a simulated sleep, accounted as neither.
+  void execute_flops(double flops);
+  void sleep(double seconds);
+
 private:
   mpi::Simulation& simulation_;
   OnlineOptions options_;
@@ -146,6 +161,8 @@ private:
   CommProperties comm_properties_;
   std::map<std::tuple<int, int, int, std::vector<int>>, uint32_t> group_creations_; // (rank, context, tag, members)
   std::map<std::tuple<int, int, std::vector<int>, uint32_t>, int> group_comms_;     // (context, tag, members, seq)
+
+  std::unique_ptr<Sampling> sampling_; // made on first use
 };
 
 // Host CPU time of the calling thread, in seconds.

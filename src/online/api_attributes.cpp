@@ -40,7 +40,8 @@ int free_keyval(AttributeObject object, int* keyval, const char* call)
   Runtime& runtime = Runtime::get();
   if (runtime.attributes().keyval(runtime.current_rank(), object, *keyval) == nullptr)
     return raise_error(MPI_COMM_WORLD, MPI_ERR_KEYVAL, call,
-                       predefined(*keyval) ? "cannot free a predefined keyval" : "invalid keyval " + std::to_string(*keyval));
+                       predefined(*keyval) ? "cannot free a predefined keyval"
+                                           : "invalid keyval " + std::to_string(*keyval));
   runtime.attributes().free_keyval(*keyval);
   *keyval = MPI_KEYVAL_INVALID;
   return MPI_SUCCESS;

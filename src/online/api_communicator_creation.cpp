@@ -169,7 +169,8 @@ extern "C" int PMPI_Comm_get_name(MPI_Comm comm, char* comm_name, int* resultlen
 
 extern "C" int PMPI_Comm_test_inter(MPI_Comm comm, int* flag)
 {
-  MPISIM_CHECK(Runtime::get().comm(comm) != nullptr, comm, MPI_ERR_COMM, "invalid communicator " + std::to_string(comm));
+  MPISIM_CHECK(Runtime::get().comm(comm) != nullptr, comm, MPI_ERR_COMM,
+               "invalid communicator " + std::to_string(comm));
   *flag = 0;
   return MPI_SUCCESS;
 }

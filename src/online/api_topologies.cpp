@@ -85,7 +85,7 @@ extern "C" int PMPI_Dims_create(int nnodes, int ndims, int dims[])
   return MPI_SUCCESS;
 }
 
-// Cartesian ------------------------------------------------------------------------------------------------------------
+// Cartesian -----------------------------------------------------------------------------------------------------------
 
 extern "C" int PMPI_Cart_create(MPI_Comm comm, int ndims, const int dims[], const int periods[], int reorder,
                                 MPI_Comm* newcomm)
@@ -108,7 +108,8 @@ extern "C" int PMPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords
   MPISIM_TRY(resolve_topology(comm, Topology::Kind::Cart, "MPI_Cart_coords", cart));
   MPISIM_TRY(check_rank(comm, rank, cart_size(cart->dims), "MPI_Cart_coords"));
   MPISIM_CHECK(maxdims >= static_cast<int>(cart->dims.size()), comm, MPI_ERR_ARG,
-               "maxdims " + std::to_string(maxdims) + " below the " + std::to_string(cart->dims.size()) + " dimensions");
+               "maxdims " + std::to_string(maxdims) + " below the " + std::to_string(cart->dims.size()) +
+                   " dimensions");
   const std::vector<int> c = cart_coords(*cart, rank);
   std::copy(c.begin(), c.end(), coords);
   return MPI_SUCCESS;
@@ -200,7 +201,7 @@ extern "C" int PMPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const i
   return MPI_SUCCESS;
 }
 
-// Graphs ---------------------------------------------------------------------------------------------------------------
+// Graphs --------------------------------------------------------------------------------------------------------------
 
 namespace {
 int check_graph(MPI_Comm comm, int nnodes, const int index[], const int edges[], int size, const char* call)
@@ -296,7 +297,7 @@ extern "C" int PMPI_Topo_test(MPI_Comm comm, int* status)
   return MPI_SUCCESS;
 }
 
-// Distributed graphs ---------------------------------------------------------------------------------------------------
+// Distributed graphs --------------------------------------------------------------------------------------------------
 
 namespace {
 int check_neighbors(MPI_Comm comm, int degree, const int ranks[], int size, const char* call)

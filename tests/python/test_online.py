@@ -19,6 +19,7 @@ SOURCES = repo_path("tests", "online")
 PROGRAMS = ["coll_timing", "datatypes", "ring", "halo", "collectives", "privacy", "pingpong", "deadlock", "abort",
             "crash", "errors", "compute", "exit"]
 PROGRAMS += ["groups", "attributes", "topology"]  # groups, communicator creation, attributes, topologies
+PROGRAMS += ["sampling", "shared_malloc"]  # SMPI's annotations for large studies
 
 
 def _environment():
@@ -317,3 +318,144 @@ def test_intercommunicators_are_reported_as_not_supported(tmp_path):
     done = mpisim("run", "-np", "2", "--platform", "cluster:2", "--quiet", binary)
     assert done.returncode == 1
     assert "MPI_Intercomm_create: MPI_ERR_OTHER: intercommunicators are not supported by mpisim" in done.stderr
+
+
+# SMPI's annotations for large studies (docs/online.md, "Sampling and shared memory") --------------------------------
+# The sampling program checks its closed forms itself (see its header comment) with the computation between MPI
+# calls not simulated, or simulated with bursts under 1 ms dropped (a sampled body of ~2 ms counted twice would show).
+CLUSTER4 = repo_path("examples", "replay-basic", "cluster4.xml")  # 1 Gf hosts
+SAMPLING_OPTIONS = {"no-compute": ("--no-compute-time", "--host-speed", "2Gf"),
+                    "compute": ("--cpu-threshold", "1ms", "--host-speed", "2Gf")}
+
+
+def _sampling_expected_lines(np):
+    per_rank = ["SMPI_SAMPLE_FLOPS(1e9) adds 1.000000000 s", "SMPI_SAMPLE_DELAY(0.25) adds 0.500000000 s",
+                "the blocks of SMPI_SAMPLE_FLOPS and SMPI_SAMPLE_DELAY ran 0 times",
+                "smpi_execute_flops(5e8) adds 0.500000000 s", "smpi_execute(0.25) adds 0.500000000 s",
+                "smpi_execute_benched(0.25) adds 0.250000000 s", "smpi_usleep(250000) adds 0.250000000 s",
+                "smpi_sleep(1) adds 1.000000000 s",
+                "SMPI_SAMPLE_LOCAL visit 1: 20 iterations, body ran 3 times, time = iterations x mean",
+                "SMPI_SAMPLE_LOCAL visit 2: 40 iterations, body ran 0 times, time = iterations x mean",
+                "SMPI_SAMPLE_LOCAL visit 3: 60 iterations, body ran 0 times, time = iterations x mean",
+                "SMPI_SAMPLE_LOCAL with threshold 1: body ran 2 times"]
+    lines = [f"rank {rank}: {line}" for rank in range(np) for line in per_rank]
+    lines.append("SMPI_SAMPLE_GLOBAL: 20 iterations per rank, body ran 5 times over all ranks, every rank's loop took "
+                 "the same time")
+    return sorted(lines + ["0 failures"])
+
+
+@pytest.mark.parametrize("mode", sorted(SAMPLING_OPTIONS))
+def test_sampling_annotations_in_closed_form(built, tmp_path, mode):
+    summary = tmp_path / "summary.json"
+    done = run(built, "sampling", np=4, platform=CLUSTER4,
+               options=SAMPLING_OPTIONS[mode] + ("--json", "--summary", str(summary)))
+    assert done.returncode == 0, done.stderr
+    assert sorted(done.stdout.splitlines()) == _sampling_expected_lines(4), done.stdout
+    # Injected time is computation in the summary: each rank's date is its computation, its MPI time and the 1.25 s
+    # it slept.
+    for rank in json.loads(summary.read_text())["ranks"]:
+        assert rank["compute"] > 2.75
+        assert rank["finish"] == pytest.approx(rank["compute"] + rank["mpi"] + 1.25, abs=3e-9)  # printed to 1 ns
+
+
+@pytest.mark.parametrize("mode,message", [
+    ("mpi-in-body", "MPI call inside the body of the sampled loop at "),
+    ("nested", "entered while the one at "),
+])
+def test_misused_sampled_loops_end_the_run(built, mode, message):
+    done = run(built, "sampling", mode, np=2, platform=CLUSTER4, options=SAMPLING_OPTIONS["no-compute"])
+    assert done.returncode == 1
+    assert done.stderr.startswith("mpisim: rank 0: ") and message in done.stderr and "sampling.c:" in done.stderr
+
+
+def test_sampled_loop_left_by_break(built):
+    done = run(built, "sampling", "break", np=2, platform=CLUSTER4, options=SAMPLING_OPTIONS["no-compute"])
+    assert done.returncode == 0, done.stderr
+    # 2 samples taken before the break, 3 more wanted: the next pass runs 3 bodies.
+    assert sorted(done.stdout.splitlines()) == [f"rank {r}: break after 2 bodies, then the next pass ran 3 bodies"
+                                                for r in range(2)]
+
+
+def test_wtime_is_allowed_in_a_sampled_body(built):
+    done = run(built, "sampling", "wtime-in-body", np=2, platform=CLUSTER4, options=SAMPLING_OPTIONS["no-compute"])
+    assert done.returncode == 0, done.stderr
+    assert sorted(done.stdout.splitlines()) == [f"rank {r}: MPI_Wtime in a sampled body: ok" for r in range(2)]
+
+
+def test_shared_malloc_larger_than_the_shared_block_is_an_error(built):
+    done = run(built, "shared_malloc", "grow", np=2, platform=CLUSTER4)
+    assert done.returncode == 1
+    assert "mpisim: rank 1: SMPI_SHARED_MALLOC at " in done.stderr
+    assert ": 32 bytes asked, but the block shared there has 16 (its first allocation sets its size)" in done.stderr
+
+
+@pytest.mark.parametrize("np", [1, 4, 7])
+def test_shared_malloc_shares_one_buffer_per_call_site(built, np):
+    done = run(built, "shared_malloc", np=np, platform=CLUSTER4)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert "mpisim: the same address on every rank" in lines
+    assert "SMPI_SHARED_CALL: the function ran 1 time(s) over all ranks" in lines
+    assert lines[-1] == "0 failures"
+    assert sum(line.startswith("rank ") for line in lines) == 5 * np
+
+
+def _smpirun_lines(tmp_path, name, np, *config):
+    if shutil.which("smpicc") is None or shutil.which("smpirun") is None:
+        if os.environ.get("CI"):
+            pytest.fail("SimGrid's smpicc/smpirun must be installed in CI")
+        pytest.skip("SimGrid's smpicc/smpirun not installed")
+    binary = str(tmp_path / name)
+    subprocess.run(["smpicc", "-O1", os.path.join(SOURCES, name + ".c"), "-o", binary], check=True,
+                   capture_output=True)
+    smpi = subprocess.run(["smpirun", "-np", str(np), "-platform", CLUSTER4, *config, binary], capture_output=True,
+                          text=True, timeout=120)
+    assert smpi.returncode == 0, smpi.stderr
+    return sorted(smpi.stdout.splitlines())
+
+
+def test_annotated_programs_agree_with_smpirun(built, tmp_path):
+    # The same sources, built unchanged by smpicc, give the same lines under SimGrid 3.32's smpirun.
+    smpi = _smpirun_lines(tmp_path, "sampling", 4, "--cfg=smpi/simulate-computation:no", "--cfg=smpi/host-speed:2Gf")
+    assert smpi == _sampling_expected_lines(4)
+    ours = run(built, "sampling", np=4, platform=CLUSTER4, options=SAMPLING_OPTIONS["no-compute"] + ("--quiet",))
+    assert sorted(ours.stdout.splitlines()) == smpi
+    smpi = _smpirun_lines(tmp_path, "shared_malloc", 4, "--cfg=smpi/shared-malloc:local")
+    ours = run(built, "shared_malloc", np=4, platform=CLUSTER4)
+    assert sorted(line for line in ours.stdout.splitlines() if not line.startswith("mpisim:")) == smpi
+
+
+ANNOTATED_SOURCE = """
+#include <mpisim.h>
+#include <stdio.h>
+static volatile double sink;
+int main(void)
+{
+  double* buffer = (double*)MPISIM_SHARED_MALLOC(1000 * sizeof(double));
+  MPISIM_SAMPLE_LOCAL(int i = 0, i < 10, i++, 2, 0.01) { sink += i; }
+  if (sink > 0)
+    MPISIM_SAMPLE_GLOBAL(int i = 0, i < 10, i++, 2, -1) { buffer[i] = i; }
+  else
+    sink = 1;
+  MPISIM_SAMPLE_FLOPS(1e6) {}
+  SMPI_SAMPLE_DELAY(1e-3) {}
+  MPISIM_SHARED_FREE(buffer);
+  printf("%g\\n", sink);
+  return 0;
+}
+"""
+
+
+@pytest.mark.parametrize("language,header", [("c", "mpisim.h"), ("cxx", "mpisim.h"), ("c", "smpi/smpi.h"),
+                                             ("cxx", "mpi.h")])
+def test_annotation_headers_compile_cleanly(built, tmp_path, language, header):
+    # The annotations come from mpisim.h, smpi/smpi.h and mpi.h, in C and C++, without warnings; the macros are
+    # single statements (an if/else around one keeps its meaning).
+    source = tmp_path / ("annotated.c" if language == "c" else "annotated.cpp")
+    source.write_text(ANNOTATED_SOURCE.replace("<mpisim.h>", f"<{header}>"))
+    done = mpisim("cc" if language == "c" else "cxx", "-Wall", "-Wextra", "-Werror", str(source), "-o",
+                  str(tmp_path / "annotated"))
+    assert done.returncode == 0, done.stderr
+    done = mpisim("run", "-np", "3", "--platform", "cluster:3", "--quiet", str(tmp_path / "annotated"))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "1\n" * 3  # the local loop ran its body for its first 2 iterations only: 0 + 1
