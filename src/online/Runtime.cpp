@@ -224,6 +224,22 @@ void Runtime::release_request(int handle)
   requests_.erase(handle);
 }
 
+// Groups, attributes, names, topologies ------------------------------------------------------------------------------
+
+int Runtime::adopt_group(const mpi::Communicator& parent, int tag, const std::vector<int>& members)
+{
+  const uint32_t sequence = group_creations_[std::make_tuple(current_rank(), parent.context(), tag, members)]++;
+  auto key = std::make_tuple(parent.context(), tag, members, sequence);
+  auto found = group_comms_.find(key);
+  if (found != group_comms_.end())
+    return found->second;
+  const std::string name = parent.name() + "/group:" + std::to_string(tag) + ":" + std::to_string(sequence);
+  comms_.push_back(CommEntry{&world().create_communicator(name, members)});
+  const int handle = static_cast<int>(comms_.size()) - 1;
+  group_comms_[key] = handle;
+  return handle;
+}
+
 // Annotations for large studies ---------------------------------------------------------------------------------
 
 Sampling& Runtime::sampling()

@@ -7,6 +7,9 @@
 #pragma once
 
 #include "mpi/Simulation.hpp"
+#include "online/Attributes.hpp"
+#include "online/CommProperties.hpp"
+#include "online/Groups.hpp"
 
 #include <cstdint>
 #include <functional>
@@ -117,6 +120,15 @@ public:
   RequestEntry* request(int handle);
   void release_request(int handle);
 
+  // Groups, attributes, names and topologies: objects local to each rank (Groups.hpp, Attributes.hpp,
+  // CommProperties.hpp). adopt_group: the communicator MPI_Comm_create_group makes for `members` (world ranks, in
+  // order) with `tag`; every member gets the same handle. Creations are counted per (rank, parent, tag, members), as
+  // only the members take part.
+  GroupTable& groups() { return groups_; }
+  Attributes& attributes() { return attributes_; }
+  CommProperties& comm_properties() { return comm_properties_; }
+  int adopt_group(const mpi::Communicator& parent, int tag, const std::vector<int>& members);
+
   // ---- Annotations for large studies (Sampling.hpp, api_sampling.cpp) ----
   Sampling& sampling();
   // True while the calling rank runs the body of a sampled loop (its real time is measured by the sampler).
@@ -146,6 +158,14 @@ private:
   int next_request_ = 1;
   int running_rank_ = -1;
   std::function<void(int)> output_boundary_;
+
+  // Groups, attributes, names, topologies (see above).
+  GroupTable groups_;
+  Attributes attributes_;
+  CommProperties comm_properties_;
+  std::map<std::tuple<int, int, int, std::vector<int>>, uint32_t> group_creations_; // (rank, context, tag, members)
+  std::map<std::tuple<int, int, std::vector<int>, uint32_t>, int> group_comms_;     // (context, tag, members, seq)
+
   std::unique_ptr<Sampling> sampling_; // made on first use
   std::unique_ptr<ProcessObjects> process_objects_;
 };
