@@ -61,9 +61,13 @@ double Runtime::now() const
 
 void Runtime::attach(int world_rank)
 {
-  rank_of_actor_[simulation_.engine().self().id()] = world_rank;
+  const auto actor = static_cast<size_t>(simulation_.engine().self().id());
+  if (actor >= rank_of_actor_.size())
+    rank_of_actor_.resize(actor + 1, -1);
+  rank_of_actor_[actor] = world_rank;
   running_rank_ = world_rank;
-  accounts_[world_rank].cpu_mark = thread_cpu_time();
+  if (options_.compute_time)
+    accounts_[world_rank].cpu_mark = thread_cpu_time();
 }
 
 void Runtime::detach(int world_rank)
@@ -74,8 +78,8 @@ void Runtime::detach(int world_rank)
 
 int Runtime::current_rank() const
 {
-  auto found = rank_of_actor_.find(simulation_.engine().self().id());
-  return found == rank_of_actor_.end() ? -1 : found->second;
+  const auto actor = static_cast<size_t>(simulation_.engine().self().id());
+  return actor < rank_of_actor_.size() ? rank_of_actor_[actor] : -1;
 }
 
 void Runtime::enter_call()
@@ -86,7 +90,8 @@ void Runtime::enter_call()
     return;
   output_boundary(me);
   ++account.calls;
-  const double burst = thread_cpu_time() - account.cpu_mark;
+  // Reading the thread's CPU clock is a system call (no vDSO for it): skipped when computation is not simulated.
+  const double burst = options_.compute_time ? thread_cpu_time() - account.cpu_mark : 0;
   if (options_.compute_time && burst >= options_.cpu_threshold) {
     const double start = now();
     world().rank(me).compute(burst * options_.host_speed);
@@ -102,7 +107,8 @@ void Runtime::leave_call()
   if (--account.depth > 0)
     return;
   account.mpi += now() - account.entered;
-  account.cpu_mark = thread_cpu_time();
+  if (options_.compute_time)
+    account.cpu_mark = thread_cpu_time();
 }
 
 CommEntry* Runtime::comm_entry(int handle)

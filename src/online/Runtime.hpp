@@ -117,7 +117,7 @@ private:
   mpi::Simulation& simulation_;
   OnlineOptions options_;
   std::vector<RankAccount> accounts_;
-  std::unordered_map<int, int> rank_of_actor_;
+  std::vector<int> rank_of_actor_; // by actor id (dense, from 0): the rank, -1 for actors that are not ranks
   std::vector<CommEntry> comms_;                       // by handle; 0 = MPI_COMM_NULL, 2 = per-rank MPI_COMM_SELF
   std::vector<const mpi::Communicator*> self_comms_;   // by world rank
   std::map<std::tuple<int, uint32_t, int>, int> created_comms_; // (parent context, sequence, color) -> handle
