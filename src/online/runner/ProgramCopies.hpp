@@ -12,6 +12,10 @@ namespace mpisim::online {
 
 using ProgramMain = int (*)(int, char**);
 
+// What to say when a per-rank resource cannot be mapped: each copy maps its segments and each rank's stack two
+// more areas, so large runs meet Linux's limit on memory mappings per process before its memory is used up.
+std::string mapping_limit_hint();
+
 class ProgramCopies {
 public:
   // Throws InputError when the program cannot be loaded or has no main.
