@@ -20,6 +20,13 @@ double thread_cpu_time()
   return static_cast<double>(now.tv_sec) + 1e-9 * static_cast<double>(now.tv_nsec);
 }
 
+double monotonic_time()
+{
+  timespec now{};
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return static_cast<double>(now.tv_sec) + 1e-9 * static_cast<double>(now.tv_nsec);
+}
+
 Runtime::Runtime(mpi::Simulation& simulation, OnlineOptions options)
     : simulation_(simulation), options_(options), accounts_(simulation.world().size())
 {
@@ -67,7 +74,7 @@ void Runtime::attach(int world_rank)
   rank_of_actor_[actor] = world_rank;
   running_rank_ = world_rank;
   if (options_.compute_time)
-    accounts_[world_rank].cpu_mark = thread_cpu_time();
+    mark_cpu(accounts_[world_rank]);
 }
 
 void Runtime::detach(int world_rank)
@@ -90,8 +97,7 @@ void Runtime::enter_call()
     return;
   output_boundary(me);
   ++account.calls;
-  // Reading the thread's CPU clock is a system call (no vDSO for it): skipped when computation is not simulated.
-  const double burst = options_.compute_time ? thread_cpu_time() - account.cpu_mark : 0;
+  const double burst = options_.compute_time ? computation_burst(account) : 0;
   if (options_.compute_time && burst >= options_.cpu_threshold) {
     const double start = now();
     world().rank(me).compute(burst * options_.host_speed);
@@ -108,7 +114,24 @@ void Runtime::leave_call()
     return;
   account.mpi += now() - account.entered;
   if (options_.compute_time)
-    account.cpu_mark = thread_cpu_time();
+    mark_cpu(account);
+}
+
+// Reading the thread's CPU clock is a system call (no vDSO for it), two per MPI call would double the cost of a small
+// message. A thread's CPU time never grows faster than real time, and wall_mark is read before cpu_mark: when less
+// real time than the threshold has passed since the mark, the CPU burst is shorter still and is dropped without
+// reading the CPU clock. Returns 0 then, else the CPU burst.
+double Runtime::computation_burst(const RankAccount& account) const
+{
+  if (monotonic_time() - account.wall_mark < options_.cpu_threshold)
+    return 0;
+  return thread_cpu_time() - account.cpu_mark;
+}
+
+void Runtime::mark_cpu(RankAccount& account)
+{
+  account.wall_mark = monotonic_time();
+  account.cpu_mark = thread_cpu_time();
 }
 
 CommEntry* Runtime::comm_entry(int handle)

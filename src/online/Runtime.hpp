@@ -35,6 +35,7 @@ struct RankAccount {
   double finish = -1;   // date main returned (-1: still running)
   uint64_t calls = 0;
   double cpu_mark = 0;  // host thread CPU time when the rank last left the MPI library
+  double wall_mark = 0; // host monotonic time just before cpu_mark was read
   int depth = 0;        // nesting of MPI calls (an MPI call made by the library itself is not timed twice)
   double entered = 0;   // simulated date of the outermost call's entry
   bool initialized = false, finalized = false;
@@ -127,9 +128,15 @@ private:
   int next_request_ = 1;
   int running_rank_ = -1;
   std::function<void(int)> output_boundary_;
+
+  // Host CPU time used by the rank since it last left the MPI library (0 when surely below the threshold).
+  double computation_burst(const RankAccount& account) const;
+  void mark_cpu(RankAccount& account);
 };
 
-// Host CPU time of the calling thread, in seconds.
+// Host CPU time of the calling thread, in seconds (a system call).
 double thread_cpu_time();
+// Host monotonic time, in seconds (no system call: vDSO).
+double monotonic_time();
 
 } // namespace mpisim::online
