@@ -185,8 +185,9 @@ def measure(simulator: str, ranks: int, command: List[str], cwd: str, log_prefix
         pass
     run.tree_rss_kib = max(run.tree_rss_kib, run.max_rss_kib)
     if run.returncode != 0 and not run.error:
-        with open(log_prefix + ".err", errors="replace") as err:
-            run.error = f"exit status {run.returncode}: {err.read()[-1500:].strip()}"
+        with open(log_prefix + ".err", errors="replace") as err:   # SimGrid's configuration lines say nothing
+            lines = [line for line in err.read().splitlines() if "/INFO]" not in line and line.strip()]
+        run.error = f"exit status {run.returncode}: " + "\n".join(lines[:3] + lines[3:][-5:])
     return run
 
 
