@@ -138,7 +138,8 @@ typedef struct MPI_Status {
 #define MPI_SIMILAR 2
 #define MPI_UNEQUAL 3
 
-/* Error classes (MPI-3.1 section 8.4) */
+/* Error classes: every class of MPI-3.1 (section 8.4, table 8.1), in one block. Classes and codes added by
+ * MPI_Add_error_class/code are above MPI_ERR_LASTCODE. */
 #define MPI_SUCCESS 0
 #define MPI_ERR_BUFFER 1
 #define MPI_ERR_COUNT 2
@@ -159,7 +160,77 @@ typedef struct MPI_Status {
 #define MPI_ERR_INTERN 17
 #define MPI_ERR_IN_STATUS 18
 #define MPI_ERR_PENDING 19
+#define MPI_ERR_KEYVAL 20
+#define MPI_ERR_NO_MEM 21
+#define MPI_ERR_BASE 22
+#define MPI_ERR_INFO_KEY 23
+#define MPI_ERR_INFO_VALUE 24
+#define MPI_ERR_INFO_NOKEY 25
+#define MPI_ERR_SPAWN 26
+#define MPI_ERR_PORT 27
+#define MPI_ERR_SERVICE 28
+#define MPI_ERR_NAME 29
+#define MPI_ERR_WIN 30
+#define MPI_ERR_SIZE 31
+#define MPI_ERR_DISP 32
+#define MPI_ERR_INFO 33
+#define MPI_ERR_LOCKTYPE 34
+#define MPI_ERR_ASSERT 35
+#define MPI_ERR_RMA_CONFLICT 36
+#define MPI_ERR_RMA_SYNC 37
+#define MPI_ERR_RMA_RANGE 38
+#define MPI_ERR_RMA_ATTACH 39
+#define MPI_ERR_RMA_SHARED 40
+#define MPI_ERR_RMA_FLAVOR 41
+#define MPI_ERR_FILE 42
+#define MPI_ERR_NOT_SAME 43
+#define MPI_ERR_AMODE 44
+#define MPI_ERR_UNSUPPORTED_DATAREP 45
+#define MPI_ERR_UNSUPPORTED_OPERATION 46
+#define MPI_ERR_NO_SUCH_FILE 47
+#define MPI_ERR_FILE_EXISTS 48
+#define MPI_ERR_BAD_FILE 49
+#define MPI_ERR_ACCESS 50
+#define MPI_ERR_NO_SPACE 51
+#define MPI_ERR_QUOTA 52
+#define MPI_ERR_READ_ONLY 53
+#define MPI_ERR_FILE_IN_USE 54
+#define MPI_ERR_DUP_DATAREP 55
+#define MPI_ERR_CONVERSION 56
+#define MPI_ERR_IO 57
 #define MPI_ERR_LASTCODE 100
+
+/* Packing, datatype inquiries, info objects, error handlers and strings, environment (constants) */
+#define MPI_INFO_ENV 1
+#define MPI_MAX_INFO_KEY 255
+#define MPI_MAX_INFO_VAL 1024
+#define MPI_MAX_LIBRARY_VERSION_STRING 256
+
+#define MPI_COMBINER_NAMED 0
+#define MPI_COMBINER_DUP 1
+#define MPI_COMBINER_CONTIGUOUS 2
+#define MPI_COMBINER_VECTOR 3
+#define MPI_COMBINER_HVECTOR 4
+#define MPI_COMBINER_INDEXED 5
+#define MPI_COMBINER_HINDEXED 6
+#define MPI_COMBINER_INDEXED_BLOCK 7
+#define MPI_COMBINER_HINDEXED_BLOCK 8
+#define MPI_COMBINER_STRUCT 9
+#define MPI_COMBINER_SUBARRAY 10
+#define MPI_COMBINER_DARRAY 11
+#define MPI_COMBINER_F90_REAL 12
+#define MPI_COMBINER_F90_COMPLEX 13
+#define MPI_COMBINER_F90_INTEGER 14
+#define MPI_COMBINER_RESIZED 15
+
+#define MPI_TYPECLASS_INTEGER 1
+#define MPI_TYPECLASS_REAL 2
+#define MPI_TYPECLASS_COMPLEX 3
+
+#define MPI_DISTRIBUTE_BLOCK 121
+#define MPI_DISTRIBUTE_CYCLIC 122
+#define MPI_DISTRIBUTE_NONE 123
+#define MPI_DISTRIBUTE_DFLT_DARG (-49767)
 
 typedef void(MPI_User_function)(void* in, void* inout, int* len, MPI_Datatype* type);
 typedef void(MPI_Comm_errhandler_function)(MPI_Comm* comm, int* code, ...);
@@ -336,10 +407,92 @@ MPISIM_DECLARE(int, Type_get_extent, (MPI_Datatype type, MPI_Aint* lb, MPI_Aint*
 MPISIM_DECLARE(int, Op_create, (MPI_User_function * function, int commute, MPI_Op* op))
 MPISIM_DECLARE(int, Op_free, (MPI_Op * op))
 
+/* Packing and datatype inquiries */
+MPISIM_DECLARE(int, Pack,
+               (const void* inbuf, int incount, MPI_Datatype type, void* outbuf, int outsize, int* position,
+                MPI_Comm comm))
+MPISIM_DECLARE(int, Unpack,
+               (const void* inbuf, int insize, int* position, void* outbuf, int outcount, MPI_Datatype type,
+                MPI_Comm comm))
+MPISIM_DECLARE(int, Pack_size, (int incount, MPI_Datatype type, MPI_Comm comm, int* size))
+MPISIM_DECLARE(int, Pack_external,
+               (const char datarep[], const void* inbuf, int incount, MPI_Datatype type, void* outbuf,
+                MPI_Aint outsize, MPI_Aint* position))
+MPISIM_DECLARE(int, Unpack_external,
+               (const char datarep[], const void* inbuf, MPI_Aint insize, MPI_Aint* position, void* outbuf,
+                int outcount, MPI_Datatype type))
+MPISIM_DECLARE(int, Pack_external_size, (const char datarep[], int incount, MPI_Datatype type, MPI_Aint* size))
+MPISIM_DECLARE(int, Type_dup, (MPI_Datatype oldtype, MPI_Datatype* newtype))
+MPISIM_DECLARE(int, Type_set_name, (MPI_Datatype type, const char* name))
+MPISIM_DECLARE(int, Type_get_name, (MPI_Datatype type, char* name, int* resultlen))
+MPISIM_DECLARE(int, Type_create_hindexed_block,
+               (int count, int blocklength, const MPI_Aint displacements[], MPI_Datatype oldtype,
+                MPI_Datatype* newtype))
+MPISIM_DECLARE(int, Type_create_darray,
+               (int size, int rank, int ndims, const int gsizes[], const int distribs[], const int dargs[],
+                const int psizes[], int order, MPI_Datatype oldtype, MPI_Datatype* newtype))
+MPISIM_DECLARE(int, Type_get_envelope,
+               (MPI_Datatype type, int* num_integers, int* num_addresses, int* num_datatypes, int* combiner))
+MPISIM_DECLARE(int, Type_get_contents,
+               (MPI_Datatype type, int max_integers, int max_addresses, int max_datatypes, int integers[],
+                MPI_Aint addresses[], MPI_Datatype datatypes[]))
+MPISIM_DECLARE(int, Type_size_x, (MPI_Datatype type, MPI_Count* size))
+MPISIM_DECLARE(int, Type_get_extent_x, (MPI_Datatype type, MPI_Count* lb, MPI_Count* extent))
+MPISIM_DECLARE(int, Type_get_true_extent_x, (MPI_Datatype type, MPI_Count* true_lb, MPI_Count* true_extent))
+MPISIM_DECLARE(int, Type_match_size, (int typeclass, int size, MPI_Datatype* type))
+MPISIM_DECLARE(int, Get_address, (const void* location, MPI_Aint* address))
+MPISIM_DECLARE(MPI_Aint, Aint_add, (MPI_Aint base, MPI_Aint disp))
+MPISIM_DECLARE(MPI_Aint, Aint_diff, (MPI_Aint addr1, MPI_Aint addr2))
+MPISIM_DECLARE(int, Alloc_mem, (MPI_Aint size, MPI_Info info, void* baseptr))
+MPISIM_DECLARE(int, Free_mem, (void* base))
+
+/* Alltoallw, local reductions */
+MPISIM_DECLARE(int, Alltoallw,
+               (const void* sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[],
+                void* recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[],
+                MPI_Comm comm))
+MPISIM_DECLARE(int, Ialltoallw,
+               (const void* sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[],
+                void* recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[],
+                MPI_Comm comm, MPI_Request* request))
+MPISIM_DECLARE(int, Reduce_local,
+               (const void* inbuf, void* inoutbuf, int count, MPI_Datatype type, MPI_Op op))
+MPISIM_DECLARE(int, Op_commutative, (MPI_Op op, int* commute))
+
+/* Info objects */
+MPISIM_DECLARE(int, Info_create, (MPI_Info * info))
+MPISIM_DECLARE(int, Info_set, (MPI_Info info, const char* key, const char* value))
+MPISIM_DECLARE(int, Info_get, (MPI_Info info, const char* key, int valuelen, char* value, int* flag))
+MPISIM_DECLARE(int, Info_get_valuelen, (MPI_Info info, const char* key, int* valuelen, int* flag))
+MPISIM_DECLARE(int, Info_get_nkeys, (MPI_Info info, int* nkeys))
+MPISIM_DECLARE(int, Info_get_nthkey, (MPI_Info info, int n, char* key))
+MPISIM_DECLARE(int, Info_delete, (MPI_Info info, const char* key))
+MPISIM_DECLARE(int, Info_dup, (MPI_Info info, MPI_Info* newinfo))
+MPISIM_DECLARE(int, Info_free, (MPI_Info * info))
+MPISIM_DECLARE(int, Comm_set_info, (MPI_Comm comm, MPI_Info info))
+MPISIM_DECLARE(int, Comm_get_info, (MPI_Comm comm, MPI_Info* info_used))
+
+/* Error handlers, classes, codes and strings */
+MPISIM_DECLARE(int, Comm_create_errhandler, (MPI_Comm_errhandler_function * function, MPI_Errhandler* errhandler))
+MPISIM_DECLARE(int, Errhandler_free, (MPI_Errhandler * errhandler))
+MPISIM_DECLARE(int, Comm_call_errhandler, (MPI_Comm comm, int errorcode))
+MPISIM_DECLARE(int, Add_error_class, (int* errorclass))
+MPISIM_DECLARE(int, Add_error_code, (int errorclass, int* errorcode))
+MPISIM_DECLARE(int, Add_error_string, (int errorcode, const char* string))
+
+/* Environment inquiries */
+MPISIM_DECLARE(int, Get_library_version, (char* version, int* resultlen))
+MPISIM_DECLARE(int, Query_thread, (int* provided))
+MPISIM_DECLARE(int, Is_thread_main, (int* flag))
+MPISIM_DECLARE(int, Pcontrol, (const int level, ...))
+
 #undef MPISIM_DECLARE
 
 #ifdef __cplusplus
 }
 #endif
+
+/* Sampling and shared memory: SMPI's annotations for large studies, as SMPI's mpi.h gives them */
+#include "mpisim.h"
 
 #endif /* MPISIM_MPI_H */

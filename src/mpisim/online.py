@@ -52,9 +52,13 @@ def compiler_command(arguments: List[str], cxx: bool) -> List[str]:
     command = shlex.split(compiler) + [f"-I{native / 'include'}", "-fPIC"]
     if _NO_LINK_OPTIONS.intersection(arguments):
         return command + arguments
-    # Linked as a shared object the runner loads once per rank; main stays exported.
-    return (command + ["-shared"] + arguments + _LINK_OPTIONS
-            + [f"-L{native}", "-lmpisim-mpi", f"-Wl,-rpath,{native}"])
+    # Linked as a shared object the runner loads once per rank; main stays exported. -Bsymbolic: the program's own
+    # globals and functions are the ones its code uses, as in an executable, even where the C library (already
+    # loaded) has a symbol of that name (MPICH's test suite has a global `int err`; err() is in libc).
+    # --no-undefined makes a call to an MPI function mpisim lacks a link error ("undefined reference to
+    # `MPI_Win_create'"), as with a real mpicc.
+    return (command + ["-shared", "-Wl,-Bsymbolic"] + arguments + _LINK_OPTIONS
+            + [f"-L{native}", "-lmpisim-mpi", f"-Wl,-rpath,{native}", "-Wl,--no-undefined"])
 
 
 def compile_main(arguments: List[str], cxx: bool) -> int:

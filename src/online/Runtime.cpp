@@ -1,5 +1,8 @@
 #include "online/Runtime.hpp"
 
+#include "online/Sampling.hpp"
+#include "online/ProcessObjects.hpp"
+
 #include "mpi/Rank.hpp"
 
 #include <ctime>
@@ -28,7 +31,8 @@ double monotonic_time()
 }
 
 Runtime::Runtime(mpi::Simulation& simulation, OnlineOptions options)
-    : simulation_(simulation), options_(options), accounts_(simulation.world().size())
+    : simulation_(simulation), options_(options), accounts_(simulation.world().size()),
+      process_objects_(std::make_unique<ProcessObjects>(simulation.world().size()))
 {
   mpi::World& world = simulation.world();
   comms_.resize(3);
@@ -247,6 +251,54 @@ RequestEntry* Runtime::request(int handle)
 void Runtime::release_request(int handle)
 {
   requests_.erase(handle);
+}
+
+// Annotations for large studies ---------------------------------------------------------------------------------
+
+Sampling& Runtime::sampling()
+{
+  if (not sampling_)
+    sampling_ = std::make_unique<Sampling>(world().size());
+  return *sampling_;
+}
+
+bool Runtime::in_sampled_body()
+{
+  if (not sampling_)
+    return false;
+  const SamplePass& pass = sampling_->pass(current_rank());
+  return pass.statistics != nullptr && pass.visible.running;
+}
+
+void Runtime::flush_computation()
+{
+  const double burst = thread_cpu_time() - accounts_[current_rank()].cpu_mark;
+  if (options_.compute_time && burst >= options_.cpu_threshold)
+    execute_flops(burst * options_.host_speed);
+  restart_computation();
+}
+
+void Runtime::restart_computation()
+{
+  accounts_[current_rank()].cpu_mark = thread_cpu_time();
+}
+
+void Runtime::execute_flops(double flops)
+{
+  const int me = current_rank();
+  output_boundary(me); // other ranks may run meanwhile
+  const double start = now();
+  world().rank(me).compute(flops);
+  accounts_[me].compute += now() - start;
+  running_rank_ = me;
+}
+
+void Runtime::sleep(double seconds)
+{
+  const int me = current_rank();
+  output_boundary(me);
+  world().rank(me).sleep(seconds);
+  running_rank_ = me;
 }
 
 } // namespace mpisim::online

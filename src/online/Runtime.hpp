@@ -19,6 +19,8 @@
 
 namespace mpisim::online {
 
+class Sampling;
+
 struct OnlineOptions {
   double host_speed = 0;       // flop/s of the real host (smpi/host-speed); 0: measured at start
   bool compute_time = true;    // inject the computation measured between MPI calls
@@ -49,6 +51,8 @@ struct RequestEntry {
   std::function<void()> on_complete;
   std::shared_ptr<void> keep_alive; // buffers of a non-blocking collective
 };
+
+class ProcessObjects;
 
 struct CommEntry {
   const mpi::Communicator* comm = nullptr;
@@ -114,6 +118,21 @@ public:
   RequestEntry* request(int handle);
   void release_request(int handle);
 
+  // ---- Annotations for large studies (Sampling.hpp, api_sampling.cpp) ----
+  Sampling& sampling();
+  // True while the calling rank runs the body of a sampled loop (its real time is measured by the sampler).
+  bool in_sampled_body();
+  // Computation outside MPI calls: inject what the calling rank computed since it last left the MPI library (as on
+  // entry to a call), then start measuring anew; restart_computation() alone forgets what was measured (the real
+  // time of an annotation is not computation).
+  void flush_computation();
+  void restart_computation();
+  // Simulates `flops` on the calling rank's host, accounted as computation; a simulated sleep, accounted as neither.
+  void execute_flops(double flops);
+  void sleep(double seconds);
+  // What each MPI process of a real run keeps: info objects, error handlers and codes, names (ProcessObjects.hpp).
+  ProcessObjects& process_objects() { return *process_objects_; }
+
 private:
   mpi::Simulation& simulation_;
   OnlineOptions options_;
@@ -128,6 +147,8 @@ private:
   int next_request_ = 1;
   int running_rank_ = -1;
   std::function<void(int)> output_boundary_;
+  std::unique_ptr<Sampling> sampling_; // made on first use
+  std::unique_ptr<ProcessObjects> process_objects_;
 
   // Host CPU time used by the rank since it last left the MPI library (0 when surely below the threshold).
   double computation_burst(const RankAccount& account) const;

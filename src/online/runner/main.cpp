@@ -145,6 +145,9 @@ int main(int argc, char** argv)
     if (not options.host_speed_given)
       options.online.host_speed = measure_host_speed();
     return run(options);
+  } catch (const UnsupportedMpiCall& error) {
+    std::cerr << error.what() << "\n";
+    return 2;
   } catch (const InputError& error) {
     std::cerr << "mpisim run: " << error.what() << "\n";
     return 2;
