@@ -280,7 +280,7 @@ void Runtime::flush_computation()
 
 void Runtime::restart_computation()
 {
-  accounts_[current_rank()].cpu_mark = thread_cpu_time();
+  mark_cpu(accounts_[current_rank()]);
 }
 
 void Runtime::execute_flops(double flops)
