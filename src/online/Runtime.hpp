@@ -40,6 +40,7 @@ struct RankAccount {
   double finish = -1;   // date main returned (-1: still running)
   uint64_t calls = 0;
   double cpu_mark = 0;  // host thread CPU time when the rank last left the MPI library
+  double wall_mark = 0; // host monotonic time just before cpu_mark was read
   int depth = 0;        // nesting of MPI calls (an MPI call made by the library itself is not timed twice)
   double entered = 0;   // simulated date of the outermost call's entry
   bool initialized = false, finalized = false;
@@ -148,7 +149,7 @@ private:
   mpi::Simulation& simulation_;
   OnlineOptions options_;
   std::vector<RankAccount> accounts_;
-  std::unordered_map<int, int> rank_of_actor_;
+  std::vector<int> rank_of_actor_; // by actor id (dense, from 0): the rank, -1 for actors that are not ranks
   std::vector<CommEntry> comms_;                       // by handle; 0 = MPI_COMM_NULL, 2 = per-rank MPI_COMM_SELF
   std::vector<const mpi::Communicator*> self_comms_;   // by world rank
   std::map<std::tuple<int, uint32_t, int>, int> created_comms_; // (parent context, sequence, color) -> handle
@@ -168,9 +169,15 @@ private:
 
   std::unique_ptr<Sampling> sampling_; // made on first use
   std::unique_ptr<ProcessObjects> process_objects_;
+
+  // Host CPU time used by the rank since it last left the MPI library (0 when surely below the threshold).
+  double computation_burst(const RankAccount& account) const;
+  void mark_cpu(RankAccount& account);
 };
 
-// Host CPU time of the calling thread, in seconds.
+// Host CPU time of the calling thread, in seconds (a system call).
 double thread_cpu_time();
+// Host monotonic time, in seconds (no system call: vDSO).
+double monotonic_time();
 
 } // namespace mpisim::online
