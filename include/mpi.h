@@ -486,6 +486,153 @@ MPISIM_DECLARE(int, Query_thread, (int* provided))
 MPISIM_DECLARE(int, Is_thread_main, (int* flag))
 MPISIM_DECLARE(int, Pcontrol, (const int level, ...))
 
+/* Groups, communicator creation and naming, attributes, topologies (src/online/api_groups.cpp,
+ * api_communicator_creation.cpp, api_attributes.cpp, api_topologies.cpp) ------------------------------------------ */
+
+/* Communicator kinds for MPI_Comm_split_type: ranks on the same simulated host. */
+#define MPI_COMM_TYPE_SHARED 1
+
+/* Topologies (MPI_Topo_test) and distributed graph weights. */
+#define MPI_GRAPH 1
+#define MPI_CART 2
+#define MPI_DIST_GRAPH 3
+#define MPI_UNWEIGHTED ((int*)2)
+#define MPI_WEIGHTS_EMPTY ((int*)3)
+
+/* Attribute keys. Predefined ones are read-only and attached to every communicator; their values point to ints. */
+#define MPI_KEYVAL_INVALID 0
+#define MPI_TAG_UB 1
+#define MPI_HOST 2
+#define MPI_IO 3
+#define MPI_WTIME_IS_GLOBAL 4
+#define MPI_UNIVERSE_SIZE 5
+#define MPI_LASTUSEDCODE 6
+#define MPI_APPNUM 7
+
+/* Handles are integers of one type, so one callback type serves communicators and datatypes (and the deprecated
+ * MPI_Copy_function / MPI_Delete_function). */
+typedef int(MPI_Comm_copy_attr_function)(MPI_Comm oldcomm, int keyval, void* extra_state, void* attribute_val_in,
+                                         void* attribute_val_out, int* flag);
+typedef int(MPI_Comm_delete_attr_function)(MPI_Comm comm, int keyval, void* attribute_val, void* extra_state);
+typedef int(MPI_Type_copy_attr_function)(MPI_Datatype oldtype, int keyval, void* extra_state, void* attribute_val_in,
+                                         void* attribute_val_out, int* flag);
+typedef int(MPI_Type_delete_attr_function)(MPI_Datatype type, int keyval, void* attribute_val, void* extra_state);
+typedef MPI_Comm_copy_attr_function MPI_Copy_function;
+typedef MPI_Comm_delete_attr_function MPI_Delete_function;
+
+/* MPI_..._DUP_FN copies the attribute's value (the pointer); the null functions copy nothing and delete nothing. */
+int mpisim_attribute_dup_fn(int oldobject, int keyval, void* extra_state, void* attribute_val_in,
+                            void* attribute_val_out, int* flag);
+#define MPI_COMM_NULL_COPY_FN ((MPI_Comm_copy_attr_function*)0)
+#define MPI_COMM_NULL_DELETE_FN ((MPI_Comm_delete_attr_function*)0)
+#define MPI_COMM_DUP_FN ((MPI_Comm_copy_attr_function*)mpisim_attribute_dup_fn)
+#define MPI_TYPE_NULL_COPY_FN ((MPI_Type_copy_attr_function*)0)
+#define MPI_TYPE_NULL_DELETE_FN ((MPI_Type_delete_attr_function*)0)
+#define MPI_TYPE_DUP_FN ((MPI_Type_copy_attr_function*)mpisim_attribute_dup_fn)
+#define MPI_NULL_COPY_FN ((MPI_Copy_function*)0)
+#define MPI_NULL_DELETE_FN ((MPI_Delete_function*)0)
+#define MPI_DUP_FN ((MPI_Copy_function*)mpisim_attribute_dup_fn)
+
+/* Groups */
+MPISIM_DECLARE(int, Comm_group, (MPI_Comm comm, MPI_Group* group))
+MPISIM_DECLARE(int, Group_size, (MPI_Group group, int* size))
+MPISIM_DECLARE(int, Group_rank, (MPI_Group group, int* rank))
+MPISIM_DECLARE(int, Group_translate_ranks,
+               (MPI_Group group1, int n, const int ranks1[], MPI_Group group2, int ranks2[]))
+MPISIM_DECLARE(int, Group_compare, (MPI_Group group1, MPI_Group group2, int* result))
+MPISIM_DECLARE(int, Group_union, (MPI_Group group1, MPI_Group group2, MPI_Group* newgroup))
+MPISIM_DECLARE(int, Group_intersection, (MPI_Group group1, MPI_Group group2, MPI_Group* newgroup))
+MPISIM_DECLARE(int, Group_difference, (MPI_Group group1, MPI_Group group2, MPI_Group* newgroup))
+MPISIM_DECLARE(int, Group_incl, (MPI_Group group, int n, const int ranks[], MPI_Group* newgroup))
+MPISIM_DECLARE(int, Group_excl, (MPI_Group group, int n, const int ranks[], MPI_Group* newgroup))
+MPISIM_DECLARE(int, Group_range_incl, (MPI_Group group, int n, int ranges[][3], MPI_Group* newgroup))
+MPISIM_DECLARE(int, Group_range_excl, (MPI_Group group, int n, int ranges[][3], MPI_Group* newgroup))
+MPISIM_DECLARE(int, Group_free, (MPI_Group * group))
+
+/* Communicator creation and naming (no intercommunicators: their calls fail with "not supported by mpisim") */
+MPISIM_DECLARE(int, Comm_create, (MPI_Comm comm, MPI_Group group, MPI_Comm* newcomm))
+MPISIM_DECLARE(int, Comm_create_group, (MPI_Comm comm, MPI_Group group, int tag, MPI_Comm* newcomm))
+MPISIM_DECLARE(int, Comm_split_type, (MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm* newcomm))
+MPISIM_DECLARE(int, Comm_idup, (MPI_Comm comm, MPI_Comm* newcomm, MPI_Request* request))
+MPISIM_DECLARE(int, Comm_set_name, (MPI_Comm comm, const char* comm_name))
+MPISIM_DECLARE(int, Comm_get_name, (MPI_Comm comm, char* comm_name, int* resultlen))
+MPISIM_DECLARE(int, Comm_test_inter, (MPI_Comm comm, int* flag))
+MPISIM_DECLARE(int, Comm_remote_size, (MPI_Comm comm, int* size))
+MPISIM_DECLARE(int, Comm_remote_group, (MPI_Comm comm, MPI_Group* group))
+MPISIM_DECLARE(int, Intercomm_create,
+               (MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm, int remote_leader, int tag,
+                MPI_Comm* newintercomm))
+MPISIM_DECLARE(int, Intercomm_merge, (MPI_Comm intercomm, int high, MPI_Comm* newintracomm))
+
+/* Attributes */
+MPISIM_DECLARE(int, Comm_create_keyval,
+               (MPI_Comm_copy_attr_function * copy_fn, MPI_Comm_delete_attr_function* delete_fn, int* keyval,
+                void* extra_state))
+MPISIM_DECLARE(int, Comm_free_keyval, (int* keyval))
+MPISIM_DECLARE(int, Comm_set_attr, (MPI_Comm comm, int keyval, void* attribute_val))
+MPISIM_DECLARE(int, Comm_get_attr, (MPI_Comm comm, int keyval, void* attribute_val, int* flag))
+MPISIM_DECLARE(int, Comm_delete_attr, (MPI_Comm comm, int keyval))
+MPISIM_DECLARE(int, Keyval_create,
+               (MPI_Copy_function * copy_fn, MPI_Delete_function* delete_fn, int* keyval, void* extra_state))
+MPISIM_DECLARE(int, Keyval_free, (int* keyval))
+MPISIM_DECLARE(int, Attr_put, (MPI_Comm comm, int keyval, void* attribute_val))
+MPISIM_DECLARE(int, Attr_get, (MPI_Comm comm, int keyval, void* attribute_val, int* flag))
+MPISIM_DECLARE(int, Attr_delete, (MPI_Comm comm, int keyval))
+MPISIM_DECLARE(int, Type_create_keyval,
+               (MPI_Type_copy_attr_function * copy_fn, MPI_Type_delete_attr_function* delete_fn, int* keyval,
+                void* extra_state))
+MPISIM_DECLARE(int, Type_free_keyval, (int* keyval))
+MPISIM_DECLARE(int, Type_set_attr, (MPI_Datatype type, int keyval, void* attribute_val))
+MPISIM_DECLARE(int, Type_get_attr, (MPI_Datatype type, int keyval, void* attribute_val, int* flag))
+MPISIM_DECLARE(int, Type_delete_attr, (MPI_Datatype type, int keyval))
+
+/* Topologies */
+MPISIM_DECLARE(int, Dims_create, (int nnodes, int ndims, int dims[]))
+MPISIM_DECLARE(int, Cart_create,
+               (MPI_Comm comm, int ndims, const int dims[], const int periods[], int reorder, MPI_Comm* newcomm))
+MPISIM_DECLARE(int, Cart_coords, (MPI_Comm comm, int rank, int maxdims, int coords[]))
+MPISIM_DECLARE(int, Cart_rank, (MPI_Comm comm, const int coords[], int* rank))
+MPISIM_DECLARE(int, Cart_shift, (MPI_Comm comm, int direction, int disp, int* rank_source, int* rank_dest))
+MPISIM_DECLARE(int, Cart_sub, (MPI_Comm comm, const int remain_dims[], MPI_Comm* newcomm))
+MPISIM_DECLARE(int, Cart_get, (MPI_Comm comm, int maxdims, int dims[], int periods[], int coords[]))
+MPISIM_DECLARE(int, Cartdim_get, (MPI_Comm comm, int* ndims))
+MPISIM_DECLARE(int, Cart_map, (MPI_Comm comm, int ndims, const int dims[], const int periods[], int* newrank))
+MPISIM_DECLARE(int, Graph_create,
+               (MPI_Comm comm, int nnodes, const int index[], const int edges[], int reorder, MPI_Comm* newcomm))
+MPISIM_DECLARE(int, Graph_get, (MPI_Comm comm, int maxindex, int maxedges, int index[], int edges[]))
+MPISIM_DECLARE(int, Graphdims_get, (MPI_Comm comm, int* nnodes, int* nedges))
+MPISIM_DECLARE(int, Graph_neighbors_count, (MPI_Comm comm, int rank, int* nneighbors))
+MPISIM_DECLARE(int, Graph_neighbors, (MPI_Comm comm, int rank, int maxneighbors, int neighbors[]))
+MPISIM_DECLARE(int, Graph_map, (MPI_Comm comm, int nnodes, const int index[], const int edges[], int* newrank))
+MPISIM_DECLARE(int, Topo_test, (MPI_Comm comm, int* status))
+MPISIM_DECLARE(int, Dist_graph_create_adjacent,
+               (MPI_Comm comm, int indegree, const int sources[], const int sourceweights[], int outdegree,
+                const int destinations[], const int destweights[], MPI_Info info, int reorder, MPI_Comm* newcomm))
+MPISIM_DECLARE(int, Dist_graph_create,
+               (MPI_Comm comm, int n, const int sources[], const int degrees[], const int destinations[],
+                const int weights[], MPI_Info info, int reorder, MPI_Comm* newcomm))
+MPISIM_DECLARE(int, Dist_graph_neighbors_count, (MPI_Comm comm, int* indegree, int* outdegree, int* weighted))
+MPISIM_DECLARE(int, Dist_graph_neighbors,
+               (MPI_Comm comm, int maxindegree, int sources[], int sourceweights[], int maxoutdegree,
+                int destinations[], int destweights[]))
+MPISIM_DECLARE(int, Neighbor_allgather,
+               (const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                MPI_Datatype recvtype, MPI_Comm comm))
+MPISIM_DECLARE(int, Neighbor_allgatherv,
+               (const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                const int displs[], MPI_Datatype recvtype, MPI_Comm comm))
+MPISIM_DECLARE(int, Neighbor_alltoall,
+               (const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                MPI_Datatype recvtype, MPI_Comm comm))
+MPISIM_DECLARE(int, Neighbor_alltoallv,
+               (const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm))
+MPISIM_DECLARE(int, Neighbor_alltoallw,
+               (const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                void* recvbuf, const int recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+                MPI_Comm comm))
+/* End of groups, communicator creation, attributes, topologies ------------------------------------------------- */
+
 #undef MPISIM_DECLARE
 
 #ifdef __cplusplus

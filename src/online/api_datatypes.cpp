@@ -1,6 +1,7 @@
 // Derived datatypes (MPI_Type_contiguous/vector/indexed/create_struct/create_hindexed_block/dup/commit/free/size/
 // get_extent). Each type remembers how it was built (mpi::Datatype::Recipe, for MPI_Type_get_contents).
 #include "online/Arguments.hpp"
+#include "online/Attributes.hpp"
 #include "online/Darray.hpp"
 
 #include "common/Errors.hpp"
@@ -107,7 +108,12 @@ extern "C" int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype* newtype)
 {
   DatatypePtr old;
   MPISIM_TRY(resolve_type(MPI_COMM_WORLD, oldtype, "MPI_Type_dup", old));
-  return define(newtype, "MPI_Type_dup", [&] { return Datatype::duplicate(old); });
+  // A type of its own (freed apart from the original) with the attributes the copy callbacks keep (MPI-3.1 4.1.10).
+  const int error = define(newtype, "MPI_Type_dup", [&] { return Datatype::duplicate(old); });
+  if (error != MPI_SUCCESS)
+    return error;
+  Runtime& runtime = Runtime::get();
+  return runtime.attributes().copy_all(runtime.current_rank(), AttributeObject::Type, oldtype, *newtype);
 }
 
 extern "C" int PMPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent, MPI_Datatype* newtype)
@@ -183,6 +189,8 @@ extern "C" int PMPI_Type_free(MPI_Datatype* type)
   DatatypePtr t;
   MPISIM_TRY(resolve_type(MPI_COMM_WORLD, *type, "MPI_Type_free", t));
   MPISIM_CHECK(not t->is_predefined(), MPI_COMM_WORLD, MPI_ERR_TYPE, "cannot free a predefined datatype");
+  Runtime& runtime = Runtime::get(); // attribute delete callbacks run first (api_attributes.cpp)
+  MPISIM_TRY(runtime.attributes().remove_all(runtime.current_rank(), AttributeObject::Type, *type));
   Runtime::get().release_datatype(*type);
   *type = MPI_DATATYPE_NULL;
   return MPI_SUCCESS;

@@ -1,6 +1,7 @@
 // MPI_Init/Finalize/Abort, time, processor name, versions, thread level, MPI_Pcontrol.
 #include "online/Api.hpp"
 #include "online/ProcessObjects.hpp"
+#include "online/CommLifecycle.hpp"
 
 #include "platform/Platform.hpp"
 
@@ -38,6 +39,8 @@ extern "C" int PMPI_Initialized(int* flag)
 extern "C" int PMPI_Finalize(void)
 {
   ApiScope scope;
+  // MPI_COMM_SELF is freed first, so that its attributes' delete callbacks run (MPI-3.1 section 8.7.1).
+  release_on_free(MPI_COMM_SELF);
   scope.runtime().account(scope.runtime().current_rank()).finalized = true;
   return MPI_SUCCESS;
 }

@@ -109,6 +109,10 @@ static void error_handlers_and_codes(void)
   MPI_Add_error_string(my_code, "the simulated disk is full");
   check(my_class > MPI_ERR_LASTCODE && my_code > MPI_ERR_LASTCODE && my_code != my_class, "added codes");
   check(class_of(my_code) == my_class, "class of an added code");
+  int* last_used = NULL;
+  int found = 0;
+  MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_LASTUSEDCODE, &last_used, &found);
+  check(found && *last_used >= my_code, "MPI_LASTUSEDCODE covers the added code");
 #ifdef MPISIM /* Open MPI 4.1 says MPI_ERR_UNKNOWN for the class of an added class */
   check(class_of(my_class) == my_class, "class of an added class");
 #endif

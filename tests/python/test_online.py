@@ -18,6 +18,7 @@ from conftest import repo_path
 SOURCES = repo_path("tests", "online")
 PROGRAMS = ["coll_timing", "datatypes", "ring", "halo", "collectives", "privacy", "pingpong", "deadlock", "abort",
             "crash", "errors", "compute", "exit"]
+PROGRAMS += ["groups", "attributes", "topology"]  # groups, communicator creation, attributes, topologies
 PROGRAMS += ["sampling", "shared_malloc"]  # SMPI's annotations for large studies
 PROGRAMS += ["libc_names"]  # MPICH test-suite findings
 
@@ -262,6 +263,62 @@ def test_collectives_under_every_selector(built, selector, np, platform):
     done = run(built, "collectives", np=np, platform=platform, options=("--quiet", "--coll-selector", selector))
     assert done.returncode == 0, done.stderr
     assert "0 failures" in done.stdout
+
+
+# Groups, communicator creation, attributes, topologies ---------------------------------------------------------------
+
+@pytest.mark.parametrize("name", ["groups", "attributes", "topology"])
+@pytest.mark.parametrize("np", [1, 4, 6])
+def test_groups_attributes_topologies_match_real_mpi(built, tmp_path, name, np):
+    done = run(built, name, np=np)
+    assert done.returncode == 0, done.stderr
+    lines = sorted(done.stdout.splitlines())
+    assert f"{name}: 0 failures" in lines, done.stdout
+    assert lines == real_mpirun_lines(tmp_path, name, np)
+
+
+def test_comm_split_type_shared_groups_ranks_by_host(built, tmp_path):
+    hostfile = tmp_path / "hosts"
+    hostfile.write_text("node-0:3\nnode-1:2\n")
+    done = mpisim("run", "--platform", "cluster:4", "--hostfile", str(hostfile), "--quiet", built["groups"], "hosts")
+    assert done.returncode == 0, done.stderr
+    assert sorted(done.stdout.splitlines()) == [
+        "rank 0: node communicator of 3 ranks, rank 0 there", "rank 1: node communicator of 3 ranks, rank 1 there",
+        "rank 2: node communicator of 3 ranks, rank 2 there", "rank 3: node communicator of 2 ranks, rank 0 there",
+        "rank 4: node communicator of 2 ranks, rank 1 there"]
+
+
+@pytest.mark.parametrize("name,expected", [
+    ("groups", ["group size of an invalid group: MPI_ERR_GROUP", "free of an invalid group: MPI_ERR_GROUP",
+                "incl of rank 4: MPI_ERR_RANK", "incl of a rank twice: MPI_ERR_RANK",
+                "range with stride 0: MPI_ERR_ARG", "comm_create of a group outside the communicator: MPI_ERR_GROUP",
+                "intercomm_create: MPI_ERR_OTHER", "comm_remote_size: MPI_ERR_COMM",
+                "comm_split_type of an unknown type: MPI_ERR_ARG"]),
+    ("attributes", ["set MPI_TAG_UB: MPI_ERR_KEYVAL", "free MPI_TAG_UB: MPI_ERR_KEYVAL",
+                    "get with a freed keyval: MPI_ERR_KEYVAL", "datatype keyval on a communicator: MPI_ERR_KEYVAL",
+                    "communicator keyval on a datatype: MPI_ERR_KEYVAL"]),
+    ("topology", ["cart_create with a negative dimension: MPI_ERR_DIMS",
+                  "cart_create larger than the communicator: MPI_ERR_TOPOLOGY",
+                  "cart_coords without a topology: MPI_ERR_TOPOLOGY", "dims_create(6, 2) with 4 fixed: MPI_ERR_DIMS",
+                  "cart_shift in direction 1 of 1: MPI_ERR_ARG", "cart_coords of rank 1 of 1: MPI_ERR_RANK",
+                  "graph_neighbors_count on a grid: MPI_ERR_TOPOLOGY"])])
+def test_groups_attributes_topologies_error_classes(built, name, expected):
+    done = run(built, name, "errors", np=4)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == expected
+
+
+def test_intercommunicators_are_reported_as_not_supported(tmp_path):
+    source = tmp_path / "inter.c"
+    source.write_text("#include <mpi.h>\nint main(int c, char** v) { MPI_Comm i; MPI_Init(&c, &v);\n"
+                      "MPI_Intercomm_create(MPI_COMM_WORLD, 0, MPI_COMM_WORLD, 0, 0, &i); MPI_Finalize(); }\n")
+    binary = str(tmp_path / "inter")
+    done = mpisim("cc", str(source), "-o", binary)
+    if done.returncode != 0:
+        pytest.skip(done.stderr.strip().splitlines()[-1])
+    done = mpisim("run", "-np", "2", "--platform", "cluster:2", "--quiet", binary)
+    assert done.returncode == 1
+    assert "MPI_Intercomm_create: MPI_ERR_OTHER: intercommunicators are not supported by mpisim" in done.stderr
 
 
 # SMPI's annotations for large studies (docs/online.md, "Sampling and shared memory") --------------------------------

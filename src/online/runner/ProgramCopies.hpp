@@ -13,6 +13,9 @@ namespace mpisim::online {
 
 using ProgramMain = int (*)(int, char**);
 
+// What to say when a per-rank resource cannot be mapped: each copy maps its segments and each rank's stack two
+// more areas, so large runs meet Linux's limit on memory mappings per process before its memory is used up.
+std::string mapping_limit_hint();
 // The program needs an MPI function the library does not define (built before `mpisim cc` linked with
 // --no-undefined, or against another mpi.h): what() is the whole report.
 class UnsupportedMpiCall : public std::runtime_error {

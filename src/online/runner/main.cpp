@@ -17,6 +17,8 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <new>
+#include <stdexcept>
 
 using namespace mpisim;
 using namespace mpisim::online;
@@ -70,6 +72,27 @@ void write_summary(const RunnerOptions& options, const Runtime& runtime, const R
     throw InputError(options.summary_file, 0, "cannot write the summary");
 }
 
+// Every rank runs its own copy's main with its own argv; the first non-zero status is the run's.
+void launch_ranks(mpi::Simulation& simulation, Runtime& runtime, const ProgramCopies& copies,
+                  const RunnerOptions& options, RunOutcome& outcome)
+{
+  simulation.world().launch([&runtime, &copies, &options, &outcome](mpi::Rank& rank) {
+    const int me = rank.world_rank();
+    std::vector<std::string> strings = program_arguments(options); // on the rank's stack while main runs
+    std::vector<char*> argv_of_rank;
+    for (std::string& s : strings)
+      argv_of_rank.push_back(s.data());
+    argv_of_rank.push_back(nullptr);
+    runtime.attach(me);
+    const int status = copies.main_of(me)(static_cast<int>(strings.size()), argv_of_rank.data());
+    runtime.detach(me);
+    if (status != 0 && outcome.exit_status == 0) {
+      outcome.exit_status = status;
+      outcome.failed_rank = me;
+    }
+  });
+}
+
 int run(const RunnerOptions& options)
 {
   mpi::Simulation simulation(options.simulation, options.ranks);
@@ -85,21 +108,13 @@ int run(const RunnerOptions& options)
     timeline = std::make_unique<RunTimeline>(options, simulation, runtime);
   RunOutcome outcome;
   outcome.host_speed = options.online.host_speed;
-  simulation.world().launch([&](mpi::Rank& rank) {
-    const int me = rank.world_rank();
-    std::vector<std::string> strings = program_arguments(options); // on the rank's stack while main runs
-    std::vector<char*> argv_of_rank;
-    for (std::string& s : strings)
-      argv_of_rank.push_back(s.data());
-    argv_of_rank.push_back(nullptr);
-    runtime.attach(me);
-    const int status = copies.main_of(me)(static_cast<int>(strings.size()), argv_of_rank.data());
-    runtime.detach(me);
-    if (status != 0 && outcome.exit_status == 0) {
-      outcome.exit_status = status;
-      outcome.failed_rank = me;
-    }
-  });
+  try {
+    launch_ranks(simulation, runtime, copies, options, outcome);
+  } catch (const std::bad_alloc&) { // a stack could not be mapped
+    throw std::runtime_error("cannot allocate the stacks of " + std::to_string(options.ranks) + " ranks (" +
+                             std::to_string(options.simulation.stack_size >> 10) + " KiB each): " +
+                             mapping_limit_hint());
+  }
   install_crash_handler();
   g_run = {&runtime, tagger.get(), timeline.get()};
   std::atexit(report_exit_during_run);
