@@ -103,13 +103,8 @@ void Runtime::enter_call(const char* call)
   output_boundary(me);
   ++account.calls;
   const double burst = options_.compute_time ? computation_burst(account) : 0;
-  if (options_.compute_time && burst >= options_.cpu_threshold) {
-    const double start = now();
-    world().rank(me).compute(burst * options_.host_speed);
-    account.compute += now() - start;
-    if (reporter_)
-      reporter_->compute(me, start, now(), burst * options_.host_speed);
-  }
+  if (options_.compute_time && burst >= options_.cpu_threshold)
+    inject_computation(me, burst * options_.host_speed);
   account.entered = now();
   if (reporter_)
     reporter_->begin(me, call, account.entered);
@@ -310,10 +305,19 @@ void Runtime::execute_flops(double flops)
 {
   const int me = current_rank();
   output_boundary(me); // other ranks may run meanwhile
-  const double start = now();
-  world().rank(me).compute(flops);
-  accounts_[me].compute += now() - start;
+  inject_computation(me, flops);
   running_rank_ = me;
+}
+
+// Computation measured between MPI calls and computation annotations alike: simulated, accounted, and shown as a
+// compute slice in the timeline.
+void Runtime::inject_computation(int world_rank, double flops)
+{
+  const double start = now();
+  world().rank(world_rank).compute(flops);
+  accounts_[world_rank].compute += now() - start;
+  if (reporter_)
+    reporter_->compute(world_rank, start, now(), flops);
 }
 
 void Runtime::sleep(double seconds)

@@ -153,6 +153,8 @@ public:
   ProcessObjects& process_objects() { return *process_objects_; }
 
 private:
+  void inject_computation(int world_rank, double flops);
+
   mpi::Simulation& simulation_;
   OnlineOptions options_;
   std::vector<RankAccount> accounts_;

@@ -196,3 +196,19 @@ def test_failed_run_still_writes_its_timeline(programs, tmp_path):
     assert done.returncode == 3 and "deadlock" in done.stderr
     slices = [e for e in json.loads(path.read_text())["traceEvents"] if e["ph"] == "X"]
     assert sorted((e["tid"], e["name"]) for e in slices) == [(0, "init"), (1, "init")]
+
+
+def test_computation_annotations_are_compute_slices(programs, tmp_path):
+    """smpi_execute_flops and SMPI_SAMPLE_FLOPS inject computation as the measured bursts do: each is a compute slice
+    with its flops (tests/online/sampling.c: SAMPLE_FLOPS(1e9) and smpi_execute_flops(5e8) per rank)."""
+    binary = str(tmp_path / "sampling")
+    done = mpisim("cc", "-O1", os.path.join(SOURCES, "sampling.c"), "-o", binary, "-lm")
+    assert done.returncode == 0, done.stderr
+    path = tmp_path / "sampling.json"
+    done = mpisim("run", "-np", "2", "--platform", "cluster:2", "--no-compute-time", "--host-speed", "2Gf", "--quiet",
+                  "--timeline", str(path), binary)
+    assert done.returncode == 0, done.stderr
+    slices = [e for e in json.loads(path.read_text())["traceEvents"] if e["ph"] == "X" and e["name"] == "compute"]
+    for rank in range(2):
+        flops = sorted(e["args"].get("flops", 0) for e in slices if e["tid"] == rank)
+        assert 1e9 in flops and 5e8 in flops, (rank, flops)
