@@ -35,6 +35,14 @@ void Message::match(RequestPtr receive)
     deliver();
 }
 
+void Message::cancel()
+{
+  cancelled_ = true;
+  send_->status.cancelled = true;
+  if (not send_->done())
+    release_sender();
+}
+
 void Message::activity_done(kernel::Activity& activity)
 {
   if (&activity == transfer_.sender_release.get())
@@ -46,7 +54,8 @@ void Message::activity_done(kernel::Activity& activity)
 void Message::release_sender()
 {
   sender_released_ = true;
-  send_->complete();
+  if (not send_->done())
+    send_->complete();
 }
 
 void Message::arrive()
@@ -54,10 +63,10 @@ void Message::arrive()
   arrived_ = true;
   auto self = std::move(in_flight_); // the message may be released when this function returns
   transfer_.arrival.reset();
-  if (world_.observed())
+  if (world_.observed() && not cancelled_)
     world_.report(MessageRecord{source_world_, destination_world_, tag(), context(), bytes(), posted_at_, started_at_,
                                 world_.engine().now(), protocol_, id_});
-  if (protocol_ == models::Protocol::Rendezvous && not sender_released_)
+  if (holds_sender_ && not sender_released_)
     release_sender();
   if (receive_)
     deliver();

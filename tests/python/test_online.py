@@ -18,6 +18,7 @@ from conftest import repo_path
 SOURCES = repo_path("tests", "online")
 PROGRAMS = ["coll_timing", "datatypes", "ring", "halo", "collectives", "privacy", "pingpong", "deadlock", "abort",
             "crash", "errors", "compute", "exit"]
+PROGRAMS += ["persistent", "p2p_modes", "mprobe_cancel", "completion"]  # point-to-point (see the tests at the end)
 
 
 def _environment():
@@ -260,3 +261,55 @@ def test_collectives_under_every_selector(built, selector, np, platform):
     done = run(built, "collectives", np=np, platform=platform, options=("--quiet", "--coll-selector", selector))
     assert done.returncode == 0, done.stderr
     assert "0 failures" in done.stdout
+
+
+# Point-to-point: persistent requests, send modes, matched probes, cancellation, statuses, completion calls. Each
+# program checks its own results; the lines agree with a real Open MPI run, on 2 and 4 or 5 ranks.
+@pytest.mark.parametrize("name", ["persistent", "mprobe_cancel", "completion", "p2p_modes"])
+@pytest.mark.parametrize("np", [2, 5])
+def test_point_to_point_matches_real_mpi(built, tmp_path, name, np):
+    done = run(built, name, np=np)
+    assert done.returncode == 0, done.stderr
+    ours = sorted(done.stdout.splitlines())
+    assert ours and not any(line.endswith(("FAILED", ": no")) for line in ours), done.stdout
+    # Open MPI does not check the room left in the attached buffer (MPI_Bsend succeeds anyway): that line is ours.
+    buffer_check = "MPI_Bsend beyond the attached buffer raised MPI_ERR_BUFFER: "
+    assert [line for line in ours if line.startswith(buffer_check)] == ([buffer_check + "yes"] if name ==
+                                                                         "p2p_modes" else [])
+    real = [line for line in real_mpirun_lines(tmp_path, name, np) if not line.startswith(buffer_check)]
+    assert [line for line in ours if not line.startswith(buffer_check)] == real
+
+
+def test_unmatched_send_is_cancelled(built):
+    # mpisim cancels a send no receive has matched (Open MPI never cancels sends); the receiver then never sees it.
+    done = run(built, "mprobe_cancel", "report", np=3)
+    assert done.returncode == 0, done.stderr
+    assert "rank 1: send cancelled: yes" in done.stdout and "rank 2: send cancelled: yes" in done.stdout
+    assert "rank 0: the receiver sees exactly the sends not cancelled: yes" in done.stdout
+
+
+def test_persistent_request_misuse_raises_error_classes(built):
+    done = run(built, "persistent", "errors", np=2)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [
+        "send_init to rank 2: MPI_ERR_RANK", "recv_init with tag -5: MPI_ERR_TAG",
+        "send_init with count -1: MPI_ERR_COUNT", "start of an active request: MPI_ERR_REQUEST",
+        "start of a non-persistent request: MPI_ERR_REQUEST", "start of MPI_REQUEST_NULL: MPI_ERR_REQUEST"]
+
+
+def test_ssend_waits_for_the_late_receive_as_under_smpirun(built, tmp_path):
+    # A 4-byte MPI_Ssend to a receiver that polls MPI_Wtime for 1 ms first: it returns once the transfer that starts
+    # at the receive has ended, as under SimGrid 3.32 (a synchronous send is never detached); same dates.
+    if shutil.which("smpicc") is None or shutil.which("smpirun") is None:
+        pytest.skip("SimGrid's smpicc/smpirun not installed")
+    platform = repo_path("examples", "replay-basic", "cluster4.xml")
+    binary = str(tmp_path / "p2p_modes")
+    subprocess.run(["smpicc", "-O1", os.path.join(SOURCES, "p2p_modes.c"), "-o", binary], check=True,
+                   capture_output=True)
+    smpi = subprocess.run(["smpirun", "-np", "2", "-platform", platform, "--cfg=smpi/simulate-computation:no",
+                           binary, "timing"], capture_output=True, text=True, timeout=120)
+    assert smpi.returncode == 0, smpi.stderr
+    ours = run(built, "p2p_modes", "timing", np=2, platform=platform, options=("--no-compute-time", "--quiet"))
+    assert ours.returncode == 0, ours.stderr
+    assert ours.stdout == smpi.stdout
+    assert "returned 0.000" in ours.stdout  # not before the receive
