@@ -252,10 +252,10 @@ TEST(mpi_p2p_modes, TestanyTestsTheSetOnce)
     tests.emplace_back(0, rank.testany(requests));
     tests.back().first = now(rank);
     requests[0] = nullptr;
-    while (not tests.back().second) {
+    do {
       tests.emplace_back(0, rank.testany(requests));
       tests.back().first = now(rank);
-    }
+    } while (not tests.back().second);
   });
   ASSERT_GE(tests.size(), 3u);
   EXPECT_EQ(tests[0].second, std::optional<size_t>(0));
