@@ -263,21 +263,34 @@ def test_collectives_under_every_selector(built, selector, np, platform):
     assert "0 failures" in done.stdout
 
 
-# Point-to-point: persistent requests, send modes, matched probes, cancellation, statuses, completion calls. Each
-# program checks its own results; the lines agree with a real Open MPI run, on 2 and 4 or 5 ranks.
-@pytest.mark.parametrize("name", ["persistent", "mprobe_cancel", "completion", "p2p_modes"])
+# Point-to-point: persistent requests, matched probes, cancellation, statuses, completion calls. Each program checks
+# its own results; the lines agree with a real Open MPI run, on 2 and 5 ranks.
+@pytest.mark.parametrize("name", ["persistent", "mprobe_cancel", "completion"])
 @pytest.mark.parametrize("np", [2, 5])
 def test_point_to_point_matches_real_mpi(built, tmp_path, name, np):
     done = run(built, name, np=np)
     assert done.returncode == 0, done.stderr
     ours = sorted(done.stdout.splitlines())
     assert ours and not any(line.endswith(("FAILED", ": no")) for line in ours), done.stdout
-    # Open MPI does not check the room left in the attached buffer (MPI_Bsend succeeds anyway): that line is ours.
-    buffer_check = "MPI_Bsend beyond the attached buffer raised MPI_ERR_BUFFER: "
-    assert [line for line in ours if line.startswith(buffer_check)] == ([buffer_check + "yes"] if name ==
-                                                                         "p2p_modes" else [])
-    real = [line for line in real_mpirun_lines(tmp_path, name, np) if not line.startswith(buffer_check)]
-    assert [line for line in ours if not line.startswith(buffer_check)] == real
+    assert ours == real_mpirun_lines(tmp_path, name, np)
+
+
+# Send modes seen through MPI_Wtime (rank 1 receives late). Timing-dependent, so not compared with a real run on a
+# loaded machine; Open MPI prints the same lines except the MPI_ERR_BUFFER one (it does not check the room left).
+@pytest.mark.parametrize("np", [2, 4])
+def test_send_modes_seen_through_wtime(built, np):
+    done = run(built, "p2p_modes", np=np)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [
+        "MPI_Send of 4 bytes returned before the receive was posted: yes",
+        "MPI_Ssend of 4 bytes returned after the receive was posted: yes",
+        "MPI_Issend of 4 bytes stayed incomplete until the receive was posted: yes",
+        "MPI_Issend of 4 bytes completed after the receive was posted: yes",
+        "MPI_Bsend of 1 MB returned before the receive was posted: yes",
+        "MPI_Buffer_detach returned after the receive was posted: yes",
+        "the buffered message carried the data of the call: yes",
+        "MPI_Bsend beyond the attached buffer raised MPI_ERR_BUFFER: yes",
+        "MPI_Irsend and MPI_Ibsend delivered: yes"]
 
 
 def test_unmatched_send_is_cancelled(built):
@@ -312,4 +325,6 @@ def test_ssend_waits_for_the_late_receive_as_under_smpirun(built, tmp_path):
     ours = run(built, "p2p_modes", "timing", np=2, platform=platform, options=("--no-compute-time", "--quiet"))
     assert ours.returncode == 0, ours.stderr
     assert ours.stdout == smpi.stdout
-    assert "returned 0.000" in ours.stdout  # not before the receive
+    # Not before the receive: one transfer of 4 (+16) bytes on cluster4 later, T = 600e-6 * 2.01467 + 20 / (125e6 *
+    # 0.812084) = 0.001209 s (mpi_p2p_modes_test.cpp gives the model's formula).
+    assert float(ours.stdout.split()[-4]) == pytest.approx(0.001209, abs=1e-6)
