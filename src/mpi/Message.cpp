@@ -7,6 +7,22 @@
 
 namespace mpisim::mpi {
 
+namespace {
+// A message that ends inside an element of a derived datatype: its last bytes fill the first blocks of that element
+// (MPI delivers the basic elements received, which MPI_Get_elements counts).
+void unpack_partial(const Datatype& type, const std::byte* in, size_t bytes, std::byte* element)
+{
+  for (const Datatype::Block& block : type.blocks()) {
+    if (bytes == 0)
+      return;
+    const size_t taken = std::min(bytes, block.length);
+    std::memcpy(element + block.offset, in, taken);
+    in += taken;
+    bytes -= taken;
+  }
+}
+} // namespace
+
 void Message::start_transfer()
 {
   in_flight_ = shared_from_this();
@@ -81,11 +97,15 @@ void Message::deliver()
   if (receive.buffer != nullptr && data != nullptr) {
     const auto received = static_cast<size_t>(std::min(bytes(), capacity));
     const Datatype* type = receive.datatype.get();
-    if (type != nullptr && not type->is_contiguous())
-      type->unpack(static_cast<const std::byte*>(data), type->size() > 0 ? received / type->size() : 0,
-                   receive.buffer);
-    else
+    if (type != nullptr && not type->is_contiguous() && type->size() > 0) {
+      const size_t whole = received / type->size();
+      const auto* in = static_cast<const std::byte*>(data);
+      type->unpack(in, whole, receive.buffer);
+      unpack_partial(*type, in + whole * type->size(), received % type->size(),
+                     static_cast<std::byte*>(receive.buffer) + static_cast<std::ptrdiff_t>(whole) * type->extent());
+    } else if (type == nullptr || type->size() > 0) {
       std::memcpy(receive.buffer, data, received);
+    }
   }
   receive.pending_overhead = receive_overhead_;
   receive_->complete();

@@ -111,6 +111,11 @@ static void statuses(int rank, int from, int to)
   MPI_Type_create_struct(3, three_lengths, three_displacements, three_types, &three);
   MPI_Type_commit(&three);
   char outgoing[24] = {0};
+  const int first = 11, last = 33;
+  const double middle = 2.5;
+  memcpy(outgoing, &first, sizeof first);
+  memcpy(outgoing + 8, &middle, sizeof middle);
+  memcpy(outgoing + 16, &last, sizeof last);
   if (to >= 0)
     MPI_Send(outgoing, 1, three, to, 60, MPI_COMM_WORLD);
   if (from >= 0) {
@@ -123,6 +128,8 @@ static void statuses(int rank, int from, int to)
     MPI_Get_elements_x(&status, pair_type, &elements_x);
     say(rank, "MPI_Get_elements counts 3 basic elements of a partial struct",
         count == MPI_UNDEFINED && elements == 3 && elements_x == 3);
+    say(rank, "the partial struct's basic elements were received",
+        pairs[0].i == 11 && pairs[0].d == 2.5 && pairs[1].i == 33);
   }
   MPI_Status status;
   MPI_Datatype triple;
