@@ -182,6 +182,17 @@ static void errors(int rank, int size)
     MPI_Wait(&immediate, MPI_STATUS_IGNORE);
     request = MPI_REQUEST_NULL;
     printf("start of MPI_REQUEST_NULL: %s\n", class_name(MPI_Start(&request)));
+    /* The other point-to-point calls of this version. */
+    MPI_Message message;
+    printf("mprobe from rank %d: %s\n", size,
+           class_name(MPI_Mprobe(size, 0, MPI_COMM_WORLD, &message, MPI_STATUS_IGNORE)));
+    message = MPI_MESSAGE_NULL;
+    printf("mrecv of MPI_MESSAGE_NULL: %s\n", class_name(MPI_Mrecv(&value, 1, MPI_INT, &message, MPI_STATUS_IGNORE)));
+    request = 98765;
+    printf("cancel of an invalid request: %s\n", class_name(MPI_Cancel(&request)));
+    MPI_Request pair[2] = {MPI_REQUEST_NULL, 98765};
+    printf("waitall with an invalid request: %s\n", class_name(MPI_Waitall(2, pair, MPI_STATUSES_IGNORE)));
+    printf("issend with tag -3: %s\n", class_name(MPI_Issend(&value, 1, MPI_INT, 0, -3, MPI_COMM_WORLD, &request)));
   }
 }
 

@@ -307,7 +307,10 @@ def test_persistent_request_misuse_raises_error_classes(built):
     assert done.stdout.splitlines() == [
         "send_init to rank 2: MPI_ERR_RANK", "recv_init with tag -5: MPI_ERR_TAG",
         "send_init with count -1: MPI_ERR_COUNT", "start of an active request: MPI_ERR_REQUEST",
-        "start of a non-persistent request: MPI_ERR_REQUEST", "start of MPI_REQUEST_NULL: MPI_ERR_REQUEST"]
+        "start of a non-persistent request: MPI_ERR_REQUEST", "start of MPI_REQUEST_NULL: MPI_ERR_REQUEST",
+        "mprobe from rank 2: MPI_ERR_RANK", "mrecv of MPI_MESSAGE_NULL: MPI_ERR_REQUEST",
+        "cancel of an invalid request: MPI_ERR_REQUEST", "waitall with an invalid request: MPI_ERR_REQUEST",
+        "issend with tag -3: MPI_ERR_TAG"]
 
 
 def test_ssend_waits_for_the_late_receive_as_under_smpirun(built, tmp_path):
