@@ -138,7 +138,8 @@ typedef struct MPI_Status {
 #define MPI_SIMILAR 2
 #define MPI_UNEQUAL 3
 
-/* Error classes (MPI-3.1 section 8.4) */
+/* Error classes: every class of MPI-3.1 (section 8.4, table 8.1), in one block. Classes and codes added by
+ * MPI_Add_error_class/code are above MPI_ERR_LASTCODE. */
 #define MPI_SUCCESS 0
 #define MPI_ERR_BUFFER 1
 #define MPI_ERR_COUNT 2
@@ -159,7 +160,77 @@ typedef struct MPI_Status {
 #define MPI_ERR_INTERN 17
 #define MPI_ERR_IN_STATUS 18
 #define MPI_ERR_PENDING 19
+#define MPI_ERR_KEYVAL 20
+#define MPI_ERR_NO_MEM 21
+#define MPI_ERR_BASE 22
+#define MPI_ERR_INFO_KEY 23
+#define MPI_ERR_INFO_VALUE 24
+#define MPI_ERR_INFO_NOKEY 25
+#define MPI_ERR_SPAWN 26
+#define MPI_ERR_PORT 27
+#define MPI_ERR_SERVICE 28
+#define MPI_ERR_NAME 29
+#define MPI_ERR_WIN 30
+#define MPI_ERR_SIZE 31
+#define MPI_ERR_DISP 32
+#define MPI_ERR_INFO 33
+#define MPI_ERR_LOCKTYPE 34
+#define MPI_ERR_ASSERT 35
+#define MPI_ERR_RMA_CONFLICT 36
+#define MPI_ERR_RMA_SYNC 37
+#define MPI_ERR_RMA_RANGE 38
+#define MPI_ERR_RMA_ATTACH 39
+#define MPI_ERR_RMA_SHARED 40
+#define MPI_ERR_RMA_FLAVOR 41
+#define MPI_ERR_FILE 42
+#define MPI_ERR_NOT_SAME 43
+#define MPI_ERR_AMODE 44
+#define MPI_ERR_UNSUPPORTED_DATAREP 45
+#define MPI_ERR_UNSUPPORTED_OPERATION 46
+#define MPI_ERR_NO_SUCH_FILE 47
+#define MPI_ERR_FILE_EXISTS 48
+#define MPI_ERR_BAD_FILE 49
+#define MPI_ERR_ACCESS 50
+#define MPI_ERR_NO_SPACE 51
+#define MPI_ERR_QUOTA 52
+#define MPI_ERR_READ_ONLY 53
+#define MPI_ERR_FILE_IN_USE 54
+#define MPI_ERR_DUP_DATAREP 55
+#define MPI_ERR_CONVERSION 56
+#define MPI_ERR_IO 57
 #define MPI_ERR_LASTCODE 100
+
+/* Packing, datatype inquiries, info objects, error handlers and strings, environment (constants) */
+#define MPI_INFO_ENV 1
+#define MPI_MAX_INFO_KEY 255
+#define MPI_MAX_INFO_VAL 1024
+#define MPI_MAX_LIBRARY_VERSION_STRING 256
+
+#define MPI_COMBINER_NAMED 0
+#define MPI_COMBINER_DUP 1
+#define MPI_COMBINER_CONTIGUOUS 2
+#define MPI_COMBINER_VECTOR 3
+#define MPI_COMBINER_HVECTOR 4
+#define MPI_COMBINER_INDEXED 5
+#define MPI_COMBINER_HINDEXED 6
+#define MPI_COMBINER_INDEXED_BLOCK 7
+#define MPI_COMBINER_HINDEXED_BLOCK 8
+#define MPI_COMBINER_STRUCT 9
+#define MPI_COMBINER_SUBARRAY 10
+#define MPI_COMBINER_DARRAY 11
+#define MPI_COMBINER_F90_REAL 12
+#define MPI_COMBINER_F90_COMPLEX 13
+#define MPI_COMBINER_F90_INTEGER 14
+#define MPI_COMBINER_RESIZED 15
+
+#define MPI_TYPECLASS_INTEGER 1
+#define MPI_TYPECLASS_REAL 2
+#define MPI_TYPECLASS_COMPLEX 3
+
+#define MPI_DISTRIBUTE_BLOCK 121
+#define MPI_DISTRIBUTE_CYCLIC 122
+#define MPI_DISTRIBUTE_NONE 123
+#define MPI_DISTRIBUTE_DFLT_DARG (-49767)
 
 typedef void(MPI_User_function)(void* in, void* inout, int* len, MPI_Datatype* type);
 typedef void(MPI_Comm_errhandler_function)(MPI_Comm* comm, int* code, ...);
@@ -382,10 +453,239 @@ MPISIM_DECLARE(int, Type_get_extent, (MPI_Datatype type, MPI_Aint* lb, MPI_Aint*
 MPISIM_DECLARE(int, Op_create, (MPI_User_function * function, int commute, MPI_Op* op))
 MPISIM_DECLARE(int, Op_free, (MPI_Op * op))
 
+/* Packing and datatype inquiries */
+MPISIM_DECLARE(int, Pack,
+               (const void* inbuf, int incount, MPI_Datatype type, void* outbuf, int outsize, int* position,
+                MPI_Comm comm))
+MPISIM_DECLARE(int, Unpack,
+               (const void* inbuf, int insize, int* position, void* outbuf, int outcount, MPI_Datatype type,
+                MPI_Comm comm))
+MPISIM_DECLARE(int, Pack_size, (int incount, MPI_Datatype type, MPI_Comm comm, int* size))
+MPISIM_DECLARE(int, Pack_external,
+               (const char datarep[], const void* inbuf, int incount, MPI_Datatype type, void* outbuf,
+                MPI_Aint outsize, MPI_Aint* position))
+MPISIM_DECLARE(int, Unpack_external,
+               (const char datarep[], const void* inbuf, MPI_Aint insize, MPI_Aint* position, void* outbuf,
+                int outcount, MPI_Datatype type))
+MPISIM_DECLARE(int, Pack_external_size, (const char datarep[], int incount, MPI_Datatype type, MPI_Aint* size))
+MPISIM_DECLARE(int, Type_dup, (MPI_Datatype oldtype, MPI_Datatype* newtype))
+MPISIM_DECLARE(int, Type_set_name, (MPI_Datatype type, const char* name))
+MPISIM_DECLARE(int, Type_get_name, (MPI_Datatype type, char* name, int* resultlen))
+MPISIM_DECLARE(int, Type_create_hindexed_block,
+               (int count, int blocklength, const MPI_Aint displacements[], MPI_Datatype oldtype,
+                MPI_Datatype* newtype))
+MPISIM_DECLARE(int, Type_create_darray,
+               (int size, int rank, int ndims, const int gsizes[], const int distribs[], const int dargs[],
+                const int psizes[], int order, MPI_Datatype oldtype, MPI_Datatype* newtype))
+MPISIM_DECLARE(int, Type_get_envelope,
+               (MPI_Datatype type, int* num_integers, int* num_addresses, int* num_datatypes, int* combiner))
+MPISIM_DECLARE(int, Type_get_contents,
+               (MPI_Datatype type, int max_integers, int max_addresses, int max_datatypes, int integers[],
+                MPI_Aint addresses[], MPI_Datatype datatypes[]))
+MPISIM_DECLARE(int, Type_size_x, (MPI_Datatype type, MPI_Count* size))
+MPISIM_DECLARE(int, Type_get_extent_x, (MPI_Datatype type, MPI_Count* lb, MPI_Count* extent))
+MPISIM_DECLARE(int, Type_get_true_extent_x, (MPI_Datatype type, MPI_Count* true_lb, MPI_Count* true_extent))
+MPISIM_DECLARE(int, Type_match_size, (int typeclass, int size, MPI_Datatype* type))
+MPISIM_DECLARE(int, Get_address, (const void* location, MPI_Aint* address))
+MPISIM_DECLARE(MPI_Aint, Aint_add, (MPI_Aint base, MPI_Aint disp))
+MPISIM_DECLARE(MPI_Aint, Aint_diff, (MPI_Aint addr1, MPI_Aint addr2))
+MPISIM_DECLARE(int, Alloc_mem, (MPI_Aint size, MPI_Info info, void* baseptr))
+MPISIM_DECLARE(int, Free_mem, (void* base))
+
+/* Alltoallw, local reductions */
+MPISIM_DECLARE(int, Alltoallw,
+               (const void* sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[],
+                void* recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[],
+                MPI_Comm comm))
+MPISIM_DECLARE(int, Ialltoallw,
+               (const void* sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[],
+                void* recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[],
+                MPI_Comm comm, MPI_Request* request))
+MPISIM_DECLARE(int, Reduce_local,
+               (const void* inbuf, void* inoutbuf, int count, MPI_Datatype type, MPI_Op op))
+MPISIM_DECLARE(int, Op_commutative, (MPI_Op op, int* commute))
+
+/* Info objects */
+MPISIM_DECLARE(int, Info_create, (MPI_Info * info))
+MPISIM_DECLARE(int, Info_set, (MPI_Info info, const char* key, const char* value))
+MPISIM_DECLARE(int, Info_get, (MPI_Info info, const char* key, int valuelen, char* value, int* flag))
+MPISIM_DECLARE(int, Info_get_valuelen, (MPI_Info info, const char* key, int* valuelen, int* flag))
+MPISIM_DECLARE(int, Info_get_nkeys, (MPI_Info info, int* nkeys))
+MPISIM_DECLARE(int, Info_get_nthkey, (MPI_Info info, int n, char* key))
+MPISIM_DECLARE(int, Info_delete, (MPI_Info info, const char* key))
+MPISIM_DECLARE(int, Info_dup, (MPI_Info info, MPI_Info* newinfo))
+MPISIM_DECLARE(int, Info_free, (MPI_Info * info))
+MPISIM_DECLARE(int, Comm_set_info, (MPI_Comm comm, MPI_Info info))
+MPISIM_DECLARE(int, Comm_get_info, (MPI_Comm comm, MPI_Info* info_used))
+
+/* Error handlers, classes, codes and strings */
+MPISIM_DECLARE(int, Comm_create_errhandler, (MPI_Comm_errhandler_function * function, MPI_Errhandler* errhandler))
+MPISIM_DECLARE(int, Errhandler_free, (MPI_Errhandler * errhandler))
+MPISIM_DECLARE(int, Comm_call_errhandler, (MPI_Comm comm, int errorcode))
+MPISIM_DECLARE(int, Add_error_class, (int* errorclass))
+MPISIM_DECLARE(int, Add_error_code, (int errorclass, int* errorcode))
+MPISIM_DECLARE(int, Add_error_string, (int errorcode, const char* string))
+
+/* Environment inquiries */
+MPISIM_DECLARE(int, Get_library_version, (char* version, int* resultlen))
+MPISIM_DECLARE(int, Query_thread, (int* provided))
+MPISIM_DECLARE(int, Is_thread_main, (int* flag))
+MPISIM_DECLARE(int, Pcontrol, (const int level, ...))
+
+/* Groups, communicator creation and naming, attributes, topologies (src/online/api_groups.cpp,
+ * api_communicator_creation.cpp, api_attributes.cpp, api_topologies.cpp) ------------------------------------------ */
+
+/* Communicator kinds for MPI_Comm_split_type: ranks on the same simulated host. */
+#define MPI_COMM_TYPE_SHARED 1
+
+/* Topologies (MPI_Topo_test) and distributed graph weights. */
+#define MPI_GRAPH 1
+#define MPI_CART 2
+#define MPI_DIST_GRAPH 3
+#define MPI_UNWEIGHTED ((int*)2)
+#define MPI_WEIGHTS_EMPTY ((int*)3)
+
+/* Attribute keys. Predefined ones are read-only and attached to every communicator; their values point to ints. */
+#define MPI_KEYVAL_INVALID 0
+#define MPI_TAG_UB 1
+#define MPI_HOST 2
+#define MPI_IO 3
+#define MPI_WTIME_IS_GLOBAL 4
+#define MPI_UNIVERSE_SIZE 5
+#define MPI_LASTUSEDCODE 6
+#define MPI_APPNUM 7
+
+/* Handles are integers of one type, so one callback type serves communicators and datatypes (and the deprecated
+ * MPI_Copy_function / MPI_Delete_function). */
+typedef int(MPI_Comm_copy_attr_function)(MPI_Comm oldcomm, int keyval, void* extra_state, void* attribute_val_in,
+                                         void* attribute_val_out, int* flag);
+typedef int(MPI_Comm_delete_attr_function)(MPI_Comm comm, int keyval, void* attribute_val, void* extra_state);
+typedef int(MPI_Type_copy_attr_function)(MPI_Datatype oldtype, int keyval, void* extra_state, void* attribute_val_in,
+                                         void* attribute_val_out, int* flag);
+typedef int(MPI_Type_delete_attr_function)(MPI_Datatype type, int keyval, void* attribute_val, void* extra_state);
+typedef MPI_Comm_copy_attr_function MPI_Copy_function;
+typedef MPI_Comm_delete_attr_function MPI_Delete_function;
+
+/* MPI_..._DUP_FN copies the attribute's value (the pointer); the null functions copy nothing and delete nothing. */
+int mpisim_attribute_dup_fn(int oldobject, int keyval, void* extra_state, void* attribute_val_in,
+                            void* attribute_val_out, int* flag);
+#define MPI_COMM_NULL_COPY_FN ((MPI_Comm_copy_attr_function*)0)
+#define MPI_COMM_NULL_DELETE_FN ((MPI_Comm_delete_attr_function*)0)
+#define MPI_COMM_DUP_FN ((MPI_Comm_copy_attr_function*)mpisim_attribute_dup_fn)
+#define MPI_TYPE_NULL_COPY_FN ((MPI_Type_copy_attr_function*)0)
+#define MPI_TYPE_NULL_DELETE_FN ((MPI_Type_delete_attr_function*)0)
+#define MPI_TYPE_DUP_FN ((MPI_Type_copy_attr_function*)mpisim_attribute_dup_fn)
+#define MPI_NULL_COPY_FN ((MPI_Copy_function*)0)
+#define MPI_NULL_DELETE_FN ((MPI_Delete_function*)0)
+#define MPI_DUP_FN ((MPI_Copy_function*)mpisim_attribute_dup_fn)
+
+/* Groups */
+MPISIM_DECLARE(int, Comm_group, (MPI_Comm comm, MPI_Group* group))
+MPISIM_DECLARE(int, Group_size, (MPI_Group group, int* size))
+MPISIM_DECLARE(int, Group_rank, (MPI_Group group, int* rank))
+MPISIM_DECLARE(int, Group_translate_ranks,
+               (MPI_Group group1, int n, const int ranks1[], MPI_Group group2, int ranks2[]))
+MPISIM_DECLARE(int, Group_compare, (MPI_Group group1, MPI_Group group2, int* result))
+MPISIM_DECLARE(int, Group_union, (MPI_Group group1, MPI_Group group2, MPI_Group* newgroup))
+MPISIM_DECLARE(int, Group_intersection, (MPI_Group group1, MPI_Group group2, MPI_Group* newgroup))
+MPISIM_DECLARE(int, Group_difference, (MPI_Group group1, MPI_Group group2, MPI_Group* newgroup))
+MPISIM_DECLARE(int, Group_incl, (MPI_Group group, int n, const int ranks[], MPI_Group* newgroup))
+MPISIM_DECLARE(int, Group_excl, (MPI_Group group, int n, const int ranks[], MPI_Group* newgroup))
+MPISIM_DECLARE(int, Group_range_incl, (MPI_Group group, int n, int ranges[][3], MPI_Group* newgroup))
+MPISIM_DECLARE(int, Group_range_excl, (MPI_Group group, int n, int ranges[][3], MPI_Group* newgroup))
+MPISIM_DECLARE(int, Group_free, (MPI_Group * group))
+
+/* Communicator creation and naming (no intercommunicators: their calls fail with "not supported by mpisim") */
+MPISIM_DECLARE(int, Comm_create, (MPI_Comm comm, MPI_Group group, MPI_Comm* newcomm))
+MPISIM_DECLARE(int, Comm_create_group, (MPI_Comm comm, MPI_Group group, int tag, MPI_Comm* newcomm))
+MPISIM_DECLARE(int, Comm_split_type, (MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm* newcomm))
+MPISIM_DECLARE(int, Comm_idup, (MPI_Comm comm, MPI_Comm* newcomm, MPI_Request* request))
+MPISIM_DECLARE(int, Comm_set_name, (MPI_Comm comm, const char* comm_name))
+MPISIM_DECLARE(int, Comm_get_name, (MPI_Comm comm, char* comm_name, int* resultlen))
+MPISIM_DECLARE(int, Comm_test_inter, (MPI_Comm comm, int* flag))
+MPISIM_DECLARE(int, Comm_remote_size, (MPI_Comm comm, int* size))
+MPISIM_DECLARE(int, Comm_remote_group, (MPI_Comm comm, MPI_Group* group))
+MPISIM_DECLARE(int, Intercomm_create,
+               (MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm, int remote_leader, int tag,
+                MPI_Comm* newintercomm))
+MPISIM_DECLARE(int, Intercomm_merge, (MPI_Comm intercomm, int high, MPI_Comm* newintracomm))
+
+/* Attributes */
+MPISIM_DECLARE(int, Comm_create_keyval,
+               (MPI_Comm_copy_attr_function * copy_fn, MPI_Comm_delete_attr_function* delete_fn, int* keyval,
+                void* extra_state))
+MPISIM_DECLARE(int, Comm_free_keyval, (int* keyval))
+MPISIM_DECLARE(int, Comm_set_attr, (MPI_Comm comm, int keyval, void* attribute_val))
+MPISIM_DECLARE(int, Comm_get_attr, (MPI_Comm comm, int keyval, void* attribute_val, int* flag))
+MPISIM_DECLARE(int, Comm_delete_attr, (MPI_Comm comm, int keyval))
+MPISIM_DECLARE(int, Keyval_create,
+               (MPI_Copy_function * copy_fn, MPI_Delete_function* delete_fn, int* keyval, void* extra_state))
+MPISIM_DECLARE(int, Keyval_free, (int* keyval))
+MPISIM_DECLARE(int, Attr_put, (MPI_Comm comm, int keyval, void* attribute_val))
+MPISIM_DECLARE(int, Attr_get, (MPI_Comm comm, int keyval, void* attribute_val, int* flag))
+MPISIM_DECLARE(int, Attr_delete, (MPI_Comm comm, int keyval))
+MPISIM_DECLARE(int, Type_create_keyval,
+               (MPI_Type_copy_attr_function * copy_fn, MPI_Type_delete_attr_function* delete_fn, int* keyval,
+                void* extra_state))
+MPISIM_DECLARE(int, Type_free_keyval, (int* keyval))
+MPISIM_DECLARE(int, Type_set_attr, (MPI_Datatype type, int keyval, void* attribute_val))
+MPISIM_DECLARE(int, Type_get_attr, (MPI_Datatype type, int keyval, void* attribute_val, int* flag))
+MPISIM_DECLARE(int, Type_delete_attr, (MPI_Datatype type, int keyval))
+
+/* Topologies */
+MPISIM_DECLARE(int, Dims_create, (int nnodes, int ndims, int dims[]))
+MPISIM_DECLARE(int, Cart_create,
+               (MPI_Comm comm, int ndims, const int dims[], const int periods[], int reorder, MPI_Comm* newcomm))
+MPISIM_DECLARE(int, Cart_coords, (MPI_Comm comm, int rank, int maxdims, int coords[]))
+MPISIM_DECLARE(int, Cart_rank, (MPI_Comm comm, const int coords[], int* rank))
+MPISIM_DECLARE(int, Cart_shift, (MPI_Comm comm, int direction, int disp, int* rank_source, int* rank_dest))
+MPISIM_DECLARE(int, Cart_sub, (MPI_Comm comm, const int remain_dims[], MPI_Comm* newcomm))
+MPISIM_DECLARE(int, Cart_get, (MPI_Comm comm, int maxdims, int dims[], int periods[], int coords[]))
+MPISIM_DECLARE(int, Cartdim_get, (MPI_Comm comm, int* ndims))
+MPISIM_DECLARE(int, Cart_map, (MPI_Comm comm, int ndims, const int dims[], const int periods[], int* newrank))
+MPISIM_DECLARE(int, Graph_create,
+               (MPI_Comm comm, int nnodes, const int index[], const int edges[], int reorder, MPI_Comm* newcomm))
+MPISIM_DECLARE(int, Graph_get, (MPI_Comm comm, int maxindex, int maxedges, int index[], int edges[]))
+MPISIM_DECLARE(int, Graphdims_get, (MPI_Comm comm, int* nnodes, int* nedges))
+MPISIM_DECLARE(int, Graph_neighbors_count, (MPI_Comm comm, int rank, int* nneighbors))
+MPISIM_DECLARE(int, Graph_neighbors, (MPI_Comm comm, int rank, int maxneighbors, int neighbors[]))
+MPISIM_DECLARE(int, Graph_map, (MPI_Comm comm, int nnodes, const int index[], const int edges[], int* newrank))
+MPISIM_DECLARE(int, Topo_test, (MPI_Comm comm, int* status))
+MPISIM_DECLARE(int, Dist_graph_create_adjacent,
+               (MPI_Comm comm, int indegree, const int sources[], const int sourceweights[], int outdegree,
+                const int destinations[], const int destweights[], MPI_Info info, int reorder, MPI_Comm* newcomm))
+MPISIM_DECLARE(int, Dist_graph_create,
+               (MPI_Comm comm, int n, const int sources[], const int degrees[], const int destinations[],
+                const int weights[], MPI_Info info, int reorder, MPI_Comm* newcomm))
+MPISIM_DECLARE(int, Dist_graph_neighbors_count, (MPI_Comm comm, int* indegree, int* outdegree, int* weighted))
+MPISIM_DECLARE(int, Dist_graph_neighbors,
+               (MPI_Comm comm, int maxindegree, int sources[], int sourceweights[], int maxoutdegree,
+                int destinations[], int destweights[]))
+MPISIM_DECLARE(int, Neighbor_allgather,
+               (const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                MPI_Datatype recvtype, MPI_Comm comm))
+MPISIM_DECLARE(int, Neighbor_allgatherv,
+               (const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                const int displs[], MPI_Datatype recvtype, MPI_Comm comm))
+MPISIM_DECLARE(int, Neighbor_alltoall,
+               (const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                MPI_Datatype recvtype, MPI_Comm comm))
+MPISIM_DECLARE(int, Neighbor_alltoallv,
+               (const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm))
+MPISIM_DECLARE(int, Neighbor_alltoallw,
+               (const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                void* recvbuf, const int recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+                MPI_Comm comm))
+/* End of groups, communicator creation, attributes, topologies ------------------------------------------------- */
+
 #undef MPISIM_DECLARE
 
 #ifdef __cplusplus
 }
 #endif
+
+/* Sampling and shared memory: SMPI's annotations for large studies, as SMPI's mpi.h gives them */
+#include "mpisim.h"
 
 #endif /* MPISIM_MPI_H */

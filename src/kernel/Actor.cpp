@@ -2,7 +2,11 @@
 
 #include "kernel/Engine.hpp"
 
-#include <boost/context/protected_fixedsize_stack.hpp>
+#include <boost/context/stack_context.hpp>
+#include <boost/context/stack_traits.hpp>
+
+#include <new>
+#include <sys/mman.h>
 
 #if defined(__SANITIZE_ADDRESS__)
 #include <sanitizer/common_interface_defs.h>
@@ -34,21 +38,39 @@ void after_switch([[maybe_unused]] void* fake_stack, [[maybe_unused]] StackBound
 #endif
 }
 
-// Allocates guarded stacks and remembers where the actor's stack lies (for the sanitizer annotations).
+// Allocates stacks of `size` bytes (rounded up to pages) above a guard page, and remembers where the actor's stack
+// lies (for the sanitizer annotations). Pages are reserved, not touched: a stack costs the pages it uses. Throws
+// std::bad_alloc when the guard cannot be set, which happens when the process runs out of memory mappings (a
+// guarded stack is two): boost's protected_fixedsize_stack only asserts that in debug builds, so past the limit
+// stacks silently lost their guard and an overflow would have overwritten the next rank's stack.
 class RecordingStack {
 public:
-  RecordingStack(size_t size, StackBounds& bounds) : inner_(size), bounds_(&bounds) {}
+  RecordingStack(size_t size, StackBounds& bounds) : size_(size), bounds_(&bounds) {}
   boost::context::stack_context allocate()
   {
-    boost::context::stack_context context = inner_.allocate();
-    bounds_->bottom = static_cast<char*>(context.sp) - context.size;
-    bounds_->size = context.size;
+    const size_t page = boost::context::stack_traits::page_size();
+    const size_t bytes = ((size_ + page - 1) / page + 1) * page;
+    void* base = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (base == MAP_FAILED)
+      throw std::bad_alloc();
+    if (::mprotect(base, page, PROT_NONE) != 0) {
+      ::munmap(base, bytes);
+      throw std::bad_alloc();
+    }
+    boost::context::stack_context context;
+    context.size = bytes;
+    context.sp = static_cast<char*>(base) + bytes;
+    bounds_->bottom = base;
+    bounds_->size = bytes;
     return context;
   }
-  void deallocate(boost::context::stack_context& context) noexcept { inner_.deallocate(context); }
+  void deallocate(boost::context::stack_context& context) noexcept
+  {
+    ::munmap(static_cast<char*>(context.sp) - context.size, context.size);
+  }
 
 private:
-  boost::context::protected_fixedsize_stack inner_;
+  size_t size_;
   StackBounds* bounds_;
 };
 

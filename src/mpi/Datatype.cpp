@@ -129,8 +129,11 @@ std::shared_ptr<Datatype> Datatype::assemble(const std::vector<std::ptrdiff_t>& 
           type->signature_.push_back(run);
       }
     }
-    const std::ptrdiff_t first = displacements[k] + old.lb_;
-    const std::ptrdiff_t last = displacements[k] + static_cast<std::ptrdiff_t>(lengths[k] - 1) * old.extent() + old.ub_;
+    // The copies run from the first to the last by steps of the old extent, which may be negative (then the last
+    // copy holds the lower bound and the first one the upper bound).
+    const std::ptrdiff_t span = static_cast<std::ptrdiff_t>(lengths[k] - 1) * old.extent();
+    const std::ptrdiff_t first = displacements[k] + old.lb_ + std::min<std::ptrdiff_t>(span, 0);
+    const std::ptrdiff_t last = displacements[k] + old.ub_ + std::max<std::ptrdiff_t>(span, 0);
     type->lb_ = any ? std::min(type->lb_, first) : first;
     type->ub_ = any ? std::max(type->ub_, last) : last;
     type->explicit_bounds_ = type->explicit_bounds_ || old.explicit_bounds_;
@@ -178,7 +181,8 @@ DatatypePtr Datatype::contiguous(int count, const DatatypePtr& old)
 {
   require_old(old, "MPI_Type_contiguous");
   require(count >= 0, "MPI_Type_contiguous: negative count " + std::to_string(count));
-  return assemble({0}, {static_cast<size_t>(count)}, {old}, "contiguous(" + old->name_ + ")");
+  return recorded(assemble({0}, {static_cast<size_t>(count)}, {old}, "contiguous(" + old->name_ + ")"),
+                  {Combiner::Contiguous, {count}, {}, {old}});
 }
 
 DatatypePtr Datatype::hvector(int count, int blocklength, std::ptrdiff_t stride_bytes, const DatatypePtr& old)
@@ -189,14 +193,16 @@ DatatypePtr Datatype::hvector(int count, int blocklength, std::ptrdiff_t stride_
   std::vector<std::ptrdiff_t> displacements(count);
   for (int i = 0; i < count; ++i)
     displacements[i] = i * stride_bytes;
-  return assemble(displacements, std::vector<size_t>(count, blocklength), std::vector<DatatypePtr>(count, old),
-                  "vector(" + old->name_ + ")");
+  return recorded(assemble(displacements, std::vector<size_t>(count, blocklength),
+                           std::vector<DatatypePtr>(count, old), "vector(" + old->name_ + ")"),
+                  {Combiner::Hvector, {count, blocklength}, {stride_bytes}, {old}});
 }
 
 DatatypePtr Datatype::vector(int count, int blocklength, int stride, const DatatypePtr& old)
 {
   require_old(old, "MPI_Type_vector");
-  return hvector(count, blocklength, static_cast<std::ptrdiff_t>(stride) * old->extent(), old);
+  return recorded(hvector(count, blocklength, static_cast<std::ptrdiff_t>(stride) * old->extent(), old),
+                  {Combiner::Vector, {count, blocklength, stride}, {}, {old}});
 }
 
 DatatypePtr Datatype::hindexed(const std::vector<int>& blocklengths,
@@ -209,8 +215,11 @@ DatatypePtr Datatype::hindexed(const std::vector<int>& blocklengths,
     require(length >= 0, "MPI_Type_(h)indexed: negative block length " + std::to_string(length));
     lengths.push_back(static_cast<size_t>(length));
   }
-  return assemble(displacements_bytes, lengths, std::vector<DatatypePtr>(lengths.size(), old),
-                  "indexed(" + old->name_ + ")");
+  std::vector<int> integers{static_cast<int>(blocklengths.size())};
+  integers.insert(integers.end(), blocklengths.begin(), blocklengths.end());
+  return recorded(assemble(displacements_bytes, lengths, std::vector<DatatypePtr>(lengths.size(), old),
+                           "indexed(" + old->name_ + ")"),
+                  {Combiner::Hindexed, integers, displacements_bytes, {old}});
 }
 
 DatatypePtr Datatype::indexed(const std::vector<int>& blocklengths, const std::vector<int>& displacements,
@@ -220,18 +229,26 @@ DatatypePtr Datatype::indexed(const std::vector<int>& blocklengths, const std::v
   std::vector<std::ptrdiff_t> bytes;
   for (int displacement : displacements)
     bytes.push_back(static_cast<std::ptrdiff_t>(displacement) * old->extent());
-  return hindexed(blocklengths, bytes, old);
+  std::vector<int> integers{static_cast<int>(blocklengths.size())};
+  integers.insert(integers.end(), blocklengths.begin(), blocklengths.end());
+  integers.insert(integers.end(), displacements.begin(), displacements.end());
+  return recorded(hindexed(blocklengths, bytes, old), {Combiner::Indexed, integers, {}, {old}});
 }
 
 DatatypePtr Datatype::indexed_block(int blocklength, const std::vector<int>& displacements, const DatatypePtr& old)
 {
-  return indexed(std::vector<int>(displacements.size(), blocklength), displacements, old);
+  std::vector<int> integers{static_cast<int>(displacements.size()), blocklength};
+  integers.insert(integers.end(), displacements.begin(), displacements.end());
+  return recorded(indexed(std::vector<int>(displacements.size(), blocklength), displacements, old),
+                  {Combiner::IndexedBlock, integers, {}, {old}});
 }
 
 DatatypePtr Datatype::hindexed_block(int blocklength, const std::vector<std::ptrdiff_t>& displacements_bytes,
                                      const DatatypePtr& old)
 {
-  return hindexed(std::vector<int>(displacements_bytes.size(), blocklength), displacements_bytes, old);
+  return recorded(hindexed(std::vector<int>(displacements_bytes.size(), blocklength), displacements_bytes, old),
+                  {Combiner::HindexedBlock, {static_cast<int>(displacements_bytes.size()), blocklength},
+                   displacements_bytes, {old}});
 }
 
 DatatypePtr Datatype::structure(const std::vector<int>& blocklengths,
@@ -247,7 +264,10 @@ DatatypePtr Datatype::structure(const std::vector<int>& blocklengths,
                                       std::to_string(blocklengths[i]));
     lengths.push_back(static_cast<size_t>(blocklengths[i]));
   }
-  return assemble(displacements_bytes, lengths, types, "struct");
+  std::vector<int> integers{static_cast<int>(blocklengths.size())};
+  integers.insert(integers.end(), blocklengths.begin(), blocklengths.end());
+  return recorded(assemble(displacements_bytes, lengths, types, "struct"),
+                  {Combiner::Struct, integers, displacements_bytes, types});
 }
 
 DatatypePtr Datatype::resized(const DatatypePtr& old, std::ptrdiff_t lb, std::ptrdiff_t extent)
@@ -260,7 +280,7 @@ DatatypePtr Datatype::resized(const DatatypePtr& old, std::ptrdiff_t lb, std::pt
   type->ub_ = lb + extent;
   type->explicit_bounds_ = true;
   type->finish();
-  return type;
+  return recorded(type, {Combiner::Resized, {}, {lb, extent}, {old}});
 }
 
 DatatypePtr Datatype::subarray(const std::vector<int>& sizes, const std::vector<int>& subsizes,
@@ -309,7 +329,35 @@ DatatypePtr Datatype::subarray(const std::vector<int>& sizes, const std::vector<
   }
   DatatypePtr rows_type = hindexed_block(sub[dims - 1], rows, old);
   const std::ptrdiff_t total = std::accumulate(size.begin(), size.end(), std::ptrdiff_t{1}, std::multiplies<>());
-  return resized(rows_type, 0, total * old->extent());
+  std::vector<int> integers{static_cast<int>(dims)};
+  integers.insert(integers.end(), sizes.begin(), sizes.end());
+  integers.insert(integers.end(), subsizes.begin(), subsizes.end());
+  integers.insert(integers.end(), starts.begin(), starts.end());
+  integers.push_back(order == Order::C ? 0 : 1);
+  return recorded(resized(rows_type, 0, total * old->extent()), {Combiner::Subarray, integers, {}, {old}});
+}
+
+DatatypePtr Datatype::duplicate(const DatatypePtr& old)
+{
+  require_old(old, "MPI_Type_dup");
+  auto type = std::shared_ptr<Datatype>(new Datatype(*old));
+  type->predefined_ = false;
+  return recorded(type, {Combiner::Dup, {}, {}, {old}});
+}
+
+DatatypePtr Datatype::with_recipe(const DatatypePtr& built, Recipe recipe)
+{
+  auto type = std::shared_ptr<Datatype>(new Datatype(*built));
+  type->predefined_ = false;
+  return recorded(type, std::move(recipe));
+}
+
+DatatypePtr Datatype::recorded(const DatatypePtr& fresh, Recipe recipe)
+{
+  // Every constructor builds a new object (never returns `old` itself), created non-const and not yet handed out:
+  // setting its recipe here is its last step of construction.
+  std::const_pointer_cast<Datatype>(fresh)->recipe_ = std::move(recipe);
+  return fresh;
 }
 
 void Datatype::pack(const void* source, size_t count, std::byte* out) const

@@ -3,6 +3,7 @@
 //  - a type map flattened into contiguous byte blocks (offset, length) for one element, adjacent blocks merged;
 //  - the type signature as runs of primitive elements (what reductions operate on);
 //  - size, lower bound and extent (MPI's lb/ub rules, with resized overriding them), true lb/extent.
+//  - the recipe: the constructor and the arguments it was called with (MPI_Type_get_envelope/get_contents).
 // Data moves packed: pack() gathers `count` elements into a contiguous buffer, unpack() scatters them back.
 #pragma once
 
@@ -40,6 +41,16 @@ public:
     Element element;
     size_t count;
   };
+  // How a type was built, as MPI_Type_get_contents returns it: the integer, address and datatype arguments in the
+  // standard's order (MPI-3.1 section 4.1.13). Subarray and darray orders are 0 for C, 1 for Fortran.
+  enum class Combiner { Named, Dup, Contiguous, Vector, Hvector, Indexed, Hindexed, IndexedBlock, HindexedBlock,
+                        Struct, Subarray, Darray, Resized };
+  struct Recipe {
+    Combiner combiner = Combiner::Named;
+    std::vector<int> integers;
+    std::vector<std::ptrdiff_t> addresses;
+    std::vector<DatatypePtr> types;
+  };
 
   // Predefined types.
   static DatatypePtr predefined(Element element);
@@ -63,6 +74,11 @@ public:
   enum class Order { C, Fortran };
   static DatatypePtr subarray(const std::vector<int>& sizes, const std::vector<int>& subsizes,
                               const std::vector<int>& starts, Order order, const DatatypePtr& old);
+  // A new type with the type map of `old` (MPI_Type_dup).
+  static DatatypePtr duplicate(const DatatypePtr& old);
+  // A type built elsewhere from the same type map (darray, whose layout the front end computes), recorded with
+  // `recipe` instead of the recipe of the constructors that built it.
+  static DatatypePtr with_recipe(const DatatypePtr& built, Recipe recipe);
 
   size_t size() const { return size_; }                  // bytes of data in one element
   std::ptrdiff_t lb() const { return lb_; }
@@ -77,6 +93,7 @@ public:
   // The single primitive kind of every element of the signature, or false when the signature mixes kinds.
   bool homogeneous(Element& element) const;
   const std::string& name() const { return name_; }
+  const Recipe& recipe() const { return recipe_; }
 
   void pack(const void* source, size_t count, std::byte* out) const;
   void unpack(const std::byte* in, size_t count, void* destination) const;
@@ -89,6 +106,8 @@ private:
                                             const std::vector<size_t>& lengths, const std::vector<DatatypePtr>& types,
                                             std::string name);
   void finish();
+  // Sets the recipe of a type this class just built (not yet shared with anyone).
+  static DatatypePtr recorded(const DatatypePtr& fresh, Recipe recipe);
 
   std::string name_;
   size_t size_ = 0;
@@ -98,6 +117,7 @@ private:
   bool explicit_bounds_ = false; // set by resized: propagates as MPI's sticky LB/UB markers
   std::vector<Block> blocks_;
   std::vector<Run> signature_;
+  Recipe recipe_;
 };
 
 } // namespace mpisim::mpi

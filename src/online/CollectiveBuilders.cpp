@@ -191,6 +191,32 @@ int prepare_alltoall(const void* sendbuf, int sendcount, const int* sendcounts, 
   return MPI_SUCCESS;
 }
 
+int prepare_alltoallw(const void* sendbuf, const int* sendcounts, const int* sdispls, const MPI_Datatype* sendtypes,
+                      void* recvbuf, const int* recvcounts, const int* rdispls, const MPI_Datatype* recvtypes,
+                      MPI_Comm comm, const char* call, PreparedPtr& out)
+{
+  MPISIM_TRY(start(Collective::Alltoallw, comm, call, out));
+  PreparedCollective& p = *out;
+  const int size = p.comm.size();
+  std::vector<mpi::DatatypePtr> st(size), rt(size);
+  for (int i = 0; i < size; ++i) {
+    MPISIM_TRY(resolve_type(comm, recvtypes[i], call, rt[i]));
+    MPISIM_TRY(check_count(comm, recvcounts[i], call));
+  }
+  if (in_place(sendbuf)) { // the input is the receive buffer, packed (read) before anything is written
+    p.call.send_data = p.input_w(recvbuf, recvcounts, rdispls, rt, p.call.send_counts, p.call.send_displs);
+  } else {
+    for (int i = 0; i < size; ++i) {
+      MPISIM_TRY(resolve_type(comm, sendtypes[i], call, st[i]));
+      MPISIM_TRY(check_count(comm, sendcounts[i], call));
+    }
+    p.call.send_data = p.input_w(sendbuf, sendcounts, sdispls, st, p.call.send_counts, p.call.send_displs);
+  }
+  p.call.recv_data = p.output_w(recvbuf, recvcounts, rdispls, rt, p.call.recv_counts, p.call.recv_displs);
+  p.call.element_bytes = 1; // blocks of different types: bytes are the only common unit
+  return MPI_SUCCESS;
+}
+
 int prepare_reduce_scatter(const void* sendbuf, void* recvbuf, const int* recvcounts, MPI_Datatype type, MPI_Op op,
                            MPI_Comm comm, const char* call, PreparedPtr& out)
 {

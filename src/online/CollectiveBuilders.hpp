@@ -24,6 +24,10 @@ int prepare_scatter(const void* sendbuf, int sendcount, const int* sendcounts, c
 int prepare_alltoall(const void* sendbuf, int sendcount, const int* sendcounts, const int* sdispls,
                      MPI_Datatype sendtype, void* recvbuf, int recvcount, const int* recvcounts, const int* rdispls,
                      MPI_Datatype recvtype, MPI_Comm comm, const char* call, PreparedPtr& out);
+// alltoallw: per-peer counts, byte displacements and datatypes.
+int prepare_alltoallw(const void* sendbuf, const int* sendcounts, const int* sdispls, const MPI_Datatype* sendtypes,
+                      void* recvbuf, const int* recvcounts, const int* rdispls, const MPI_Datatype* recvtypes,
+                      MPI_Comm comm, const char* call, PreparedPtr& out);
 int prepare_reduce_scatter(const void* sendbuf, void* recvbuf, const int* recvcounts, MPI_Datatype type, MPI_Op op,
                            MPI_Comm comm, const char* call, PreparedPtr& out);
 

@@ -1,5 +1,8 @@
 #include "online/Api.hpp"
 
+#include "online/ErrorClasses.hpp"
+#include "online/ProcessObjects.hpp"
+
 #include <cstdio>
 #include <unistd.h>
 
@@ -7,13 +10,9 @@ namespace mpisim::online {
 
 const char* error_class_name(int error_class)
 {
-  static const char* const names[] = {
-      "MPI_SUCCESS",     "MPI_ERR_BUFFER", "MPI_ERR_COUNT",    "MPI_ERR_TYPE",  "MPI_ERR_TAG",     "MPI_ERR_COMM",
-      "MPI_ERR_RANK",    "MPI_ERR_REQUEST", "MPI_ERR_ROOT",    "MPI_ERR_GROUP", "MPI_ERR_OP",      "MPI_ERR_TOPOLOGY",
-      "MPI_ERR_DIMS",    "MPI_ERR_ARG",    "MPI_ERR_UNKNOWN",  "MPI_ERR_TRUNCATE", "MPI_ERR_OTHER", "MPI_ERR_INTERN",
-      "MPI_ERR_IN_STATUS", "MPI_ERR_PENDING"};
-  if (error_class >= 0 && error_class < static_cast<int>(sizeof names / sizeof names[0]))
-    return names[error_class];
+  constexpr int known = static_cast<int>(sizeof kErrorClasses / sizeof kErrorClasses[0]);
+  if (error_class >= 0 && error_class < known)
+    return kErrorClasses[error_class].name;
   return "MPI_ERR_UNKNOWN";
 }
 
@@ -22,12 +21,23 @@ int raise_error(int comm, int error_class, const char* call, const std::string& 
   Runtime& runtime = Runtime::get();
   if (runtime.comm_entry(comm) == nullptr)
     comm = MPI_COMM_WORLD;
-  if (runtime.errhandler(comm) == MPI_ERRORS_RETURN)
+  const int handler = runtime.errhandler(comm);
+  if (handler == MPI_ERRORS_RETURN)
     return error_class;
+  if (UserErrhandler* user = runtime.process_objects().errhandler(handler)) {
+    // The handler sees copies: what it does to them does not change what the call returns.
+    MPI_Comm handle = comm;
+    int code = error_class;
+    user->function(&handle, &code);
+    return error_class;
+  }
   char date[64];
   std::snprintf(date, sizeof date, "%.9f", runtime.now());
-  terminate_run("mpisim: rank " + std::to_string(runtime.current_rank()) + ": " + call + ": " +
-                    error_class_name(error_class) + ": " + what + " (simulated time " + date + " s)",
+  // Classes the application added (MPI_Add_error_class) have no standard name.
+  const std::string name =
+      error_class > MPI_ERR_LASTCODE ? "error class " + std::to_string(error_class) : error_class_name(error_class);
+  terminate_run("mpisim: rank " + std::to_string(runtime.current_rank()) + ": " + call + ": " + name + ": " + what +
+                    " (simulated time " + date + " s)",
                 1);
 }
 
@@ -42,40 +52,3 @@ void terminate_run(const std::string& report, int status)
 }
 
 } // namespace mpisim::online
-
-// Errors -------------------------------------------------------------------------------------------------------------
-
-extern "C" int PMPI_Error_class(int errorcode, int* errorclass)
-{
-  *errorclass = errorcode;
-  return MPI_SUCCESS;
-}
-
-extern "C" int PMPI_Error_string(int errorcode, char* string, int* resultlen)
-{
-  *resultlen = std::snprintf(string, MPI_MAX_ERROR_STRING, "%s", mpisim::online::error_class_name(errorcode));
-  return MPI_SUCCESS;
-}
-
-extern "C" int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
-{
-  mpisim::online::CommEntry* entry = mpisim::online::Runtime::get().comm_entry(comm);
-  MPISIM_CHECK(entry != nullptr, MPI_COMM_WORLD, MPI_ERR_COMM, "invalid communicator " + std::to_string(comm));
-  MPISIM_CHECK(errhandler == MPI_ERRORS_ARE_FATAL || errhandler == MPI_ERRORS_RETURN, comm, MPI_ERR_ARG,
-               "unknown error handler " + std::to_string(errhandler));
-  mpisim::online::Runtime::get().set_errhandler(comm, errhandler);
-  return MPI_SUCCESS;
-}
-
-extern "C" int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler* errhandler)
-{
-  mpisim::online::CommEntry* entry = mpisim::online::Runtime::get().comm_entry(comm);
-  MPISIM_CHECK(entry != nullptr, MPI_COMM_WORLD, MPI_ERR_COMM, "invalid communicator " + std::to_string(comm));
-  *errhandler = mpisim::online::Runtime::get().errhandler(comm);
-  return MPI_SUCCESS;
-}
-
-MPISIM_ALIAS(Error_class)
-MPISIM_ALIAS(Error_string)
-MPISIM_ALIAS(Comm_set_errhandler)
-MPISIM_ALIAS(Comm_get_errhandler)

@@ -86,6 +86,50 @@ std::byte* PreparedCollective::output_v(void* buffer, const int* counts, const i
   return out;
 }
 
+const std::byte* PreparedCollective::input_w(const void* buffer, const int* counts, const int* displs,
+                                             const std::vector<mpi::DatatypePtr>& types,
+                                             std::vector<double>& byte_counts, std::vector<double>& byte_displs)
+{
+  const int size = comm.size();
+  byte_counts.assign(size, 0);
+  byte_displs.assign(size, 0);
+  size_t total = 0;
+  for (int i = 0; i < size; ++i) {
+    byte_counts[i] = static_cast<double>(types[i]->packed_size(counts[i]));
+    byte_displs[i] = static_cast<double>(total);
+    total += types[i]->packed_size(counts[i]);
+  }
+  std::byte* packed = scratch(total);
+  for (int i = 0; i < size; ++i)
+    types[i]->pack(static_cast<const std::byte*>(buffer) + displs[i], counts[i],
+                   packed + static_cast<size_t>(byte_displs[i]));
+  return packed;
+}
+
+std::byte* PreparedCollective::output_w(void* buffer, const int* counts, const int* displs,
+                                        const std::vector<mpi::DatatypePtr>& types, std::vector<double>& byte_counts,
+                                        std::vector<double>& byte_displs)
+{
+  const int size = comm.size();
+  byte_counts.assign(size, 0);
+  byte_displs.assign(size, 0);
+  size_t total = 0;
+  for (int i = 0; i < size; ++i) {
+    byte_counts[i] = static_cast<double>(types[i]->packed_size(counts[i]));
+    byte_displs[i] = static_cast<double>(total);
+    total += types[i]->packed_size(counts[i]);
+  }
+  std::byte* out = scratch(total);
+  std::vector<int> block_counts(counts, counts + size), block_displs(displs, displs + size);
+  std::vector<double> offsets = byte_displs;
+  unpackers_.push_back([=] {
+    for (int i = 0; i < size; ++i)
+      types[i]->unpack(out + static_cast<size_t>(offsets[i]), block_counts[i],
+                       static_cast<std::byte*>(buffer) + block_displs[i]);
+  });
+  return out;
+}
+
 void PreparedCollective::reduce_with(const mpi::DatatypePtr& type, const mpi::ReduceOpPtr& op)
 {
   call.reduce_type = type;

@@ -36,6 +36,13 @@ public:
                            std::vector<double>& byte_counts, std::vector<double>& byte_displs);
   std::byte* output_v(void* buffer, const int* counts, const int* displs, const mpi::DatatypePtr& type,
                       bool initialize, std::vector<double>& byte_counts, std::vector<double>& byte_displs);
+  // w-forms (alltoallw): block i is counts[i] elements of types[i] at byte displacement displs[i]; the blocks are
+  // always packed, one after the other (the input is read now, so in-place calls may pass the output buffer).
+  const std::byte* input_w(const void* buffer, const int* counts, const int* displs,
+                           const std::vector<mpi::DatatypePtr>& types, std::vector<double>& byte_counts,
+                           std::vector<double>& byte_displs);
+  std::byte* output_w(void* buffer, const int* counts, const int* displs, const std::vector<mpi::DatatypePtr>& types,
+                      std::vector<double>& byte_counts, std::vector<double>& byte_displs);
   // Uses `type` and `op` for the call's reduction.
   void reduce_with(const mpi::DatatypePtr& type, const mpi::ReduceOpPtr& op);
 

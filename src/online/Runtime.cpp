@@ -1,5 +1,8 @@
 #include "online/Runtime.hpp"
 
+#include "online/Sampling.hpp"
+#include "online/ProcessObjects.hpp"
+
 #include "mpi/Rank.hpp"
 
 #include <ctime>
@@ -20,8 +23,16 @@ double thread_cpu_time()
   return static_cast<double>(now.tv_sec) + 1e-9 * static_cast<double>(now.tv_nsec);
 }
 
+double monotonic_time()
+{
+  timespec now{};
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return static_cast<double>(now.tv_sec) + 1e-9 * static_cast<double>(now.tv_nsec);
+}
+
 Runtime::Runtime(mpi::Simulation& simulation, OnlineOptions options)
-    : simulation_(simulation), options_(options), accounts_(simulation.world().size())
+    : simulation_(simulation), options_(options), accounts_(simulation.world().size()),
+      process_objects_(std::make_unique<ProcessObjects>(simulation.world().size()))
 {
   mpi::World& world = simulation.world();
   comms_.resize(3);
@@ -61,9 +72,13 @@ double Runtime::now() const
 
 void Runtime::attach(int world_rank)
 {
-  rank_of_actor_[simulation_.engine().self().id()] = world_rank;
+  const auto actor = static_cast<size_t>(simulation_.engine().self().id());
+  if (actor >= rank_of_actor_.size())
+    rank_of_actor_.resize(actor + 1, -1);
+  rank_of_actor_[actor] = world_rank;
   running_rank_ = world_rank;
-  accounts_[world_rank].cpu_mark = thread_cpu_time();
+  if (options_.compute_time)
+    mark_cpu(accounts_[world_rank]);
 }
 
 void Runtime::detach(int world_rank)
@@ -74,8 +89,8 @@ void Runtime::detach(int world_rank)
 
 int Runtime::current_rank() const
 {
-  auto found = rank_of_actor_.find(simulation_.engine().self().id());
-  return found == rank_of_actor_.end() ? -1 : found->second;
+  const auto actor = static_cast<size_t>(simulation_.engine().self().id());
+  return actor < rank_of_actor_.size() ? rank_of_actor_[actor] : -1;
 }
 
 void Runtime::enter_call()
@@ -86,7 +101,7 @@ void Runtime::enter_call()
     return;
   output_boundary(me);
   ++account.calls;
-  const double burst = thread_cpu_time() - account.cpu_mark;
+  const double burst = options_.compute_time ? computation_burst(account) : 0;
   if (options_.compute_time && burst >= options_.cpu_threshold) {
     const double start = now();
     world().rank(me).compute(burst * options_.host_speed);
@@ -102,6 +117,24 @@ void Runtime::leave_call()
   if (--account.depth > 0)
     return;
   account.mpi += now() - account.entered;
+  if (options_.compute_time)
+    mark_cpu(account);
+}
+
+// Reading the thread's CPU clock is a system call (no vDSO for it), two per MPI call would double the cost of a small
+// message. A thread's CPU time never grows faster than real time, and wall_mark is read before cpu_mark: when less
+// real time than the threshold has passed since the mark, the CPU burst is shorter still and is dropped without
+// reading the CPU clock. Returns 0 then, else the CPU burst.
+double Runtime::computation_burst(const RankAccount& account) const
+{
+  if (monotonic_time() - account.wall_mark < options_.cpu_threshold)
+    return 0;
+  return thread_cpu_time() - account.cpu_mark;
+}
+
+void Runtime::mark_cpu(RankAccount& account)
+{
+  account.wall_mark = monotonic_time();
   account.cpu_mark = thread_cpu_time();
 }
 
@@ -235,6 +268,70 @@ mpi::MessagePtr Runtime::take_message(int handle)
   mpi::MessagePtr message = std::move(found->second);
   messages_.erase(found);
   return message;
+}
+
+// Groups, attributes, names, topologies ------------------------------------------------------------------------------
+
+int Runtime::adopt_group(const mpi::Communicator& parent, int tag, const std::vector<int>& members)
+{
+  const uint32_t sequence = group_creations_[std::make_tuple(current_rank(), parent.context(), tag, members)]++;
+  auto key = std::make_tuple(parent.context(), tag, members, sequence);
+  auto found = group_comms_.find(key);
+  if (found != group_comms_.end())
+    return found->second;
+  const std::string name = parent.name() + "/group:" + std::to_string(tag) + ":" + std::to_string(sequence);
+  comms_.push_back(CommEntry{&world().create_communicator(name, members)});
+  const int handle = static_cast<int>(comms_.size()) - 1;
+  group_comms_[key] = handle;
+  return handle;
+}
+
+// Annotations for large studies ---------------------------------------------------------------------------------
+
+Sampling& Runtime::sampling()
+{
+  if (not sampling_)
+    sampling_ = std::make_unique<Sampling>(world().size());
+  return *sampling_;
+}
+
+bool Runtime::in_sampled_body()
+{
+  if (not sampling_)
+    return false;
+  const SamplePass& pass = sampling_->pass(current_rank());
+  return pass.statistics != nullptr && pass.visible.running;
+}
+
+void Runtime::flush_computation()
+{
+  const double burst = thread_cpu_time() - accounts_[current_rank()].cpu_mark;
+  if (options_.compute_time && burst >= options_.cpu_threshold)
+    execute_flops(burst * options_.host_speed);
+  restart_computation();
+}
+
+void Runtime::restart_computation()
+{
+  mark_cpu(accounts_[current_rank()]);
+}
+
+void Runtime::execute_flops(double flops)
+{
+  const int me = current_rank();
+  output_boundary(me); // other ranks may run meanwhile
+  const double start = now();
+  world().rank(me).compute(flops);
+  accounts_[me].compute += now() - start;
+  running_rank_ = me;
+}
+
+void Runtime::sleep(double seconds)
+{
+  const int me = current_rank();
+  output_boundary(me);
+  world().rank(me).sleep(seconds);
+  running_rank_ = me;
 }
 
 } // namespace mpisim::online

@@ -7,6 +7,9 @@
 #pragma once
 
 #include "mpi/Simulation.hpp"
+#include "online/Attributes.hpp"
+#include "online/CommProperties.hpp"
+#include "online/Groups.hpp"
 
 #include <cstdint>
 #include <functional>
@@ -18,6 +21,8 @@
 #include <vector>
 
 namespace mpisim::online {
+
+class Sampling;
 
 struct OnlineOptions {
   double host_speed = 0;       // flop/s of the real host (smpi/host-speed); 0: measured at start
@@ -35,6 +40,7 @@ struct RankAccount {
   double finish = -1;   // date main returned (-1: still running)
   uint64_t calls = 0;
   double cpu_mark = 0;  // host thread CPU time when the rank last left the MPI library
+  double wall_mark = 0; // host monotonic time just before cpu_mark was read
   int depth = 0;        // nesting of MPI calls (an MPI call made by the library itself is not timed twice)
   double entered = 0;   // simulated date of the outermost call's entry
   bool initialized = false, finalized = false;
@@ -63,6 +69,8 @@ struct AttachedBuffer {
   bool attached = false;
   std::vector<std::pair<mpi::RequestPtr, size_t>> in_use;
 };
+
+class ProcessObjects;
 
 struct CommEntry {
   const mpi::Communicator* comm = nullptr;
@@ -133,12 +141,35 @@ public:
   AttachedBuffer& attached_buffer(int world_rank) { return attached_buffers_[world_rank]; }
   int add_message(mpi::MessagePtr message);
   mpi::MessagePtr take_message(int handle); // null for an unknown handle
+  // Groups, attributes, names and topologies: objects local to each rank (Groups.hpp, Attributes.hpp,
+  // CommProperties.hpp). adopt_group: the communicator MPI_Comm_create_group makes for `members` (world ranks, in
+  // order) with `tag`; every member gets the same handle. Creations are counted per (rank, parent, tag, members), as
+  // only the members take part.
+  GroupTable& groups() { return groups_; }
+  Attributes& attributes() { return attributes_; }
+  CommProperties& comm_properties() { return comm_properties_; }
+  int adopt_group(const mpi::Communicator& parent, int tag, const std::vector<int>& members);
+
+  // ---- Annotations for large studies (Sampling.hpp, api_sampling.cpp) ----
+  Sampling& sampling();
+  // True while the calling rank runs the body of a sampled loop (its real time is measured by the sampler).
+  bool in_sampled_body();
+  // Computation outside MPI calls: inject what the calling rank computed since it last left the MPI library (as on
+  // entry to a call), then start measuring anew; restart_computation() alone forgets what was measured (the real
+  // time of an annotation is not computation).
+  void flush_computation();
+  void restart_computation();
+  // Simulates `flops` on the calling rank's host, accounted as computation; a simulated sleep, accounted as neither.
+  void execute_flops(double flops);
+  void sleep(double seconds);
+  // What each MPI process of a real run keeps: info objects, error handlers and codes, names (ProcessObjects.hpp).
+  ProcessObjects& process_objects() { return *process_objects_; }
 
 private:
   mpi::Simulation& simulation_;
   OnlineOptions options_;
   std::vector<RankAccount> accounts_;
-  std::unordered_map<int, int> rank_of_actor_;
+  std::vector<int> rank_of_actor_; // by actor id (dense, from 0): the rank, -1 for actors that are not ranks
   std::vector<CommEntry> comms_;                       // by handle; 0 = MPI_COMM_NULL, 2 = per-rank MPI_COMM_SELF
   std::vector<const mpi::Communicator*> self_comms_;   // by world rank
   std::map<std::tuple<int, uint32_t, int>, int> created_comms_; // (parent context, sequence, color) -> handle
@@ -151,9 +182,25 @@ private:
   int next_message_ = 1;
   int running_rank_ = -1;
   std::function<void(int)> output_boundary_;
+
+  // Groups, attributes, names, topologies (see above).
+  GroupTable groups_;
+  Attributes attributes_;
+  CommProperties comm_properties_;
+  std::map<std::tuple<int, int, int, std::vector<int>>, uint32_t> group_creations_; // (rank, context, tag, members)
+  std::map<std::tuple<int, int, std::vector<int>, uint32_t>, int> group_comms_;     // (context, tag, members, seq)
+
+  std::unique_ptr<Sampling> sampling_; // made on first use
+  std::unique_ptr<ProcessObjects> process_objects_;
+
+  // Host CPU time used by the rank since it last left the MPI library (0 when surely below the threshold).
+  double computation_burst(const RankAccount& account) const;
+  void mark_cpu(RankAccount& account);
 };
 
-// Host CPU time of the calling thread, in seconds.
+// Host CPU time of the calling thread, in seconds (a system call).
 double thread_cpu_time();
+// Host monotonic time, in seconds (no system call: vDSO).
+double monotonic_time();
 
 } // namespace mpisim::online

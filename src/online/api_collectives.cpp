@@ -130,6 +130,16 @@ extern "C" int PMPI_Alltoallv(const void* sendbuf, const int sendcounts[], const
   });
 }
 
+extern "C" int PMPI_Alltoallw(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                              const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
+                              const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
+{
+  return run([&](PreparedPtr& p) {
+    return prepare_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm,
+                             "MPI_Alltoallw", p);
+  });
+}
+
 extern "C" int PMPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype type,
                                    MPI_Op op, MPI_Comm comm)
 {
@@ -163,5 +173,6 @@ MPISIM_ALIAS(Scatter)
 MPISIM_ALIAS(Scatterv)
 MPISIM_ALIAS(Alltoall)
 MPISIM_ALIAS(Alltoallv)
+MPISIM_ALIAS(Alltoallw)
 MPISIM_ALIAS(Reduce_scatter)
 MPISIM_ALIAS(Reduce_scatter_block)

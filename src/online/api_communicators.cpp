@@ -1,5 +1,6 @@
 // Communicator queries and creation (MPI_Comm_size/rank/dup/split/free/compare).
 #include "online/Arguments.hpp"
+#include "online/CommLifecycle.hpp"
 
 #include <algorithm>
 #include <tuple>
@@ -67,6 +68,7 @@ extern "C" int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm* newc
   };
   const int handle = scope.runtime().adopt(*parent, color == MPI_UNDEFINED ? -1 : color, members);
   *newcomm = color == MPI_UNDEFINED ? MPI_COMM_NULL : handle;
+  inherit_errhandler(comm, *newcomm);
   return MPI_SUCCESS;
 }
 
@@ -77,15 +79,14 @@ extern "C" int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm)
   int rank = 0;
   PMPI_Comm_rank(comm, &rank);
   MPISIM_TRY(PMPI_Comm_split(comm, 0, rank, newcomm));
-  Runtime& runtime = Runtime::get();
-  runtime.set_errhandler(*newcomm, runtime.errhandler(comm)); // a duplicate keeps the error handler (MPI 6.4.2)
-  return MPI_SUCCESS;
+  return inherit_on_dup(comm, *newcomm); // error handler, attributes, topology (MPI-3.1 section 6.4.2)
 }
 
 extern "C" int PMPI_Comm_free(MPI_Comm* comm)
 {
   MPISIM_CHECK(*comm != MPI_COMM_WORLD && *comm != MPI_COMM_SELF && Runtime::get().comm(*comm) != nullptr, *comm,
                MPI_ERR_COMM, "cannot free communicator " + std::to_string(*comm));
+  MPISIM_TRY(release_on_free(*comm)); // attribute delete callbacks, name, topology
   Runtime::get().release_comm(*comm);
   *comm = MPI_COMM_NULL;
   return MPI_SUCCESS;

@@ -1,5 +1,7 @@
-// MPI_Init/Finalize/Abort, time and processor name.
+// MPI_Init/Finalize/Abort, time, processor name, versions, thread level, MPI_Pcontrol.
 #include "online/Api.hpp"
+#include "online/ProcessObjects.hpp"
+#include "online/CommLifecycle.hpp"
 
 #include "platform/Platform.hpp"
 
@@ -19,7 +21,11 @@ extern "C" int PMPI_Init(int* argc, char*** argv)
 
 extern "C" int PMPI_Init_thread(int* argc, char*** argv, int required, int* provided)
 {
-  *provided = MPI_THREAD_SINGLE < required ? MPI_THREAD_FUNNELED : MPI_THREAD_SINGLE; // one thread per rank
+  // Every rank is a fiber of one thread: only the rank's main thread may call MPI. FUNNELED is the most that is
+  // true (SERIALIZED and MULTIPLE would let other threads call MPI, which the runtime cannot attribute to a rank).
+  *provided = MPI_THREAD_SINGLE < required ? MPI_THREAD_FUNNELED : MPI_THREAD_SINGLE;
+  Runtime& runtime = Runtime::get();
+  runtime.process_objects().of_rank(runtime.current_rank()).thread_level = *provided;
   return PMPI_Init(argc, argv);
 }
 
@@ -33,6 +39,8 @@ extern "C" int PMPI_Initialized(int* flag)
 extern "C" int PMPI_Finalize(void)
 {
   ApiScope scope;
+  // MPI_COMM_SELF is freed first, so that its attributes' delete callbacks run (MPI-3.1 section 8.7.1).
+  release_on_free(MPI_COMM_SELF);
   scope.runtime().account(scope.runtime().current_rank()).finalized = true;
   return MPI_SUCCESS;
 }
@@ -59,6 +67,10 @@ extern "C" int PMPI_Abort(MPI_Comm comm, int errorcode)
 
 extern "C" double PMPI_Wtime(void)
 {
+  // Inside a sampled body (SMPI allows timing there) the clock is read without injecting anything: the sampler
+  // measures the body's real time itself.
+  if (Runtime& runtime = Runtime::get(); runtime.in_sampled_body())
+    return runtime.now();
   ApiScope scope; // the computation before the call is injected first: Wtime sees it
   const double now = scope.runtime().now();
   scope.rank().sleep(scope.runtime().options().wtime_delay); // after reading, as SMPI
@@ -85,6 +97,33 @@ extern "C" int PMPI_Get_version(int* version, int* subversion)
   return MPI_SUCCESS;
 }
 
+extern "C" int PMPI_Get_library_version(char* version, int* resultlen)
+{
+  *resultlen = std::snprintf(version, MPI_MAX_LIBRARY_VERSION_STRING,
+                             "mpisim online MPI library (simulated MPI %d.%d, ranks run in simulated time)",
+                             MPI_VERSION, MPI_SUBVERSION);
+  return MPI_SUCCESS;
+}
+
+extern "C" int PMPI_Query_thread(int* provided)
+{
+  Runtime& runtime = Runtime::get();
+  *provided = runtime.process_objects().of_rank(runtime.current_rank()).thread_level;
+  return MPI_SUCCESS;
+}
+
+extern "C" int PMPI_Is_thread_main(int* flag)
+{
+  *flag = Runtime::get().current_rank() >= 0; // MPI calls come from a rank's main thread (its fiber) only
+  return MPI_SUCCESS;
+}
+
+extern "C" int PMPI_Pcontrol(const int level, ...)
+{
+  // The standard leaves the meaning to profiling libraries; without one, MPI_Pcontrol has no effect.
+  return MPI_SUCCESS;
+}
+
 MPISIM_ALIAS(Init)
 MPISIM_ALIAS(Init_thread)
 MPISIM_ALIAS(Initialized)
@@ -95,3 +134,7 @@ MPISIM_ALIAS(Wtime)
 MPISIM_ALIAS(Wtick)
 MPISIM_ALIAS(Get_processor_name)
 MPISIM_ALIAS(Get_version)
+MPISIM_ALIAS(Get_library_version)
+MPISIM_ALIAS(Query_thread)
+MPISIM_ALIAS(Is_thread_main)
+MPISIM_ALIAS(Pcontrol)

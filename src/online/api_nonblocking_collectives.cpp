@@ -137,6 +137,17 @@ extern "C" int PMPI_Ialltoallv(const void* sendbuf, const int sendcounts[], cons
   });
 }
 
+extern "C" int PMPI_Ialltoallw(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                               const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
+                               const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                               MPI_Request* request)
+{
+  return start(request, [&](PreparedPtr& p) {
+    return prepare_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm,
+                             "MPI_Ialltoallw", p);
+  });
+}
+
 extern "C" int PMPI_Ireduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype type,
                                     MPI_Op op, MPI_Comm comm, MPI_Request* request)
 {
@@ -161,6 +172,7 @@ MPISIM_ALIAS(Igatherv)
 MPISIM_ALIAS(Iallgatherv)
 MPISIM_ALIAS(Iscatterv)
 MPISIM_ALIAS(Ialltoallv)
+MPISIM_ALIAS(Ialltoallw)
 MPISIM_ALIAS(Ireduce_scatter)
 MPISIM_ALIAS(Ireduce_scatter_block)
 MPISIM_ALIAS(Ibarrier)

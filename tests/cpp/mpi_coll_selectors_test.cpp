@@ -47,7 +47,7 @@ mpi::CollectiveCall make_call(C op, int size, double bytes, const Options& optio
   call.element_bytes = options.element_bytes;
   if (op == C::ReduceScatter)
     call.recv_counts.assign(size, bytes / size);
-  if (op == C::Allgatherv || op == C::Alltoallv || op == C::Gatherv || op == C::Scatterv) {
+  if (op == C::Allgatherv || op == C::Alltoallv || op == C::Alltoallw || op == C::Gatherv || op == C::Scatterv) {
     call.recv_counts.assign(size, bytes);
     call.send_counts.assign(size, bytes);
   }
@@ -183,6 +183,7 @@ const std::map<C, std::string>& simgrid_algorithms()
       {C::Scatterv, "linear_nbc"},
       {C::Scan, "linear"},
       {C::Exscan, "linear"},
+      {C::Alltoallw, "linear_nbc"}, // SimGrid's only alltoallw (online mode only)
   };
   return names;
 }

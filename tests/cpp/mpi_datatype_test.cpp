@@ -109,6 +109,22 @@ TEST(mpi_datatype, ResizedChangesTheStride)
   EXPECT_EQ(packed<int>(*r, data, 3), (std::vector<int>{0, 3, 6}));
 }
 
+// MPICH datatype/lbub: 4 bytes resized to lb 6, extent -9 (ub -3); three copies sit at 0, -9, -18, so the bounds are
+// those of the last copy (lb -12) and of the first (ub -3): extent 9; true bounds -18..4.
+TEST(mpi_datatype, ContiguousOfNegativeExtentTakesBoundsFromBothEnds)
+{
+  DatatypePtr r = Datatype::resized(Datatype::contiguous(4, Datatype::predefined(Element::Byte)), 6, -9);
+  DatatypePtr c = Datatype::contiguous(3, r);
+  EXPECT_EQ(c->size(), 12u);
+  EXPECT_EQ(c->lb(), -12);
+  EXPECT_EQ(c->extent(), 9);
+  EXPECT_EQ(c->true_lb(), -18);
+  EXPECT_EQ(c->true_extent(), 22);
+  DatatypePtr v = Datatype::hvector(2, 3, 100, r); // blocks of three copies at 0 and 100
+  EXPECT_EQ(v->lb(), -12);
+  EXPECT_EQ(v->extent(), 109);
+}
+
 // subarray of a 4x5 int array (C order), subsizes 2x3 starting at (1, 2): rows 1 and 2, columns 2..4:
 // elements 7, 8, 9, 12, 13, 14; extent is the whole array (20 ints). Fortran order transposes the roles.
 TEST(mpi_datatype, SubarrayInCAndFortranOrder)
@@ -173,3 +189,50 @@ TEST(mpi_datatype, EmptyTypes)
 }
 
 } // namespace
+
+// MPI_Type_get_contents returns the constructor's arguments as given (MPI-3.1 4.1.13), not the constructors a type
+// is built from internally (vector from hvector, subarray from hindexed_block and resized).
+TEST(mpi_datatype, RecipesAreTheConstructorsArguments)
+{
+  using C = Datatype::Combiner;
+  EXPECT_EQ(type_int()->recipe().combiner, C::Named);
+  DatatypePtr vector = Datatype::vector(3, 2, 5, type_int());
+  EXPECT_EQ(vector->recipe().combiner, C::Vector);
+  EXPECT_EQ(vector->recipe().integers, (std::vector<int>{3, 2, 5}));
+  EXPECT_TRUE(vector->recipe().addresses.empty());
+  ASSERT_EQ(vector->recipe().types.size(), 1u);
+  EXPECT_EQ(vector->recipe().types[0], type_int());
+
+  DatatypePtr indexed = Datatype::indexed({2, 1}, {0, 5}, type_int());
+  EXPECT_EQ(indexed->recipe().combiner, C::Indexed);
+  EXPECT_EQ(indexed->recipe().integers, (std::vector<int>{2, 2, 1, 0, 5}));
+  DatatypePtr block = Datatype::hindexed_block(2, {0, 24}, type_double());
+  EXPECT_EQ(block->recipe().combiner, C::HindexedBlock);
+  EXPECT_EQ(block->recipe().integers, (std::vector<int>{2, 2}));
+  EXPECT_EQ(block->recipe().addresses, (std::vector<std::ptrdiff_t>{0, 24}));
+  DatatypePtr structure = Datatype::structure({1, 1}, {0, 8}, {type_int(), type_double()});
+  EXPECT_EQ(structure->recipe().combiner, C::Struct);
+  EXPECT_EQ(structure->recipe().types, (std::vector<DatatypePtr>{type_int(), type_double()}));
+  DatatypePtr subarray = Datatype::subarray({6, 8}, {2, 3}, {1, 4}, Datatype::Order::Fortran, type_int());
+  EXPECT_EQ(subarray->recipe().combiner, C::Subarray);
+  EXPECT_EQ(subarray->recipe().integers, (std::vector<int>{2, 6, 8, 2, 3, 1, 4, 1}));
+  DatatypePtr resized = Datatype::resized(vector, -4, 64);
+  EXPECT_EQ(resized->recipe().combiner, C::Resized);
+  EXPECT_EQ(resized->recipe().addresses, (std::vector<std::ptrdiff_t>{-4, 64}));
+  EXPECT_EQ(resized->recipe().types[0], vector);
+}
+
+TEST(mpi_datatype, DuplicateHasTheLayoutOfItsOriginal)
+{
+  DatatypePtr vector = Datatype::vector(3, 2, 5, type_int());
+  DatatypePtr dup = Datatype::duplicate(vector);
+  EXPECT_NE(dup, vector);
+  EXPECT_EQ(dup->recipe().combiner, Datatype::Combiner::Dup);
+  EXPECT_EQ(dup->recipe().types[0], vector);
+  EXPECT_EQ(dup->size(), vector->size());
+  EXPECT_EQ(dup->extent(), vector->extent());
+  EXPECT_EQ(dup->blocks().size(), vector->blocks().size());
+  DatatypePtr named = Datatype::duplicate(type_int());
+  EXPECT_FALSE(named->is_predefined());
+  EXPECT_EQ(vector->recipe().combiner, Datatype::Combiner::Vector); // the original keeps its own
+}

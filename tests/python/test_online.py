@@ -18,6 +18,9 @@ from conftest import repo_path
 SOURCES = repo_path("tests", "online")
 PROGRAMS = ["coll_timing", "datatypes", "ring", "halo", "collectives", "privacy", "pingpong", "deadlock", "abort",
             "crash", "errors", "compute", "exit"]
+PROGRAMS += ["groups", "attributes", "topology"]  # groups, communicator creation, attributes, topologies
+PROGRAMS += ["sampling", "shared_malloc"]  # SMPI's annotations for large studies
+PROGRAMS += ["libc_names"]  # MPICH test-suite findings
 PROGRAMS += ["persistent", "p2p_modes", "mprobe_cancel", "completion"]  # point-to-point (see the tests at the end)
 
 
@@ -261,6 +264,288 @@ def test_collectives_under_every_selector(built, selector, np, platform):
     done = run(built, "collectives", np=np, platform=platform, options=("--quiet", "--coll-selector", selector))
     assert done.returncode == 0, done.stderr
     assert "0 failures" in done.stdout
+
+
+# Groups, communicator creation, attributes, topologies ---------------------------------------------------------------
+
+@pytest.mark.parametrize("name", ["groups", "attributes", "topology"])
+@pytest.mark.parametrize("np", [1, 4, 6])
+def test_groups_attributes_topologies_match_real_mpi(built, tmp_path, name, np):
+    done = run(built, name, np=np)
+    assert done.returncode == 0, done.stderr
+    lines = sorted(done.stdout.splitlines())
+    assert f"{name}: 0 failures" in lines, done.stdout
+    assert lines == real_mpirun_lines(tmp_path, name, np)
+
+
+def test_comm_split_type_shared_groups_ranks_by_host(built, tmp_path):
+    hostfile = tmp_path / "hosts"
+    hostfile.write_text("node-0:3\nnode-1:2\n")
+    done = mpisim("run", "--platform", "cluster:4", "--hostfile", str(hostfile), "--quiet", built["groups"], "hosts")
+    assert done.returncode == 0, done.stderr
+    assert sorted(done.stdout.splitlines()) == [
+        "rank 0: node communicator of 3 ranks, rank 0 there", "rank 1: node communicator of 3 ranks, rank 1 there",
+        "rank 2: node communicator of 3 ranks, rank 2 there", "rank 3: node communicator of 2 ranks, rank 0 there",
+        "rank 4: node communicator of 2 ranks, rank 1 there"]
+
+
+@pytest.mark.parametrize("name,expected", [
+    ("groups", ["group size of an invalid group: MPI_ERR_GROUP", "free of an invalid group: MPI_ERR_GROUP",
+                "incl of rank 4: MPI_ERR_RANK", "incl of a rank twice: MPI_ERR_RANK",
+                "range with stride 0: MPI_ERR_ARG", "comm_create of a group outside the communicator: MPI_ERR_GROUP",
+                "intercomm_create: MPI_ERR_OTHER", "comm_remote_size: MPI_ERR_COMM",
+                "comm_split_type of an unknown type: MPI_ERR_ARG"]),
+    ("attributes", ["set MPI_TAG_UB: MPI_ERR_KEYVAL", "free MPI_TAG_UB: MPI_ERR_KEYVAL",
+                    "get with a freed keyval: MPI_ERR_KEYVAL", "datatype keyval on a communicator: MPI_ERR_KEYVAL",
+                    "communicator keyval on a datatype: MPI_ERR_KEYVAL"]),
+    ("topology", ["cart_create with a negative dimension: MPI_ERR_DIMS",
+                  "cart_create larger than the communicator: MPI_ERR_TOPOLOGY",
+                  "cart_coords without a topology: MPI_ERR_TOPOLOGY", "dims_create(6, 2) with 4 fixed: MPI_ERR_DIMS",
+                  "cart_shift in direction 1 of 1: MPI_ERR_ARG", "cart_coords of rank 1 of 1: MPI_ERR_RANK",
+                  "graph_neighbors_count on a grid: MPI_ERR_TOPOLOGY"])])
+def test_groups_attributes_topologies_error_classes(built, name, expected):
+    done = run(built, name, "errors", np=4)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == expected
+
+
+def test_intercommunicators_are_reported_as_not_supported(tmp_path):
+    source = tmp_path / "inter.c"
+    source.write_text("#include <mpi.h>\nint main(int c, char** v) { MPI_Comm i; MPI_Init(&c, &v);\n"
+                      "MPI_Intercomm_create(MPI_COMM_WORLD, 0, MPI_COMM_WORLD, 0, 0, &i); MPI_Finalize(); }\n")
+    binary = str(tmp_path / "inter")
+    done = mpisim("cc", str(source), "-o", binary)
+    if done.returncode != 0:
+        pytest.skip(done.stderr.strip().splitlines()[-1])
+    done = mpisim("run", "-np", "2", "--platform", "cluster:2", "--quiet", binary)
+    assert done.returncode == 1
+    assert "MPI_Intercomm_create: MPI_ERR_OTHER: intercommunicators are not supported by mpisim" in done.stderr
+
+
+# SMPI's annotations for large studies (docs/online.md, "Sampling and shared memory") --------------------------------
+# The sampling program checks its closed forms itself (see its header comment) with the computation between MPI
+# calls not simulated, or simulated with bursts under 1 ms dropped (a sampled body of ~2 ms counted twice would show).
+CLUSTER4 = repo_path("examples", "replay-basic", "cluster4.xml")  # 1 Gf hosts
+SAMPLING_OPTIONS = {"no-compute": ("--no-compute-time", "--host-speed", "2Gf"),
+                    "compute": ("--cpu-threshold", "1ms", "--host-speed", "2Gf")}
+
+
+def _sampling_expected_lines(np):
+    per_rank = ["SMPI_SAMPLE_FLOPS(1e9) adds 1.000000000 s", "SMPI_SAMPLE_DELAY(0.25) adds 0.500000000 s",
+                "the blocks of SMPI_SAMPLE_FLOPS and SMPI_SAMPLE_DELAY ran 0 times",
+                "smpi_execute_flops(5e8) adds 0.500000000 s", "smpi_execute(0.25) adds 0.500000000 s",
+                "smpi_execute_benched(0.25) adds 0.250000000 s", "smpi_usleep(250000) adds 0.250000000 s",
+                "smpi_sleep(1) adds 1.000000000 s",
+                "SMPI_SAMPLE_LOCAL visit 1: 20 iterations, body ran 3 times, time = iterations x mean",
+                "SMPI_SAMPLE_LOCAL visit 2: 40 iterations, body ran 0 times, time = iterations x mean",
+                "SMPI_SAMPLE_LOCAL visit 3: 60 iterations, body ran 0 times, time = iterations x mean",
+                "SMPI_SAMPLE_LOCAL with threshold 1: body ran 2 times"]
+    lines = [f"rank {rank}: {line}" for rank in range(np) for line in per_rank]
+    lines.append("SMPI_SAMPLE_GLOBAL: 20 iterations per rank, body ran 5 times over all ranks, every rank's loop took "
+                 "the same time")
+    return sorted(lines + ["0 failures"])
+
+
+@pytest.mark.parametrize("mode", sorted(SAMPLING_OPTIONS))
+def test_sampling_annotations_in_closed_form(built, tmp_path, mode):
+    summary = tmp_path / "summary.json"
+    done = run(built, "sampling", np=4, platform=CLUSTER4,
+               options=SAMPLING_OPTIONS[mode] + ("--json", "--summary", str(summary)))
+    assert done.returncode == 0, done.stderr
+    assert sorted(done.stdout.splitlines()) == _sampling_expected_lines(4), done.stdout
+    # Injected time is computation in the summary: each rank's date is its computation, its MPI time and the 1.25 s
+    # it slept.
+    for rank in json.loads(summary.read_text())["ranks"]:
+        assert rank["compute"] > 2.75
+        assert rank["finish"] == pytest.approx(rank["compute"] + rank["mpi"] + 1.25, abs=3e-9)  # printed to 1 ns
+
+
+@pytest.mark.parametrize("mode,message", [
+    ("mpi-in-body", "MPI call inside the body of the sampled loop at "),
+    ("nested", "entered while the one at "),
+])
+def test_misused_sampled_loops_end_the_run(built, mode, message):
+    done = run(built, "sampling", mode, np=2, platform=CLUSTER4, options=SAMPLING_OPTIONS["no-compute"])
+    assert done.returncode == 1
+    assert done.stderr.startswith("mpisim: rank 0: ") and message in done.stderr and "sampling.c:" in done.stderr
+
+
+def test_sampled_loop_left_by_break(built):
+    done = run(built, "sampling", "break", np=2, platform=CLUSTER4, options=SAMPLING_OPTIONS["no-compute"])
+    assert done.returncode == 0, done.stderr
+    # 2 samples taken before the break, 3 more wanted: the next pass runs 3 bodies.
+    assert sorted(done.stdout.splitlines()) == [f"rank {r}: break after 2 bodies, then the next pass ran 3 bodies"
+                                                for r in range(2)]
+
+
+def test_wtime_is_allowed_in_a_sampled_body(built):
+    done = run(built, "sampling", "wtime-in-body", np=2, platform=CLUSTER4, options=SAMPLING_OPTIONS["no-compute"])
+    assert done.returncode == 0, done.stderr
+    assert sorted(done.stdout.splitlines()) == [f"rank {r}: MPI_Wtime in a sampled body: ok" for r in range(2)]
+
+
+def test_shared_malloc_larger_than_the_shared_block_is_an_error(built):
+    done = run(built, "shared_malloc", "grow", np=2, platform=CLUSTER4)
+    assert done.returncode == 1
+    assert "mpisim: rank 1: SMPI_SHARED_MALLOC at " in done.stderr
+    assert ": 32 bytes asked, but the block shared there has 16 (its first allocation sets its size)" in done.stderr
+
+
+@pytest.mark.parametrize("np", [1, 4, 7])
+def test_shared_malloc_shares_one_buffer_per_call_site(built, np):
+    done = run(built, "shared_malloc", np=np, platform=CLUSTER4)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert "mpisim: the same address on every rank" in lines
+    assert "SMPI_SHARED_CALL: the function ran 1 time(s) over all ranks" in lines
+    assert lines[-1] == "0 failures"
+    assert sum(line.startswith("rank ") for line in lines) == 5 * np
+
+
+def _smpirun_lines(tmp_path, name, np, *config):
+    if shutil.which("smpicc") is None or shutil.which("smpirun") is None:
+        if os.environ.get("CI"):
+            pytest.fail("SimGrid's smpicc/smpirun must be installed in CI")
+        pytest.skip("SimGrid's smpicc/smpirun not installed")
+    binary = str(tmp_path / name)
+    subprocess.run(["smpicc", "-O1", os.path.join(SOURCES, name + ".c"), "-o", binary], check=True,
+                   capture_output=True)
+    smpi = subprocess.run(["smpirun", "-np", str(np), "-platform", CLUSTER4, *config, binary], capture_output=True,
+                          text=True, timeout=120)
+    assert smpi.returncode == 0, smpi.stderr
+    return sorted(smpi.stdout.splitlines())
+
+
+def test_annotated_programs_agree_with_smpirun(built, tmp_path):
+    # The same sources, built unchanged by smpicc, give the same lines under SimGrid 3.32's smpirun.
+    smpi = _smpirun_lines(tmp_path, "sampling", 4, "--cfg=smpi/simulate-computation:no", "--cfg=smpi/host-speed:2Gf")
+    assert smpi == _sampling_expected_lines(4)
+    ours = run(built, "sampling", np=4, platform=CLUSTER4, options=SAMPLING_OPTIONS["no-compute"] + ("--quiet",))
+    assert sorted(ours.stdout.splitlines()) == smpi
+    smpi = _smpirun_lines(tmp_path, "shared_malloc", 4, "--cfg=smpi/shared-malloc:local")
+    ours = run(built, "shared_malloc", np=4, platform=CLUSTER4)
+    assert sorted(line for line in ours.stdout.splitlines() if not line.startswith("mpisim:")) == smpi
+
+
+ANNOTATED_SOURCE = """
+#include <mpisim.h>
+#include <stdio.h>
+static volatile double sink;
+int main(void)
+{
+  double* buffer = (double*)MPISIM_SHARED_MALLOC(1000 * sizeof(double));
+  MPISIM_SAMPLE_LOCAL(int i = 0, i < 10, i++, 2, 0.01) { sink += i; }
+  if (sink > 0)
+    MPISIM_SAMPLE_GLOBAL(int i = 0, i < 10, i++, 2, -1) { buffer[i] = i; }
+  else
+    sink = 1;
+  MPISIM_SAMPLE_FLOPS(1e6) {}
+  SMPI_SAMPLE_DELAY(1e-3) {}
+  MPISIM_SHARED_FREE(buffer);
+  printf("%g\\n", sink);
+  return 0;
+}
+"""
+
+
+@pytest.mark.parametrize("language,header", [("c", "mpisim.h"), ("cxx", "mpisim.h"), ("c", "smpi/smpi.h"),
+                                             ("cxx", "mpi.h")])
+def test_annotation_headers_compile_cleanly(built, tmp_path, language, header):
+    # The annotations come from mpisim.h, smpi/smpi.h and mpi.h, in C and C++, without warnings; the macros are
+    # single statements (an if/else around one keeps its meaning).
+    source = tmp_path / ("annotated.c" if language == "c" else "annotated.cpp")
+    source.write_text(ANNOTATED_SOURCE.replace("<mpisim.h>", f"<{header}>"))
+    done = mpisim("cc" if language == "c" else "cxx", "-Wall", "-Wextra", "-Werror", str(source), "-o",
+                  str(tmp_path / "annotated"))
+    assert done.returncode == 0, done.stderr
+    done = mpisim("run", "-np", "3", "--platform", "cluster:3", "--quiet", str(tmp_path / "annotated"))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "1\n" * 3  # the local loop ran its body for its first 2 iterations only: 0 + 1
+
+
+# ------------------------------------------------------------------------------------ MPICH test-suite findings
+
+def test_program_symbols_win_over_libc_names(built, tmp_path):
+    """A global `int err` (libc has err()) is the program's own, per rank: it used to resolve to libc's function
+    (reads gave its code, writes crashed), as MPICH's coll/redscat2 showed."""
+    done = run(built, "libc_names", np=4)
+    assert done.returncode == 0, done.stderr
+    assert sorted(done.stdout.splitlines()) == real_mpirun_lines(tmp_path, "libc_names", 4)
+
+
+# ---------------------------------------------- packing, datatype inquiries, alltoallw, info objects, error handlers
+# tests/online/pack.c, type_contents.c, alltoallw.c and info_errors.c check their own results and print lines that do
+# not depend on the MPI library; calls mpisim lacks fail at link time, or at load time with one line.
+PROGRAMS += ["pack", "type_contents", "alltoallw", "info_errors"]
+
+
+@pytest.mark.parametrize("name", ["pack", "type_contents", "alltoallw", "info_errors"])
+@pytest.mark.parametrize("np", [1, 3, 4])
+def test_packing_inquiries_alltoallw_info_and_errors_match_real_mpi(built, tmp_path, name, np):
+    done = run(built, name, np=np)
+    assert done.returncode == 0, done.stderr
+    lines = sorted(done.stdout.splitlines())
+    assert "PASSED" in lines, done.stdout
+    assert lines == real_mpirun_lines(tmp_path, name, np)
+
+
+@pytest.mark.parametrize("selector", ["default", "ompi", "mpich", "mvapich2", "impi", "automatic"])
+def test_alltoallw_under_every_selector(built, selector):
+    done = run(built, "alltoallw", np=5, options=("--quiet", "--coll-selector", selector))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == "PASSED", done.stdout
+
+
+UNSUPPORTED_CALL = """#include <mpi.h>
+int MPI_Win_create(void* base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, int* win);
+int main(int argc, char** argv)
+{
+  int win;
+  MPI_Init(&argc, &argv);
+  MPI_Win_create(0, 0, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &win);
+  return MPI_Finalize();
+}
+"""
+
+
+def test_unsupported_mpi_call_fails_at_link_time(tmp_path):
+    source = tmp_path / "rma.c"
+    source.write_text(UNSUPPORTED_CALL)
+    done = mpisim("cc", str(source), "-o", str(tmp_path / "rma"))
+    assert done.returncode != 0
+    assert "undefined reference to `MPI_Win_create'" in done.stderr
+    assert "-Wl,--no-undefined" in mpisim("cc", "-show", "app.c").stdout
+
+
+def test_unsupported_mpi_call_is_named_when_the_program_loads(tmp_path):
+    # Linked without --no-undefined (by hand): the runner's loader finds the missing function.
+    source, objects, program = tmp_path / "rma.c", tmp_path / "rma.o", tmp_path / "rma"
+    source.write_text(UNSUPPORTED_CALL)
+    assert mpisim("cc", "-c", str(source), "-o", str(objects)).returncode == 0
+    subprocess.run(["gcc", "-shared", str(objects), "-o", str(program)], check=True)
+    done = mpisim("run", "-np", "2", "--platform", "cluster:2", str(program))
+    assert done.returncode == 2
+    assert done.stderr == f"mpisim: {program} uses MPI_Win_create, which mpisim does not support\n"
+
+
+def test_fatal_handler_names_an_added_error_code(tmp_path):
+    source, program = tmp_path / "fatal.c", tmp_path / "fatal"
+    source.write_text("""#include <mpi.h>
+int main(int argc, char** argv)
+{
+  int error_class, code;
+  MPI_Init(&argc, &argv);
+  MPI_Add_error_class(&error_class);
+  MPI_Add_error_code(error_class, &code);
+  MPI_Add_error_string(code, "the simulated disk is full");
+  MPI_Comm_call_errhandler(MPI_COMM_WORLD, code);
+  return MPI_Finalize();
+}
+""")
+    assert mpisim("cc", str(source), "-o", str(program)).returncode == 0
+    done = mpisim("run", "-np", "2", "--platform", "cluster:2", "--quiet", str(program))
+    assert done.returncode == 1
+    assert ": MPI_Comm_call_errhandler: error class 101: error code 102 (the simulated disk is full)" in done.stderr
 
 
 # Point-to-point: persistent requests, matched probes, cancellation, statuses, completion calls. Each program checks

@@ -10,7 +10,8 @@ namespace {
 
 constexpr std::array<const char*, kCollectiveCount> kNames = {
     "barrier", "bcast",   "reduce",    "allreduce", "alltoall",  "alltoallv",      "gather", "gatherv",
-    "scatter", "scatterv", "allgather", "allgatherv", "reduce_scatter", "scan", "exscan"};
+    "scatter", "scatterv", "allgather", "allgatherv", "reduce_scatter", "scan", "exscan",
+    "alltoallw"};
 
 std::vector<AlgorithmEntry>& algorithms()
 {

@@ -20,9 +20,9 @@ namespace mpisim::mpi {
 
 enum class Collective : uint8_t {
   Barrier, Bcast, Reduce, Allreduce, Alltoall, Alltoallv, Gather, Gatherv, Scatter, Scatterv, Allgather, Allgatherv,
-  ReduceScatter, Scan, Exscan
+  ReduceScatter, Scan, Exscan, Alltoallw
 };
-inline constexpr size_t kCollectiveCount = 15;
+inline constexpr size_t kCollectiveCount = 16;
 
 const char* collective_name(Collective op); // "bcast", "reduce_scatter", ...
 // Throws InputError listing the valid names.
@@ -36,6 +36,7 @@ Collective collective_from_name(const std::string& name);
 //   reduce, allreduce, scan, exscan: send_data (bytes) in, recv_data (bytes) out (reduce: root only).
 //   alltoall: send_data holds P blocks of `bytes`, recv_data P blocks of `recv_bytes`, in rank order.
 //   alltoallv: block i at send_displs[i] / recv_displs[i] (bytes), of send_counts[i] / recv_counts[i].
+//   alltoallw: as alltoallv (the front end packs each peer's block, of that peer's datatype, into bytes).
 //   gather(v), allgather(v): send_data is this rank's block; recv_data (gather: root only) receives every rank's
 //     block in rank order (v: at recv_displs).
 //   scatter(v): send_data (root only) holds every rank's block (v: at send_displs); recv_data this rank's block.

@@ -55,6 +55,7 @@ std::string choose_default(const CollectiveCall& call, const CommShape& shape)
     case Collective::ReduceScatter: return choose_reduce_scatter(call);
     case Collective::Scan: return "linear";
     case Collective::Exscan: return "linear";
+    case Collective::Alltoallw: return "linear_nbc"; // the only one, as in SimGrid
   }
   return "linear_nbc";
 }

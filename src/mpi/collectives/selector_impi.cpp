@@ -93,6 +93,7 @@ std::string choose_impi(const CollectiveCall& call, const CommShape& shape)
     case Collective::Scatterv: return "linear_nbc";
     case Collective::Scan: return "linear";
     case Collective::Exscan: return "linear";
+    case Collective::Alltoallw: return "linear_nbc"; // the only one, as in SimGrid
     default: break;
   }
   const DecisionTable& table = table_for(*tables_of(call.op), shape);

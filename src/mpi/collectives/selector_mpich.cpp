@@ -131,6 +131,7 @@ std::string choose_mpich(const CollectiveCall& call, const CommShape& shape)
     case Collective::Scatterv: return "linear_nbc";
     case Collective::Scan: return "linear";
     case Collective::Exscan: return "linear";
+    case Collective::Alltoallw: return "linear_nbc"; // the only one, as in SimGrid
   }
   return "linear_nbc";
 }

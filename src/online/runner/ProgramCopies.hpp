@@ -5,6 +5,7 @@
 // mapping stays, and nothing is left behind if the run crashes.
 #pragma once
 
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -12,9 +13,20 @@ namespace mpisim::online {
 
 using ProgramMain = int (*)(int, char**);
 
+// What to say when a per-rank resource cannot be mapped: each copy maps its segments and each rank's stack two
+// more areas, so large runs meet Linux's limit on memory mappings per process before its memory is used up.
+std::string mapping_limit_hint();
+// The program needs an MPI function the library does not define (built before `mpisim cc` linked with
+// --no-undefined, or against another mpi.h): what() is the whole report.
+class UnsupportedMpiCall : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
 class ProgramCopies {
 public:
-  // Throws InputError when the program cannot be loaded or has no main.
+  // Throws UnsupportedMpiCall when the program calls an MPI function mpisim lacks, InputError when it cannot be
+  // loaded otherwise or has no main.
   ProgramCopies(const std::string& program, int ranks, const std::string& tmpdir);
   ~ProgramCopies();
   ProgramCopies(const ProgramCopies&) = delete;

@@ -16,6 +16,8 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <new>
+#include <stdexcept>
 
 using namespace mpisim;
 using namespace mpisim::online;
@@ -66,19 +68,11 @@ void write_summary(const RunnerOptions& options, const Runtime& runtime, const R
     throw InputError(options.summary_file, 0, "cannot write the summary");
 }
 
-int run(const RunnerOptions& options)
+// Every rank runs its own copy's main with its own argv; the first non-zero status is the run's.
+void launch_ranks(mpi::Simulation& simulation, Runtime& runtime, const ProgramCopies& copies,
+                  const RunnerOptions& options, RunOutcome& outcome)
 {
-  mpi::Simulation simulation(options.simulation, options.ranks);
-  Runtime runtime(simulation, options.online);
-  ProgramCopies copies(options.program, options.ranks, options.tmpdir);
-  std::unique_ptr<OutputTagger> tagger;
-  if (options.tag_output) {
-    tagger = std::make_unique<OutputTagger>();
-    runtime.set_output_boundary([&tagger](int rank) { tagger->boundary(rank); });
-  }
-  RunOutcome outcome;
-  outcome.host_speed = options.online.host_speed;
-  simulation.world().launch([&](mpi::Rank& rank) {
+  simulation.world().launch([&runtime, &copies, &options, &outcome](mpi::Rank& rank) {
     const int me = rank.world_rank();
     std::vector<std::string> strings = program_arguments(options); // on the rank's stack while main runs
     std::vector<char*> argv_of_rank;
@@ -93,6 +87,27 @@ int run(const RunnerOptions& options)
       outcome.failed_rank = me;
     }
   });
+}
+
+int run(const RunnerOptions& options)
+{
+  mpi::Simulation simulation(options.simulation, options.ranks);
+  Runtime runtime(simulation, options.online);
+  ProgramCopies copies(options.program, options.ranks, options.tmpdir);
+  std::unique_ptr<OutputTagger> tagger;
+  if (options.tag_output) {
+    tagger = std::make_unique<OutputTagger>();
+    runtime.set_output_boundary([&tagger](int rank) { tagger->boundary(rank); });
+  }
+  RunOutcome outcome;
+  outcome.host_speed = options.online.host_speed;
+  try {
+    launch_ranks(simulation, runtime, copies, options, outcome);
+  } catch (const std::bad_alloc&) { // a stack could not be mapped
+    throw std::runtime_error("cannot allocate the stacks of " + std::to_string(options.ranks) + " ranks (" +
+                             std::to_string(options.simulation.stack_size >> 10) + " KiB each): " +
+                             mapping_limit_hint());
+  }
   install_crash_handler();
   g_run = {&runtime, tagger.get()};
   std::atexit(report_exit_during_run);
@@ -130,6 +145,9 @@ int main(int argc, char** argv)
     if (not options.host_speed_given)
       options.online.host_speed = measure_host_speed();
     return run(options);
+  } catch (const UnsupportedMpiCall& error) {
+    std::cerr << error.what() << "\n";
+    return 2;
   } catch (const InputError& error) {
     std::cerr << "mpisim run: " << error.what() << "\n";
     return 2;

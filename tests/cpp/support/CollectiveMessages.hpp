@@ -78,6 +78,7 @@ inline mpi::CollectiveCall call_for(mpi::Collective op, int me, int P)
   call.recv_bytes = B;
   switch (op) {
     case mpi::Collective::Alltoallv:
+    case mpi::Collective::Alltoallw: // blocks of per-peer datatypes, packed: bytes as in alltoallv
       for (int p = 0; p < P; ++p) {
         call.send_counts.push_back(100 * me + p + 1); // me -> p
         call.recv_counts.push_back(100 * p + me + 1); // p -> me
