@@ -24,7 +24,10 @@ struct CallRecord {
   // (replay does): a timeline then draws each arrow from the exact sending call to the exact receiving call, however
   // many messages with the same source, destination and tag are in flight. 0 / empty: none, or not known.
   uint64_t sent = 0;
-  std::span<const uint64_t> received; // valid during the report only
+  std::span<const uint64_t> received{}; // valid during the report only
+  // The same for the messages a collective algorithm sent and received inside the call (their arrows start at their
+  // posting dates and end at the end of the call that completed their receive). Empty: none, or not known.
+  std::span<const uint64_t> collective_sent{}, collective_received{};
 };
 
 // One point-to-point message, reported when its data has arrived. Collective algorithms' messages are included:

@@ -32,6 +32,8 @@ RequestPtr Rank::post_send(const Communicator& comm, int dst, int tag, double by
 
   auto request = std::make_shared<Request>(RequestKind::Send, world_rank_, comm, dst, tag, bytes);
   request->status.message = world_.next_message_id();
+  if (log_)
+    (tag < 0 ? log_->collective_sent : log_->sent).push_back(request->status.message);
   const int destination = comm.world_rank(dst);
   const double receive_overhead = protocol == policy.protocol ? policy.receive_overhead
                                                               : world_.network().receive_overhead(bytes, protocol);
@@ -124,8 +126,19 @@ Status Rank::sendrecv(const Communicator& comm, int dst, int send_tag, double se
   return requests[1]->status;
 }
 
+// A receive completed in this rank's call (waited for or tested): noted once, however often it is waited for.
+void Rank::note_received(const Request& request)
+{
+  if (log_ == nullptr || request.kind() != RequestKind::Receive || request.status.message == 0)
+    return;
+  std::vector<uint64_t>& ids = request.status.tag < 0 ? log_->collective_received : log_->received;
+  if (std::find(ids.begin(), ids.end(), request.status.message) == ids.end())
+    ids.push_back(request.status.message);
+}
+
 void Rank::pay_pending_overhead(Request& request)
 {
+  note_received(request);
   double overhead = request.pending_overhead;
   request.pending_overhead = 0;
   sleep(overhead);

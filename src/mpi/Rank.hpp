@@ -12,6 +12,21 @@
 
 namespace mpisim::mpi {
 
+// The messages one call of a front end sent and whose receive it completed: what observers are told in
+// CallRecord::sent, ::received and ::collective_sent, ::collective_received. A front end that reports its calls opens
+// one for each call (Rank::set_message_log); with none open, nothing is noted.
+struct MessageLog {
+  std::vector<uint64_t> sent, received;                       // point-to-point
+  std::vector<uint64_t> collective_sent, collective_received; // inside collective algorithms (negative tags)
+  void clear()
+  {
+    sent.clear();
+    received.clear();
+    collective_sent.clear();
+    collective_received.clear();
+  }
+};
+
 class Rank {
 public:
   Rank(World& world, int world_rank) : world_(world), world_rank_(world_rank) {}
@@ -68,7 +83,11 @@ public:
   uint32_t next_nonblocking_collective(const Communicator& comm) { return nonblocking_collectives_[comm.context()]++; }
   void sleep(double seconds);
 
+  // Where the ids of the messages this rank sends and receives are noted from now on (null: nowhere).
+  void set_message_log(MessageLog* log) { log_ = log; }
+
 private:
+  void note_received(const Request& request);
   void pay_pending_overhead(Request& request);
   void sleep_test_delay();
   RequestPtr post_receive(const Communicator& comm, int src, int tag, double bytes, void* buffer, DatatypePtr type);
@@ -80,6 +99,7 @@ private:
   int world_rank_;
   int failed_tests_ = 0;
   std::unordered_map<int, uint32_t> nonblocking_collectives_; // by communicator context
+  MessageLog* log_ = nullptr;
 };
 
 } // namespace mpisim::mpi

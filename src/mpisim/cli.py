@@ -218,7 +218,7 @@ def cmd_gantt(args: argparse.Namespace) -> int:
     try:
         plot_files(args.timelines, args.output, ranks=parse_ranks(args.ranks) if args.ranks else None,
                    start=args.start, end=args.end, messages=args.messages, size=parse_size(args.size),
-                   title=args.title)
+                   title=args.title, links=args.links)
     except OSError as error:
         raise ValueError(f"{error.filename}: {error.strerror}") from error
     print(f"wrote {args.output}")
@@ -283,6 +283,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--messages", action="store_true", help="draw messages as thin lines")
     p.add_argument("--size", default="1600x900", metavar="WxH", help="image size in pixels (default 1600x900)")
     p.add_argument("--title", help="title above the chart")
+    p.add_argument("--links", metavar="SELECTION",
+                   help="link bandwidth drawn under the ranks when the timeline has it (--timeline-links): top:N "
+                        "(the N links that carried the most bytes; default top:5), NAME,NAME, or none")
     p.set_defaults(func=cmd_gantt)
 
     p = sub.add_parser("compare", help="compare a real run's timeline with its simulation, call by call",

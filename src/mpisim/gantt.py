@@ -9,6 +9,11 @@ Large runs: when a panel holds more calls than can be told apart (more than ~2 0
 200 000 in all), it is drawn as an image of rank x pixel cells, each in the colour of the operation that covers most
 of its time; memory then grows with the image, not with the calls.
 
+Link bandwidth: when a timeline holds link counters (written with ``--timeline-links``), a panel under its ranks
+draws the bandwidth each selected link carries over time (bytes per second, as steps): by default the five links that
+carried the most bytes in the window (``--links top:5``), or the links named (``--links NAME,NAME``), or none
+(``--links none``).
+
 ``.html`` output is a self-contained page (an SVG and a small inline script, no network resources): hover a bar for
 its operation, rank and dates; wheel to zoom the time axis, drag to pan, double-click to reset.
 """
@@ -103,6 +108,7 @@ class Panel:
     end: "object"
     message_rows: "object"  # (source row, destination row, start, end) per message
     calls: int
+    links: List[Tuple[str, "object", "object"]] = None  # (name, dates, bytes per second from each date) per link
 
 
 def _panel(timeline: Timeline, label: str, operations: List[str], ranks: Optional[Sequence[int]],
@@ -151,6 +157,55 @@ def _panel(timeline: Timeline, label: str, operations: List[str], ranks: Optiona
     message_rows = (src_row[inside], dst_row[inside], m_start[inside], m_end[inside])
     return Panel(label, shown, lookup[rank] if len(rank) else np.zeros(0, dtype=np.int64), code, first, last,
                  message_rows, int(keep.sum()))
+
+
+def parse_links(text: Optional[str]) -> Tuple[str, object]:
+    """'top:5' -> ('top', 5); 'none' -> ('none', None); 'l1,l2' -> ('names', ['l1', 'l2'])."""
+    text = (text or "top:5").strip()
+    if text == "none":
+        return "none", None
+    match = re.fullmatch(r"top:(\d+)", text)
+    if match:
+        if int(match.group(1)) < 1:
+            raise ValueError(f"--links top:N expects N >= 1, got '{text}'")
+        return "top", int(match.group(1))
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    if not names:
+        raise ValueError(f"--links expects top:N, none, or link names separated by commas, got '{text}'")
+    return "names", names
+
+
+def _link_series(timeline: Timeline, selection: Tuple[str, object], start: Optional[float],
+                 end: Optional[float], t1: float) -> List[Tuple[str, object, object]]:
+    """The selected links' bandwidth steps, each extended to the end of the window: top:N ranks links by the bytes
+    they carried in the window (ties by name)."""
+    import numpy as np
+
+    kind, value = selection
+    links = timeline.links
+    if kind == "none" or links is None or len(links) == 0:
+        return []
+    series = []
+    for name, rows in links.groupby("link", observed=True, sort=True):
+        rows = rows.sort_values("time", kind="stable")
+        times = rows["time"].to_numpy(dtype=float)
+        used = rows["used"].to_numpy(dtype=float)
+        times, used = np.append(times, max(t1, times[-1])), np.append(used, used[-1])
+        lo = start if start is not None else times[0]
+        hi = end if end is not None else times[-1]
+        clipped = np.clip(times, lo, hi)
+        carried = float(np.sum(used[:-1] * np.diff(clipped)))
+        series.append((str(name), times, used, carried))
+    if kind == "names":
+        known = {s[0]: s for s in series}
+        missing = [n for n in value if n not in known]
+        if missing:
+            raise ValueError(f"--links: no link named {', '.join(missing)} in {timeline.path} (links: "
+                             f"{', '.join(sorted(known)[:20])}{', ...' if len(known) > 20 else ''})")
+        chosen = [known[n] for n in value]
+    else:
+        chosen = sorted(series, key=lambda s: (-s[3], s[0]))[:value]
+    return [(name, times, used) for name, times, used, _ in chosen]
 
 
 def _code(operations: List[str], name: str) -> int:
@@ -225,7 +280,14 @@ def _draw(panels: List[Panel], operations: List[str], output: str, t0: float, t1
     width, height = size
     dpi = 100
     figure = Figure(figsize=(width / dpi, height / dpi), dpi=dpi)
-    axes = figure.subplots(len(panels), 1, sharex=True, squeeze=False)[:, 0]
+    # Each timeline's ranks, then its links (when drawn) in a panel a third as high.
+    ratios = [r for p in panels for r in ([3, 1] if p.links else [3])]
+    every = figure.subplots(len(ratios), 1, sharex=True, squeeze=False, gridspec_kw={"height_ratios": ratios})[:, 0]
+    axes, link_axes, index = [], [], 0
+    for panel in panels:
+        axes.append(every[index])
+        link_axes.append(every[index + 1] if panel.links else None)
+        index += 2 if panel.links else 1
     right = 1 - min(0.3, 170 / width)
     figure.subplots_adjust(left=min(0.15, 70 / width), right=right, top=1 - (60 if title else 35) / height,
                            bottom=55 / height, hspace=0.35 if len(panels) > 1 else 0.2)
@@ -278,12 +340,36 @@ def _draw(panels: List[Panel], operations: List[str], output: str, t0: float, t1
             ax.yaxis.set_major_locator(MaxNLocator(nbins=10, integer=True))
             ax.yaxis.set_major_formatter(FuncFormatter(
                 lambda v, _, ranks=ranks: str(ranks[int(v)]) if 0 <= int(v) < len(ranks) else ""))
-    axes[-1].set_xlabel("time (s)")
+    for ax, panel in zip(link_axes, panels):
+        if ax is not None:
+            _draw_links(ax, panel, t0, t1)
+    every[-1].set_xlabel("time (s)")
     order = _legend_order(operations, used)
     if order:
         figure.legend(handles=[Patch(facecolor=colours[i], edgecolor="none", label=operations[i]) for i in order],
                       loc="center left", bbox_to_anchor=(right + 0.01, 0.5), fontsize=8, frameon=False)
     figure.savefig(output, dpi=dpi)
+
+
+def _draw_links(ax, panel: Panel, t0: float, t1: float) -> None:
+    """The bandwidth of the panel's selected links as steps, in a panel under its ranks (legend on the right)."""
+    from matplotlib.ticker import EngFormatter
+
+    peak = 0.0
+    for index, (name, times, used) in enumerate(panel.links):
+        ax.step(times, used, where="post", linewidth=1.0, color=_LINK_COLOURS[index % len(_LINK_COLOURS)],
+                label=name)
+        peak = max(peak, float(used.max()) if len(used) else 0.0)
+    ax.set_xlim(t0, t1)
+    ax.set_ylim(0, peak * 1.1 if peak > 0 else 1)
+    ax.yaxis.set_major_formatter(EngFormatter(unit="B/s"))
+    ax.tick_params(axis="y", labelsize=7)
+    ax.legend(loc="center left", bbox_to_anchor=(1.005, 0.5), fontsize=7, frameon=False)
+
+
+# Distinct from the operations' colours where possible (links are lines, not bars).
+_LINK_COLOURS = [(0.0, 0.0, 0.0), (0.84, 0.15, 0.16), (0.12, 0.47, 0.71), (0.17, 0.63, 0.17), (0.58, 0.40, 0.74),
+                 (1.00, 0.50, 0.05), (0.55, 0.34, 0.29), (0.89, 0.47, 0.76), (0.50, 0.50, 0.50), (0.09, 0.75, 0.81)]
 
 
 # --------------------------------------------------------------------------------------------------------- html
@@ -363,6 +449,43 @@ def _hex(colour: Tuple[float, float, float]) -> str:
     return "#" + "".join(f"{int(round(c * 255)):02x}" for c in colour)
 
 
+def _html_links(panel: Panel, key: int, left: float, y: float, plot_width: float, height: float, t0: float,
+                span: float, units: float) -> List[str]:
+    """A panel of link bandwidth steps (polylines), zoomed with the rank panels, its legend on the right."""
+    peak = max((float(used.max()) for _, _, used in panel.links if len(used)), default=0.0) or 1.0
+    lines = []
+    for index, (name, times, used) in enumerate(panel.links):
+        points = []
+        for i in range(len(times)):
+            x = (times[i] - t0) / span * units
+            level = 1 - used[i] / (peak * 1.1)
+            if i:
+                points.append(f"{x:.9g},{1 - used[i - 1] / (peak * 1.1):.6g}")
+            points.append(f"{x:.9g},{level:.6g}")
+        colour = _hex(_LINK_COLOURS[index % len(_LINK_COLOURS)])
+        lines.append(f'<polyline points="{" ".join(points)}" fill="none" stroke="{colour}" '
+                     f'vector-effect="non-scaling-stroke"><title>{html.escape(name)}</title></polyline>')
+    out = [f'<rect x="{left}" y="{y:.1f}" width="{plot_width}" height="{height:.1f}" fill="none" stroke="#888"/>',
+           f'<svg class="plot links" data-panel="{key}" data-y0="0" data-h="1" x="{left}" y="{y:.1f}" '
+           f'width="{plot_width}" height="{height:.1f}" viewBox="0 0 {units} 1" preserveAspectRatio="none">'
+           + "".join(lines) + "</svg>",
+           f'<text x="{left - 6}" y="{y + 10:.1f}" text-anchor="end" class="tick">{_bandwidth(peak * 1.1)}</text>',
+           f'<text x="{left - 6}" y="{y + height:.1f}" text-anchor="end" class="tick">0</text>']
+    for index, (name, _, _) in enumerate(panel.links):
+        colour = _hex(_LINK_COLOURS[index % len(_LINK_COLOURS)])
+        ly = y + 4 + index * 12
+        out.append(f'<rect x="{left + plot_width + 16}" y="{ly:.1f}" width="12" height="3" fill="{colour}"/>'
+                   f'<text x="{left + plot_width + 34}" y="{ly + 5:.1f}" class="tick">{html.escape(name)}</text>')
+    return out
+
+
+def _bandwidth(value: float) -> str:
+    for unit, scale in (("GB/s", 1e9), ("MB/s", 1e6), ("kB/s", 1e3)):
+        if value >= scale:
+            return f"{value / scale:.3g} {unit}"
+    return f"{value:.3g} B/s"
+
+
 def _write_html(panels: List[Panel], operations: List[str], output: str, t0: float, t1: float, messages: bool,
                 size: Tuple[int, int], title: Optional[str]) -> None:
     import numpy as np
@@ -372,12 +495,18 @@ def _write_html(panels: List[Panel], operations: List[str], output: str, t0: flo
     span = (t1 - t0) if t1 > t0 else 1.0
     left, right_area, top, bottom, gap = 70, 170, 40 if title else 20, 40, 34
     plot_width = max(50, width - left - right_area)
-    panel_height = max(40, (height - top - bottom - gap * len(panels)) / len(panels))
+    with_links = sum(1 for p in panels if p.links)
+    # Link panels are a third as high as rank panels.
+    unit_height = (height - top - bottom - gap * (len(panels) + with_links)) / (3 * len(panels) + with_links)
+    panel_height = max(40, 3 * unit_height)
+    link_height = max(30, unit_height)
     used = set()
     parts: List[str] = []
     meta = []
+    y = top + gap
     for index, panel in enumerate(panels):
-        y = top + gap + index * (panel_height + gap)
+        if index:
+            y += panel_height + gap + (link_height + gap if panels[index - 1].links else 0)
         rows = max(1, len(panel.ranks))
         aggregated = _too_dense(panel, int(plot_width), MAX_HTML_SLICES)
         rects: List[str] = []
@@ -438,6 +567,9 @@ def _write_html(panels: List[Panel], operations: List[str], output: str, t0: flo
                          f'{panel.ranks[row]}</text>')
         parts.append(f'<g class="axis tick" data-x="{left}" data-w="{plot_width}" '
                      f'transform="translate(0,{y + panel_height:.1f})"></g>')
+        if panel.links:
+            parts.extend(_html_links(panel, len(meta) - 1 + 1000, left, y + panel_height + gap,
+                                     plot_width, link_height, t0, span, units))
     parts.append(f'<text x="{left + plot_width / 2}" y="{height - 6}" text-anchor="middle">time (s)</text>')
     order = _legend_order(operations, used)
     for i, code in enumerate(order):
@@ -480,8 +612,10 @@ svg text {{ font-size: 12px; }} .tick {{ font-size: 10px; fill: #333; }} .label 
 
 def plot(timelines: Sequence[Timeline], output: str, labels: Optional[Sequence[str]] = None,
          ranks: Optional[Sequence[int]] = None, start: Optional[float] = None, end: Optional[float] = None,
-         messages: bool = False, size: Tuple[int, int] = (1600, 900), title: Optional[str] = None) -> None:
-    """Draws timelines one above the other on one time axis into `output` (.png, .svg, .pdf or .html)."""
+         messages: bool = False, size: Tuple[int, int] = (1600, 900), title: Optional[str] = None,
+         links: Optional[str] = None) -> None:
+    """Draws timelines one above the other on one time axis into `output` (.png, .svg, .pdf or .html); `links`
+    selects the link bandwidth drawn under each timeline that has it (see parse_links; default top:5)."""
     if not 1 <= len(timelines) <= 2:
         raise ValueError(f"gantt draws one or two timelines, got {len(timelines)}")
     if start is not None and end is not None and end <= start:
@@ -495,6 +629,9 @@ def plot(timelines: Sequence[Timeline], output: str, labels: Optional[Sequence[s
     t1 = end if end is not None else max(float(p.end.max()) for p in panels if p.calls)
     if t1 <= t0:
         t1 = t0 + 1e-9
+    selection = parse_links(links)
+    for panel, timeline in zip(panels, timelines):
+        panel.links = _link_series(timeline, selection, start, end, t1)
     if output.lower().endswith((".html", ".htm")):
         _write_html(panels, operations, output, t0, t1, messages, size, title)
     else:

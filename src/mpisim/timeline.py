@@ -8,6 +8,10 @@ writes them (and ``mpisim record``'s ``timeline.json``, SimGrid's Paje traces, o
   ``actions`` (how many trace lines the call produced: ``mpisim record``'s ``args.actions``, 1 elsewhere);
 - ``messages``: one row per message: ``source``, ``destination``, ``start``, ``end`` (seconds: the arrow's ends, from
   the sending call's start to the receiving call's end; in CSV timelines, from posting to arrival), ``bytes``, ``tag``;
+- ``links``: the bandwidth use of each link over time, when the file has it (``--timeline-links``): one row per
+  change: ``link`` (its name), ``time`` (seconds), ``used`` (bytes per second from then on), ``flows`` (how many
+  transfers share it; -1 where the format does not say), ``capacity`` (bytes per second; NaN where the format does
+  not say). Empty without ``--timeline-links``;
 - ``provenance``: what produced the file (mpisim version, inputs), when it says.
 
 Files are read line by line into compact columns, so a million events fit in a few hundred megabytes.
@@ -28,6 +32,7 @@ from typing import Dict, List, Optional, Tuple
 FORMATS = {"chrome": (".json",), "paje": (".paje", ".trace"), "csv": (".csv",)}
 CALL_COLUMNS = ["rank", "operation", "start", "end", "duration", "peer", "bytes", "tag", "communicator", "actions"]
 MESSAGE_COLUMNS = ["source", "destination", "start", "end", "bytes", "tag"]
+LINK_COLUMNS = ["link", "time", "used", "flows", "capacity"]
 
 
 @dataclass
@@ -37,6 +42,11 @@ class Timeline:
     calls: "object"  # pandas.DataFrame
     messages: "object"  # pandas.DataFrame
     provenance: Dict[str, str] = field(default_factory=dict)
+    links: "object" = None  # pandas.DataFrame (LINK_COLUMNS); set to an empty one when None
+
+    def __post_init__(self):
+        if self.links is None:
+            self.links = _Links().frame()
 
     @property
     def ranks(self) -> List[int]:
@@ -185,6 +195,36 @@ class _Messages:
         })
 
 
+class _Links:
+    """Link bandwidth changes, in file order (each link's rows are in date order)."""
+
+    def __init__(self):
+        self.names: Dict[str, int] = {}
+        self.code = array("i")
+        self.time, self.used, self.capacity = array("d"), array("d"), array("d")
+        self.flows = array("q")
+
+    def add(self, name: str, time: float, used: float, flows=-1, capacity=float("nan")) -> None:
+        self.code.append(self.names.setdefault(name, len(self.names)))
+        self.time.append(float(time))
+        self.used.append(float(used))
+        self.flows.append(int(flows) if flows is not None else -1)
+        self.capacity.append(float(capacity) if capacity is not None else float("nan"))
+
+    def frame(self):
+        import numpy as np
+        import pandas as pd
+
+        names = sorted(self.names, key=self.names.get)
+        return pd.DataFrame({
+            "link": pd.Categorical.from_codes(_numpy(self.code, np.int32), categories=names),
+            "time": _numpy(self.time, np.float64),
+            "used": _numpy(self.used, np.float64),
+            "flows": _numpy(self.flows, np.int64),
+            "capacity": _numpy(self.capacity, np.float64),
+        })
+
+
 def _lines(path: str):
     """The file's lines, with a progress line on stderr for big files."""
     total = os.path.getsize(path)
@@ -233,6 +273,7 @@ class _ChromeEvents:
         self.flow_ts, self.flow_tid, self.flow_bytes, self.flow_tag = array("d"), array("q"), array("d"), array("q")
         self.flow_kinds: Dict[Tuple, int] = {}
         self.flow_names: Dict[object, int] = {}
+        self.links = _Links()  # counter events named "link NAME" (mpisim's --timeline-links)
 
     def _thread(self, value) -> int:
         if isinstance(value, int):
@@ -307,6 +348,9 @@ class _ChromeEvents:
                 args = dict(begin.get("args") or {})
                 args.update(event.get("args") or {})
                 self._call(begin, float(begin["ts"]), float(event["ts"]) - float(begin["ts"]), args)
+        elif phase == "C" and str(event.get("name", "")).startswith("link "):
+            args = event.get("args") or {}
+            self.links.add(event["name"][5:], float(event["ts"]) * 1e-6, args.get("used", 0.0), args.get("flows"))
         elif phase in ("s", "f"):
             args = event.get("args") or {}
             self._flow(phase, event.get("cat"), event.get("name"), event.get("id"), float(event["ts"]),
@@ -344,7 +388,7 @@ class _ChromeEvents:
         # One process per rank (and a single thread each) rather than one thread per rank: ranks are the pids.
         if len(set(self.tids)) == 1 and len(set(self.pids)) > 1:
             calls["rank"] = _numpy(self.pids, "int64")
-        return Timeline(path, "chrome", calls, self._messages(), self.provenance)
+        return Timeline(path, "chrome", calls, self._messages(), self.provenance, self.links.frame())
 
 
 def _blocks(path: str, size: int = 8 << 20):
@@ -418,7 +462,7 @@ def read_paje(path: str) -> Timeline:
     stacks: Dict[Tuple[str, str], List[Tuple[float, str]]] = {}
     links: Dict[str, Tuple] = {}
     link_ends: Dict[str, Tuple] = {}
-    calls, messages = _Calls(), _Messages()
+    calls, messages, variables = _Calls(), _Messages(), _Links()
     provenance: Dict[str, str] = {}
 
     def container_rank(alias: str) -> int:
@@ -484,6 +528,9 @@ def read_paje(path: str) -> Timeline:
                 link(fields[at["Key"]], (float(fields[at["Time"]]), fields[at["StartContainer"]], size), True)
             elif event == "PajeEndLink":
                 link(fields[at["Key"]], (float(fields[at["Time"]]), fields[at["EndContainer"]], None), False)
+            elif event == "PajeSetVariable":  # link bandwidth (mpisim's --timeline-links): by container name
+                container = fields[at["Container"]]
+                variables.add(names.get(container, container), float(fields[at["Time"]]), float(fields[at["Value"]]))
             elif event in ("PajeDefineEntityValue", "PajeCreateContainer"):
                 names[fields[at["Alias"]]] = fields[at["Name"]]
             elif event == "PajeDestroyContainer":
@@ -493,7 +540,7 @@ def read_paje(path: str) -> Timeline:
                         finish_state(key, float(fields[at["Time"]]))
         except (KeyError, IndexError, ValueError) as error:
             raise ValueError(f"{path}:{number}: malformed {event} event ({error})") from error
-    return Timeline(path, "paje", calls.frame(), messages.frame(), provenance)
+    return Timeline(path, "paje", calls.frame(), messages.frame(), provenance, variables.frame())
 
 
 # --------------------------------------------------------------------------------------------------------- csv
@@ -537,4 +584,21 @@ def read_csv(path: str) -> Timeline:
                                  "tag": raw["tag"]})
     else:
         messages = _Messages().frame()
-    return Timeline(path, "csv", calls, messages, _csv_provenance(path))
+    return Timeline(path, "csv", calls, messages, _csv_provenance(path), _csv_links(path))
+
+
+def links_path(path: str) -> str:
+    """Where a CSV timeline's link bandwidth is: run.csv -> run.links.csv."""
+    return (path[:-4] if path.lower().endswith(".csv") else path) + ".links.csv"
+
+
+def _csv_links(path: str):
+    import pandas as pd
+
+    other = links_path(path)
+    if not os.path.exists(other):
+        return _Links().frame()
+    raw = pd.read_csv(other, comment="#", dtype={"link": str})
+    return pd.DataFrame({"link": raw["link"].astype("category"), "time": raw["time"].astype(float),
+                         "used": raw["used"].astype(float), "flows": raw["flows"].astype("int64"),
+                         "capacity": raw["capacity"].astype(float)})

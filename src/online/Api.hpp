@@ -13,17 +13,28 @@
 namespace mpisim::online {
 
 // One MPI call: the computation since the previous call is injected on entry, time inside is accounted on exit.
+// `call` names the MPI function for the timeline: by default the function that opens the scope (PMPI_Send); helpers
+// shared by several functions pass theirs on.
 class ApiScope {
 public:
-  ApiScope() : runtime_(Runtime::get()) { runtime_.enter_call(); }
+  explicit ApiScope(const char* call = __builtin_FUNCTION()) : runtime_(Runtime::get()) { runtime_.enter_call(call); }
   ~ApiScope() { runtime_.leave_call(); }
   ApiScope(const ApiScope&) = delete;
   ApiScope& operator=(const ApiScope&) = delete;
 
   Runtime& runtime() { return runtime_; }
   mpi::Rank& rank() { return runtime_.rank(); }
+  // What the timeline shows of the call, for those that know it: `peer` a rank of `comm` (negative: none, as
+  // MPI_ANY_SOURCE), `bytes` the payload. Only the outermost call is reported.
+  void describe(const mpi::Communicator* comm, int peer, double bytes, int tag = 0)
+  {
+    if (runtime_.call_reporter() != nullptr)
+      describe_call(comm, peer, bytes, tag);
+  }
 
 private:
+  void describe_call(const mpi::Communicator* comm, int peer, double bytes, int tag);
+
   Runtime& runtime_;
 };
 

@@ -1,4 +1,5 @@
 #include "online/Api.hpp"
+#include "online/CallReporter.hpp"
 
 #include "online/ErrorClasses.hpp"
 #include "online/ProcessObjects.hpp"
@@ -45,6 +46,8 @@ void terminate_run(const std::string& report, int status)
 {
   if (Runtime::active())
     Runtime::get().output_boundary(Runtime::get().running_rank());
+  if (Runtime::active() && Runtime::get().call_reporter() != nullptr) // the timeline shows the run up to here
+    Runtime::get().call_reporter()->abrupt_end();
   std::fflush(nullptr);
   std::string line = report + "\n";
   [[maybe_unused]] ssize_t written = write(STDERR_FILENO, line.data(), line.size());

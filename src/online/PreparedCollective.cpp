@@ -145,8 +145,33 @@ void PreparedCollective::finish()
   unpackers_.clear();
 }
 
+namespace {
+
+// The collective's timeline slice: its root (rooted collectives) and this rank's send buffer, as the replay shows.
+void describe(ApiScope& scope, const PreparedCollective& prepared)
+{
+  const mpi::CollectiveCall& call = prepared.call;
+  bool rooted = false;
+  switch (call.op) {
+    case mpi::Collective::Bcast:
+    case mpi::Collective::Reduce:
+    case mpi::Collective::Gather:
+    case mpi::Collective::Gatherv:
+    case mpi::Collective::Scatter:
+    case mpi::Collective::Scatterv: rooted = true; break;
+    default: break;
+  }
+  double bytes = call.bytes;
+  for (double count : call.send_counts)
+    bytes += count;
+  scope.describe(&prepared.comm, rooted ? call.root : -1, bytes);
+}
+
+} // namespace
+
 int run_blocking(ApiScope& scope, PreparedCollective& prepared)
 {
+  describe(scope, prepared);
   scope.runtime().simulation().collectives().run(scope.rank(), prepared.comm, prepared.call);
   prepared.finish();
   return MPI_SUCCESS;
@@ -154,6 +179,7 @@ int run_blocking(ApiScope& scope, PreparedCollective& prepared)
 
 int start_nonblocking(ApiScope& scope, const PreparedPtr& prepared, MPI_Request* request)
 {
+  describe(scope, *prepared);
   prepared->call.nonblocking = true;
   RequestEntry entry;
   entry.request = scope.runtime().simulation().collectives().start(scope.rank(), prepared->comm, prepared->call);

@@ -1,5 +1,6 @@
 #include "online/Runtime.hpp"
 
+#include "online/CallReporter.hpp"
 #include "online/Sampling.hpp"
 #include "online/ProcessObjects.hpp"
 
@@ -93,7 +94,7 @@ int Runtime::current_rank() const
   return actor < rank_of_actor_.size() ? rank_of_actor_[actor] : -1;
 }
 
-void Runtime::enter_call()
+void Runtime::enter_call(const char* call)
 {
   const int me = current_rank();
   RankAccount& account = accounts_[me];
@@ -106,8 +107,12 @@ void Runtime::enter_call()
     const double start = now();
     world().rank(me).compute(burst * options_.host_speed);
     account.compute += now() - start;
+    if (reporter_)
+      reporter_->compute(me, start, now(), burst * options_.host_speed);
   }
   account.entered = now();
+  if (reporter_)
+    reporter_->begin(me, call, account.entered);
 }
 
 void Runtime::leave_call()
@@ -117,6 +122,8 @@ void Runtime::leave_call()
   if (--account.depth > 0)
     return;
   account.mpi += now() - account.entered;
+  if (reporter_)
+    reporter_->end(running_rank_, now());
   if (options_.compute_time)
     mark_cpu(account);
 }

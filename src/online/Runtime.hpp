@@ -22,6 +22,7 @@
 
 namespace mpisim::online {
 
+class CallReporter;
 class Sampling;
 
 struct OnlineOptions {
@@ -108,9 +109,15 @@ public:
       output_boundary_(rank);
   }
 
-  // Entry and exit of every MPI call (ApiScope): computation since the last exit becomes simulated time.
-  void enter_call();
+  // Entry and exit of every MPI call (ApiScope): computation since the last exit becomes simulated time. `call`
+  // names the MPI function, for the timeline.
+  void enter_call(const char* call = nullptr);
   void leave_call();
+
+  // Timelines: with a reporter, each rank's outermost MPI calls and computation bursts are reported to the world's
+  // observers (CallReporter). Not owned.
+  void set_call_reporter(CallReporter* reporter) { reporter_ = reporter; }
+  CallReporter* call_reporter() { return reporter_; }
 
   // Handles. Lookups return null / -1 for invalid handles.
   const mpi::Communicator* comm(int handle);
@@ -182,6 +189,7 @@ private:
   int next_message_ = 1;
   int running_rank_ = -1;
   std::function<void(int)> output_boundary_;
+  CallReporter* reporter_ = nullptr;
 
   // Groups, attributes, names, topologies (see above).
   GroupTable groups_;

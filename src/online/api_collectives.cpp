@@ -7,9 +7,9 @@ using mpisim::mpi::Collective;
 namespace {
 // Prepares then runs: `prepare` is one of the CollectiveBuilders.
 template <typename Prepare>
-int run(Prepare&& prepare)
+int run(Prepare&& prepare, const char* call = __builtin_FUNCTION())
 {
-  ApiScope scope;
+  ApiScope scope(call); // named after the MPI function calling this helper
   PreparedPtr prepared;
   MPISIM_TRY(prepare(prepared));
   return run_blocking(scope, *prepared);

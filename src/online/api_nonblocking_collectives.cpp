@@ -9,9 +9,9 @@ using mpisim::mpi::Collective;
 
 namespace {
 template <typename Prepare>
-int start(MPI_Request* request, Prepare&& prepare)
+int start(MPI_Request* request, Prepare&& prepare, const char* call = __builtin_FUNCTION())
 {
-  ApiScope scope;
+  ApiScope scope(call); // named after the MPI function calling this helper
   PreparedPtr prepared;
   MPISIM_TRY(prepare(prepared));
   return start_nonblocking(scope, prepared, request);

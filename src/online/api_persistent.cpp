@@ -23,7 +23,7 @@ int create(Runtime& runtime, std::function<int(mpisim::mpi::RequestPtr&)> start,
 int send_init(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request* request,
               SendCall kind, const char* call)
 {
-  ApiScope scope;
+  ApiScope scope(call);
   MessageArguments args;
   MPISIM_TRY(check_send(comm, count, type, dest, tag, call, args));
   return create(

@@ -29,16 +29,20 @@ public:
     kernel::Engine& engine = rank_.world().engine();
     TraceAction action;
     const bool observed = rank_.world().observed();
+    if (observed)
+      rank_.set_message_log(&inside_); // the messages of collective algorithms, for the reports
     while (stream_.next(action)) {
       const double start = engine.now();
       sent_ = 0;
       received_.clear();
+      inside_.clear();
       Account account = perform(action);
       charge(account, engine.now() - start);
       ++stats_.actions;
       if (observed && account != Account::None)
         report(action, start, engine.now());
     }
+    rank_.set_message_log(nullptr);
     // End of the trace: like SimGrid, complete whatever is still pending.
     const double start = engine.now();
     auto pending = requests_.take_all();
@@ -66,6 +70,8 @@ private:
     mpi::CallRecord record{me(), action_name(a.kind).data(), start, end};
     record.sent = sent_;
     record.received = received_;
+    record.collective_sent = inside_.collective_sent;
+    record.collective_received = inside_.collective_received;
     switch (a.kind) {
       case ActionKind::Compute: record.flops = a.amount; break;
       case ActionKind::Sleep:
@@ -310,6 +316,7 @@ private:
   RequestStore requests_;
   uint64_t sent_ = 0;              // the current action's message, for its report
   std::vector<uint64_t> received_; // the messages whose receive the current action completed
+  mpi::MessageLog inside_;         // the current action's messages inside collective algorithms (its p2p: above)
 };
 
 } // namespace

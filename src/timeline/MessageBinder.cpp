@@ -78,6 +78,12 @@ void MessageBinder::call(const mpi::CallRecord& call, std::vector<Flow>& started
   last_end_[call.rank] = call.end;
   for (uint64_t message : call.received)
     end_exact(message, call.end, ended);
+  if (internals_) {
+    for (uint64_t message : call.collective_sent)
+      start_inside(message, started);
+    for (uint64_t message : call.collective_received)
+      end_exact(message, call.end, ended);
+  }
   if (not arrived_[call.rank].empty())
     claim(call, ended);
 }
@@ -97,6 +103,18 @@ void MessageBinder::start_exact(const mpi::CallRecord& call, std::vector<Flow>& 
   started.push_back(flow);
 }
 
+// A message sent inside a collective starts at its posting date, known once it has arrived.
+void MessageBinder::start_inside(uint64_t message, std::vector<Flow>& started)
+{
+  auto parked = exact_unsent_.find(message);
+  if (parked == exact_unsent_.end()) {
+    inside_started_.insert(message);
+    return;
+  }
+  started.push_back(parked->second);
+  exact_unsent_.erase(parked);
+}
+
 void MessageBinder::end_exact(uint64_t message, double end, std::vector<Flow>& ended)
 {
   auto arrived = exact_arrived_.find(message);
@@ -110,13 +128,18 @@ void MessageBinder::end_exact(uint64_t message, double end, std::vector<Flow>& e
   ended.push_back(flow);
 }
 
-void MessageBinder::message_exact(const mpi::MessageRecord& message, std::vector<Flow>& ended)
+void MessageBinder::message_exact(const mpi::MessageRecord& message, std::vector<Flow>& started,
+                                  std::vector<Flow>& ended)
 {
+  const bool inside = message.collective();
   Flow flow{message.id - 1, message.source, message.destination, message.tag, message.communicator,
-            message.bytes,  kUnknown,       kUnknown,            false};
-  if (exact_started_.erase(message.id) == 0) {
-    flow.start = message.posted; // replaced by the sending call's start when it is reported
+            message.bytes,  kUnknown,       kUnknown,            inside};
+  if ((inside ? inside_started_ : exact_started_).erase(message.id) == 0) {
+    flow.start = message.posted; // point-to-point: replaced by the sending call's start when it is reported
     exact_unsent_.emplace(message.id, flow);
+  } else if (inside) {
+    flow.start = message.posted;
+    started.push_back(flow);
   }
   auto claimed = exact_claimed_.find(message.id);
   if (claimed != exact_claimed_.end()) {
@@ -172,8 +195,8 @@ void MessageBinder::message(const mpi::MessageRecord& message, std::vector<Flow>
   const bool collective = message.collective();
   if (collective && not internals_)
     return;
-  if (not collective && message.id != 0) {
-    message_exact(message, ended);
+  if (message.id != 0) {
+    message_exact(message, started, ended);
     return;
   }
   grow(std::max(message.source, message.destination));
@@ -236,6 +259,7 @@ void MessageBinder::finish(std::vector<Flow>& started, std::vector<Flow>& ended)
   std::sort(unclaimed.begin(), unclaimed.end(), by_id);
   ended.insert(ended.end(), unclaimed.begin(), unclaimed.end());
   exact_started_.clear();
+  inside_started_.clear();
   exact_unsent_.clear();
   exact_arrived_.clear();
   exact_claimed_.clear();

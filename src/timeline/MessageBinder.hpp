@@ -6,8 +6,10 @@
 // gives them), a point-to-point message starts at the start of the call that sent it and ends at the end of the call
 // that completed its receive, whatever else is in flight between the same ranks with the same tag. A message whose
 // receive no reported call completed (completed at the end of a rank's trace) ends at its arrival. Flow ids are then
-// the message ids minus one. The rules below apply to records without ids (and to messages inside collectives,
-// which no reported call names).
+// the message ids minus one. Messages inside collectives (with internals) that carry ids are bound the same way, by
+// the calls that name them (CallRecord::collective_sent, ::collective_received: replay and online both do), except
+// that their arrows start at their posting dates, inside the sending call. The rules below apply to records without
+// ids.
 //
 // Sending call. Point-to-point: the source's send, isend or sendRecv to that destination with that tag and
 // communicator during which the message was posted; the arrow starts at that call's start. Inside a collective: the
@@ -95,7 +97,8 @@ private:
   void claim(const mpi::CallRecord& call, std::vector<Flow>& ended);
   void start_exact(const mpi::CallRecord& call, std::vector<Flow>& started);
   void end_exact(uint64_t message, double end, std::vector<Flow>& ended);
-  void message_exact(const mpi::MessageRecord& message, std::vector<Flow>& ended);
+  void start_inside(uint64_t message, std::vector<Flow>& started);
+  void message_exact(const mpi::MessageRecord& message, std::vector<Flow>& started, std::vector<Flow>& ended);
 
   bool internals_;
   uint64_t next_id_ = 0;
@@ -106,6 +109,7 @@ private:
 
   // Exact binding, by message id.
   std::unordered_set<uint64_t> exact_started_;           // sending call reported, message not arrived yet
+  std::unordered_set<uint64_t> inside_started_;          // the same for messages inside collectives
   std::unordered_map<uint64_t, Flow> exact_unsent_;      // arrived, sending call not reported (start: posting)
   std::unordered_map<uint64_t, Arrived> exact_arrived_;  // arrived, receiving call not reported
   std::unordered_map<uint64_t, double> exact_claimed_;   // receiving call reported (its end) before the arrival

@@ -342,6 +342,40 @@ TEST(timeline_binder, MessageIdsUnclaimedAndLateSender)
   EXPECT_EQ(ended[0].end, 2.0);
 }
 
+// Messages inside collectives with ids: each arrow starts at its posting date and ends with the call that completed
+// its receive, even when an earlier collective of the receiver ends after the arrival (a date-based rule would pick
+// that one). Rank 0's second bcast sends message 5 at 1.2; it arrives at 1.3 while rank 1 is still in its first bcast
+// (ends at 1.4); rank 1's second bcast (ends at 2.0) receives it.
+TEST(timeline_binder, CollectiveMessageIdsMakeArrowsExact)
+{
+  Bound b;
+  b.binder = timeline::MessageBinder(true);
+  mpi::MessageRecord m = message(0, 1, -2, 1.2, 1.3);
+  m.id = 5;
+  b.on(m);
+  EXPECT_TRUE(b.started.empty());
+  const uint64_t five[] = {5};
+  mpi::CallRecord first = call(1, "bcast", 0.0, 1.4);
+  b.on(first);
+  EXPECT_TRUE(b.ended.empty());
+  mpi::CallRecord sender = call(0, "bcast", 1.2, 1.25);
+  sender.collective_sent = five;
+  b.on(sender);
+  ASSERT_EQ(b.started.size(), 1u);
+  EXPECT_EQ(b.started[0].id, 4u);
+  EXPECT_EQ(b.started[0].start, 1.2);
+  EXPECT_TRUE(b.started[0].collective);
+  mpi::CallRecord second = call(1, "bcast", 1.4, 2.0);
+  second.collective_received = five;
+  b.on(second);
+  ASSERT_EQ(b.ended.size(), 1u);
+  EXPECT_EQ(b.ended[0].id, 4u);
+  EXPECT_EQ(b.ended[0].end, 2.0);
+  std::vector<timeline::Flow> started, ended;
+  b.binder.finish(started, ended);
+  EXPECT_TRUE(started.empty() && ended.empty());
+}
+
 TEST(timeline_chrome, OneSlicePerCallOneFlowPerMessage)
 {
   Scratch scratch;

@@ -15,7 +15,9 @@ const char* runner_usage()
          "                  [--param NAME=VALUE] [--model-params FILE] [--coll-selector S] [--coll OP=ALGO,...]\n"
          "                  [--host-speed SPEED] [--no-compute-time] [--cpu-threshold SECONDS]\n"
          "                  [--wtime-delay SECONDS] [--stack-size BYTES] [--tmpdir DIR] [--tag-output]\n"
-         "                  [--json] [--summary FILE] [--quiet] ./app ARGS...\n";
+         "                  [--json] [--summary FILE] [--quiet]\n"
+         "                  [--timeline FILE [--timeline-format chrome|paje|csv] [--timeline-internals]\n"
+         "                  [--timeline-links]] ./app ARGS...\n";
 }
 
 namespace {
@@ -116,6 +118,14 @@ RunnerOptions parse_runner_options(int argc, char** argv)
       options.tag_output = true;
     else if (arg == "--quiet")
       options.quiet = true;
+    else if (arg == "--timeline")
+      options.timeline.path = value(arg);
+    else if (arg == "--timeline-format")
+      options.timeline_format = value(arg);
+    else if (arg == "--timeline-internals")
+      options.timeline.internals = true;
+    else if (arg == "--timeline-links")
+      options.timeline.links = true;
     else if (arg == "-h" || arg == "--help")
       options.help = true;
     else if (arg.starts_with("-"))
@@ -127,6 +137,9 @@ RunnerOptions parse_runner_options(int argc, char** argv)
     return options;
   if (i >= argc)
     throw InputError(std::string("no program given\n") + runner_usage());
+  if (options.timeline.path.empty() &&
+      (not options.timeline_format.empty() || options.timeline.internals || options.timeline.links))
+    throw InputError("--timeline-format, --timeline-internals and --timeline-links need --timeline FILE");
   options.program = argv[i];
   for (++i; i < argc; ++i)
     options.arguments.emplace_back(argv[i]);

@@ -3,6 +3,8 @@
 
 #include "online/Runtime.hpp"
 
+#include "timeline/TimelineWriter.hpp"
+
 #include <string>
 #include <vector>
 
@@ -21,6 +23,10 @@ struct RunnerOptions {
   bool quiet = false;             // no summary
   bool tag_output = false;        // prefix each line of the application's stdout with its rank
   bool help = false;              // --help: print the usage and stop
+  // --timeline FILE (path empty: none), --timeline-internals, --timeline-links; --timeline-format NAME (empty: by
+  // the file's extension).
+  timeline::TimelineOptions timeline;
+  std::string timeline_format;
 };
 
 // Throws InputError on bad options. Options stop at the program's path: what follows belongs to the application.

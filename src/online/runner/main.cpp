@@ -7,6 +7,7 @@
 #include "online/runner/HostSpeed.hpp"
 #include "online/runner/OutputTagger.hpp"
 #include "online/runner/ProgramCopies.hpp"
+#include "online/runner/RunTimeline.hpp"
 #include "online/runner/RunnerOptions.hpp"
 #include "online/runner/Summary.hpp"
 
@@ -36,6 +37,7 @@ std::vector<std::string> program_arguments(const RunnerOptions& options)
 struct RunInProgress {
   Runtime* runtime = nullptr;
   OutputTagger* tagger = nullptr;
+  RunTimeline* timeline = nullptr;
 };
 RunInProgress g_run;
 
@@ -47,6 +49,8 @@ void report_exit_during_run()
   g_run.runtime->output_boundary(rank);
   if (g_run.tagger)
     g_run.tagger->close();
+  if (g_run.timeline)
+    g_run.timeline->finish();
   std::fflush(stdout);
   std::fprintf(stderr, "mpisim: rank %d called exit() at simulated time %.9f s: the run ends\n", rank,
                g_run.runtime->now());
@@ -99,6 +103,9 @@ int run(const RunnerOptions& options)
     tagger = std::make_unique<OutputTagger>();
     runtime.set_output_boundary([&tagger](int rank) { tagger->boundary(rank); });
   }
+  std::unique_ptr<RunTimeline> timeline;
+  if (not options.timeline.path.empty())
+    timeline = std::make_unique<RunTimeline>(options, simulation, runtime);
   RunOutcome outcome;
   outcome.host_speed = options.online.host_speed;
   try {
@@ -109,17 +116,23 @@ int run(const RunnerOptions& options)
                              mapping_limit_hint());
   }
   install_crash_handler();
-  g_run = {&runtime, tagger.get()};
+  g_run = {&runtime, tagger.get(), timeline.get()};
   std::atexit(report_exit_during_run);
   const auto start = std::chrono::steady_clock::now();
   try {
     simulation.engine().run();
   } catch (const DeadlockError& error) {
+    if (timeline) // what happened up to the deadlock
+      timeline->finish();
     terminate_run(std::string("mpisim: ") + error.what(), 3); // blocked ranks are not unwound through C frames
   } catch (const std::exception& error) {
+    if (timeline)
+      timeline->finish();
     terminate_run(std::string("mpisim: rank failed: ") + error.what(), 1);
   }
   g_run = {};
+  if (timeline)
+    timeline->finish();
   runtime.set_output_boundary(nullptr);
   tagger.reset(); // the last lines out, stdout restored
   std::fflush(stdout);

@@ -1,0 +1,65 @@
+#include "online/runner/RunTimeline.hpp"
+
+#include <iostream>
+#include <sstream>
+
+namespace mpisim::online {
+
+std::vector<std::pair<std::string, std::string>> timeline_provenance(const RunnerOptions& options)
+{
+  std::vector<std::pair<std::string, std::string>> out{{"mode", "online"}, {"program", options.program}};
+  std::string arguments;
+  for (const std::string& argument : options.arguments)
+    arguments += (arguments.empty() ? "" : " ") + argument;
+  out.emplace_back("arguments", arguments);
+  out.emplace_back("np", std::to_string(options.ranks));
+  out.emplace_back("platform", options.simulation.platform);
+  if (not options.simulation.hostfile.empty())
+    out.emplace_back("hostfile", options.simulation.hostfile);
+  out.emplace_back("model", options.simulation.model);
+  for (const auto& [name, value] : options.simulation.model_parameters)
+    out.emplace_back("param " + name, value);
+  out.emplace_back("coll_selector", options.simulation.collective_selector);
+  for (const auto& [op, algorithm] : options.simulation.collective_algorithms)
+    out.emplace_back("coll " + op, algorithm);
+  // A measured host speed differs from run to run: written only when it matters (computation is injected).
+  if (options.online.compute_time) {
+    std::ostringstream speed;
+    speed << options.online.host_speed;
+    out.emplace_back("host_speed", speed.str() + (options.host_speed_given ? "" : " (measured)"));
+  } else {
+    out.emplace_back("compute_time", "false");
+  }
+  out.emplace_back("timeline_internals", options.timeline.internals ? "true" : "false");
+  out.emplace_back("timeline_links", options.timeline.links ? "true" : "false");
+  return out;
+}
+
+RunTimeline::RunTimeline(const RunnerOptions& options, mpi::Simulation& simulation, Runtime& runtime)
+    : runtime_(runtime)
+{
+  timeline::TimelineOptions settings = options.timeline;
+  settings.provenance = timeline_provenance(options);
+  writer_ = timeline::open_timeline(settings, options.timeline_format);
+  simulation.world().add_observer(*writer_);
+  if (settings.links)
+    simulation.world().network().observe_links(*writer_);
+  reporter_ = std::make_unique<CallReporter>(simulation.world());
+  reporter_->set_on_abrupt_end([this] { finish(); });
+  runtime.set_call_reporter(reporter_.get());
+}
+
+void RunTimeline::finish()
+{
+  if (writer_ == nullptr)
+    return;
+  runtime_.set_call_reporter(nullptr);
+  try {
+    writer_->finish();
+  } catch (const std::exception& error) {
+    std::cerr << "mpisim run: timeline: " << error.what() << "\n";
+  }
+  writer_.reset();
+}
+
+} // namespace mpisim::online

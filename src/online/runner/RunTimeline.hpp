@@ -1,0 +1,30 @@
+// mpisim run --timeline: the writer observing the run, and the reporter that tells it about the ranks' MPI calls.
+#pragma once
+
+#include "online/CallReporter.hpp"
+#include "online/runner/RunnerOptions.hpp"
+
+#include "timeline/TimelineWriter.hpp"
+
+#include <memory>
+
+namespace mpisim::online {
+
+class RunTimeline {
+public:
+  // Opens the file and subscribes to `simulation` and `runtime` (throws InputError when it cannot be written).
+  RunTimeline(const RunnerOptions& options, mpi::Simulation& simulation, Runtime& runtime);
+  // Completes the file (once; later calls do nothing). Also after a failed run: the timeline shows what happened up
+  // to the failure. Errors are reported on stderr, not thrown (the run's outcome matters more).
+  void finish();
+
+private:
+  std::unique_ptr<timeline::TimelineWriter> writer_;
+  std::unique_ptr<CallReporter> reporter_;
+  Runtime& runtime_;
+};
+
+// What produced the timeline, written into it.
+std::vector<std::pair<std::string, std::string>> timeline_provenance(const RunnerOptions& options);
+
+} // namespace mpisim::online
