@@ -288,6 +288,52 @@ MPISIM_DECLARE(int, Probe, (int source, int tag, MPI_Comm comm, MPI_Status* stat
 MPISIM_DECLARE(int, Iprobe, (int source, int tag, MPI_Comm comm, int* flag, MPI_Status* status))
 MPISIM_DECLARE(int, Get_count, (const MPI_Status* status, MPI_Datatype type, int* count))
 
+/* Point-to-point: send modes, buffered mode, persistent requests, cancellation, matched probes, statuses, the other
+ * completion calls */
+typedef int MPI_Message;
+#define MPI_MESSAGE_NULL 0
+#define MPI_MESSAGE_NO_PROC (-1)
+#define MPI_BSEND_OVERHEAD 128 /* room each buffered message takes in the attached buffer beyond its data */
+MPISIM_DECLARE(int, Issend,
+               (const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request* request))
+MPISIM_DECLARE(int, Irsend,
+               (const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request* request))
+MPISIM_DECLARE(int, Ibsend,
+               (const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request* request))
+MPISIM_DECLARE(int, Bsend, (const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm))
+MPISIM_DECLARE(int, Buffer_attach, (void* buffer, int size))
+MPISIM_DECLARE(int, Buffer_detach, (void* buffer_addr, int* size))
+MPISIM_DECLARE(int, Send_init,
+               (const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request* request))
+MPISIM_DECLARE(int, Ssend_init,
+               (const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request* request))
+MPISIM_DECLARE(int, Rsend_init,
+               (const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request* request))
+MPISIM_DECLARE(int, Bsend_init,
+               (const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request* request))
+MPISIM_DECLARE(int, Recv_init,
+               (void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Request* request))
+MPISIM_DECLARE(int, Start, (MPI_Request * request))
+MPISIM_DECLARE(int, Startall, (int count, MPI_Request requests[]))
+MPISIM_DECLARE(int, Cancel, (MPI_Request * request))
+MPISIM_DECLARE(int, Test_cancelled, (const MPI_Status* status, int* flag))
+MPISIM_DECLARE(int, Status_set_cancelled, (MPI_Status * status, int flag))
+MPISIM_DECLARE(int, Status_set_elements, (MPI_Status * status, MPI_Datatype type, int count))
+MPISIM_DECLARE(int, Status_set_elements_x, (MPI_Status * status, MPI_Datatype type, MPI_Count count))
+MPISIM_DECLARE(int, Get_elements, (const MPI_Status* status, MPI_Datatype type, int* count))
+MPISIM_DECLARE(int, Get_elements_x, (const MPI_Status* status, MPI_Datatype type, MPI_Count* count))
+MPISIM_DECLARE(int, Request_get_status, (MPI_Request request, int* flag, MPI_Status* status))
+MPISIM_DECLARE(int, Mprobe, (int source, int tag, MPI_Comm comm, MPI_Message* message, MPI_Status* status))
+MPISIM_DECLARE(int, Improbe,
+               (int source, int tag, MPI_Comm comm, int* flag, MPI_Message* message, MPI_Status* status))
+MPISIM_DECLARE(int, Mrecv, (void* buf, int count, MPI_Datatype type, MPI_Message* message, MPI_Status* status))
+MPISIM_DECLARE(int, Imrecv, (void* buf, int count, MPI_Datatype type, MPI_Message* message, MPI_Request* request))
+MPISIM_DECLARE(int, Waitsome,
+               (int incount, MPI_Request requests[], int* outcount, int indices[], MPI_Status statuses[]))
+MPISIM_DECLARE(int, Testany, (int count, MPI_Request requests[], int* index, int* flag, MPI_Status* status))
+MPISIM_DECLARE(int, Testsome,
+               (int incount, MPI_Request requests[], int* outcount, int indices[], MPI_Status statuses[]))
+
 /* Collectives */
 MPISIM_DECLARE(int, Barrier, (MPI_Comm comm))
 MPISIM_DECLARE(int, Bcast, (void* buffer, int count, MPI_Datatype type, int root, MPI_Comm comm))

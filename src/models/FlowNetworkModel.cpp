@@ -122,10 +122,14 @@ MessagePolicy FlowNetworkModel::policy(double payload) const
   Protocol protocol = payload < settings_.eager_below      ? Protocol::Eager
                       : payload < settings_.detached_below ? Protocol::Detached
                                                            : Protocol::Rendezvous;
-  // As SMPI, the receive overhead is paid only for data the sender did not wait for (eager or detached).
-  double receive = protocol == Protocol::Rendezvous ? 0.0 : settings_.receive_overhead.affine(payload);
   return MessagePolicy{protocol, settings_.send_overhead.affine(payload), settings_.isend_overhead.affine(payload),
-                       receive};
+                       receive_overhead(payload, protocol)};
+}
+
+double FlowNetworkModel::receive_overhead(double payload, Protocol protocol) const
+{
+  // As SMPI, the receive overhead is paid only for data the sender did not wait for (eager or detached).
+  return protocol == Protocol::Rendezvous ? 0.0 : settings_.receive_overhead.affine(payload);
 }
 
 Transfer FlowNetworkModel::transfer(platform::HostId src, platform::HostId dst, double payload, double)

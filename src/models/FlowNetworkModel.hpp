@@ -54,6 +54,7 @@ public:
   FlowNetworkModel(const NetworkModelContext& context, FlowModelSettings settings);
 
   MessagePolicy policy(double payload) const override;
+  double receive_overhead(double payload, Protocol protocol) const override;
   Transfer transfer(platform::HostId src, platform::HostId dst, double payload, double send_posted_at) override;
   // Each link is a solver constraint: its consumption after each solve is the bandwidth it carries.
   void observe_links(LinkObserver& observer) override;

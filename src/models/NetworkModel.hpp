@@ -66,6 +66,14 @@ public:
   // Protocol and CPU-side overheads for a message of `payload` bytes (MPI payload, no envelope).
   virtual MessagePolicy policy(double payload) const = 0;
 
+  // The receive overhead of a message of `payload` bytes carried by `protocol` when the send mode, not the size,
+  // chose it (a synchronous send is carried as a rendezvous, a buffered one detached). By default the size's.
+  virtual double receive_overhead(double payload, Protocol protocol) const
+  {
+    (void)protocol;
+    return policy(payload).receive_overhead;
+  }
+
   // Starts moving a message of `payload` bytes from host src to host dst, now: at the send for eager messages, at
   // the match otherwise. `send_posted_at` is the date the send was posted (delay models use it for handshakes).
   virtual Transfer transfer(platform::HostId src, platform::HostId dst, double payload, double send_posted_at) = 0;

@@ -22,19 +22,67 @@ void Mailbox::post_send(const MessagePtr& message)
       return;
     }
   }
-  unexpected_.push_back(message);
-  // Wake the probes this message satisfies (they look again when they run).
+  if (not wake_probes(message))
+    unexpected_.push_back(message);
+}
+
+bool Mailbox::wake_probes(const MessagePtr& message)
+{
+  // In posting order: plain probes see the message; the first matched probe takes it, and later probes do not see
+  // it any more.
   for (auto it = probes_.begin(); it != probes_.end();) {
     Request& probe = **it;
-    if (matches(probe.comm().context(), probe.peer(), probe.tag(), *message)) {
-      probe.status = Status{message->source(), message->tag(), message->bytes(), false};
-      RequestPtr done = std::move(*it);
-      it = probes_.erase(it);
-      done->complete();
-    } else {
+    if (not matches(probe.comm().context(), probe.peer(), probe.tag(), *message)) {
       ++it;
+      continue;
+    }
+    probe.status = Status{message->source(), message->tag(), message->bytes(), false, message->id()};
+    const bool claimed = probe.claims_message;
+    if (claimed)
+      probe.claimed = message;
+    RequestPtr done = std::move(*it);
+    it = probes_.erase(it);
+    done->complete();
+    if (claimed)
+      return true;
+  }
+  return false;
+}
+
+MessagePtr Mailbox::claim_unexpected(int context, int source, int tag)
+{
+  for (auto it = unexpected_.begin(); it != unexpected_.end(); ++it) {
+    if (matches(context, source, tag, **it)) {
+      MessagePtr message = std::move(*it);
+      unexpected_.erase(it);
+      return message;
     }
   }
+  return nullptr;
+}
+
+bool Mailbox::cancel_receive(const Request& receive)
+{
+  for (auto it = posted_.begin(); it != posted_.end(); ++it) {
+    if (it->get() == &receive) {
+      posted_.erase(it);
+      return true;
+    }
+  }
+  return false;
+}
+
+bool Mailbox::cancel_send(const Request& send)
+{
+  for (auto it = unexpected_.begin(); it != unexpected_.end(); ++it) {
+    if ((*it)->is_sent_by(send)) {
+      MessagePtr message = std::move(*it);
+      unexpected_.erase(it);
+      message->cancel();
+      return true;
+    }
+  }
+  return false;
 }
 
 void Mailbox::post_receive(const RequestPtr& receive)

@@ -19,12 +19,22 @@ public:
   // The first unexpected message a probe with this filter would match, or null.
   const Message* find_unexpected(int context, int source, int tag) const;
   void add_probe(const RequestPtr& probe) { probes_.push_back(probe); }
+  // Matched probe (MPI_Improbe): takes the first unexpected message with this filter out of the queue (null if
+  // none), so that only the MPI_Mrecv given it can receive it.
+  MessagePtr claim_unexpected(int context, int source, int tag);
+
+  // MPI_Cancel: drop a receive still waiting for its message, or a message no receive has matched yet. False when
+  // it is too late (matched already, or not here).
+  bool cancel_receive(const Request& receive);
+  bool cancel_send(const Request& send);
 
   size_t unexpected_count() const { return unexpected_.size(); }
   size_t posted_count() const { return posted_.size(); }
 
 private:
   static bool matches(int context, int source, int tag, const Message& message);
+  // Wakes the probes a newly queued message satisfies; a matched probe takes it. True when one did.
+  bool wake_probes(const MessagePtr& message);
 
   std::deque<MessagePtr> unexpected_;
   std::deque<RequestPtr> posted_;

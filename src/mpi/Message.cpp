@@ -7,6 +7,22 @@
 
 namespace mpisim::mpi {
 
+namespace {
+// A message that ends inside an element of a derived datatype: its last bytes fill the first blocks of that element
+// (MPI delivers the basic elements received, which MPI_Get_elements counts).
+void unpack_partial(const Datatype& type, const std::byte* in, size_t bytes, std::byte* element)
+{
+  for (const Datatype::Block& block : type.blocks()) {
+    if (bytes == 0)
+      return;
+    const size_t taken = std::min(bytes, block.length);
+    std::memcpy(element + block.offset, in, taken);
+    in += taken;
+    bytes -= taken;
+  }
+}
+} // namespace
+
 void Message::start_transfer()
 {
   in_flight_ = shared_from_this();
@@ -35,6 +51,14 @@ void Message::match(RequestPtr receive)
     deliver();
 }
 
+void Message::cancel()
+{
+  cancelled_ = true;
+  send_->status.cancelled = true;
+  if (not send_->done())
+    release_sender();
+}
+
 void Message::activity_done(kernel::Activity& activity)
 {
   if (&activity == transfer_.sender_release.get())
@@ -46,7 +70,8 @@ void Message::activity_done(kernel::Activity& activity)
 void Message::release_sender()
 {
   sender_released_ = true;
-  send_->complete();
+  if (not send_->done())
+    send_->complete();
 }
 
 void Message::arrive()
@@ -54,10 +79,10 @@ void Message::arrive()
   arrived_ = true;
   auto self = std::move(in_flight_); // the message may be released when this function returns
   transfer_.arrival.reset();
-  if (world_.observed())
+  if (world_.observed() && not cancelled_)
     world_.report(MessageRecord{source_world_, destination_world_, tag(), context(), bytes(), posted_at_, started_at_,
                                 world_.engine().now(), protocol_, id_});
-  if (protocol_ == models::Protocol::Rendezvous && not sender_released_)
+  if (holds_sender_ && not sender_released_)
     release_sender();
   if (receive_)
     deliver();
@@ -72,11 +97,15 @@ void Message::deliver()
   if (receive.buffer != nullptr && data != nullptr) {
     const auto received = static_cast<size_t>(std::min(bytes(), capacity));
     const Datatype* type = receive.datatype.get();
-    if (type != nullptr && not type->is_contiguous())
-      type->unpack(static_cast<const std::byte*>(data), type->size() > 0 ? received / type->size() : 0,
-                   receive.buffer);
-    else
+    if (type != nullptr && not type->is_contiguous() && type->size() > 0) {
+      const size_t whole = received / type->size();
+      const auto* in = static_cast<const std::byte*>(data);
+      type->unpack(in, whole, receive.buffer);
+      unpack_partial(*type, in + whole * type->size(), received % type->size(),
+                     static_cast<std::byte*>(receive.buffer) + static_cast<std::ptrdiff_t>(whole) * type->extent());
+    } else if (type == nullptr || type->size() > 0) {
       std::memcpy(receive.buffer, data, received);
+    }
   }
   receive.pending_overhead = receive_overhead_;
   receive_->complete();

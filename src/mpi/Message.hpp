@@ -5,6 +5,8 @@
 //   detached   - the send completes at once; the transfer starts when a receive matches;
 //   rendezvous - the transfer starts when a receive matches; the send completes when the data has arrived.
 // The receive completes when the transfer has ended and the message is matched, whichever comes last.
+// A buffered send (SendMode::Buffered) is eager or detached, but its send request completes when the data has
+// arrived: it stands for the room the message takes in the attached buffer. An unmatched message may be cancelled.
 #pragma once
 
 #include "models/NetworkModel.hpp"
@@ -21,9 +23,10 @@ class World;
 class Message : public kernel::ActivityObserver, public std::enable_shared_from_this<Message> {
 public:
   Message(World& world, RequestPtr send, int source_world, int destination_world, models::Protocol protocol,
-          double receive_overhead, double posted_at, uint64_t id = 0)
+          double receive_overhead, double posted_at, uint64_t id = 0, SendMode mode = SendMode::Standard)
       : world_(world), send_(std::move(send)), source_world_(source_world), destination_world_(destination_world),
-        protocol_(protocol), receive_overhead_(receive_overhead), posted_at_(posted_at), id_(id)
+        protocol_(protocol), receive_overhead_(receive_overhead), posted_at_(posted_at), id_(id),
+        holds_sender_(protocol == models::Protocol::Rendezvous || mode == SendMode::Buffered)
   {
   }
   uint64_t id() const { return id_; }
@@ -41,6 +44,10 @@ public:
 
   void start_transfer();              // eager: at the send; others: at the match
   void match(RequestPtr receive);     // a receive takes this message
+  // MPI_Cancel of the send before any receive matched it (the mailbox has already dropped it): the send request
+  // completes, marked cancelled, and the data is never delivered.
+  void cancel();
+  bool is_sent_by(const Request& send) const { return send_.get() == &send; }
 
 private:
   void activity_done(kernel::Activity& activity) override;
@@ -62,6 +69,8 @@ private:
   double started_at_ = 0;
   bool arrived_ = false;
   bool sender_released_ = false;
+  bool holds_sender_; // the send request completes at arrival (or the model's release), not at the post
+  bool cancelled_ = false;
 };
 
 using MessagePtr = std::shared_ptr<Message>;

@@ -5,16 +5,29 @@
 
 namespace mpisim::mpi {
 
+namespace {
+// The protocol that carries a message: the model's for its size, unless the send mode rules it out.
+models::Protocol carrying_protocol(models::Protocol by_size, SendMode mode)
+{
+  if (mode == SendMode::Synchronous)
+    return models::Protocol::Rendezvous;
+  if (mode == SendMode::Buffered && by_size == models::Protocol::Rendezvous)
+    return models::Protocol::Detached;
+  return by_size;
+}
+} // namespace
+
 RequestPtr Rank::post_send(const Communicator& comm, int dst, int tag, double bytes, const void* data,
-                           std::vector<std::byte> packed, bool blocking)
+                           std::vector<std::byte> packed, bool blocking, SendMode mode)
 {
   const models::MessagePolicy policy = world_.network().policy(bytes);
-  const bool rendezvous = policy.protocol == models::Protocol::Rendezvous;
-  // As SMPI: the CPU-side send overhead is spent before the message is posted; a blocking rendezvous send has none
-  // (its cost is the wait).
+  const models::Protocol protocol = carrying_protocol(policy.protocol, mode);
+  const bool rendezvous = protocol == models::Protocol::Rendezvous;
+  // As SMPI: the CPU-side send overhead is spent before the message is posted; a blocking send of a size the model
+  // carries by rendezvous has none (its cost is the wait), unless it is buffered (it does not wait).
   if (not blocking)
     sleep(policy.isend_overhead);
-  else if (not rendezvous)
+  else if (policy.protocol != models::Protocol::Rendezvous || mode == SendMode::Buffered)
     sleep(policy.send_overhead);
 
   auto request = std::make_shared<Request>(RequestKind::Send, world_rank_, comm, dst, tag, bytes);
@@ -22,8 +35,10 @@ RequestPtr Rank::post_send(const Communicator& comm, int dst, int tag, double by
   if (log_)
     (tag < 0 ? log_->collective_sent : log_->sent).push_back(request->status.message);
   const int destination = comm.world_rank(dst);
-  auto message = std::make_shared<Message>(world_, request, world_rank_, destination, policy.protocol,
-                                           policy.receive_overhead, world_.engine().now(), request->status.message);
+  const double receive_overhead = protocol == policy.protocol ? policy.receive_overhead
+                                                              : world_.network().receive_overhead(bytes, protocol);
+  auto message = std::make_shared<Message>(world_, request, world_rank_, destination, protocol, receive_overhead,
+                                           world_.engine().now(), request->status.message, mode);
   if (not packed.empty()) {
     message->copied = std::move(packed);
   } else if (data != nullptr && bytes > 0) {
@@ -34,9 +49,9 @@ RequestPtr Rank::post_send(const Communicator& comm, int dst, int tag, double by
       std::memcpy(message->copied.data(), data, message->copied.size());
     }
   }
-  if (policy.protocol == models::Protocol::Eager)
+  if (protocol == models::Protocol::Eager)
     message->start_transfer();
-  if (not rendezvous)
+  if (not rendezvous && mode != SendMode::Buffered)
     request->complete();
   world_.mailbox(destination).post_send(message);
   return request;
@@ -48,14 +63,14 @@ RequestPtr Rank::isend(const Communicator& comm, int dst, int tag, double bytes,
 }
 
 RequestPtr Rank::isend(const Communicator& comm, int dst, int tag, const void* buffer, size_t count,
-                       const DatatypePtr& type)
+                       const DatatypePtr& type, SendMode mode)
 {
   const double bytes = static_cast<double>(type->packed_size(count));
   if (type->is_contiguous() || buffer == nullptr)
-    return post_send(comm, dst, tag, bytes, buffer, {}, false);
+    return post_send(comm, dst, tag, bytes, buffer, {}, false, mode);
   std::vector<std::byte> packed(type->packed_size(count));
   type->pack(buffer, count, packed.data());
-  return post_send(comm, dst, tag, bytes, nullptr, std::move(packed), false);
+  return post_send(comm, dst, tag, bytes, nullptr, std::move(packed), false, mode);
 }
 
 RequestPtr Rank::irecv(const Communicator& comm, int src, int tag, void* buffer, size_t count, const DatatypePtr& type)
@@ -63,11 +78,16 @@ RequestPtr Rank::irecv(const Communicator& comm, int src, int tag, void* buffer,
   return post_receive(comm, src, tag, static_cast<double>(type->packed_size(count)), buffer, type);
 }
 
-uint64_t Rank::send(const Communicator& comm, int dst, int tag, double bytes, const void* data)
+uint64_t Rank::send(const Communicator& comm, int dst, int tag, double bytes, const void* data, SendMode mode)
 {
-  RequestPtr request = post_send(comm, dst, tag, bytes, data, {}, true);
+  RequestPtr request = post_send(comm, dst, tag, bytes, data, {}, true, mode);
   wait(*request);
   return request->status.message;
+}
+
+RequestPtr Rank::bsend(const Communicator& comm, int dst, int tag, double bytes, const void* data)
+{
+  return post_send(comm, dst, tag, bytes, data, {}, true, SendMode::Buffered);
 }
 
 RequestPtr Rank::irecv(const Communicator& comm, int src, int tag, double bytes, void* buffer)
@@ -152,10 +172,15 @@ size_t Rank::waitany(std::span<const RequestPtr> requests)
   return index;
 }
 
-bool Rank::test(Request& request)
+void Rank::sleep_test_delay()
 {
   // As SMPI: each test costs time, more after consecutive failures, so polling loops let the clock advance.
   sleep((world_.settings().grow_test_delay ? failed_tests_ + 1 : 1) * world_.settings().test_delay);
+}
+
+bool Rank::test(Request& request)
+{
+  sleep_test_delay();
   if (not request.done()) {
     ++failed_tests_;
     return false;
@@ -163,6 +188,20 @@ bool Rank::test(Request& request)
   failed_tests_ = 0;
   pay_pending_overhead(request);
   return true;
+}
+
+std::optional<size_t> Rank::testany(std::span<const RequestPtr> requests)
+{
+  sleep_test_delay();
+  for (size_t i = 0; i < requests.size(); ++i) {
+    if (requests[i] && requests[i]->done()) {
+      failed_tests_ = 0;
+      pay_pending_overhead(*requests[i]);
+      return i;
+    }
+  }
+  ++failed_tests_;
+  return std::nullopt;
 }
 
 Status Rank::probe(const Communicator& comm, int src, int tag)
@@ -174,6 +213,45 @@ Status Rank::probe(const Communicator& comm, int src, int tag)
   mailbox.add_probe(probe);
   world_.engine().wait(*probe);
   return probe->status;
+}
+
+MessagePtr Rank::improbe(const Communicator& comm, int src, int tag)
+{
+  return world_.mailbox(world_rank_).claim_unexpected(comm.context(), src, tag);
+}
+
+MessagePtr Rank::mprobe(const Communicator& comm, int src, int tag)
+{
+  if (MessagePtr message = improbe(comm, src, tag))
+    return message;
+  auto probe = std::make_shared<Request>(RequestKind::Probe, world_rank_, comm, src, tag, 0);
+  probe->claims_message = true;
+  world_.mailbox(world_rank_).add_probe(probe);
+  world_.engine().wait(*probe);
+  return std::move(probe->claimed);
+}
+
+RequestPtr Rank::mrecv(const MessagePtr& message, void* buffer, size_t count, const DatatypePtr& type)
+{
+  const Request& send = message->send_request();
+  auto request = std::make_shared<Request>(RequestKind::Receive, world_rank_, send.comm(), message->source(),
+                                           message->tag(), static_cast<double>(type->packed_size(count)));
+  request->buffer = buffer;
+  request->datatype = type;
+  message->match(request);
+  return request;
+}
+
+bool Rank::cancel(Request& request)
+{
+  if (request.kind() == RequestKind::Send)
+    return world_.mailbox(request.comm().world_rank(request.peer())).cancel_send(request);
+  if (request.kind() != RequestKind::Receive || request.done() ||
+      not world_.mailbox(world_rank_).cancel_receive(request))
+    return false;
+  request.status.cancelled = true;
+  request.complete();
+  return true;
 }
 
 void Rank::compute(double flops)

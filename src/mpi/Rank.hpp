@@ -5,6 +5,7 @@
 #include "mpi/Request.hpp"
 #include "mpi/World.hpp"
 
+#include <optional>
 #include <span>
 #include <unordered_map>
 #include <vector>
@@ -39,14 +40,18 @@ public:
   RequestPtr irecv(const Communicator& comm, int src, int tag, double bytes, void* buffer = nullptr);
 
   // Typed forms (online mode): `count` elements of `type` at `buffer`; non-contiguous data is packed at the send
-  // and unpacked at the delivery.
+  // and unpacked at the delivery. A buffered send's request completes once its copy is no longer needed.
   RequestPtr isend(const Communicator& comm, int dst, int tag, const void* buffer, size_t count,
-                   const DatatypePtr& type);
+                   const DatatypePtr& type, SendMode mode = SendMode::Standard);
   RequestPtr irecv(const Communicator& comm, int src, int tag, void* buffer, size_t count, const DatatypePtr& type);
 
   // Blocking forms.
-  // Returns the id of the message sent (MessageRecord::id).
-  uint64_t send(const Communicator& comm, int dst, int tag, double bytes, const void* data = nullptr);
+  // Returns the id of the message sent (MessageRecord::id). Standard or synchronous mode.
+  uint64_t send(const Communicator& comm, int dst, int tag, double bytes, const void* data = nullptr,
+                SendMode mode = SendMode::Standard);
+  // Blocking buffered send (MPI_Bsend): returns once the message is posted, with the send overhead of a blocking
+  // call; the request returned completes when the copy of the data is no longer needed.
+  RequestPtr bsend(const Communicator& comm, int dst, int tag, double bytes, const void* data);
   Status recv(const Communicator& comm, int src, int tag, double bytes, void* buffer = nullptr);
   // Both at once; a rank exchanging with itself copies locally without any message.
   Status sendrecv(const Communicator& comm, int dst, int send_tag, double send_bytes, int src, int recv_tag,
@@ -56,8 +61,20 @@ public:
   void waitall(std::span<const RequestPtr> requests);
   size_t waitany(std::span<const RequestPtr> requests);
   bool test(Request& request);
+  // One test of a set (MPI_Testany): one injected delay; the index of a completed request, or none.
+  std::optional<size_t> testany(std::span<const RequestPtr> requests);
   // Blocks until a matching message is available (without receiving it).
   Status probe(const Communicator& comm, int src, int tag);
+
+  // Matched probes (MPI_Mprobe, MPI_Improbe): the message is taken out of matching, for mrecv only. improbe returns
+  // null when no message matches now.
+  MessagePtr mprobe(const Communicator& comm, int src, int tag);
+  MessagePtr improbe(const Communicator& comm, int src, int tag);
+  RequestPtr mrecv(const MessagePtr& message, void* buffer, size_t count, const DatatypePtr& type);
+
+  // MPI_Cancel: a receive not matched yet, or a send whose message no receive has matched, is taken back and its
+  // request completes with status.cancelled set. False (nothing changes) when it is too late.
+  bool cancel(Request& request);
 
   void compute(double flops);
 
@@ -72,10 +89,11 @@ public:
 private:
   void note_received(const Request& request);
   void pay_pending_overhead(Request& request);
+  void sleep_test_delay();
   RequestPtr post_receive(const Communicator& comm, int src, int tag, double bytes, void* buffer, DatatypePtr type);
   // `data` is contiguous payload to copy or reference; `packed` is payload already packed (moved into the message).
   RequestPtr post_send(const Communicator& comm, int dst, int tag, double bytes, const void* data,
-                       std::vector<std::byte> packed, bool blocking);
+                       std::vector<std::byte> packed, bool blocking, SendMode mode = SendMode::Standard);
 
   World& world_;
   int world_rank_;

@@ -11,13 +11,24 @@
 
 namespace mpisim::mpi {
 
+class Message;
+
 struct Status {
   int source = kAnySource; // communicator-local rank
   int tag = kAnyTag;
   double bytes = 0;
   bool truncated = false;
   uint64_t message = 0; // id of the message (MessageRecord::id): send requests from posting, receives from matching
+  bool cancelled = false; // MPI_Cancel took the request back before it was matched
 };
+
+// MPI's send modes, as far as they change what the runtime does (a ready send is a standard one):
+//   Standard    - the model's protocol for the size decides;
+//   Synchronous - carried as a rendezvous whatever the size: the send completes only once a receive has matched;
+//   Buffered    - never waits for the receiver: the data leaves from a copy (eager or detached), and the send
+//                 request completes when that copy is no longer needed (the data has arrived), which frees its room
+//                 in the attached buffer; the caller returns at once.
+enum class SendMode : uint8_t { Standard, Synchronous, Buffered };
 
 enum class RequestKind : uint8_t { Send, Receive, Probe, Collective };
 
@@ -49,6 +60,10 @@ public:
   uint32_t origin = 0;
   // Collective requests (non-blocking collectives): the operation's name, for reports.
   const char* operation = nullptr;
+  // Matched probes (MPI_Mprobe): the probe takes the message it matches out of the queue, so that no other receive
+  // can match it; the message waits here for MPI_Mrecv.
+  bool claims_message = false;
+  std::shared_ptr<Message> claimed;
 
 private:
   RequestKind kind_;

@@ -66,7 +66,7 @@ void fill_status(MPI_Status* status, const mpi::Status& from)
   status->MPI_TAG = from.tag;
   status->MPI_ERROR = from.truncated ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
   status->mpisim_bytes = static_cast<long long>(from.bytes);
-  status->mpisim_cancelled = 0;
+  status->mpisim_cancelled = from.cancelled ? 1 : 0;
 }
 
 void fill_empty_status(MPI_Status* status)

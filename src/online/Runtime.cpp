@@ -255,6 +255,23 @@ void Runtime::release_request(int handle)
   requests_.erase(handle);
 }
 
+int Runtime::add_message(mpi::MessagePtr message)
+{
+  const int handle = next_message_++;
+  messages_.emplace(handle, std::move(message));
+  return handle;
+}
+
+mpi::MessagePtr Runtime::take_message(int handle)
+{
+  auto found = messages_.find(handle);
+  if (found == messages_.end())
+    return nullptr;
+  mpi::MessagePtr message = std::move(found->second);
+  messages_.erase(found);
+  return message;
+}
+
 // Groups, attributes, names, topologies ------------------------------------------------------------------------------
 
 int Runtime::adopt_group(const mpi::Communicator& parent, int tag, const std::vector<int>& members)

@@ -54,6 +54,21 @@ struct RequestEntry {
   mpi::RequestPtr request; // null for requests on MPI_PROC_NULL (complete at once)
   std::function<void()> on_complete;
   std::shared_ptr<void> keep_alive; // buffers of a non-blocking collective
+  // Persistent requests (api_persistent.cpp): MPI_Start posts the operation again through `start` (which returns
+  // an error class and sets the simulator's request); from a completion to the next MPI_Start the request is
+  // inactive, and completion calls treat it as MPI_REQUEST_NULL, though its handle stays valid.
+  std::function<int(mpi::RequestPtr& request)> start;
+  bool persistent = false;
+  bool active = true;
+};
+
+// Point-to-point (api_buffered.cpp): a rank's buffer for buffered sends (MPI_Buffer_attach) and the buffered
+// messages whose copies take room in it, each with that room (payload + MPI_BSEND_OVERHEAD), until they arrive.
+struct AttachedBuffer {
+  void* address = nullptr;
+  int size = 0;
+  bool attached = false;
+  std::vector<std::pair<mpi::RequestPtr, size_t>> in_use;
 };
 
 class ProcessObjects;
@@ -128,6 +143,11 @@ public:
   RequestEntry* request(int handle);
   void release_request(int handle);
 
+  // Point-to-point: each rank's attached buffer (buffered sends), and the messages MPI_Mprobe/MPI_Improbe took out
+  // of matching, by MPI_Message handle, until MPI_Mrecv/MPI_Imrecv receives them.
+  AttachedBuffer& attached_buffer(int world_rank) { return attached_buffers_[world_rank]; }
+  int add_message(mpi::MessagePtr message);
+  mpi::MessagePtr take_message(int handle); // null for an unknown handle
   // Groups, attributes, names and topologies: objects local to each rank (Groups.hpp, Attributes.hpp,
   // CommProperties.hpp). adopt_group: the communicator MPI_Comm_create_group makes for `members` (world ranks, in
   // order) with `tag`; every member gets the same handle. Creations are counted per (rank, parent, tag, members), as
@@ -166,6 +186,9 @@ private:
   std::vector<mpi::ReduceOpPtr> ops_;
   std::unordered_map<int, RequestEntry> requests_;
   int next_request_ = 1;
+  std::map<int, AttachedBuffer> attached_buffers_;      // by world rank
+  std::unordered_map<int, mpi::MessagePtr> messages_;   // by MPI_Message handle
+  int next_message_ = 1;
   int running_rank_ = -1;
   std::function<void(int)> output_boundary_;
   CallReporter* reporter_ = nullptr;

@@ -1,5 +1,6 @@
-// Point-to-point: MPI_Send/Ssend/Rsend/Recv/Isend/Irecv/Sendrecv, MPI_Probe/Iprobe, MPI_Get_count.
-#include "online/Arguments.hpp"
+// Point-to-point: MPI_Send/Ssend/Rsend/Recv/Isend/Issend/Irsend/Ibsend/Irecv/Sendrecv, MPI_Probe/Iprobe,
+// MPI_Get_count.
+#include "online/PointToPoint.hpp"
 
 #include "mpi/Mailbox.hpp"
 
@@ -11,45 +12,23 @@ using mpisim::mpi::DatatypePtr;
 
 namespace {
 
-struct SendArguments {
-  const Communicator* comm = nullptr;
-  DatatypePtr type;
-};
-
-int check_send(MPI_Comm comm, int count, MPI_Datatype type, int dest, int tag, const char* call, SendArguments& out)
-{
-  MPISIM_TRY(resolve_comm(comm, call, out.comm));
-  MPISIM_TRY(resolve_type(comm, type, call, out.type));
-  MPISIM_TRY(check_count(comm, count, call));
-  MPISIM_TRY(check_peer(comm, *out.comm, dest, false, call));
-  return check_tag(comm, tag, false, call);
-}
-
-int check_receive(MPI_Comm comm, int count, MPI_Datatype type, int source, int tag, const char* call,
-                  SendArguments& out)
-{
-  MPISIM_TRY(resolve_comm(comm, call, out.comm));
-  MPISIM_TRY(resolve_type(comm, type, call, out.type));
-  MPISIM_TRY(check_count(comm, count, call));
-  MPISIM_TRY(check_peer(comm, *out.comm, source, true, call));
-  return check_tag(comm, tag, true, call);
-}
-
-int blocking_send(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, const char* call)
+// Standard, ready and synchronous blocking sends (MPI_Bsend is in api_buffered.cpp).
+int blocking_send(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, const char* call,
+                  mpisim::mpi::SendMode mode = mpisim::mpi::SendMode::Standard)
 {
   ApiScope scope(call);
-  SendArguments args;
+  MessageArguments args;
   MPISIM_TRY(check_send(comm, count, type, dest, tag, call, args));
   if (dest == MPI_PROC_NULL)
     return MPI_SUCCESS;
   const size_t bytes = args.type->packed_size(count);
   scope.describe(args.comm, dest, static_cast<double>(bytes), tag);
   if (args.type->is_contiguous()) {
-    scope.rank().send(*args.comm, dest, tag, static_cast<double>(bytes), buf);
+    scope.rank().send(*args.comm, dest, tag, static_cast<double>(bytes), buf, mode);
   } else {
     std::vector<std::byte> packed(bytes);
     args.type->pack(buf, count, packed.data());
-    scope.rank().send(*args.comm, dest, tag, static_cast<double>(bytes), packed.data());
+    scope.rank().send(*args.comm, dest, tag, static_cast<double>(bytes), packed.data(), mode);
   }
   return MPI_SUCCESS;
 }
@@ -81,7 +60,8 @@ extern "C" int PMPI_Send(const void* buf, int count, MPI_Datatype type, int dest
 
 extern "C" int PMPI_Ssend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm)
 {
-  return blocking_send(buf, count, type, dest, tag, comm, "MPI_Ssend"); // timed as the model's protocol decides
+  // Returns only once a receive has matched the message, whatever its size (carried as a rendezvous).
+  return blocking_send(buf, count, type, dest, tag, comm, "MPI_Ssend", mpisim::mpi::SendMode::Synchronous);
 }
 
 extern "C" int PMPI_Rsend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm)
@@ -93,7 +73,7 @@ extern "C" int PMPI_Recv(void* buf, int count, MPI_Datatype type, int source, in
                          MPI_Status* status)
 {
   ApiScope scope;
-  SendArguments args;
+  MessageArguments args;
   MPISIM_TRY(check_receive(comm, count, type, source, tag, "MPI_Recv", args));
   scope.describe(args.comm, source, static_cast<double>(args.type->packed_size(count)), tag);
   if (source == MPI_PROC_NULL) {
@@ -106,25 +86,50 @@ extern "C" int PMPI_Recv(void* buf, int count, MPI_Datatype type, int source, in
   return truncation_error(comm, result, "MPI_Recv");
 }
 
+namespace {
+int immediate_send(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+                   MPI_Request* request, SendCall kind, const char* call)
+{
+  ApiScope scope(call);
+  MessageArguments args;
+  MPISIM_TRY(check_send(comm, count, type, dest, tag, call, args));
+  scope.describe(args.comm, dest, static_cast<double>(args.type->packed_size(count)), tag);
+  RequestEntry entry;
+  MPISIM_TRY(post_send(scope.rank(), comm, args, buf, count, dest, tag, kind, call, entry.request));
+  *request = scope.runtime().add_request(std::move(entry));
+  return MPI_SUCCESS;
+}
+} // namespace
+
 extern "C" int PMPI_Isend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
                           MPI_Request* request)
 {
-  ApiScope scope;
-  SendArguments args;
-  MPISIM_TRY(check_send(comm, count, type, dest, tag, "MPI_Isend", args));
-  scope.describe(args.comm, dest, static_cast<double>(args.type->packed_size(count)), tag);
-  RequestEntry entry;
-  if (dest != MPI_PROC_NULL)
-    entry.request = scope.rank().isend(*args.comm, dest, tag, buf, count, args.type);
-  *request = scope.runtime().add_request(std::move(entry));
-  return MPI_SUCCESS;
+  return immediate_send(buf, count, type, dest, tag, comm, request, SendCall::Standard, "MPI_Isend");
+}
+
+extern "C" int PMPI_Issend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+                           MPI_Request* request)
+{
+  return immediate_send(buf, count, type, dest, tag, comm, request, SendCall::Synchronous, "MPI_Issend");
+}
+
+extern "C" int PMPI_Irsend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+                           MPI_Request* request)
+{
+  return immediate_send(buf, count, type, dest, tag, comm, request, SendCall::Ready, "MPI_Irsend");
+}
+
+extern "C" int PMPI_Ibsend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+                           MPI_Request* request)
+{
+  return immediate_send(buf, count, type, dest, tag, comm, request, SendCall::Buffered, "MPI_Ibsend");
 }
 
 extern "C" int PMPI_Irecv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
                           MPI_Request* request)
 {
   ApiScope scope;
-  SendArguments args;
+  MessageArguments args;
   MPISIM_TRY(check_receive(comm, count, type, source, tag, "MPI_Irecv", args));
   scope.describe(args.comm, source, static_cast<double>(args.type->packed_size(count)), tag);
   RequestEntry entry;
@@ -154,7 +159,7 @@ extern "C" int PMPI_Sendrecv_replace(void* buf, int count, MPI_Datatype type, in
                                      int recvtag, MPI_Comm comm, MPI_Status* status)
 {
   ApiScope scope;
-  SendArguments args;
+  MessageArguments args;
   MPISIM_TRY(check_send(comm, count, type, dest == MPI_PROC_NULL ? 0 : dest, sendtag, "MPI_Sendrecv_replace", args));
   scope.describe(args.comm, dest, static_cast<double>(args.type->packed_size(count)), sendtag);
   // The outgoing data is packed first, so the receive may overwrite the buffer.
@@ -227,6 +232,9 @@ MPISIM_ALIAS(Ssend)
 MPISIM_ALIAS(Rsend)
 MPISIM_ALIAS(Recv)
 MPISIM_ALIAS(Isend)
+MPISIM_ALIAS(Issend)
+MPISIM_ALIAS(Irsend)
+MPISIM_ALIAS(Ibsend)
 MPISIM_ALIAS(Irecv)
 MPISIM_ALIAS(Sendrecv)
 MPISIM_ALIAS(Sendrecv_replace)

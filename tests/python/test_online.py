@@ -21,6 +21,7 @@ PROGRAMS = ["coll_timing", "datatypes", "ring", "halo", "collectives", "privacy"
 PROGRAMS += ["groups", "attributes", "topology"]  # groups, communicator creation, attributes, topologies
 PROGRAMS += ["sampling", "shared_malloc"]  # SMPI's annotations for large studies
 PROGRAMS += ["libc_names"]  # MPICH test-suite findings
+PROGRAMS += ["persistent", "p2p_modes", "mprobe_cancel", "completion"]  # point-to-point (see the tests at the end)
 
 
 def _environment():
@@ -545,3 +546,73 @@ int main(int argc, char** argv)
     done = mpisim("run", "-np", "2", "--platform", "cluster:2", "--quiet", str(program))
     assert done.returncode == 1
     assert ": MPI_Comm_call_errhandler: error class 101: error code 102 (the simulated disk is full)" in done.stderr
+
+
+# Point-to-point: persistent requests, matched probes, cancellation, statuses, completion calls. Each program checks
+# its own results; the lines agree with a real Open MPI run, on 2 and 5 ranks.
+@pytest.mark.parametrize("name", ["persistent", "mprobe_cancel", "completion"])
+@pytest.mark.parametrize("np", [2, 5])
+def test_point_to_point_matches_real_mpi(built, tmp_path, name, np):
+    done = run(built, name, np=np)
+    assert done.returncode == 0, done.stderr
+    ours = sorted(done.stdout.splitlines())
+    assert ours and not any(line.endswith(("FAILED", ": no")) for line in ours), done.stdout
+    assert ours == real_mpirun_lines(tmp_path, name, np)
+
+
+# Send modes seen through MPI_Wtime (rank 1 receives late). Timing-dependent, so not compared with a real run on a
+# loaded machine; Open MPI prints the same lines except the MPI_ERR_BUFFER one (it does not check the room left).
+@pytest.mark.parametrize("np", [2, 4])
+def test_send_modes_seen_through_wtime(built, np):
+    done = run(built, "p2p_modes", np=np)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [
+        "MPI_Send of 4 bytes returned before the receive was posted: yes",
+        "MPI_Ssend of 4 bytes returned after the receive was posted: yes",
+        "MPI_Issend of 4 bytes stayed incomplete until the receive was posted: yes",
+        "MPI_Issend of 4 bytes completed after the receive was posted: yes",
+        "MPI_Bsend of 1 MB returned before the receive was posted: yes",
+        "MPI_Buffer_detach returned after the receive was posted: yes",
+        "the buffered message carried the data of the call: yes",
+        "MPI_Bsend beyond the attached buffer raised MPI_ERR_BUFFER: yes",
+        "MPI_Irsend and MPI_Ibsend delivered: yes"]
+
+
+def test_unmatched_send_is_cancelled(built):
+    # mpisim cancels a send no receive has matched (Open MPI never cancels sends); the receiver then never sees it.
+    done = run(built, "mprobe_cancel", "report", np=3)
+    assert done.returncode == 0, done.stderr
+    assert "rank 1: send cancelled: yes" in done.stdout and "rank 2: send cancelled: yes" in done.stdout
+    assert "rank 0: the receiver sees exactly the sends not cancelled: yes" in done.stdout
+
+
+def test_persistent_request_misuse_raises_error_classes(built):
+    done = run(built, "persistent", "errors", np=2)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [
+        "send_init to rank 2: MPI_ERR_RANK", "recv_init with tag -5: MPI_ERR_TAG",
+        "send_init with count -1: MPI_ERR_COUNT", "start of an active request: MPI_ERR_REQUEST",
+        "start of a non-persistent request: MPI_ERR_REQUEST", "start of MPI_REQUEST_NULL: MPI_ERR_REQUEST",
+        "mprobe from rank 2: MPI_ERR_RANK", "mrecv of MPI_MESSAGE_NULL: MPI_ERR_REQUEST",
+        "cancel of an invalid request: MPI_ERR_REQUEST", "waitall with an invalid request: MPI_ERR_REQUEST",
+        "issend with tag -3: MPI_ERR_TAG"]
+
+
+def test_ssend_waits_for_the_late_receive_as_under_smpirun(built, tmp_path):
+    # A 4-byte MPI_Ssend to a receiver that polls MPI_Wtime for 1 ms first: it returns once the transfer that starts
+    # at the receive has ended, as under SimGrid 3.32 (a synchronous send is never detached); same dates.
+    if shutil.which("smpicc") is None or shutil.which("smpirun") is None:
+        pytest.skip("SimGrid's smpicc/smpirun not installed")
+    platform = repo_path("examples", "replay-basic", "cluster4.xml")
+    binary = str(tmp_path / "p2p_modes")
+    subprocess.run(["smpicc", "-O1", os.path.join(SOURCES, "p2p_modes.c"), "-o", binary], check=True,
+                   capture_output=True)
+    smpi = subprocess.run(["smpirun", "-np", "2", "-platform", platform, "--cfg=smpi/simulate-computation:no",
+                           binary, "timing"], capture_output=True, text=True, timeout=120)
+    assert smpi.returncode == 0, smpi.stderr
+    ours = run(built, "p2p_modes", "timing", np=2, platform=platform, options=("--no-compute-time", "--quiet"))
+    assert ours.returncode == 0, ours.stderr
+    assert ours.stdout == smpi.stdout
+    # Not before the receive: one transfer of 4 (+16) bytes on cluster4 later, T = 600e-6 * 2.01467 + 20 / (125e6 *
+    # 0.812084) = 0.001209 s (mpi_p2p_modes_test.cpp gives the model's formula).
+    assert float(ours.stdout.split()[-4]) == pytest.approx(0.001209, abs=1e-6)
