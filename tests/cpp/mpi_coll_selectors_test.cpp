@@ -99,8 +99,9 @@ void expect_bounds(const char* selector, C op, const std::vector<Bound>& bounds,
     auto at = [&](double bytes) { return choose(selector, make_call(op, b.ranks, bytes, options), shape(b.ranks)); };
     const std::string where = std::string(selector) + " " + mpi::collective_name(op) + " on " +
                               std::to_string(b.ranks) + " ranks at ";
-    if (b.bytes > 0)
+    if (b.bytes > 0) { // braces: EXPECT_EQ is an if/else
       EXPECT_EQ(at(b.bytes - 1), b.below) << where << b.bytes - 1 << " B";
+    }
     EXPECT_EQ(at(b.bytes), b.from) << where << b.bytes << " B";
     EXPECT_EQ(at(b.bytes + 1), b.from) << where << b.bytes + 1 << " B";
   }
