@@ -83,6 +83,11 @@ typedef struct MPI_Status {
 #define MPI_SHORT_INT 35
 #define MPI_LONG_DOUBLE_INT 36
 #define MPI_PACKED 37
+#define MPI_C_LONG_DOUBLE_COMPLEX 38
+#define MPI_CXX_BOOL 39
+#define MPI_CXX_FLOAT_COMPLEX 40
+#define MPI_CXX_DOUBLE_COMPLEX 41
+#define MPI_CXX_LONG_DOUBLE_COMPLEX 42
 
 /* Reduction operations */
 #define MPI_OP_NULL 0
@@ -517,6 +522,7 @@ MPISIM_DECLARE(int, Info_dup, (MPI_Info info, MPI_Info* newinfo))
 MPISIM_DECLARE(int, Info_free, (MPI_Info * info))
 MPISIM_DECLARE(int, Comm_set_info, (MPI_Comm comm, MPI_Info info))
 MPISIM_DECLARE(int, Comm_get_info, (MPI_Comm comm, MPI_Info* info_used))
+MPISIM_DECLARE(int, Comm_dup_with_info, (MPI_Comm comm, MPI_Info info, MPI_Comm* newcomm))
 
 /* Error handlers, classes, codes and strings */
 MPISIM_DECLARE(int, Comm_create_errhandler, (MPI_Comm_errhandler_function * function, MPI_Errhandler* errhandler))

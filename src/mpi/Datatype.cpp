@@ -56,6 +56,9 @@ const std::vector<ElementInfo>& elements()
       pair<float>("MPI_FLOAT_INT"), pair<double>("MPI_DOUBLE_INT"), pair<long>("MPI_LONG_INT"),
       pair<int>("MPI_2INT"), pair<short>("MPI_SHORT_INT"), pair<long double>("MPI_LONG_DOUBLE_INT"),
       scalar<unsigned char>("MPI_PACKED"),
+      scalar<std::complex<long double>>("MPI_C_LONG_DOUBLE_COMPLEX"), scalar<bool>("MPI_CXX_BOOL"),
+      scalar<std::complex<float>>("MPI_CXX_FLOAT_COMPLEX"), scalar<std::complex<double>>("MPI_CXX_DOUBLE_COMPLEX"),
+      scalar<std::complex<long double>>("MPI_CXX_LONG_DOUBLE_COMPLEX"),
   };
   return table;
 }

@@ -22,7 +22,9 @@ enum class Element : uint8_t {
   WChar, FloatComplex, DoubleComplex, Aint, Offset, Count,
   // Pair types of MAXLOC/MINLOC (value, int index), laid out as the C structs MPI defines.
   FloatInt, DoubleInt, LongInt, TwoInt, ShortInt, LongDoubleInt,
-  Packed
+  Packed,
+  // Added later, after MPI_PACKED to keep the handles of mpi.h: long double complex and the C++ types.
+  LongDoubleComplex, CxxBool, CxxFloatComplex, CxxDoubleComplex, CxxLongDoubleComplex
 };
 
 size_t element_size(Element element);

@@ -139,13 +139,18 @@ void combine_run(ReduceOperation op, Element element, const std::byte* in, std::
     case Element::UInt32: combine<uint32_t>(op, element, in, inout, n); break;
     case Element::UInt64: combine<uint64_t>(op, element, in, inout, n); break;
     case Element::CBool:
+    case Element::CxxBool:
       if (op != ReduceOperation::LogicalAnd && op != ReduceOperation::LogicalOr && op != ReduceOperation::LogicalXor)
         undefined(op, element);
       combine<bool>(op, element, in, inout, n);
       break;
     case Element::WChar: combine<wchar_t>(op, element, in, inout, n); break;
-    case Element::FloatComplex: combine<std::complex<float>>(op, element, in, inout, n); break;
-    case Element::DoubleComplex: combine<std::complex<double>>(op, element, in, inout, n); break;
+    case Element::FloatComplex:
+    case Element::CxxFloatComplex: combine<std::complex<float>>(op, element, in, inout, n); break;
+    case Element::DoubleComplex:
+    case Element::CxxDoubleComplex: combine<std::complex<double>>(op, element, in, inout, n); break;
+    case Element::LongDoubleComplex:
+    case Element::CxxLongDoubleComplex: combine<std::complex<long double>>(op, element, in, inout, n); break;
     case Element::Aint: combine<std::ptrdiff_t>(op, element, in, inout, n); break;
     case Element::FloatInt: combine_location<float>(op, element, in, inout, n); break;
     case Element::DoubleInt: combine_location<double>(op, element, in, inout, n); break;

@@ -13,7 +13,7 @@ namespace mpisim::online {
 
 namespace {
 Runtime* g_runtime = nullptr;
-constexpr int kPredefinedTypes = 37; // MPI_CHAR (1) .. MPI_PACKED (37), in mpi::Element order
+constexpr int kPredefinedTypes = 42; // MPI_CHAR (1) .. MPI_CXX_LONG_DOUBLE_COMPLEX (42), in mpi::Element order
 constexpr int kPredefinedOps = 14;   // MPI_MAX (1) .. MPI_NO_OP (14), in mpi::ReduceOperation order
 } // namespace
 

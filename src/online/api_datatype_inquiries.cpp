@@ -143,7 +143,7 @@ extern "C" int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype* type)
   // The C types of each class, smallest first (mpisim has no Fortran types to offer).
   static const MPI_Datatype integers[] = {MPI_INT8_T, MPI_INT16_T, MPI_INT32_T, MPI_INT64_T};
   static const MPI_Datatype reals[] = {MPI_FLOAT, MPI_DOUBLE, MPI_LONG_DOUBLE};
-  static const MPI_Datatype complexes[] = {MPI_C_FLOAT_COMPLEX, MPI_C_DOUBLE_COMPLEX};
+  static const MPI_Datatype complexes[] = {MPI_C_FLOAT_COMPLEX, MPI_C_DOUBLE_COMPLEX, MPI_C_LONG_DOUBLE_COMPLEX};
   auto pick = [&](const MPI_Datatype* candidates, size_t count) {
     for (size_t i = 0; i < count; ++i)
       if (static_cast<int>(Runtime::get().datatype(candidates[i])->size()) == size)

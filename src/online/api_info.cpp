@@ -154,6 +154,24 @@ extern "C" int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info* info_used)
   return MPI_SUCCESS;
 }
 
+// A duplicate (attributes copied as by MPI_Comm_dup) whose hints are those of `info` only (MPI-3.1 section 6.4.2).
+extern "C" int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm* newcomm)
+{
+  ApiScope scope;
+  InfoObject* object = nullptr;
+  if (info != MPI_INFO_NULL)
+    MPISIM_TRY(resolve_info(info, "MPI_Comm_dup_with_info", object));
+  const int error = PMPI_Comm_dup(comm, newcomm);
+  if (error != MPI_SUCCESS)
+    return error;
+  InfoObject& hints = objects().of_rank(scope.runtime().current_rank()).comm_hints[*newcomm];
+  hints = InfoObject{};
+  if (object != nullptr)
+    for (const auto& [key, value] : object->entries)
+      hints.set(key, value);
+  return MPI_SUCCESS;
+}
+
 MPISIM_ALIAS(Info_create)
 MPISIM_ALIAS(Info_set)
 MPISIM_ALIAS(Info_get)
@@ -165,3 +183,4 @@ MPISIM_ALIAS(Info_dup)
 MPISIM_ALIAS(Info_free)
 MPISIM_ALIAS(Comm_set_info)
 MPISIM_ALIAS(Comm_get_info)
+MPISIM_ALIAS(Comm_dup_with_info)

@@ -34,8 +34,10 @@ int check_window(MPI_Comm comm, const Position* position, Position capacity, siz
 std::vector<size_t> swap_units(Element element)
 {
   switch (element) {
-    case Element::FloatComplex: return {sizeof(float), sizeof(float)};
-    case Element::DoubleComplex: return {sizeof(double), sizeof(double)};
+    case Element::FloatComplex:
+    case Element::CxxFloatComplex: return {sizeof(float), sizeof(float)};
+    case Element::DoubleComplex:
+    case Element::CxxDoubleComplex: return {sizeof(double), sizeof(double)};
     case Element::FloatInt:
     case Element::DoubleInt:
     case Element::TwoInt:
@@ -53,6 +55,8 @@ bool external32_supported(Element element)
     case Element::UnsignedLong:
     case Element::WChar:
     case Element::LongDouble:
+    case Element::LongDoubleComplex:
+    case Element::CxxLongDoubleComplex:
     case Element::LongInt:
     case Element::LongDoubleInt: return false;
     default: return true;

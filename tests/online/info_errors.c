@@ -87,6 +87,25 @@ static void info_objects(void)
   check(flag && strcmp(value, "true") == 0, "hints set on a communicator are returned");
 #endif
   MPI_Info_free(&used);
+
+  /* MPI_Comm_dup_with_info: a duplicate with the given hints only. */
+  MPI_Comm with_info;
+  MPI_Info_create(&hints);
+  MPI_Info_set(hints, "mpi_assert_allow_overtaking", "true");
+  check(MPI_Comm_dup_with_info(comm, hints, &with_info) == MPI_SUCCESS, "MPI_Comm_dup_with_info");
+  MPI_Info_free(&hints);
+  int result;
+  MPI_Comm_compare(comm, with_info, &result);
+  check(result == MPI_CONGRUENT, "MPI_Comm_dup_with_info gives a congruent communicator");
+#ifdef MPISIM
+  MPI_Comm_get_info(with_info, &used);
+  MPI_Info_get(used, "mpi_assert_allow_overtaking", MPI_MAX_INFO_VAL, value, &flag);
+  check(flag && strcmp(value, "true") == 0, "MPI_Comm_dup_with_info sets the given hints");
+  MPI_Info_get(used, "mpi_assert_no_any_tag", MPI_MAX_INFO_VAL, value, &flag);
+  check(!flag, "MPI_Comm_dup_with_info does not take the old communicator's hints");
+  MPI_Info_free(&used);
+#endif
+  MPI_Comm_free(&with_info);
   MPI_Comm_free(&comm);
 }
 

@@ -20,7 +20,7 @@ PROGRAMS = ["coll_timing", "datatypes", "ring", "halo", "collectives", "privacy"
             "crash", "errors", "compute", "exit"]
 PROGRAMS += ["groups", "attributes", "topology"]  # groups, communicator creation, attributes, topologies
 PROGRAMS += ["sampling", "shared_malloc"]  # SMPI's annotations for large studies
-PROGRAMS += ["libc_names"]  # MPICH test-suite findings
+PROGRAMS += ["libc_names", "extra_types"]  # MPICH test-suite findings
 PROGRAMS += ["persistent", "p2p_modes", "mprobe_cancel", "completion"]  # point-to-point (see the tests at the end)
 
 
@@ -616,3 +616,13 @@ def test_ssend_waits_for_the_late_receive_as_under_smpirun(built, tmp_path):
     # Not before the receive: one transfer of 4 (+16) bytes on cluster4 later, T = 600e-6 * 2.01467 + 20 / (125e6 *
     # 0.812084) = 0.001209 s (mpi_p2p_modes_test.cpp gives the model's formula).
     assert float(ours.stdout.split()[-4]) == pytest.approx(0.001209, abs=1e-6)
+
+
+@pytest.mark.parametrize("np", [1, 3])
+def test_long_double_complex_and_cxx_types(built, tmp_path, np):
+    """MPI_C_LONG_DOUBLE_COMPLEX and the MPI_CXX_* types (MPICH's allred, op_coll, cxx_types need them)."""
+    done = run(built, "extra_types", np=np)
+    assert done.returncode == 0, done.stderr
+    lines = sorted(done.stdout.splitlines())
+    assert "MPI_C_LONG_DOUBLE_COMPLEX: 32 bytes" in lines and "MPI_CXX_BOOL: 1 bytes" in lines, lines
+    assert lines == real_mpirun_lines(tmp_path, "extra_types", np)
