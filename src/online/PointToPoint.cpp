@@ -29,7 +29,7 @@ int post_send(mpi::Rank& rank, MPI_Comm comm, const MessageArguments& args, cons
   if (dest == MPI_PROC_NULL)
     return MPI_SUCCESS;
   if (kind == SendCall::Buffered)
-    return post_buffered_send(rank, comm, args, buf, count, dest, tag, false, call);
+    return post_buffered_send(rank, comm, args, buf, count, dest, tag, false, call, &out);
   const auto mode = kind == SendCall::Synchronous ? mpi::SendMode::Synchronous : mpi::SendMode::Standard;
   out = rank.isend(*args.comm, dest, tag, buf, static_cast<size_t>(count), args.type, mode);
   return MPI_SUCCESS;

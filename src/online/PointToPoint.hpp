@@ -27,9 +27,10 @@ int post_send(mpi::Rank& rank, MPI_Comm comm, const MessageArguments& args, cons
               int tag, SendCall kind, const char* call, mpi::RequestPtr& out);
 
 // Buffered sends (api_buffered.cpp): reserves the room of the message in the calling rank's attached buffer (or
-// raises MPI_ERR_BUFFER), then posts it; `blocking` chooses MPI_Bsend's overhead rather than MPI_Ibsend's.
+// raises MPI_ERR_BUFFER), then posts it; `blocking` chooses MPI_Bsend's overhead rather than MPI_Ibsend's. `posted`,
+// when given, receives the send (it completes locally, and can be cancelled until a receive matches it).
 int post_buffered_send(mpi::Rank& rank, MPI_Comm comm, const MessageArguments& args, const void* buf, int count,
-                       int dest, int tag, bool blocking, const char* call);
+                       int dest, int tag, bool blocking, const char* call, mpi::RequestPtr* posted = nullptr);
 
 // An empty status (MPI-3.1 section 3.7.3), for MPI_REQUEST_NULL and inactive persistent requests: any source, any
 // tag, no error, count 0, not cancelled.

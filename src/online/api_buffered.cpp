@@ -28,7 +28,7 @@ size_t room_in_use(AttachedBuffer& buffer)
 namespace mpisim::online {
 
 int post_buffered_send(mpi::Rank& rank, MPI_Comm comm, const MessageArguments& args, const void* buf, int count,
-                       int dest, int tag, bool blocking, const char* call)
+                       int dest, int tag, bool blocking, const char* call, mpi::RequestPtr* posted)
 {
   if (dest == MPI_PROC_NULL)
     return MPI_SUCCESS;
@@ -54,6 +54,8 @@ int post_buffered_send(mpi::Rank& rank, MPI_Comm comm, const MessageArguments& a
   } else {
     copy = rank.isend(*args.comm, dest, tag, buf, static_cast<size_t>(count), args.type, mpi::SendMode::Buffered);
   }
+  if (posted != nullptr)
+    *posted = copy;
   buffer.in_use.emplace_back(std::move(copy), room);
   return MPI_SUCCESS;
 }

@@ -20,7 +20,7 @@ PROGRAMS = ["coll_timing", "datatypes", "ring", "halo", "collectives", "privacy"
             "crash", "errors", "compute", "exit"]
 PROGRAMS += ["groups", "attributes", "topology"]  # groups, communicator creation, attributes, topologies
 PROGRAMS += ["sampling", "shared_malloc"]  # SMPI's annotations for large studies
-PROGRAMS += ["libc_names", "extra_types"]  # MPICH test-suite findings
+PROGRAMS += ["libc_names", "extra_types", "ibsend_cancel"]  # MPICH test-suite findings
 PROGRAMS += ["persistent", "p2p_modes", "mprobe_cancel", "completion"]  # point-to-point (see the tests at the end)
 
 
@@ -626,3 +626,12 @@ def test_long_double_complex_and_cxx_types(built, tmp_path, np):
     lines = sorted(done.stdout.splitlines())
     assert "MPI_C_LONG_DOUBLE_COMPLEX: 32 bytes" in lines and "MPI_CXX_BOOL: 1 bytes" in lines, lines
     assert lines == real_mpirun_lines(tmp_path, "extra_types", np)
+
+
+def test_buffered_sends_can_be_cancelled_until_matched(built):
+    """MPICH's pt2pt/scancel and pscancel: MPI_Ibsend and a started MPI_Bsend_init complete locally, yet their
+    messages are cancelled while no receive matches them."""
+    done = run(built, "ibsend_cancel", np=2)
+    assert done.returncode == 0, done.stderr
+    assert sorted(done.stdout.splitlines()) == ["Ibsend cancelled: 1, persistent Bsend cancelled: 1",
+                                                "rank 1 received tag 7: 42; tag 5 pending: 0, tag 6 pending: 0"]
