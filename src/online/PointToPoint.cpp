@@ -35,6 +35,22 @@ int post_send(mpi::Rank& rank, MPI_Comm comm, const MessageArguments& args, cons
   return MPI_SUCCESS;
 }
 
+void rebase_bottom(const void*& buf, int count, MessageArguments& args)
+{
+  if (buf != MPI_BOTTOM || count <= 0 || args.type->size() == 0)
+    return;
+  const std::ptrdiff_t start = args.type->true_lb();
+  args.type = mpi::Datatype::hindexed_block(1, {-start}, args.type);
+  buf = reinterpret_cast<const void*>(start);
+}
+
+void rebase_bottom(void*& buf, int count, MessageArguments& args)
+{
+  const void* rebased = buf;
+  rebase_bottom(rebased, count, args);
+  buf = const_cast<void*>(rebased);
+}
+
 void fill_inactive_status(MPI_Status* status)
 {
   if (status == MPI_STATUS_IGNORE)

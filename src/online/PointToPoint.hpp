@@ -17,6 +17,12 @@ int check_send(MPI_Comm comm, int count, MPI_Datatype type, int dest, int tag, c
 int check_receive(MPI_Comm comm, int count, MPI_Datatype type, int source, int tag, const char* call,
                   MessageArguments& out);
 
+// MPI_BOTTOM (a null pointer) with a datatype of absolute addresses (MPI_Get_address): the simulator takes a null
+// buffer for "no data", so the buffer becomes the first byte the type touches and the type is shifted back by as
+// much. Other buffers are left alone.
+void rebase_bottom(const void*& buf, int count, MessageArguments& args);
+void rebase_bottom(void*& buf, int count, MessageArguments& args);
+
 // MPI's send calls. A ready send is a standard one here (MPI only promises the receive is already posted).
 enum class SendCall : uint8_t { Standard, Synchronous, Ready, Buffered };
 

@@ -96,6 +96,7 @@ extern "C" int PMPI_Bsend(const void* buf, int count, MPI_Datatype type, int des
   ApiScope scope;
   MessageArguments args;
   MPISIM_TRY(check_send(comm, count, type, dest, tag, "MPI_Bsend", args));
+  rebase_bottom(buf, count, args);
   return post_buffered_send(scope.rank(), comm, args, buf, count, dest, tag, true, "MPI_Bsend");
 }
 

@@ -26,6 +26,7 @@ int send_init(const void* buf, int count, MPI_Datatype type, int dest, int tag, 
   ApiScope scope(call);
   MessageArguments args;
   MPISIM_TRY(check_send(comm, count, type, dest, tag, call, args));
+  rebase_bottom(buf, count, args);
   return create(
       scope.runtime(),
       [=](mpisim::mpi::RequestPtr& out) {
@@ -82,6 +83,7 @@ extern "C" int PMPI_Recv_init(void* buf, int count, MPI_Datatype type, int sourc
   ApiScope scope;
   MessageArguments args;
   MPISIM_TRY(check_receive(comm, count, type, source, tag, "MPI_Recv_init", args));
+  rebase_bottom(buf, count, args);
   return create(
       scope.runtime(),
       [=](mpisim::mpi::RequestPtr& out) {

@@ -19,6 +19,7 @@ int blocking_send(const void* buf, int count, MPI_Datatype type, int dest, int t
   ApiScope scope(call);
   MessageArguments args;
   MPISIM_TRY(check_send(comm, count, type, dest, tag, call, args));
+  rebase_bottom(buf, count, args);
   if (dest == MPI_PROC_NULL)
     return MPI_SUCCESS;
   const size_t bytes = args.type->packed_size(count);
@@ -75,6 +76,7 @@ extern "C" int PMPI_Recv(void* buf, int count, MPI_Datatype type, int source, in
   ApiScope scope;
   MessageArguments args;
   MPISIM_TRY(check_receive(comm, count, type, source, tag, "MPI_Recv", args));
+  rebase_bottom(buf, count, args);
   scope.describe(args.comm, source, static_cast<double>(args.type->packed_size(count)), tag);
   if (source == MPI_PROC_NULL) {
     fill_empty_status(status);
@@ -93,6 +95,7 @@ int immediate_send(const void* buf, int count, MPI_Datatype type, int dest, int 
   ApiScope scope(call);
   MessageArguments args;
   MPISIM_TRY(check_send(comm, count, type, dest, tag, call, args));
+  rebase_bottom(buf, count, args);
   scope.describe(args.comm, dest, static_cast<double>(args.type->packed_size(count)), tag);
   RequestEntry entry;
   MPISIM_TRY(post_send(scope.rank(), comm, args, buf, count, dest, tag, kind, call, entry.request));
@@ -131,6 +134,7 @@ extern "C" int PMPI_Irecv(void* buf, int count, MPI_Datatype type, int source, i
   ApiScope scope;
   MessageArguments args;
   MPISIM_TRY(check_receive(comm, count, type, source, tag, "MPI_Irecv", args));
+  rebase_bottom(buf, count, args);
   scope.describe(args.comm, source, static_cast<double>(args.type->packed_size(count)), tag);
   RequestEntry entry;
   if (source != MPI_PROC_NULL)

@@ -20,7 +20,7 @@ PROGRAMS = ["coll_timing", "datatypes", "ring", "halo", "collectives", "privacy"
             "crash", "errors", "compute", "exit"]
 PROGRAMS += ["groups", "attributes", "topology"]  # groups, communicator creation, attributes, topologies
 PROGRAMS += ["sampling", "shared_malloc"]  # SMPI's annotations for large studies
-PROGRAMS += ["libc_names", "extra_types", "ibsend_cancel"]  # MPICH test-suite findings
+PROGRAMS += ["libc_names", "extra_types", "ibsend_cancel", "bottom"]  # MPICH test-suite findings
 PROGRAMS += ["persistent", "p2p_modes", "mprobe_cancel", "completion"]  # point-to-point (see the tests at the end)
 
 
@@ -635,3 +635,12 @@ def test_buffered_sends_can_be_cancelled_until_matched(built):
     assert done.returncode == 0, done.stderr
     assert sorted(done.stdout.splitlines()) == ["Ibsend cancelled: 1, persistent Bsend cancelled: 1",
                                                 "rank 1 received tag 7: 42; tag 5 pending: 0, tag 6 pending: 0"]
+
+
+def test_mpi_bottom_with_absolute_addresses(built, tmp_path):
+    """MPICH's pt2pt/bottom: MPI_BOTTOM with struct types of absolute addresses, blocking and not."""
+    done = run(built, "bottom", np=2)
+    assert done.returncode == 0, done.stderr
+    lines = sorted(done.stdout.splitlines())
+    assert lines == ["blocking: a = 7, b = 2.5, count 1", "non-blocking: pair = 11 13, count 2"], lines
+    assert lines == real_mpirun_lines(tmp_path, "bottom", 2)
