@@ -524,6 +524,16 @@ MPISIM_DECLARE(int, Comm_set_info, (MPI_Comm comm, MPI_Info info))
 MPISIM_DECLARE(int, Comm_get_info, (MPI_Comm comm, MPI_Info* info_used))
 MPISIM_DECLARE(int, Comm_dup_with_info, (MPI_Comm comm, MPI_Info info, MPI_Comm* newcomm))
 
+/* Generalized requests: operations the application carries out itself, complete when it calls
+ * MPI_Grequest_complete. */
+typedef int(MPI_Grequest_query_function)(void* extra_state, MPI_Status* status);
+typedef int(MPI_Grequest_free_function)(void* extra_state);
+typedef int(MPI_Grequest_cancel_function)(void* extra_state, int complete);
+MPISIM_DECLARE(int, Grequest_start,
+               (MPI_Grequest_query_function * query_fn, MPI_Grequest_free_function* free_fn,
+                MPI_Grequest_cancel_function* cancel_fn, void* extra_state, MPI_Request* request))
+MPISIM_DECLARE(int, Grequest_complete, (MPI_Request request))
+
 /* Error handlers, classes, codes and strings */
 MPISIM_DECLARE(int, Comm_create_errhandler, (MPI_Comm_errhandler_function * function, MPI_Errhandler* errhandler))
 MPISIM_DECLARE(int, Errhandler_free, (MPI_Errhandler * errhandler))

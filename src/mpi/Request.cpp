@@ -21,6 +21,8 @@ std::string Request::describe() const
     case RequestKind::Collective:
       return std::string("non-blocking ") + (operation ? operation : "collective") + " on " + comm_->name() +
              " (not complete)";
+    case RequestKind::Generalized:
+      return "generalized request (MPI_Grequest_complete not called yet)";
   }
   return "request";
 }

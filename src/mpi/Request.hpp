@@ -30,7 +30,8 @@ struct Status {
 //                 in the attached buffer; the caller returns at once.
 enum class SendMode : uint8_t { Standard, Synchronous, Buffered };
 
-enum class RequestKind : uint8_t { Send, Receive, Probe, Collective };
+// Generalized: an operation the application carries out itself (MPI_Grequest_start), complete when it says so.
+enum class RequestKind : uint8_t { Send, Receive, Probe, Collective, Generalized };
 
 class Request : public kernel::Activity {
 public:

@@ -60,6 +60,10 @@ struct RequestEntry {
   std::function<int(mpi::RequestPtr& request)> start;
   bool persistent = false;
   bool active = true;
+  // Generalized requests (api_generalized_requests.cpp): the application's status, free and cancel callbacks.
+  std::function<int(MPI_Status* status)> query;
+  std::function<int()> release;
+  std::function<int(bool complete)> cancel;
 };
 
 // Point-to-point (api_buffered.cpp): a rank's buffer for buffered sends (MPI_Buffer_attach) and the buffered

@@ -64,12 +64,21 @@ void run_completion_action(RequestEntry& entry)
   action();
 }
 
-void fill_request_status(const RequestEntry& entry, MPI_Status* status)
+// A generalized request's status comes from its query callback; its error is the request's own.
+int fill_request_status(const RequestEntry& entry, MPI_Status* status)
 {
+  if (entry.query) {
+    MPI_Status filled{};
+    const int error = entry.query(&filled);
+    if (status != MPI_STATUS_IGNORE)
+      *status = filled;
+    return error;
+  }
   if (entry.request && entry.request->kind() != mpisim::mpi::RequestKind::Collective)
     fill_status(status, entry.request->status);
   else
     fill_empty_status(status);
+  return MPI_SUCCESS;
 }
 
 // Finishes an active, complete request: its status, its completion action, its handle. Returns the request's own
@@ -78,8 +87,10 @@ int finish(Runtime& runtime, MPI_Request* handle, MPI_Status* status)
 {
   RequestEntry& entry = *runtime.request(*handle);
   const bool truncated = entry.request && entry.request->status.truncated;
-  fill_request_status(entry, status);
+  int error = fill_request_status(entry, status);
   run_completion_action(entry);
+  if (entry.release && error == MPI_SUCCESS) // a generalized request is freed by its free callback
+    error = entry.release();
   if (entry.persistent) {
     entry.active = false;
     entry.request = nullptr;
@@ -87,7 +98,7 @@ int finish(Runtime& runtime, MPI_Request* handle, MPI_Status* status)
     runtime.release_request(*handle);
     *handle = MPI_REQUEST_NULL;
   }
-  return truncated ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
+  return truncated ? MPI_ERR_TRUNCATE : error;
 }
 
 int raise_failure(int error, const char* call)
@@ -340,10 +351,13 @@ extern "C" int PMPI_Request_free(MPI_Request* request)
   Runtime& runtime = Runtime::get();
   if (lookup(runtime, *request) == nullptr)
     return invalid_request(*request, "MPI_Request_free");
-  // An active operation still completes (the simulator holds its own reference), persistent or not.
+  // An active operation still completes (the simulator holds its own reference), persistent or not. A generalized
+  // request's free callback runs now, complete or not (MPI would wait for MPI_Grequest_complete).
+  RequestEntry* entry = lookup(runtime, *request);
+  const int error = entry->release ? entry->release() : MPI_SUCCESS;
   runtime.release_request(*request);
   *request = MPI_REQUEST_NULL;
-  return MPI_SUCCESS;
+  return error;
 }
 
 extern "C" int PMPI_Cancel(MPI_Request* request)
@@ -354,6 +368,8 @@ extern "C" int PMPI_Cancel(MPI_Request* request)
     return invalid_request(*request, "MPI_Cancel");
   if (not is_active(entry) || not entry->request)
     return MPI_SUCCESS; // nothing in progress: a complete request completes normally
+  if (entry->cancel) // a generalized request: the application cancels it, told whether it is complete
+    return entry->cancel(entry->request->done());
   if (entry->request->kind() == mpisim::mpi::RequestKind::Collective)
     return raise_error(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Cancel", "a non-blocking collective cannot be cancelled");
   // Matched already: the operation completes normally, and MPI_Test_cancelled says false.

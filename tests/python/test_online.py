@@ -20,7 +20,7 @@ PROGRAMS = ["coll_timing", "datatypes", "ring", "halo", "collectives", "privacy"
             "crash", "errors", "compute", "exit"]
 PROGRAMS += ["groups", "attributes", "topology"]  # groups, communicator creation, attributes, topologies
 PROGRAMS += ["sampling", "shared_malloc"]  # SMPI's annotations for large studies
-PROGRAMS += ["libc_names", "extra_types", "ibsend_cancel", "bottom"]  # MPICH test-suite findings
+PROGRAMS += ["libc_names", "extra_types", "ibsend_cancel", "bottom", "grequest"]  # MPICH test-suite findings
 PROGRAMS += ["persistent", "p2p_modes", "mprobe_cancel", "completion"]  # point-to-point (see the tests at the end)
 
 
@@ -644,3 +644,20 @@ def test_mpi_bottom_with_absolute_addresses(built, tmp_path):
     lines = sorted(done.stdout.splitlines())
     assert lines == ["blocking: a = 7, b = 2.5, count 1", "non-blocking: pair = 11 13, count 2"], lines
     assert lines == real_mpirun_lines(tmp_path, "bottom", 2)
+
+
+@pytest.mark.parametrize("np", [1, 3])
+def test_generalized_requests(built, tmp_path, np):
+    """MPICH's pt2pt/greq1: MPI_Grequest_start/complete, the query, free and cancel callbacks, a generalized request
+    in MPI_Waitall."""
+    done = run(built, "grequest", np=np)
+    assert done.returncode == 0, done.stderr
+    lines = sorted(done.stdout.splitlines())
+    assert "rank 0: MPI_Wait: count 3 from the query function, 1 query, 1 free, handle null: 1" in lines, lines
+    assert lines == real_mpirun_lines(tmp_path, "grequest", np)
+
+
+def test_generalized_request_never_completed_is_a_deadlock(built):
+    done = run(built, "grequest", "never", np=2)
+    assert done.returncode == 3, done.stderr
+    assert "generalized request (MPI_Grequest_complete not called yet)" in done.stderr, done.stderr
