@@ -9,6 +9,7 @@
 #include <sys/mman.h>
 
 #if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
 #include <sanitizer/common_interface_defs.h>
 #define MPISIM_ASAN_FIBERS 1
 #endif
@@ -38,6 +39,15 @@ void after_switch([[maybe_unused]] void* fake_stack, [[maybe_unused]] StackBound
 #endif
 }
 
+// A finished actor's frames stay poisoned in AddressSanitizer's shadow after its stack is unmapped; a new stack
+// mapped at the same address would inherit that poison (false stack-buffer-overflow reports), so it is cleared.
+void clear_stack_poison([[maybe_unused]] void* base, [[maybe_unused]] size_t bytes)
+{
+#ifdef MPISIM_ASAN_FIBERS
+  __asan_unpoison_memory_region(base, bytes);
+#endif
+}
+
 // Allocates stacks of `size` bytes (rounded up to pages) above a guard page, and remembers where the actor's stack
 // lies (for the sanitizer annotations). Pages are reserved, not touched: a stack costs the pages it uses. Throws
 // std::bad_alloc when the guard cannot be set, which happens when the process runs out of memory mappings (a
@@ -60,13 +70,16 @@ public:
     boost::context::stack_context context;
     context.size = bytes;
     context.sp = static_cast<char*>(base) + bytes;
+    clear_stack_poison(base, bytes);
     bounds_->bottom = base;
     bounds_->size = bytes;
     return context;
   }
   void deallocate(boost::context::stack_context& context) noexcept
   {
-    ::munmap(static_cast<char*>(context.sp) - context.size, context.size);
+    void* base = static_cast<char*>(context.sp) - context.size;
+    clear_stack_poison(base, context.size);
+    ::munmap(base, context.size);
   }
 
 private:
