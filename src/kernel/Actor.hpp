@@ -5,6 +5,7 @@
 #pragma once
 
 #include "kernel/Activity.hpp"
+#include "kernel/MemoryContexts.hpp"
 
 #include <boost/context/fiber.hpp>
 
@@ -29,6 +30,9 @@ public:
   State state() const { return state_; }
   // What the actor is blocked on (null when it is not blocked on an activity).
   const Activity* blocked_on() const { return blocked_on_; }
+  // The memory context the actor acts for (kernel/MemoryContexts.hpp); inherited from the actor that spawned it.
+  int memory_context() const { return memory_context_; }
+  void set_memory_context(int id) { memory_context_ = id; }
 
 private:
   friend class Engine;
@@ -45,6 +49,7 @@ private:
   std::function<void()> body_;
   State state_ = State::Created;
   const Activity* blocked_on_ = nullptr;
+  int memory_context_ = kNoMemoryContext;
   struct Stacks; // where the actor's and the engine's stacks lie (for AddressSanitizer builds)
   std::unique_ptr<Stacks> stacks_;
   boost::context::fiber fiber_;

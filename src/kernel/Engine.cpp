@@ -44,6 +44,8 @@ Actor& Engine::spawn(std::string name, std::function<void()> body)
   int id = static_cast<int>(actors_.size());
   actors_.push_back(std::make_unique<Actor>(*this, id, std::move(name), std::move(body), stack_size_));
   Actor& actor = *actors_.back();
+  if (running_ != nullptr)
+    actor.memory_context_ = running_->memory_context_;
   actor.state_ = Actor::State::Ready;
   ready_.push_back(&actor);
   ++alive_;
@@ -128,6 +130,8 @@ void Engine::run_ready_actors()
     ready_.pop_front();
     mix(static_cast<uint64_t>(actor->id_));
     running_ = actor;
+    if (memory_contexts_ != nullptr && actor->memory_context_ != kNoMemoryContext)
+      memory_contexts_->enter(actor->memory_context_);
     actor->resume();
     running_ = nullptr;
     if (actor->state_ == Actor::State::Finished) {

@@ -51,6 +51,12 @@ public:
   // pending, and rethrows the first exception that escaped an actor.
   void run();
 
+  // Per-actor private memory (not owned; null when actors share all their memory): entered before each actor runs.
+  void set_memory_contexts(MemoryContexts* contexts) { memory_contexts_ = contexts; }
+  MemoryContexts* memory_contexts() const { return memory_contexts_; }
+  // The actor running now, or null in the engine's own code.
+  Actor* running() const { return running_; }
+
   // Model registration (not owned).
   void add_model(Model& model) { models_.push_back(&model); }
 
@@ -86,6 +92,7 @@ private:
   std::deque<Actor*> ready_;
   std::vector<Model*> models_;
   Actor* running_ = nullptr;
+  MemoryContexts* memory_contexts_ = nullptr;
   size_t alive_ = 0;
   size_t stack_size_ = 256 * 1024;
   uint64_t fingerprint_ = 1469598103934665603ULL;

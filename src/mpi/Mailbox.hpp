@@ -4,9 +4,8 @@
 // match in posting order wins (non-overtaking).
 #pragma once
 
+#include "mpi/MatchQueue.hpp"
 #include "mpi/Message.hpp"
-
-#include <deque>
 
 namespace mpisim::mpi {
 
@@ -36,9 +35,9 @@ private:
   // Wakes the probes a newly queued message satisfies; a matched probe takes it. True when one did.
   bool wake_probes(const MessagePtr& message);
 
-  std::deque<MessagePtr> unexpected_;
-  std::deque<RequestPtr> posted_;
-  std::deque<RequestPtr> probes_;
+  MatchQueue<MessagePtr> unexpected_;
+  MatchQueue<RequestPtr> posted_;
+  MatchQueue<RequestPtr> probes_;
 };
 
 } // namespace mpisim::mpi

@@ -2,6 +2,8 @@
 
 #include "mpi/World.hpp"
 
+#include "kernel/MemoryContexts.hpp"
+
 #include <algorithm>
 #include <cstring>
 
@@ -88,12 +90,30 @@ void Message::arrive()
     deliver();
 }
 
+const void* Message::staged_from_sender(std::vector<std::byte>& staged) const
+{
+  const kernel::MemoryContexts* contexts = world_.engine().memory_contexts();
+  if (contexts == nullptr || not contexts->is_private(source_buffer))
+    return source_buffer;
+  kernel::MemoryContextScope sender_memory(world_.engine(), source_world_);
+  const auto* from = static_cast<const std::byte*>(source_buffer);
+  staged.assign(from, from + static_cast<size_t>(bytes()));
+  return staged.data();
+}
+
 void Message::deliver()
 {
   Request& receive = *receive_;
   const double capacity = receive.bytes();
   receive.status.truncated = bytes() > capacity;
   const void* data = copied.empty() ? source_buffer : copied.data();
+  // Ranks whose globals share addresses (swap privatization, kernel/MemoryContexts.hpp): a sender's global is read
+  // with the sender's memory in place, the receiver's buffer written with the receiver's. Memory contexts are world
+  // ranks.
+  std::vector<std::byte> staged;
+  if (data == source_buffer && data != nullptr && source_world_ != destination_world_)
+    data = staged_from_sender(staged);
+  kernel::MemoryContextScope receiver_memory(world_.engine(), destination_world_);
   if (receive.buffer != nullptr && data != nullptr) {
     const auto received = static_cast<size_t>(std::min(bytes(), capacity));
     const Datatype* type = receive.datatype.get();

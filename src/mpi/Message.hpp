@@ -54,6 +54,9 @@ private:
   void arrive();
   void release_sender();
   void deliver();
+  // The rendezvous payload read from the sender's memory into `staged` when it lies where each rank has its own
+  // values at the same addresses; else the sender's buffer itself.
+  const void* staged_from_sender(std::vector<std::byte>& staged) const;
 
   World& world_;
   RequestPtr send_;

@@ -77,7 +77,8 @@ void World::launch(const std::function<void(Rank&)>& main)
 {
   for (int rank = 0; rank < size(); ++rank) {
     Rank* self = ranks_[rank].get();
-    engine_.spawn("rank " + std::to_string(rank), [self, main] { main(*self); });
+    kernel::Actor& actor = engine_.spawn("rank " + std::to_string(rank), [self, main] { main(*self); });
+    actor.set_memory_context(rank); // a rank's private memory, if the front end has any, is named by its world rank
   }
 }
 

@@ -1,41 +1,29 @@
-// Private copies of the application, one per rank: each rank's globals, statics and thread-locals are its own.
+// dlopen privatization: one private copy of the application per rank, so each rank's globals, statics and
+// thread-locals are its own at addresses of their own (SMPI's smpi/privatization:dlopen).
 //
 // glibc's dlopen returns the same handle for the same file (it compares device and inode), so each rank loads a
-// copy of the file under a different name, as SMPI's dlopen privatization does. A copy is removed once loaded: the
-// mapping stays, and nothing is left behind if the run crashes.
+// copy of the file under a different name. A copy is removed once loaded: the mapping stays, and nothing is left
+// behind if the run crashes. Costs a file copy's pages and a link map per rank.
 #pragma once
 
-#include <stdexcept>
+#include "online/runner/PrivatizedProgram.hpp"
+
 #include <string>
 #include <vector>
 
 namespace mpisim::online {
 
-using ProgramMain = int (*)(int, char**);
-
-// What to say when a per-rank resource cannot be mapped: each copy maps its segments and each rank's stack two
-// more areas, so large runs meet Linux's limit on memory mappings per process before its memory is used up.
-std::string mapping_limit_hint();
-// The program needs an MPI function the library does not define (built before `mpisim cc` linked with
-// --no-undefined, or against another mpi.h): what() is the whole report.
-class UnsupportedMpiCall : public std::runtime_error {
-public:
-  using std::runtime_error::runtime_error;
-};
-
-class ProgramCopies {
+class ProgramCopies final : public PrivatizedProgram {
 public:
   // Throws UnsupportedMpiCall when the program calls an MPI function mpisim lacks, InputError when it cannot be
   // loaded otherwise or has no main.
   ProgramCopies(const std::string& program, int ranks, const std::string& tmpdir);
-  ~ProgramCopies();
-  ProgramCopies(const ProgramCopies&) = delete;
-  ProgramCopies& operator=(const ProgramCopies&) = delete;
+  // The copies stay loaded: their atexit handlers and static destructors may still run at process exit.
 
-  ProgramMain main_of(int rank) const { return mains_[rank]; }
+  ProgramMain main_of(int rank) const override { return mains_[rank]; }
+  const char* name() const override { return "dlopen"; }
 
 private:
-  std::vector<void*> handles_;
   std::vector<ProgramMain> mains_;
 };
 

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <optional>
 #include <string_view>
 
 namespace mpisim::online {
@@ -15,6 +16,7 @@ const char* runner_usage()
          "                  [--param NAME=VALUE] [--model-params FILE] [--coll-selector S] [--coll OP=ALGO,...]\n"
          "                  [--host-speed SPEED] [--no-compute-time] [--cpu-threshold SECONDS]\n"
          "                  [--wtime-delay SECONDS] [--stack-size BYTES] [--tmpdir DIR] [--tag-output]\n"
+         "                  [--privatization auto|dlopen|swap]\n"
          "                  [--json] [--summary FILE] [--quiet]\n"
          "                  [--timeline FILE [--timeline-format chrome|paje|csv] [--timeline-internals]\n"
          "                  [--timeline-links]] ./app ARGS...\n";
@@ -110,6 +112,13 @@ RunnerOptions parse_runner_options(int argc, char** argv)
       options.simulation.stack_size = static_cast<size_t>(units::parse_size(value(arg)));
     else if (arg == "--tmpdir")
       options.tmpdir = value(arg);
+    else if (arg == "--privatization") {
+      const std::string name = value(arg);
+      const std::optional<Privatization> mode = privatization_named(name);
+      if (not mode)
+        throw InputError("--privatization: unknown mode '" + name + "' (auto, dlopen, swap)");
+      options.privatization = *mode;
+    }
     else if (arg == "--json")
       options.json = true;
     else if (arg == "--summary")

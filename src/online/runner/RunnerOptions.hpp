@@ -2,6 +2,7 @@
 #pragma once
 
 #include "online/Runtime.hpp"
+#include "online/runner/PrivatizedProgram.hpp"
 
 #include "timeline/TimelineWriter.hpp"
 
@@ -18,6 +19,7 @@ struct RunnerOptions {
   std::string program;            // the application, built by `mpisim cc` as a shared object
   std::vector<std::string> arguments;
   std::string tmpdir;             // where the per-rank copies go (default: $TMPDIR or /tmp)
+  Privatization privatization = Privatization::Auto; // --privatization auto|dlopen|swap
   bool json = false;              // summary as JSON
   std::string summary_file;       // summary there instead of stderr
   bool quiet = false;             // no summary

@@ -61,7 +61,8 @@ std::string summary_json(const RunnerOptions& options, const Runtime& runtime, c
       << quoted(options.simulation.model) << ", \"collective_selector\": "
       << quoted(options.simulation.collective_selector) << ", \"ranks\": " << options.ranks
       << ", \"host_speed\": " << outcome.host_speed << ", \"compute_time\": "
-      << (options.online.compute_time ? "true" : "false") << "},\n  \"model_parameters\": {";
+      << (options.online.compute_time ? "true" : "false") << ", \"privatization\": "
+      << quoted(outcome.privatization) << "},\n  \"model_parameters\": {";
   bool first = true;
   for (const auto& [name, value] : const_cast<Runtime&>(runtime).simulation().model_parameters()) {
     out << (first ? "" : ", ") << quoted(name) << ": " << quoted(value);

@@ -15,6 +15,7 @@ struct RunOutcome {
   int exit_status = 0;         // the first non-zero status a rank's main returned
   int failed_rank = -1;
   uint64_t fingerprint = 0;    // the engine's hash of the event sequence: equal runs, equal fingerprints
+  std::string privatization;   // how the ranks' globals were made private: "dlopen" or "swap"
 };
 
 std::string summary_text(const RunnerOptions& options, const Runtime& runtime, const RunOutcome& outcome);

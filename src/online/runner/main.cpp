@@ -6,7 +6,7 @@
 #include "online/runner/CrashHandler.hpp"
 #include "online/runner/HostSpeed.hpp"
 #include "online/runner/OutputTagger.hpp"
-#include "online/runner/ProgramCopies.hpp"
+#include "online/runner/PrivatizedProgram.hpp"
 #include "online/runner/RunTimeline.hpp"
 #include "online/runner/RunnerOptions.hpp"
 #include "online/runner/Summary.hpp"
@@ -56,6 +56,17 @@ void report_exit_during_run()
                g_run.runtime->now());
 }
 
+// The engine switches the ranks' private memory while the program is loaded; never after (the engine may still
+// unwind blocked ranks when it is destroyed, after the program object is gone).
+struct MemoryContextsInstalled {
+  MemoryContextsInstalled(kernel::Engine& engine, kernel::MemoryContexts* contexts) : engine(engine)
+  {
+    engine.set_memory_contexts(contexts);
+  }
+  ~MemoryContextsInstalled() { engine.set_memory_contexts(nullptr); }
+  kernel::Engine& engine;
+};
+
 void write_summary(const RunnerOptions& options, const Runtime& runtime, const RunOutcome& outcome)
 {
   if (options.quiet)
@@ -73,10 +84,10 @@ void write_summary(const RunnerOptions& options, const Runtime& runtime, const R
 }
 
 // Every rank runs its own copy's main with its own argv; the first non-zero status is the run's.
-void launch_ranks(mpi::Simulation& simulation, Runtime& runtime, const ProgramCopies& copies,
+void launch_ranks(mpi::Simulation& simulation, Runtime& runtime, const PrivatizedProgram& program,
                   const RunnerOptions& options, RunOutcome& outcome)
 {
-  simulation.world().launch([&runtime, &copies, &options, &outcome](mpi::Rank& rank) {
+  simulation.world().launch([&runtime, &program, &options, &outcome](mpi::Rank& rank) {
     const int me = rank.world_rank();
     std::vector<std::string> strings = program_arguments(options); // on the rank's stack while main runs
     std::vector<char*> argv_of_rank;
@@ -84,7 +95,7 @@ void launch_ranks(mpi::Simulation& simulation, Runtime& runtime, const ProgramCo
       argv_of_rank.push_back(s.data());
     argv_of_rank.push_back(nullptr);
     runtime.attach(me);
-    const int status = copies.main_of(me)(static_cast<int>(strings.size()), argv_of_rank.data());
+    const int status = program.main_of(me)(static_cast<int>(strings.size()), argv_of_rank.data());
     runtime.detach(me);
     if (status != 0 && outcome.exit_status == 0) {
       outcome.exit_status = status;
@@ -97,7 +108,9 @@ int run(const RunnerOptions& options)
 {
   mpi::Simulation simulation(options.simulation, options.ranks);
   Runtime runtime(simulation, options.online);
-  ProgramCopies copies(options.program, options.ranks, options.tmpdir);
+  const std::unique_ptr<PrivatizedProgram> program =
+      load_privatized_program(options.program, options.ranks, options.tmpdir, options.privatization);
+  const MemoryContextsInstalled contexts(simulation.engine(), program->memory_contexts());
   std::unique_ptr<OutputTagger> tagger;
   if (options.tag_output) {
     tagger = std::make_unique<OutputTagger>();
@@ -108,8 +121,9 @@ int run(const RunnerOptions& options)
     timeline = std::make_unique<RunTimeline>(options, simulation, runtime);
   RunOutcome outcome;
   outcome.host_speed = options.online.host_speed;
+  outcome.privatization = program->name();
   try {
-    launch_ranks(simulation, runtime, copies, options, outcome);
+    launch_ranks(simulation, runtime, *program, options, outcome);
   } catch (const std::bad_alloc&) { // a stack could not be mapped
     throw std::runtime_error("cannot allocate the stacks of " + std::to_string(options.ranks) + " ranks (" +
                              std::to_string(options.simulation.stack_size >> 10) + " KiB each): " +
