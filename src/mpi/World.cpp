@@ -46,6 +46,8 @@ const NodeLayout& World::node_layout(const Communicator& comm)
   if (slot)
     return *slot;
   auto layout = std::make_unique<NodeLayout>();
+  layout->world_ = this;
+  layout->comm_ = &comm;
   std::map<platform::HostId, int> node_of_host;
   for (int local = 0; local < comm.size(); ++local) {
     auto [it, added] = node_of_host.emplace(host_of(comm.world_rank(local)), static_cast<int>(layout->members.size()));
@@ -54,30 +56,49 @@ const NodeLayout& World::node_layout(const Communicator& comm)
     layout->node_of.push_back(it->second);
     layout->members[it->second].push_back(local);
   }
-  std::vector<int> leaders;
-  for (size_t node = 0; node < layout->members.size(); ++node) {
-    const auto& members = layout->members[node];
+  for (const auto& members : layout->members) {
     layout->uniform = layout->uniform && members.size() == layout->members[0].size();
     layout->ranks_per_node = std::max(layout->ranks_per_node, static_cast<int>(members.size()));
     layout->blocked = layout->blocked && members.back() - members.front() + 1 == static_cast<int>(members.size());
-    std::vector<int> world_ranks;
-    for (int local : members)
-      world_ranks.push_back(comm.world_rank(local));
-    leaders.push_back(comm.world_rank(members[0]));
-    layout->intra.push_back(
-        &create_communicator(comm.name() + " node " + std::to_string(node), std::move(world_ranks),
-                             Communicator::Role::Node));
   }
-  layout->leaders = &create_communicator(comm.name() + " leaders", std::move(leaders), Communicator::Role::Leaders);
+  layout->intra_.assign(layout->members.size(), nullptr);
   slot = std::move(layout);
   return *slot;
 }
 
+const Communicator& NodeLayout::intra(size_t node) const
+{
+  if (intra_[node] == nullptr) {
+    std::vector<int> world_ranks;
+    for (int local : members[node])
+      world_ranks.push_back(comm_->world_rank(local));
+    intra_[node] = &world_->create_communicator(comm_->name() + " node " + std::to_string(node),
+                                                std::move(world_ranks), Communicator::Role::Node);
+  }
+  return *intra_[node];
+}
+
+const Communicator& NodeLayout::leaders() const
+{
+  if (leaders_ == nullptr) {
+    std::vector<int> world_ranks;
+    for (const auto& node : members)
+      world_ranks.push_back(comm_->world_rank(node[0]));
+    leaders_ = &world_->create_communicator(comm_->name() + " leaders", std::move(world_ranks),
+                                            Communicator::Role::Leaders);
+  }
+  return *leaders_;
+}
+
 void World::launch(const std::function<void(Rank&)>& main)
 {
+  // One copy of `main` for all ranks: each actor's body then fits in std::function's inline storage (no allocation
+  // per rank).
+  mains_.push_back(std::make_unique<std::function<void(Rank&)>>(main));
+  const std::function<void(Rank&)>* body = mains_.back().get();
   for (int rank = 0; rank < size(); ++rank) {
     Rank* self = ranks_[rank].get();
-    kernel::Actor& actor = engine_.spawn("rank " + std::to_string(rank), [self, main] { main(*self); });
+    kernel::Actor& actor = engine_.spawn("rank " + std::to_string(rank), [self, body] { (*body)(*self); });
     actor.set_memory_context(rank); // a rank's private memory, if the front end has any, is named by its world rank
   }
 }

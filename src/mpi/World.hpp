@@ -19,14 +19,25 @@ class Rank;
 
 // Where the ranks of a communicator run, grouped by host, for SMP-aware (hierarchical) collectives: nodes are
 // numbered by their lowest rank; each node's ranks and the nodes' leaders (lowest rank of each) form communicators.
+class World;
+
 struct NodeLayout {
   std::vector<int> node_of;              // local rank -> node
   std::vector<std::vector<int>> members; // node -> its local ranks, ascending
   bool uniform = true;                   // every node has the same number of ranks
   int ranks_per_node = 1;                // the most ranks on one node
   bool blocked = true;                   // each node's ranks are consecutive
-  std::vector<const Communicator*> intra; // node -> communicator of its ranks
-  const Communicator* leaders = nullptr; // one rank per node, in node order
+  // The hierarchy's communicators, made on first use: only SMP-aware algorithms need them, and a communicator of N
+  // single-rank nodes would otherwise cost N + 1 communicators.
+  const Communicator& intra(size_t node) const; // the ranks of a node
+  const Communicator& leaders() const;          // one rank per node (its lowest), in node order
+
+private:
+  friend class World;
+  World* world_ = nullptr;
+  const Communicator* comm_ = nullptr;
+  mutable std::vector<const Communicator*> intra_;
+  mutable const Communicator* leaders_ = nullptr;
 };
 
 struct WorldSettings {
@@ -90,6 +101,7 @@ private:
   const Communicator* comm_world_;
   std::vector<Mailbox> mailboxes_;
   std::vector<std::unique_ptr<Rank>> ranks_;
+  std::vector<std::unique_ptr<std::function<void(Rank&)>>> mains_; // what launch() runs
   std::vector<Observer*> observers_;
   uint64_t last_message_id_ = 0;
 };

@@ -9,8 +9,8 @@
 
 #include "mpi/collectives/Collectives.hpp"
 
-#include <deque>
 #include <functional>
+#include <list>
 #include <memory>
 #include <vector>
 
@@ -52,7 +52,7 @@ public:
 private:
   std::byte* scratch(size_t bytes);
 
-  std::deque<std::vector<std::byte>> storage_; // stable addresses
+  std::list<std::vector<std::byte>> storage_; // stable addresses; no allocation while empty (most calls)
   std::vector<std::function<void()>> unpackers_;
 };
 

@@ -9,6 +9,7 @@
 #include <mpi.h>
 
 #include <map>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -45,7 +46,14 @@ class ProcessObjects {
 public:
   explicit ProcessObjects(int ranks) : ranks_(ranks) {}
 
-  RankObjects& of_rank(int world_rank) { return ranks_[world_rank]; }
+  // Made on first use: most ranks of a large run never need any (memory per rank is what limits scale).
+  RankObjects& of_rank(int world_rank)
+  {
+    std::unique_ptr<RankObjects>& objects = ranks_[static_cast<size_t>(world_rank)];
+    if (not objects)
+      objects = std::make_unique<RankObjects>();
+    return *objects;
+  }
 
   // Info objects; MPI_INFO_ENV (handle 1) is built on first use. Null for invalid or freed handles.
   int add_info(InfoObject info);
@@ -57,7 +65,7 @@ public:
   UserErrhandler* errhandler(int handle);
 
 private:
-  std::vector<RankObjects> ranks_;
+  std::vector<std::unique_ptr<RankObjects>> ranks_;
   std::map<int, InfoObject> infos_;
   int next_info_ = MPI_INFO_ENV + 1;
   std::map<int, UserErrhandler> errhandlers_;

@@ -38,8 +38,7 @@ Runtime::Runtime(mpi::Simulation& simulation, OnlineOptions options)
   mpi::World& world = simulation.world();
   comms_.resize(3);
   comms_[1].comm = &world.comm_world();
-  for (int r = 0; r < world.size(); ++r)
-    self_comms_.push_back(&world.create_communicator("MPI_COMM_SELF of rank " + std::to_string(r), {r}));
+  self_comms_.assign(static_cast<size_t>(world.size()), nullptr); // made on a rank's first use of MPI_COMM_SELF
   datatypes_.resize(kPredefinedTypes + 1);
   for (int element = 0; element < kPredefinedTypes; ++element)
     datatypes_[element + 1] = mpi::Datatype::predefined(static_cast<mpi::Element>(element));
@@ -144,7 +143,10 @@ CommEntry* Runtime::comm_entry(int handle)
 {
   if (handle == 2) { // MPI_COMM_SELF: each rank's own
     static CommEntry self;
-    self.comm = self_comms_[current_rank()];
+    const mpi::Communicator*& mine = self_comms_[static_cast<size_t>(current_rank())];
+    if (mine == nullptr)
+      mine = &simulation_.world().create_communicator("MPI_COMM_SELF", {current_rank()});
+    self.comm = mine;
     return &self;
   }
   if (handle <= 0 || handle >= static_cast<int>(comms_.size()) || comms_[handle].comm == nullptr)
@@ -160,7 +162,7 @@ const mpi::Communicator* Runtime::comm(int handle)
 
 int Runtime::adopt(const mpi::Communicator& parent, int color, const std::function<std::vector<int>()>& members)
 {
-  const uint32_t sequence = accounts_[current_rank()].comm_creations[parent.context()]++;
+  const uint32_t sequence = accounts_[current_rank()].made_tables().comm_creations[parent.context()]++;
   auto key = std::make_tuple(parent.context(), sequence, color);
   auto found = created_comms_.find(key);
   if (found != created_comms_.end())
@@ -180,14 +182,17 @@ void Runtime::release_comm(int handle)
 
 int Runtime::errhandler(int comm)
 {
-  const auto& handlers = accounts_[current_rank()].errhandlers;
+  const RankAccount& account = accounts_[current_rank()];
+  if (not account.tables)
+    return 1; // MPI_ERRORS_ARE_FATAL
+  const auto& handlers = account.tables->errhandlers;
   auto found = handlers.find(comm);
   return found == handlers.end() ? 1 /* MPI_ERRORS_ARE_FATAL */ : found->second;
 }
 
 void Runtime::set_errhandler(int comm, int errhandler)
 {
-  accounts_[current_rank()].errhandlers[comm] = errhandler;
+  accounts_[current_rank()].made_tables().errhandlers[comm] = errhandler;
 }
 
 mpi::DatatypePtr Runtime::datatype(int handle) const

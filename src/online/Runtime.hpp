@@ -45,8 +45,18 @@ struct RankAccount {
   int depth = 0;        // nesting of MPI calls (an MPI call made by the library itself is not timed twice)
   double entered = 0;   // simulated date of the outermost call's entry
   bool initialized = false, finalized = false;
-  std::map<int, uint32_t> comm_creations; // by communicator context: how many this rank made (see Runtime::adopt)
-  std::map<int, int> errhandlers;          // by communicator handle, when not MPI_ERRORS_ARE_FATAL
+  // Tables few ranks fill, made on first use (memory per rank is what limits scale).
+  struct Tables {
+    std::map<int, uint32_t> comm_creations; // by communicator context: how many this rank made (see Runtime::adopt)
+    std::map<int, int> errhandlers;          // by communicator handle, when not MPI_ERRORS_ARE_FATAL
+  };
+  std::unique_ptr<Tables> tables;
+  Tables& made_tables()
+  {
+    if (not tables)
+      tables = std::make_unique<Tables>();
+    return *tables;
+  }
 };
 
 // One user request: the simulator's request, and what to do when it completes (unpack a collective's result).

@@ -38,7 +38,7 @@ void allgather_mvapich2_smp(const CollectiveContext& c, const CollectiveCall& ca
   if (call.recv_bytes == 0)
     return;
   const int node = layout.node_of[c.me];
-  const CollectiveContext intra = allgather::on(c, *layout.intra[node]);
+  const CollectiveContext intra = allgather::on(c, layout.intra(node));
   const bool leader = intra.me == 0;
   const int per_node = intra.size;
 
@@ -50,7 +50,7 @@ void allgather_mvapich2_smp(const CollectiveContext& c, const CollectiveCall& ca
 
   const int nodes = static_cast<int>(layout.members.size());
   if (leader && nodes > 1) {
-    const CollectiveContext leaders = allgather::on(c, *layout.leaders);
+    const CollectiveContext leaders = allgather::on(c, layout.leaders());
     CollectiveCall groups = call;
     groups.bytes = groups.recv_bytes = per_node * call.recv_bytes;
     groups.send_data = allgather::slot(call, c.me);

@@ -42,14 +42,14 @@ void allreduce_mvapich2_two_level(const CollectiveContext& c, const CollectiveCa
   if (allreduce::element_count(call) == 0)
     return;
   const int node = layout.node_of[c.me];
-  const CollectiveContext intra = sub_context(c, *layout.intra[node]);
+  const CollectiveContext intra = sub_context(c, layout.intra(node));
   c.library.run_algorithm(intra, mpich_choice(call, intra.size), call);
   if (intra.me == 0 && intra.size != c.size) {
     coll::Temp partial(call, call.bytes);
     coll::copy(partial.data(), call.recv_data, call.bytes);
     CollectiveCall leaders_call = call;
     leaders_call.send_data = partial.data();
-    c.library.run_algorithm(sub_context(c, *layout.leaders), "rdb", leaders_call);
+    c.library.run_algorithm(sub_context(c, layout.leaders()), "rdb", leaders_call);
   }
   CollectiveCall bcast = call;
   bcast.op = Collective::Bcast;

@@ -32,14 +32,14 @@ void mvapich2_leaders_phase(const CollectiveContext& c, const CollectiveCall& ca
     return;
   CollectiveCall among_leaders = call;
   among_leaders.root = root_node;
-  run_mpich_by_size(on_communicator(c, *layout.leaders), among_leaders);
+  run_mpich_by_size(on_communicator(c, layout.leaders()), among_leaders);
 }
 
 void mvapich2_node_phase(const CollectiveContext& c, const CollectiveCall& call, bool knomial)
 {
   const NodeLayout& layout = coll::node_layout(c);
   const int my_node = layout.node_of[static_cast<size_t>(c.me)];
-  const CollectiveContext node = on_communicator(c, *layout.intra[static_cast<size_t>(my_node)]);
+  const CollectiveContext node = on_communicator(c, layout.intra(static_cast<size_t>(my_node)));
   CollectiveCall from_leader = call;
   from_leader.root = 0;
   if (knomial)

@@ -18,7 +18,7 @@ namespace {
 void gather_among_leaders(const CollectiveContext& c, const trees::TwoLevel& place, double block, int leader_root,
                           const std::byte* mine, std::byte* all, bool with_data)
 {
-  const CollectiveContext leaders = trees::sub_context(c, *place.layout.leaders);
+  const CollectiveContext leaders = trees::sub_context(c, place.layout.leaders());
   CollectiveCall part;
   part.with_data = with_data;
   part.root = leader_root;
@@ -52,7 +52,7 @@ void gather_mvapich2_two_level(const CollectiveContext& c, const CollectiveCall&
   intra.root = 0;
   intra.bytes = intra.recv_bytes = block;
   intra.recv_data = node_run.data();
-  c.library.run_algorithm(trees::sub_context(c, *place.layout.intra[place.node]), "ompi_binomial", intra);
+  c.library.run_algorithm(trees::sub_context(c, place.layout.intra(place.node)), "ompi_binomial", intra);
 
   coll::Temp all(call, c.me == leader_of_root || root ? block * c.size : 0); // node order
   if (place.leader())

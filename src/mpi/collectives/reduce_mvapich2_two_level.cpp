@@ -84,13 +84,13 @@ void reduce_mvapich2_two_level(const CollectiveContext& c, const CollectiveCall&
   coll::Temp node_result(call, leader ? call.bytes : 0);
   const std::byte* node_value = call.send_data; // a node of one rank: its own buffer
   if (local_size > 1) {
-    reduce_mpich(on(c, *layout.intra[node], local), part(call, call.send_data, node_result.data(), 0));
+    reduce_mpich(on(c, layout.intra(node), local), part(call, call.send_data, node_result.data(), 0));
     node_value = node_result.data();
   }
   coll::Temp result(call, leader && node == root_node ? call.bytes : 0);
   if (leader && layout.members.size() > 1) {
     std::byte* out = node == root_node ? (c.me == call.root ? call.recv_data : result.data()) : nullptr;
-    reduce_mpich(on(c, *layout.leaders, node), part(call, node_value, out, root_node));
+    reduce_mpich(on(c, layout.leaders(), node), part(call, node_value, out, root_node));
   }
   if (c.me == call.root && leader)
     return;

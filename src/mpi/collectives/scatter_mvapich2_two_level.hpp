@@ -21,7 +21,7 @@ inline void scatter_among_leaders(const CollectiveContext& c, const trees::TwoLe
                                   int leader_root, const std::string& leaders_algorithm, const std::byte* all,
                                   std::byte* mine, bool with_data)
 {
-  const CollectiveContext leaders = trees::sub_context(c, *place.layout.leaders);
+  const CollectiveContext leaders = trees::sub_context(c, place.layout.leaders());
   CollectiveCall part;
   part.with_data = with_data;
   part.root = leader_root;
@@ -71,7 +71,7 @@ inline void scatter_two_level(const CollectiveContext& c, const CollectiveCall& 
   intra.root = 0;
   intra.bytes = intra.recv_bytes = block;
   intra.send_data = node_run.data();
-  c.library.run_algorithm(trees::sub_context(c, *place.layout.intra[place.node]), "ompi_binomial", intra);
+  c.library.run_algorithm(trees::sub_context(c, place.layout.intra(place.node)), "ompi_binomial", intra);
 }
 
 } // namespace mpisim::mpi::mvapich2

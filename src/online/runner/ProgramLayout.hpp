@@ -10,8 +10,9 @@
 namespace mpisim::online {
 
 struct ProgramLayout {
-  // The writable bytes of the loaded object (.data, .bss, and with -z norelro the GOT), as addresses relative to its
-  // load base; the part RELRO makes read-only after loading is left out.
+  // The bytes of the loaded object the program can change, as addresses relative to its load base: its writable
+  // sections (.data, .bss ...) without those only the loader writes (.got, .dynamic, .init_array ...); without
+  // section headers, the writable segment less its RELRO part.
   uintptr_t data_start = 0;
   uintptr_t data_end = 0;
   size_t tls_size = 0;        // the thread-local block (.tdata + .tbss)

@@ -15,6 +15,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <new>
@@ -25,13 +26,37 @@ using namespace mpisim::online;
 
 namespace {
 
-// The program's argv: its path, then its arguments. Each rank gets its own copy (applications may modify theirs).
+// The program's argv: its path, then its arguments.
 std::vector<std::string> program_arguments(const RunnerOptions& options)
 {
   std::vector<std::string> strings{options.program};
   strings.insert(strings.end(), options.arguments.begin(), options.arguments.end());
   return strings;
 }
+
+// One rank's copy of argv (applications may modify theirs), in a single allocation: the pointers, then the strings.
+class RankArgv {
+public:
+  explicit RankArgv(const std::vector<std::string>& strings) : argc_(static_cast<int>(strings.size()))
+  {
+    size_t bytes = (strings.size() + 1) * sizeof(char*);
+    for (const std::string& s : strings)
+      bytes += s.size() + 1;
+    block_ = std::make_unique<char*[]>((bytes + sizeof(char*) - 1) / sizeof(char*));
+    char* text = reinterpret_cast<char*>(block_.get() + strings.size() + 1);
+    for (size_t i = 0; i < strings.size(); ++i) {
+      block_[i] = text;
+      std::memcpy(text, strings[i].c_str(), strings[i].size() + 1);
+      text += strings[i].size() + 1;
+    }
+  }
+  int argc() const { return argc_; }
+  char** argv() const { return block_.get(); }
+
+private:
+  int argc_;
+  std::unique_ptr<char*[]> block_; // zeroed: argv[argc] is null
+};
 
 // A rank calling exit() ends the whole process (as in SMPI): say which rank did, and when, and let its output out.
 struct RunInProgress {
@@ -88,14 +113,11 @@ void launch_ranks(mpi::Simulation& simulation, Runtime& runtime, const Privatize
                   const RunnerOptions& options, RunOutcome& outcome)
 {
   simulation.world().launch([&runtime, &program, &options, &outcome](mpi::Rank& rank) {
+    static const std::vector<std::string> strings = program_arguments(options);
     const int me = rank.world_rank();
-    std::vector<std::string> strings = program_arguments(options); // on the rank's stack while main runs
-    std::vector<char*> argv_of_rank;
-    for (std::string& s : strings)
-      argv_of_rank.push_back(s.data());
-    argv_of_rank.push_back(nullptr);
+    const RankArgv arguments(strings);
     runtime.attach(me);
-    const int status = program.main_of(me)(static_cast<int>(strings.size()), argv_of_rank.data());
+    const int status = program.main_of(me)(arguments.argc(), arguments.argv());
     runtime.detach(me);
     if (status != 0 && outcome.exit_status == 0) {
       outcome.exit_status = status;
