@@ -10,6 +10,7 @@
 // own operations and replies, and a barrier ends the fence. Updates thus become visible at the target when its
 // fence returns (the separate memory model, MPI_WIN_MODEL).
 #include "online/Arguments.hpp"
+#include "online/PointToPoint.hpp"
 #include "online/Windows.hpp"
 
 #include "mpi/ReduceOp.hpp"
@@ -124,13 +125,14 @@ int check_accumulate(MPI_Win win, const Access& access, MPI_Op op, const char* c
   return MPI_SUCCESS;
 }
 
-// Sends one operation to its target and notes it in the origin's epoch. `data` is the origin's data (puts and
-// accumulates), packed after the header.
+// Sends one operation to its target and notes it in the origin's epoch. Puts and accumulates carry `count` elements
+// of the origin's data (`data` may be MPI_BOTTOM), packed after the header; gets carry the header alone.
 void issue(ApiScope& scope, Access& access, int target_rank, const OperationHeader& header, const void* data,
            int count)
 {
   RmaEpoch& epoch = access.window.part->epoch;
-  const size_t data_bytes = data ? access.origin_type->packed_size(static_cast<size_t>(count)) : 0;
+  const bool carries_data = header.kind != OperationKind::Get;
+  const size_t data_bytes = carries_data ? access.origin_type->packed_size(static_cast<size_t>(count)) : 0;
   auto message = std::make_unique<std::vector<std::byte>>(sizeof header + data_bytes);
   std::memcpy(message->data(), &header, sizeof header);
   if (data_bytes > 0)
@@ -246,9 +248,11 @@ extern "C" int PMPI_Get(void* origin_addr, int origin_count, MPI_Datatype origin
   if (access.to_nobody)
     return MPI_SUCCESS;
   // The reply's receive is posted first: the target answers in its fence, whenever that comes.
+  MessageArguments reply{access.window.channel, access.origin_type};
+  rebase_bottom(origin_addr, origin_count, reply); // MPI_BOTTOM with absolute addresses: a null buffer is "no data"
   RmaEpoch& epoch = access.window.part->epoch;
   epoch.requests.push_back(scope.rank().irecv(*access.window.channel, target_rank, kReplyTag, origin_addr,
-                                              static_cast<size_t>(origin_count), access.origin_type));
+                                              static_cast<size_t>(origin_count), reply.type));
   const OperationHeader header{OperationKind::Get, MPI_OP_NULL, target_disp, target_count, access.target_type.get()};
   issue(scope, access, target_rank, header, nullptr, 0);
   return MPI_SUCCESS;

@@ -132,6 +132,30 @@ static void derived_types(MPI_Win win)
   MPI_Type_free(&pair);
 }
 
+/* Origin buffers given as MPI_BOTTOM and a datatype of absolute addresses. */
+static void bottom(MPI_Win win)
+{
+  const int right = (rank + 1) % size, left = (rank + size - 1) % size;
+  int sent = rank + 500, received = -1, blocklength = 1;
+  MPI_Aint address;
+  MPI_Datatype at_sent, at_received;
+  MPI_Get_address(&sent, &address);
+  MPI_Type_create_hindexed(1, &blocklength, &address, MPI_INT, &at_sent);
+  MPI_Get_address(&received, &address);
+  MPI_Type_create_hindexed(1, &blocklength, &address, MPI_INT, &at_received);
+  MPI_Type_commit(&at_sent);
+  MPI_Type_commit(&at_received);
+  reset(-1);
+  MPI_Win_fence(0, win);
+  MPI_Put(MPI_BOTTOM, 1, at_sent, right, 30, 1, MPI_INT, win);
+  MPI_Win_fence(0, win);
+  MPI_Get(MPI_BOTTOM, 1, at_received, right, 30, 1, MPI_INT, win);
+  MPI_Win_fence(0, win);
+  report("put and get with MPI_BOTTOM", memory[30] == left + 500 && received == rank + 500);
+  MPI_Type_free(&at_sent);
+  MPI_Type_free(&at_received);
+}
+
 static void doubles_and_proc_null(void)
 {
   double* base = NULL;
@@ -226,6 +250,7 @@ int main(int argc, char** argv)
   get_ring_and_all_to_all(win);
   accumulate_all_to_all(win);
   accumulate_order(win);
+  bottom(win);
   derived_types(win);
   names_groups_attributes(win);
   MPI_Win_free(&win);
