@@ -4,7 +4,7 @@
 // A window is one object shared by its members, with one handle on every member (as communicators created
 // collectively): its part on each member (memory, size, displacement unit, name, error handler, epoch) is indexed by
 // rank in the window's communicator. RMA operations travel as messages on a hidden communicator of the window's
-// members (a split of the window's communicator: no attribute is copied onto it), and are applied by their target
+// members (made by MPI_Comm_create: no attribute is copied onto it), and are applied by their target
 // at the closing MPI_Win_fence (api_rma.cpp).
 #pragma once
 

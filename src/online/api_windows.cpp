@@ -2,9 +2,10 @@
 // MPI_Win_allocate, MPI_Win_free, MPI_Win_get_group, names, attributes (through the keyvals of Attributes.hpp, shared
 // with communicators and datatypes) and error handlers.
 //
-// Creating a window splits the window's communicator into the hidden one its operations travel on, then allgathers
-// each member's size and displacement unit (as MPICH does): in simulated time the call synchronizes its members as a
-// barrier would. Freeing it is a barrier on the hidden communicator.
+// Creating a window makes the hidden communicator its operations travel on (MPI_Comm_create over the whole group of
+// the window's communicator: no attribute is copied onto it), then allgathers each member's base, size and
+// displacement unit (as MPICH does): in simulated time the call synchronizes its members as a barrier would. Freeing
+// it is a barrier on the hidden communicator.
 #include "online/Arguments.hpp"
 #include "online/ProcessObjects.hpp"
 #include "online/Windows.hpp"
@@ -45,9 +46,13 @@ int make_window(MPI_Comm comm, void* base, MPI_Aint size, int disp_unit, int fla
 {
   int rank = 0, members = 0;
   MPI_Comm channel = MPI_COMM_NULL;
+  MPI_Group group = MPI_GROUP_NULL;
   PMPI_Comm_rank(comm, &rank);
   PMPI_Comm_size(comm, &members);
-  MPISIM_TRY(PMPI_Comm_split(comm, 0, rank, &channel));
+  PMPI_Comm_group(comm, &group);
+  const int created = PMPI_Comm_create(comm, group, &channel); // an allreduce, as MPICH's internal duplicate
+  PMPI_Group_free(&group);
+  MPISIM_TRY(created);
   // The origins of later operations check their targets against the shared parts, which hold what this exchange
   // delivers: it is made for its simulated time.
   PartDescription mine{reinterpret_cast<MPI_Aint>(base), size, disp_unit};
