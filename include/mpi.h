@@ -695,6 +695,77 @@ MPISIM_DECLARE(int, Neighbor_alltoallw,
                 MPI_Comm comm))
 /* End of groups, communicator creation, attributes, topologies ------------------------------------------------- */
 
+/* One-sided communication (src/online/api_windows.cpp, api_rma.cpp): windows and active-target synchronization by
+ * MPI_Win_fence. Passive target (MPI_Win_lock ...), PSCW (MPI_Win_post/start/complete/wait), request-based RMA,
+ * dynamic and shared windows, MPI_Get_accumulate, MPI_Fetch_and_op and MPI_Compare_and_swap are not provided:
+ * programs calling them do not link (docs/online.md). ------------------------------------------------------------ */
+typedef int MPI_Win;
+#define MPI_WIN_NULL 0
+
+/* Assertions of MPI_Win_fence (and of the synchronization calls mpisim lacks). */
+#define MPI_MODE_NOCHECK 1024
+#define MPI_MODE_NOSTORE 2048
+#define MPI_MODE_NOPUT 4096
+#define MPI_MODE_NOPRECEDE 8192
+#define MPI_MODE_NOSUCCEED 16384
+#define MPI_LOCK_EXCLUSIVE 234
+#define MPI_LOCK_SHARED 235
+
+/* Predefined window attributes (MPI_Win_get_attr) and their values. */
+#define MPI_WIN_BASE 8
+#define MPI_WIN_SIZE 9
+#define MPI_WIN_DISP_UNIT 10
+#define MPI_WIN_CREATE_FLAVOR 11
+#define MPI_WIN_MODEL 12
+#define MPI_WIN_FLAVOR_CREATE 1
+#define MPI_WIN_FLAVOR_ALLOCATE 2
+#define MPI_WIN_FLAVOR_DYNAMIC 3
+#define MPI_WIN_FLAVOR_SHARED 4
+#define MPI_WIN_SEPARATE 1
+#define MPI_WIN_UNIFIED 2
+
+/* Window handles are integers as communicators are: one callback type serves both. */
+typedef MPI_Comm_copy_attr_function MPI_Win_copy_attr_function;
+typedef MPI_Comm_delete_attr_function MPI_Win_delete_attr_function;
+typedef void(MPI_Win_errhandler_function)(MPI_Win* win, int* code, ...);
+#define MPI_WIN_NULL_COPY_FN ((MPI_Win_copy_attr_function*)0)
+#define MPI_WIN_NULL_DELETE_FN ((MPI_Win_delete_attr_function*)0)
+#define MPI_WIN_DUP_FN ((MPI_Win_copy_attr_function*)mpisim_attribute_dup_fn)
+
+/* Windows, their attributes, names, groups and error handlers */
+MPISIM_DECLARE(int, Win_create,
+               (void* base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win* win))
+MPISIM_DECLARE(int, Win_allocate,
+               (MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void* baseptr, MPI_Win* win))
+MPISIM_DECLARE(int, Win_free, (MPI_Win * win))
+MPISIM_DECLARE(int, Win_get_group, (MPI_Win win, MPI_Group* group))
+MPISIM_DECLARE(int, Win_set_name, (MPI_Win win, const char* win_name))
+MPISIM_DECLARE(int, Win_get_name, (MPI_Win win, char* win_name, int* resultlen))
+MPISIM_DECLARE(int, Win_create_keyval,
+               (MPI_Win_copy_attr_function * copy_fn, MPI_Win_delete_attr_function* delete_fn, int* keyval,
+                void* extra_state))
+MPISIM_DECLARE(int, Win_free_keyval, (int* keyval))
+MPISIM_DECLARE(int, Win_set_attr, (MPI_Win win, int keyval, void* attribute_val))
+MPISIM_DECLARE(int, Win_get_attr, (MPI_Win win, int keyval, void* attribute_val, int* flag))
+MPISIM_DECLARE(int, Win_delete_attr, (MPI_Win win, int keyval))
+MPISIM_DECLARE(int, Win_create_errhandler, (MPI_Win_errhandler_function * function, MPI_Errhandler* errhandler))
+MPISIM_DECLARE(int, Win_set_errhandler, (MPI_Win win, MPI_Errhandler errhandler))
+MPISIM_DECLARE(int, Win_get_errhandler, (MPI_Win win, MPI_Errhandler* errhandler))
+MPISIM_DECLARE(int, Win_call_errhandler, (MPI_Win win, int errorcode))
+
+/* Communication and fence synchronization */
+MPISIM_DECLARE(int, Put,
+               (const void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+                MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win))
+MPISIM_DECLARE(int, Get,
+               (void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+                MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win))
+MPISIM_DECLARE(int, Accumulate,
+               (const void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+                MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win))
+MPISIM_DECLARE(int, Win_fence, (int assert, MPI_Win win))
+/* End of one-sided communication ------------------------------------------------------------------------------- */
+
 #undef MPISIM_DECLARE
 
 #ifdef __cplusplus

@@ -1,6 +1,7 @@
-// Attribute caching (MPI-3.1 section 6.7): keyvals and the attributes each rank attaches to its communicators and
-// datatypes. Keyvals and attributes are local to the rank that made them, as they are to a process in real MPI.
-// Predefined keyvals (MPI_TAG_UB ...) are answered by api_attributes.cpp and never stored here.
+// Attribute caching (MPI-3.1 section 6.7): keyvals and the attributes each rank attaches to its communicators,
+// datatypes and windows. Keyvals and attributes are local to the rank that made them, as they are to a process in real
+// MPI. Predefined keyvals (MPI_TAG_UB ..., MPI_WIN_BASE ...) are answered by api_attributes.cpp and api_windows.cpp
+// and never stored here.
 #pragma once
 
 #include <mpi.h>
@@ -12,7 +13,7 @@
 
 namespace mpisim::online {
 
-enum class AttributeObject { Comm, Type };
+enum class AttributeObject { Comm, Type, Win };
 
 struct Keyval {
   AttributeObject object;

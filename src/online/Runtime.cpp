@@ -3,6 +3,7 @@
 #include "online/CallReporter.hpp"
 #include "online/Sampling.hpp"
 #include "online/ProcessObjects.hpp"
+#include "online/Windows.hpp"
 
 #include "mpi/Rank.hpp"
 
@@ -300,6 +301,13 @@ Sampling& Runtime::sampling()
   if (not sampling_)
     sampling_ = std::make_unique<Sampling>(world().size());
   return *sampling_;
+}
+
+Windows& Runtime::windows()
+{
+  if (not windows_)
+    windows_ = std::make_unique<Windows>();
+  return *windows_;
 }
 
 bool Runtime::in_sampled_body()

@@ -86,6 +86,7 @@ struct AttachedBuffer {
 };
 
 class ProcessObjects;
+class Windows;
 
 struct CommEntry {
   const mpi::Communicator* comm = nullptr;
@@ -186,6 +187,10 @@ public:
   // What each MPI process of a real run keeps: info objects, error handlers and codes, names (ProcessObjects.hpp).
   ProcessObjects& process_objects() { return *process_objects_; }
 
+  // ---- One-sided communication (Windows.hpp, api_windows.cpp, api_rma.cpp): the table is made with the first window
+  Windows& windows();
+  bool has_windows() const { return windows_ != nullptr; }
+
 private:
   void inject_computation(int world_rank, double flops);
 
@@ -216,6 +221,7 @@ private:
 
   std::unique_ptr<Sampling> sampling_; // made on first use
   std::unique_ptr<ProcessObjects> process_objects_;
+  std::unique_ptr<Windows> windows_; // one-sided communication: made on first use
 
   // Host CPU time used by the rank since it last left the MPI library (0 when surely below the threshold).
   double computation_burst(const RankAccount& account) const;
