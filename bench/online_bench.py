@@ -12,11 +12,13 @@ overhead   MPI call overhead: bench/programs/pingpong_pairs.c, `--pairs` pairs o
            the same) and without (`--cfg=smpi/simulate-computation:no` / `--no-compute-time`: the simulated times
            must then be equal).
 scale      Memory per rank: bench/programs/init_allreduce.c (MPI_Init, one MPI_Allreduce of a double, MPI_Finalize)
-           at `--scale-ranks` rank counts; peak RSS of each run, the slope of peak RSS against ranks (least squares)
-           and the rank count that slope reaches at `--target-memory` (labelled EXTRAPOLATED).
+           at `--scale-ranks` rank counts; the memory of each run (peak RSS plus the page tables the kernel keeps
+           for the process: with an 8 MiB stack per rank, a 4 KiB page of them per rank, outside RSS), the slope of
+           that memory against ranks (least squares) and the rank count the slope reaches at `--target-memory`
+           (labelled EXTRAPOLATED); the same for RSS alone.
            With `--search`, instead finds the largest rank count that runs within `--memory-limit` (doubling from
            `--search-start`, then bisection to `--search-precision`): each run is killed as soon as the resident
-           memory of its process tree passes the limit (polled from /proc every 20 ms).
+           memory and page tables of its process tree pass the limit (polled from /proc every 10 ms).
            Target: mpisim runs at least 4x SMPI's rank count in the same memory.
 
 SMPI is run as a user would: dlopen privatization (its default), default stack size (8 MiB, `contexts/stack-size`),
@@ -114,6 +116,7 @@ class Run:
     cpu_seconds: float = 0.0         # user + system, from /usr/bin/time
     max_rss_kib: int = 0             # peak of the largest process of the run, the simulator (/usr/bin/time %M)
     tree_rss_kib: int = 0            # largest sum over the run's processes seen by the poller (every 20 ms)
+    tree_pte_kib: int = 0            # largest sum of their page tables (VmPTE) seen by the poller
     load_before: float = 0.0         # 1-minute load average when the run started
     simulated_time: Optional[float] = None
     loop_time: Optional[float] = None  # what the program measured with MPI_Wtime (overhead case)
@@ -125,11 +128,18 @@ class Run:
     def ok(self) -> bool:
         return not self.error
 
+    @property
+    def memory_kib(self) -> int:
+        """What the run costs the machine: the simulator's peak RSS plus the peak of its page tables."""
+        return self.max_rss_kib + self.tree_pte_kib
 
-def _tree_rss_kib(root: int) -> int:
-    """Resident memory of `root` and its descendants (VmRSS, KiB)."""
+
+def _tree_memory_kib(root: int) -> Tuple[int, int]:
+    """Resident memory (VmRSS) and page tables (VmPTE) of `root` and its descendants, KiB. Page tables are memory
+    the kernel spends per process, outside RSS: with one 8 MiB stack per rank, a page of them per rank."""
     children: Dict[int, List[int]] = {}
     rss: Dict[int, int] = {}
+    pte: Dict[int, int] = {}
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
@@ -140,16 +150,19 @@ def _tree_rss_kib(root: int) -> int:
                 for line in status:
                     if line.startswith("VmRSS:"):
                         rss[int(entry)] = int(line.split()[1])
+                    elif line.startswith("VmPTE:"):
+                        pte[int(entry)] = int(line.split()[1])
                         break
         except (OSError, ValueError, IndexError):
             continue
         children.setdefault(parent, []).append(int(entry))
-    total, todo = 0, [root]
+    total_rss, total_pte, todo = 0, 0, [root]
     while todo:
         pid = todo.pop()
-        total += rss.get(pid, 0)
+        total_rss += rss.get(pid, 0)
+        total_pte += pte.get(pid, 0)
         todo.extend(children.get(pid, []))
-    return total
+    return total_rss, total_pte
 
 
 def measure(simulator: str, ranks: int, command: List[str], cwd: str, log_prefix: str, timeout: float,
@@ -164,17 +177,18 @@ def measure(simulator: str, ranks: int, command: List[str], cwd: str, log_prefix
         start = time.perf_counter()
         process = subprocess.Popen(wrapped, cwd=cwd, stdout=out, stderr=err, env=env, start_new_session=True)
         while process.poll() is None:
-            run.tree_rss_kib = max(run.tree_rss_kib, _tree_rss_kib(process.pid))
-            if run.tree_rss_kib * 1024 > memory_limit:
+            rss, pte = _tree_memory_kib(process.pid)
+            run.tree_rss_kib, run.tree_pte_kib = max(run.tree_rss_kib, rss), max(run.tree_pte_kib, pte)
+            if (rss + pte) * 1024 > memory_limit:
                 run.over_memory = True
-                run.error = f"killed: resident memory passed {memory_limit / 2 ** 30:g} GiB"
+                run.error = f"killed: resident memory and page tables passed {memory_limit / 2 ** 30:g} GiB"
             elif time.perf_counter() - start > timeout:
                 run.error = f"timed out after {timeout:.0f} s"
             if run.error:
                 os.killpg(process.pid, signal.SIGKILL)
                 process.wait()
                 break
-            time.sleep(0.02)
+            time.sleep(0.01)
         run.wall_seconds = time.perf_counter() - start
         run.returncode = process.returncode
     try:
@@ -261,7 +275,8 @@ class Runner:
 
 
 def describe(run: Run) -> str:
-    text = f"{run.wall_seconds:.2f} s wall, {run.cpu_seconds:.2f} s CPU, {run.max_rss_kib / 1024:.1f} MiB"
+    text = (f"{run.wall_seconds:.2f} s wall, {run.cpu_seconds:.2f} s CPU, {run.max_rss_kib / 1024:.1f} MiB RSS, "
+            f"{run.tree_pte_kib / 1024:.1f} MiB page tables")
     return text + (f"  FAILED: {run.error.splitlines()[0][:200]}" if run.error else "")
 
 
@@ -360,9 +375,10 @@ class ScaleResult:
     largest: Optional[int] = None        # --search: the largest rank count that ran within the limit
     first_failure: Optional[Run] = None  # --search: the smallest rank count that did not
 
-    def slope(self) -> Optional[Tuple[float, float]]:
-        """(KiB per rank, KiB at zero ranks): least squares of peak RSS against ranks over the successful runs."""
-        points = [(r.ranks, r.max_rss_kib) for r in self.runs if r.ok]
+    def slope(self, measure: str = "memory") -> Optional[Tuple[float, float]]:
+        """(KiB per rank, KiB at zero ranks): least squares against ranks, over the successful runs, of peak RSS
+        plus page tables (`memory`) or of peak RSS alone (`rss`)."""
+        points = [(r.ranks, r.memory_kib if measure == "memory" else r.max_rss_kib) for r in self.runs if r.ok]
         if len(points) < 2:
             return None
         mean_x = sum(x for x, _ in points) / len(points)
@@ -373,17 +389,19 @@ class ScaleResult:
         per_rank = sum((x - mean_x) * (y - mean_y) for x, y in points) / sxx
         return per_rank, mean_y - per_rank * mean_x
 
-    def extrapolated_ranks(self, memory: int) -> Optional[int]:
-        fit = self.slope()
+    def extrapolated_ranks(self, memory: int, measure: str = "memory") -> Optional[int]:
+        fit = self.slope(measure)
         if fit is None or fit[0] <= 0:
             return None
         return int((memory / 1024 - fit[1]) / fit[0])
 
     def to_dict(self, memory: int) -> dict:
-        fit = self.slope()
+        fit, rss_fit = self.slope(), self.slope("rss")
         return {"simulator": self.simulator, "runs": [asdict(r) for r in self.runs],
                 "kib_per_rank": fit[0] if fit else None, "kib_at_zero_ranks": fit[1] if fit else None,
+                "rss_kib_per_rank": rss_fit[0] if rss_fit else None,
                 "extrapolated_ranks_at_target_memory": self.extrapolated_ranks(memory),
+                "extrapolated_ranks_at_target_memory_rss_only": self.extrapolated_ranks(memory, "rss"),
                 "largest_within_limit": self.largest,
                 "first_failure": asdict(self.first_failure) if self.first_failure else None}
 
@@ -433,7 +451,7 @@ def bench_scale_search(runner: Runner, simulator: str, start: int, precision: fl
 
 def print_scale(results: Dict[str, ScaleResult], memory: int, search: bool, out=sys.stdout) -> None:
     print("Scale: MPI_Init, one MPI_Allreduce of a double, MPI_Finalize (bench/programs/init_allreduce.c)", file=out)
-    header = (f"{'simulator':>9} {'ranks':>7} {'wall s':>8} {'cpu s':>8} {'peak MiB':>9} {'tree MiB':>9} "
+    header = (f"{'simulator':>9} {'ranks':>7} {'wall s':>8} {'cpu s':>8} {'peak MiB':>9} {'PTE MiB':>8} "
               f"{'KiB/rank':>9} {'simulated s':>12}")
     print(header, file=out)
     print("-" * len(header), file=out)
@@ -441,11 +459,13 @@ def print_scale(results: Dict[str, ScaleResult], memory: int, search: bool, out=
         for run in result.runs:
             status = f"  FAILED ({run.error.splitlines()[0][:70]})" if run.error else ""
             print(f"{name:>9} {run.ranks:>7} {run.wall_seconds:>8.2f} {run.cpu_seconds:>8.2f} "
-                  f"{run.max_rss_kib / 1024:>9.1f} {run.tree_rss_kib / 1024:>9.1f} "
-                  f"{run.max_rss_kib / run.ranks:>9.1f} {_fmt(run.simulated_time, '>12.9f')}{status}", file=out)
+                  f"{run.max_rss_kib / 1024:>9.1f} {run.tree_pte_kib / 1024:>8.1f} "
+                  f"{run.memory_kib / run.ranks:>9.1f} {_fmt(run.simulated_time, '>12.9f')}{status}", file=out)
+    print("(peak MiB: the simulator's peak RSS; PTE: its page tables; KiB/rank: both, per rank)", file=out)
     print(file=out)
     gib = memory / 2 ** 30
     counts: Dict[str, Optional[int]] = {}
+    rss_counts: Dict[str, Optional[int]] = {}
     for name, result in results.items():
         fit = result.slope()
         if search:
@@ -456,14 +476,21 @@ def print_scale(results: Dict[str, ScaleResult], memory: int, search: bool, out=
                   file=out)
         else:
             counts[name] = result.extrapolated_ranks(memory)
-            slope = f"{fit[0]:.1f} KiB per rank + {fit[1] / 1024:.1f} MiB" if fit else "-"
-            print(f"{name:>9}: {slope}; EXTRAPOLATED rank count at {gib:g} GiB: {_fmt(counts[name], '>9d')}",
-                  file=out)
+            rss_counts[name] = result.extrapolated_ranks(memory, "rss")
+            rss_fit = result.slope("rss")
+            slope = f"{fit[0]:.2f} KiB per rank + {fit[1] / 1024:.1f} MiB" if fit else "-"
+            rss_slope = f"{rss_fit[0]:.2f} KiB" if rss_fit else "-"
+            print(f"{name:>9}: {slope} (RSS alone {rss_slope} per rank); EXTRAPOLATED rank count at {gib:g} GiB: "
+                  f"{_fmt(counts[name], '>9d')} (RSS alone {_fmt(rss_counts[name], 'd')})", file=out)
+    if not search and rss_counts.get("mpisim") and rss_counts.get("smpi"):
+        print(f"rank count mpisim/SMPI at {gib:g} GiB counting RSS alone: "
+              f"{rss_counts['mpisim'] / rss_counts['smpi']:.2f}x (EXTRAPOLATED)", file=out)
     ours, ref = counts.get("mpisim"), counts.get("smpi")
     ratio = ours / ref if ours and ref else None
     met = ratio is not None and ratio >= TARGET_SCALE
-    print(f"rank count mpisim/SMPI at {gib:g} GiB: {_fmt(ratio, '.2f')}x ({'measured' if search else 'EXTRAPOLATED'}"
-          f")  target {TARGET_SCALE:g}x {'met' if met else 'NOT met'}", file=out)
+    print(f"rank count mpisim/SMPI at {gib:g} GiB, RSS and page tables: {_fmt(ratio, '.2f')}x "
+          f"({'measured' if search else 'EXTRAPOLATED'})  target {TARGET_SCALE:g}x {'met' if met else 'NOT met'}",
+          file=out)
     print(file=out)
 
 

@@ -162,6 +162,10 @@ extern "C" int PMPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm* n
     } else {
       color = color * cart->dims[d] + coords[d];
     }
+  // Every dimension dropped: a zero-dimensional grid has one process, so (as MPICH and SMPI do) rank 0 gets a
+  // communicator of its own and the others MPI_COMM_NULL, as MPI_Cart_create with ndims = 0 would give.
+  if (sub.dims.empty())
+    color = me == 0 ? 0 : MPI_UNDEFINED;
   return create_with_topology(comm, color, std::move(sub), newcomm);
 }
 
