@@ -45,7 +45,7 @@ int raise_error(int comm, int error_class, const char* call, const std::string& 
 void terminate_run(const std::string& report, int status)
 {
   if (Runtime::active())
-    Runtime::get().output_boundary(Runtime::get().running_rank());
+    Runtime::get().end_output();
   if (Runtime::active() && Runtime::get().call_reporter() != nullptr) // the timeline shows the run up to here
     Runtime::get().call_reporter()->abrupt_end();
   std::fflush(nullptr);

@@ -123,6 +123,15 @@ public:
     if (output_boundary_ && rank >= 0)
       output_boundary_(rank);
   }
+  // The run ends abruptly (exit(), MPI_Abort, a fatal error, a crash): the running rank's last output goes out, and
+  // the application's streams are the real ones again, for mpisim's report.
+  void set_output_end(std::function<void()> hook) { output_end_ = std::move(hook); }
+  void end_output()
+  {
+    output_boundary(running_rank());
+    if (output_end_)
+      output_end_();
+  }
 
   // Entry and exit of every MPI call (ApiScope): computation since the last exit becomes simulated time. `call`
   // names the MPI function, for the timeline.
@@ -210,6 +219,7 @@ private:
   int next_message_ = 1;
   int running_rank_ = -1;
   std::function<void(int)> output_boundary_;
+  std::function<void()> output_end_;
   CallReporter* reporter_ = nullptr;
 
   // Groups, attributes, names, topologies (see above).

@@ -478,6 +478,7 @@ def test_program_symbols_win_over_libc_names(built, tmp_path):
 # tests/online/pack.c, type_contents.c, alltoallw.c and info_errors.c check their own results and print lines that do
 # not depend on the MPI library; calls mpisim lacks fail at link time, or at load time with one line.
 PROGRAMS += ["pack", "type_contents", "alltoallw", "info_errors"]
+PROGRAMS += ["two_streams", "cart_sub_none"]  # tagging of both streams; Cart_sub keeping no dimension
 
 
 @pytest.mark.parametrize("name", ["pack", "type_contents", "alltoallw", "info_errors"])
@@ -748,3 +749,47 @@ def test_rma_epochs_of_large_transfers_take_smpiruns_time(built, tmp_path):
     theirs, mine = epochs(smpi.stdout), epochs(ours.stdout)
     for name in ("put", "get"):
         assert mine[name] == pytest.approx(theirs[name], rel=0.05), (name, mine, theirs)
+
+
+# Tagging of stdout and stderr (--tag-output) -------------------------------------------------------------------------
+
+TWO_STREAMS_LINES = {"out": [f"[{r}] out {r} {when}" for r in range(3) for when in ("first", "second")],
+                     "err": [f"[{r}] err {r} {when}" for r in range(3) for when in ("first", "second")]}
+
+
+def test_tag_output_tags_stderr_as_stdout_and_leaves_the_summary_untagged(built):
+    # Every rank writes a line on each stream, then a line on stderr in two pieces around an MPI call: each line
+    # arrives whole, tagged with its rank, on its own stream; the summary follows on stderr, untagged.
+    done = run(built, "two_streams", np=3, platform="cluster:3", options=("--tag-output",))
+    assert done.returncode == 0, done.stderr
+    assert sorted(done.stdout.splitlines()) == TWO_STREAMS_LINES["out"]
+    tagged = [line for line in done.stderr.splitlines() if line.startswith("[")]
+    assert sorted(tagged) == TWO_STREAMS_LINES["err"]
+    rest = [line for line in done.stderr.splitlines() if not line.startswith("[")]
+    assert rest[0].startswith("Simulated time: ") and rest[1].split() == ["rank", "compute", "mpi", "finish", "calls"]
+
+
+@pytest.mark.parametrize("end,status,last_line,report", [
+    ("abort", 5, "[1] err 1 aborting", "mpisim: rank 1 called MPI_Abort with error code 5 at simulated time "),
+    ("crash", 139, "[1] err 1 crashing", "mpisim: rank 1 received signal 11 (Segmentation fault) at simulated time "),
+    ("exit", 3, "[1] err 1 exiting", "mpisim: rank 1 called exit() at simulated time ")])
+def test_tag_output_keeps_the_last_lines_before_an_abnormal_end(built, end, status, last_line, report):
+    # What rank 1 wrote on stderr just before ending the run (a line without its newline for exit()) comes out
+    # tagged; mpisim's report comes last, untagged, on the real stderr.
+    done = run(built, "two_streams", end, np=3, platform="cluster:3", options=("--tag-output", "--quiet"))
+    assert done.returncode == status, done.stderr
+    lines = done.stderr.splitlines()
+    assert last_line in lines
+    assert lines[-1].startswith(report) and lines.index(last_line) < len(lines) - 1
+    assert all(line.startswith("[") for line in lines[:-1]), lines
+    assert all(line.startswith("[") for line in done.stdout.splitlines())
+
+
+def test_cart_sub_keeping_no_dimension_gives_rank_0_a_communicator(built):
+    # As MPICH and SMPI (MPICH's topo/cartsuball): a zero-dimensional grid has one process; Open MPI differs (every
+    # rank gets one), so this is not compared with a real run.
+    done = run(built, "cart_sub_none", np=4)
+    assert done.returncode == 0, done.stderr
+    assert sorted(done.stdout.splitlines()) == [
+        "rank 0: 1 rank(s), congruent to MPI_COMM_SELF, Cartesian 1, 0 dimensions",
+        "rank 1: MPI_COMM_NULL", "rank 2: MPI_COMM_NULL", "rank 3: MPI_COMM_NULL"]

@@ -14,6 +14,8 @@ namespace {
 void report_crash(int signal)
 {
   // Not async-signal-safe in general; the process is about to end and the simulator's state is not being modified.
+  if (Runtime::active())
+    Runtime::get().end_output(); // the crashing rank's last lines, tagged, before the report
   std::fflush(stdout);
   char line[256];
   int length = 0;

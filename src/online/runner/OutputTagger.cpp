@@ -2,7 +2,6 @@
 
 #include "common/Errors.hpp"
 
-#include <cstdio>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -10,11 +9,8 @@ namespace mpisim::online {
 
 OutputTagger::OutputTagger()
 {
-  std::fflush(stdout);
-  real_stdout_ = dup(STDOUT_FILENO);
-  capture_ = memfd_create("mpisim-stdout", 0);
-  if (real_stdout_ < 0 || capture_ < 0 || dup2(capture_, STDOUT_FILENO) < 0)
-    throw InputError("--tag-output: cannot redirect stdout");
+  for (Stream& stream : streams_)
+    redirect(stream, stream.fd == 1 ? "stdout" : "stderr");
 }
 
 OutputTagger::~OutputTagger()
@@ -22,44 +18,69 @@ OutputTagger::~OutputTagger()
   close();
 }
 
+void OutputTagger::redirect(Stream& stream, const char* name)
+{
+  std::fflush(stream.file);
+  stream.real = dup(stream.fd);
+  stream.capture = memfd_create(name, 0);
+  if (stream.real < 0 || stream.capture < 0 || dup2(stream.capture, stream.fd) < 0)
+    throw InputError(std::string("--tag-output: cannot redirect ") + name);
+}
+
 void OutputTagger::close()
 {
-  if (real_stdout_ < 0)
+  if (streams_[0].real < 0)
     return;
-  std::fflush(stdout);
-  for (auto& [rank, line] : partial_)
+  if (last_rank_ >= 0)
+    boundary(last_rank_); // what the last running rank wrote after its last boundary (exit(), a crash, an abort)
+  for (Stream& stream : streams_)
+    restore(stream);
+}
+
+void OutputTagger::restore(Stream& stream)
+{
+  for (auto& [rank, line] : stream.partial)
     if (not line.empty())
-      emit(rank, line + "\n");
-  dup2(real_stdout_, STDOUT_FILENO);
-  ::close(real_stdout_);
-  ::close(capture_);
-  real_stdout_ = capture_ = -1;
+      emit(stream, rank, line + "\n");
+  dup2(stream.real, stream.fd);
+  ::close(stream.real);
+  ::close(stream.capture);
+  stream.real = stream.capture = -1;
 }
 
 void OutputTagger::boundary(int rank)
 {
-  std::fflush(stdout);
+  last_rank_ = rank;
+  for (Stream& stream : streams_)
+    collect(stream, rank);
+}
+
+void OutputTagger::collect(Stream& stream, int rank)
+{
+  if (stream.real < 0)
+    return;
+  std::fflush(stream.file);
   char buffer[4096];
   for (;;) {
-    const ssize_t got = pread(capture_, buffer, sizeof buffer, consumed_);
+    const ssize_t got = pread(stream.capture, buffer, sizeof buffer, stream.consumed);
     if (got <= 0)
       break;
-    consumed_ += got;
-    std::string& line = partial_[rank];
+    stream.consumed += got;
+    std::string& line = stream.partial[rank];
     for (ssize_t i = 0; i < got; ++i) {
       line += buffer[i];
       if (buffer[i] == '\n') {
-        emit(rank, line);
+        emit(stream, rank, line);
         line.clear();
       }
     }
   }
 }
 
-void OutputTagger::emit(int rank, const std::string& line)
+void OutputTagger::emit(const Stream& stream, int rank, const std::string& line)
 {
   const std::string tagged = "[" + std::to_string(rank) + "] " + line;
-  [[maybe_unused]] ssize_t written = write(real_stdout_, tagged.data(), tagged.size());
+  [[maybe_unused]] ssize_t written = write(stream.real, tagged.data(), tagged.size());
 }
 
 } // namespace mpisim::online

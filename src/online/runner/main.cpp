@@ -61,7 +61,6 @@ private:
 // A rank calling exit() ends the whole process (as in SMPI): say which rank did, and when, and let its output out.
 struct RunInProgress {
   Runtime* runtime = nullptr;
-  OutputTagger* tagger = nullptr;
   RunTimeline* timeline = nullptr;
 };
 RunInProgress g_run;
@@ -71,9 +70,7 @@ void report_exit_during_run()
   if (g_run.runtime == nullptr)
     return;
   const int rank = g_run.runtime->running_rank();
-  g_run.runtime->output_boundary(rank);
-  if (g_run.tagger)
-    g_run.tagger->close();
+  g_run.runtime->end_output();
   if (g_run.timeline)
     g_run.timeline->finish();
   std::fflush(stdout);
@@ -137,6 +134,7 @@ int run(const RunnerOptions& options)
   if (options.tag_output) {
     tagger = std::make_unique<OutputTagger>();
     runtime.set_output_boundary([&tagger](int rank) { tagger->boundary(rank); });
+    runtime.set_output_end([&tagger] { tagger->close(); });
   }
   std::unique_ptr<RunTimeline> timeline;
   if (not options.timeline.path.empty())
@@ -152,7 +150,7 @@ int run(const RunnerOptions& options)
                              mapping_limit_hint());
   }
   install_crash_handler();
-  g_run = {&runtime, tagger.get(), timeline.get()};
+  g_run = {&runtime, timeline.get()};
   std::atexit(report_exit_during_run);
   const auto start = std::chrono::steady_clock::now();
   try {
@@ -167,10 +165,11 @@ int run(const RunnerOptions& options)
     terminate_run(std::string("mpisim: rank failed: ") + error.what(), 1);
   }
   g_run = {};
+  runtime.set_output_boundary(nullptr);
+  runtime.set_output_end(nullptr);
+  tagger.reset(); // the last lines out, stdout and stderr restored
   if (timeline)
     timeline->finish();
-  runtime.set_output_boundary(nullptr);
-  tagger.reset(); // the last lines out, stdout restored
   std::fflush(stdout);
   outcome.simulated_time = simulation.engine().now();
   outcome.fingerprint = simulation.engine().fingerprint();
