@@ -511,6 +511,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--search", action="store_true",
                         help="scale: search the largest rank count within --memory-limit instead of a series")
     parser.add_argument("--search-start", type=int, default=1024, help="scale search: first rank count")
+    parser.add_argument("--scale-simulators", default="mpisim,smpi", choices=("mpisim,smpi", "mpisim", "smpi"),
+                        help="scale: which simulators (default both; one alone when the other cannot reach the limit "
+                             "in reasonable time, e.g. SMPI at 20 GiB: its start-up is quadratic in the rank count)")
     parser.add_argument("--search-precision", type=float, default=0.05,
                         help="scale search: stop when the bracket is within this fraction (default 0.05)")
     parser.add_argument("--memory-limit", type=parse_bytes, default=parse_bytes("6G"),
@@ -550,7 +553,7 @@ def main(argv: Optional[List[str]] = None) -> int:
             overhead = bench_overhead(runner, args)
         if "scale" in cases:
             counts = [int(x) for x in args.scale_ranks.split(",") if x.strip()]
-            for simulator in ("mpisim", "smpi"):
+            for simulator in args.scale_simulators.split(","):
                 scale[simulator] = (bench_scale_search(runner, simulator, args.search_start, args.search_precision)
                                     if args.search else bench_scale_series(runner, simulator, counts))
     finally:

@@ -17,17 +17,14 @@ const char* error_class_name(int error_class)
   return "MPI_ERR_UNKNOWN";
 }
 
-int raise_error(int comm, int error_class, const char* call, const std::string& what)
+int raise_through_handler(int handler, int object, int error_class, const char* call, const std::string& what)
 {
   Runtime& runtime = Runtime::get();
-  if (runtime.comm_entry(comm) == nullptr)
-    comm = MPI_COMM_WORLD;
-  const int handler = runtime.errhandler(comm);
   if (handler == MPI_ERRORS_RETURN)
     return error_class;
   if (UserErrhandler* user = runtime.process_objects().errhandler(handler)) {
     // The handler sees copies: what it does to them does not change what the call returns.
-    MPI_Comm handle = comm;
+    int handle = object;
     int code = error_class;
     user->function(&handle, &code);
     return error_class;
@@ -40,6 +37,14 @@ int raise_error(int comm, int error_class, const char* call, const std::string& 
   terminate_run("mpisim: rank " + std::to_string(runtime.current_rank()) + ": " + call + ": " + name + ": " + what +
                     " (simulated time " + date + " s)",
                 1);
+}
+
+int raise_error(int comm, int error_class, const char* call, const std::string& what)
+{
+  Runtime& runtime = Runtime::get();
+  if (runtime.comm_entry(comm) == nullptr)
+    comm = MPI_COMM_WORLD;
+  return raise_through_handler(runtime.errhandler(comm), comm, error_class, call, what);
 }
 
 void terminate_run(const std::string& report, int status)

@@ -75,21 +75,7 @@ int raise_window_error(MPI_Win win, int error_class, const char* call, const std
   WindowPart* part = channel ? runtime.windows().part(*window, channel->local_rank(runtime.current_rank())) : nullptr;
   if (part == nullptr)
     return raise_error(MPI_COMM_WORLD, error_class, call, what);
-  if (part->errhandler == MPI_ERRORS_RETURN)
-    return error_class;
-  if (UserErrhandler* user = runtime.process_objects().errhandler(part->errhandler)) {
-    MPI_Win handle = win; // the handler sees copies, as communicators' handlers do
-    int code = error_class;
-    user->function(&handle, &code);
-    return error_class;
-  }
-  char date[64];
-  std::snprintf(date, sizeof date, "%.9f", runtime.now());
-  const std::string name =
-      error_class > MPI_ERR_LASTCODE ? "error class " + std::to_string(error_class) : error_class_name(error_class);
-  terminate_run("mpisim: rank " + std::to_string(runtime.current_rank()) + ": " + call + ": " + name + ": " + what +
-                    " (simulated time " + date + " s)",
-                1);
+  return raise_through_handler(part->errhandler, win, error_class, call, what);
 }
 
 } // namespace mpisim::online

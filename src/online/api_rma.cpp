@@ -206,36 +206,39 @@ int complete_epoch(ApiScope& scope, const WindowAccess& window)
   return MPI_SUCCESS;
 }
 
+// MPI_Put and MPI_Accumulate: checked, then sent to the target (an accumulate also checks its operation).
+int update(OperationKind kind, MPI_Op op, const void* origin_addr, int origin_count, MPI_Datatype origin_datatype,
+           int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win,
+           const char* call)
+{
+  ApiScope scope(call);
+  Access access;
+  MPISIM_TRY(check_access(win, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype,
+                          call, access));
+  if (kind == OperationKind::Accumulate)
+    MPISIM_TRY(check_accumulate(win, access, op, call));
+  if (access.to_nobody)
+    return MPI_SUCCESS;
+  const OperationHeader header{kind, op, target_disp, target_count, access.target_type.get()};
+  issue(scope, access, target_rank, header, origin_addr, origin_count);
+  return MPI_SUCCESS;
+}
+
 } // namespace
 
 extern "C" int PMPI_Put(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
                         MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win)
 {
-  ApiScope scope;
-  Access access;
-  MPISIM_TRY(check_access(win, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype,
-                          "MPI_Put", access));
-  if (access.to_nobody)
-    return MPI_SUCCESS;
-  const OperationHeader header{OperationKind::Put, MPI_OP_NULL, target_disp, target_count, access.target_type.get()};
-  issue(scope, access, target_rank, header, origin_addr, origin_count);
-  return MPI_SUCCESS;
+  return update(OperationKind::Put, MPI_OP_NULL, origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+                target_count, target_datatype, win, "MPI_Put");
 }
 
 extern "C" int PMPI_Accumulate(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype,
                                int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype,
                                MPI_Op op, MPI_Win win)
 {
-  ApiScope scope;
-  Access access;
-  MPISIM_TRY(check_access(win, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype,
-                          "MPI_Accumulate", access));
-  MPISIM_TRY(check_accumulate(win, access, op, "MPI_Accumulate"));
-  if (access.to_nobody)
-    return MPI_SUCCESS;
-  const OperationHeader header{OperationKind::Accumulate, op, target_disp, target_count, access.target_type.get()};
-  issue(scope, access, target_rank, header, origin_addr, origin_count);
-  return MPI_SUCCESS;
+  return update(OperationKind::Accumulate, op, origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+                target_count, target_datatype, win, "MPI_Accumulate");
 }
 
 extern "C" int PMPI_Get(void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,

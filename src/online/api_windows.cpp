@@ -191,14 +191,24 @@ extern "C" int PMPI_Win_free_keyval(int* keyval)
   return MPI_SUCCESS;
 }
 
-extern "C" int PMPI_Win_set_attr(MPI_Win win, int keyval, void* attribute_val)
+namespace {
+
+// Setting and deleting: the window exists and `keyval` is a user keyval (the predefined ones are read-only).
+int check_writable_attribute(MPI_Win win, int keyval, const char* call)
 {
   WindowAccess access;
-  MPISIM_TRY(resolve_window(win, "MPI_Win_set_attr", access));
-  MPISIM_WIN_CHECK(not is_window_keyval(keyval), win, MPI_ERR_KEYVAL, "MPI_Win_set_attr",
+  MPISIM_TRY(resolve_window(win, call, access));
+  MPISIM_WIN_CHECK(not is_window_keyval(keyval), win, MPI_ERR_KEYVAL, call,
                    "predefined attribute " + std::to_string(keyval) + " is read-only");
-  MPISIM_WIN_CHECK(is_user_keyval(keyval), win, MPI_ERR_KEYVAL, "MPI_Win_set_attr",
-                   "invalid keyval " + std::to_string(keyval));
+  MPISIM_WIN_CHECK(is_user_keyval(keyval), win, MPI_ERR_KEYVAL, call, "invalid keyval " + std::to_string(keyval));
+  return MPI_SUCCESS;
+}
+
+} // namespace
+
+extern "C" int PMPI_Win_set_attr(MPI_Win win, int keyval, void* attribute_val)
+{
+  MPISIM_TRY(check_writable_attribute(win, keyval, "MPI_Win_set_attr"));
   return Runtime::get().attributes().set(me(), AttributeObject::Win, win, keyval, attribute_val);
 }
 
@@ -222,12 +232,7 @@ extern "C" int PMPI_Win_get_attr(MPI_Win win, int keyval, void* attribute_val, i
 
 extern "C" int PMPI_Win_delete_attr(MPI_Win win, int keyval)
 {
-  WindowAccess access;
-  MPISIM_TRY(resolve_window(win, "MPI_Win_delete_attr", access));
-  MPISIM_WIN_CHECK(not is_window_keyval(keyval), win, MPI_ERR_KEYVAL, "MPI_Win_delete_attr",
-                   "predefined attribute " + std::to_string(keyval) + " is read-only");
-  MPISIM_WIN_CHECK(is_user_keyval(keyval), win, MPI_ERR_KEYVAL, "MPI_Win_delete_attr",
-                   "invalid keyval " + std::to_string(keyval));
+  MPISIM_TRY(check_writable_attribute(win, keyval, "MPI_Win_delete_attr"));
   bool found = false;
   return Runtime::get().attributes().remove(me(), AttributeObject::Win, win, keyval, found);
 }

@@ -16,6 +16,7 @@ import pytest
 from conftest import repo_path
 
 SOURCES = repo_path("tests", "online")
+CLUSTER4 = repo_path("examples", "replay-basic", "cluster4.xml")  # 1 Gf hosts
 PROGRAMS = ["coll_timing", "datatypes", "ring", "halo", "collectives", "privacy", "pingpong", "deadlock", "abort",
             "crash", "errors", "compute", "exit"]
 PROGRAMS += ["groups", "attributes", "topology"]  # groups, communicator creation, attributes, topologies
@@ -71,6 +72,22 @@ def real_mpirun_lines(tmp_path, name, np):
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     return sorted(done.stdout.splitlines())
+
+
+def smpirun_stdout(tmp_path, name, np, *arguments, config=("--cfg=smpi/simulate-computation:no",)):
+    """What tests/online/NAME.c prints when built by smpicc and run by SimGrid 3.32's smpirun on
+    examples/replay-basic/cluster4.xml (computation not simulated unless `config` says otherwise)."""
+    if shutil.which("smpicc") is None or shutil.which("smpirun") is None:
+        if os.environ.get("CI"):
+            pytest.fail("SimGrid's smpicc/smpirun must be installed in CI")
+        pytest.skip("SimGrid's smpicc/smpirun not installed")
+    binary = str(tmp_path / name)
+    subprocess.run(["smpicc", "-O1", os.path.join(SOURCES, name + ".c"), "-o", binary], check=True,
+                   capture_output=True)
+    smpi = subprocess.run(["smpirun", "-np", str(np), "-platform", CLUSTER4, *config, binary, *arguments],
+                          capture_output=True, text=True, timeout=120)
+    assert smpi.returncode == 0, smpi.stderr
+    return smpi.stdout
 
 
 @pytest.mark.parametrize("name,np", [("ring", 4), ("halo", 4), ("collectives", 5), ("privacy", 4),
@@ -221,19 +238,11 @@ def test_times_agree_with_smpirun(built, tmp_path, program, argument):
     # The same program under SimGrid 3.32's smpirun, computation not simulated on either side: the durations
     # measured by MPI_Wtime agree (ping-pong: eager, detached and rendezvous sizes; allreduce, bcast, alltoall with
     # the default selector), under the default smpi model.
-    if shutil.which("smpicc") is None or shutil.which("smpirun") is None:
-        pytest.skip("SimGrid's smpicc/smpirun not installed")
-    platform = repo_path("examples", "replay-basic", "cluster4.xml")
     np = 2 if program == "pingpong" else 4
-    binary = str(tmp_path / program)
-    subprocess.run(["smpicc", "-O1", os.path.join(SOURCES, program + ".c"), "-o", binary], check=True,
-                   capture_output=True)
-    smpi = subprocess.run(["smpirun", "-np", str(np), "-platform", platform, "--cfg=smpi/simulate-computation:no",
-                           binary, argument], capture_output=True, text=True, timeout=120)
-    assert smpi.returncode == 0, smpi.stderr
-    ours = run(built, program, argument, np=np, platform=platform, options=("--no-compute-time", "--quiet"))
+    smpi = smpirun_stdout(tmp_path, program, np, argument)
+    ours = run(built, program, argument, np=np, platform=CLUSTER4, options=("--no-compute-time", "--quiet"))
     assert ours.returncode == 0, ours.stderr
-    assert ours.stdout == smpi.stdout
+    assert ours.stdout == smpi
 
 
 def test_runs_are_reproducible(built, tmp_path):
@@ -326,7 +335,6 @@ def test_intercommunicators_are_reported_as_not_supported(tmp_path):
 # SMPI's annotations for large studies (docs/online.md, "Sampling and shared memory") --------------------------------
 # The sampling program checks its closed forms itself (see its header comment) with the computation between MPI
 # calls not simulated, or simulated with bursts under 1 ms dropped (a sampled body of ~2 ms counted twice would show).
-CLUSTER4 = repo_path("examples", "replay-basic", "cluster4.xml")  # 1 Gf hosts
 SAMPLING_OPTIONS = {"no-compute": ("--no-compute-time", "--host-speed", "2Gf"),
                     "compute": ("--cpu-threshold", "1ms", "--host-speed", "2Gf")}
 
@@ -404,17 +412,7 @@ def test_shared_malloc_shares_one_buffer_per_call_site(built, np):
 
 
 def _smpirun_lines(tmp_path, name, np, *config):
-    if shutil.which("smpicc") is None or shutil.which("smpirun") is None:
-        if os.environ.get("CI"):
-            pytest.fail("SimGrid's smpicc/smpirun must be installed in CI")
-        pytest.skip("SimGrid's smpicc/smpirun not installed")
-    binary = str(tmp_path / name)
-    subprocess.run(["smpicc", "-O1", os.path.join(SOURCES, name + ".c"), "-o", binary], check=True,
-                   capture_output=True)
-    smpi = subprocess.run(["smpirun", "-np", str(np), "-platform", CLUSTER4, *config, binary], capture_output=True,
-                          text=True, timeout=120)
-    assert smpi.returncode == 0, smpi.stderr
-    return sorted(smpi.stdout.splitlines())
+    return sorted(smpirun_stdout(tmp_path, name, np, config=config).splitlines())
 
 
 def test_annotated_programs_agree_with_smpirun(built, tmp_path):
@@ -602,18 +600,10 @@ def test_persistent_request_misuse_raises_error_classes(built):
 def test_ssend_waits_for_the_late_receive_as_under_smpirun(built, tmp_path):
     # A 4-byte MPI_Ssend to a receiver that polls MPI_Wtime for 1 ms first: it returns once the transfer that starts
     # at the receive has ended, as under SimGrid 3.32 (a synchronous send is never detached); same dates.
-    if shutil.which("smpicc") is None or shutil.which("smpirun") is None:
-        pytest.skip("SimGrid's smpicc/smpirun not installed")
-    platform = repo_path("examples", "replay-basic", "cluster4.xml")
-    binary = str(tmp_path / "p2p_modes")
-    subprocess.run(["smpicc", "-O1", os.path.join(SOURCES, "p2p_modes.c"), "-o", binary], check=True,
-                   capture_output=True)
-    smpi = subprocess.run(["smpirun", "-np", "2", "-platform", platform, "--cfg=smpi/simulate-computation:no",
-                           binary, "timing"], capture_output=True, text=True, timeout=120)
-    assert smpi.returncode == 0, smpi.stderr
-    ours = run(built, "p2p_modes", "timing", np=2, platform=platform, options=("--no-compute-time", "--quiet"))
+    smpi = smpirun_stdout(tmp_path, "p2p_modes", 2, "timing")
+    ours = run(built, "p2p_modes", "timing", np=2, platform=CLUSTER4, options=("--no-compute-time", "--quiet"))
     assert ours.returncode == 0, ours.stderr
-    assert ours.stdout == smpi.stdout
+    assert ours.stdout == smpi
     # Not before the receive: one transfer of 4 (+16) bytes on cluster4 later, T = 600e-6 * 2.01467 + 20 / (125e6 *
     # 0.812084) = 0.001209 s (mpi_p2p_modes_test.cpp gives the model's formula).
     assert float(ours.stdout.split()[-4]) == pytest.approx(0.001209, abs=1e-6)
@@ -730,23 +720,15 @@ def test_rma_epochs_of_large_transfers_take_smpiruns_time(built, tmp_path):
     # 10 MB rings of puts and gets between fences: the transfer dominates, and the epochs last within 5% of
     # smpirun's (SimGrid 3.32 moves RMA data at call time and fences with two barriers; mpisim's fence is a
     # reduce-scatter of counts and one barrier, and a get is a request then the reply: a few latencies apart).
-    if shutil.which("smpicc") is None or shutil.which("smpirun") is None:
-        pytest.skip("SimGrid's smpicc/smpirun not installed")
-    platform = repo_path("examples", "replay-basic", "cluster4.xml")
-    binary = str(tmp_path / "rma_timing")
-    subprocess.run(["smpicc", "-O1", os.path.join(SOURCES, "rma_timing.c"), "-o", binary], check=True,
-                   capture_output=True)
-    smpi = subprocess.run(["smpirun", "-np", "4", "-platform", platform, "--cfg=smpi/simulate-computation:no",
-                           binary, "10000000"], capture_output=True, text=True, timeout=120)
-    assert smpi.returncode == 0, smpi.stderr
-    ours = run(built, "rma_timing", "10000000", np=4, platform=platform, options=("--no-compute-time", "--quiet"))
+    smpi = smpirun_stdout(tmp_path, "rma_timing", 4, "10000000")
+    ours = run(built, "rma_timing", "10000000", np=4, platform=CLUSTER4, options=("--no-compute-time", "--quiet"))
     assert ours.returncode == 0, ours.stderr
 
     def epochs(line):
         words = line.split()
         return {name: float(words[words.index(name) + 2]) for name in ("put", "get")}
 
-    theirs, mine = epochs(smpi.stdout), epochs(ours.stdout)
+    theirs, mine = epochs(smpi), epochs(ours.stdout)
     for name in ("put", "get"):
         assert mine[name] == pytest.approx(theirs[name], rel=0.05), (name, mine, theirs)
 
