@@ -244,6 +244,11 @@ RequestPtr Rank::mrecv(const MessagePtr& message, void* buffer, size_t count, co
 
 bool Rank::cancel(Request& request)
 {
+  if (request.buffered_copy) {
+    const bool taken = cancel(*request.buffered_copy) && request.buffered_copy->status.cancelled;
+    request.status.cancelled = request.status.cancelled || taken;
+    return taken;
+  }
   if (request.kind() == RequestKind::Send)
     return world_.mailbox(request.comm().world_rank(request.peer())).cancel_send(request);
   if (request.kind() != RequestKind::Receive || request.done() ||

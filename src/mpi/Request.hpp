@@ -64,6 +64,9 @@ public:
   // Matched probes (MPI_Mprobe): the probe takes the message it matches out of the queue, so that no other receive
   // can match it; the message waits here for MPI_Mrecv.
   bool claims_message = false;
+  // A buffered send's local request (complete at once): the message it stands for, which cancelling it takes back
+  // until a receive matches it.
+  std::shared_ptr<Request> buffered_copy;
   std::shared_ptr<Message> claimed;
 
 private:

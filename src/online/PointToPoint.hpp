@@ -34,7 +34,8 @@ int post_send(mpi::Rank& rank, MPI_Comm comm, const MessageArguments& args, cons
 
 // Buffered sends (api_buffered.cpp): reserves the room of the message in the calling rank's attached buffer (or
 // raises MPI_ERR_BUFFER), then posts it; `blocking` chooses MPI_Bsend's overhead rather than MPI_Ibsend's. `posted`,
-// when given, receives the send (it completes locally, and can be cancelled until a receive matches it).
+// when given, receives the application's request: complete at once, it can be cancelled until a receive matches the
+// message.
 int post_buffered_send(mpi::Rank& rank, MPI_Comm comm, const MessageArguments& args, const void* buf, int count,
                        int dest, int tag, bool blocking, const char* call, mpi::RequestPtr* posted = nullptr);
 

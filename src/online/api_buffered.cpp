@@ -54,8 +54,16 @@ int post_buffered_send(mpi::Rank& rank, MPI_Comm comm, const MessageArguments& a
   } else {
     copy = rank.isend(*args.comm, dest, tag, buf, static_cast<size_t>(count), args.type, mpi::SendMode::Buffered);
   }
-  if (posted != nullptr)
-    *posted = copy;
+  if (posted != nullptr) {
+    // The application's request completes at once (a buffered send is local: waiting for it never waits for the
+    // receiver); it stands for the copy, which MPI_Cancel can take back until a receive matches it.
+    auto local = std::make_shared<mpi::Request>(mpi::RequestKind::Send, rank.world_rank(), *args.comm, dest, tag,
+                                                static_cast<double>(bytes));
+    local->status.message = copy->status.message;
+    local->buffered_copy = copy;
+    local->complete();
+    *posted = std::move(local);
+  }
   buffer.in_use.emplace_back(std::move(copy), room);
   return MPI_SUCCESS;
 }

@@ -1,7 +1,9 @@
 /* MPI_Cancel of buffered sends (MPICH pt2pt/scancel, pscancel): a buffered send completes locally, but its message
  * can still be cancelled until a receive matches it. Rank 0 sends rank 1 three buffered messages: tag 5 by MPI_Ibsend
  * and tag 6 by a persistent MPI_Bsend_init, both cancelled before rank 1 posts anything, and tag 7 not cancelled.
- * Rank 1 must find only tag 7. (Open MPI never cancels sends, so this is not compared with it.) */
+ * Rank 1 must find only tag 7. Then rank 0 waits for a started persistent buffered send to itself before posting its
+ * receive: a buffered send is local (MPICH pt2pt/bsend3, bsend4). (Open MPI never cancels sends, so this is not
+ * compared with it.) */
 #include <mpi.h>
 
 #include <stdio.h>
@@ -13,7 +15,7 @@ int main(int argc, char** argv)
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   if (rank == 0) {
-    int size = 3 * (sizeof(int) + MPI_BSEND_OVERHEAD);
+    int size = 4 * (sizeof(int) + MPI_BSEND_OVERHEAD);
     void* buffer = malloc(size);
     MPI_Buffer_attach(buffer, size);
     MPI_Request request;
@@ -30,6 +32,13 @@ int main(int argc, char** argv)
     MPI_Request_free(&request);
     MPI_Bsend(&value, 1, MPI_INT, 1, 7, MPI_COMM_WORLD);
     printf("Ibsend cancelled: %d, persistent Bsend cancelled: %d\n", cancelled_ibsend, cancelled_persistent);
+    int echo = 0;
+    MPI_Bsend_init(&value, 1, MPI_INT, 0, 8, MPI_COMM_WORLD, &request);
+    MPI_Start(&request);
+    MPI_Wait(&request, &status);
+    MPI_Request_free(&request);
+    MPI_Recv(&echo, 1, MPI_INT, 0, 8, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    printf("persistent Bsend to itself completed before its receive: %d\n", echo);
     MPI_Barrier(MPI_COMM_WORLD);
     MPI_Buffer_detach(&buffer, &size);
     free(buffer);

@@ -27,7 +27,7 @@ std::string load_failure(int rank, int ranks, const std::string& reason)
          ": " + reason + " (" + mapping_limit_hint() + ")";
 }
 
-// The MPI function named by a loader error "...: undefined symbol: MPI_Win_create", or "".
+// The MPI function named by a loader error "...: undefined symbol: MPI_Win_lock", or "".
 std::string missing_mpi_function(const std::string& error)
 {
   const std::string marker = "undefined symbol: ";
