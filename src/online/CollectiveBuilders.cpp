@@ -8,11 +8,11 @@ namespace {
 
 using mpi::Collective;
 
-int start(Collective op, MPI_Comm comm, const char* call, PreparedPtr& out)
+int start(Collective op, MPI_Comm comm, const char* call, PreparedOut& out)
 {
   const mpi::Communicator* c = nullptr;
   MPISIM_TRY(resolve_comm(comm, call, c));
-  out = std::make_shared<PreparedCollective>(op, *c, c->local_rank(Runtime::get().current_rank()));
+  out.make(op, *c, c->local_rank(Runtime::get().current_rank()));
   return MPI_SUCCESS;
 }
 
@@ -23,13 +23,13 @@ bool in_place(const void* buffer)
 
 } // namespace
 
-int prepare_barrier(MPI_Comm comm, const char* call, PreparedPtr& out)
+int prepare_barrier(MPI_Comm comm, const char* call, PreparedOut& out)
 {
   return start(Collective::Barrier, comm, call, out);
 }
 
 int prepare_bcast(void* buffer, int count, MPI_Datatype type, int root, MPI_Comm comm, const char* call,
-                  PreparedPtr& out)
+                  PreparedOut& out)
 {
   MPISIM_TRY(start(Collective::Bcast, comm, call, out));
   mpi::DatatypePtr t;
@@ -44,7 +44,7 @@ int prepare_bcast(void* buffer, int count, MPI_Datatype type, int root, MPI_Comm
 }
 
 int prepare_reduction(Collective op_kind, const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
-                      int root, MPI_Comm comm, const char* call, PreparedPtr& out)
+                      int root, MPI_Comm comm, const char* call, PreparedOut& out)
 {
   MPISIM_TRY(start(op_kind, comm, call, out));
   mpi::DatatypePtr t;
@@ -68,7 +68,7 @@ int prepare_reduction(Collective op_kind, const void* sendbuf, void* recvbuf, in
 
 int prepare_gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                    const int* recvcounts, const int* displs, MPI_Datatype recvtype, int root, MPI_Comm comm,
-                   const char* call, PreparedPtr& out)
+                   const char* call, PreparedOut& out)
 {
   const bool all = root < 0;
   const bool v = recvcounts != nullptr;
@@ -112,7 +112,7 @@ int prepare_gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, vo
 
 int prepare_scatter(const void* sendbuf, int sendcount, const int* sendcounts, const int* displs,
                     MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype, int root,
-                    MPI_Comm comm, const char* call, PreparedPtr& out)
+                    MPI_Comm comm, const char* call, PreparedOut& out)
 {
   const bool v = sendcounts != nullptr;
   MPISIM_TRY(start(v ? Collective::Scatterv : Collective::Scatter, comm, call, out));
@@ -150,7 +150,7 @@ int prepare_scatter(const void* sendbuf, int sendcount, const int* sendcounts, c
 
 int prepare_alltoall(const void* sendbuf, int sendcount, const int* sendcounts, const int* sdispls,
                      MPI_Datatype sendtype, void* recvbuf, int recvcount, const int* recvcounts, const int* rdispls,
-                     MPI_Datatype recvtype, MPI_Comm comm, const char* call, PreparedPtr& out)
+                     MPI_Datatype recvtype, MPI_Comm comm, const char* call, PreparedOut& out)
 {
   const bool v = recvcounts != nullptr;
   MPISIM_TRY(start(v ? Collective::Alltoallv : Collective::Alltoall, comm, call, out));
@@ -193,7 +193,7 @@ int prepare_alltoall(const void* sendbuf, int sendcount, const int* sendcounts, 
 
 int prepare_alltoallw(const void* sendbuf, const int* sendcounts, const int* sdispls, const MPI_Datatype* sendtypes,
                       void* recvbuf, const int* recvcounts, const int* rdispls, const MPI_Datatype* recvtypes,
-                      MPI_Comm comm, const char* call, PreparedPtr& out)
+                      MPI_Comm comm, const char* call, PreparedOut& out)
 {
   MPISIM_TRY(start(Collective::Alltoallw, comm, call, out));
   PreparedCollective& p = *out;
@@ -218,7 +218,7 @@ int prepare_alltoallw(const void* sendbuf, const int* sendcounts, const int* sdi
 }
 
 int prepare_reduce_scatter(const void* sendbuf, void* recvbuf, const int* recvcounts, MPI_Datatype type, MPI_Op op,
-                           MPI_Comm comm, const char* call, PreparedPtr& out)
+                           MPI_Comm comm, const char* call, PreparedOut& out)
 {
   MPISIM_TRY(start(Collective::ReduceScatter, comm, call, out));
   PreparedCollective& p = *out;

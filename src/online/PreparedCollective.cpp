@@ -11,6 +11,19 @@ PreparedCollective::PreparedCollective(mpi::Collective op, const mpi::Communicat
   call.with_data = true;
 }
 
+void PreparedOut::make(mpi::Collective op, const mpi::Communicator& comm, int me)
+{
+  if (place_ == Place::Frame)
+    frame_.emplace(op, comm, me);
+  else
+    heap_ = std::make_shared<PreparedCollective>(op, comm, me);
+}
+
+PreparedCollective* PreparedOut::get() const
+{
+  return place_ == Place::Frame ? &*frame_ : heap_.get();
+}
+
 std::byte* PreparedCollective::scratch(size_t bytes)
 {
   storage_.emplace_back(bytes);

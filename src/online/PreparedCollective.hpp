@@ -12,6 +12,7 @@
 #include <functional>
 #include <list>
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace mpisim::online {
@@ -57,6 +58,29 @@ private:
 };
 
 using PreparedPtr = std::shared_ptr<PreparedCollective>;
+
+// Where a collective's preparation is built. A blocking call keeps it in its own frame: on the rank's stack, in the
+// page the rank has touched already, so a blocked rank holds no heap for it (memory per rank is what limits scale).
+// A non-blocking call's preparation outlives the call: on the heap, shared with its request.
+class PreparedOut {
+public:
+  enum class Place { Frame, Heap };
+  explicit PreparedOut(Place place) : place_(place) {}
+  PreparedOut(const PreparedOut&) = delete;
+  PreparedOut& operator=(const PreparedOut&) = delete;
+
+  void make(mpi::Collective op, const mpi::Communicator& comm, int me);
+  PreparedCollective& operator*() const { return *get(); }
+  PreparedCollective* operator->() const { return get(); }
+  PreparedCollective* get() const;
+  // The heap-built preparation (Place::Heap).
+  const PreparedPtr& shared() const { return heap_; }
+
+private:
+  Place place_;
+  PreparedPtr heap_;
+  mutable std::optional<PreparedCollective> frame_;
+};
 
 // Runs the call now (blocking collectives) and unpacks the results.
 int run_blocking(ApiScope& scope, PreparedCollective& prepared);

@@ -10,7 +10,7 @@ template <typename Prepare>
 int run(Prepare&& prepare, const char* call = __builtin_FUNCTION())
 {
   ApiScope scope(call); // named after the MPI function calling this helper
-  PreparedPtr prepared;
+  PreparedOut prepared(PreparedOut::Place::Frame);
   MPISIM_TRY(prepare(prepared));
   return run_blocking(scope, *prepared);
 }
@@ -18,18 +18,18 @@ int run(Prepare&& prepare, const char* call = __builtin_FUNCTION())
 
 extern "C" int PMPI_Barrier(MPI_Comm comm)
 {
-  return run([&](PreparedPtr& p) { return prepare_barrier(comm, "MPI_Barrier", p); });
+  return run([&](PreparedOut& p) { return prepare_barrier(comm, "MPI_Barrier", p); });
 }
 
 extern "C" int PMPI_Bcast(void* buffer, int count, MPI_Datatype type, int root, MPI_Comm comm)
 {
-  return run([&](PreparedPtr& p) { return prepare_bcast(buffer, count, type, root, comm, "MPI_Bcast", p); });
+  return run([&](PreparedOut& p) { return prepare_bcast(buffer, count, type, root, comm, "MPI_Bcast", p); });
 }
 
 extern "C" int PMPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, int root,
                            MPI_Comm comm)
 {
-  return run([&](PreparedPtr& p) {
+  return run([&](PreparedOut& p) {
     return prepare_reduction(Collective::Reduce, sendbuf, recvbuf, count, type, op, root, comm, "MPI_Reduce", p);
   });
 }
@@ -37,14 +37,14 @@ extern "C" int PMPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Da
 extern "C" int PMPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
                               MPI_Comm comm)
 {
-  return run([&](PreparedPtr& p) {
+  return run([&](PreparedOut& p) {
     return prepare_reduction(Collective::Allreduce, sendbuf, recvbuf, count, type, op, -1, comm, "MPI_Allreduce", p);
   });
 }
 
 extern "C" int PMPI_Scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm)
 {
-  return run([&](PreparedPtr& p) {
+  return run([&](PreparedOut& p) {
     return prepare_reduction(Collective::Scan, sendbuf, recvbuf, count, type, op, -1, comm, "MPI_Scan", p);
   });
 }
@@ -52,7 +52,7 @@ extern "C" int PMPI_Scan(const void* sendbuf, void* recvbuf, int count, MPI_Data
 extern "C" int PMPI_Exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
                            MPI_Comm comm)
 {
-  return run([&](PreparedPtr& p) {
+  return run([&](PreparedOut& p) {
     return prepare_reduction(Collective::Exscan, sendbuf, recvbuf, count, type, op, -1, comm, "MPI_Exscan", p);
   });
 }
@@ -60,7 +60,7 @@ extern "C" int PMPI_Exscan(const void* sendbuf, void* recvbuf, int count, MPI_Da
 extern "C" int PMPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                            MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
-  return run([&](PreparedPtr& p) {
+  return run([&](PreparedOut& p) {
     return prepare_gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, nullptr, nullptr, recvtype, root, comm,
                           "MPI_Gather", p);
   });
@@ -69,7 +69,7 @@ extern "C" int PMPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype send
 extern "C" int PMPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                             const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
-  return run([&](PreparedPtr& p) {
+  return run([&](PreparedOut& p) {
     return prepare_gather(sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts, displs, recvtype, root, comm,
                           "MPI_Gatherv", p);
   });
@@ -78,7 +78,7 @@ extern "C" int PMPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sen
 extern "C" int PMPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                               MPI_Datatype recvtype, MPI_Comm comm)
 {
-  return run([&](PreparedPtr& p) {
+  return run([&](PreparedOut& p) {
     return prepare_gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, nullptr, nullptr, recvtype, -1, comm,
                           "MPI_Allgather", p);
   });
@@ -87,7 +87,7 @@ extern "C" int PMPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype s
 extern "C" int PMPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                                const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm)
 {
-  return run([&](PreparedPtr& p) {
+  return run([&](PreparedOut& p) {
     return prepare_gather(sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts, displs, recvtype, -1, comm,
                           "MPI_Allgatherv", p);
   });
@@ -96,7 +96,7 @@ extern "C" int PMPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype 
 extern "C" int PMPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                             MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
-  return run([&](PreparedPtr& p) {
+  return run([&](PreparedOut& p) {
     return prepare_scatter(sendbuf, sendcount, nullptr, nullptr, sendtype, recvbuf, recvcount, recvtype, root, comm,
                            "MPI_Scatter", p);
   });
@@ -105,7 +105,7 @@ extern "C" int PMPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sen
 extern "C" int PMPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
                              void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
-  return run([&](PreparedPtr& p) {
+  return run([&](PreparedOut& p) {
     return prepare_scatter(sendbuf, 0, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm,
                            "MPI_Scatterv", p);
   });
@@ -114,7 +114,7 @@ extern "C" int PMPI_Scatterv(const void* sendbuf, const int sendcounts[], const 
 extern "C" int PMPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                              MPI_Datatype recvtype, MPI_Comm comm)
 {
-  return run([&](PreparedPtr& p) {
+  return run([&](PreparedOut& p) {
     return prepare_alltoall(sendbuf, sendcount, nullptr, nullptr, sendtype, recvbuf, recvcount, nullptr, nullptr,
                             recvtype, comm, "MPI_Alltoall", p);
   });
@@ -124,7 +124,7 @@ extern "C" int PMPI_Alltoallv(const void* sendbuf, const int sendcounts[], const
                               void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
                               MPI_Comm comm)
 {
-  return run([&](PreparedPtr& p) {
+  return run([&](PreparedOut& p) {
     return prepare_alltoall(sendbuf, 0, sendcounts, sdispls, sendtype, recvbuf, 0, recvcounts, rdispls, recvtype,
                             comm, "MPI_Alltoallv", p);
   });
@@ -134,7 +134,7 @@ extern "C" int PMPI_Alltoallw(const void* sendbuf, const int sendcounts[], const
                               const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
                               const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
 {
-  return run([&](PreparedPtr& p) {
+  return run([&](PreparedOut& p) {
     return prepare_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm,
                              "MPI_Alltoallw", p);
   });
@@ -143,7 +143,7 @@ extern "C" int PMPI_Alltoallw(const void* sendbuf, const int sendcounts[], const
 extern "C" int PMPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype type,
                                    MPI_Op op, MPI_Comm comm)
 {
-  return run([&](PreparedPtr& p) {
+  return run([&](PreparedOut& p) {
     return prepare_reduce_scatter(sendbuf, recvbuf, recvcounts, type, op, comm, "MPI_Reduce_scatter", p);
   });
 }
@@ -154,7 +154,7 @@ extern "C" int PMPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int
   int size = 0;
   MPISIM_TRY(PMPI_Comm_size(comm, &size));
   std::vector<int> recvcounts(size, recvcount);
-  return run([&](PreparedPtr& p) {
+  return run([&](PreparedOut& p) {
     return prepare_reduce_scatter(sendbuf, recvbuf, recvcounts.data(), type, op, comm, "MPI_Reduce_scatter_block", p);
   });
 }

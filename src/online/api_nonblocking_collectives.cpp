@@ -12,27 +12,27 @@ template <typename Prepare>
 int start(MPI_Request* request, Prepare&& prepare, const char* call = __builtin_FUNCTION())
 {
   ApiScope scope(call); // named after the MPI function calling this helper
-  PreparedPtr prepared;
+  PreparedOut prepared(PreparedOut::Place::Heap);
   MPISIM_TRY(prepare(prepared));
-  return start_nonblocking(scope, prepared, request);
+  return start_nonblocking(scope, prepared.shared(), request);
 }
 } // namespace
 
 extern "C" int PMPI_Ibarrier(MPI_Comm comm, MPI_Request* request)
 {
-  return start(request, [&](PreparedPtr& p) { return prepare_barrier(comm, "MPI_Ibarrier", p); });
+  return start(request, [&](PreparedOut& p) { return prepare_barrier(comm, "MPI_Ibarrier", p); });
 }
 
 extern "C" int PMPI_Ibcast(void* buffer, int count, MPI_Datatype type, int root, MPI_Comm comm, MPI_Request* request)
 {
   return start(request,
-               [&](PreparedPtr& p) { return prepare_bcast(buffer, count, type, root, comm, "MPI_Ibcast", p); });
+               [&](PreparedOut& p) { return prepare_bcast(buffer, count, type, root, comm, "MPI_Ibcast", p); });
 }
 
 extern "C" int PMPI_Ireduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, int root,
                             MPI_Comm comm, MPI_Request* request)
 {
-  return start(request, [&](PreparedPtr& p) {
+  return start(request, [&](PreparedOut& p) {
     return prepare_reduction(Collective::Reduce, sendbuf, recvbuf, count, type, op, root, comm, "MPI_Ireduce", p);
   });
 }
@@ -40,7 +40,7 @@ extern "C" int PMPI_Ireduce(const void* sendbuf, void* recvbuf, int count, MPI_D
 extern "C" int PMPI_Iallreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
                                MPI_Comm comm, MPI_Request* request)
 {
-  return start(request, [&](PreparedPtr& p) {
+  return start(request, [&](PreparedOut& p) {
     return prepare_reduction(Collective::Allreduce, sendbuf, recvbuf, count, type, op, -1, comm, "MPI_Iallreduce", p);
   });
 }
@@ -48,7 +48,7 @@ extern "C" int PMPI_Iallreduce(const void* sendbuf, void* recvbuf, int count, MP
 extern "C" int PMPI_Iscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
                           MPI_Request* request)
 {
-  return start(request, [&](PreparedPtr& p) {
+  return start(request, [&](PreparedOut& p) {
     return prepare_reduction(Collective::Scan, sendbuf, recvbuf, count, type, op, -1, comm, "MPI_Iscan", p);
   });
 }
@@ -56,7 +56,7 @@ extern "C" int PMPI_Iscan(const void* sendbuf, void* recvbuf, int count, MPI_Dat
 extern "C" int PMPI_Iexscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
                             MPI_Comm comm, MPI_Request* request)
 {
-  return start(request, [&](PreparedPtr& p) {
+  return start(request, [&](PreparedOut& p) {
     return prepare_reduction(Collective::Exscan, sendbuf, recvbuf, count, type, op, -1, comm, "MPI_Iexscan", p);
   });
 }
@@ -64,7 +64,7 @@ extern "C" int PMPI_Iexscan(const void* sendbuf, void* recvbuf, int count, MPI_D
 extern "C" int PMPI_Igather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                             MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request)
 {
-  return start(request, [&](PreparedPtr& p) {
+  return start(request, [&](PreparedOut& p) {
     return prepare_gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, nullptr, nullptr, recvtype, root, comm,
                           "MPI_Igather", p);
   });
@@ -73,7 +73,7 @@ extern "C" int PMPI_Igather(const void* sendbuf, int sendcount, MPI_Datatype sen
 extern "C" int PMPI_Iallgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                                int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request)
 {
-  return start(request, [&](PreparedPtr& p) {
+  return start(request, [&](PreparedOut& p) {
     return prepare_gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, nullptr, nullptr, recvtype, -1, comm,
                           "MPI_Iallgather", p);
   });
@@ -82,7 +82,7 @@ extern "C" int PMPI_Iallgather(const void* sendbuf, int sendcount, MPI_Datatype 
 extern "C" int PMPI_Iscatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                              MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request)
 {
-  return start(request, [&](PreparedPtr& p) {
+  return start(request, [&](PreparedOut& p) {
     return prepare_scatter(sendbuf, sendcount, nullptr, nullptr, sendtype, recvbuf, recvcount, recvtype, root, comm,
                            "MPI_Iscatter", p);
   });
@@ -91,7 +91,7 @@ extern "C" int PMPI_Iscatter(const void* sendbuf, int sendcount, MPI_Datatype se
 extern "C" int PMPI_Ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                               MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request)
 {
-  return start(request, [&](PreparedPtr& p) {
+  return start(request, [&](PreparedOut& p) {
     return prepare_alltoall(sendbuf, sendcount, nullptr, nullptr, sendtype, recvbuf, recvcount, nullptr, nullptr,
                             recvtype, comm, "MPI_Ialltoall", p);
   });
@@ -101,7 +101,7 @@ extern "C" int PMPI_Igatherv(const void* sendbuf, int sendcount, MPI_Datatype se
                              const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm,
                              MPI_Request* request)
 {
-  return start(request, [&](PreparedPtr& p) {
+  return start(request, [&](PreparedOut& p) {
     return prepare_gather(sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts, displs, recvtype, root, comm,
                           "MPI_Igatherv", p);
   });
@@ -111,7 +111,7 @@ extern "C" int PMPI_Iallgatherv(const void* sendbuf, int sendcount, MPI_Datatype
                                 const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
                                 MPI_Request* request)
 {
-  return start(request, [&](PreparedPtr& p) {
+  return start(request, [&](PreparedOut& p) {
     return prepare_gather(sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts, displs, recvtype, -1, comm,
                           "MPI_Iallgatherv", p);
   });
@@ -121,7 +121,7 @@ extern "C" int PMPI_Iscatterv(const void* sendbuf, const int sendcounts[], const
                               void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
                               MPI_Request* request)
 {
-  return start(request, [&](PreparedPtr& p) {
+  return start(request, [&](PreparedOut& p) {
     return prepare_scatter(sendbuf, 0, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm,
                            "MPI_Iscatterv", p);
   });
@@ -131,7 +131,7 @@ extern "C" int PMPI_Ialltoallv(const void* sendbuf, const int sendcounts[], cons
                                MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
                                MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request)
 {
-  return start(request, [&](PreparedPtr& p) {
+  return start(request, [&](PreparedOut& p) {
     return prepare_alltoall(sendbuf, 0, sendcounts, sdispls, sendtype, recvbuf, 0, recvcounts, rdispls, recvtype,
                             comm, "MPI_Ialltoallv", p);
   });
@@ -142,7 +142,7 @@ extern "C" int PMPI_Ialltoallw(const void* sendbuf, const int sendcounts[], cons
                                const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
                                MPI_Request* request)
 {
-  return start(request, [&](PreparedPtr& p) {
+  return start(request, [&](PreparedOut& p) {
     return prepare_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm,
                              "MPI_Ialltoallw", p);
   });
@@ -151,7 +151,7 @@ extern "C" int PMPI_Ialltoallw(const void* sendbuf, const int sendcounts[], cons
 extern "C" int PMPI_Ireduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype type,
                                     MPI_Op op, MPI_Comm comm, MPI_Request* request)
 {
-  return start(request, [&](PreparedPtr& p) {
+  return start(request, [&](PreparedOut& p) {
     return prepare_reduce_scatter(sendbuf, recvbuf, recvcounts, type, op, comm, "MPI_Ireduce_scatter", p);
   });
 }
@@ -162,7 +162,7 @@ extern "C" int PMPI_Ireduce_scatter_block(const void* sendbuf, void* recvbuf, in
   int size = 0;
   MPISIM_TRY(PMPI_Comm_size(comm, &size));
   std::vector<int> recvcounts(size, recvcount); // read while preparing: need not outlive the call
-  return start(request, [&](PreparedPtr& p) {
+  return start(request, [&](PreparedOut& p) {
     return prepare_reduce_scatter(sendbuf, recvbuf, recvcounts.data(), type, op, comm, "MPI_Ireduce_scatter_block",
                                   p);
   });
