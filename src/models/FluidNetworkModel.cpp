@@ -1,4 +1,4 @@
-// `fluid`: the plain flow-level model of seed 001 (Sec. V): time = L + S/B with max-min sharing, no correction
+// `fluid`: the plain flow-level model of Bedaride et al., PMBS 2013 (Sec. V): time = L + S/B with max-min sharing, no correction
 // factor, no envelope, no RTT unfairness, no cross-traffic. The MPI protocol switch (detached below 64 KiB) stays:
 // it is the MPI library's behaviour, not a network correction.
 #include "models/FlowNetworkModel.hpp"

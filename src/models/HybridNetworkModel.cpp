@@ -1,12 +1,12 @@
-// `hybrid`: the hybrid model of seed 000 (Fig. 4) and seed 001 (Sec. IV): flow-level sharing over the platform's
+// `hybrid`: the hybrid model of Degomme et al., TPDS 2017 (Fig. 4) and Bedaride et al., PMBS 2013 (Sec. IV): flow-level sharing over the platform's
 // links (limiter links included), with the three MPI modes observed on real clusters, by payload size k:
 //   asynchronous  k <= Sa (65536):          data leaves at the send, before the receive is posted (eager);
 //   detached      Sa < k <= Sd (327680):    the sender returns at once, data flows once the receive is posted;
 //   synchronous   k > Sd:                   rendezvous, the sender waits for the data to arrive.
 // Within each size interval the model is affine: send overhead T1 = os + k*Os, receive overhead T3 = or + k*Or,
-// transfer T2 = L*lat-factor + k / (B*bw-factor). The interval bounds 1420, 32768, 65536 and 327680 are the seeds'.
+// transfer T2 = L*lat-factor + k / (B*bw-factor). The interval bounds 1420, 32768, 65536 and 327680 are the papers'.
 // Default factors are SimGrid's calibrated SMPI tables and overheads are zero: calibrate them for your cluster from
-// ping and ping-pong runs (seed 001 Sec. IV.A) and pass them with --model-params.
+// ping and ping-pong runs (PMBS 2013 paper, Sec. IV.A) and pass them with --model-params.
 #include "models/FlowNetworkModel.hpp"
 
 namespace mpisim::models {
@@ -15,7 +15,7 @@ namespace {
 
 std::vector<ParameterSpec> hybrid_parameters()
 {
-  // T1 and T3 tables per interval of the seeds (threshold:o:O), zero until calibrated.
+  // T1 and T3 tables per interval of the papers (threshold:o:O), zero until calibrated.
   const std::string per_interval = "0:0:0;1420:0:0;32768:0:0;65536:0:0;327680:0:0";
   std::vector<ParameterSpec> specs = shared_flow_parameters(per_interval, per_interval);
   specs.push_back({"Sa", ParameterKind::Size, "65536B", "largest payload sent asynchronously (eagerly)"});

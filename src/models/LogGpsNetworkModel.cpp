@@ -1,4 +1,5 @@
-// `loggps`: the LogGPS delay model (Ino et al., PPoPP 2001) as summarised in seed 001 Fig. 1. No contention and no
+// `loggps`: the LogGPS delay model (Ino et al., PPoPP 2001) as summarised in Fig. 1 of Bedaride et al.,
+// "Toward Better Simulation of MPI Applications on Ethernet/TCP Networks" (PMBS 2013). No contention and no
 // topology: each message costs a fixed delay, the only shared resource is the sender's network card (single port).
 //
 // For a payload of k bytes:

@@ -1,6 +1,6 @@
 // `smpi`: SimGrid 3.32's default SMPI network model, as `smpirun` configures it.
 //
-// Facts (from SimGrid 3.32, see shared/reference/simgrid-smpi.md sec. 3): piecewise bandwidth and latency factors
+// Facts (from SimGrid 3.32, as documented in docs/model-parameters.md): piecewise bandwidth and latency factors
 // fitted on TACC's Stampede, applied to payload + 16 bytes with intervals (t_i, t_i+1]; weight-S 8775; TCP-gamma
 // 4194304 bytes; cross-traffic 0.05 on the reverse route; sends below 65536 payload bytes are detached; no eager
 // mailbox (async-small-thresh 0); overheads os/ois/or zero.

@@ -2,7 +2,8 @@
 
 Times one call of a collective operation, in isolation, for every algorithm (and library selector) asked for, over
 a grid of message sizes and communicator sizes; writes the results as CSV and plots time per byte as in figure 12 of
-the SMPI paper (shared/seeds/000, section 7.5)."""
+the SMPI paper (Degomme et al., "Simulating MPI applications: the SMPI approach", TPDS 2017,
+section 7.5)."""
 
 from __future__ import annotations
 

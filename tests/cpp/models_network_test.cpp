@@ -1,6 +1,6 @@
 // Network models, each checked on a scenario small enough to solve by hand. Every test's comment gives the equations
 // and the numbers; the assertions compare the simulated dates with those numbers to 1e-9 (relative), and with the
-// dates SimGrid 3.32 printed (shared/reference/simgrid-smpi.md sec. 1.3 and 3) to the digits it printed.
+// dates SimGrid 3.32 printed (docs/model-parameters.md) to the digits it printed.
 //
 // Notation: s = payload + 16 (SMPI envelope); lf(s), bf(s) = SMPI latency and bandwidth factors, looked up by the
 // rule "value of the largest threshold t < s" (intervals (t_i, t_i+1]):
@@ -586,7 +586,7 @@ TEST(models_fluid, TimeIsLatencyPlusSizeOverBandwidth)
 }
 
 // ------------------------------------------------------------------------------------------------------------------
-// hybrid: seed 000 Fig. 4 (asynchronous k <= Sa = 65536, detached Sa < k <= Sd = 327680, synchronous k > Sd)
+// hybrid: SMPI paper (Degomme et al., TPDS 2017) Fig. 4 (asynchronous k <= Sa = 65536, detached Sa < k <= Sd = 327680, synchronous k > Sd)
 // ------------------------------------------------------------------------------------------------------------------
 // With the default (SMPI) factors on cluster4 (no TCP-gamma in this model; cross-traffic does not bind):
 //   T2(1000)   = 600e-6*1.9503  + 1016/(125e6*0.341987)    = 0.00119394698529476
@@ -686,7 +686,7 @@ TEST(models_hybrid, AffineOverheadsFromParameters)
 }
 
 // ------------------------------------------------------------------------------------------------------------------
-// loggps: seed 001 Fig. 1
+// loggps: PMBS 2013 paper (Bedaride et al.) Fig. 1
 // ------------------------------------------------------------------------------------------------------------------
 // Parameters (use-route = no): L = 10 us, o = 2 us, g = 1e-8 s/B, G = 1e-9 s/B, Os = 1e-10, Or = 2e-10, s = 1000,
 // S = 65536.  T1 = o + k*Os, T2 = L + k*g (k < s) or L + s*g + (k-s)*G, T3 = o + k*Or, T5 = 2o + L,

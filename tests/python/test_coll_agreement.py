@@ -4,7 +4,7 @@ platform and placement predicts the same time within 1 %, over a grid of communi
 prime, several ranks per host) and message sizes (eager and rendezvous, small and large enough for segmented and
 pipelined branches).
 
-Also: mpisim registers every algorithm name of SimGrid 3.32's table (reference: shared/reference/simgrid-smpi.md §4),
+Also: mpisim registers every algorithm name of SimGrid 3.32's table (listed in docs/collective-algorithms.md),
 so users can carry their `--cfg=smpi/OP:ALGO` settings over."""
 
 from __future__ import annotations
