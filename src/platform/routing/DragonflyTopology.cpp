@@ -23,13 +23,13 @@ namespace mpisim::platform {
 namespace {
 
 struct DragonflyShape {
-  uint32_t groups              = 1;
-  uint32_t blue_links          = 1; // between two groups
-  uint32_t chassis_per_group   = 1;
-  uint32_t black_links         = 1; // between two chassis of a group, per blade
+  uint32_t groups = 1;
+  uint32_t blue_links = 1; // between two groups
+  uint32_t chassis_per_group = 1;
+  uint32_t black_links = 1; // between two chassis of a group, per blade
   uint32_t routers_per_chassis = 1;
-  uint32_t green_links         = 1; // between two routers of a chassis
-  uint32_t hosts_per_router    = 1;
+  uint32_t green_links = 1; // between two routers of a chassis
+  uint32_t hosts_per_router = 1;
 
   uint64_t routers_per_group() const { return uint64_t(chassis_per_group) * routers_per_chassis; }
   uint64_t router_count() const { return groups * routers_per_group(); }
@@ -38,9 +38,9 @@ struct DragonflyShape {
 
 // Where a router sits. Its index counts blades fastest, then chassis, then groups.
 struct RouterPosition {
-  uint64_t group   = 0;
+  uint64_t group = 0;
   uint64_t chassis = 0; // within the group
-  uint64_t blade   = 0; // within the chassis
+  uint64_t blade = 0;   // within the chassis
 
   static RouterPosition of(uint64_t router, const DragonflyShape& shape)
   {
@@ -69,10 +69,10 @@ DragonflyShape parse_dragonfly_shape(std::string_view text)
     throw InputError("", 0,
                      "dragonfly parameters '" + std::string(text) +
                          "' must have 4 parts separated by ';': groups,links;chassis,links;routers,links;nodes");
-  const std::vector<uint32_t> groups  = parse_pair(parts[0], "groups and blue links");
+  const std::vector<uint32_t> groups = parse_pair(parts[0], "groups and blue links");
   const std::vector<uint32_t> chassis = parse_pair(parts[1], "chassis and black links");
   const std::vector<uint32_t> routers = parse_pair(parts[2], "routers and green links");
-  const std::vector<uint32_t> hosts   = parse_count_list(parts[3], "dragonfly hosts per router");
+  const std::vector<uint32_t> hosts = parse_count_list(parts[3], "dragonfly hosts per router");
   if (hosts.size() != 1)
     throw InputError("", 0, "dragonfly hosts per router '" + std::string(parts[3]) + "' must be one number");
   return {groups[0], groups[1], chassis[0], chassis[1], routers[0], routers[1], hosts[0]};
@@ -89,7 +89,7 @@ uint64_t pair_count(uint64_t count)
 }
 
 struct DuplexCable {
-  LinkId up   = kNoLink; // from the lower-numbered end (the host, for a local cable)
+  LinkId up = kNoLink; // from the lower-numbered end (the host, for a local cable)
   LinkId down = kNoLink;
 
   LinkId leaving(bool from_lower_end) const { return from_lower_end ? up : down; }
@@ -138,7 +138,7 @@ public:
       links.push_back(hosts_[src].loopback);
       return {};
     }
-    const RouterPosition source      = router_of(src);
+    const RouterPosition source = router_of(src);
     const RouterPosition destination = router_of(dst);
     append(hosts_[src].limiter, links);
     links.push_back(local_[src].up);
@@ -274,9 +274,9 @@ void add_green_cables(const ClusterSpec& spec, PlatformBuilder& builder, Dragonf
       for (uint64_t low = 0; low < shape.routers_per_chassis; low++) {
         for (uint64_t high = low + 1; high < shape.routers_per_chassis; high++) {
           const auto cable = add_cluster_link(spec, builder,
-                                              "green_link_in_chassis_" + std::to_string(chassis) +
-                                                  "_between_routers_" + std::to_string(low) + "_and_" +
-                                                  std::to_string(high) + "_" + std::to_string(number++),
+                                              "green_link_in_chassis_" + std::to_string(chassis) + "_between_routers_" +
+                                                  std::to_string(low) + "_and_" + std::to_string(high) + "_" +
+                                                  std::to_string(number++),
                                               shape.green_links);
           zone.green(group, chassis, low, high) = {cable.first, cable.second};
         }
@@ -310,12 +310,12 @@ void add_blue_cables(const ClusterSpec& spec, PlatformBuilder& builder, Dragonfl
   for (uint64_t low = 0; low < shape.groups; low++) {
     for (uint64_t high = low + 1; high < shape.groups; high++) {
       const BlueEnds ends = blue_ends(shape, low, high);
-      const auto cable    = add_cluster_link(spec, builder,
-                                             "blue_link_between_group_" + std::to_string(low) + "_and_" +
-                                                 std::to_string(high) + "_routers_" + std::to_string(ends.low_router) +
-                                                 "_and_" + std::to_string(ends.high_router) + "_" +
-                                                 std::to_string(number++),
-                                             shape.blue_links);
+      const auto cable =
+          add_cluster_link(spec, builder,
+                           "blue_link_between_group_" + std::to_string(low) + "_and_" + std::to_string(high) +
+                               "_routers_" + std::to_string(ends.low_router) + "_and_" +
+                               std::to_string(ends.high_router) + "_" + std::to_string(number++),
+                           shape.blue_links);
       // A router that ends two blue cables keeps the later one.
       zone.set_blue_link(ends.low_router, cable.first);
       zone.set_blue_link(ends.high_router, cable.second);
@@ -349,10 +349,13 @@ void build_dragonfly(const ClusterSpec& spec, PlatformBuilder& builder, Zone* pa
 
 TopologyEntry dragonfly_topology_entry()
 {
-  return {"DRAGONFLY", "dragonfly", "dragonfly of groups, chassis and routers, static minimal routing",
+  return {"DRAGONFLY",
+          "dragonfly",
+          "dragonfly of groups, chassis and routers, static minimal routing",
           "Kim, Dally, Scott and Abts, Technology-driven, highly-scalable dragonfly topology (ISCA 2008); "
           "SimGrid 3.32 <cluster topology=\"DRAGONFLY\">",
-          dragonfly_host_count, build_dragonfly};
+          dragonfly_host_count,
+          build_dragonfly};
 }
 
 } // namespace mpisim::platform

@@ -26,8 +26,8 @@ namespace {
 // What one level of switches (level 1 = the one above the hosts) says about its links downwards.
 struct FatTreeLevel {
   uint32_t children = 1; // m_L: children of a switch of this level
-  uint32_t parents  = 1; // w_L: parents, in this level, of a node of the level below
-  uint32_t cables   = 1; // p_L: parallel cables between a child and each of its parents
+  uint32_t parents = 1;  // w_L: parents, in this level, of a node of the level below
+  uint32_t cables = 1;   // p_L: parallel cables between a child and each of its parents
 
   uint64_t parent_ports() const { return uint64_t(parents) * cables; }
   uint64_t child_ports() const { return uint64_t(children) * cables; }
@@ -75,9 +75,10 @@ public:
 
   NodeLabel label(size_t level, uint64_t index) const
   {
-    NodeLabel node{level, std::vector<uint32_t>(height())};
+    NodeLabel node{level, {}};
+    node.digits.reserve(height());
     for (size_t digit = 1; digit <= height(); digit++) {
-      node.digits[digit - 1] = static_cast<uint32_t>(index % radix(level, digit));
+      node.digits.push_back(static_cast<uint32_t>(index % radix(level, digit)));
       index /= radix(level, digit);
     }
     return node;
@@ -87,7 +88,7 @@ public:
   uint64_t index_in_level(const NodeLabel& node) const
   {
     uint64_t index = 0;
-    for (size_t digit = height(); digit >= 1; digit--)
+    for (size_t digit = node.digits.size(); digit >= 1; digit--)
       index = index * radix(node.level, digit) + node.digits[digit - 1];
     return index;
   }
@@ -109,7 +110,7 @@ private:
 
   std::vector<FatTreeLevel> levels_;
   std::vector<uint64_t> first_switch_;
-  uint64_t host_count_   = 1;
+  uint64_t host_count_ = 1;
   uint64_t switch_count_ = 0;
 };
 
@@ -124,8 +125,8 @@ FatTreeShape parse_fat_tree_shape(std::string_view text)
   if (height.size() != 1)
     throw InputError("", 0, "fat-tree level count '" + std::string(parts[0]) + "' must be one number");
   const std::vector<uint32_t> children = parse_count_list(parts[1], "fat-tree child count");
-  const std::vector<uint32_t> parents  = parse_count_list(parts[2], "fat-tree parent count");
-  const std::vector<uint32_t> cables   = parse_count_list(parts[3], "fat-tree cable count");
+  const std::vector<uint32_t> parents = parse_count_list(parts[2], "fat-tree parent count");
+  const std::vector<uint32_t> cables = parse_count_list(parts[3], "fat-tree cable count");
   auto require_one_per_level = [&](const std::vector<uint32_t>& counts, const char* what, std::string_view part) {
     if (counts.size() != height[0])
       throw InputError("", 0,
@@ -144,7 +145,7 @@ FatTreeShape parse_fat_tree_shape(std::string_view text)
 }
 
 struct DuplexCable {
-  LinkId up   = kNoLink; // child -> parent
+  LinkId up = kNoLink;   // child -> parent
   LinkId down = kNoLink; // parent -> child
 };
 
@@ -176,10 +177,10 @@ public:
       links.push_back(hosts_[src].loopback);
       return {};
     }
-    const NodeLabel source      = shape_.label(0, src);
+    const NodeLabel source = shape_.label(0, src);
     const NodeLabel destination = shape_.label(0, dst);
-    const size_t top            = turning_level(source, destination);
-    const uint64_t source_position      = first_position_ + src;
+    const size_t top = turning_level(source, destination);
+    const uint64_t source_position = first_position_ + src;
     const uint64_t destination_position = first_position_ + dst;
 
     NodeLabel node = source;
@@ -211,14 +212,14 @@ private:
   // the destination's position divided by the ports already chosen on the levels below.
   NodeLabel climb(const NodeLabel& node, uint64_t destination_position, std::vector<LinkId>& links) const
   {
-    const size_t level        = node.level + 1;
+    const size_t level = node.level + 1;
     const FatTreeLevel& above = shape_.level(level);
-    const uint64_t port       = destination_position / shape_.parents_below(level - 1) % above.parent_ports();
+    const uint64_t port = destination_position / shape_.parents_below(level - 1) % above.parent_ports();
     append_limiter(node, links);
     links.push_back(cable_slot(node, port).up);
-    NodeLabel parent             = node;
-    parent.level                 = level;
-    parent.digits[level - 1]     = static_cast<uint32_t>(port % above.parents);
+    NodeLabel parent = node;
+    parent.level = level;
+    parent.digits[level - 1] = static_cast<uint32_t>(port % above.parents);
     return parent;
   }
 
@@ -227,12 +228,12 @@ private:
   NodeLabel descend(const NodeLabel& node, const NodeLabel& destination, uint64_t child_port,
                     std::vector<LinkId>& links) const
   {
-    const size_t level         = node.level;
-    const FatTreeLevel& below  = shape_.level(level);
-    const uint64_t cable       = child_port / below.children;
-    NodeLabel child            = node;
-    child.level                = level - 1;
-    child.digits[level - 1]    = destination.digits[level - 1];
+    const size_t level = node.level;
+    const FatTreeLevel& below = shape_.level(level);
+    const uint64_t cable = child_port / below.children;
+    NodeLabel child = node;
+    child.level = level - 1;
+    child.digits[level - 1] = destination.digits[level - 1];
     const uint64_t parent_port = node.digits[level - 1] + cable * below.parents;
     links.push_back(cable_slot(child, parent_port).down);
     append_limiter(node, links);
@@ -252,9 +253,9 @@ private:
                           const NodeLabel& destination) const
   {
     const FatTreeLevel& below = shape_.level(level);
-    const uint64_t wanted     = destination.digits[level - 1];
-    const uint64_t start      = port_above + 1;
-    const uint64_t candidate  = start + (wanted + below.children - start % below.children) % below.children;
+    const uint64_t wanted = destination.digits[level - 1];
+    const uint64_t start = port_above + 1;
+    const uint64_t candidate = start + (wanted + below.children - start % below.children) % below.children;
     if (candidate < below.child_ports())
       return candidate;
     return first_down_port(level, source_position, destination);
@@ -262,19 +263,19 @@ private:
 
   const DuplexCable& cable_slot(const NodeLabel& child, uint64_t parent_port) const
   {
-    return cables_[child.level][shape_.index_in_level(child) * shape_.level(child.level + 1).parent_ports() +
-                                parent_port];
+    return cables_[child.level]
+                  [shape_.index_in_level(child) * shape_.level(child.level + 1).parent_ports() + parent_port];
   }
   DuplexCable& cable_slot(const NodeLabel& child, uint64_t parent_port)
   {
-    return cables_[child.level][shape_.index_in_level(child) * shape_.level(child.level + 1).parent_ports() +
-                                parent_port];
+    return cables_[child.level]
+                  [shape_.index_in_level(child) * shape_.level(child.level + 1).parent_ports() + parent_port];
   }
 
   void append_limiter(const NodeLabel& node, std::vector<LinkId>& links) const
   {
-    const LinkId limiter = node.level == 0 ? hosts_[shape_.index_in_level(node)].limiter
-                                           : switch_limiters_[shape_.switch_ordinal(node)];
+    const LinkId limiter =
+        node.level == 0 ? hosts_[shape_.index_in_level(node)].limiter : switch_limiters_[shape_.switch_ordinal(node)];
     if (limiter != kNoLink)
       links.push_back(limiter);
   }
@@ -282,7 +283,7 @@ private:
   FatTreeShape shape_;
   uint64_t first_position_; // hosts of FAT_TREE clusters built before this one, in the same platform
   std::vector<ClusterLeaf> hosts_;
-  std::vector<LinkId> switch_limiters_;         // by switch ordinal
+  std::vector<LinkId> switch_limiters_;          // by switch ordinal
   std::vector<std::vector<DuplexCable>> cables_; // [child level][child index * parent ports + port]
 };
 
@@ -318,17 +319,17 @@ void add_switch_limiters(const ClusterSpec& spec, PlatformBuilder& builder, FatT
 void add_cables(const ClusterSpec& spec, PlatformBuilder& builder, FatTreeRouting& zone)
 {
   const FatTreeShape& shape = zone.shape();
-  uint64_t& cable_number    = builder.counter("fat_tree.cable");
+  uint64_t& cable_number = builder.counter("fat_tree.cable");
   for (size_t level = 1; level <= shape.height(); level++) {
     const FatTreeLevel& above = shape.level(level);
     for (uint64_t index = 0; index < shape.node_count(level - 1); index++) {
       const NodeLabel child = shape.label(level - 1, index);
       for (uint32_t parent_digit = 0; parent_digit < above.parents; parent_digit++) {
-        NodeLabel parent          = child;
-        parent.level              = level;
+        NodeLabel parent = child;
+        parent.level = level;
         parent.digits[level - 1] = parent_digit;
-        const std::string stem = "link_from_" + std::to_string(node_id(shape, child)) + "_" +
-                                 std::to_string(node_id(shape, parent)) + "_";
+        const std::string stem =
+            "link_from_" + std::to_string(node_id(shape, child)) + "_" + std::to_string(node_id(shape, parent)) + "_";
         for (uint32_t cable = 0; cable < above.cables; cable++) {
           const auto links = add_cluster_link(spec, builder, stem + std::to_string(cable_number++));
           zone.set_cable(child, parent_digit + uint64_t(cable) * above.parents, {links.first, links.second});
@@ -343,11 +344,11 @@ void build_fat_tree(const ClusterSpec& spec, PlatformBuilder& builder, Zone* par
   FatTreeShape shape = parse_fat_tree_shape(spec.topo_parameters);
   check_hierarchical_cluster(spec, builder, shape.host_count());
   // SimGrid numbers positions across all fat trees of a process; routing depends on them.
-  uint64_t& positions           = builder.counter("fat_tree.position");
+  uint64_t& positions = builder.counter("fat_tree.position");
   const uint64_t first_position = positions;
   positions += shape.host_count();
-  auto& zone = static_cast<FatTreeRouting&>(builder.add_zone(
-      parent, std::make_unique<FatTreeRouting>(spec.id, std::move(shape), first_position), spec.line));
+  auto& zone = static_cast<FatTreeRouting&>(
+      builder.add_zone(parent, std::make_unique<FatTreeRouting>(spec.id, std::move(shape), first_position), spec.line));
 
   for (uint64_t position = 0; position < zone.shape().host_count(); position++)
     zone.add_host(add_cluster_leaf(spec, builder, zone, position));
@@ -360,10 +361,13 @@ void build_fat_tree(const ClusterSpec& spec, PlatformBuilder& builder, Zone* par
 
 TopologyEntry fat_tree_topology_entry()
 {
-  return {"FAT_TREE", "fattree", "generalised fat tree, up to the lowest common level and down, destination-mod-k",
+  return {"FAT_TREE",
+          "fattree",
+          "generalised fat tree, up to the lowest common level and down, destination-mod-k",
           "Ohring et al., On generalized fat trees (1995); Zahavi, D-Mod-K routing providing non-blocking traffic "
           "for shift permutations on real life fat trees (2010); SimGrid 3.32 <cluster topology=\"FAT_TREE\">",
-          fat_tree_host_count, build_fat_tree};
+          fat_tree_host_count,
+          build_fat_tree};
 }
 
 } // namespace mpisim::platform

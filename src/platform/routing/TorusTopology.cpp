@@ -48,7 +48,7 @@ public:
   {
     const uint32_t size = ring_sizes_[dimension];
     const uint32_t from = coordinate(rank, dimension);
-    const uint32_t to   = step > 0 ? (from + 1) % size : (from + size - 1) % size;
+    const uint32_t to = step > 0 ? (from + 1) % size : (from + size - 1) % size;
     return rank - Rank(from) * strides_[dimension] + Rank(to) * strides_[dimension];
   }
 
@@ -71,8 +71,8 @@ enum class RingDirection { Forward, Backward };
 RingDirection ring_direction(uint32_t from, uint32_t to, uint32_t size)
 {
   const uint32_t forward_distance = (to + size - from) % size;
-  const uint32_t half             = size / 2;
-  const bool middle_to_origin     = size % 2 == 0 && from == half && to == 0;
+  const uint32_t half = size / 2;
+  const bool middle_to_origin = size % 2 == 0 && from == half && to == 0;
   if (forward_distance >= 1 && forward_distance <= half && !middle_to_origin)
     return RingDirection::Forward;
   return RingDirection::Backward;
@@ -80,7 +80,7 @@ RingDirection ring_direction(uint32_t from, uint32_t to, uint32_t size)
 
 // The two directions of one cable: up from its owner to the next host, down back to the owner.
 struct RingCable {
-  LinkId up   = kNoLink;
+  LinkId up = kNoLink;
   LinkId down = kNoLink;
 };
 
@@ -125,7 +125,10 @@ public:
   }
 
 private:
-  const RingCable& cable(Rank owner, size_t dimension) const { return cables_[owner * shape_.dimensions() + dimension]; }
+  const RingCable& cable(Rank owner, size_t dimension) const
+  {
+    return cables_[owner * shape_.dimensions() + dimension];
+  }
 
   // Appends the link of one step from `from` and returns where it leads. Going forward uses the
   // cable `from` owns; going backward, the cable the previous host owns towards `from`.
@@ -169,7 +172,7 @@ void build_torus(const ClusterSpec& spec, PlatformBuilder& builder, Zone* parent
     const ClusterLeaf leaf = add_cluster_leaf(spec, builder, zone, rank);
     std::vector<RingCable> cables;
     for (size_t dimension = 0; dimension < torus.dimensions(); dimension++) {
-      const Rank next  = torus.neighbour(rank, dimension, +1);
+      const Rank next = torus.neighbour(rank, dimension, +1);
       const auto cable = add_cluster_link(
           spec, builder, spec.id + "_link_from_" + std::to_string(rank) + "_to_" + std::to_string(next));
       cables.push_back({cable.first, cable.second});
@@ -182,10 +185,13 @@ void build_torus(const ClusterSpec& spec, PlatformBuilder& builder, Zone* parent
 
 TopologyEntry torus_topology_entry()
 {
-  return {"TORUS", "torus", "D-dimensional torus, dimension-order routing along the shorter way round each ring",
+  return {"TORUS",
+          "torus",
+          "D-dimensional torus, dimension-order routing along the shorter way round each ring",
           "Dally and Seitz, Deadlock-free message routing in multiprocessor interconnection networks (1987); "
           "SimGrid 3.32 <cluster topology=\"TORUS\">",
-          torus_host_count, build_torus};
+          torus_host_count,
+          build_torus};
 }
 
 } // namespace mpisim::platform
