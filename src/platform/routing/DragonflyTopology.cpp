@@ -142,7 +142,7 @@ public:
     const RouterPosition destination = router_of(dst);
     append(hosts_[src].limiter, links);
     links.push_back(local_[src].up);
-    if (!(source == destination))
+    if (source != destination)
       cross_routers(source, destination, links);
     append(router_limiters_[destination.index(shape_)], links);
     links.push_back(local_[dst].down);
@@ -173,7 +173,8 @@ private:
         leave(here, black_link(here, 0), links);
         here.chassis = 0;
       }
-      // The blue link comes before the limiter of the router it leaves.
+      // The blue link comes before the limiter of the router it leaves. This router, (source group,
+      // 0, destination group), is an end of the blue cable between the two groups: it has one.
       links.push_back(blue_[here.index(shape_)]);
       append(router_limiters_[here.index(shape_)], links);
       // Where SimGrid lands: router (destination group, 0, source group), numbered as in blue_ends.
