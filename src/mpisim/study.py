@@ -195,7 +195,7 @@ def cmd_study_coll(args: argparse.Namespace) -> int:
         if "=" not in p:
             raise ValueError(f"--param expects NAME=VALUE, got '{p}'")
     options = {"platform": args.platform, "model": args.model, "placement": args.map,
-               "model_parameters": [tuple(p.split("=", 1)) for p in args.param]}
+               "params": [tuple(p.split("=", 1)) for p in args.param]}
     if args.hostfile:
         options["hostfile"] = args.hostfile
     total = len(sizes) * len(nodes) * len(choices)
