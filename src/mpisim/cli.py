@@ -9,23 +9,24 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import List, Optional
+from typing import List, Optional, Sequence
 
 EXIT_INPUT = 2
 EXIT_DEADLOCK = 3
 
 
-def _shared_options(group: str) -> List[dict]:
+def _shared_options(group: str, exclude: Sequence[str] = ()) -> List[dict]:
     """The options of `mpisim replay` declared in the native core's table (group: "simulation" or "timeline")."""
     from mpisim._core import run_options
 
-    return [o for o in run_options() if o["group"] == group and "replay" in o["front_ends"]]
+    return [o for o in run_options()
+            if o["group"] == group and "replay" in o["front_ends"] and o["name"] not in exclude]
 
 
-def _add_table_options(parser: argparse.ArgumentParser, group: str) -> None:
+def _add_table_options(parser: argparse.ArgumentParser, group: str, exclude: Sequence[str] = ()) -> None:
     """argparse options from the table: name, help (with default and SimGrid names), default. Values stay text and
     are typed by the table's parser afterwards (_table_kwargs), so errors read as in `mpisim run`."""
-    for option in _shared_options(group):
+    for option in _shared_options(group, exclude):
         help_text = option["description"].replace("%", "%%")
         dest = option["keyword"]
         if option["type"] == "flag":
@@ -39,12 +40,12 @@ def _add_table_options(parser: argparse.ArgumentParser, group: str) -> None:
                                 required=option["required"], help=help_text)
 
 
-def _table_kwargs(args: argparse.Namespace, group: str) -> dict:
+def _table_kwargs(args: argparse.Namespace, group: str, exclude: Sequence[str] = ()) -> dict:
     """The table's options as `mpisim.replay` keywords, each value typed by the table's parser."""
     from mpisim._core import parse_run_option
 
     kwargs = {}
-    for option in _shared_options(group):
+    for option in _shared_options(group, exclude):
         given = getattr(args, option["keyword"])
         if option["type"] == "assignment":
             kwargs[option["keyword"]] = [pair for text in given for pair in parse_run_option(option["name"], text)]
