@@ -17,7 +17,8 @@ def test_collective_algorithm_reference_is_up_to_date():
 
 def test_run_option_reference_is_up_to_date():
     with open(repo_path("docs", "run-options.md")) as committed:
-        assert committed.read() == run_options_markdown(), "run: .venv/bin/mpisim options --markdown > docs/run-options.md"
+        assert committed.read() == run_options_markdown(), \
+            "run: .venv/bin/mpisim options --markdown > docs/run-options.md"
 
 
 # ------------------------------------------------------------------------------------------ docs/workflow.md

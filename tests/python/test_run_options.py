@@ -134,6 +134,8 @@ def test_run_gives_what_the_command_line_prints(programs, tmp_path):
                         params={"bw-factor": "0:0.9"})
     assert isinstance(result, mpisim.api.Result)
     assert result.simulated_time == printed["simulated_time"] and result.simulated_time > 0
+    # written as the shortest text that reads back as the same double (Python's repr), not rounded to ns
+    assert f'"simulated_time": {printed["simulated_time"]!r},' in summary.read_text()
     assert result.fingerprint == printed["fingerprint"]  # the same event sequence
     assert [vars(r) for r in result.ranks] == printed["ranks"]
     assert result.model_parameters == printed["model_parameters"] and result.model_parameters["bw-factor"] == "0:0.9"
