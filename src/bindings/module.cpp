@@ -26,6 +26,23 @@ bool given(const py::dict& o, const char* key)
   return o.contains(key) && not o[key].is_none();
 }
 
+// What a keyword of a given type takes, for the error that names it.
+const char* expected_python_value(options::ValueType type)
+{
+  switch (type) {
+  case options::ValueType::Flag: return "True or False";
+  case options::ValueType::Integer: return "an integer";
+  case options::ValueType::Time: return "seconds, or a time with its unit such as '1us'";
+  case options::ValueType::Speed: return "flop/s, or a speed with its unit such as '2Gf'";
+  case options::ValueType::Size: return "bytes, or a size with its unit such as '8MiB'";
+  case options::ValueType::Assignment:
+  case options::ValueType::AssignmentList: return "a dict, pairs, or 'NAME=VALUE' texts";
+  case options::ValueType::Text:
+  case options::ValueType::Choice: return "text";
+  }
+  return "text";
+}
+
 // A keyword argument's value, typed as its option declares: text is parsed as on the command line; numbers, booleans,
 // dicts and pairs are taken as they are. Errors name the keyword.
 options::OptionValue value_from_python(const options::OptionInfo& option, const py::handle& value)
@@ -39,9 +56,9 @@ options::OptionValue value_from_python(const options::OptionInfo& option, const 
     if (py::isinstance<py::bool_>(value))
       return value.cast<bool>();
     break;
-  case ValueType::Integer:
-    if (py::isinstance<py::int_>(value) && not py::isinstance<py::bool_>(value))
-      return value.cast<long long>();
+  case ValueType::Integer: // int, or anything that is one (numpy's integers)
+    if (not py::isinstance<py::bool_>(value) && py::hasattr(value, "__index__"))
+      return py::int_(value.attr("__index__")()).cast<long long>();
     break;
   case ValueType::Time:
   case ValueType::Speed:
@@ -75,7 +92,7 @@ options::OptionValue value_from_python(const options::OptionInfo& option, const 
   case ValueType::Text:
   case ValueType::Choice: break;
   }
-  throw InputError(keyword + " expects " + options::type_name(option.type) + ", got " +
+  throw InputError(keyword + " expects " + expected_python_value(option.type) + ", got " +
                    py::repr(value).cast<std::string>());
 }
 

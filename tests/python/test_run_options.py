@@ -100,8 +100,10 @@ def test_the_python_api_checks_values_against_the_table():
         mpisim.run("./app", platform=CLUSTER4, hostspeed="2Gf")
     with pytest.raises(mpisim.InputError, match=r"^host_speed: unknown unit 'Gx'"):
         mpisim.run("./app", platform=CLUSTER4, host_speed="2Gx")
-    with pytest.raises(mpisim.InputError, match=r"^np expects integer, got 2\.5$"):
+    with pytest.raises(mpisim.InputError, match=r"^np expects an integer, got 2\.5$"):
         mpisim.run("./app", platform=CLUSTER4, np=2.5)
+    with pytest.raises(mpisim.InputError, match=r"^coll_selector expects text, got 3$"):
+        mpisim.replay(TRACE, platform=CLUSTER4, coll_selector=3)
     with pytest.raises(mpisim.InputError, match="need --timeline FILE"):
         mpisim.run("./app", platform=CLUSTER4, timeline_links=True)
 
