@@ -168,17 +168,24 @@ class RunResult(Result):
 
 
 def _runner_failure(status: int, stdout: str, stderr: str) -> Exception:
-    """The exception for a run that ended without a summary, from the runner's report (its `mpisim` lines): as
-    `replay`, InputError for bad input (status 2), DeadlockError (3), SimulationError for the rest (MPI_Abort, a crash,
-    exit(), a fatal MPI error)."""
+    """The exception for a run that ended without a summary, told by the runner's report (its first `mpisim` line
+    and what follows), not by the status alone (a program may exit(2) or call MPI_Abort with 3). As `replay`:
+    InputError for bad input (the runner's own errors with status 2, an MPI function mpisim lacks), DeadlockError,
+    SimulationError for the rest (MPI_Abort, a crash, exit(), a fatal MPI error)."""
     lines = stderr.splitlines()
     first = next((i for i, line in enumerate(lines) if line.startswith("mpisim")), None)
     report = "\n".join(lines[first:]) if first is not None else f"mpisim-run ended with status {status}"
+    kind = _core.SimulationError
+    if report.startswith("mpisim run: "):  # the runner's own error, before or outside the simulation
+        kind = _core.InputError if status == 2 else _core.SimulationError
+    elif report.startswith("mpisim: deadlock at simulated time"):
+        kind = _core.DeadlockError
+    elif status == 2 and report.splitlines()[0].endswith("which mpisim does not support"):
+        kind = _core.InputError
     for prefix in ("mpisim run: ", "mpisim: "):
         if report.startswith(prefix):
             report = report[len(prefix):]
             break
-    kind = {2: _core.InputError, 3: _core.DeadlockError}.get(status, _core.SimulationError)
     error = kind(report)
     error.exit_status, error.stdout, error.stderr = status, stdout, stderr
     return error

@@ -119,7 +119,7 @@ def programs(tmp_path_factory):
         pytest.skip(probe.stderr.strip().splitlines()[-1])
     out = tmp_path_factory.mktemp("run-api")
     paths = {}
-    for name in ("ring", "deadlock"):
+    for name in ("ring", "deadlock", "exit", "abort"):
         paths[name] = str(out / name)
         done = mpisim_cli("cc", "-O1", repo_path("tests", "online", name + ".c"), "-o", paths[name])
         assert done.returncode == 0, done.stderr
@@ -156,6 +156,13 @@ def test_run_raises_as_replay_does(programs, tmp_path):
     with pytest.raises(mpisim.DeadlockError, match="^deadlock at simulated time") as failure:
         mpisim.run(programs["deadlock"], np=2, platform=CLUSTER4, no_compute_time=True)
     assert failure.value.exit_status == 3 and "rank 0 waits for receive from rank 1" in str(failure.value)
+    # Told by the report, not by the status: exit(4) and MPI_Abort(..., 7) are the program's failures.
+    with pytest.raises(mpisim.SimulationError, match=r"^rank 2 called exit\(\) at simulated time") as failure:
+        mpisim.run(programs["exit"], np=4, platform=CLUSTER4, no_compute_time=True)
+    assert failure.value.exit_status == 4 and not isinstance(failure.value, mpisim.DeadlockError)
+    with pytest.raises(mpisim.SimulationError, match="called MPI_Abort with error code 7") as failure:
+        mpisim.run(programs["abort"], np=4, platform=CLUSTER4, no_compute_time=True)
+    assert failure.value.exit_status == 7
     not_a_program = tmp_path / "app.txt"
     not_a_program.write_text("hello\n")
     with pytest.raises(mpisim.InputError):
