@@ -167,3 +167,12 @@ def test_run_raises_as_replay_does(programs, tmp_path):
     not_a_program.write_text("hello\n")
     with pytest.raises(mpisim.InputError):
         mpisim.run(str(not_a_program), platform=CLUSTER4, no_compute_time=True)
+
+
+def test_the_hand_written_tables_name_every_option():
+    """README's replay table and docs/online.md's run table explain the options in prose; none may be missing."""
+    with open(repo_path("README.md")) as readme, open(repo_path("docs", "online.md")) as online:
+        replay_table, run_table = readme.read().split("## Replay a trace", 1)[1], online.read()
+    assert [o["name"] for o in options_of("replay")
+            if f"| `{o['name']} " not in replay_table and f"| `{o['name']}`" not in replay_table] == []
+    assert [o["name"] for o in options_of("run") if f"`{o['name']}" not in run_table and o["name"] != "--help"] == []
