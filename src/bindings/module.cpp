@@ -1,11 +1,17 @@
 // Python bindings: the native core as the module mpisim._core. Options come in as plain Python values and results go
 // out as dicts, so the Python side stays free of C++ types. The GIL is released while a simulation runs.
 #include "common/Errors.hpp"
+#include "common/OptionTable.hpp"
 #include "models/NetworkModel.hpp"
+#include "mpi/RunOptions.hpp"
 #include "mpi/collectives/Collectives.hpp"
+#include "online/RunnerOptions.hpp"
 #include "replay/Replayer.hpp"
 #include "study/CollectiveTiming.hpp"
+#include "timeline/TimelineOptionTable.hpp"
 #include "timeline/TimelineWriter.hpp"
+
+#include <cstdio>
 
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -15,25 +21,96 @@ using namespace mpisim;
 
 namespace {
 
+bool given(const py::dict& o, const char* key)
+{
+  return o.contains(key) && not o[key].is_none();
+}
+
+// What a keyword of a given type takes, for the error that names it.
+const char* expected_python_value(options::ValueType type)
+{
+  switch (type) {
+  case options::ValueType::Flag: return "True or False";
+  case options::ValueType::Integer: return "an integer";
+  case options::ValueType::Time: return "seconds, or a time with its unit such as '1us'";
+  case options::ValueType::Speed: return "flop/s, or a speed with its unit such as '2Gf'";
+  case options::ValueType::Size: return "bytes, or a size with its unit such as '8MiB'";
+  case options::ValueType::Assignment:
+  case options::ValueType::AssignmentList: return "a dict, pairs, or 'NAME=VALUE' texts";
+  case options::ValueType::Text:
+  case options::ValueType::Choice: return "text";
+  }
+  return "text";
+}
+
+// A keyword argument's value, typed as its option declares: text is parsed as on the command line; numbers, booleans,
+// dicts and pairs are taken as they are. Errors name the keyword.
+options::OptionValue value_from_python(const options::OptionInfo& option, const py::handle& value)
+{
+  const std::string& keyword = option.keyword;
+  using options::ValueType;
+  if (py::isinstance<py::str>(value) && option.type != ValueType::Flag)
+    return options::parse_value(option, value.cast<std::string>(), keyword);
+  switch (option.type) {
+  case ValueType::Flag:
+    if (py::isinstance<py::bool_>(value))
+      return value.cast<bool>();
+    break;
+  case ValueType::Integer: // int, or anything that is one (numpy's integers)
+    if (not py::isinstance<py::bool_>(value) && py::hasattr(value, "__index__"))
+      return py::int_(value.attr("__index__")()).cast<long long>();
+    break;
+  case ValueType::Time:
+  case ValueType::Speed:
+  case ValueType::Size:
+    if ((py::isinstance<py::int_>(value) || py::isinstance<py::float_>(value)) && not py::isinstance<py::bool_>(value))
+      return value.cast<double>();
+    break;
+  case ValueType::Assignment:
+  case ValueType::AssignmentList: {
+    options::Assignments pairs;
+    if (py::isinstance<py::dict>(value)) {
+      for (const auto& [name, text] : value.cast<py::dict>())
+        pairs.emplace_back(py::str(name).cast<std::string>(), py::str(text).cast<std::string>());
+      return pairs;
+    }
+    if (py::isinstance<py::sequence>(value)) {
+      for (const py::handle& item : value.cast<py::sequence>()) {
+        if (py::isinstance<py::str>(item)) {
+          const auto parsed =
+              std::get<options::Assignments>(options::parse_value(option, item.cast<std::string>(), keyword));
+          pairs.insert(pairs.end(), parsed.begin(), parsed.end());
+        } else {
+          const auto pair = item.cast<std::pair<py::object, py::object>>();
+          pairs.emplace_back(py::str(pair.first).cast<std::string>(), py::str(pair.second).cast<std::string>());
+        }
+      }
+      return pairs;
+    }
+    break;
+  }
+  case ValueType::Text:
+  case ValueType::Choice: break;
+  }
+  throw InputError(keyword + " expects " + expected_python_value(option.type) + ", got " +
+                   py::repr(value).cast<std::string>());
+}
+
+// Applies the keywords of `o` that options of `table` declare (others are left to the caller).
+template <class Target>
+void apply_keywords(const options::OptionTable<Target>& table, const py::dict& o, Target& target)
+{
+  for (const options::Option<Target>& option : table)
+    if (not option.info.keyword.empty() && given(o, option.info.keyword.c_str()))
+      option.apply(target, value_from_python(option.info, o[option.info.keyword.c_str()]));
+}
+
+// The shared simulation options (mpi/RunOptions.cpp), by their keywords: platform, model, params, params_file,
+// hostfile, placement, coll_selector, coll.
 mpi::SimulationOptions simulation_options(const py::dict& o)
 {
   mpi::SimulationOptions s;
-  s.platform = o["platform"].cast<std::string>();
-  if (o.contains("model"))
-    s.model = o["model"].cast<std::string>();
-  if (o.contains("model_parameter_file"))
-    s.model_parameter_file = o["model_parameter_file"].cast<std::string>();
-  if (o.contains("model_parameters"))
-    s.model_parameters = o["model_parameters"].cast<std::vector<std::pair<std::string, std::string>>>();
-  if (o.contains("hostfile"))
-    s.hostfile = o["hostfile"].cast<std::string>();
-  if (o.contains("placement"))
-    s.placement = o["placement"].cast<std::string>() == "sorted" ? mpi::PlacementOrder::Sorted
-                                                                 : mpi::PlacementOrder::Platform;
-  if (o.contains("coll_selector"))
-    s.collective_selector = o["coll_selector"].cast<std::string>();
-  if (o.contains("coll"))
-    s.collective_algorithms = o["coll"].cast<std::map<std::string, std::string>>();
+  apply_keywords(mpi::simulation_option_table(), o, s);
   return s;
 }
 
@@ -71,8 +148,6 @@ py::dict replay_to_python(const replay::ReplayResult& result)
   return out;
 }
 
-bool given(const py::dict& o, const char* key) { return o.contains(key) && not o[key].is_none(); }
-
 // What produced a timeline, written into it: the package version and the replay's inputs as given.
 std::vector<std::pair<std::string, std::string>> timeline_provenance(const py::dict& o)
 {
@@ -82,24 +157,29 @@ std::vector<std::pair<std::string, std::string>> timeline_provenance(const py::d
   } catch (const py::error_already_set&) {
     // the core loaded on its own, outside the package: no version to give
   }
-  for (const char* key : {"trace", "platform", "ranks", "model", "model_parameter_file", "hostfile", "placement",
-                          "coll_selector"})
+  // keyword -> the name timelines have always carried
+  const std::pair<const char*, const char*> named[] = {{"trace", "trace"},
+                                                       {"platform", "platform"},
+                                                       {"ranks", "np"},
+                                                       {"model", "model"},
+                                                       {"params_file", "model_parameter_file"},
+                                                       {"hostfile", "hostfile"},
+                                                       {"placement", "placement"},
+                                                       {"coll_selector", "coll_selector"}};
+  for (const auto& [key, name] : named)
     if (given(o, key))
-      out.emplace_back(key == std::string("ranks") ? "np" : key, py::str(o[key]).cast<std::string>());
-  if (given(o, "model_parameters")) {
-    std::string text;
-    for (const auto& [name, value] : o["model_parameters"].cast<std::vector<std::pair<std::string, std::string>>>())
-      text += (text.empty() ? "" : ",") + name + "=" + value;
-    if (not text.empty())
-      out.emplace_back("model_parameters", text);
-  }
-  if (given(o, "coll")) {
-    std::string text;
-    for (const auto& [op, algorithm] : o["coll"].cast<std::map<std::string, std::string>>())
-      text += (text.empty() ? "" : ",") + op + "=" + algorithm;
-    if (not text.empty())
-      out.emplace_back("coll", text);
-  }
+      out.emplace_back(name, py::str(o[key]).cast<std::string>());
+  const mpi::SimulationOptions simulation = simulation_options(o);
+  std::string text;
+  for (const auto& [name, value] : simulation.model_parameters)
+    text += (text.empty() ? "" : ",") + name + "=" + value;
+  if (not text.empty())
+    out.emplace_back("model_parameters", text);
+  text.clear();
+  for (const auto& [op, algorithm] : simulation.collective_algorithms)
+    text += (text.empty() ? "" : ",") + op + "=" + algorithm;
+  if (not text.empty())
+    out.emplace_back("coll", text);
   out.emplace_back("timeline_internals", given(o, "timeline_internals") && o["timeline_internals"].cast<bool>()
                                              ? "true"
                                              : "false");
@@ -110,14 +190,13 @@ std::vector<std::pair<std::string, std::string>> timeline_provenance(const py::d
 // The writer `timeline` (a path) asks for, or none. Format: `timeline_format` by name, else the path's extension.
 std::unique_ptr<timeline::TimelineWriter> open_timeline(const py::dict& o)
 {
-  if (not given(o, "timeline"))
-    return nullptr;
   timeline::TimelineOptions t;
-  t.path = o["timeline"].cast<std::string>();
-  t.internals = given(o, "timeline_internals") && o["timeline_internals"].cast<bool>();
-  t.links = given(o, "timeline_links") && o["timeline_links"].cast<bool>();
+  apply_keywords(timeline::timeline_option_table(), o, t);
+  timeline::check_timeline_options(t);
+  if (t.path.empty())
+    return nullptr;
   t.provenance = timeline_provenance(o);
-  return timeline::open_timeline(t, given(o, "timeline_format") ? o["timeline_format"].cast<std::string>() : "");
+  return timeline::open_timeline(t, t.format);
 }
 
 py::dict run_replay(const py::dict& options)
@@ -296,6 +375,112 @@ py::dict route(const std::string& text, const std::string& src, const std::strin
   return out;
 }
 
+py::object to_python(const options::OptionValue& value)
+{
+  return std::visit([](const auto& v) -> py::object { return py::cast(v); }, value);
+}
+
+// Which table declares an option: "simulation" (mpi/RunOptions.cpp), "timeline", or "run" (the runner's own).
+const char* group_of(const std::string& name)
+{
+  if (options::find_option(mpi::simulation_option_table(), name))
+    return "simulation";
+  if (options::find_option(timeline::timeline_option_table(), name))
+    return "timeline";
+  return "run";
+}
+
+// The run options (online/RunnerOptions.cpp gathers them: the shared ones and the runner's own), as plain dicts.
+py::list run_options()
+{
+  py::list out;
+  for (const options::Option<online::RunnerOptions>& entry : online::runner_option_table()) {
+    const options::OptionInfo& o = entry.info;
+    py::dict option;
+    option["name"] = o.name;
+    option["spellings"] = o.spellings;
+    option["type"] = options::type_name(o.type);
+    option["metavar"] = o.metavar;
+    option["default"] = o.default_value.empty() ? py::none() : to_python(options::parse_value(o, o.default_value));
+    option["default_text"] = o.default_value;
+    option["help"] = o.help;
+    option["description"] = options::describe(o);
+    option["simgrid"] = o.simgrid;
+    py::list front_ends;
+    if (o.front_ends & options::Replay)
+      front_ends.append("replay");
+    if (o.front_ends & options::Run)
+      front_ends.append("run");
+    option["front_ends"] = front_ends;
+    option["keyword"] = o.keyword.empty() ? py::object(py::none()) : py::str(o.keyword);
+    option["choices"] = o.choices;
+    option["group"] = group_of(o.name);
+    option["required"] = o.required;
+    out.append(option);
+  }
+  return out;
+}
+
+const options::OptionInfo& run_option_named(const std::string& name)
+{
+  const auto* option = options::find_option(online::runner_option_table(), name);
+  if (option == nullptr)
+    throw std::invalid_argument("no run option " + name);
+  return option->info;
+}
+
+// The text given to an option on the command line, typed by the table (errors name the option).
+py::object parse_run_option(const std::string& name, const std::string& text)
+{
+  return to_python(options::parse_value(run_option_named(name), text));
+}
+
+// A typed value as the runner's command line writes it: quantities in their base unit, at full precision.
+std::vector<std::string> as_arguments(const options::OptionInfo& option, const options::OptionValue& value)
+{
+  if (const bool* flag = std::get_if<bool>(&value))
+    return *flag ? std::vector<std::string>{option.name} : std::vector<std::string>{};
+  if (const long long* integer = std::get_if<long long>(&value))
+    return {option.name, std::to_string(*integer)};
+  if (const double* number = std::get_if<double>(&value)) {
+    char text[64];
+    const char* unit = option.type == options::ValueType::Time    ? "s"
+                       : option.type == options::ValueType::Speed ? "f"
+                                                                  : "B";
+    std::snprintf(text, sizeof text, "%.17g%s", *number, unit);
+    return {option.name, text};
+  }
+  if (const std::string* text = std::get_if<std::string>(&value))
+    return {option.name, *text};
+  std::vector<std::string> out;
+  for (const auto& [name, text] : std::get<options::Assignments>(value))
+    out.insert(out.end(), {option.name, name + "=" + text});
+  return out;
+}
+
+// mpisim.run's keywords as the runner's options, checked by the runner's own parser: TypeError for a keyword the
+// table does not have, InputError for a bad value (naming the keyword) or combination.
+std::vector<std::string> run_arguments(const py::dict& keywords)
+{
+  const options::OptionTable<online::RunnerOptions>& table = online::runner_option_table();
+  std::vector<std::string> out;
+  for (const auto& [key, value] : keywords) {
+    const std::string keyword = py::str(key).cast<std::string>();
+    const auto found =
+        std::find_if(table.begin(), table.end(), [&](const auto& o) { return o.info.keyword == keyword; });
+    if (found == table.end() || not(found->info.front_ends & options::Run))
+      throw py::type_error("run() got an unexpected keyword argument '" + keyword + "'");
+    if (value.is_none())
+      continue;
+    const std::vector<std::string> arguments = as_arguments(found->info, value_from_python(found->info, value));
+    out.insert(out.end(), arguments.begin(), arguments.end());
+  }
+  std::vector<std::string> check = out;
+  check.emplace_back("PROGRAM");
+  online::parse_runner_options(check);
+  return out;
+}
+
 } // namespace
 
 PYBIND11_MODULE(_core, m)
@@ -327,4 +512,9 @@ PYBIND11_MODULE(_core, m)
            py::arg("is_selector"), py::arg("element_bytes") = 1.0, py::arg("root") = 0);
   m.def("collective_selectors", &collective_selectors);
   m.def("timeline_formats", &timeline_formats, "Timeline writers: name, extensions, description, reference");
+  m.def("run_options", &run_options,
+        "The run options of both front ends, declared once: name, type, default, help, ...");
+  m.def("parse_run_option", &parse_run_option, "An option's text as the command line gives it, typed by the table");
+  m.def("run_arguments", &run_arguments, "mpisim.run's keywords as mpisim-run's arguments, checked");
+  m.def("unknown_option_message", &options::unknown_option_message, "What a front end says about an unknown option");
 }

@@ -1,7 +1,7 @@
 """mpisim: simulate MPI applications on clusters you do not have.
 
-Python front end of the native core: offline replay of time-independent traces, model and collective
-registries, results as plain dicts or pandas data frames (``mpisim.results``).
+Python front end of the native core: offline replay of time-independent traces, online runs of programs built by
+`mpisim cc`, model and collective registries, results as plain dicts or pandas data frames (``mpisim.results``).
 """
 
 from mpisim._core import DeadlockError, InputError, SimulationError
@@ -13,6 +13,8 @@ from mpisim.api import (
     platform_hosts,
     replay,
     route,
+    run,
+    run_options,
 )
 
 __version__ = "0.1.0"
@@ -28,5 +30,7 @@ __all__ = [
     "platform_hosts",
     "route",
     "replay",
+    "run",
+    "run_options",
     "__version__",
 ]

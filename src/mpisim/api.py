@@ -1,8 +1,12 @@
-"""The Python API over the native core: keyword arguments in, a ReplayResult out."""
+"""The Python API over the native core: keyword arguments in, a result with its provenance out (`replay`: a
+ReplayResult; `run`, an online run of a program built by `mpisim cc`: a RunResult)."""
 
 from __future__ import annotations
 
+import json
 import os
+import subprocess
+import tempfile
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence, Tuple
 
@@ -20,8 +24,20 @@ class RankStats:
     actions: int
 
 
+class Result:
+    """What replay and run results share: `simulated_time`, per-rank figures (`ranks`), `fingerprint` (the engine's
+    hash of the event sequence), and their provenance: `inputs`, `model_parameters` and, in `to_dict()`, the
+    version."""
+
+    def to_dataframe(self):
+        """Per-rank breakdown as a pandas DataFrame (needs pandas)."""
+        import pandas as pd
+
+        return pd.DataFrame([vars(r) for r in self.ranks]).set_index("rank")
+
+
 @dataclass
-class ReplayResult:
+class ReplayResult(Result):
     """What a replay predicts, with the inputs and model parameters that produced it (provenance)."""
 
     simulated_time: float
@@ -46,12 +62,6 @@ class ReplayResult:
             "ranks": [vars(r) for r in self.ranks],
             "collective_decisions": self.collective_decisions,
         }
-
-    def to_dataframe(self):
-        """Per-rank breakdown as a pandas DataFrame (needs pandas)."""
-        import pandas as pd
-
-        return pd.DataFrame([vars(r) for r in self.ranks]).set_index("rank")
 
 
 def replay(
@@ -82,7 +92,9 @@ def replay(
         "platform": platform,
         "ranks": np,
         "model": model,
-        "model_parameters": list(params),
+        "params": list(params),
+        "params_file": params_file,
+        "hostfile": hostfile,
         "placement": placement,
         "coll_selector": coll_selector,
         "coll": dict(coll or {}),
@@ -90,10 +102,6 @@ def replay(
     if timeline:
         options.update(timeline=timeline, timeline_format=timeline_format, timeline_internals=timeline_internals,
                        timeline_links=timeline_links)
-    if params_file:
-        options["model_parameter_file"] = params_file
-    if hostfile:
-        options["hostfile"] = hostfile
     raw = _core.replay(options)
     ranks = [RankStats(rank=i, **r) for i, r in enumerate(raw["ranks"])]
     inputs = {
@@ -118,6 +126,159 @@ def replay(
         collective_decisions=[dict(d, candidates=[list(c) for c in d["candidates"]])
                               for d in raw["collective_decisions"]],
     )
+
+
+@dataclass
+class OnlineRankStats:
+    rank: int
+    compute: float  # computation injected between MPI calls
+    mpi: float  # inside MPI calls
+    finish: float  # date the rank's main returned
+    calls: int
+
+
+@dataclass
+class RunResult(Result):
+    """What an online run (`run`) simulated, with its provenance, the program's output and its exit status (the
+    first non-zero status a rank's main returned)."""
+
+    simulated_time: float
+    ranks: List[OnlineRankStats]
+    fingerprint: int
+    exit_status: int
+    stdout: str
+    stderr: str
+    wall_seconds: float
+    inputs: Dict[str, object] = field(default_factory=dict)
+    model_parameters: Dict[str, str] = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        from mpisim import __version__
+
+        return {
+            "mpisim_version": __version__,
+            "simulated_time": self.simulated_time,
+            "exit_status": self.exit_status,
+            "fingerprint": f"{self.fingerprint:016x}",
+            "wall_seconds": self.wall_seconds,
+            "inputs": self.inputs,
+            "model_parameters": self.model_parameters,
+            "ranks": [vars(r) for r in self.ranks],
+        }
+
+
+def _runner_failure(status: int, stdout: str, stderr: str) -> Exception:
+    """The exception for a run that ended without a summary, told by the runner's report (its first `mpisim` line
+    and what follows), not by the status alone (a program may exit(2) or call MPI_Abort with 3). As `replay`:
+    InputError for bad input (the runner's own errors with status 2, an MPI function mpisim lacks), DeadlockError,
+    SimulationError for the rest (MPI_Abort, a crash, exit(), a fatal MPI error)."""
+    lines = stderr.splitlines()
+    first = next((i for i, line in enumerate(lines) if line.startswith("mpisim")), None)
+    report = "\n".join(lines[first:]) if first is not None else f"mpisim-run ended with status {status}"
+    kind = _core.SimulationError
+    if report.startswith("mpisim run: "):  # the runner's own error, before or outside the simulation
+        kind = _core.InputError if status == 2 else _core.SimulationError
+    elif report.startswith("mpisim: deadlock at simulated time"):
+        kind = _core.DeadlockError
+    elif status == 2 and report.splitlines()[0].endswith("which mpisim does not support"):
+        kind = _core.InputError
+    for prefix in ("mpisim run: ", "mpisim: "):
+        if report.startswith(prefix):
+            report = report[len(prefix):]
+            break
+    error = kind(report)
+    error.exit_status, error.stdout, error.stderr = status, stdout, stderr
+    return error
+
+
+def _forced_algorithms(coll) -> Dict[str, str]:
+    """`coll` as given to `run` (dict, pairs or "OP=ALGO,..." texts; already checked), as the dict `replay` records."""
+    if not coll:
+        return {}
+    if isinstance(coll, dict):
+        return {str(op): str(algorithm) for op, algorithm in coll.items()}
+    items = [coll] if isinstance(coll, str) else coll
+    chosen: Dict[str, str] = {}
+    for item in items:
+        pairs = _core.parse_run_option("--coll", item) if isinstance(item, str) else [item]
+        chosen.update((str(op), str(algorithm)) for op, algorithm in pairs)
+    return chosen
+
+
+def _absolute(path: Optional[str]) -> Optional[str]:
+    return os.path.abspath(path) if path and os.path.exists(path) else path
+
+
+def run(program: str, args: Sequence[str] = (), **options) -> RunResult:
+    """Simulate an MPI program built by `mpisim cc` (docs/online.md), as `mpisim run` does, through the native runner:
+    `run("./app", np=16, platform="cluster:16", args=["-n", "100"], model="smpi", params={"bw-factor": "0.9"},
+    coll={"alltoall": "bruck"})`.
+
+    Keywords are the run options of `mpisim run` (listed below, generated from the one table of options), named as
+    in `replay`: text is read as on the command line ("2Gf", "1us"); numbers are in base units. An unknown keyword
+    raises TypeError; a bad value InputError naming the keyword. The program's stdout and stderr are captured into the
+    result. A run that ends without a summary raises as `replay` does: InputError (bad input, program not built by
+    `mpisim cc`), DeadlockError, SimulationError (MPI_Abort, a crash, exit(), a fatal MPI error), with the
+    `exit_status`, `stdout` and `stderr` of the run as attributes.
+    """
+    from mpisim.online import RUNNER, native_dir
+
+    arguments = _core.run_arguments(options)
+    with tempfile.TemporaryDirectory(prefix="mpisim-run-") as directory:
+        summary_path = os.path.join(directory, "summary.json")
+        command = [str(native_dir() / RUNNER), *arguments, "--json", "--summary", summary_path, program,
+                   *[str(a) for a in args]]
+        done = subprocess.run(command, capture_output=True, text=True, errors="replace")
+        status = 128 - done.returncode if done.returncode < 0 else done.returncode
+        if not os.path.exists(summary_path):
+            raise _runner_failure(status, done.stdout, done.stderr)
+        with open(summary_path) as summary_file:
+            summary = json.load(summary_file)
+    given = summary["inputs"]
+    inputs = {
+        "program": _absolute(program),
+        "args": [str(a) for a in args],
+        "platform": _absolute(given["platform"]),
+        "np": given["ranks"],
+        "model": given["model"],
+        "hostfile": _absolute(options.get("hostfile")),
+        "placement": options.get("placement") or "platform",
+        "coll_selector": given["collective_selector"],
+        "coll": _forced_algorithms(options.get("coll")),
+        "host_speed": given["host_speed"],
+        "compute_time": given["compute_time"],
+        "privatization": given["privatization"],
+    }
+    if options.get("timeline"):
+        inputs["timeline"] = os.path.abspath(options["timeline"])
+    return RunResult(
+        simulated_time=summary["simulated_time"],
+        ranks=[OnlineRankStats(**r) for r in summary["ranks"]],
+        fingerprint=summary["fingerprint"],
+        exit_status=summary["exit_status"],
+        stdout=done.stdout,
+        stderr=done.stderr,
+        wall_seconds=summary["wall_seconds"],
+        inputs=inputs,
+        model_parameters=dict(summary["model_parameters"]),
+    )
+
+
+def run_options() -> List[dict]:
+    """The run options of both front ends, declared once in the native core: name, type, default, help, SimGrid
+    names, front ends (replay, run), keyword of `replay`/`run`."""
+    return _core.run_options()
+
+
+def _keyword_list() -> str:
+    lines = ["", "    Keywords:"]
+    for option in run_options():
+        if option["keyword"] and "run" in option["front_ends"]:
+            lines.append(f"        {option['keyword']} ({option['name']}): {option['description']}")
+    return "\n".join(lines) + "\n"
+
+
+run.__doc__ += _keyword_list()
 
 
 def platform_hosts(platform: str) -> List[str]:

@@ -9,87 +9,76 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Dict, List, Optional, Tuple
+from typing import List, Optional, Sequence
 
 EXIT_INPUT = 2
 EXIT_DEADLOCK = 3
 
 
-def _parse_params(values: List[str]) -> List[Tuple[str, str]]:
-    pairs = []
-    for value in values:
-        name, sep, text = value.partition("=")
-        if not sep or not name:
-            raise ValueError(f"--param expects NAME=VALUE, got '{value}'")
-        pairs.append((name.strip(), text.strip()))
-    return pairs
+def _shared_options(group: str, exclude: Sequence[str] = ()) -> List[dict]:
+    """The options of `mpisim replay` declared in the native core's table (group: "simulation" or "timeline")."""
+    from mpisim._core import run_options
+
+    return [o for o in run_options()
+            if o["group"] == group and "replay" in o["front_ends"] and o["name"] not in exclude]
 
 
-def _parse_coll(values: List[str]) -> Dict[str, str]:
-    chosen: Dict[str, str] = {}
-    for value in values:
-        for item in value.split(","):
-            if not item:
-                continue
-            op, sep, algorithm = item.partition("=")
-            if not sep or not op or not algorithm:
-                raise ValueError(f"--coll expects OPERATION=ALGORITHM[,...], got '{item}'")
-            chosen[op.strip()] = algorithm.strip()
-    return chosen
+def _add_table_options(parser: argparse.ArgumentParser, group: str, exclude: Sequence[str] = ()) -> None:
+    """argparse options from the table: name, help (with default and SimGrid names), default. Values stay text and
+    are typed by the table's parser afterwards (_table_kwargs), so errors read as in `mpisim run`."""
+    for option in _shared_options(group, exclude):
+        help_text = option["description"].replace("%", "%%")
+        dest = option["keyword"]
+        if option["type"] == "flag":
+            parser.add_argument(option["name"], dest=dest, action="store_true", help=help_text)
+        elif option["type"] in ("assignment", "assignment_list"):
+            parser.add_argument(option["name"], dest=dest, action="append", default=[], metavar=option["metavar"],
+                                help=help_text)
+        else:
+            metavar = "|".join(option["choices"]) or option["metavar"]
+            parser.add_argument(option["name"], dest=dest, default=option["default_text"] or None, metavar=metavar,
+                                required=option["required"], help=help_text)
+
+
+def _table_kwargs(args: argparse.Namespace, group: str, exclude: Sequence[str] = ()) -> dict:
+    """The table's options as `mpisim.replay` keywords, each value typed by the table's parser."""
+    from mpisim._core import parse_run_option
+
+    kwargs = {}
+    for option in _shared_options(group, exclude):
+        given = getattr(args, option["keyword"])
+        if option["type"] == "assignment":
+            kwargs[option["keyword"]] = [pair for text in given for pair in parse_run_option(option["name"], text)]
+        elif option["type"] == "assignment_list":
+            kwargs[option["keyword"]] = dict(pair for text in given for pair in parse_run_option(option["name"], text))
+        elif given is None or option["type"] == "flag":
+            kwargs[option["keyword"]] = given
+        else:
+            kwargs[option["keyword"]] = parse_run_option(option["name"], given)
+    return kwargs
 
 
 def _add_simulation_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--platform", required=True,
-                        help="SimGrid platform XML file, or a generator spec such as torus:8x8x8,bw=10Gbps")
-    parser.add_argument("--model", default="smpi", help="network model (see `mpisim models`); default smpi")
-    parser.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
-                        help="override a model parameter (repeatable); SimGrid --cfg names are accepted")
-    parser.add_argument("--model-params", metavar="FILE", help="file of 'name = value' model parameters")
-    parser.add_argument("--hostfile", help="one host per line: rank i runs on line i (host:N counts N lines)")
-    parser.add_argument("--map", choices=["platform", "sorted"], default="platform",
-                        help="rank placement without a hostfile: platform order (default) or sorted host names "
-                             "(what smpirun does)")
-    parser.add_argument("--coll-selector", default="default",
-                        help="collective selection logic (see `mpisim collectives`); default: SimGrid 3.32's")
-    parser.add_argument("--coll", action="append", default=[], metavar="OP=ALGO[,OP=ALGO]",
-                        help="force algorithms per collective, e.g. alltoall=bruck,bcast=binomial_tree")
+    _add_table_options(parser, "simulation")
 
 
 def _replay_kwargs(args: argparse.Namespace) -> dict:
-    return dict(
-        platform=args.platform,
-        model=args.model,
-        params=_parse_params(args.param),
-        params_file=args.model_params,
-        hostfile=args.hostfile,
-        placement=args.map,
-        coll_selector=args.coll_selector,
-        coll=_parse_coll(args.coll),
-    )
+    return _table_kwargs(args, "simulation")
 
 
 def _add_timeline_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--timeline", metavar="FILE",
-                        help="write the run's timeline to FILE: .json (Chrome trace events: Perfetto, "
-                             "chrome://tracing), .paje or .trace (Paje: ViTE, pj_dump), .csv (see docs/timelines.md)")
-    parser.add_argument("--timeline-format", metavar="NAME",
-                        help="timeline format by name (chrome, paje, csv) instead of by FILE's extension")
-    parser.add_argument("--timeline-internals", action="store_true",
-                        help="timeline: also the point-to-point messages collective algorithms send")
-    parser.add_argument("--timeline-links", action="store_true",
-                        help="timeline: also the bandwidth each link carries over time (flow models: smpi, hybrid, "
-                             "fluid)")
+    _add_table_options(parser, "timeline")
 
 
 def _replay(args: argparse.Namespace):
     """mpisim.api.replay with the replay command's options (with --timeline FILE, the timeline is written too)."""
     from mpisim import api
 
-    if not args.timeline and (args.timeline_format or args.timeline_internals or args.timeline_links):
+    timeline = _table_kwargs(args, "timeline")
+    if not timeline["timeline"] and (timeline["timeline_format"] or timeline["timeline_internals"]
+                                     or timeline["timeline_links"]):
         raise ValueError("--timeline-format, --timeline-internals and --timeline-links need --timeline FILE")
-    return api.replay(args.trace, np=args.np, timeline=args.timeline, timeline_format=args.timeline_format,
-                      timeline_internals=args.timeline_internals, timeline_links=args.timeline_links,
-                      **_replay_kwargs(args))
+    return api.replay(args.trace, np=args.np, **timeline, **_replay_kwargs(args))
 
 
 def _print_summary(result, out=sys.stdout) -> None:
@@ -210,6 +199,43 @@ def cmd_collectives(args: argparse.Namespace) -> int:
     return 0
 
 
+def run_options_markdown() -> str:
+    """docs/run-options.md: every run option of both front ends, from the one table in the native core."""
+    from mpisim.api import run_options
+
+    lines = ["# Run options", "",
+             "Generated by `mpisim options --markdown` from the option tables in `src/mpi/RunOptions.cpp`, "
+             "`src/timeline/TimelineOptionTable.cpp` and `src/online/RunnerOptions.cpp`; a test keeps it in step. "
+             "`mpisim replay` and `mpisim run` read their options from these tables, and `mpisim.replay` / "
+             "`mpisim.run` take the keyword of each.", "",
+             "| option | keyword | value | default | meaning | SimGrid | front ends |",
+             "| --- | --- | --- | --- | --- | --- | --- |"]
+    for o in run_options():
+        names = ", ".join(f"`{n}`" for n in [o["name"], *o["spellings"]])
+        value = f"`{o['metavar']}` ({o['type']})" if o["type"] != "flag" else "flag"
+        if o["choices"]:
+            value += ": " + ", ".join(f"`{c}`" for c in o["choices"])
+        default = f"`{o['default_text']}`" if o["default_text"] else ("required" if o["required"] else "")
+        keyword = f"`{o['keyword']}`" if o["keyword"] else ""
+        simgrid = ", ".join(f"`{n}`" for n in o["simgrid"])
+        meaning = o["help"].replace("|", "\\|")
+        lines.append(f"| {names} | {keyword} | {value} | {default} | {meaning} | {simgrid} | "
+                     f"{', '.join(o['front_ends'])} |")
+    return "\n".join(lines) + "\n"
+
+
+def cmd_options(args: argparse.Namespace) -> int:
+    if args.markdown:
+        print(run_options_markdown(), end="")
+        return 0
+    from mpisim.api import run_options
+
+    for o in run_options():
+        keyword = f", mpisim.{'/'.join(o['front_ends'])}({o['keyword']}=...)" if o["keyword"] else ""
+        print(f"{o['name']} ({', '.join(o['front_ends'])}{keyword}): {o['description']}")
+    return 0
+
+
 def cmd_gantt(args: argparse.Namespace) -> int:
     from mpisim.gantt import parse_ranks, parse_size, plot_files
 
@@ -250,6 +276,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("replay", help="replay a SimGrid time-independent trace")
+    # replay's own options (trace, --np defaulting to the trace's ranks, --json of the result); the simulation and
+    # timeline options come from the native core's table, shared with `mpisim run` (src/mpi/RunOptions.cpp).
     p.add_argument("trace", help="index file (one per-rank file per line) or a single file holding every rank")
     p.add_argument("--np", type=int, default=None, help="number of ranks (default: as many as the trace lists)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
@@ -267,6 +295,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("models", help="list the network models and their parameters")
     p.add_argument("--markdown", action="store_true", help="print the parameter reference as Markdown")
     p.set_defaults(func=cmd_models)
+    p = sub.add_parser("options", help="list the run options of replay and run, declared once in the native core")
+    p.add_argument("--markdown", action="store_true", help="as the Markdown page docs/run-options.md")
+    p.set_defaults(func=cmd_options)
     p = sub.add_parser("collectives", help="list the collective selectors and algorithms")
     p.add_argument("--markdown", action="store_true", help="as the Markdown page docs/collective-algorithms.md")
     p.set_defaults(func=cmd_collectives)
@@ -327,6 +358,20 @@ def _add_optional_commands(sub) -> None:
     add_record_command(sub)
 
 
+def _parse_arguments(parser: argparse.ArgumentParser, argv: List[str]) -> argparse.Namespace:
+    """argparse, except that an unknown option gets the one line every front end gives (`mpisim run`'s too), exit 2."""
+    from mpisim._core import unknown_option_message
+
+    args, unknown = parser.parse_known_args(argv)
+    for argument in unknown:
+        if argument.startswith("-"):
+            print(f"mpisim {args.command}: {unknown_option_message(args.command, argument)}", file=sys.stderr)
+            sys.exit(EXIT_INPUT)
+    if unknown:
+        parser.error(f"unrecognized arguments: {' '.join(unknown)}")
+    return args
+
+
 def main(argv: Optional[List[str]] = None) -> int:
     from mpisim.online import dispatch
 
@@ -338,7 +383,7 @@ def main(argv: Optional[List[str]] = None) -> int:
 
     if argv[:1] == ["--help-models"]:  # SimGrid-style spelling
         argv = ["models"] + argv[1:]
-    args = build_parser().parse_args(argv)
+    args = _parse_arguments(build_parser(), argv)
     try:
         return args.func(args)
     except InputError as error:

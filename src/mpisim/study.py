@@ -15,6 +15,11 @@ import sys
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Sequence, Tuple
 
+from mpisim.cli import _add_table_options, _table_kwargs
+
+# The simulation options the study takes from the one table, but these: it chooses the collective algorithms itself.
+STUDY_CHOOSES = ("--coll-selector", "--coll")
+
 _UNITS = {"": 1, "b": 1, "kb": 1e3, "mb": 1e6, "gb": 1e9, "kib": 1024, "mib": 1024 ** 2, "gib": 1024 ** 3,
           "k": 1024, "m": 1024 ** 2, "g": 1024 ** 3}
 _SIZE = re.compile(r"^\s*([0-9]*\.?[0-9]+(?:[eE][+-]?[0-9]+)?)\s*([A-Za-z]*)\s*$")
@@ -192,13 +197,7 @@ def cmd_study_coll(args: argparse.Namespace) -> int:
     if nodes[0] < 1:
         raise ValueError("--nodes: communicators have at least 1 rank")
     choices = resolve_choices(args.operation, args.algorithms)
-    for p in args.param:
-        if "=" not in p:
-            raise ValueError(f"--param expects NAME=VALUE, got '{p}'")
-    options = {"platform": args.platform, "model": args.model, "placement": args.map,
-               "model_parameters": [tuple(p.split("=", 1)) for p in args.param]}
-    if args.hostfile:
-        options["hostfile"] = args.hostfile
+    options = _table_kwargs(args, "simulation", exclude=STUDY_CHOOSES)
     total = len(sizes) * len(nodes) * len(choices)
     rows = run_study(args.operation, sizes, nodes, choices, options, args.datatype_size,
                      None if args.quiet else ProgressBar(total))
@@ -227,7 +226,6 @@ def add_study_command(sub) -> None:
                                      "over a grid of message sizes and rank counts, one rank per host in platform "
                                      "order; writes a CSV and, with --plot, time per byte per algorithm.")
     p.add_argument("operation", help="bcast, reduce, allreduce, alltoall, allgather, gather, scatter, ...")
-    p.add_argument("--platform", required=True, help="platform XML file or generator spec")
     p.add_argument("--sizes", default="32KiB:2MiB",
                    help="per-rank message sizes: LOW:HIGH (powers of two between) or a,b,c; units B, KiB, MiB, kB, "
                         "MB (default 32KiB:2MiB). alltoall/allgather/gather/scatter: the block per peer")
@@ -235,10 +233,7 @@ def add_study_command(sub) -> None:
     p.add_argument("--algorithms", default="all",
                    help="'all' (every algorithm, then the ompi/mpich/mvapich2/impi selectors) or a comma list of "
                         "algorithm and selector names")
-    p.add_argument("--model", default="smpi", help="network model (see `mpisim models`)")
-    p.add_argument("--param", action="append", default=[], metavar="NAME=VALUE", help="model parameter")
-    p.add_argument("--hostfile", help="rank placement, as for replay")
-    p.add_argument("--map", choices=["platform", "sorted"], default="platform", help="placement without hostfile")
+    _add_table_options(p, "simulation", exclude=STUDY_CHOOSES)  # --platform, --model, --param, --hostfile, ...
     p.add_argument("--datatype-size", type=float, default=1.0,
                    help="bytes per element the selectors see (default 1, MPI_BYTE)")
     p.add_argument("-o", "--output", default="study.csv", help="CSV file (default study.csv)")

@@ -10,6 +10,7 @@
 #include "online/Attributes.hpp"
 #include "online/CommProperties.hpp"
 #include "online/Groups.hpp"
+#include "online/OnlineOptions.hpp"
 
 #include <cstdint>
 #include <functional>
@@ -24,15 +25,6 @@ namespace mpisim::online {
 
 class CallReporter;
 class Sampling;
-
-struct OnlineOptions {
-  double host_speed = 0;       // flop/s of the real host (smpi/host-speed); 0: measured at start
-  bool compute_time = true;    // inject the computation measured between MPI calls
-  double cpu_threshold = 1e-6; // shorter bursts are dropped (smpi/cpu-threshold)
-  // Simulated time each MPI_Wtime call spends after reading the clock (smpi/wtime), so that loops polling MPI_Wtime
-  // see time advance.
-  double wtime_delay = 1e-8;
-};
 
 // Where one rank's simulated time went.
 struct RankAccount {

@@ -18,6 +18,7 @@ namespace mpisim::timeline {
 
 struct TimelineOptions {
   std::string path;
+  std::string format; // a writer's name (chrome, paje, csv); empty: chosen by the path's extension
   // Also the point-to-point messages that collective algorithms send (negative tags); without it a collective is one
   // slice per rank and nothing else.
   bool internals = false;

@@ -1,7 +1,7 @@
 """Documentation generated from declarations stays in step with them."""
 
 from conftest import repo_path
-from mpisim.cli import collectives_markdown, models_markdown
+from mpisim.cli import collectives_markdown, models_markdown, run_options_markdown
 
 
 def test_model_parameter_reference_is_up_to_date():
@@ -13,6 +13,12 @@ def test_collective_algorithm_reference_is_up_to_date():
     with open(repo_path("docs", "collective-algorithms.md")) as committed:
         assert committed.read() == collectives_markdown(), \
             "run: .venv/bin/mpisim collectives --markdown > docs/collective-algorithms.md"
+
+
+def test_run_option_reference_is_up_to_date():
+    with open(repo_path("docs", "run-options.md")) as committed:
+        assert committed.read() == run_options_markdown(), \
+            "run: .venv/bin/mpisim options --markdown > docs/run-options.md"
 
 
 # ------------------------------------------------------------------------------------------ docs/workflow.md

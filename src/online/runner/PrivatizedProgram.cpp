@@ -10,17 +10,6 @@
 
 namespace mpisim::online {
 
-std::optional<Privatization> privatization_named(std::string_view name)
-{
-  if (name == "auto")
-    return Privatization::Auto;
-  if (name == "dlopen")
-    return Privatization::Dlopen;
-  if (name == "swap")
-    return Privatization::Swap;
-  return std::nullopt;
-}
-
 namespace {
 
 // Why swap cannot serve this program ("" when it can).

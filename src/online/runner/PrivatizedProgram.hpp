@@ -1,11 +1,7 @@
-// How each rank gets its own globals, statics and thread-locals (`mpisim run --privatization`, docs/online.md).
-//
-// dlopen  one copy of the program loaded per rank (ProgramCopies): any program, a few pages per rank.
-// swap    the program loaded once; its writable data and thread-local block are saved and restored whenever the
-//         engine passes control to another rank (SwappedProgram): a rank costs the size of its data, not pages.
-// auto    swap when the program's private data is small and it runs no constructors of its own, else dlopen.
+// The application loaded so that each rank has its own globals, by one of the modes of online/Privatization.hpp.
 #pragma once
 
+#include "online/Privatization.hpp"
 #include "online/runner/ProgramLoading.hpp"
 
 #include "kernel/MemoryContexts.hpp"
@@ -16,9 +12,6 @@
 #include <string_view>
 
 namespace mpisim::online {
-
-enum class Privatization { Auto, Dlopen, Swap };
-std::optional<Privatization> privatization_named(std::string_view name);
 
 class PrivatizedProgram {
 public:

@@ -40,7 +40,7 @@ RunTimeline::RunTimeline(const RunnerOptions& options, mpi::Simulation& simulati
 {
   timeline::TimelineOptions settings = options.timeline;
   settings.provenance = timeline_provenance(options);
-  writer_ = timeline::open_timeline(settings, options.timeline_format);
+  writer_ = timeline::open_timeline(settings, settings.format);
   simulation.world().add_observer(*writer_);
   if (settings.links)
     simulation.world().network().observe_links(*writer_);

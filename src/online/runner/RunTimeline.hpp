@@ -2,7 +2,8 @@
 #pragma once
 
 #include "online/CallReporter.hpp"
-#include "online/runner/RunnerOptions.hpp"
+#include "online/RunnerOptions.hpp"
+#include "online/Runtime.hpp"
 
 #include "timeline/TimelineWriter.hpp"
 

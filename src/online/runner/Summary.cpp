@@ -1,5 +1,6 @@
 #include "online/runner/Summary.hpp"
 
+#include <charconv>
 #include <cstdio>
 #include <sstream>
 
@@ -11,6 +12,18 @@ std::string fixed(double value)
   char text[64];
   std::snprintf(text, sizeof text, "%.9f", value);
   return text;
+}
+
+// The shortest text that reads back as the same double, as Python's json writes it: `mpisim.run` and `mpisim run
+// --json` give the simulated time bit for bit, as `mpisim replay --json` does.
+std::string exact(double value)
+{
+  char text[32];
+  const auto end = std::to_chars(text, text + sizeof text, value).ptr;
+  std::string out(text, end);
+  if (out.find_first_of(".e") == std::string::npos)
+    out += ".0"; // still a JSON float
+  return out;
 }
 
 std::string quoted(const std::string& text)
@@ -53,7 +66,7 @@ std::string summary_text(const RunnerOptions& options, const Runtime& runtime, c
 std::string summary_json(const RunnerOptions& options, const Runtime& runtime, const RunOutcome& outcome)
 {
   std::ostringstream out;
-  out << "{\n  \"simulated_time\": " << fixed(outcome.simulated_time)
+  out << "{\n  \"simulated_time\": " << exact(outcome.simulated_time)
       << ",\n  \"wall_seconds\": " << outcome.wall_seconds
       << ",\n  \"exit_status\": " << outcome.exit_status
       << ",\n  \"fingerprint\": " << outcome.fingerprint << ",\n  \"inputs\": {\"program\": " << quoted(options.program)
@@ -72,8 +85,8 @@ std::string summary_json(const RunnerOptions& options, const Runtime& runtime, c
   const auto& accounts = runtime.accounts();
   for (size_t r = 0; r < accounts.size(); ++r) {
     const RankAccount& a = accounts[r];
-    out << (r ? ",\n    " : "\n    ") << "{\"rank\": " << r << ", \"compute\": " << fixed(a.compute)
-        << ", \"mpi\": " << fixed(a.mpi) << ", \"finish\": " << fixed(a.finish) << ", \"calls\": " << a.calls << "}";
+    out << (r ? ",\n    " : "\n    ") << "{\"rank\": " << r << ", \"compute\": " << exact(a.compute)
+        << ", \"mpi\": " << exact(a.mpi) << ", \"finish\": " << exact(a.finish) << ", \"calls\": " << a.calls << "}";
   }
   out << "\n  ]\n}\n";
   return out.str();

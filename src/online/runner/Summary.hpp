@@ -1,7 +1,8 @@
 // What `mpisim run` reports after the application: the simulated time and, per rank, where it went.
 #pragma once
 
-#include "online/runner/RunnerOptions.hpp"
+#include "online/RunnerOptions.hpp"
+#include "online/Runtime.hpp"
 
 #include <cstdint>
 #include <string>

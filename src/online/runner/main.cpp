@@ -3,12 +3,12 @@
 // Exit status: the application's (the first non-zero status a rank's main returned, MPI_Abort's error code),
 // 128 + signal when a rank crashes, 2 for bad arguments, 3 on deadlock.
 #include "online/Api.hpp"
+#include "online/RunnerOptions.hpp"
 #include "online/runner/CrashHandler.hpp"
 #include "online/runner/HostSpeed.hpp"
 #include "online/runner/OutputTagger.hpp"
 #include "online/runner/PrivatizedProgram.hpp"
 #include "online/runner/RunTimeline.hpp"
-#include "online/runner/RunnerOptions.hpp"
 #include "online/runner/Summary.hpp"
 
 #include "common/Errors.hpp"

@@ -1,0 +1,101 @@
+#include "mpi/RunOptions.hpp"
+
+namespace mpisim::mpi {
+
+namespace {
+
+using options::Assignments;
+using options::OptionValue;
+using options::ValueType;
+
+const std::string& text(const OptionValue& value)
+{
+  return std::get<std::string>(value);
+}
+const Assignments& assignments(const OptionValue& value)
+{
+  return std::get<Assignments>(value);
+}
+
+options::OptionTable<SimulationOptions> make_table()
+{
+  using Target = SimulationOptions;
+  options::OptionTable<Target> table;
+  table.push_back({{.name = "--platform",
+                    .spellings = {"-platform"},
+                    .type = ValueType::Text,
+                    .metavar = "P",
+                    .help = "SimGrid platform XML file, or a generator spec such as torus:8x8x8,bw=10Gbps",
+                    .keyword = "platform",
+                    .required = true},
+                   [](Target& o, const OptionValue& v) { o.platform = text(v); }});
+  table.push_back({{.name = "--model",
+                    .type = ValueType::Text,
+                    .metavar = "M",
+                    .default_value = "smpi",
+                    .help = "network model (see `mpisim models`)",
+                    .keyword = "model"},
+                   [](Target& o, const OptionValue& v) { o.model = text(v); }});
+  table.push_back({{.name = "--param",
+                    .type = ValueType::Assignment,
+                    .metavar = "NAME=VALUE",
+                    .help = "override a model parameter (repeatable); SimGrid --cfg names are accepted",
+                    .keyword = "params"},
+                   [](Target& o, const OptionValue& v) {
+                     const Assignments& given = assignments(v);
+                     o.model_parameters.insert(o.model_parameters.end(), given.begin(), given.end());
+                   }});
+  table.push_back({{.name = "--model-params",
+                    .type = ValueType::Text,
+                    .metavar = "FILE",
+                    .help = "file of 'name = value' model parameters",
+                    .keyword = "params_file"},
+                   [](Target& o, const OptionValue& v) { o.model_parameter_file = text(v); }});
+  table.push_back({{.name = "--hostfile",
+                    .spellings = {"-hostfile", "-machinefile"},
+                    .type = ValueType::Text,
+                    .metavar = "F",
+                    .help = "one host per line: rank i runs on line i (host:N counts N lines)",
+                    .keyword = "hostfile"},
+                   [](Target& o, const OptionValue& v) { o.hostfile = text(v); }});
+  table.push_back({{.name = "--map",
+                    .type = ValueType::Choice,
+                    .metavar = "ORDER",
+                    .default_value = "platform",
+                    .help = "rank placement without a hostfile: platform order, or sorted host names (what smpirun "
+                            "does)",
+                    .keyword = "placement",
+                    .choices = {"platform", "sorted"}},
+                   [](Target& o, const OptionValue& v) {
+                     o.placement = text(v) == "sorted" ? PlacementOrder::Sorted : PlacementOrder::Platform;
+                   }});
+  table.push_back({{.name = "--coll-selector",
+                    .type = ValueType::Text,
+                    .metavar = "S",
+                    .default_value = "default",
+                    .help = "collective selection logic (see `mpisim collectives`; `default` is SimGrid 3.32's)",
+                    .simgrid = {"smpi/coll-selector"},
+                    .keyword = "coll_selector"},
+                   [](Target& o, const OptionValue& v) { o.collective_selector = text(v); }});
+  table.push_back({{.name = "--coll",
+                    .type = ValueType::AssignmentList,
+                    .metavar = "OP=ALGO[,...]",
+                    .help = "force algorithms per collective (repeatable), e.g. alltoall=bruck,bcast=binomial_tree",
+                    .simgrid = {"smpi/OP"},
+                    .keyword = "coll"},
+                   [](Target& o, const OptionValue& v) {
+                     for (const auto& [op, algorithm] : assignments(v))
+                       o.collective_algorithms[op] = algorithm; // the last one given wins
+                   }});
+  return table;
+}
+
+} // namespace
+
+const options::OptionTable<SimulationOptions>& simulation_option_table()
+{
+  static const options::OptionTable<SimulationOptions> table = make_table();
+  return table;
+}
+
+} // namespace mpisim::mpi
