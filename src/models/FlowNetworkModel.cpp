@@ -117,13 +117,19 @@ void FlowNetworkModel::observe_links(LinkObserver& observer)
   });
 }
 
-MessagePolicy FlowNetworkModel::policy(double payload) const
+ProtocolThresholds FlowNetworkModel::protocol_thresholds() const
 {
-  Protocol protocol = payload < settings_.eager_below      ? Protocol::Eager
-                      : payload < settings_.detached_below ? Protocol::Detached
-                                                           : Protocol::Rendezvous;
-  return MessagePolicy{protocol, settings_.send_overhead.affine(payload), settings_.isend_overhead.affine(payload),
-                       receive_overhead(payload, protocol)};
+  return ProtocolThresholds{settings_.eager_below, settings_.detached_below};
+}
+
+double FlowNetworkModel::send_overhead(double payload) const
+{
+  return settings_.send_overhead.affine(payload);
+}
+
+double FlowNetworkModel::isend_overhead(double payload) const
+{
+  return settings_.isend_overhead.affine(payload);
 }
 
 double FlowNetworkModel::receive_overhead(double payload, Protocol protocol) const

@@ -26,8 +26,8 @@ struct FlowModelSettings {
   double tcp_gamma = 0;            // bytes; 0 disables the window bound
   double crosstraffic = 0;         // coefficient on reverse-route links; 0 disables
 
-  // MPI protocol by payload size: Eager if payload < eager_below, else Detached if < detached_below, else
-  // Rendezvous. Overheads are affine tables (threshold:a:b).
+  // MPI protocol thresholds (ProtocolThresholds): Eager if payload < eager_below, else Detached if
+  // < detached_below, else Rendezvous. Overheads are affine tables (threshold:a:b).
   double eager_below = 0;
   double detached_below = 0;
   PiecewiseTable send_overhead;
@@ -53,7 +53,9 @@ class FlowNetworkModel : public NetworkModel {
 public:
   FlowNetworkModel(const NetworkModelContext& context, FlowModelSettings settings);
 
-  MessagePolicy policy(double payload) const override;
+  ProtocolThresholds protocol_thresholds() const override;
+  double send_overhead(double payload) const override;
+  double isend_overhead(double payload) const override;
   double receive_overhead(double payload, Protocol protocol) const override;
   Transfer transfer(platform::HostId src, platform::HostId dst, double payload, double send_posted_at) override;
   // Each link is a solver constraint: its consumption after each solve is the bandwidth it carries.

@@ -53,11 +53,15 @@ public:
     S_ = p.number("S");
   }
 
-  MessagePolicy policy(double k) const override
+  // Eager for k <= S, rendezvous above: never detached.
+  ProtocolThresholds protocol_thresholds() const override
   {
-    bool rendezvous = k > S_;
-    return MessagePolicy{rendezvous ? Protocol::Rendezvous : Protocol::Eager, o_ + k * Os_, o_, o_ + k * Or_};
+    const double above_S = std::nextafter(S_, std::numeric_limits<double>::infinity());
+    return ProtocolThresholds{above_S, above_S};
   }
+  double send_overhead(double k) const override { return o_ + k * Os_; }
+  double isend_overhead(double) const override { return o_; }
+  double receive_overhead(double k, Protocol) const override { return o_ + k * Or_; }
 
   Transfer transfer(platform::HostId src, platform::HostId dst, double k, double send_posted_at) override
   {

@@ -21,13 +21,15 @@ namespace mpisim::models {
 //  Eager      - "asynchronous": data leaves at the send, whether or not the receive is posted.
 //  Detached   - the sender returns at once, but data flows only once the receive is matched.
 //  Rendezvous - "synchronous": the sender is held until the data has arrived.
+// Which one carries a message is decided in one place, mpi::choose_send_protocol (mpi/SendProtocol.hpp), from the
+// send's mode and the model's thresholds below.
 enum class Protocol : uint8_t { Eager, Detached, Rendezvous };
 
-struct MessagePolicy {
-  Protocol protocol;
-  double send_overhead;     // seconds the sender spends in a blocking send of an Eager/Detached message
-  double isend_overhead;    // seconds spent in a non-blocking send
-  double receive_overhead;  // seconds the receiver spends once the message has arrived
+// The payload sizes where a model's protocol changes: eager if payload < eager_below, else detached if
+// payload < detached_below, else rendezvous. An inclusive bound "k <= S" is given as the next double above S.
+struct ProtocolThresholds {
+  double eager_below;
+  double detached_below;
 };
 
 // What a started transfer gives the MPI layer.
@@ -63,16 +65,15 @@ public:
   // (loggps) have no shared links and report nothing. With no observer registered the models keep no usage data.
   virtual void observe_links(LinkObserver& observer) { (void)observer; }
 
-  // Protocol and CPU-side overheads for a message of `payload` bytes (MPI payload, no envelope).
-  virtual MessagePolicy policy(double payload) const = 0;
+  // The sizes where the MPI protocol changes (the model's parameters); the MPI layer decides from them.
+  virtual ProtocolThresholds protocol_thresholds() const = 0;
 
-  // The receive overhead of a message of `payload` bytes carried by `protocol` when the send mode, not the size,
-  // chose it (a synchronous send is carried as a rendezvous, a buffered one detached). By default the size's.
-  virtual double receive_overhead(double payload, Protocol protocol) const
-  {
-    (void)protocol;
-    return policy(payload).receive_overhead;
-  }
+  // CPU-side costs, in seconds, of a message of `payload` bytes (MPI payload, no envelope): what the sender spends in
+  // a blocking send and in a non-blocking one (when it pays them: mpi/SendProtocol.hpp), and what the receiver
+  // spends once a message carried by `protocol` has arrived.
+  virtual double send_overhead(double payload) const = 0;
+  virtual double isend_overhead(double payload) const = 0;
+  virtual double receive_overhead(double payload, Protocol protocol) const = 0;
 
   // Starts moving a message of `payload` bytes from host src to host dst, now: at the send for eager messages, at
   // the match otherwise. `send_posted_at` is the date the send was posted (delay models use it for handshakes).

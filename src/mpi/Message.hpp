@@ -5,8 +5,9 @@
 //   detached   - the send completes at once; the transfer starts when a receive matches;
 //   rendezvous - the transfer starts when a receive matches; the send completes when the data has arrived.
 // The receive completes when the transfer has ended and the message is matched, whichever comes last.
-// A buffered send (SendMode::Buffered) is eager or detached, but its send request completes when the data has
-// arrived: it stands for the room the message takes in the attached buffer. An unmatched message may be cancelled.
+// A buffered send is eager or detached, but its send request completes when the data has arrived: it stands for the
+// room the message takes in the attached buffer. The protocol and whether the sender is held are decided by
+// mpi::choose_send_protocol (SendProtocol.hpp). An unmatched message may be cancelled.
 #pragma once
 
 #include "models/NetworkModel.hpp"
@@ -23,10 +24,10 @@ class World;
 class Message : public kernel::ActivityObserver, public std::enable_shared_from_this<Message> {
 public:
   Message(World& world, RequestPtr send, int source_world, int destination_world, models::Protocol protocol,
-          double receive_overhead, double posted_at, uint64_t id = 0, SendMode mode = SendMode::Standard)
+          bool holds_sender, double receive_overhead, double posted_at, uint64_t id = 0)
       : world_(world), send_(std::move(send)), source_world_(source_world), destination_world_(destination_world),
         protocol_(protocol), receive_overhead_(receive_overhead), posted_at_(posted_at), id_(id),
-        holds_sender_(protocol == models::Protocol::Rendezvous || mode == SendMode::Buffered)
+        holds_sender_(holds_sender)
   {
   }
   uint64_t id() const { return id_; }

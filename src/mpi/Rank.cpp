@@ -1,44 +1,32 @@
 #include "mpi/Rank.hpp"
 
+#include "mpi/SendProtocol.hpp"
+
 #include <algorithm>
 #include <cstring>
 
 namespace mpisim::mpi {
 
-namespace {
-// The protocol that carries a message: the model's for its size, unless the send mode rules it out.
-models::Protocol carrying_protocol(models::Protocol by_size, SendMode mode)
-{
-  if (mode == SendMode::Synchronous)
-    return models::Protocol::Rendezvous;
-  if (mode == SendMode::Buffered && by_size == models::Protocol::Rendezvous)
-    return models::Protocol::Detached;
-  return by_size;
-}
-} // namespace
-
 RequestPtr Rank::post_send(const Communicator& comm, int dst, int tag, double bytes, const void* data,
                            std::vector<std::byte> packed, bool blocking, SendMode mode)
 {
-  const models::MessagePolicy policy = world_.network().policy(bytes);
-  const models::Protocol protocol = carrying_protocol(policy.protocol, mode);
+  const models::NetworkModel& network = world_.network();
+  const SendProtocol chosen = choose_send_protocol(mode, blocking, bytes, network.protocol_thresholds());
+  const models::Protocol protocol = chosen.protocol;
   const bool rendezvous = protocol == models::Protocol::Rendezvous;
-  // As SMPI: the CPU-side send overhead is spent before the message is posted; a blocking send of a size the model
-  // carries by rendezvous has none (its cost is the wait), unless it is buffered (it does not wait).
-  if (not blocking)
-    sleep(policy.isend_overhead);
-  else if (policy.protocol != models::Protocol::Rendezvous || mode == SendMode::Buffered)
-    sleep(policy.send_overhead);
+  if (chosen.overhead == PostOverhead::Isend)
+    sleep(network.isend_overhead(bytes));
+  else if (chosen.overhead == PostOverhead::Send)
+    sleep(network.send_overhead(bytes));
 
   auto request = std::make_shared<Request>(RequestKind::Send, world_rank_, comm, dst, tag, bytes);
   request->status.message = world_.next_message_id();
   if (log_)
     (tag < 0 ? log_->collective_sent : log_->sent).push_back(request->status.message);
   const int destination = comm.world_rank(dst);
-  const double receive_overhead = protocol == policy.protocol ? policy.receive_overhead
-                                                              : world_.network().receive_overhead(bytes, protocol);
-  auto message = std::make_shared<Message>(world_, request, world_rank_, destination, protocol, receive_overhead,
-                                           world_.engine().now(), request->status.message, mode);
+  auto message = std::make_shared<Message>(world_, request, world_rank_, destination, protocol, chosen.holds_sender,
+                                           network.receive_overhead(bytes, protocol), world_.engine().now(),
+                                           request->status.message);
   if (not packed.empty()) {
     message->copied = std::move(packed);
   } else if (data != nullptr && bytes > 0) {
@@ -51,7 +39,7 @@ RequestPtr Rank::post_send(const Communicator& comm, int dst, int tag, double by
   }
   if (protocol == models::Protocol::Eager)
     message->start_transfer();
-  if (not rendezvous && mode != SendMode::Buffered)
+  if (not chosen.holds_sender)
     request->complete();
   world_.mailbox(destination).post_send(message);
   return request;

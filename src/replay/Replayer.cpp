@@ -6,7 +6,6 @@
 #include "replay/TraceReader.hpp"
 
 #include <algorithm>
-#include <numeric>
 
 namespace mpisim::replay {
 
@@ -81,13 +80,13 @@ private:
       case ActionKind::Isend:
         record.peer = a.dst;
         record.tag = a.tag;
-        record.bytes = bytes(a.amount, a.datatype1);
+        record.bytes = a.amount;
         break;
       case ActionKind::Recv:
       case ActionKind::Irecv:
         record.peer = a.src;
         record.tag = a.tag;
-        record.bytes = a.amount >= 0 ? bytes(a.amount, a.datatype1) : 0;
+        record.bytes = a.amount >= 0 ? a.amount : 0; // negative: probed, size unknown here
         break;
       case ActionKind::Wait:
       case ActionKind::Test:
@@ -96,7 +95,7 @@ private:
         break;
       case ActionKind::SendRecv:
         record.peer = a.dst;
-        record.bytes = bytes(a.amount, a.datatype1);
+        record.bytes = a.amount;
         break;
       case ActionKind::Bcast:
       case ActionKind::Reduce:
@@ -105,14 +104,16 @@ private:
       case ActionKind::Scatter:
       case ActionKind::ScatterV:
         record.peer = a.root;
-        record.bytes = bytes(a.amount, a.datatype1);
+        record.bytes = a.amount;
         break;
-      default: record.bytes = a.details ? 0 : bytes(a.amount, a.datatype1); break;
+      case ActionKind::AllGatherV: // per-peer sizes: no one figure
+      case ActionKind::AllToAllV:
+      case ActionKind::ReduceScatter: break;
+      default: record.bytes = a.amount; break;
     }
     rank_.world().report(record);
   }
 
-  static double bytes(double count, int datatype) { return count * static_cast<double>(datatype_size(datatype)); }
   int me() const { return rank_.world_rank(); }
 
   Account perform(const TraceAction& a)
@@ -126,11 +127,9 @@ private:
       case ActionKind::Location: return Account::None;
       case ActionKind::Compute: rank_.compute(a.amount); return Account::Compute;
       case ActionKind::Sleep: rank_.sleep(a.amount); return Account::Sleep;
-      case ActionKind::Send:
-        sent_ = rank_.send(comm_, a.dst, a.tag, bytes(a.amount, a.datatype1));
-        return Account::Communicate;
+      case ActionKind::Send: sent_ = rank_.send(comm_, a.dst, a.tag, a.amount); return Account::Communicate;
       case ActionKind::Isend: {
-        auto request = rank_.isend(comm_, a.dst, a.tag, bytes(a.amount, a.datatype1));
+        auto request = rank_.isend(comm_, a.dst, a.tag, a.amount);
         sent_ = request->status.message;
         requests_.add({me(), a.dst, a.tag}, std::move(request));
         return Account::Communicate;
@@ -167,8 +166,8 @@ private:
   // Rank::sendrecv's isend + irecv + waitall, spelled out to learn both messages' ids (timeline arrows).
   void send_receive(const TraceAction& a)
   {
-    const double send_bytes = bytes(a.amount, a.datatype1);
-    const double recv_bytes = bytes(a.amount2, a.datatype2);
+    const double send_bytes = a.amount;
+    const double recv_bytes = a.amount2;
     if (a.dst == me() && a.src == me()) { // a local copy, no message
       rank_.sendrecv(comm_, a.dst, 0, send_bytes, a.src, 0, recv_bytes);
       return;
@@ -190,7 +189,7 @@ private:
   double receive_bytes(const TraceAction& a)
   {
     if (a.amount >= 0)
-      return bytes(a.amount, a.datatype1);
+      return a.amount;
     return rank_.probe(comm_, a.src, a.tag).bytes;
   }
 
@@ -235,76 +234,13 @@ private:
     requests_.add(key, done ? nullptr : request); // a completed one leaves a placeholder for the recorded wait
   }
 
+  // The reader filled in the whole call (ActionSizes.hpp).
   void collective(const TraceAction& a)
   {
-    mpi::CollectiveCall call;
-    call.root = a.root;
-    double flops = 0;
-    switch (a.kind) {
-      case ActionKind::Barrier: call.op = mpi::Collective::Barrier; break;
-      case ActionKind::Bcast: call.op = mpi::Collective::Bcast; call.bytes = bytes(a.amount, a.datatype1); break;
-      case ActionKind::Reduce:
-      case ActionKind::AllReduce:
-      case ActionKind::Scan:
-      case ActionKind::Exscan:
-        call.op = a.kind == ActionKind::Reduce      ? mpi::Collective::Reduce
-                  : a.kind == ActionKind::AllReduce ? mpi::Collective::Allreduce
-                  : a.kind == ActionKind::Scan      ? mpi::Collective::Scan
-                                                    : mpi::Collective::Exscan;
-        call.bytes = bytes(a.amount, a.datatype1);
-        flops = a.amount2;
-        break;
-      case ActionKind::AllToAll:
-      case ActionKind::Gather:
-      case ActionKind::Scatter:
-      case ActionKind::AllGather:
-        call.op = a.kind == ActionKind::AllToAll ? mpi::Collective::Alltoall
-                  : a.kind == ActionKind::Gather ? mpi::Collective::Gather
-                  : a.kind == ActionKind::Scatter ? mpi::Collective::Scatter
-                                                  : mpi::Collective::Allgather;
-        call.bytes = bytes(a.amount, a.datatype1);
-        call.recv_bytes = bytes(a.amount2, a.datatype2);
-        break;
-      case ActionKind::GatherV:
-      case ActionKind::AllGatherV:
-        call.op = a.kind == ActionKind::GatherV ? mpi::Collective::Gatherv : mpi::Collective::Allgatherv;
-        call.bytes = bytes(a.amount, a.datatype1);
-        call.recv_counts = scaled(a.details->counts, a.datatype2);
-        // SimGrid's replay passes the trace's displacements, or zeros when it gives none (allgatherv "GB"
-        // broadcasts up to the largest displacement + count).
-        if (a.kind == ActionKind::AllGatherV)
-          call.recv_displs = a.details->displs.empty() ? std::vector<double>(call.recv_counts.size(), 0.0)
-                                                       : scaled(a.details->displs, a.datatype2);
-        break;
-      case ActionKind::ScatterV:
-        call.op = mpi::Collective::Scatterv;
-        call.send_counts = scaled(a.details->counts, a.datatype1);
-        call.recv_bytes = bytes(a.amount2, a.datatype2);
-        break;
-      case ActionKind::AllToAllV:
-        call.op = mpi::Collective::Alltoallv;
-        call.send_counts = scaled(a.details->counts, a.datatype1);
-        call.recv_counts = scaled(a.details->counts2, a.datatype2);
-        break;
-      case ActionKind::ReduceScatter:
-        call.op = mpi::Collective::ReduceScatter;
-        call.recv_counts = scaled(a.details->counts, a.datatype1);
-        call.element_bytes = static_cast<double>(datatype_size(a.datatype1));
-        flops = a.amount2;
-        break;
-      default: throw std::logic_error("replay: unhandled action kind");
-    }
+    const mpi::CollectiveCall& call = a.details->call;
     collectives_.run(rank_, comm_, call);
     // As SimGrid: the reduction's cost, given in flops by the trace, is computed locally after the exchange.
-    rank_.compute(flops);
-  }
-
-  static std::vector<double> scaled(const std::vector<double>& counts, int datatype)
-  {
-    std::vector<double> out(counts.size());
-    const double size = static_cast<double>(datatype_size(datatype));
-    std::transform(counts.begin(), counts.end(), out.begin(), [size](double count) { return count * size; });
-    return out;
+    rank_.compute(call.reduce_flops);
   }
 
   mpi::Rank& rank_;

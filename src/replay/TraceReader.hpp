@@ -30,9 +30,15 @@
 // at each refill, so the reader holds at most one file descriptor at any time, whatever the number of ranks. A shared
 // trace is read once, in order; lines of other ranks wait, already parsed, in per-rank queues until those ranks ask.
 // Not thread-safe: a TraceSet and its streams belong to one thread (the simulation thread).
+//
+// One file per job, all in this folder: TraceIndex (which files, how many ranks), LineReader (streaming a file's
+// lines), TraceLine (tokens, numbers, the file:line of errors), ActionParser (the action table and each action's
+// arguments), ActionSizes (counts to bytes, the collective's call), TiDatatypes (datatype ids and sizes), RankSources
+// (a rank's own file, or its share of a shared trace).
 #pragma once
 
 #include "replay/TraceAction.hpp"
+#include "replay/TraceIndex.hpp"
 
 #include <memory>
 #include <string>
@@ -41,7 +47,7 @@
 namespace mpisim::replay {
 
 namespace detail {
-class RankSource; // reads and parses one rank's lines (per-rank file or shared-trace demultiplexer)
+class RankSource; // reads and parses one rank's lines (RankSources.hpp)
 struct TraceSetState;
 } // namespace detail
 
@@ -67,7 +73,7 @@ private:
 
 class TraceSet {
 public:
-  enum class Layout { PerRankFiles, SharedFile };
+  using Layout = TraceLayout;
 
   // Opens a trace set (see the top of this file). Checks that the index is not empty, that np fits, and that every
   // needed trace file exists; lines are only parsed when streamed. Throws InputError.

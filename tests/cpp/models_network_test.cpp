@@ -18,6 +18,7 @@
 #include "models/Parameters.hpp"
 #include "models/PiecewiseTable.hpp"
 #include "mpi/Rank.hpp"
+#include "mpi/SendProtocol.hpp"
 #include "mpi/Simulation.hpp"
 
 #include "support/Scratch.hpp"
@@ -596,12 +597,15 @@ TEST(models_fluid, TimeIsLatencyPlusSizeOverBandwidth)
 TEST(models_hybrid, ProtocolThresholdsAreInclusive)
 {
   mpi::Simulation simulation(options(cluster4(), "hybrid"), 2);
-  const auto& network = simulation.world().network();
-  EXPECT_EQ(network.policy(0).protocol, models::Protocol::Eager);
-  EXPECT_EQ(network.policy(65536).protocol, models::Protocol::Eager);
-  EXPECT_EQ(network.policy(65537).protocol, models::Protocol::Detached);
-  EXPECT_EQ(network.policy(327680).protocol, models::Protocol::Detached);
-  EXPECT_EQ(network.policy(327681).protocol, models::Protocol::Rendezvous);
+  const models::ProtocolThresholds thresholds = simulation.world().network().protocol_thresholds();
+  const auto protocol = [&](double k) {
+    return mpi::choose_send_protocol(mpi::SendMode::Standard, false, k, thresholds).protocol;
+  };
+  EXPECT_EQ(protocol(0), models::Protocol::Eager);
+  EXPECT_EQ(protocol(65536), models::Protocol::Eager);
+  EXPECT_EQ(protocol(65537), models::Protocol::Detached);
+  EXPECT_EQ(protocol(327680), models::Protocol::Detached);
+  EXPECT_EQ(protocol(327681), models::Protocol::Rendezvous);
 }
 
 // Asynchronous (k = 1000): the data leaves at the send, before any receive. The receive posted at 0.5 ms ends when
@@ -662,10 +666,10 @@ TEST(models_hybrid, AffineOverheadsFromParameters)
   {
     mpi::Simulation simulation(options(cluster4(), "hybrid", overheads), 2);
     const auto& network = simulation.world().network();
-    EXPECT_DATE(network.policy(1420).send_overhead, 1.142e-5);
-    EXPECT_DATE(network.policy(1421).send_overhead, 2.2842e-5);
-    EXPECT_DATE(network.policy(1421).receive_overhead, 7e-6 + 1421 * 7e-10);
-    EXPECT_DATE(network.policy(1e6).receive_overhead, 0.0); // synchronous: no receive overhead
+    EXPECT_DATE(network.send_overhead(1420), 1.142e-5);
+    EXPECT_DATE(network.send_overhead(1421), 2.2842e-5);
+    EXPECT_DATE(network.receive_overhead(1421, models::Protocol::Eager), 7e-6 + 1421 * 7e-10);
+    EXPECT_DATE(network.receive_overhead(1e6, models::Protocol::Rendezvous), 0.0); // synchronous: no receive overhead
   }
   const struct {
     double k, send, receive;

@@ -85,9 +85,13 @@ protected:
   fs::path dir_;
 };
 
-std::vector<double> details_counts(const TraceAction& action)
+// The per-rank byte array of a v-collective's call that holds the trace's one array (send counts for scatterv).
+std::vector<double> call_counts(const TraceAction& action)
 {
-  return action.details ? action.details->counts : std::vector<double>{};
+  if (not action.details)
+    return {};
+  const mpisim::mpi::CollectiveCall& call = action.details->call;
+  return action.kind == ActionKind::ScatterV ? call.send_counts : call.recv_counts;
 }
 
 // The verified excerpt of a SimGrid 3.32 TI writer output (rank 0 of 4, bare init: byte default, explicit datatypes),
@@ -185,7 +189,7 @@ TEST_F(TraceReaderTest, EveryActionKindParsesIntoItsFields)
   EXPECT_EQ(a[2].src, 0);
   EXPECT_EQ(a[2].dst, 1);
   EXPECT_EQ(a[2].tag, 42);
-  EXPECT_EQ(a[2].amount, 1000);
+  EXPECT_EQ(a[2].amount, 8000); // 1000 MPI_DOUBLE
   EXPECT_EQ(a[2].datatype1, 0);
   EXPECT_EQ(a[2].datatype2, 0);
   EXPECT_FALSE(a[2].details);
@@ -194,7 +198,7 @@ TEST_F(TraceReaderTest, EveryActionKindParsesIntoItsFields)
   EXPECT_EQ(a[3].src, 3);
   EXPECT_EQ(a[3].dst, 0);
   EXPECT_EQ(a[3].tag, 7);
-  EXPECT_EQ(a[3].amount, 10);
+  EXPECT_EQ(a[3].amount, 40); // 10 MPI_INT
   EXPECT_EQ(a[3].datatype1, 1);
 
   EXPECT_EQ(a[5].kind, ActionKind::Wait); // wait 3 0 7
@@ -203,34 +207,36 @@ TEST_F(TraceReaderTest, EveryActionKindParsesIntoItsFields)
   EXPECT_EQ(a[5].tag, 7);
 
   EXPECT_EQ(a[6].kind, ActionKind::Bcast); // bcast 100 0 0
-  EXPECT_EQ(a[6].amount, 100);
+  EXPECT_EQ(a[6].amount, 800);
   EXPECT_EQ(a[6].root, 0);
   EXPECT_EQ(a[6].datatype1, 0);
+  EXPECT_EQ(a[6].details->call.op, mpisim::mpi::Collective::Bcast);
+  EXPECT_EQ(a[6].details->call.bytes, 800);
 
   EXPECT_EQ(a[7].kind, ActionKind::AllReduce); // allreduce 100 0 0
-  EXPECT_EQ(a[7].amount, 100);
+  EXPECT_EQ(a[7].amount, 800);
   EXPECT_EQ(a[7].amount2, 0);
   EXPECT_EQ(a[7].datatype1, 0);
 
   EXPECT_EQ(a[8].kind, ActionKind::Reduce); // reduce 50 0 2 1
-  EXPECT_EQ(a[8].amount, 50);
+  EXPECT_EQ(a[8].amount, 200);
   EXPECT_EQ(a[8].amount2, 0);
   EXPECT_EQ(a[8].root, 2);
   EXPECT_EQ(a[8].datatype1, 1);
 
   EXPECT_EQ(a[9].kind, ActionKind::AllToAll); // alltoall 16 16 0 0
-  EXPECT_EQ(a[9].amount, 16);
-  EXPECT_EQ(a[9].amount2, 16);
+  EXPECT_EQ(a[9].amount, 128);
+  EXPECT_EQ(a[9].amount2, 128);
   EXPECT_EQ(a[9].datatype1, 0);
   EXPECT_EQ(a[9].datatype2, 0);
 
   EXPECT_EQ(a[10].kind, ActionKind::AllGather); // allgather 8 8 0 0
-  EXPECT_EQ(a[10].amount, 8);
-  EXPECT_EQ(a[10].amount2, 8);
+  EXPECT_EQ(a[10].amount, 64);
+  EXPECT_EQ(a[10].amount2, 64);
 
   EXPECT_EQ(a[11].kind, ActionKind::Gather); // gather 4 4 0 1 1
-  EXPECT_EQ(a[11].amount, 4);
-  EXPECT_EQ(a[11].amount2, 4);
+  EXPECT_EQ(a[11].amount, 16);
+  EXPECT_EQ(a[11].amount2, 16);
   EXPECT_EQ(a[11].root, 0);
   EXPECT_EQ(a[11].datatype1, 1);
   EXPECT_EQ(a[11].datatype2, 1);
@@ -240,43 +246,43 @@ TEST_F(TraceReaderTest, EveryActionKindParsesIntoItsFields)
   EXPECT_EQ(a[12].datatype2, 1);
 
   EXPECT_EQ(a[13].kind, ActionKind::GatherV); // gatherv 1 1 2 3 4 0 0 0
-  EXPECT_EQ(a[13].amount, 1);
-  EXPECT_EQ(details_counts(a[13]), (std::vector<double>{1, 2, 3, 4}));
-  EXPECT_EQ(a[13].amount2, 10);
+  EXPECT_EQ(a[13].amount, 8);
+  EXPECT_EQ(call_counts(a[13]), (std::vector<double>{8, 16, 24, 32}));
+  EXPECT_EQ(a[13].amount2, 80);
   EXPECT_EQ(a[13].root, 0);
   EXPECT_EQ(a[13].datatype1, 0);
   EXPECT_EQ(a[13].datatype2, 0);
 
   EXPECT_EQ(a[14].kind, ActionKind::AllGatherV); // allgatherv 1 1 2 3 4 0 0
-  EXPECT_EQ(a[14].amount, 1);
-  EXPECT_EQ(details_counts(a[14]), (std::vector<double>{1, 2, 3, 4}));
-  EXPECT_TRUE(a[14].details->displs.empty());
+  EXPECT_EQ(a[14].amount, 8);
+  EXPECT_EQ(call_counts(a[14]), (std::vector<double>{8, 16, 24, 32}));
+  EXPECT_EQ(a[14].details->call.recv_displs, (std::vector<double>{0, 0, 0, 0})); // none given: zeros
 
   EXPECT_EQ(a[15].kind, ActionKind::ScatterV); // scatterv 1 2 3 4 1 0 0 0
-  EXPECT_EQ(details_counts(a[15]), (std::vector<double>{1, 2, 3, 4}));
-  EXPECT_EQ(a[15].amount, 10);
-  EXPECT_EQ(a[15].amount2, 1);
+  EXPECT_EQ(call_counts(a[15]), (std::vector<double>{8, 16, 24, 32}));
+  EXPECT_EQ(a[15].amount, 80);
+  EXPECT_EQ(a[15].amount2, 8);
   EXPECT_EQ(a[15].root, 0);
 
   EXPECT_EQ(a[16].kind, ActionKind::AllToAllV); // alltoallv 10 1 2 3 4 10 1 2 3 4 0 0
-  EXPECT_EQ(a[16].amount, 10);
-  EXPECT_EQ(a[16].amount2, 10);
-  EXPECT_EQ(a[16].details->counts, (std::vector<double>{1, 2, 3, 4}));
-  EXPECT_EQ(a[16].details->counts2, (std::vector<double>{1, 2, 3, 4}));
+  EXPECT_EQ(a[16].amount, 80);
+  EXPECT_EQ(a[16].amount2, 80);
+  EXPECT_EQ(a[16].details->call.send_counts, (std::vector<double>{8, 16, 24, 32}));
+  EXPECT_EQ(a[16].details->call.recv_counts, (std::vector<double>{8, 16, 24, 32}));
 
   EXPECT_EQ(a[17].kind, ActionKind::ReduceScatter); // reducescatter 5 5 5 5 0 0
-  EXPECT_EQ(details_counts(a[17]), (std::vector<double>{5, 5, 5, 5}));
-  EXPECT_EQ(a[17].amount, 20);
+  EXPECT_EQ(call_counts(a[17]), (std::vector<double>{40, 40, 40, 40}));
+  EXPECT_EQ(a[17].amount, 160);
   EXPECT_EQ(a[17].amount2, 0);
   EXPECT_EQ(a[17].datatype1, 0);
 
   EXPECT_EQ(a[18].kind, ActionKind::Scan); // scan 10 0 0
-  EXPECT_EQ(a[18].amount, 10);
+  EXPECT_EQ(a[18].amount, 80);
 
   EXPECT_EQ(a[19].kind, ActionKind::SendRecv); // sendRecv 3 1 3 3 0 0
-  EXPECT_EQ(a[19].amount, 3);
+  EXPECT_EQ(a[19].amount, 24);
   EXPECT_EQ(a[19].dst, 1);
-  EXPECT_EQ(a[19].amount2, 3);
+  EXPECT_EQ(a[19].amount2, 24);
   EXPECT_EQ(a[19].src, 3);
   EXPECT_EQ(a[19].tag, 0);
   EXPECT_EQ(a[19].datatype1, 0);
@@ -291,12 +297,12 @@ TEST_F(TraceReaderTest, EveryActionKindParsesIntoItsFields)
   EXPECT_EQ(a[23].kind, ActionKind::Isend); // isend 2 3 500000: byte default
   EXPECT_EQ(a[23].dst, 2);
   EXPECT_EQ(a[23].tag, 3);
-  EXPECT_EQ(a[23].amount, 500000);
+  EXPECT_EQ(a[23].amount, 500000); // MPI_BYTE
   EXPECT_EQ(a[23].datatype1, kDatatypeByte);
 
   EXPECT_EQ(a[24].kind, ActionKind::Recv); // recv 3 0 -1 5: negative size = probe first
   EXPECT_EQ(a[24].src, 3);
-  EXPECT_EQ(a[24].amount, -1);
+  EXPECT_EQ(a[24].amount, -1); // a probe keeps its count
   EXPECT_EQ(a[24].datatype1, 5);
 
   EXPECT_EQ(a[25].kind, ActionKind::Test);
@@ -326,13 +332,13 @@ TEST_F(TraceReaderTest, AllGatherVDisplacementsAndDatatypes)
   ASSERT_EQ(a.size(), 4u);
   EXPECT_EQ(a[0].datatype1, 5);
   EXPECT_EQ(a[0].datatype2, 0);
-  EXPECT_EQ(a[0].details->displs, (std::vector<double>{0, 1, 2, 3}));
+  EXPECT_EQ(a[0].details->call.recv_displs, (std::vector<double>{0, 8, 16, 24})); // MPI_DOUBLE
   EXPECT_EQ(a[1].datatype1, kDatatypeByte);
-  EXPECT_EQ(a[1].details->displs, (std::vector<double>{0, -1, 2, 3}));
+  EXPECT_EQ(a[1].details->call.recv_displs, (std::vector<double>{0, -1, 2, 3})); // MPI_BYTE
   EXPECT_EQ(a[2].datatype1, 5);
   EXPECT_EQ(a[2].datatype2, kDatatypeByte);
-  EXPECT_TRUE(a[2].details->displs.empty());
-  EXPECT_TRUE(a[3].details->displs.empty());
+  EXPECT_EQ(a[2].details->call.recv_displs, (std::vector<double>{0, 0, 0, 0}));
+  EXPECT_EQ(a[3].details->call.recv_displs, (std::vector<double>{0, 0, 0, 0}));
   EXPECT_EQ(a[3].amount2, 10);
 }
 
@@ -347,7 +353,7 @@ TEST_F(TraceReaderTest, CountsAcceptAnyNumberSyntaxAndAreTruncated)
   EXPECT_EQ(a[0].amount, 1e6);
   EXPECT_EQ(a[1].amount, 2);
   EXPECT_EQ(a[2].amount, 0); // truncated to 0: a real receive of 0 elements, not a probe
-  EXPECT_EQ(a[3].details->counts, (std::vector<double>{1000, 2, 3, 4}));
+  EXPECT_EQ(a[3].details->call.recv_counts, (std::vector<double>{1000, 2, 3, 4})); // MPI_BYTE
   EXPECT_EQ(a[4].amount, 2.5e9); // flops are not truncated
 }
 
@@ -701,7 +707,8 @@ TEST_F(TraceReaderTest, TwentyThousandRanksUnderASmallOpenFileLimit)
       if (streams[static_cast<size_t>(rank)].next(action)) {
         ++actions;
         if (action.kind == ActionKind::AllToAllV)
-          alltoallv_counts = static_cast<long>(action.details->counts.size() + action.details->counts2.size());
+          alltoallv_counts =
+              static_cast<long>(action.details->call.send_counts.size() + action.details->call.recv_counts.size());
       } else {
         finished[static_cast<size_t>(rank)] = true;
         --remaining;

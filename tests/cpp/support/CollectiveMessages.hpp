@@ -44,7 +44,13 @@ public:
         inner_(models::NetworkModelRegistry::find("fluid").factory({context.engine, context.platform, parameters_}))
   {
   }
-  models::MessagePolicy policy(double payload) const override { return inner_->policy(payload); }
+  models::ProtocolThresholds protocol_thresholds() const override { return inner_->protocol_thresholds(); }
+  double send_overhead(double payload) const override { return inner_->send_overhead(payload); }
+  double isend_overhead(double payload) const override { return inner_->isend_overhead(payload); }
+  double receive_overhead(double payload, models::Protocol protocol) const override
+  {
+    return inner_->receive_overhead(payload, protocol);
+  }
   models::Transfer transfer(platform::HostId src, platform::HostId dst, double payload, double posted_at) override
   {
     traffic().push_back({static_cast<int>(src), static_cast<int>(dst), payload});

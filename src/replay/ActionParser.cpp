@@ -1,0 +1,485 @@
+// Parsing of action lines. Facts about the format (action names, argument orders, defaults) come from SimGrid 3.32
+// (src/smpi/internals/smpi_replay.cpp and the TI writer in src/instr/instr_private.hpp); the code is ours.
+#include "replay/ActionParser.hpp"
+
+#include "common/Errors.hpp"
+#include "replay/ActionSizes.hpp"
+
+#include <array>
+#include <cmath>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace mpisim::replay {
+
+namespace {
+
+// Counts above 2^53 would no longer be exact in a double.
+constexpr double kLargestCount = 9007199254740992.0;
+
+// Empties a recycled details block but keeps the capacity of its per-rank arrays.
+void clear_keeping_capacity(ActionDetails& details)
+{
+  mpi::CollectiveCall& call = details.call;
+  std::vector<double> send_counts = std::move(call.send_counts);
+  std::vector<double> recv_counts = std::move(call.recv_counts);
+  std::vector<double> send_displs = std::move(call.send_displs);
+  std::vector<double> recv_displs = std::move(call.recv_displs);
+  call = mpi::CollectiveCall{};
+  send_counts.clear();
+  recv_counts.clear();
+  send_displs.clear();
+  recv_displs.clear();
+  call.send_counts = std::move(send_counts);
+  call.recv_counts = std::move(recv_counts);
+  call.send_displs = std::move(send_displs);
+  call.recv_displs = std::move(recv_displs);
+  details.file.clear();
+}
+
+struct ActionSpec;
+
+// Typed access to the arguments of one action line (the tokens after `<rank> <action>`), each accessor validating
+// its value and naming it in the error.
+class ArgReader {
+public:
+  ArgReader(const ActionSpec& spec, std::span<const std::string_view> args, const LineSite& site, int own_rank,
+            int world_size, int8_t& default_datatype)
+      : spec_(spec), args_(args), site_(site), own_rank_(own_rank), world_size_(world_size),
+        default_datatype_(default_datatype)
+  {
+  }
+
+  size_t size() const { return args_.size(); }
+  int world_size() const { return world_size_; }
+  int own_rank() const { return own_rank_; }
+  int8_t& default_datatype() { return default_datatype_; }
+  std::string_view token(size_t index) const { return args_[index]; }
+
+  void check_argument_count() const;
+
+  // A count as SimGrid reads it: any number syntax, truncated towards zero, not negative.
+  double count(size_t index, std::string_view what) const
+  {
+    double value = count_or_probe(index, what);
+    if (value < 0)
+      fail(std::string(what) + " " + in_quotes(args_[index]) + " is negative");
+    return value;
+  }
+
+  // A receive size: negative means "probe for the size first" in SimGrid.
+  double count_or_probe(size_t index, std::string_view what) const
+  {
+    double value = std::trunc(number(index, what)) + 0.0; // + 0.0 turns -0 into 0
+    if (std::fabs(value) > kLargestCount)
+      fail(std::string(what) + " " + in_quotes(args_[index]) + " is too large");
+    return value;
+  }
+
+  // Flops or seconds, kept as written.
+  double amount(size_t index, std::string_view what) const
+  {
+    double value = number(index, what);
+    if (value < 0)
+      fail(std::string(what) + " " + in_quotes(args_[index]) + " is negative");
+    return value;
+  }
+
+  int32_t integer(size_t index, std::string_view what) const
+  {
+    int value;
+    if (not parse_int(args_[index], value))
+      fail(std::string(what) + " " + in_quotes(args_[index]) + " is not an integer");
+    return value;
+  }
+
+  int32_t rank(size_t index, std::string_view what) const
+  {
+    int32_t value = integer(index, what);
+    if (value < 0 || value >= world_size_)
+      fail(std::string(what) + " " + in_quotes(args_[index]) + " is out of range [0, " + std::to_string(world_size_) + ")");
+    return value;
+  }
+
+  int32_t optional_root(size_t index) const { return index < args_.size() ? rank(index, "root") : 0; }
+
+  // An explicit datatype id, or the rank's default when the argument is absent.
+  int8_t datatype(size_t index, std::string_view what) const
+  {
+    if (index >= args_.size())
+      return default_datatype_;
+    int id;
+    if (not parse_int(args_[index], id) || not is_known_datatype(id))
+      fail(std::string(what) + " " + in_quotes(args_[index]) + " is not a TI datatype id (" +
+           std::to_string(kFirstDatatypeId) + " to " + std::to_string(kLastDatatypeId) + ")");
+    return static_cast<int8_t>(id);
+  }
+
+  // The P counts starting at `first`, into `out`; returns their sum.
+  double counts(size_t first, std::vector<double>& out, std::string_view what) const
+  {
+    out.resize(static_cast<size_t>(world_size_));
+    double sum = 0;
+    for (size_t i = 0; i < out.size(); ++i) {
+      out[i] = count(first + i, element_name(what, i));
+      sum += out[i];
+    }
+    return sum;
+  }
+
+  // Any integers (displacements may be negative), P of them starting at `first`.
+  void integers(size_t first, std::vector<double>& out, std::string_view what) const
+  {
+    out.resize(static_cast<size_t>(world_size_));
+    for (size_t i = 0; i < out.size(); ++i)
+      out[i] = integer(first + i, element_name(what, i));
+  }
+
+  // The record's details block, emptied once per action (its arrays keep their capacity: recycled from the previous
+  // action).
+  ActionDetails& details(TraceAction& out)
+  {
+    if (details_used_)
+      return *out.details;
+    details_used_ = true;
+    if (not out.details)
+      out.details = std::make_unique<ActionDetails>();
+    clear_keeping_capacity(*out.details);
+    return *out.details;
+  }
+  bool details_used() const { return details_used_; }
+
+  [[noreturn]] void fail(const std::string& what) const;
+
+private:
+  double number(size_t index, std::string_view what) const
+  {
+    double value;
+    if (not parse_double(args_[index], value))
+      fail(std::string(what) + " " + in_quotes(args_[index]) + " is not a number");
+    return value;
+  }
+
+  static std::string element_name(std::string_view array, size_t index)
+  {
+    return std::string(array) + "[" + std::to_string(index) + "]";
+  }
+
+  const ActionSpec& spec_;
+  std::span<const std::string_view> args_;
+  const LineSite& site_;
+  int own_rank_;
+  int world_size_;
+  int8_t& default_datatype_;
+  bool details_used_ = false;
+};
+
+using ParseFunction = void (*)(ArgReader&, TraceAction&);
+
+constexpr int kNoMaximum = -1;
+
+// One row per action: how many arguments it takes (a fixed part plus, for the v-collectives, a multiple of P) and how
+// to read them. `usage` is quoted in argument-count errors.
+struct ActionSpec {
+  ActionKind kind;
+  int min_args;
+  int min_args_per_rank;
+  int max_args; // kNoMaximum: any number
+  int max_args_per_rank;
+  std::string_view usage;
+  ParseFunction parse;
+};
+
+void ArgReader::fail(const std::string& what) const
+{
+  throw InputError(site_.file, site_.line, std::string(action_name(spec_.kind)) + ": " + what);
+}
+
+void ArgReader::check_argument_count() const
+{
+  const int given = static_cast<int>(args_.size());
+  const int least = spec_.min_args + spec_.min_args_per_rank * world_size_;
+  const int most = spec_.max_args == kNoMaximum ? kNoMaximum : spec_.max_args + spec_.max_args_per_rank * world_size_;
+  if (given >= least && (most == kNoMaximum || given <= most))
+    return;
+  std::string expected;
+  if (most == 0)
+    expected = "takes no arguments";
+  else if (most == least)
+    expected = "takes " + std::to_string(least) + (least == 1 ? " argument" : " arguments");
+  else if (most == kNoMaximum)
+    expected = "takes at least " + std::to_string(least) + " arguments";
+  else
+    expected = "takes " + std::to_string(least) + " to " + std::to_string(most) + " arguments";
+  if (spec_.min_args_per_rank > 0)
+    expected += " with P = " + std::to_string(world_size_) + " ranks";
+  if (not spec_.usage.empty())
+    expected += " (" + std::string(spec_.usage) + ")";
+  fail(expected + ", got " + std::to_string(given));
+}
+
+void set_datatype(TraceAction& out, int8_t datatype)
+{
+  out.datatype1 = datatype;
+  out.datatype2 = datatype;
+}
+
+void parse_nothing(ArgReader&, TraceAction&) {}
+
+void parse_init(ArgReader& args, TraceAction& out)
+{
+  // SimGrid: a bare `init` is the TAU convention (sizes in bytes), `init <anything>` the MPE one (MPI_DOUBLE).
+  args.default_datatype() = args.size() > 0 ? kDatatypeDouble : kDatatypeByte;
+  set_datatype(out, args.default_datatype());
+}
+
+void parse_compute(ArgReader& args, TraceAction& out)
+{
+  out.amount = args.amount(0, "flops");
+}
+
+void parse_sleep(ArgReader& args, TraceAction& out)
+{
+  out.amount = args.amount(0, "seconds");
+}
+
+void parse_send(ArgReader& args, TraceAction& out)
+{
+  out.src = args.own_rank();
+  out.dst = args.rank(0, "dst");
+  out.tag = args.integer(1, "tag");
+  out.amount = args.count(2, "count");
+  set_datatype(out, args.datatype(3, "datatype"));
+}
+
+void parse_recv(ArgReader& args, TraceAction& out)
+{
+  out.src = args.rank(0, "src");
+  out.dst = args.own_rank();
+  out.tag = args.integer(1, "tag");
+  out.amount = args.count_or_probe(2, "count");
+  set_datatype(out, args.datatype(3, "datatype"));
+}
+
+void parse_sendrecv(ArgReader& args, TraceAction& out)
+{
+  out.amount = args.count(0, "sendcount");
+  out.dst = args.rank(1, "dst");
+  out.amount2 = args.count(2, "recvcount");
+  out.src = args.rank(3, "src");
+  out.datatype1 = args.datatype(4, "send datatype");
+  out.datatype2 = args.datatype(5, "recv datatype");
+}
+
+void parse_wait_or_test(ArgReader& args, TraceAction& out)
+{
+  out.src = args.rank(0, "src");
+  out.dst = args.rank(1, "dst");
+  out.tag = args.integer(2, "tag");
+}
+
+void parse_bcast(ArgReader& args, TraceAction& out)
+{
+  out.amount = args.count(0, "count");
+  out.root = args.optional_root(1);
+  set_datatype(out, args.datatype(2, "datatype"));
+}
+
+void parse_reduce(ArgReader& args, TraceAction& out)
+{
+  out.amount = args.count(0, "count");
+  out.amount2 = args.amount(1, "flops");
+  out.root = args.optional_root(2);
+  set_datatype(out, args.datatype(3, "datatype"));
+}
+
+void parse_reduction_without_root(ArgReader& args, TraceAction& out) // allreduce, scan, exscan
+{
+  out.amount = args.count(0, "count");
+  out.amount2 = args.amount(1, "flops");
+  set_datatype(out, args.datatype(2, "datatype"));
+}
+
+void parse_two_counts(ArgReader& args, TraceAction& out) // alltoall, allgather
+{
+  out.amount = args.count(0, "sendcount");
+  out.amount2 = args.count(1, "recvcount");
+  out.datatype1 = args.datatype(2, "send datatype");
+  out.datatype2 = args.datatype(3, "recv datatype");
+}
+
+void parse_two_counts_and_root(ArgReader& args, TraceAction& out) // gather, scatter
+{
+  out.amount = args.count(0, "sendcount");
+  out.amount2 = args.count(1, "recvcount");
+  out.root = args.optional_root(2);
+  out.datatype1 = args.datatype(3, "send datatype");
+  out.datatype2 = args.datatype(4, "recv datatype");
+}
+
+void parse_gatherv(ArgReader& args, TraceAction& out)
+{
+  const size_t p = static_cast<size_t>(args.world_size());
+  mpi::CollectiveCall& call = args.details(out).call;
+  out.amount = args.count(0, "sendcount");
+  out.amount2 = args.counts(1, call.recv_counts, "recvcounts");
+  out.root = args.optional_root(1 + p);
+  out.datatype1 = args.datatype(2 + p, "send datatype");
+  out.datatype2 = args.datatype(3 + p, "recv datatype");
+}
+
+void parse_scatterv(ArgReader& args, TraceAction& out)
+{
+  const size_t p = static_cast<size_t>(args.world_size());
+  mpi::CollectiveCall& call = args.details(out).call;
+  out.amount = args.counts(0, call.send_counts, "sendcounts");
+  out.amount2 = args.count(p, "recvcount");
+  out.root = args.optional_root(p + 1);
+  out.datatype1 = args.datatype(p + 2, "send datatype");
+  out.datatype2 = args.datatype(p + 3, "recv datatype");
+}
+
+void parse_alltoallv(ArgReader& args, TraceAction& out)
+{
+  const size_t p = static_cast<size_t>(args.world_size());
+  mpi::CollectiveCall& call = args.details(out).call;
+  out.amount = args.count(0, "sendbufsize");
+  args.counts(1, call.send_counts, "sendcounts");
+  out.amount2 = args.count(1 + p, "recvbufsize");
+  args.counts(2 + p, call.recv_counts, "recvcounts");
+  out.datatype1 = args.datatype(2 + 2 * p, "send datatype");
+  out.datatype2 = args.datatype(3 + 2 * p, "recv datatype");
+}
+
+// allgatherv is the odd one: `sendcount recvcounts[P]`, then either up to two datatypes, or P displacements, or two
+// datatypes and P displacements. When P <= 2 the argument counts overlap and, as in SimGrid, datatypes win.
+void parse_allgatherv(ArgReader& args, TraceAction& out)
+{
+  const size_t p = static_cast<size_t>(args.world_size());
+  const size_t given = args.size();
+  const bool datatypes_only = given <= 3 + p;
+  const bool displs_only = not datatypes_only && given == 1 + 2 * p;
+  const bool datatypes_and_displs = given == 3 + 2 * p;
+  if (not datatypes_only && not displs_only && not datatypes_and_displs)
+    args.fail("takes " + std::to_string(1 + p) + " to " + std::to_string(3 + p) + ", " + std::to_string(1 + 2 * p) +
+              " or " + std::to_string(3 + 2 * p) + " arguments with P = " + std::to_string(p) +
+              " ranks (sendcount recvcounts[P] [send_datatype recv_datatype] [displs[P]]), got " +
+              std::to_string(given));
+
+  mpi::CollectiveCall& call = args.details(out).call;
+  out.amount = args.count(0, "sendcount");
+  out.amount2 = args.counts(1, call.recv_counts, "recvcounts");
+  const size_t after_counts = 1 + p;
+  if (displs_only) {
+    set_datatype(out, args.default_datatype());
+    args.integers(after_counts, call.recv_displs, "displs");
+  } else {
+    out.datatype1 = args.datatype(after_counts, "send datatype");
+    out.datatype2 = args.datatype(after_counts + 1, "recv datatype");
+    if (datatypes_and_displs)
+      args.integers(after_counts + 2, call.recv_displs, "displs");
+  }
+}
+
+void parse_reducescatter(ArgReader& args, TraceAction& out)
+{
+  const size_t p = static_cast<size_t>(args.world_size());
+  mpi::CollectiveCall& call = args.details(out).call;
+  out.amount = args.counts(0, call.recv_counts, "recvcounts");
+  out.amount2 = args.amount(p, "flops");
+  set_datatype(out, args.datatype(p + 1, "datatype"));
+}
+
+void parse_location(ArgReader& args, TraceAction& out)
+{
+  args.details(out).file = std::string(args.token(0));
+  out.amount = args.integer(1, "line");
+}
+
+using K = ActionKind;
+// clang-format off
+constexpr std::array<ActionSpec, kActionKindCount> kActions = {{
+  // kind           min  /P  max        /P  usage
+  {K::Init,          0,  0,  1,          0, "[anything: selects MPI_DOUBLE as default datatype]", parse_init},
+  {K::Finalize,      0,  0,  0,          0, "", parse_nothing},
+  {K::Compute,       1,  0,  1,          0, "flops", parse_compute},
+  {K::Sleep,         1,  0,  1,          0, "seconds", parse_sleep},
+  {K::Send,          3,  0,  4,          0, "dst tag count [datatype]", parse_send},
+  {K::Isend,         3,  0,  4,          0, "dst tag count [datatype]", parse_send},
+  {K::Recv,          3,  0,  4,          0, "src tag count [datatype]", parse_recv},
+  {K::Irecv,         3,  0,  4,          0, "src tag count [datatype]", parse_recv},
+  {K::SendRecv,      4,  0,  6,          0, "sendcount dst recvcount src [send_datatype] [recv_datatype]", parse_sendrecv},
+  {K::Test,          3,  0,  3,          0, "src dst tag", parse_wait_or_test},
+  {K::Wait,          3,  0,  3,          0, "src dst tag", parse_wait_or_test},
+  {K::WaitAll,       0,  0,  1,          0, "[request_count]", parse_nothing},
+  {K::Barrier,       0,  0,  0,          0, "", parse_nothing},
+  {K::Bcast,         1,  0,  3,          0, "count [root] [datatype]", parse_bcast},
+  {K::Reduce,        2,  0,  4,          0, "count flops [root] [datatype]", parse_reduce},
+  {K::AllReduce,     2,  0,  3,          0, "count flops [datatype]", parse_reduction_without_root},
+  {K::AllToAll,      2,  0,  4,          0, "sendcount recvcount [send_datatype] [recv_datatype]", parse_two_counts},
+  {K::AllToAllV,     2,  2,  4,          2, "sendbufsize sendcounts[P] recvbufsize recvcounts[P] [send_datatype] [recv_datatype]", parse_alltoallv},
+  {K::Gather,        2,  0,  5,          0, "sendcount recvcount [root] [send_datatype] [recv_datatype]", parse_two_counts_and_root},
+  {K::GatherV,       1,  1,  4,          1, "sendcount recvcounts[P] [root] [send_datatype] [recv_datatype]", parse_gatherv},
+  {K::Scatter,       2,  0,  5,          0, "sendcount recvcount [root] [send_datatype] [recv_datatype]", parse_two_counts_and_root},
+  {K::ScatterV,      1,  1,  4,          1, "sendcounts[P] recvcount [root] [send_datatype] [recv_datatype]", parse_scatterv},
+  {K::AllGather,     2,  0,  4,          0, "sendcount recvcount [send_datatype] [recv_datatype]", parse_two_counts},
+  {K::AllGatherV,    1,  1,  3,          2, "sendcount recvcounts[P] [send_datatype recv_datatype] [displs[P]]", parse_allgatherv},
+  {K::ReduceScatter, 1,  1,  2,          1, "recvcounts[P] flops [datatype]", parse_reducescatter},
+  {K::Scan,          2,  0,  3,          0, "count flops [datatype]", parse_reduction_without_root},
+  {K::Exscan,        2,  0,  3,          0, "count flops [datatype]", parse_reduction_without_root},
+  {K::CommSize,      0,  0,  kNoMaximum, 0, "", parse_nothing},
+  {K::CommSplit,     0,  0,  kNoMaximum, 0, "", parse_nothing},
+  {K::CommDup,       0,  0,  kNoMaximum, 0, "", parse_nothing},
+  {K::Location,      2,  0,  2,          0, "file line", parse_location},
+}};
+// clang-format on
+
+constexpr bool table_follows_kind_order()
+{
+  for (size_t i = 0; i < kActions.size(); ++i)
+    if (static_cast<size_t>(kActions[i].kind) != i)
+      return false;
+  return true;
+}
+static_assert(table_follows_kind_order(), "kActions must list the actions in ActionKind order");
+
+const ActionSpec* find_action(std::string_view name)
+{
+  static const auto by_name = [] {
+    std::unordered_map<std::string_view, const ActionSpec*> map;
+    for (const ActionSpec& spec : kActions)
+      map.emplace(action_name(spec.kind), &spec);
+    return map;
+  }();
+  auto found = by_name.find(name);
+  return found == by_name.end() ? nullptr : found->second;
+}
+
+} // namespace
+
+void parse_action(std::span<const std::string_view> tokens, int rank, int world_size, int8_t& default_datatype,
+                  const LineSite& site, TraceAction& out)
+{
+  if (tokens.size() < 2)
+    throw InputError(site.file, site.line, "missing action name after the rank field");
+  const ActionSpec* spec = find_action(tokens[1]);
+  if (spec == nullptr)
+    throw InputError(site.file, site.line, "unknown action " + in_quotes(tokens[1]));
+
+  ArgReader args(*spec, tokens.subspan(2), site, rank, world_size, default_datatype);
+  args.check_argument_count();
+  std::unique_ptr<ActionDetails> recycled = std::move(out.details);
+  out = TraceAction{};
+  out.details = std::move(recycled);
+  out.kind = spec->kind;
+  out.line = site.line;
+  if (is_collective(spec->kind))
+    args.details(out);
+  spec->parse(args, out);
+  if (not args.details_used())
+    out.details.reset();
+  size_action(out);
+}
+
+} // namespace mpisim::replay

@@ -1,0 +1,60 @@
+#include "replay/LineReader.hpp"
+
+#include "common/Errors.hpp"
+
+#include <algorithm>
+#include <cerrno>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace mpisim::replay {
+
+void ChunkedLineReader::refill()
+{
+  const int fd = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    throw InputError(path_, 0, std::string("cannot open: ") + std::strerror(errno));
+  struct stat status {};
+  const uint64_t remaining = ::fstat(fd, &status) == 0 && static_cast<uint64_t>(status.st_size) > file_offset_
+                                 ? static_cast<uint64_t>(status.st_size) - file_offset_
+                                 : 0;
+  make_room(remaining);
+  ssize_t got;
+  do
+    got = ::pread(fd, buffer_.data() + end_, buffer_.size() - end_, static_cast<off_t>(file_offset_));
+  while (got < 0 && errno == EINTR);
+  const int read_error = errno;
+  ::close(fd);
+  if (got < 0)
+    throw InputError(path_, 0, std::string("cannot read: ") + std::strerror(read_error));
+  if (got == 0)
+    at_end_of_file_ = true;
+  end_ += static_cast<size_t>(got);
+  file_offset_ += static_cast<uint64_t>(got);
+}
+
+// Moves the unread tail (an incomplete line) to the front, then sizes the buffer: allocated on first use no larger
+// than what is left of the file (small rank files of a large job cost little), doubled when one line fills it, and
+// given back once a long line (a v-collective on many ranks) has been consumed.
+void ChunkedLineReader::make_room(uint64_t remaining_in_file)
+{
+  const size_t pending = end_ - begin_;
+  if (pending > 0 && begin_ > 0)
+    std::memmove(buffer_.data(), buffer_.data() + begin_, pending);
+  begin_ = 0;
+  end_ = pending;
+  const size_t wanted = static_cast<size_t>(std::min<uint64_t>(chunk_size_, pending + remaining_in_file + 1));
+  if (buffer_.size() < wanted) {
+    buffer_.resize(wanted);
+  } else if (pending == buffer_.size()) {
+    buffer_.resize(2 * buffer_.size());
+  } else if (buffer_.size() > 2 * chunk_size_ && pending <= chunk_size_ / 2) {
+    std::vector<char> smaller(chunk_size_);
+    std::copy_n(buffer_.begin(), pending, smaller.begin());
+    buffer_.swap(smaller);
+  }
+}
+
+} // namespace mpisim::replay

@@ -1,0 +1,67 @@
+// Streaming of a trace file's lines with a bounded buffer and no file descriptor held between reads: what lets a replay
+// read thousands of per-rank files at once.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace mpisim::replay {
+
+// Reads a file line by line through a buffer refilled with pread() at a saved offset. The file is opened for each
+// refill and closed right after, so no descriptor stays open between calls: thousands of readers can coexist under the
+// default limit of open files. A final line without newline is returned like any other.
+class ChunkedLineReader {
+public:
+  ChunkedLineReader(std::string path, size_t chunk_size) : path_(std::move(path)), chunk_size_(chunk_size) {}
+
+  // The next line without its '\n'; valid until the next call. False at end of file.
+  bool next_line(std::string_view& line)
+  {
+    for (;;) {
+      const char* first = buffer_.data() + begin_;
+      const size_t available = end_ - begin_;
+      if (available > 0) {
+        if (const auto* newline = static_cast<const char*>(std::memchr(first, '\n', available))) {
+          line = std::string_view(first, static_cast<size_t>(newline - first));
+          begin_ += line.size() + 1;
+          ++line_number_;
+          return true;
+        }
+      }
+      if (at_end_of_file_) {
+        if (available == 0) {
+          std::vector<char>().swap(buffer_); // done with this file: give the memory back
+          begin_ = end_ = 0;
+          return false;
+        }
+        line = std::string_view(first, available);
+        begin_ = end_;
+        ++line_number_;
+        return true;
+      }
+      refill();
+    }
+  }
+
+  uint32_t line_number() const { return line_number_; }
+  const std::string& path() const { return path_; }
+
+private:
+  void refill();
+  void make_room(uint64_t remaining_in_file);
+
+  std::string path_;
+  size_t chunk_size_;
+  uint64_t file_offset_ = 0;
+  std::vector<char> buffer_;
+  size_t begin_ = 0;
+  size_t end_ = 0;
+  bool at_end_of_file_ = false;
+  uint32_t line_number_ = 0;
+};
+
+} // namespace mpisim::replay

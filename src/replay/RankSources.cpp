@@ -1,0 +1,128 @@
+#include "replay/RankSources.hpp"
+
+#include "common/Errors.hpp"
+#include "replay/ActionParser.hpp"
+#include "replay/LineReader.hpp"
+#include "replay/TraceLine.hpp"
+
+#include <deque>
+#include <vector>
+
+namespace mpisim::replay {
+
+namespace {
+
+// The actions of one rank from its own file; every line must carry that rank.
+class RankFileSource final : public detail::RankSource {
+public:
+  RankFileSource(std::string path, size_t chunk_size, int rank, int world_size)
+      : reader_(std::move(path), chunk_size), rank_(rank), world_size_(world_size)
+  {
+  }
+
+  bool next(TraceAction& out) override
+  {
+    std::vector<std::string_view>& tokens = scratch_tokens();
+    std::string_view line;
+    while (reader_.next_line(line)) {
+      if (not split_line(line, tokens))
+        continue;
+      const LineSite site{reader_.path(), reader_.line_number()};
+      const int line_rank = parse_rank_field(tokens[0], site);
+      if (line_rank != rank_)
+        throw InputError(site.file, site.line,
+                         "rank field " + in_quotes(tokens[0]) + " but this file holds the trace of rank " +
+                             std::to_string(rank_));
+      parse_action(tokens, rank_, world_size_, default_datatype_, site, out);
+      return true;
+    }
+    return false;
+  }
+
+private:
+  ChunkedLineReader reader_;
+  int rank_;
+  int world_size_;
+  int8_t default_datatype_ = kDatatypeByte;
+};
+
+} // namespace
+
+// Reads a shared trace once, in order, and deals its actions to per-rank queues, parsed as soon as read (so errors come
+// in file order and each rank's default datatype follows its own `init`).
+class SharedTraceDemux {
+public:
+  SharedTraceDemux(std::string path, size_t chunk_size, int world_size)
+      : reader_(std::move(path), chunk_size), world_size_(world_size),
+        pending_(static_cast<size_t>(world_size)), default_datatypes_(static_cast<size_t>(world_size), kDatatypeByte)
+  {
+  }
+
+  bool next(int rank, TraceAction& out)
+  {
+    std::deque<TraceAction>& mine = pending_[static_cast<size_t>(rank)];
+    if (not mine.empty()) {
+      out = std::move(mine.front());
+      mine.pop_front();
+      return true;
+    }
+    std::vector<std::string_view>& tokens = scratch_tokens();
+    std::string_view line;
+    while (reader_.next_line(line)) {
+      if (not split_line(line, tokens))
+        continue;
+      const LineSite site{reader_.path(), reader_.line_number()};
+      const int line_rank = parse_rank_field(tokens[0], site);
+      if (line_rank >= world_size_)
+        throw InputError(site.file, site.line,
+                         "rank field " + in_quotes(tokens[0]) + " is out of range [0, " + std::to_string(world_size_) +
+                             ")");
+      const auto slot = static_cast<size_t>(line_rank);
+      if (line_rank == rank) {
+        parse_action(tokens, line_rank, world_size_, default_datatypes_[slot], site, out);
+        return true;
+      }
+      TraceAction action;
+      parse_action(tokens, line_rank, world_size_, default_datatypes_[slot], site, action);
+      pending_[slot].push_back(std::move(action));
+    }
+    return false;
+  }
+
+private:
+  ChunkedLineReader reader_;
+  int world_size_;
+  std::vector<std::deque<TraceAction>> pending_;
+  std::vector<int8_t> default_datatypes_;
+};
+
+namespace {
+
+class SharedRankSource final : public detail::RankSource {
+public:
+  SharedRankSource(std::shared_ptr<SharedTraceDemux> demux, int rank) : demux_(std::move(demux)), rank_(rank) {}
+  bool next(TraceAction& out) override { return demux_->next(rank_, out); }
+
+private:
+  std::shared_ptr<SharedTraceDemux> demux_;
+  int rank_;
+};
+
+} // namespace
+
+std::unique_ptr<detail::RankSource> rank_file_source(std::string path, size_t chunk_size, int rank, int world_size)
+{
+  return std::make_unique<RankFileSource>(std::move(path), chunk_size, rank, world_size);
+}
+
+std::shared_ptr<SharedTraceDemux> shared_trace_demux(std::string path, size_t chunk_size, int world_size)
+{
+  return std::make_shared<SharedTraceDemux>(std::move(path), chunk_size, world_size);
+}
+
+std::unique_ptr<detail::RankSource> shared_rank_source(std::shared_ptr<SharedTraceDemux> demux, int rank)
+{
+  return std::make_unique<SharedRankSource>(std::move(demux), rank);
+}
+
+} // namespace mpisim::replay

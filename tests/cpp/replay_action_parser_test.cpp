@@ -1,0 +1,266 @@
+// The reader's pieces on their own, without files: tokenizing (TraceLine), one action line into a TraceAction with its
+// bytes and collective call filled in (ActionParser, ActionSizes), and the file:line of every error they raise.
+#include "replay/ActionParser.hpp"
+#include "replay/ActionSizes.hpp"
+#include "replay/TraceLine.hpp"
+
+#include "common/Errors.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+using namespace mpisim;
+using namespace mpisim::replay;
+
+namespace {
+
+const std::string kFile = "t.txt";
+
+// Parses `line` as line 3 of rank 0's file in a trace of `ranks` ranks, with the given default datatype.
+TraceAction parse(const std::string& line, int ranks = 4, int8_t default_datatype = kDatatypeByte)
+{
+  std::vector<std::string_view> tokens;
+  EXPECT_TRUE(split_line(line, tokens)) << line;
+  TraceAction action;
+  parse_action(tokens, 0, ranks, default_datatype, LineSite{kFile, 3}, action);
+  return action;
+}
+
+std::string error_of(const std::string& line, int ranks = 4)
+{
+  try {
+    parse(line, ranks);
+  } catch (const InputError& error) {
+    return error.what();
+  }
+  return "no error";
+}
+
+} // namespace
+
+// ------------------------------------------------------------------------------------------------------- tokenizing
+
+TEST(TraceLineTest, SplitsOnRunsOfBlanksAndSkipsCommentsAndBlankLines)
+{
+  std::vector<std::string_view> tokens;
+  ASSERT_TRUE(split_line(" \t0  send\t1 42  1000\r", tokens));
+  EXPECT_EQ(tokens, (std::vector<std::string_view>{"0", "send", "1", "42", "1000"}));
+  EXPECT_FALSE(split_line("   \t\r", tokens));
+  EXPECT_TRUE(tokens.empty());
+  EXPECT_FALSE(split_line("  # 0 send 1 1 1", tokens));
+  EXPECT_TRUE(tokens.empty());
+}
+
+TEST(TraceLineTest, NumbersParseWholeTokensOnly)
+{
+  int i = 0;
+  double d = 0;
+  EXPECT_TRUE(parse_int("+42", i));
+  EXPECT_EQ(i, 42);
+  EXPECT_TRUE(parse_int("-7", i));
+  EXPECT_EQ(i, -7);
+  EXPECT_FALSE(parse_int("12x", i));
+  EXPECT_FALSE(parse_int("+-1", i));
+  EXPECT_FALSE(parse_int("+", i));
+  EXPECT_FALSE(parse_int("1e3", i));
+  EXPECT_TRUE(parse_double("1e3", d));
+  EXPECT_EQ(d, 1000.0);
+  EXPECT_FALSE(parse_double("inf", d));
+  EXPECT_FALSE(parse_double("nan", d));
+  EXPECT_FALSE(parse_double("1.5.", d));
+}
+
+TEST(TraceLineTest, RankFieldErrorsNameFileAndLine)
+{
+  EXPECT_EQ(parse_rank_field("12", LineSite{kFile, 9}), 12);
+  try {
+    parse_rank_field("-1", LineSite{kFile, 9});
+    FAIL() << "no error";
+  } catch (const InputError& error) {
+    EXPECT_STREQ(error.what(), "t.txt:9: rank field '-1' is not a rank number");
+    EXPECT_EQ(error.line(), 9);
+  }
+}
+
+TEST(TraceLineTest, ActionLinesAreTellableFromIndexLines)
+{
+  std::vector<std::string_view> tokens;
+  split_line("0 compute 10", tokens);
+  EXPECT_TRUE(is_action_line(tokens));
+  split_line("traces/rank0.txt", tokens);
+  EXPECT_FALSE(is_action_line(tokens));
+  split_line("3 4", tokens);
+  EXPECT_FALSE(is_action_line(tokens));
+}
+
+// -------------------------------------------------------------------------------------------- actions with bytes
+
+// Point-to-point: count x datatype size. 1000 MPI_DOUBLE = 8000 B; 10 MPI_INT = 40 B; without a datatype the rank's
+// default applies (MPI_BYTE, or MPI_DOUBLE after `init <anything>`).
+TEST(ActionParserTest, PointToPointCarriesBytes)
+{
+  const TraceAction send = parse("0 send 1 42 1000 0");
+  EXPECT_EQ(send.kind, ActionKind::Send);
+  EXPECT_EQ(send.amount, 8000);
+  EXPECT_EQ(send.dst, 1);
+  EXPECT_EQ(send.tag, 42);
+  EXPECT_EQ(send.line, 3u);
+  EXPECT_FALSE(send.details);
+
+  EXPECT_EQ(parse("0 irecv 2 7 10 1").amount, 40);
+  EXPECT_EQ(parse("0 isend 2 7 10").amount, 10);
+  EXPECT_EQ(parse("0 isend 2 7 10", 4, kDatatypeDouble).amount, 80);
+
+  const TraceAction exchange = parse("0 sendRecv 3 1 5 2 1 14"); // 3 MPI_INT out, 5 MPI_LONG_DOUBLE in
+  EXPECT_EQ(exchange.amount, 12);
+  EXPECT_EQ(exchange.amount2, 80);
+}
+
+// A receive of negative size means "probe first": the count is kept (it is no size), even with a 0-byte datatype.
+TEST(ActionParserTest, ProbingReceiveKeepsItsNegativeCount)
+{
+  EXPECT_EQ(parse("0 recv 1 0 -3 0").amount, -3);
+  EXPECT_EQ(parse("0 recv 1 0 -3 -1").amount, -3);
+}
+
+// `init <anything>` makes MPI_DOUBLE the rank's default for the lines after it.
+TEST(ActionParserTest, InitChangesTheDefaultForLaterLines)
+{
+  std::vector<std::string_view> tokens;
+  int8_t default_datatype = kDatatypeByte;
+  TraceAction action;
+  split_line("0 init mpe", tokens);
+  parse_action(tokens, 0, 4, default_datatype, LineSite{kFile, 1}, action);
+  EXPECT_EQ(default_datatype, kDatatypeDouble);
+  split_line("0 bcast 10", tokens);
+  parse_action(tokens, 0, 4, default_datatype, LineSite{kFile, 2}, action);
+  EXPECT_EQ(action.amount, 80);
+  EXPECT_EQ(action.details->call.bytes, 80);
+}
+
+// Every collective carries its MPI collective and the complete call: bytes, per-rank byte arrays, root, flops.
+TEST(ActionParserTest, CollectivesCarryTheirCall)
+{
+  const TraceAction reduce = parse("0 reduce 50 2e3 2 1"); // 50 MPI_INT to root 2, 2000 flops
+  ASSERT_TRUE(reduce.details);
+  const mpi::CollectiveCall& r = reduce.details->call;
+  EXPECT_EQ(r.op, mpi::Collective::Reduce);
+  EXPECT_EQ(r.bytes, 200);
+  EXPECT_EQ(r.root, 2);
+  EXPECT_EQ(r.reduce_flops, 2000);
+  EXPECT_EQ(reduce.amount, 200);
+  EXPECT_EQ(reduce.amount2, 2000); // flops are no count: kept
+
+  const TraceAction gather = parse("0 gather 4 4 1 1 0"); // 4 MPI_INT sent, 4 MPI_DOUBLE received per rank
+  EXPECT_EQ(gather.details->call.op, mpi::Collective::Gather);
+  EXPECT_EQ(gather.details->call.bytes, 16);
+  EXPECT_EQ(gather.details->call.recv_bytes, 32);
+  EXPECT_EQ(gather.details->call.root, 1);
+
+  const TraceAction barrier = parse("0 barrier");
+  EXPECT_EQ(barrier.details->call.op, mpi::Collective::Barrier);
+  EXPECT_EQ(barrier.details->call.bytes, 0);
+
+  EXPECT_EQ(parse("0 allreduce 1 0").details->call.op, mpi::Collective::Allreduce);
+  EXPECT_EQ(parse("0 scan 1 0").details->call.op, mpi::Collective::Scan);
+  EXPECT_EQ(parse("0 exscan 1 0").details->call.op, mpi::Collective::Exscan);
+  EXPECT_EQ(parse("0 alltoall 1 1").details->call.op, mpi::Collective::Alltoall);
+  EXPECT_EQ(parse("0 allgather 1 1").details->call.op, mpi::Collective::Allgather);
+  EXPECT_EQ(parse("0 scatter 1 1").details->call.op, mpi::Collective::Scatter);
+}
+
+// The v-collectives' per-rank arrays arrive in bytes: counts x size of the datatype they go with.
+TEST(ActionParserTest, VCollectivesCarryByteArrays)
+{
+  // alltoallv sendbufsize sendcounts[4] recvbufsize recvcounts[4] send=MPI_INT recv=MPI_DOUBLE
+  const TraceAction alltoallv = parse("0 alltoallv 10 1 2 3 4 10 4 3 2 1 1 0");
+  const mpi::CollectiveCall& a = alltoallv.details->call;
+  EXPECT_EQ(a.op, mpi::Collective::Alltoallv);
+  EXPECT_EQ(a.send_counts, (std::vector<double>{4, 8, 12, 16}));
+  EXPECT_EQ(a.recv_counts, (std::vector<double>{32, 24, 16, 8}));
+  EXPECT_EQ(alltoallv.amount, 40);
+  EXPECT_EQ(alltoallv.amount2, 80);
+
+  // allgatherv without displacements: P zeros; with: scaled like the counts (MPI_INT).
+  const TraceAction packed = parse("0 allgatherv 1 1 2 3 4");
+  EXPECT_EQ(packed.details->call.op, mpi::Collective::Allgatherv);
+  EXPECT_EQ(packed.details->call.bytes, 1);
+  EXPECT_EQ(packed.details->call.recv_counts, (std::vector<double>{1, 2, 3, 4}));
+  EXPECT_EQ(packed.details->call.recv_displs, (std::vector<double>{0, 0, 0, 0}));
+  const TraceAction placed = parse("0 allgatherv 1 1 2 3 4 1 1 0 1 3 6");
+  EXPECT_EQ(placed.details->call.recv_counts, (std::vector<double>{4, 8, 12, 16}));
+  EXPECT_EQ(placed.details->call.recv_displs, (std::vector<double>{0, 4, 12, 24}));
+
+  const TraceAction scatterv = parse("0 scatterv 1 2 3 4 5 3 0 0"); // send MPI_DOUBLE, root 3
+  EXPECT_EQ(scatterv.details->call.op, mpi::Collective::Scatterv);
+  EXPECT_EQ(scatterv.details->call.send_counts, (std::vector<double>{8, 16, 24, 32}));
+  EXPECT_EQ(scatterv.details->call.recv_bytes, 40);
+  EXPECT_EQ(scatterv.details->call.root, 3);
+  EXPECT_EQ(scatterv.amount, 80); // the sum of the send counts, in bytes
+
+  const TraceAction gatherv = parse("0 gatherv 2 1 2 3 4 1 0 1"); // send MPI_DOUBLE, recv MPI_INT, root 1
+  EXPECT_EQ(gatherv.details->call.op, mpi::Collective::Gatherv);
+  EXPECT_EQ(gatherv.details->call.bytes, 16);
+  EXPECT_EQ(gatherv.details->call.recv_counts, (std::vector<double>{4, 8, 12, 16}));
+  EXPECT_EQ(gatherv.details->call.root, 1);
+
+  const TraceAction reducescatter = parse("0 reducescatter 5 5 5 5 7 0"); // MPI_DOUBLE, 7 flops
+  const mpi::CollectiveCall& rs = reducescatter.details->call;
+  EXPECT_EQ(rs.op, mpi::Collective::ReduceScatter);
+  EXPECT_EQ(rs.recv_counts, (std::vector<double>{40, 40, 40, 40}));
+  EXPECT_EQ(rs.element_bytes, 8);
+  EXPECT_EQ(rs.reduce_flops, 7);
+  EXPECT_EQ(rs.bytes, 0);
+}
+
+// One record reused for a v-collective, then a plain collective, then a send: nothing of the earlier line stays.
+TEST(ActionParserTest, RecycledRecordKeepsNothingOfTheLastLine)
+{
+  std::vector<std::string_view> tokens;
+  int8_t default_datatype = kDatatypeByte;
+  TraceAction action;
+  split_line("0 alltoallv 10 1 2 3 4 10 4 3 2 1 1 0", tokens);
+  parse_action(tokens, 0, 4, default_datatype, LineSite{kFile, 1}, action);
+  split_line("0 bcast 10 2", tokens);
+  parse_action(tokens, 0, 4, default_datatype, LineSite{kFile, 2}, action);
+  ASSERT_TRUE(action.details);
+  EXPECT_EQ(action.details->call.op, mpi::Collective::Bcast);
+  EXPECT_TRUE(action.details->call.send_counts.empty());
+  EXPECT_TRUE(action.details->call.recv_counts.empty());
+  EXPECT_EQ(action.details->call.root, 2);
+  EXPECT_EQ(action.amount2, 0);
+  split_line("0 send 1 1 1", tokens);
+  parse_action(tokens, 0, 4, default_datatype, LineSite{kFile, 3}, action);
+  EXPECT_FALSE(action.details);
+  EXPECT_EQ(action.root, 0);
+}
+
+TEST(ActionParserTest, CollectiveOfEveryCollectiveKind)
+{
+  for (size_t i = 0; i < kActionKindCount; ++i) {
+    const auto kind = static_cast<ActionKind>(i);
+    if (is_collective(kind))
+      EXPECT_NO_THROW(collective_of(kind)) << action_name(kind);
+    else
+      EXPECT_THROW(collective_of(kind), std::logic_error) << action_name(kind);
+  }
+}
+
+// ------------------------------------------------------------------------------------------------------- errors
+
+TEST(ActionParserTest, ErrorsNameFileLineActionAndValue)
+{
+  EXPECT_EQ(error_of("0"), "t.txt:3: missing action name after the rank field");
+  EXPECT_EQ(error_of("0 sned 1 1 1"), "t.txt:3: unknown action 'sned'");
+  EXPECT_EQ(error_of("0 send 9 1 1"), "t.txt:3: send: dst '9' is out of range [0, 4)");
+  EXPECT_EQ(error_of("0 send 1 1 12x"), "t.txt:3: send: count '12x' is not a number");
+  EXPECT_EQ(error_of("0 send 1 1 -2"), "t.txt:3: send: count '-2' is negative");
+  EXPECT_EQ(error_of("0 send 1 1 2 60"), "t.txt:3: send: datatype '60' is not a TI datatype id (-1 to 59)");
+  EXPECT_EQ(error_of("0 bcast"), "t.txt:3: bcast: takes 1 to 3 arguments (count [root] [datatype]), got 0");
+  EXPECT_EQ(error_of("0 gatherv 1 1 2"),
+            "t.txt:3: gatherv: takes 5 to 8 arguments with P = 4 ranks (sendcount recvcounts[P] [root] "
+            "[send_datatype] [recv_datatype]), got 3");
+  EXPECT_EQ(error_of("0 alltoallv 4 1 1 x 1 4 1 1 1 1"), "t.txt:3: alltoallv: sendcounts[2] 'x' is not a number");
+}
