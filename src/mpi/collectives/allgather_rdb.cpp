@@ -1,6 +1,6 @@
 // allgather "rdb": recursive doubling; at step k (mask 2^k) each rank exchanges with rank XOR mask all the blocks of
 // its subtree of 2^k ranks, in place in the receive buffer; non-power-of-two sizes pass the missing partner's blocks
-// on by recursive halving (see allgather::recursive_doubling). Origin: MPICH's recursive-doubling allgather (Thakur
+// on by recursive halving (see the recursive-doubling building block, docs/specifications/recursive-collectives.md). Origin: MPICH's recursive-doubling allgather (Thakur
 // et al. 2005), as SimGrid's "rdb".
 #include "mpi/collectives/allgather.hpp"
 

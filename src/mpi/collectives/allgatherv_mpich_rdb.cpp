@@ -1,4 +1,4 @@
-// allgatherv "mpich_rdb": recursive doubling (see allgather::recursive_doubling) in a scratch buffer holding the
+// allgatherv "mpich_rdb": recursive doubling (see the recursive-doubling building block, docs/specifications/recursive-collectives.md) in a scratch buffer holding the
 // blocks packed in rank order, copied to their displacements at the end. Nothing is sent when every count is 0
 // (SimGrid returns MPI_ERR_COUNT then). Origin: MPICH's recursive-doubling allgatherv (Thakur et al. 2005), as
 // SimGrid's "mpich_rdb".
