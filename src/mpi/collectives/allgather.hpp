@@ -1,5 +1,5 @@
 // Helpers shared by the allgather and allgatherv algorithms: block addresses in the receive buffer, sub-communicator
-// contexts for the SMP-aware algorithms, SimGrid's notion of "cores per node", and MPICH's recursive doubling.
+// contexts for the SMP-aware algorithms and SimGrid's notion of "cores per node".
 #pragma once
 
 #include "mpi/collectives/CollectiveData.hpp"
