@@ -1,9 +1,9 @@
 // reduce_scatter "mpich_rdb": the recursive-doubling schedule (recursive_doubling.hpp) run on what a group does NOT
 // own. Each rank keeps a whole partial vector (initially its input); at level i it sends the part outside its group's
 // blocks to rank XOR 2^i and gets the part outside the partner group's blocks, which it combines in rank order, so a
-// group's ranks end each level with the group's sum over every block outside the group. When the partner group is
+// group's ranks end each level with the group's reduction over every block outside the group. When the partner group is
 // cut by P, the ranks that got its data pass it on unchanged, and only then combine it. After the last level, block
-// `me` has been summed over every rank. No fallback and no early return: the rank order of the combinations keeps
+// `me` has been reduced over every rank. No fallback and no early return: the rank order of the combinations keeps
 // non-commutative operations right, and a 0-byte vector sends the whole schedule empty. Origin: MPICH's
 // recursive-doubling reduce_scatter (Thakur et al. 2005), as SimGrid's "mpich_rdb".
 #include "mpi/collectives/recursive_doubling.hpp"
@@ -25,6 +25,8 @@ struct Outside {
   double bytes() const { return head + tail(); }
 };
 
+// This rank's N-byte partial vector (blocks packed in rank order), with the scratch buffers of the part it sends and
+// of the part it receives.
 class PartialVector {
 public:
   PartialVector(const CollectiveCall& call, std::vector<double> counts)
@@ -34,6 +36,8 @@ public:
     blocks_.base = partial_.data();
     coll::copy(partial_.data(), call.send_data, end_);
   }
+  PartialVector(const PartialVector&) = delete; // blocks_ points into partial_
+  PartialVector& operator=(const PartialVector&) = delete;
 
   Outside outside(BlockRange range) const { return {offset_of(range.first), offset_of(range.last), end_}; }
 
