@@ -3,8 +3,9 @@
 // survivors/2, ..., 1, each sending the half it gives up and reducing the partner's copy of the half it keeps, until
 // each holds its own block; the odd ranks finally hand their even neighbours their blocks. Non-commutative
 // operations run mpich_pair; an empty vector sends nothing.
-// Origin: Open MPI's coll/basic reduce_scatter (recursive halving), as SimGrid 3.32. Behaviour:
-// docs/specifications/recursive-collectives.md.
+// Origin: Open MPI's coll/basic reduce_scatter (recursive halving), as SimGrid 3.32, except where a step has an empty
+// half: both skip the step and the other half's partial sums are lost (a wrong result); here the non-empty half is
+// sent, one way, so such calls take longer than in SMPI. Behaviour: docs/specifications/recursive-collectives.md.
 #include "mpi/collectives/recursive_halving.hpp"
 
 namespace mpisim::mpi {
@@ -75,8 +76,10 @@ void reduce_scatter_ompi_basic_recursivehalving(const CollectiveContext& c, cons
 }
 
 const RegisterAlgorithm kRegister({Collective::ReduceScatter, "ompi_basic_recursivehalving",
-                                   "recursive halving after folding the ranks beyond a power of two",
-                                   "Open MPI coll/basic reduce_scatter", reduce_scatter_ompi_basic_recursivehalving});
+                                   "recursive halving after folding the ranks beyond a power of two; a step with "
+                                   "one empty half still sends the other",
+                                   "Open MPI coll/basic reduce_scatter (which sends neither half then, losing data)",
+                                   reduce_scatter_ompi_basic_recursivehalving});
 
 } // namespace
 } // namespace mpisim::mpi
