@@ -24,18 +24,18 @@ int log2_of(int power_of_two)
   return bits;
 }
 
-// Survivor v holds the reduced block of survivor b = mirror(v); its own is held by survivor b too. The part of a
-// folded pair's even rank goes to it first; then v and b swap parts (or v keeps its own when b = v).
+// Survivor v holds the reduced block of its counterpart b = mirror(v), and b holds v's. The part of a folded pair's
+// even rank goes to that rank first; then v and b swap parts (or v keeps its own when b = v).
 void deliver(const CollectiveContext& c, const Fold& fold, int v, int bits, const std::vector<double>& counts,
              const std::vector<double>& displs, coll::Temp& result, std::byte* output)
 {
-  const int holder = butterfly::mirror(v, bits);
-  if (holder < fold.extra()) {
-    const int sat_out = 2 * holder;
+  const int counterpart = butterfly::mirror(v, bits);
+  if (counterpart < fold.extra()) {
+    const int sat_out = 2 * counterpart;
     c.rank.send(c.comm, sat_out, c.tag, counts[sat_out], result.at(displs[sat_out]));
   }
-  const int peer = fold.rank_of(holder);
-  if (holder == v)
+  const int peer = fold.rank_of(counterpart);
+  if (counterpart == v)
     coll::copy(output, result.at(displs[c.me]), counts[c.me]);
   else
     c.rank.sendrecv(c.comm, peer, c.tag, counts[peer], peer, c.tag, counts[c.me], result.at(displs[peer]), output);
