@@ -529,4 +529,91 @@ INSTANTIATE_TEST_SUITE_P(mpi_collectives_data, CollectiveData,
                            return std::string(mpi::collective_name(static_cast<mpi::Collective>(info.param)));
                          });
 
+// ------------------------------------------------------------------------------------------------------------------
+// The recursive-halving algorithms of docs/specifications/recursive-collectives.md, on every size from 1 to 9 (each
+// fold of 0 to 7 extra ranks onto 1, 2, 4 or 8), with counts that leave remainders, empty blocks among full ones,
+// every root, in-place calls and the non-commutative matrix product.
+// ------------------------------------------------------------------------------------------------------------------
+
+// Reduce_scatter with the given elements per rank (zeros allowed): every rank must get its block of the reduction.
+void run_reduce_scatter(const std::string& algorithm, const std::vector<size_t>& counts, const Reduction& reduction)
+{
+  const int P = static_cast<int>(counts.size());
+  const size_t w = reduction.words();
+  std::string shape;
+  for (size_t n : counts)
+    shape += " " + std::to_string(n);
+  SCOPED_TRACE("reduce_scatter/" + algorithm + " counts" + shape + (reduction.matrix ? " matrix-product" : " sum"));
+  const size_t whole = std::accumulate(counts.begin(), counts.end(), size_t{0});
+  std::vector<size_t> offsets(1, 0);
+  for (size_t n : counts)
+    offsets.push_back(offsets.back() + n);
+  const Values all = fold(reduction, 0, P - 1, whole);
+  run_with_data(
+      mpi::Collective::ReduceScatter, algorithm, P, Placement{},
+      [&](int me, RankData& d) {
+        set_reduction(d.call, reduction);
+        for (size_t n : counts)
+          d.call.recv_counts.push_back(bytes(n * w));
+        d.send = inputs(me, whole * w);
+        d.recv = Values(counts[me] * w, kUntouched);
+        d.call.send_data = bytes_of(d.send);
+        d.call.recv_data = bytes_of(d.recv);
+      },
+      [&](int me, const RankData& d) {
+        EXPECT_EQ(d.recv, slice(all, offsets[me] * w, counts[me] * w)) << "rank " << me;
+      });
+}
+
+// Element counts per rank with empty blocks in varying places: every third rank from `phase` on keeps nothing.
+std::vector<size_t> counts_with_gaps(int P, int phase)
+{
+  std::vector<size_t> counts;
+  for (int r = 0; r < P; ++r)
+    counts.push_back((r + phase) % 3 == 0 ? 0 : static_cast<size_t>(2 * r + 1));
+  return counts;
+}
+
+TEST(mpi_collectives_data_recursive, ReduceScatterHalvingAndButterfly)
+{
+  for (const char* algorithm : {"ompi_basic_recursivehalving", "ompi_butterfly"})
+    for (int P = 1; P <= 9; ++P)
+      for (const Reduction& reduction : {Reduction{false}, Reduction{true}}) {
+        run_reduce_scatter(algorithm, std::vector<size_t>(P, 3), reduction);
+        run_reduce_scatter(algorithm, std::vector<size_t>(P, 0), reduction);
+        for (int phase = 0; phase < 3; ++phase)
+          run_reduce_scatter(algorithm, counts_with_gaps(P, phase), reduction);
+        if (HasFailure())
+          return;
+      }
+}
+
+// The case of the page's report: on 4 ranks with the outer blocks empty, each pair of the last halving step has one
+// empty half. Open MPI and SMPI send nothing in that step, so ranks 1 and 2 miss the partial sums of their block
+// held by their partners; the rewrite sends the non-empty half one way.
+TEST(mpi_collectives_data_recursive, RecursiveHalvingWithAnEmptyHalf)
+{
+  run_reduce_scatter("ompi_basic_recursivehalving", {0, 20, 30, 0}, Reduction{false});
+  run_reduce_scatter("ompi_basic_recursivehalving", {0, 20, 30, 0, 0, 7}, Reduction{false});
+  run_reduce_scatter("ompi_basic_recursivehalving", {5, 0, 0, 0, 0, 0, 0, 9}, Reduction{false});
+}
+
+TEST(mpi_collectives_data_recursive, ReduceAndAllreduce)
+{
+  using C = mpi::Collective;
+  const std::vector<std::pair<C, const char*>> algorithms = {
+      {C::Reduce, "scatter_gather"}, {C::Reduce, "mvapich2_knomial"}, {C::Allreduce, "rab_rdb"}};
+  for (const auto& [op, algorithm] : algorithms)
+    for (int P = 1; P <= 9; ++P)
+      for (size_t count :
+           {size_t{0}, size_t{1}, static_cast<size_t>(P - 1), static_cast<size_t>(2 * P + 1), size_t{37}})
+        for (int root : {0, P / 2, P - 1})
+          for (const Reduction& reduction : {Reduction{false}, Reduction{true}})
+            for (bool in_place : {false, true}) {
+              run_case(op, algorithm, Case{P, count, op == C::Allreduce ? 0 : root, in_place, reduction}, Placement{});
+              if (HasFailure())
+                return;
+            }
+}
+
 } // namespace

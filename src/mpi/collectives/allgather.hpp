@@ -1,5 +1,5 @@
 // Helpers shared by the allgather and allgatherv algorithms: block addresses in the receive buffer, sub-communicator
-// contexts for the SMP-aware algorithms, SimGrid's notion of "cores per node", and MPICH's recursive doubling.
+// contexts for the SMP-aware algorithms and SimGrid's notion of "cores per node".
 #pragma once
 
 #include "mpi/collectives/CollectiveData.hpp"
@@ -33,47 +33,6 @@ inline int cores_per_node(const CollectiveContext& c)
 }
 
 inline bool is_power_of_two(int n) { return (n & (n - 1)) == 0; }
-
-// Recursive doubling over blocks packed in rank order in `packed` (block r: counts[r] bytes at displs[r], already
-// holding this rank's own block). At step `mask` each rank exchanges with rank XOR mask the blocks of its current
-// subtree (aligned groups of `mask` ranks). When the size is not a power of two, ranks whose partner does not exist
-// get the partner subtree's blocks from a rank of their subtree that has them, by recursive halving. Origin: MPICH's
-// recursive-doubling allgather(v) (Thakur et al. 2005), as SimGrid's allgather "rdb" and allgatherv "mpich_rdb".
-inline void recursive_doubling(const CollectiveContext& c, const std::vector<double>& counts,
-                               const std::vector<double>& displs, std::byte* packed)
-{
-  const int P = c.size;
-  // Bytes of the blocks of ranks [first, last), clipped to the communicator.
-  auto span_bytes = [&](int first, int last) {
-    last = std::min(last, P);
-    return first >= last ? 0.0 : displs[last - 1] + counts[last - 1] - displs[first];
-  };
-  auto span_at = [&](int first) { return coll::at(packed, first < P ? displs[first] : 0.0); };
-  for (int mask = 1, level = 0; mask < P; mask <<= 1, ++level) {
-    const int dst = c.me ^ mask;
-    const int dst_tree_root = (dst >> level) << level;
-    const int my_tree_root = (c.me >> level) << level;
-    const double theirs = span_bytes(dst_tree_root, dst_tree_root + mask);
-    if (dst < P)
-      c.rank.sendrecv(c.comm, dst, c.tag, span_bytes(my_tree_root, my_tree_root + mask), dst, c.tag, theirs,
-                      span_at(my_tree_root), span_at(dst_tree_root));
-    if (dst_tree_root + mask <= P)
-      continue;
-    // The first `completed` ranks of this subtree have the partner subtree's blocks: pass them on by halving.
-    const int completed = P - my_tree_root - mask;
-    int k = 0;
-    for (int j = mask; j > 1; j >>= 1)
-      ++k;
-    for (int half = mask >> 1; half > 0; half >>= 1, --k) {
-      const int peer = c.me ^ half;
-      const int tree_root = (c.me >> k) << k;
-      if (peer > c.me && c.me < tree_root + completed && peer >= tree_root + completed)
-        c.rank.send(c.comm, peer, c.tag, theirs, span_at(dst_tree_root));
-      else if (peer < c.me && peer < tree_root + completed && c.me >= tree_root + completed)
-        c.rank.recv(c.comm, peer, c.tag, theirs, span_at(dst_tree_root));
-    }
-  }
-}
 
 // Receives from each rank of `peers` (except me) the `blocks` blocks starting at slot `first_block(peer)`, then sends
 // the `blocks` blocks starting at slot `mine` to each of them with blocking sends, then waits (the mesh algorithms).

@@ -1,24 +1,26 @@
-// allgatherv "mpich_rdb": recursive doubling (see allgather::recursive_doubling) in a scratch buffer holding the
-// blocks packed in rank order, copied to their displacements at the end. Nothing is sent when every count is 0
-// (SimGrid returns MPI_ERR_COUNT then). Origin: MPICH's recursive-doubling allgatherv (Thakur et al. 2005), as
-// SimGrid's "mpich_rdb".
+// allgatherv "mpich_rdb": the recursive-doubling schedule (recursive_doubling.hpp) on the blocks packed in rank order
+// in a scratch buffer, each then copied to its displacement. Zero-sized blocks take part like the others, but when
+// every count is 0 nothing is sent (SimGrid returns MPI_ERR_COUNT there). Origin: MPICH's recursive-doubling
+// allgatherv (Thakur et al. 2005), as SimGrid's "mpich_rdb".
 #include "mpi/collectives/allgather.hpp"
+#include "mpi/collectives/recursive_doubling.hpp"
 
 namespace mpisim::mpi {
 namespace {
 
 void allgatherv_mpich_rdb(const CollectiveContext& c, const CollectiveCall& call)
 {
-  const allgather::VBlocks blocks = allgather::v_blocks(call);
-  const double total = coll::total(blocks.counts);
+  const allgather::VBlocks user_blocks = allgather::v_blocks(call);
+  const double total = coll::total(call.recv_counts);
   if (total == 0)
     return;
-  const std::vector<double> packed_displs = coll::displacements(blocks.counts, {});
-  coll::Temp packed(call, total);
-  coll::copy(packed.at(packed_displs[c.me]), call.send_data, blocks.counts[c.me]);
-  allgather::recursive_doubling(c, blocks.counts, packed_displs, packed.data());
+  coll::Temp scratch(call, total);
+  const recursive_doubling::BlockLayout packed =
+      recursive_doubling::BlockLayout::packed(call.recv_counts, scratch.data());
+  coll::copy(packed.block(c.me), call.send_data, call.recv_counts[c.me]);
+  recursive_doubling::gather(c, packed);
   for (int r = 0; r < c.size; ++r)
-    coll::copy(blocks.at(r), packed.at(packed_displs[r]), blocks.counts[r]);
+    coll::copy(user_blocks.at(r), packed.block(r), call.recv_counts[r]);
 }
 
 const RegisterAlgorithm kRegister({Collective::Allgatherv, "mpich_rdb", "recursive doubling",

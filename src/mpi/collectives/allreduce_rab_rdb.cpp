@@ -1,75 +1,59 @@
-// allreduce "rab_rdb": Rabenseifner's algorithm with recursive vector halving and distance doubling. After folding a
-// non-power-of-two size onto pof2 ranks (see allreduce_common.hpp), the vector is cut into pof2 blocks of
-// floor(n / pof2) elements (the last one takes the rest). Reduce-scatter: at mask = 1, 2, ..., pof2/2 a rank sends
-// the half of its current range its partner (new rank XOR mask) keeps and combines the half it keeps (the lower new
-// rank keeps the lower half). Allgather: the same exchanges in reverse order, each rank sending what it has.
-// Origin: Rabenseifner 2004 / MPICH, as SimGrid 3.32's allreduce__rab_rdb. SimGrid always combines the partner's
-// data on the left, out of order for non-commutative operations when the partner is above; here the order is kept.
-#include "mpi/collectives/allreduce_common.hpp"
+// allreduce "rab_rdb": Rabenseifner's allreduce. The ranks beyond the largest power of two fold their vector into
+// their odd neighbour; the survivors reduce-scatter the vector by recursive halving (partners at distances 1, 2, 4,
+// ...; the lower survivor's values on the left, so any operation keeps its order), then allgather the reduced blocks
+// by recursive doubling (distances back down, each exchange doubling what a survivor holds), and the odd ranks give
+// the result to the neighbours that sat out. Every message is sent, with 0 bytes for an empty vector.
+// Origin: Rabenseifner, "Optimization of Collective Reduction Operations" (ICCS 2004), as MPICH's allreduce for long
+// vectors and SimGrid 3.32's allreduce__rab_rdb. Behaviour: docs/specifications/recursive-collectives.md.
+#include "mpi/collectives/recursive_halving.hpp"
 
-#include <vector>
+#include <cmath>
 
 namespace mpisim::mpi {
 namespace {
 
+using halving::BlockLayout;
+using halving::Fold;
+using halving::Split;
+
+// Recursive doubling over the splits of the reduce-scatter, from the last: each survivor sends all the blocks it holds
+// to its partner and receives the partner's, the other half of the run they split there.
+void allgather_halves(const CollectiveContext& c, const Fold& fold, int v, const std::vector<Split>& splits,
+                      const BlockLayout& layout, std::byte* vector)
+{
+  for (auto split = splits.rbegin(); split != splits.rend(); ++split) {
+    const int peer = fold.rank_of(v ^ split->distance);
+    c.rank.sendrecv(c.comm, peer, c.tag, layout.bytes(split->kept), peer, c.tag, layout.bytes(split->given),
+                    coll::at(vector, layout.offset(split->kept)), coll::at(vector, layout.offset(split->given)));
+  }
+}
+
+// The end of the fold: the survivor of each folded pair sends the whole result to the rank that sat out.
+void unfold(const CollectiveContext& c, const Fold& fold, std::byte* vector, double bytes)
+{
+  if (not fold.paired(c.me))
+    return;
+  if (fold.goes_on(c.me))
+    c.rank.send(c.comm, fold.pair_of(c.me), c.tag, bytes, vector);
+  else
+    c.rank.recv(c.comm, fold.pair_of(c.me), c.tag, bytes, vector);
+}
+
 void allreduce_rab_rdb(const CollectiveContext& c, const CollectiveCall& call)
 {
-  const double bytes = call.bytes, eb = call.element_bytes;
-  coll::Temp scratch(call, bytes);
-  std::byte* vector = call.recv_data;
-  coll::copy(vector, call.send_data, bytes);
-  const allreduce::Fold fold(c.me, c.size);
-  allreduce::fold_in(c, call, fold, vector, scratch.data(), bytes);
-  if (fold.new_rank != -1) {
-    const int pof2 = fold.pof2, me = fold.new_rank;
-    const long n = allreduce::element_count(call);
-    std::vector<long> displ(pof2 + 1);
-    for (int i = 0; i <= pof2; ++i)
-      displ[i] = i < pof2 ? i * (n / pof2) : n;
-    auto range = [&](int from, int to) { return (displ[to] - displ[from]) * eb; };
-    int send_index = 0, recv_index = 0, last_index = pof2;
-    int mask = 1;
-    for (; mask < pof2; mask <<= 1) {
-      const int new_dst = me ^ mask, dst = fold.real(new_dst);
-      double send_bytes = 0, recv_bytes = 0;
-      if (me < new_dst) {
-        send_index = recv_index + pof2 / (mask * 2);
-        send_bytes = range(send_index, last_index);
-        recv_bytes = range(recv_index, send_index);
-      } else {
-        recv_index = send_index + pof2 / (mask * 2);
-        send_bytes = range(send_index, recv_index);
-        recv_bytes = range(recv_index, last_index);
-      }
-      const double recv_at = displ[recv_index] * eb;
-      c.rank.sendrecv(c.comm, dst, c.tag, send_bytes, dst, c.tag, recv_bytes, coll::at(vector, displ[send_index] * eb),
-                      scratch.at(recv_at));
-      allreduce::combine(call, c.me, dst, scratch.at(recv_at), coll::at(vector, recv_at), recv_bytes);
-      send_index = recv_index;
-      if (mask * 2 < pof2)
-        last_index = recv_index + pof2 / (mask * 2);
-    }
-    for (mask >>= 1; mask > 0; mask >>= 1) {
-      const int new_dst = me ^ mask, dst = fold.real(new_dst);
-      double send_bytes = 0, recv_bytes = 0;
-      if (me < new_dst) {
-        if (mask != pof2 / 2)
-          last_index += pof2 / (mask * 2);
-        recv_index = send_index + pof2 / (mask * 2);
-        send_bytes = range(send_index, recv_index);
-        recv_bytes = range(recv_index, last_index);
-      } else {
-        recv_index = send_index - pof2 / (mask * 2);
-        send_bytes = range(send_index, last_index);
-        recv_bytes = range(recv_index, send_index);
-      }
-      c.rank.sendrecv(c.comm, dst, c.tag, send_bytes, dst, c.tag, recv_bytes,
-                      coll::at(vector, displ[send_index] * eb), coll::at(vector, displ[recv_index] * eb));
-      if (me > new_dst)
-        send_index = recv_index;
-    }
+  const Fold fold(c.size, Fold::Survivor::Odd);
+  const double elements = std::round(coll::elements(call, call.bytes));
+  const BlockLayout layout = BlockLayout::equal_split(elements, fold.survivors(), call.element_bytes);
+  std::byte* vector = call.recv_data; // the work is done in the output (in place: it holds the input already)
+  coll::copy(vector, call.send_data, call.bytes);
+  coll::Temp incoming(call, call.bytes);
+  if (halving::fold_in(c, call, fold, vector, incoming.data(), call.bytes)) {
+    const int v = fold.new_rank(c.me);
+    const std::vector<Split> splits = halving::splits_of(v, fold.survivors(), halving::Distances::Doubling);
+    halving::exchange_halves(c, call, fold, v, splits, layout, vector, incoming.data(), halving::Combine::RankOrder);
+    allgather_halves(c, fold, v, splits, layout, vector);
   }
-  allreduce::fold_out(c, fold, vector, bytes);
+  unfold(c, fold, vector, call.bytes);
 }
 
 const RegisterAlgorithm kRegister({Collective::Allreduce, "rab_rdb",

@@ -1,51 +1,25 @@
-// alltoall "rdb": an allgather of whole send buffers by recursive doubling (MPICH's allgather rdb, with its tree
-// fix-up for sizes that are not powers of two), after which each rank picks its blocks. At distance `mask`, ranks
-// exchange everything their aligned group of `mask` ranks holds with rank XOR mask; when the partner's group runs
-// past P, the ranks of my group that received pass what they got down to those that had no partner, halving.
-// Messages carry what the sender holds (receives are posted for the most they could get). Origin: SimGrid 3.32
-// alltoall-rdb.cpp (Star-MPI).
-#include "mpi/collectives/CollectiveData.hpp"
+// alltoall "rdb": every rank gathers every rank's whole send buffer by the recursive-doubling schedule
+// (recursive_doubling.hpp), then picks out the blocks meant for it: output block s is block `me` of rank s's buffer.
+// The messages are sized by the send block (call.bytes), the gathered buffer and the picks by recv_bytes, as SimGrid
+// does; the two are equal in a valid call. Every message is sent, even with 0-byte blocks. Origin: SimGrid 3.32's
+// alltoall "rdb" (from the STAR-MPI collection), an allgather by MPICH's recursive doubling.
+#include "mpi/collectives/recursive_doubling.hpp"
 
 namespace mpisim::mpi {
 namespace {
 
 void alltoall_rdb(const CollectiveContext& c, const CollectiveCall& call)
 {
-  const int P = c.size;
-  const double block = call.recv_bytes;
-  const double buffer = P * call.recv_bytes; // one rank's whole send buffer
-  // gathered[r]: the send buffer of rank r.
-  coll::Temp gathered(call, buffer * P);
-  coll::copy(gathered.at(c.me * buffer), call.send_data, buffer);
-  double held = P * call.bytes, last_received = 0;
-  for (int mask = 1, level = 0; mask < P; mask <<= 1, ++level) {
-    const int partner = c.me ^ mask;
-    const int partner_group = (partner >> level) << level, my_group = (c.me >> level) << level;
-    if (partner < P) {
-      const Status status = c.rank.sendrecv(c.comm, partner, c.tag, held, partner, c.tag, mask * buffer,
-                                            gathered.at(my_group * buffer), gathered.at(partner_group * buffer));
-      last_received = status.bytes;
-      held += last_received;
-    }
-    if (partner_group + mask <= P)
-      continue;
-    // The partner group is cut by P: the first `complete` ranks of my group got its data and pass it on.
-    const int complete = P - my_group - mask;
-    for (int down = mask >> 1, bits = level - 1; down > 0; down >>= 1, --bits) {
-      const int peer = c.me ^ down;
-      const int tree_root = (c.me >> (bits + 1)) << (bits + 1);
-      const int edge = tree_root + complete;
-      if (peer > c.me && c.me < edge && peer >= edge) {
-        c.rank.send(c.comm, peer, c.tag, last_received, gathered.at(partner_group * buffer));
-      } else if (peer < c.me && peer < edge && c.me >= edge) {
-        const Status status = c.rank.recv(c.comm, peer, c.tag, mask * buffer, gathered.at(partner_group * buffer));
-        last_received = status.bytes;
-        held += last_received;
-      }
-    }
-  }
-  for (int src = 0; src < P; ++src)
-    coll::copy(coll::at(call.recv_data, src * block), gathered.at((src * P + c.me) * block), block);
+  const double buffer_bytes = c.size * call.recv_bytes; // one rank's send buffer, as gathered
+  coll::Temp gathered(call, c.size * buffer_bytes);
+  recursive_doubling::BlockLayout buffers{std::vector<double>(c.size, c.size * call.bytes), {}, gathered.data()};
+  for (int r = 0; r < c.size; ++r)
+    buffers.offsets.push_back(r * buffer_bytes);
+  coll::copy(buffers.block(c.me), call.send_data, buffer_bytes);
+  recursive_doubling::gather(c, buffers);
+  for (int source = 0; source < c.size; ++source)
+    coll::copy(coll::at(call.recv_data, source * call.recv_bytes),
+               coll::at(buffers.block(source), c.me * call.recv_bytes), call.recv_bytes);
 }
 
 const RegisterAlgorithm kRegister({Collective::Alltoall, "rdb", "allgather by recursive doubling, then local picks",

@@ -1,99 +1,120 @@
-// reduce_scatter "mpich_rdb": recursive doubling. Every rank keeps a whole-vector partial result. At step k (mask
-// 2^k) it exchanges with rank XOR mask: it sends the blocks outside its own current subtree (aligned groups of
-// `mask` ranks) and receives those outside the partner's, which it combines into its partial result. When the size
-// is not a power of two, ranks whose partner does not exist get the partner subtree's data, as it was received, from
-// a rank of their subtree that has it, by recursive halving. Origin: MPICH's recursive-doubling reduce_scatter (Thakur et al.
-// 2005), as SimGrid's mpich_rdb.
-#include "mpi/collectives/CollectiveData.hpp"
-
-#include <algorithm>
+// reduce_scatter "mpich_rdb": the recursive-doubling schedule (recursive_doubling.hpp) run on what a group does NOT
+// own. Each rank keeps a whole partial vector (initially its input); at level i it sends the part outside its group's
+// blocks to rank XOR 2^i and gets the part outside the partner group's blocks, which it combines in rank order, so a
+// group's ranks end each level with the group's reduction over every block outside the group. When the partner group is
+// cut by P, the ranks that got its data pass it on unchanged, and only then combine it. After the last level, block
+// `me` has been reduced over every rank. No fallback and no early return: the rank order of the combinations keeps
+// non-commutative operations right, and a 0-byte vector sends the whole schedule empty. Origin: MPICH's
+// recursive-doubling reduce_scatter (Thakur et al. 2005), as SimGrid's "mpich_rdb".
+#include "mpi/collectives/recursive_doubling.hpp"
 
 namespace mpisim::mpi {
 namespace {
 
-// The blocks outside the subtree [root, root + mask), as two byte ranges of the whole vector.
+using recursive_doubling::BlockRange;
+using recursive_doubling::Move;
+
+// The bytes of the vector outside the blocks of a range: [0, head) and [tail_offset, end), moved packed one after the
+// other.
 struct Outside {
-  double before; // bytes [0, before)
-  double after;  // bytes [after_offset, after_offset + after)
-  double after_offset;
-  double bytes() const { return before + after; }
+  double head;
+  double tail_offset;
+  double end;
+
+  double tail() const { return end - tail_offset; }
+  double bytes() const { return head + tail(); }
 };
 
-Outside outside(const std::vector<double>& displs, const std::vector<double>& counts, int root, int mask)
-{
-  const int size = static_cast<int>(counts.size());
-  const int end = std::min(root + mask, size);
-  const double whole = displs[size - 1] + counts[size - 1];
-  const double after_offset = end < size ? displs[end] : whole;
-  const double before = root < size ? displs[root] : whole;
-  return {before, whole - after_offset, after_offset};
-}
-
-void pack(const Outside& o, const std::byte* whole, std::byte* out)
-{
-  coll::copy(out, whole, o.before);
-  coll::copy(coll::at(out, o.before), coll::at(whole, o.after_offset), o.after);
-}
-
-// Combines packed `in` into the two ranges of `whole`; `lower` says whether `in` comes from lower ranks than
-// `whole`'s contribution.
-void unpack(const Outside& o, const std::byte* in, std::byte* whole, const CollectiveCall& call, bool lower)
-{
-  const std::pair<double, double> parts[2] = {{0, o.before}, {o.after_offset, o.after}};
-  double read = 0;
-  for (auto [offset, bytes] : parts) {
-    std::byte* target = coll::at(whole, offset);
-    std::byte* incoming = const_cast<std::byte*>(coll::at(in, read));
-    if (lower)
-      coll::reduce(call, incoming, target, bytes);
-    else
-      coll::reduce_left(call, target, incoming, bytes);
-    read += bytes;
+// This rank's N-byte partial vector (blocks packed in rank order), with the scratch buffers of the part it sends and
+// of the part it receives.
+class PartialVector {
+public:
+  PartialVector(const CollectiveCall& call, std::vector<double> counts)
+      : call_(call), blocks_(recursive_doubling::BlockLayout::packed(std::move(counts), nullptr)),
+        end_(coll::total(blocks_.sizes)), partial_(call, end_), outgoing_(call, end_), incoming_(call, end_)
+  {
+    blocks_.base = partial_.data();
+    coll::copy(partial_.data(), call.send_data, end_);
   }
-}
+  PartialVector(const PartialVector&) = delete; // blocks_ points into partial_
+  PartialVector& operator=(const PartialVector&) = delete;
+
+  Outside outside(BlockRange range) const { return {offset_of(range.first), offset_of(range.last), end_}; }
+
+  // Packs the part outside `range` for sending.
+  const std::byte* pack_outside(BlockRange range)
+  {
+    const Outside part = outside(range);
+    coll::copy(outgoing_.data(), partial_.data(), part.head);
+    coll::copy(outgoing_.at(part.head), partial_.at(part.tail_offset), part.tail());
+    return outgoing_.data();
+  }
+
+  // What the last exchange or pass-on brought in, and what a pass-on sends on unchanged.
+  std::byte* incoming() { return incoming_.data(); }
+
+  // Combines the incoming part outside `range` into the partial vector: the contribution of lower ranks goes on
+  // the left.
+  void combine_outside(BlockRange range, bool from_lower_ranks)
+  {
+    const Outside part = outside(range);
+    combine(incoming_.data(), partial_.data(), part.head, from_lower_ranks);
+    combine(incoming_.at(part.head), partial_.at(part.tail_offset), part.tail(), from_lower_ranks);
+  }
+
+  const std::byte* block(int b) const { return blocks_.block(b); }
+
+private:
+  // Where block b starts; block P starts at the end.
+  double offset_of(int b) const { return b < static_cast<int>(blocks_.offsets.size()) ? blocks_.offsets[b] : end_; }
+
+  void combine(std::byte* in, std::byte* accumulated, double bytes, bool from_lower_ranks) const
+  {
+    if (from_lower_ranks)
+      coll::reduce(call_, in, accumulated, bytes);
+    else
+      coll::reduce_left(call_, accumulated, in, bytes);
+  }
+
+  const CollectiveCall& call_;
+  recursive_doubling::BlockLayout blocks_;
+  double end_;
+  coll::Temp partial_, outgoing_, incoming_;
+};
 
 void reduce_scatter_mpich_rdb(const CollectiveContext& c, const CollectiveCall& call)
 {
-  const auto& counts = call.recv_counts;
-  const std::vector<double> displs = coll::displacements(counts, {});
-  const double whole_bytes = coll::total(counts);
-  coll::Temp partial(call, whole_bytes), out(call, whole_bytes), in(call, whole_bytes);
-  coll::copy(partial.data(), call.send_data, whole_bytes);
-  for (int mask = 1, level = 0; mask < c.size; mask <<= 1, ++level) {
-    const int dst = c.me ^ mask;
-    const int dst_tree_root = (dst >> level) << level;
-    const int my_tree_root = (c.me >> level) << level;
-    const Outside mine = outside(displs, counts, my_tree_root, mask);
-    const Outside theirs = outside(displs, counts, dst_tree_root, mask);
-    bool received = false;
-    if (dst < c.size) {
-      pack(mine, partial.data(), out.data());
-      c.rank.sendrecv(c.comm, dst, c.tag, mine.bytes(), dst, c.tag, theirs.bytes(), out.data(), in.data());
-      received = true;
+  PartialVector partial(call, call.recv_counts);
+  // Data received during a level is combined once the level's pass-on is over: what is passed on is the partner
+  // group's data, not our sum.
+  BlockRange pending;
+  auto combine_pending = [&] {
+    if (not pending.empty())
+      partial.combine_outside(pending, pending.first < c.me);
+    pending = {};
+  };
+  int level = 0;
+  for (const recursive_doubling::Step& step : recursive_doubling::schedule(c.size, c.me)) {
+    if (step.level != level)
+      combine_pending();
+    level = step.level;
+    switch (step.move) {
+      case Move::Exchange:
+        c.rank.sendrecv(c.comm, step.peer, c.tag, partial.outside(step.sent).bytes(), step.peer, c.tag,
+                        partial.outside(step.received).bytes(), partial.pack_outside(step.sent), partial.incoming());
+        pending = step.received;
+        break;
+      case Move::Send:
+        c.rank.send(c.comm, step.peer, c.tag, partial.outside(step.sent).bytes(), partial.incoming());
+        break;
+      case Move::Receive:
+        c.rank.recv(c.comm, step.peer, c.tag, partial.outside(step.received).bytes(), partial.incoming());
+        pending = step.received;
+        break;
     }
-    if (dst_tree_root + mask > c.size) {
-      // Non-power-of-two: the first `completed` ranks of this subtree received the partner subtree's data; they
-      // pass it on, as received, to the others by recursive halving.
-      const int completed = c.size - my_tree_root - mask;
-      int k = 0;
-      for (int j = mask; j > 1; j >>= 1)
-        ++k;
-      for (int half = mask >> 1; half > 0; half >>= 1, --k) {
-        const int peer = c.me ^ half;
-        const int tree_root = (c.me >> k) << k;
-        if (peer > c.me && c.me < tree_root + completed && peer >= tree_root + completed) {
-          c.rank.send(c.comm, peer, c.tag, theirs.bytes(), in.data());
-        } else if (peer < c.me && peer < tree_root + completed && c.me >= tree_root + completed) {
-          c.rank.recv(c.comm, peer, c.tag, theirs.bytes(), in.data());
-          received = true;
-        }
-      }
-    }
-    // Combined only now: the received data may have had to be passed on unchanged.
-    if (received)
-      unpack(theirs, in.data(), partial.data(), call, dst_tree_root < my_tree_root);
   }
-  coll::copy(call.recv_data, partial.at(displs[c.me]), counts[c.me]);
+  combine_pending();
+  coll::copy(call.recv_data, partial.block(c.me), call.recv_counts[c.me]);
 }
 
 const RegisterAlgorithm kRegister({Collective::ReduceScatter, "mpich_rdb", "recursive doubling",

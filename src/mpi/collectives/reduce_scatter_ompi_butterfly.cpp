@@ -1,91 +1,70 @@
-// reduce_scatter "ompi_butterfly": the first 2*(P - 2^k) ranks pair up, each even one sending its whole vector to
-// the odd one and dropping out; the 2^k others (renumbered v) run a butterfly from the low bit up: at distance m,
-// exchange with v ^ m (sendrecv) the half of the current range the partner keeps, and fold in what comes back,
-// lower ranks' values on the left (so non-commutative operations keep their order). Each then holds the result
-// of block mirror(v) and swaps it with rank mirror(v), which also forwards the block of its dropped-out partner.
-// Origin: Open MPI coll/base reduce_scatter_intra_butterfly, as SimGrid 3.32 reduce_scatter__ompi_butterfly.
-// On one rank SimGrid returns without copying the input to the output; we copy it (no message either way).
-#include "mpi/collectives/CollectiveData.hpp"
+// reduce_scatter "ompi_butterfly": the ranks beyond the largest power of two fold their whole input into their odd
+// neighbour; the survivors then run a butterfly (partners at distances 1, 2, 4, ...), each exchanging the half of its
+// blocks it gives up and reducing the half it keeps, with the lower survivor's values on the left so that any
+// operation keeps its order. Halving from the low distance up leaves survivor v with survivor mirror(v)'s block (the
+// bit-reversal of v), so the survivors finally swap results, and the odd ranks of the folded pairs forward their even
+// neighbours' parts. One rank copies its block; empty vectors still send every message (with 0 bytes).
+// Origin: Open MPI's coll/base reduce_scatter_intra_butterfly, as SimGrid 3.32. Behaviour:
+// docs/specifications/recursive-collectives.md.
+#include "mpi/collectives/recursive_halving.hpp"
 #include "mpi/collectives/reduce_scatter_butterfly.hpp"
 
 namespace mpisim::mpi {
 namespace {
 
+using halving::BlockLayout;
+using halving::Fold;
+using halving::Split;
+
+int log2_of(int power_of_two)
+{
+  int bits = 0;
+  while ((1 << bits) < power_of_two)
+    ++bits;
+  return bits;
+}
+
+// Survivor v holds the reduced block of its counterpart b = mirror(v), and b holds v's. The part of a folded pair's
+// even rank goes to that rank first; then v and b swap parts (or v keeps its own when b = v).
+void deliver(const CollectiveContext& c, const Fold& fold, int v, int bits, const std::vector<double>& counts,
+             const std::vector<double>& displs, coll::Temp& result, std::byte* output)
+{
+  const int counterpart = butterfly::mirror(v, bits);
+  if (counterpart < fold.extra()) {
+    const int sat_out = 2 * counterpart;
+    c.rank.send(c.comm, sat_out, c.tag, counts[sat_out], result.at(displs[sat_out]));
+  }
+  const int peer = fold.rank_of(counterpart);
+  if (counterpart == v)
+    coll::copy(output, result.at(displs[c.me]), counts[c.me]);
+  else
+    c.rank.sendrecv(c.comm, peer, c.tag, counts[peer], peer, c.tag, counts[c.me], result.at(displs[peer]), output);
+}
+
 void reduce_scatter_ompi_butterfly(const CollectiveContext& c, const CollectiveCall& call)
 {
   const std::vector<double>& counts = call.recv_counts;
-  const std::vector<double> displs = coll::displacements(counts, {});
-  const double total = coll::total(counts);
-  if (c.size < 2) {
-    coll::copy(call.recv_data, call.send_data, total);
+  if (c.size == 1) {
+    coll::copy(call.recv_data, call.send_data, counts[0]);
     return;
   }
+  const double total = coll::total(counts);
+  const std::vector<double> displs = coll::displacements(counts, {});
+  const Fold fold(c.size, Fold::Survivor::Odd);
+  const int bits = log2_of(fold.survivors());
   coll::Temp result(call, total);
   coll::Temp incoming(call, total);
   coll::copy(result.data(), call.send_data, total);
-  int pof2 = 1;
-  while (pof2 * 2 <= c.size)
-    pof2 *= 2;
-  const int remain = c.size - pof2;
-  int bits = 0;
-  while ((1 << bits) < pof2)
-    ++bits;
-  // Combined blocks: block i < remain holds ranks 2i and 2i+1's blocks, block i >= remain rank i + remain's.
-  auto first_rank = [&](int i) { return i < remain ? 2 * i : i + remain; };
-  auto last_rank = [&](int i) { return i < remain ? 2 * i + 1 : i + remain; };
-  auto span = [&](int lo, int hi) { return displs[last_rank(hi)] + counts[last_rank(hi)] - displs[first_rank(lo)]; };
-  auto rank_of = [&](int v) { return v < remain ? 2 * v + 1 : v + remain; };
-
-  int vrank = c.me - remain;
-  if (c.me < 2 * remain) {
-    if (c.me % 2 == 0) {
-      c.rank.send(c.comm, c.me + 1, c.tag, total, result.data());
-      vrank = -1;
-    } else {
-      c.rank.recv(c.comm, c.me - 1, c.tag, total, incoming.data());
-      coll::reduce(call, incoming.data(), result.data(), total);
-      vrank = c.me / 2;
-    }
-  }
-  if (vrank == -1) {
-    const int vpeer = butterfly::mirror((c.me + 1) / 2, bits);
-    c.rank.recv(c.comm, rank_of(vpeer), c.tag, counts[c.me], call.recv_data);
+  if (not halving::fold_in(c, call, fold, result.data(), incoming.data(), total)) {
+    const int holder = fold.rank_of(butterfly::mirror(fold.new_rank(fold.pair_of(c.me)), bits));
+    c.rank.recv(c.comm, holder, c.tag, counts[c.me], call.recv_data);
     return;
   }
-  int blocks = pof2;
-  int send_index = 0;
-  int recv_index = 0;
-  for (int mask = 1; mask < pof2; mask <<= 1) {
-    const int vpeer = vrank ^ mask;
-    blocks /= 2;
-    if ((vrank & mask) == 0)
-      send_index += blocks;
-    else
-      recv_index += blocks;
-    const double send_bytes = span(send_index, send_index + blocks - 1);
-    const double recv_bytes = span(recv_index, recv_index + blocks - 1);
-    const double send_at = displs[first_rank(send_index)];
-    const double recv_at = displs[first_rank(recv_index)];
-    c.rank.sendrecv(c.comm, rank_of(vpeer), c.tag, send_bytes, rank_of(vpeer), c.tag, recv_bytes,
-                    result.at(send_at), incoming.at(recv_at));
-    if (vrank < vpeer)
-      coll::reduce_left(call, result.at(recv_at), incoming.at(recv_at), recv_bytes);
-    else
-      coll::reduce(call, incoming.at(recv_at), result.at(recv_at), recv_bytes);
-    send_index = recv_index;
-  }
-  const int vpeer = butterfly::mirror(vrank, bits);
-  const int peer = rank_of(vpeer);
-  int index = first_rank(send_index);
-  if (vpeer < remain) { // the partner also answers for its dropped-out neighbour
-    c.rank.send(c.comm, peer - 1, c.tag, counts[index], result.at(displs[index]));
-    ++index;
-  }
-  if (vpeer != vrank)
-    c.rank.sendrecv(c.comm, peer, c.tag, counts[index], peer, c.tag, counts[c.me], result.at(displs[index]),
-                    call.recv_data);
-  else
-    coll::copy(call.recv_data, result.at(displs[c.me]), counts[c.me]);
+  const int v = fold.new_rank(c.me);
+  const std::vector<Split> splits = halving::splits_of(v, fold.survivors(), halving::Distances::Doubling);
+  halving::exchange_halves(c, call, fold, v, splits, halving::folded_blocks(counts, fold), result.data(),
+                           incoming.data(), halving::Combine::RankOrder);
+  deliver(c, fold, v, bits, counts, displs, result, call.recv_data);
 }
 
 const RegisterAlgorithm kRegister({Collective::ReduceScatter, "ompi_butterfly",
