@@ -99,8 +99,7 @@ void reduce_scatter_phase(const CollectiveContext& c, const CollectiveCall& call
 }
 
 // After the reduce-scatter rank r holds block r + 1; each step passes on the block received at the step before.
-void ring_allgather(const CollectiveContext& c, const CollectiveCall& call, const RingLayout& layout,
-                    const Ring& ring)
+void ring_allgather(const CollectiveContext& c, const CollectiveCall& call, const RingLayout& layout, const Ring& ring)
 {
   for (int step = 0; step < ring.size - 1; ++step) {
     const long outgoing = ring.block(1 - step), incoming = ring.block(-step);
@@ -121,8 +120,8 @@ void allreduce_ompi_ring_segmented(const CollectiveContext& c, const CollectiveC
     return;
   }
   const long elements = allreduce::element_count(call);
-  const auto per_segment = static_cast<long>(
-      ompi::segment_count(kSegmentBytes, call.element_bytes, static_cast<double>(elements)));
+  const auto per_segment =
+      static_cast<long>(ompi::segment_count(kSegmentBytes, call.element_bytes, static_cast<double>(elements)));
   if (elements == 0 || elements < c.size * per_segment) {
     c.library.run_algorithm(c, "lr", call);
     return;
