@@ -205,6 +205,29 @@ TEST(mpi_coll_allreduce, OmpiRingSegmentedFallbacks)
   EXPECT_TRUE(ring_segmented_run("ompi_ring_segmented", 1, 8388614).messages.empty());
 }
 
+// The thresholds count elements, not bytes: with 8-byte elements a segment is 131072 elements, and 5 ranks need
+// 655360 of them (5 MiB) for the pipelined path: one phase of 5 blocks of one segment, 4 + 4 sends per rank to the
+// next rank. One element less runs lr.
+TEST(mpi_coll_allreduce, OmpiRingSegmentedCountsElements)
+{
+  auto run_doubles = [](const std::string& algorithm, double n) {
+    return run_collective(mpi::Collective::Allreduce, algorithm, 5, "test-counting", "", [&](int) {
+      mpi::CollectiveCall call;
+      call.op = mpi::Collective::Allreduce;
+      call.bytes = 8 * n;
+      call.element_bytes = 8;
+      return call;
+    });
+  };
+  Messages pipelined;
+  for (int rank = 0; rank < 5; ++rank)
+    for (int send = 0; send < 8; ++send)
+      pipelined.push_back({rank, (rank + 1) % 5, 8 * 131072.0});
+  std::sort(pipelined.begin(), pipelined.end());
+  EXPECT_EQ(run_doubles("ompi_ring_segmented", 655360).messages, pipelined);
+  EXPECT_EQ(run_doubles("ompi_ring_segmented", 655359).messages, run_doubles("lr", 655359).messages);
+}
+
 // The SMP-aware algorithms on 8 ranks, 4 per host (hosts 0 and 1, ranks 0-3 and 4-7; leaders 0 and 4), as messages
 // between hosts (a message inside a host shows as h -> h), n = 1000 one-byte elements. SimGrid 3.32 aborts when
 // replaying these algorithms, so these hand-derived lists are their only check of the two-level structure.
