@@ -57,7 +57,7 @@ struct RingLayout {
   double bytes(long elements) const { return static_cast<double>(elements) * element_bytes; }
 };
 
-// One ring step neighbour to neighbour, with the block index taken modulo P.
+// This rank on the ring: its two neighbours, and the blocks counted from its own (modulo P).
 struct Ring {
   int me;
   int size;
