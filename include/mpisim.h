@@ -1,7 +1,7 @@
-/* mpisim's annotations for large studies (docs/online.md, "Sampling and shared memory"): sampled loops, injected
- * computation and sleeps, buffers shared by all ranks. Each MPISIM_ name has its SMPI_ twin (SimGrid 3.32's names and
- * signatures), so code annotated for SMPI builds unchanged. Included by mpi.h (as SMPI's mpi.h includes smpi.h) and
- * by smpi/smpi.h; usable on its own. The functions live in libmpisim-mpi.so and act on the calling rank. */
+/* mpisim's annotations for large studies, under their mpisim names and SMPI's: sampled loops, injected
+ * computation, buffers and calls shared by all ranks. Valid C (C99 on) and C++; included by mpi.h and smpi/smpi.h.
+ * The functions are implemented by libmpisim-mpi.so (src/online/api_sampling.cpp); what each macro does, and in which
+ * order it calls them, is specified in docs/specifications/annotation-macros.md. */
 #ifndef MPISIM_H
 #define MPISIM_H
 
@@ -13,103 +13,39 @@ extern "C" {
 
 struct timespec;
 
-/* ---- Injected computation and sleeps ------------------------------------------------------------------------
- * Each first injects the computation measured since the rank's last MPI call, then simulates, then measures anew:
- * the real time an annotation takes is never injected as computation. */
+/* Computation and sleeps ------------------------------------------------------------------------------------------ */
 
-/* `flops` on the rank's simulated host. */
 void mpisim_execute_flops(double flops);
-/* `seconds` of the real machine: seconds x --host-speed flops, dropped under --cpu-threshold (as measured
- * computation). */
 void mpisim_execute(double seconds);
-/* `seconds` of the simulated host: seconds x its speed flops. */
 void mpisim_execute_benched(double seconds);
-/* Simulated sleeps: the rank waits without computing. */
 unsigned int mpisim_sleep(unsigned int seconds);
 int mpisim_usleep(unsigned int microseconds);
 int mpisim_nanosleep(const struct timespec* duration, struct timespec* remaining);
 
-/* ---- Shared memory --------------------------------------------------------------------------------------------
- * One buffer per call site (file:line), shared by every rank allocating there: every rank gets the same address.
- * Reference counted: freed when the last rank holding it frees it. Pointers not from mpisim_shared_malloc are given
- * to free(). */
+/* Shared buffers and shared call results -------------------------------------------------------------------------- */
+
 void* mpisim_shared_malloc(size_t size, const char* file, int line);
 void mpisim_shared_free(void* pointer);
-/* Results of SMPI_SHARED_CALL, by function name and input string. */
 int mpisim_shared_known_call(const char* function, const char* input);
 void* mpisim_shared_get_call(const char* function, const char* input);
 void* mpisim_shared_set_call(const char* function, const char* input, void* data);
 
-/* ---- Sampled loops --------------------------------------------------------------------------------------------
- * A pass of a sampled loop on the calling rank, held by the library; the macros below read its fields. */
+/* Sampled loops --------------------------------------------------------------------------------------------------- */
+
+/* One pass of a rank over a sampled loop. The library owns it and reads and writes these fields (keep their order). */
 typedef struct mpisim_sample_pass {
   int running;          /* the current iteration runs its body (and is timed) */
-  int skipping;         /* the site has enough samples: the remaining iterations only count */
+  int skipping;         /* the site has enough samples: no further iteration runs its body */
   long long iterations; /* iterations of this pass so far */
 } mpisim_sample_pass;
 
-/* Starts a pass over the site file:line:tag (per rank unless `global`). */
 mpisim_sample_pass* mpisim_sample_open(int global, const char* file, int line, const char* tag, int iterations,
                                        double threshold);
-/* Whether the iteration just begun runs (then its timing starts). */
 int mpisim_sample_start(mpisim_sample_pass* pass);
-/* Ends the timing of an iteration that ran: one more sample of the site. */
 void mpisim_sample_stop(mpisim_sample_pass* pass);
-/* Injects mean x iterations of the pass; returns NULL. */
 mpisim_sample_pass* mpisim_sample_close(mpisim_sample_pass* pass);
 
-static inline int mpisim_sample_next_(mpisim_sample_pass* pass, int more)
-{
-  if (!more)
-    return 0;
-  ++pass->iterations;
-  pass->running = pass->skipping ? 0 : mpisim_sample_start(pass);
-  return 1;
-}
-
-/* Two nested loops so that the macro is one statement taking the body that follows it: the outer one holds the pass
- * and closes it however the inner one ends (condition false or `break`); the body runs only in sampled iterations.
- * The `if (...) {} else` form leaves no dangling `else` for the code around. */
-#define MPISIM_SAMPLE_LOOP_(global, loop_init, loop_end, loop_iter, iters, thres, tag)                              \
-  for (mpisim_sample_pass* mpisim_pass_ = mpisim_sample_open((global), __FILE__, __LINE__, (tag), (iters), (thres)); \
-       mpisim_pass_ != NULL; mpisim_pass_ = mpisim_sample_close(mpisim_pass_))                                     \
-    for (loop_init; mpisim_sample_next_(mpisim_pass_, (loop_end) ? 1 : 0);                                           \
-         mpisim_pass_->running ? mpisim_sample_stop(mpisim_pass_) : (void)0, (loop_iter))                            \
-      if (!mpisim_pass_->running) {                                                                                  \
-      } else
-
-/* A loop `for (loop_init; loop_end; loop_iter) BODY` whose body runs while the site needs samples: until `iters`
- * runs, or earlier once at least 2 and the relative standard error of their mean is below `thres` (ignored when
- * negative). The other iterations skip the body; at the end of the loop mean x iterations of real time is injected
- * (as mpisim_execute). LOCAL: samples per rank; GLOBAL: shared by all ranks. The body must not make MPI calls. */
-#define MPISIM_SAMPLE_LOCAL(loop_init, loop_end, loop_iter, iters, thres)                                           \
-  MPISIM_SAMPLE_LOOP_(0, loop_init, loop_end, loop_iter, iters, thres, "")
-#define MPISIM_SAMPLE_LOCAL_TAG(loop_init, loop_end, loop_iter, iters, thres, tag)                                  \
-  MPISIM_SAMPLE_LOOP_(0, loop_init, loop_end, loop_iter, iters, thres, tag)
-#define MPISIM_SAMPLE_GLOBAL(loop_init, loop_end, loop_iter, iters, thres)                                          \
-  MPISIM_SAMPLE_LOOP_(1, loop_init, loop_end, loop_iter, iters, thres, "")
-#define MPISIM_SAMPLE_GLOBAL_TAG(loop_init, loop_end, loop_iter, iters, thres, tag)                                 \
-  MPISIM_SAMPLE_LOOP_(1, loop_init, loop_end, loop_iter, iters, thres, tag)
-/* The block that follows never runs: `seconds` of real time (as mpisim_execute) or `flops` are injected instead. */
-#define MPISIM_SAMPLE_DELAY(seconds) for (mpisim_execute(seconds); 0;)
-#define MPISIM_SAMPLE_FLOPS(flops) for (mpisim_execute_flops(flops); 0;)
-#define MPISIM_SHARED_MALLOC(size) mpisim_shared_malloc((size), __FILE__, __LINE__)
-#define MPISIM_SHARED_FREE(pointer) mpisim_shared_free(pointer)
-/* func(...) is called by the first rank only; the others get its result (a pointer), keyed by func and `input`. */
-#define MPISIM_SHARED_CALL(func, input, ...)                                                                         \
-  (mpisim_shared_known_call(#func, (input)) ? mpisim_shared_get_call(#func, (input))                                 \
-                                            : mpisim_shared_set_call(#func, (input), (void*)((func)(__VA_ARGS__))))
-
-/* ---- SMPI's names (SimGrid 3.32) ------------------------------------------------------------------------------ */
-#define SMPI_SAMPLE_LOCAL MPISIM_SAMPLE_LOCAL
-#define SMPI_SAMPLE_LOCAL_TAG MPISIM_SAMPLE_LOCAL_TAG
-#define SMPI_SAMPLE_GLOBAL MPISIM_SAMPLE_GLOBAL
-#define SMPI_SAMPLE_GLOBAL_TAG MPISIM_SAMPLE_GLOBAL_TAG
-#define SMPI_SAMPLE_DELAY MPISIM_SAMPLE_DELAY
-#define SMPI_SAMPLE_FLOPS MPISIM_SAMPLE_FLOPS
-#define SMPI_SHARED_MALLOC MPISIM_SHARED_MALLOC
-#define SMPI_SHARED_FREE MPISIM_SHARED_FREE
-#define SMPI_SHARED_CALL MPISIM_SHARED_CALL
+/* SMPI's names of the same functions (aliases in the library), with SimGrid 3.32's signatures ------------------- */
 
 void smpi_execute_flops(double flops);
 void smpi_execute_flops_benched(double flops);
@@ -124,8 +60,71 @@ int smpi_shared_known_call(const char* function, const char* input);
 void* smpi_shared_get_call(const char* function, const char* input);
 void* smpi_shared_set_call(const char* function, const char* input, void* data);
 
+/* Helpers of the sampled-loop macros (names ending in '_' are the header's own) ----------------------------------- */
+
+/* Entering an iteration whose condition held: count it, and run its body only while the site still needs samples
+ * (the library then starts the body's timing). Always true: skipped iterations still run the loop's step. */
+static inline int mpisim_sample_enter_iteration_(mpisim_sample_pass* pass)
+{
+  ++pass->iterations;
+  pass->running = pass->skipping ? 0 : mpisim_sample_start(pass);
+  return 1;
+}
+
+/* Leaving an iteration (its body finished or did `continue`): a body that ran is one more sample. */
+static inline void mpisim_sample_leave_iteration_(mpisim_sample_pass* pass)
+{
+  if (pass->running)
+    mpisim_sample_stop(pass);
+}
+
 #ifdef __cplusplus
 }
 #endif
+
+/* Sampled loop: `for (init; cond; step) BODY`, where BODY runs only in the iterations the site needs as samples and
+ * the loop's end injects their mean time x the iterations. The outer `for` holds the pass for exactly one round: its
+ * step closes the pass (NULL ends it), whether the inner loop ended by its condition or by `break` in BODY. The
+ * `if (!running) {} else BODY` form keeps a user's `else` after BODY bound to the user's `if`. */
+#define MPISIM_SAMPLE_LOOP_(global, init, cond, step, iters, thres, tag)                                              \
+  for (mpisim_sample_pass* mpisim_site_pass_ =                                                                        \
+           mpisim_sample_open((global), __FILE__, __LINE__, (tag), (int)(iters), (double)(thres));                    \
+       mpisim_site_pass_ != NULL; mpisim_site_pass_ = mpisim_sample_close(mpisim_site_pass_))                         \
+    for (init; (cond) && mpisim_sample_enter_iteration_(mpisim_site_pass_);                                           \
+         mpisim_sample_leave_iteration_(mpisim_site_pass_), step)                                                     \
+      if (!mpisim_site_pass_->running) {                                                                              \
+      } else
+
+#define MPISIM_SAMPLE_LOCAL(init, cond, step, iters, thres) MPISIM_SAMPLE_LOOP_(0, init, cond, step, iters, thres, "")
+#define MPISIM_SAMPLE_LOCAL_TAG(init, cond, step, iters, thres, tag)                                                   \
+  MPISIM_SAMPLE_LOOP_(0, init, cond, step, iters, thres, tag)
+#define MPISIM_SAMPLE_GLOBAL(init, cond, step, iters, thres) MPISIM_SAMPLE_LOOP_(1, init, cond, step, iters, thres, "")
+#define MPISIM_SAMPLE_GLOBAL_TAG(init, cond, step, iters, thres, tag)                                                  \
+  MPISIM_SAMPLE_LOOP_(1, init, cond, step, iters, thres, tag)
+
+/* Injected computation in place of the following block, which is compiled but never run: a `for` whose first clause
+ * does the injection and whose condition is false (a `for`, not an `if`, so that no `else` can bind to it). */
+#define MPISIM_SAMPLE_DELAY(seconds) for (mpisim_execute((double)(seconds)); 0;)
+#define MPISIM_SAMPLE_FLOPS(flops) for (mpisim_execute_flops((double)(flops)); 0;)
+
+/* One buffer per call site, shared by every rank allocating there. */
+#define MPISIM_SHARED_MALLOC(size) mpisim_shared_malloc((size), __FILE__, __LINE__)
+#define MPISIM_SHARED_FREE(pointer) mpisim_shared_free(pointer)
+
+/* func(args...) runs on the first rank to get here for this `input`; every rank gets that result. */
+#define MPISIM_SHARED_CALL(func, input, ...)                                                                           \
+  (mpisim_shared_known_call(#func, (input)) ? mpisim_shared_get_call(#func, (input))                                  \
+                                            : mpisim_shared_set_call(#func, (input), (void*)func(__VA_ARGS__)))
+
+/* SMPI's names for the same macros. */
+#define SMPI_SAMPLE_LOCAL MPISIM_SAMPLE_LOCAL
+#define SMPI_SAMPLE_LOCAL_TAG MPISIM_SAMPLE_LOCAL_TAG
+#define SMPI_SAMPLE_GLOBAL MPISIM_SAMPLE_GLOBAL
+#define SMPI_SAMPLE_GLOBAL_TAG MPISIM_SAMPLE_GLOBAL_TAG
+#define SMPI_SAMPLE_DELAY MPISIM_SAMPLE_DELAY
+#define SMPI_SAMPLE_FLOPS MPISIM_SAMPLE_FLOPS
+#define SMPI_SHARED_MALLOC MPISIM_SHARED_MALLOC
+#define SMPI_SHARED_FREE MPISIM_SHARED_FREE
+#define SMPI_SHARED_CALL MPISIM_SHARED_CALL
 
 #endif /* MPISIM_H */

@@ -129,6 +129,105 @@ TEST(mpi_coll_allreduce, OmpiRingSegmentedPipelinesOverPhases)
   EXPECT_EQ(run.messages, expected);
 }
 
+// ompi_ring_segmented, as specified (docs/specifications/ompi-topology-trees.md): the sizes each rank sends, in the
+// order it sends them (every message goes to rank + 1), on 4 ranks with n one-byte elements.
+CollectiveRun ring_segmented_run(const std::string& algorithm, int ranks, double n, bool commutative = true)
+{
+  return run_collective(mpi::Collective::Allreduce, algorithm, ranks, "test-counting", "", [&](int) {
+    mpi::CollectiveCall call;
+    call.op = mpi::Collective::Allreduce;
+    call.bytes = n;
+    call.commutative = commutative;
+    return call;
+  });
+}
+
+std::vector<std::vector<double>> sends_in_order(int ranks, double n)
+{
+  ring_segmented_run("ompi_ring_segmented", ranks, n);
+  std::vector<std::vector<double>> sends(static_cast<size_t>(ranks));
+  for (const Sent& message : traffic()) { // in the order the transfers started; each rank's sends are blocking
+    EXPECT_EQ(message.destination, (message.source + 1) % ranks);
+    sends[static_cast<size_t>(message.source)].push_back(message.bytes);
+  }
+  return sends;
+}
+
+// n = 8 MiB + 6: 2 phases; blocks 0 and 1 have 2097154 elements (segments 1048577 twice), blocks 2 and 3 2097153
+// (segments 1048577 then 1048576). Per phase, rank r sends segment j of blocks r, r - 1, r - 2; then the allgather
+// sends blocks r + 1, r, r - 1.
+TEST(mpi_coll_allreduce, OmpiRingSegmentedStepsOfTheSpecification)
+{
+  const double s = 1048577, t = 1048576, b = 2097154, c = 2097153;
+  const std::vector<std::vector<double>> expected = {
+      {s, s, s, s, t, t, b, b, c},
+      {s, s, s, s, s, t, c, b, b},
+      {s, s, s, t, s, s, c, c, b},
+      {s, s, s, t, t, s, b, c, c},
+  };
+  EXPECT_EQ(sends_in_order(4, 8388614), expected);
+}
+
+// n = 6 MiB + 1: the rest 2097153 is above half a round (2097152): 2 phases. Block 0 has 1572865 elements (segments
+// 786433 and 786432), blocks 1-3 1572864 (786432 twice).
+TEST(mpi_coll_allreduce, OmpiRingSegmentedExtraPhaseForALargeRest)
+{
+  const double s = 786433, t = 786432, b = 1572865, c = 1572864;
+  const std::vector<std::vector<double>> expected = {
+      {s, t, t, t, t, t, c, b, c},
+      {t, s, t, t, t, t, c, c, b},
+      {t, t, s, t, t, t, c, c, c},
+      {t, t, t, t, t, t, b, c, c},
+  };
+  EXPECT_EQ(sends_in_order(4, 6291457), expected);
+}
+
+// Phases = sends per rank / 3 - 1 on 4 ranks: a rest of exactly half a round takes no phase of its own.
+TEST(mpi_coll_allreduce, OmpiRingSegmentedPhaseCounts)
+{
+  for (const auto& [n, phases] : std::vector<std::pair<double, size_t>>{{4194304, 1}, {6291456, 1}, {8388614, 2}})
+    for (const std::vector<double>& sends : sends_in_order(4, n))
+      EXPECT_EQ(sends.size(), 3 * phases + 3) << "n = " << n;
+  // One phase of 6 MiB: blocks of 1572864 elements, sent whole in the phase and in the allgather.
+  for (const std::vector<double>& sends : sends_in_order(4, 6291456))
+    EXPECT_EQ(sends, std::vector<double>(6, 1572864));
+}
+
+// Below P segments' worth of elements (or empty) it is lr; a non-commutative operation runs redbcast; one rank sends
+// nothing.
+TEST(mpi_coll_allreduce, OmpiRingSegmentedFallbacks)
+{
+  for (double n : {4194303.0, 1000.0, 0.0})
+    EXPECT_EQ(ring_segmented_run("ompi_ring_segmented", 4, n).messages, ring_segmented_run("lr", 4, n).messages)
+        << "n = " << n;
+  EXPECT_EQ(ring_segmented_run("ompi_ring_segmented", 4, 8388614, false).messages,
+            ring_segmented_run("redbcast", 4, 8388614, false).messages);
+  EXPECT_TRUE(ring_segmented_run("ompi_ring_segmented", 1, 8388614).messages.empty());
+}
+
+// The thresholds count elements, not bytes: with 8-byte elements a segment is 131072 elements, and 5 ranks need
+// 655360 of them (5 MiB) for the pipelined path: one phase of 5 blocks of one segment, 4 + 4 sends per rank to the
+// next rank. One element less runs lr.
+TEST(mpi_coll_allreduce, OmpiRingSegmentedCountsElements)
+{
+  auto run_doubles = [](const std::string& algorithm, double n) {
+    return run_collective(mpi::Collective::Allreduce, algorithm, 5, "test-counting", "", [&](int) {
+      mpi::CollectiveCall call;
+      call.op = mpi::Collective::Allreduce;
+      call.bytes = 8 * n;
+      call.element_bytes = 8;
+      return call;
+    });
+  };
+  Messages pipelined;
+  for (int rank = 0; rank < 5; ++rank)
+    for (int send = 0; send < 8; ++send)
+      pipelined.push_back({rank, (rank + 1) % 5, 8 * 131072.0});
+  std::sort(pipelined.begin(), pipelined.end());
+  EXPECT_EQ(run_doubles("ompi_ring_segmented", 655360).messages, pipelined);
+  EXPECT_EQ(run_doubles("ompi_ring_segmented", 655359).messages, run_doubles("lr", 655359).messages);
+}
+
 // The SMP-aware algorithms on 8 ranks, 4 per host (hosts 0 and 1, ranks 0-3 and 4-7; leaders 0 and 4), as messages
 // between hosts (a message inside a host shows as h -> h), n = 1000 one-byte elements. SimGrid 3.32 aborts when
 // replaying these algorithms, so these hand-derived lists are their only check of the two-level structure.
@@ -238,6 +337,11 @@ void expect_sums(const std::string& algorithm, int P, int ranks_per_host, size_t
 TEST(mpi_coll_allreduce, LongVectorPathsSum)
 {
   expect_sums("ompi_ring_segmented", 3, 1, 2 * 3 * 262144 + 5);
+  // 4 ranks: 2 phases with a rest of 6 words (not above half a round); 5 ranks: 1 phase plus one for the rest of
+  // 3 * 262144 + 1 words (above half a round); 2 ranks: 3 phases.
+  expect_sums("ompi_ring_segmented", 4, 1, 2 * 4 * 262144 + 6);
+  expect_sums("ompi_ring_segmented", 5, 1, 5 * 262144 + 3 * 262144 + 1);
+  expect_sums("ompi_ring_segmented", 2, 1, 3 * 2 * 262144 + 7);
   expect_sums("smp_binomial_pipeline", 8, 4, 3 * 4096 + 7);
   expect_sums("smp_rsag", 8, 4, 3 * 4096 + 7);
 }

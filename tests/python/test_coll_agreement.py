@@ -332,3 +332,22 @@ def test_selector_agrees_with_smpi(tmp_path, selector, ranks, placement):
     ours = mpisim.replay(index, platform=platform, np=ranks, model="smpi", hostfile=hostfile,
                          coll_selector=selector).simulated_time
     assert abs(ours - reference) / reference <= TOLERANCE, f"mpisim {ours} vs SimGrid {reference}"
+
+
+# allreduce ompi_ring_segmented's pipelined path needs vectors of at least P MiB (below, it runs lr), beyond the
+# grid: 2 phases with a small rest (4 ranks, 8 MiB + 6 B), 2 phases from a rest over half a round (6 MiB + 1 B), and
+# uneven blocks on 5 ranks. One-byte elements, one rank per host.
+RING_SEGMENTED_CASES = [(4, 8388614), (4, 6291457), (5, 12000000)]
+
+
+@pytest.mark.parametrize("ranks,size", RING_SEGMENTED_CASES, ids=[f"{r}-{s}" for r, s in RING_SEGMENTED_CASES])
+def test_ompi_ring_segmented_pipeline_agrees_with_smpi(tmp_path, ranks, size):
+    require_smpirun()
+    lines = [[f"allreduce {size} 0", f"compute {1e6 * (rank % 3 + 1):g}"] for rank in range(ranks)]
+    index = write_trace(str(tmp_path / "trace"), lines)
+    platform = repo_path("platforms", "cluster-16.xml")
+    hostfile = write_hostfile(str(tmp_path / "hosts.txt"), [f"node-{i}" for i in range(ranks)])
+    reference = smpi_replay_time(index, platform, ranks, hostfile, cfg=["smpi/allreduce:ompi_ring_segmented"])
+    ours = mpisim.replay(index, platform=platform, np=ranks, model="smpi", hostfile=hostfile,
+                         coll={"allreduce": "ompi_ring_segmented"}).simulated_time
+    assert abs(ours - reference) / reference <= TOLERANCE, f"mpisim {ours} vs SimGrid {reference}"

@@ -462,6 +462,191 @@ def test_annotation_headers_compile_cleanly(built, tmp_path, language, header):
     assert done.stdout == "1\n" * 3  # the local loop ran its body for its first 2 iterations only: 0 + 1
 
 
+# The macros of mpisim.h against a recording stub of the runtime: the call sequences of
+# docs/specifications/annotation-macros.md, compiled as C99 and as C++ with every warning an error.
+MACRO_STUB_SOURCE = r"""
+#include <mpisim.h>
+#include <stdio.h>
+
+static mpisim_sample_pass the_pass;
+static int samples, wanted;
+
+static int note(const char* what, int value) { printf("%s\n", what); return value; }
+static double note_amount(const char* what, double value) { printf("%s\n", what); return value; }
+
+mpisim_sample_pass* mpisim_sample_open(int global, const char* file, int line, const char* tag, int iterations,
+                                       double threshold)
+{
+  printf("open(%d, %s, %d, %g)%s\n", global, tag, iterations, threshold, file != NULL && line > 0 ? "" : " no site");
+  wanted = iterations;
+  the_pass.running = 0;
+  the_pass.iterations = 0;
+  the_pass.skipping = samples >= wanted;
+  return &the_pass;
+}
+int mpisim_sample_start(mpisim_sample_pass* pass)
+{
+  const int more = samples < wanted;
+  if (!more)
+    pass->skipping = 1;
+  printf("start -> %d\n", more);
+  return more;
+}
+void mpisim_sample_stop(mpisim_sample_pass* pass)
+{
+  ++samples;
+  pass->running = 0;
+  printf("stop (%d samples)\n", samples);
+}
+mpisim_sample_pass* mpisim_sample_close(mpisim_sample_pass* pass)
+{
+  if (pass->running)
+    mpisim_sample_stop(pass);
+  printf("close: mean x %lld\n", pass->iterations);
+  return NULL;
+}
+void mpisim_execute(double seconds) { printf("execute(%g)\n", seconds); }
+void mpisim_execute_flops(double flops) { printf("execute_flops(%g)\n", flops); }
+
+static int table[4];
+static int* load(int n) { printf("load(%d)\n", n); return table; }
+int mpisim_shared_known_call(const char* function, const char* input)
+{
+  printf("known_call(%s, %s) -> %d\n", function, input, samples == 100);
+  return samples == 100;
+}
+void* mpisim_shared_get_call(const char* function, const char* input)
+{
+  printf("get_call(%s, %s)\n", function, input);
+  return table;
+}
+void* mpisim_shared_set_call(const char* function, const char* input, void* data)
+{
+  printf("set_call(%s, %s)\n", function, input);
+  samples = 100;
+  return data;
+}
+
+int main(void)
+{
+  int x = 1;
+  note("-- first pass", 0);
+  SMPI_SAMPLE_LOCAL(int i = note("init", 0), note("cond", i < 5), note("step", i++), 3, -1) { note("body", 0); }
+  note("-- later pass", 0);
+  MPISIM_SAMPLE_LOCAL(int i = note("init", 0), note("cond", i < 4), note("step", i++), 3, -1) { note("body", 0); }
+  note("-- continue and break", 0);
+  samples = 0;
+  SMPI_SAMPLE_GLOBAL_TAG(int i = note("init", 0), note("cond", i < 5), note("step", i++), 4, 0.5, "phase")
+  {
+    if (note("body", i) == 0)
+      continue;
+    break;
+  }
+  note("-- inside if/else", 0);
+  samples = 0;
+  if (x)
+    SMPI_SAMPLE_LOCAL_TAG(int i = 0, i < 1, i++, 1, -1, "t") note("body", 0);
+  else
+    note("other", 0);
+  note("-- flops and delay", 0);
+  SMPI_SAMPLE_FLOPS(note_amount("flops argument", 1e9)) { note("flops block", 0); }
+  MPISIM_SAMPLE_DELAY(note_amount("delay argument", 0.25)) note("delay block", 0);
+  note("-- shared call", 0);
+  samples = 0;
+  int* first = (int*)SMPI_SHARED_CALL(load, "table-4", 4);
+  int* second = (int*)MPISIM_SHARED_CALL(load, "table-4", 4);
+  printf("same: %d\n", first == second && first == table);
+  return 0;
+}
+"""
+
+MACRO_STUB_EXPECTED = """-- first pass
+open(0, , 3, -1)
+init
+cond
+start -> 1
+body
+stop (1 samples)
+step
+cond
+start -> 1
+body
+stop (2 samples)
+step
+cond
+start -> 1
+body
+stop (3 samples)
+step
+cond
+start -> 0
+step
+cond
+step
+cond
+close: mean x 5
+-- later pass
+open(0, , 3, -1)
+init
+cond
+step
+cond
+step
+cond
+step
+cond
+step
+cond
+close: mean x 4
+-- continue and break
+open(1, phase, 4, 0.5)
+init
+cond
+start -> 1
+body
+stop (1 samples)
+step
+cond
+start -> 1
+body
+stop (2 samples)
+close: mean x 2
+-- inside if/else
+open(0, t, 1, -1)
+start -> 1
+body
+stop (1 samples)
+close: mean x 1
+-- flops and delay
+flops argument
+execute_flops(1e+09)
+delay argument
+execute(0.25)
+-- shared call
+known_call(load, table-4) -> 0
+load(4)
+set_call(load, table-4)
+known_call(load, table-4) -> 1
+get_call(load, table-4)
+same: 1
+"""
+
+
+@pytest.mark.parametrize("compiler", [["cc", "-std=c99", "-x", "c"], ["c++", "-std=c++17", "-x", "c++"]])
+def test_sampling_macros_call_the_runtime_in_order(tmp_path, compiler):
+    if shutil.which(compiler[0]) is None:
+        pytest.skip(f"no {compiler[0]}")
+    source = tmp_path / "stub.txt"
+    source.write_text(MACRO_STUB_SOURCE)
+    program = tmp_path / "stub"
+    done = subprocess.run([*compiler, "-Wall", "-Wextra", "-pedantic", "-Werror", "-I", repo_path("include"),
+                           str(source), "-o", str(program)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    done = subprocess.run([str(program)], capture_output=True, text=True, timeout=30)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == MACRO_STUB_EXPECTED
+
+
 # ------------------------------------------------------------------------------------ MPICH test-suite findings
 
 def test_program_symbols_win_over_libc_names(built, tmp_path):

@@ -1,50 +1,117 @@
-// allreduce "ompi_ring_segmented": Open MPI's pipelined ring. The vector is cut into P blocks (the first n mod P one
-// element longer), each block into `phases` segments (likewise), phases = floor(n / (P * segcount)) plus one when
-// the remainder is both >= P and > P * segcount / 2, with segcount the elements of 1 MiB (rounded to nearest).
-// Each phase is a ring reduce-scatter of that phase's segments: a rank posts a receive (as large as the largest
-// segment), sends its own block's segment, then P - 2 times receives, combines and forwards the segment of the
-// block before, with two receive buffers so that the next receive is posted before waiting; last it combines the
-// segment of block me + 1. A ring allgather of whole blocks ends (each receive posted for an early block's size).
-// When the vector is shorter than P segments (n < P * segcount: up to 1 MiB per rank) it runs lr.
-// Origin: Open MPI's coll_tuned allreduce_intra_ring_segmented, as SimGrid 3.32's allreduce__ompi_ring_segmented.
-// Fallbacks: redbcast for non-commutative operations (ring order); lr for n = 0 (SimGrid divides by zero there).
+// allreduce "ompi_ring_segmented": Open MPI's pipelined ring. The vector is cut into P blocks in rank order, and
+// each block into `phases` segments; each phase runs a ring reduce-scatter over the phase's segment of every block
+// (each rank sends only to rank + 1 and receives only from rank - 1), after which rank r holds block r + 1 reduced;
+// a ring allgather of whole blocks ends it. Segments are Open MPI's 1 MiB rounded to whole elements; the phase
+// count is how many rings of P segments the vector holds, plus one for a large enough rest.
+// Origin: Open MPI coll/tuned allreduce_intra_ring_segmented, as SimGrid 3.32 allreduce__ompi_ring_segmented.
+// Fallbacks: one rank copies; non-commutative operations run redbcast; vectors with fewer than P segments' worth of
+// elements (so any vector of at most 1 MiB, where the segment is the whole vector) run lr.
+// Specification: docs/specifications/ompi-topology-trees.md, "allreduce ompi_ring_segmented".
 #include "mpi/collectives/allreduce_common.hpp"
+#include "mpi/collectives/ompi_trees.hpp"
 
 #include <algorithm>
+#include <array>
 
 namespace mpisim::mpi {
 namespace {
 
 constexpr double kSegmentBytes = 1 << 20;
 
-// Open MPI's COLL_TUNED_COMPUTE_BLOCKCOUNT: `count` split into `blocks`, the first `split` ones one longer.
-struct Split {
-  long early, late, split;
-  Split(long count, long blocks) : early(count / blocks), late(count / blocks), split(count % blocks)
-  {
-    if (split != 0)
-      ++early;
-  }
-  long count(long i) const { return i < split ? early : late; }
-  long offset(long i) const { return i < split ? i * early : i * late + split; }
+// `total` elements cut into `parts` contiguous parts in order, the first total mod parts of them one element longer.
+struct EvenCut {
+  long total = 0;
+  long parts = 1;
+
+  long length(long part) const { return total / parts + (part < total % parts ? 1 : 0); }
+  long start(long part) const { return part * (total / parts) + std::min(part, total % parts); }
+  long longest() const { return (total + parts - 1) / parts; }
 };
 
-long segment_elements(long n, double element_bytes)
+// How many reduce-scatter rounds the vector takes: one per P segments it holds, plus one when the rest is at least
+// one element per rank and over half a round.
+long phase_count(long elements, long ranks, long per_segment)
 {
-  if (kSegmentBytes < element_bytes || kSegmentBytes >= element_bytes * n)
-    return n;
-  long segcount = static_cast<long>(kSegmentBytes / element_bytes);
-  if (kSegmentBytes - segcount * element_bytes > static_cast<long>(element_bytes) / 2)
-    ++segcount;
-  return segcount;
+  const long round = ranks * per_segment;
+  const long rest = elements % round;
+  const bool rest_takes_a_phase = rest >= ranks && rest > round / 2;
+  return elements / round + (rest_takes_a_phase ? 1 : 0);
+}
+
+// Where a rank's data lives: its vector cut into blocks of the rank order, each cut into the phases' segments.
+struct RingLayout {
+  double element_bytes = 1;
+  EvenCut blocks;
+  long phases = 1;
+
+  EvenCut segments_of(long block) const { return {blocks.length(block), phases}; }
+  double block_offset(long block) const { return bytes(blocks.start(block)); }
+  double block_bytes(long block) const { return bytes(blocks.length(block)); }
+  double segment_offset(long block, long phase) const
+  {
+    return bytes(blocks.start(block) + segments_of(block).start(phase));
+  }
+  double segment_bytes(long block, long phase) const { return bytes(segments_of(block).length(phase)); }
+  double longest_segment_bytes() const { return bytes(EvenCut{blocks.longest(), phases}.longest()); }
+  double longest_block_bytes() const { return bytes(blocks.longest()); }
+  double bytes(long elements) const { return static_cast<double>(elements) * element_bytes; }
+};
+
+// This rank on the ring: its two neighbours, and the blocks counted from its own (modulo P).
+struct Ring {
+  int me;
+  int size;
+
+  int next() const { return (me + 1) % size; }
+  int previous() const { return (me + size - 1) % size; }
+  long block(int offset) const { return ((me + offset) % size + size) % size; }
+};
+
+// The reduce-scatter of one phase on segment `phase` of every block: P - 1 steps, each sending the segment this rank
+// combined last. Two receive buffers alternate so that the next receive is posted before the previous is waited for.
+void reduce_scatter_phase(const CollectiveContext& c, const CollectiveCall& call, const RingLayout& layout,
+                          const Ring& ring, long phase, std::array<coll::Temp, 2>& inbox)
+{
+  const double posted = layout.longest_segment_bytes();
+  auto post = [&](int slot) { return c.rank.irecv(c.comm, ring.previous(), c.tag, posted, inbox[slot].data()); };
+  auto send_segment = [&](long block) {
+    c.rank.send(c.comm, ring.next(), c.tag, layout.segment_bytes(block, phase),
+                coll::at(call.recv_data, layout.segment_offset(block, phase)));
+  };
+  auto combine = [&](int slot, long block) {
+    coll::reduce(call, inbox[slot].data(), coll::at(call.recv_data, layout.segment_offset(block, phase)),
+                 layout.segment_bytes(block, phase));
+  };
+  int slot = 0;
+  RequestPtr pending = post(slot);
+  send_segment(ring.block(0));
+  for (int step = 2; step < ring.size; ++step) {
+    RequestPtr next = post(slot ^ 1);
+    c.rank.wait(*pending);
+    const long arrived = ring.block(1 - step);
+    combine(slot, arrived);
+    send_segment(arrived);
+    pending = std::move(next);
+    slot ^= 1;
+  }
+  c.rank.wait(*pending);
+  combine(slot, ring.block(1));
+}
+
+// After the reduce-scatter rank r holds block r + 1; each step passes on the block received at the step before.
+void ring_allgather(const CollectiveContext& c, const CollectiveCall& call, const RingLayout& layout, const Ring& ring)
+{
+  for (int step = 0; step < ring.size - 1; ++step) {
+    const long outgoing = ring.block(1 - step), incoming = ring.block(-step);
+    c.rank.sendrecv(c.comm, ring.next(), c.tag, layout.block_bytes(outgoing), ring.previous(), c.tag,
+                    layout.longest_block_bytes(), coll::at(call.recv_data, layout.block_offset(outgoing)),
+                    coll::at(call.recv_data, layout.block_offset(incoming)));
+  }
 }
 
 void allreduce_ompi_ring_segmented(const CollectiveContext& c, const CollectiveCall& call)
 {
-  const int P = c.size;
-  const long n = allreduce::element_count(call);
-  const double eb = call.element_bytes;
-  if (P == 1) {
+  if (c.size == 1) {
     coll::copy(call.recv_data, call.send_data, call.bytes);
     return;
   }
@@ -52,50 +119,21 @@ void allreduce_ompi_ring_segmented(const CollectiveContext& c, const CollectiveC
     c.library.run_algorithm(c, "redbcast", call);
     return;
   }
-  const long segcount = segment_elements(n, eb);
-  if (n == 0 || n < P * segcount) {
+  const long elements = allreduce::element_count(call);
+  const auto per_segment =
+      static_cast<long>(ompi::segment_count(kSegmentBytes, call.element_bytes, static_cast<double>(elements)));
+  if (elements == 0 || elements < c.size * per_segment) {
     c.library.run_algorithm(c, "lr", call);
     return;
   }
-  long phases = n / (P * segcount);
-  const long rest = n % (P * segcount);
-  if (rest >= P && rest > P * segcount / 2)
-    ++phases;
-  const Split blocks(n, P);
-  const long max_segment = Split(blocks.early, phases).early;
-  coll::Temp inbuf[2] = {coll::Temp(call, max_segment * eb), coll::Temp(call, max_segment * eb)};
+  const RingLayout layout{call.element_bytes, EvenCut{elements, c.size}, phase_count(elements, c.size, per_segment)};
+  const Ring ring{c.me, c.size};
   coll::copy(call.recv_data, call.send_data, call.bytes);
-  const int send_to = (c.me + 1) % P, recv_from = (c.me + P - 1) % P;
-  // The segment of block b in this phase, as (offset, bytes).
-  auto segment = [&](long b, long phase) {
-    const Split segments(blocks.count(b), phases);
-    return std::pair{(blocks.offset(b) + segments.offset(phase)) * eb, segments.count(phase) * eb};
-  };
-  for (long phase = 0; phase < phases; ++phase) {
-    int in = 0;
-    RequestPtr requests[2];
-    requests[in] = c.rank.irecv(c.comm, recv_from, c.tag, max_segment * eb, inbuf[in].data());
-    const auto [own_at, own_bytes] = segment(c.me, phase);
-    c.rank.send(c.comm, send_to, c.tag, own_bytes, coll::at(call.recv_data, own_at));
-    for (int k = 2; k < P; ++k) {
-      const long previous_block = (c.me + P - k + 1) % P;
-      in ^= 1;
-      requests[in] = c.rank.irecv(c.comm, recv_from, c.tag, max_segment * eb, inbuf[in].data());
-      c.rank.wait(*requests[in ^ 1]);
-      const auto [at, bytes] = segment(previous_block, phase);
-      coll::reduce(call, inbuf[in ^ 1].data(), coll::at(call.recv_data, at), bytes);
-      c.rank.send(c.comm, send_to, c.tag, bytes, coll::at(call.recv_data, at));
-    }
-    c.rank.wait(*requests[in]);
-    const auto [at, bytes] = segment((c.me + 1) % P, phase);
-    coll::reduce(call, inbuf[in].data(), coll::at(call.recv_data, at), bytes);
-  }
-  for (int k = 0; k < P - 1; ++k) {
-    const long recv_block = (c.me + P - k) % P, send_block = (c.me + 1 + P - k) % P;
-    c.rank.sendrecv(c.comm, send_to, c.tag, blocks.count(send_block) * eb, recv_from, c.tag, blocks.early * eb,
-                    coll::at(call.recv_data, blocks.offset(send_block) * eb),
-                    coll::at(call.recv_data, blocks.offset(recv_block) * eb));
-  }
+  std::array<coll::Temp, 2> inbox{coll::Temp(call, layout.longest_segment_bytes()),
+                                  coll::Temp(call, layout.longest_segment_bytes())};
+  for (long phase = 0; phase < layout.phases; ++phase)
+    reduce_scatter_phase(c, call, layout, ring, phase, inbox);
+  ring_allgather(c, call, layout, ring);
 }
 
 const RegisterAlgorithm kRegister({Collective::Allreduce, "ompi_ring_segmented",

@@ -5,7 +5,7 @@
 // bcast_intra_pipeline, as in SimGrid 3.32 (bcast-ompi-pipeline.cpp). An empty buffer sends nothing (SimGrid
 // divides by a zero segment count there).
 #include "mpi/collectives/CollectiveData.hpp"
-#include "mpi/collectives/bcast_ompi_tree.hpp"
+#include "mpi/collectives/ompi_trees.hpp"
 
 #include <cmath>
 
@@ -23,7 +23,7 @@ double segment_bytes_for(int size, double message_bytes)
   return 1024 << 7;
 }
 
-void send_to_children(const CollectiveContext& c, const bcast::TreeNode& node, double bytes, std::byte* data)
+void send_to_children(const CollectiveContext& c, const ompi::Tree& node, double bytes, std::byte* data)
 {
   std::vector<RequestPtr> sends;
   for (int child : node.children)
@@ -37,12 +37,13 @@ void bcast_ompi_pipeline(const CollectiveContext& c, const CollectiveCall& call)
   const long count = std::lround(call.bytes / element);
   if (c.size == 1 || count == 0)
     return;
-  const long per_segment = bcast::ompi_segment_count(segment_bytes_for(c.size, call.bytes), element, count);
+  const auto per_segment = static_cast<long>(
+      ompi::segment_count(segment_bytes_for(c.size, call.bytes), element, static_cast<double>(count)));
   const long segments = (count + per_segment - 1) / per_segment;
   const double segment_bytes = static_cast<double>(per_segment) * element;
   const double last_bytes = static_cast<double>(count - (segments - 1) * per_segment) * element;
   auto segment_at = [&](long i) { return coll::at(call.recv_data, static_cast<double>(i) * segment_bytes); };
-  const bcast::TreeNode node = bcast::ompi_chain(c.me, c.size, call.root);
+  const ompi::Tree node = ompi::pipeline({.size = c.size, .rank = c.me, .root = call.root});
   if (c.me == call.root) {
     for (long i = 0; i < segments; ++i)
       send_to_children(c, node, i == segments - 1 ? last_bytes : segment_bytes, segment_at(i));

@@ -6,7 +6,7 @@
 // second half from the root. Below one segment per half it runs "SMP_linear".
 // Origin: Open MPI's coll_tuned bcast_intra_split_bintree, as in SimGrid 3.32 (bcast-ompi-split-bintree.cpp).
 #include "mpi/collectives/CollectiveData.hpp"
-#include "mpi/collectives/bcast_ompi_tree.hpp"
+#include "mpi/collectives/ompi_trees.hpp"
 
 #include <algorithm>
 #include <array>
@@ -23,7 +23,7 @@ struct Half {
 
 // Segments of this rank's half, from the parent (none at the root), forwarded to the children with blocking sends.
 // The pattern of Open MPI: the receive of the next segment is posted before the current one is waited for.
-void pipeline_half(const CollectiveContext& c, const CollectiveCall& call, const bcast::TreeNode& node,
+void pipeline_half(const CollectiveContext& c, const CollectiveCall& call, const ompi::Tree& node,
                    const Half& half, long per_segment, double element)
 {
   const double segment_bytes = static_cast<double>(per_segment) * element;
@@ -49,7 +49,7 @@ void pipeline_half(const CollectiveContext& c, const CollectiveCall& call, const
     c.rank.send(c.comm, child, c.tag, bytes_of(half.segments - 1), at(half.segments - 1));
 }
 
-void root_sends_halves(const CollectiveContext& c, const CollectiveCall& call, const bcast::TreeNode& node,
+void root_sends_halves(const CollectiveContext& c, const CollectiveCall& call, const ompi::Tree& node,
                        const std::array<Half, 2>& halves, long per_segment, double element)
 {
   const double segment_bytes = static_cast<double>(per_segment) * element;
@@ -85,7 +85,7 @@ void bcast_ompi_split_bintree(const CollectiveContext& c, const CollectiveCall& 
     c.library.run_algorithm(c, "SMP_linear", call);
     return;
   }
-  const bcast::TreeNode node = bcast::ompi_tree(2, c.me, c.size, call.root);
+  const ompi::Tree node = ompi::kary_tree(2, {.size = c.size, .rank = c.me, .root = call.root}, ompi::RootParent::None);
   const int shifted = (c.me - call.root + c.size) % c.size;
   const int side = (shifted + 1) % 2; // 0: left subtree (first half), 1: right subtree (and the root)
   if (c.me == call.root)

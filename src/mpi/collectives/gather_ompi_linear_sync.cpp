@@ -4,7 +4,8 @@
 // sends its first segment and its rest with blocking sends (the rest is sent even when empty). The first segment is
 // 1024 B, or 32 KiB for blocks over 90 KiB, rounded to whole elements. Origin: Open MPI coll/tuned
 // gather_intra_linear_sync, as SimGrid 3.32 runs it (gather__ompi_linear_sync).
-#include "mpi/collectives/gather_scatter_trees.hpp"
+#include "mpi/collectives/CollectiveData.hpp"
+#include "mpi/collectives/ompi_trees.hpp"
 
 namespace mpisim::mpi {
 namespace {
@@ -13,7 +14,7 @@ double first_segment_bytes(const CollectiveCall& call, double block)
 {
   const double segment = block > 92160 ? 32768 : 1024;
   const double count = coll::elements(call, block);
-  return trees::segment_count(segment, call.element_bytes, count) * call.element_bytes;
+  return ompi::segment_count(segment, call.element_bytes, count) * call.element_bytes;
 }
 
 void gather_ompi_linear_sync(const CollectiveContext& c, const CollectiveCall& call)

@@ -20,7 +20,8 @@ void reduce_ompi_binomial(const CollectiveContext& c, const CollectiveCall& call
   if (not((c.size < 8 && bytes < 20480) || bytes < 2048 || count <= 1) && c.size > 0.6016 / 1024.0 * bytes + 1.3496)
     segment_bytes = 1024;
   const double segment = ompi::segment_count(segment_bytes, call.element_bytes, count);
-  reduce_ompi::rooted(c, call, ompi::build_in_order_bmtree(c.size, c.me, call.root), segment);
+  const ompi::Viewpoint at{.size = c.size, .rank = c.me, .root = call.root};
+  reduce_ompi::rooted(c, call, ompi::in_order_binomial_tree(at), segment);
 }
 
 const RegisterAlgorithm kRegister({Collective::Reduce, "ompi_binomial", "segmented reduction on a binomial tree",

@@ -14,7 +14,7 @@ void reduce_ompi_chain(const CollectiveContext& c, const CollectiveCall& call)
   }
   const double count = coll::elements(call, call.bytes);
   const double segment = ompi::segment_count(64 * 1024, call.element_bytes, count);
-  reduce_ompi::rooted(c, call, ompi::build_chain(c.size / 2, c.size, c.me, call.root), segment);
+  reduce_ompi::rooted(c, call, ompi::chains(c.size / 2, {.size = c.size, .rank = c.me, .root = call.root}), segment);
 }
 
 const RegisterAlgorithm kRegister({Collective::Reduce, "ompi_chain", "segmented reduction along size/2 chains",

@@ -19,7 +19,7 @@ void reduce_ompi_in_order_binary(const CollectiveContext& c, const CollectiveCal
   coll::Temp result(call, c.me == tree_root && tree_root != call.root ? call.bytes : 0);
   std::byte* out = tree_root == call.root ? call.recv_data : result.data();
   const double count = coll::elements(call, call.bytes);
-  reduce_ompi::generic(c, call, ompi::build_in_order_bintree(c.size, c.me), count, out);
+  reduce_ompi::generic(c, call, ompi::in_order_binary_tree(c.size, c.me), count, out);
   if (tree_root == call.root)
     return;
   if (c.me == call.root)

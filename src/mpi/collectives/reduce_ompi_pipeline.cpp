@@ -21,7 +21,7 @@ void reduce_ompi_pipeline(const CollectiveContext& c, const CollectiveCall& call
   else if (c.size > 0.0033 / 1024.0 * bytes + 1.6761)
     segment_bytes = 32 * 1024;
   const double segment = ompi::segment_count(segment_bytes, call.element_bytes, count);
-  reduce_ompi::rooted(c, call, ompi::build_chain(1, c.size, c.me, call.root), segment);
+  reduce_ompi::rooted(c, call, ompi::pipeline({.size = c.size, .rank = c.me, .root = call.root}), segment);
 }
 
 const RegisterAlgorithm kRegister({Collective::Reduce, "ompi_pipeline", "segmented reduction along one chain",

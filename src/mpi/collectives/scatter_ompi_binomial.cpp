@@ -1,20 +1,22 @@
-// scatter "ompi_binomial": Open MPI's in-order binomial tree (see gather_scatter_trees.hpp). The root (after
+// scatter "ompi_binomial": Open MPI's in-order binomial tree (see ompi_trees.hpp). The root (after
 // rotating its blocks into relative-rank order unless it is rank 0) sends each child the blocks of the child's
 // subtree, smallest subtree first, with blocking sends; a rank with children (even relative rank) receives its
 // subtree's blocks, keeps the first and forwards the others the same way; a leaf receives its block. Ranks with
 // children post their receive for P blocks (SimGrid's buffer; the message is the sender's size). Origin: Open MPI
 // coll/tuned scatter_intra_binomial, as SimGrid 3.32 runs it (scatter__ompi_binomial; also SimGrid's scatter__mpich
 // and the steps of MVAPICH2's two-level scatters).
-#include "mpi/collectives/gather_scatter_trees.hpp"
+#include "mpi/collectives/CollectiveData.hpp"
+#include "mpi/collectives/ompi_trees.hpp"
 
 namespace mpisim::mpi {
 namespace {
 
 void scatter_ompi_binomial(const CollectiveContext& c, const CollectiveCall& call)
 {
-  const trees::InOrderBinomialTree tree = trees::in_order_binomial_tree(c.me, call.root, c.size);
+  const ompi::Viewpoint at{.size = c.size, .rank = c.me, .root = call.root};
+  const ompi::Tree tree = ompi::in_order_binomial_tree(at, ompi::RootParent::None);
   const bool root = c.me == call.root;
-  if (tree.relative % 2 == 1) {
+  if (at.shifted() % 2 == 1) {
     c.rank.recv(c.comm, tree.parent, c.tag, call.recv_bytes, call.recv_data);
     return;
   }
@@ -31,9 +33,9 @@ void scatter_ompi_binomial(const CollectiveContext& c, const CollectiveCall& cal
     c.rank.recv(c.comm, tree.parent, c.tag, c.size * call.recv_bytes, scratch.data());
   coll::copy(call.recv_data, run, call.recv_bytes);
   double sent = block;
-  for (size_t i = 0; i < tree.children.size(); ++i) {
-    const double bytes = tree.blocks[i] * block;
-    c.rank.send(c.comm, tree.children[i], c.tag, bytes, coll::at(run, sent));
+  for (int child : tree.children) {
+    const double bytes = ompi::in_order_binomial_subtree_size(at, child) * block;
+    c.rank.send(c.comm, child, c.tag, bytes, coll::at(run, sent));
     sent += bytes;
   }
 }
