@@ -289,14 +289,32 @@ private:
       case ActionKind::ReduceScatter:
         call.op = mpi::Collective::ReduceScatter;
         call.recv_counts = scaled(a.details->counts, a.datatype1);
-        call.element_bytes = static_cast<double>(datatype_size(a.datatype1));
         flops = a.amount2;
         break;
       default: throw std::logic_error("replay: unhandled action kind");
     }
+    call.element_bytes = static_cast<double>(datatype_size(element_type(a)));
     collectives_.run(rank_, comm_, call);
     // As SimGrid: the reduction's cost, given in flops by the trace, is computed locally after the exchange.
     rank_.compute(flops);
+  }
+
+  // The type whose elements the call counts, as the online front end sets it: the receive type of the calls that
+  // have one, else the only one. Algorithms and selectors decide on element counts (SimGrid: allreduce lr's
+  // remainder, MPICH's allgatherv thresholds), so with MPI_DOUBLE traces bytes are not counts.
+  static int element_type(const TraceAction& a)
+  {
+    switch (a.kind) {
+      case ActionKind::AllToAll:
+      case ActionKind::AllToAllV:
+      case ActionKind::Gather:
+      case ActionKind::GatherV:
+      case ActionKind::Scatter:
+      case ActionKind::ScatterV:
+      case ActionKind::AllGather:
+      case ActionKind::AllGatherV: return a.datatype2;
+      default: return a.datatype1;
+    }
   }
 
   static std::vector<double> scaled(const std::vector<double>& counts, int datatype)
