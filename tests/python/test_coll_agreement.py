@@ -440,3 +440,72 @@ def test_smpi_two_procs_barrier_deadlocks_beyond_two_ranks(tmp_path):
     fallback = mpisim.replay(index, platform=platform, np=3, model="smpi", hostfile=str(tmp_path / "hosts.txt"),
                              coll={"barrier": "ompi_recursivedoubling"}).simulated_time
     assert ours == fallback
+
+
+# Every algorithm again on both platform shapes, with MPI_DOUBLE counts (elements per rank; alltoall and
+# reduce_scatter split them over the ranks as above): an odd count above 16 on cabinets, 24 ranks on the fat tree.
+SHAPE_GRID = [(23, "cabinets", 1000), (24, "fat_tree", 20), (24, "fat_tree", 70000)]
+
+# As SMPI_CANNOT_RUN, for SHAPE_GRID: "op/algorithm" -> {(ranks, shape, elements): reason}, as smpirun -replay
+# reported it on each point.
+def _everywhere(reason: str):
+    return {point: reason for point in SHAPE_GRID}
+
+
+_NODE_COMMS = "smpirun -replay aborts building node communicators (free()/munmap_chunk(): invalid pointer)"
+_NOT_POW2 = "SimGrid throws invalid_argument: not a power of two number of processes"
+SMPI_CANNOT_RUN_ON_SHAPES = {
+    **{f"{op}/{name}": _everywhere(_NODE_COMMS) for op, name in [
+        ("gather", "mvapich2_two_level"), ("allgather", "loosely_lr"), ("allgather", "SMP_NTS"),
+        ("allgather", "smp_simple"), ("allgather", "mvapich2_smp"), ("allreduce", "smp_binomial"),
+        ("allreduce", "smp_binomial_pipeline"), ("allreduce", "smp_rdb"), ("allreduce", "smp_rsag"),
+        ("allreduce", "smp_rsag_lr"), ("allreduce", "smp_rsag_rab"), ("allreduce", "mvapich2_two_level"),
+        ("scatter", "mvapich2_two_level_binomial"), ("scatter", "mvapich2_two_level_direct"),
+        ("barrier", "mpich_smp"), ("bcast", "SMP_binary"), ("bcast", "SMP_binomial"), ("bcast", "SMP_linear"),
+        ("bcast", "mvapich2_inter_node"), ("bcast", "mvapich2_intra_node"), ("bcast", "mvapich2_knomial_intra_node"),
+        ("reduce", "mvapich2_two_level")]},
+    **{f"{op}/{name}": _everywhere(_NOT_POW2) for op, name in [
+        ("allgather", "pair"), ("allgather", "rhv"), ("allgatherv", "pair"), ("allreduce", "rab1"),
+        ("alltoall", "pair"), ("alltoall", "pair_light_barrier"), ("alltoall", "pair_mpi_barrier"),
+        ("alltoall", "pair_one_barrier"), ("alltoallv", "pair"), ("alltoallv", "pair_light_barrier"),
+        ("alltoallv", "pair_mpi_barrier"), ("alltoallv", "pair_one_barrier")]},
+    "allgather/2dmesh": {(23, "cabinets", 1000): "SimGrid throws invalid_argument: no 2D mesh for 23 processes"},
+    "allgather/3dmesh": {(23, "cabinets", 1000): "SimGrid throws invalid_argument: no 3D mesh for 23 processes"},
+    "alltoall/2dmesh": {(23, "cabinets", 1000): "SimGrid finds no mesh for 23 ranks and returns an error without "
+                                                "communicating (mpisim runs basic_linear)"},
+    "alltoall/3dmesh": {(23, "cabinets", 1000): "SimGrid finds no mesh for 23 ranks and returns an error without "
+                                                "communicating (mpisim runs basic_linear)"},
+    "alltoall/pair_rma": _everywhere("smpirun -replay segfaults in pair_rma"),
+    "allreduce/rab2": {(23, "cabinets", 1000): "smpirun -replay aborts (heap corruption in malloc)",
+                       (24, "fat_tree", 70000): "smpirun -replay aborts (free(): invalid pointer)"},
+    "reduce_scatter/mpich_noncomm": _everywhere("SimGrid asserts a power-of-two number of processes"),
+    "barrier/ompi_two_procs": _everywhere("SimGrid pairs rank r with (r + 1) mod 2: deadlock beyond two ranks "
+                                          "(test_smpi_two_procs_barrier_deadlocks_beyond_two_ranks)"),
+    "bcast/arrival_pattern_aware": _everywhere("smpirun -replay aborts (MPI_ERR_TRUNCATE, deadlock or lost actor)"),
+    "bcast/arrival_pattern_aware_wait": _everywhere("smpirun -replay aborts (MPI_ERR_TRUNCATE, deadlock or lost "
+                                                    "actor)"),
+    "bcast/arrival_scatter": _everywhere("smpirun -replay aborts (MPI_ERR_TRUNCATE or segfault)"),
+    "bcast/ompi_split_bintree": {(24, "fat_tree", 20): "falls back to SMP_linear, on which smpireplaymain aborts"},
+    "reduce/arrival_pattern_aware": _everywhere("SimGrid's arrival_pattern_aware deadlocks in replay"),
+    "reduce/scatter_gather": {(24, "fat_tree", 20): "smpirun -replay aborts (MPI_ERR_TRUNCATE on a receive)"},
+}
+
+
+def shape_cases():
+    for op, names in SIMGRID_ALGORITHMS.items():
+        for algorithm in names.split():
+            for ranks, shape, elements in SHAPE_GRID:
+                yield op, algorithm, ranks, shape, elements
+
+
+@pytest.mark.parametrize("op,algorithm,ranks,shape,elements", list(shape_cases()),
+                         ids=[f"{o}-{a}-{r}-{s}-{e}" for o, a, r, s, e in shape_cases()])
+def test_algorithm_agrees_with_smpi_on_platform_shapes(tmp_path, op, algorithm, ranks, shape, elements):
+    require_smpirun()
+    reason = SMPI_CANNOT_RUN_ON_SHAPES.get(f"{op}/{algorithm}", {}).get((ranks, shape, elements))
+    if reason:
+        pytest.skip(f"SimGrid 3.32 cannot run this case: {reason}")
+    lines = [[trace_line(op, ranks, rank, elements), f"compute {1e6 * (rank % 3 + 1):g}"] for rank in range(ranks)]
+    reference, ours = run_both(tmp_path, lines, ranks, shape, f"smpi/{op}:{algorithm}", coll={op: algorithm})
+    assert reference > 0
+    assert abs(ours - reference) / reference <= TOLERANCE, f"mpisim {ours} vs SimGrid {reference}"
