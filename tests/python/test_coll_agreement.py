@@ -338,7 +338,8 @@ def test_selector_agrees_with_smpi(tmp_path, selector, ranks, placement):
 # (platforms/fattree-64.xml, ranks spread over its leaf switches) and cabinets (platforms/graphene.xml, ranks spread
 # over its four cabinets). Traces count MPI_DOUBLE elements ("init" with an argument), so that element counts and
 # byte sizes differ: SimGrid's fallbacks and MPICH's allgatherv rule decide on counts. Each point sits just below or
-# at/above one threshold (docs/collective-algorithms.md "Fallbacks", docs/collectives-selectors.md):
+# at/above one threshold (docs/collectives.md "Fallbacks that decide on
+# element counts", docs/collectives-selectors.md):
 #   allreduce lr: redbcast when count < P, the remainder count mod P by the configured allreduce (lr again, so
 #     redbcast); ompi_ring_segmented: lr when count < P x (1 MiB of elements), the segmented ring from there;
 #   gather under mvapich2: MPICH's binomial gather whatever the size (the table's 16384 / 131072 / 524288 B bounds
