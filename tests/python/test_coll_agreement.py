@@ -426,6 +426,25 @@ def test_threshold_point_agrees_with_smpi(tmp_path, point):
     assert abs(ours - reference) / reference <= TOLERANCE, f"mpisim {ours} vs SimGrid {reference}"
 
 
+@pytest.mark.xfail(strict=True, reason="known disagreement (-5.5 %): NTSLR_NB's rendezvous messages under skewed "
+                                      "arrivals on a fat tree; same messages, order and matching as SimGrid, exact on a "
+                                      "flat cluster and on one leaf switch, but the cross-switch transfers share the "
+                                      "hosts' links differently once flows start at different dates (cause not found)")
+def test_ntslr_nb_skewed_arrivals_on_fat_tree(tmp_path):
+    """9 ranks (8 on one leaf switch, 1 on the next), one allgather of 4 MiB blocks, ranks arriving 0.3 to 1.5 ms
+    apart. SimGrid 3.32: 5.340 ms; mpisim: 5.046 ms."""
+    require_smpirun()
+    ranks = 9
+    lines = [[f"compute {3e6 * ((rank * 7) % 5 + 1):g}", "allgather 4194304 4194304"] for rank in range(ranks)]
+    index = write_trace(str(tmp_path / "trace"), lines)
+    platform = repo_path("platforms", "fattree-64.xml")
+    hostfile = write_hostfile(str(tmp_path / "hosts.txt"), [f"ft-{i}" for i in range(ranks)])
+    reference = smpi_replay_time(index, platform, ranks, hostfile, cfg=["smpi/allgather:NTSLR_NB"])
+    ours = mpisim.replay(index, platform=platform, np=ranks, model="smpi", hostfile=hostfile,
+                         coll={"allgather": "NTSLR_NB"}).simulated_time
+    assert abs(ours - reference) / reference <= TOLERANCE, f"mpisim {ours} vs SimGrid {reference}"
+
+
 def test_smpi_two_procs_barrier_deadlocks_beyond_two_ranks(tmp_path):
     """Why barrier/ompi_two_procs is in SMPI_CANNOT_RUN: SimGrid 3.32 pairs rank r with (r + 1) mod 2, so rank 2
     waits for rank 1, which only exchanges with rank 0; the run ends in "Deadlock detected" without a simulated time.
