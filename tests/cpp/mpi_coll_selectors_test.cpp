@@ -856,6 +856,14 @@ TEST(mpi_coll_selectors, Mvapich2Gather)
 
 // The allgather, scatter and non-empty bcast rules compute the node layout first (later gathers see it); the others
 // do not.
+// MPICH's allgatherv with nothing to gather returns at once in SimGrid: mpich_ring, which then sends nothing.
+TEST(mpi_coll_selectors, MpichAllgathervOfNothing)
+{
+  EXPECT_EQ(choose("mpich", make_call(C::Allgatherv, 24, 0), CommShape::flat(24)), "mpich_ring");
+  EXPECT_EQ(choose("mpich", make_call(C::Allgatherv, 32, 0), CommShape::flat(32)), "mpich_ring");
+  EXPECT_EQ(choose("mpich", make_call(C::Allgatherv, 24, 1), CommShape::flat(24)), "ompi_bruck");
+}
+
 TEST(mpi_coll_selectors, Mvapich2RulesThatComputeTheNodeLayout)
 {
   const auto& entry = mpi::SelectorRegistry::find("mvapich2");

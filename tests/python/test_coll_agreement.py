@@ -345,7 +345,7 @@ def test_selector_agrees_with_smpi(tmp_path, selector, ranks, placement):
 #   gather under mvapich2: MPICH's binomial gather whatever the size (the table's 16384 / 131072 / 524288 B bounds
 #     are not reached: SimGrid reads the communicator's "blocked" flag before computing it);
 #   allgatherv under mpich: recursive doubling below 524288 elements in all on a power of two, Bruck up to 81920
-#     elements, ring above;
+#     elements, ring above; nothing at all for 0 elements;
 #   allgather NTSLR_NB around the 64 KiB detached-send threshold; barrier ompi_two_procs on its two ranks.
 THRESHOLD_POINTS = [
     # (operation, "algorithm" or "selector", name, ranks, platform shape, elements per rank or in all)
@@ -371,6 +371,7 @@ THRESHOLD_POINTS = [
     ("allgatherv", "selector", "mpich", 24, "cabinets", 81921),
     ("allgatherv", "selector", "mpich", 5, "fat_tree", 81920),
     ("allgatherv", "selector", "mpich", 5, "fat_tree", 81921),
+    ("allgatherv", "selector", "mpich", 24, "fat_tree", 0),
     ("allgather", "algorithm", "NTSLR_NB", 24, "fat_tree", 8191),
     ("allgather", "algorithm", "NTSLR_NB", 32, "fat_tree", 8192),
     ("allgather", "algorithm", "NTSLR_NB", 23, "cabinets", 1),
