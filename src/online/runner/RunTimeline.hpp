@@ -1,8 +1,8 @@
 // mpisim run --timeline: the writer observing the run, and the reporter that tells it about the ranks' MPI calls.
 #pragma once
 
-#include "online/CallReporter.hpp"
 #include "online/runner/RunnerOptions.hpp"
+#include "online/runtime/CallReporter.hpp"
 
 #include "timeline/TimelineWriter.hpp"
 

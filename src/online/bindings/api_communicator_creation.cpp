@@ -1,0 +1,185 @@
+// Communicator creation from groups and hosts, duplication without blocking, naming (MPI-3.1 sections 6.4, 6.8).
+// mpisim has intracommunicators only: the intercommunicator calls fail with an error saying so.
+#include "online/bindings/Arguments.hpp"
+#include "online/objects/CommLifecycle.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+using namespace mpisim::online;
+
+namespace {
+std::vector<int> members_of(const mpisim::mpi::Communicator& comm)
+{
+  std::vector<int> members;
+  for (int r = 0; r < comm.size(); ++r)
+    members.push_back(comm.world_rank(r));
+  return members;
+}
+
+// What creating a context id costs in MPICH and Open MPI: an allreduce over the communicators involved.
+void agree_on_context(MPI_Comm comm)
+{
+  int mine = 0, agreed = 0;
+  PMPI_Allreduce(&mine, &agreed, 1, MPI_INT, MPI_MAX, comm);
+}
+
+int resolve_subgroup(MPI_Comm comm, const mpisim::mpi::Communicator& parent, MPI_Group group, const char* call,
+                     const GroupMembers*& out)
+{
+  Runtime& runtime = Runtime::get();
+  out = runtime.groups().find(runtime.current_rank(), group);
+  if (out == nullptr)
+    return raise_error(comm, MPI_ERR_GROUP, call, "invalid group " + std::to_string(group));
+  for (int member : *out)
+    if (parent.local_rank(member) < 0)
+      return raise_error(comm, MPI_ERR_GROUP, call,
+                         "the group holds world rank " + std::to_string(member) + ", not a member of the communicator");
+  return MPI_SUCCESS;
+}
+
+int not_supported(MPI_Comm comm, int error_class, const char* call)
+{
+  return raise_error(comm, error_class, call, "intercommunicators are not supported by mpisim");
+}
+} // namespace
+
+extern "C" int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm* newcomm)
+{
+  ApiScope scope;
+  const mpisim::mpi::Communicator* parent = nullptr;
+  MPISIM_TRY(resolve_comm(comm, "MPI_Comm_create", parent));
+  const GroupMembers* members = nullptr;
+  MPISIM_TRY(resolve_subgroup(comm, *parent, group, "MPI_Comm_create", members));
+  agree_on_context(comm);
+  const int me = scope.runtime().current_rank();
+  // Each rank passes the group it belongs to (disjoint groups are allowed): the group's first member names it. The
+  // creation sequence advances on every member of the parent, outsiders included.
+  const bool inside = group_rank_of(*members, me) >= 0;
+  auto chosen = [&] {
+    if (inside)
+      return *members;
+    std::vector<int> outsiders;
+    for (int member : members_of(*parent))
+      if (group_rank_of(*members, member) < 0)
+        outsiders.push_back(member);
+    return outsiders;
+  };
+  const int handle = scope.runtime().adopt(*parent, inside ? members->front() : -1, chosen);
+  *newcomm = inside ? handle : MPI_COMM_NULL;
+  inherit_errhandler(comm, *newcomm);
+  return MPI_SUCCESS;
+}
+
+extern "C" int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm* newcomm)
+{
+  ApiScope scope;
+  const mpisim::mpi::Communicator* parent = nullptr;
+  MPISIM_TRY(resolve_comm(comm, "MPI_Comm_create_group", parent));
+  const GroupMembers* members = nullptr;
+  MPISIM_TRY(resolve_subgroup(comm, *parent, group, "MPI_Comm_create_group", members));
+  MPISIM_TRY(check_tag(comm, tag, false, "MPI_Comm_create_group"));
+  if (group_rank_of(*members, scope.runtime().current_rank()) < 0) {
+    *newcomm = MPI_COMM_NULL; // only the group's members call it; an outsider gets nothing (as MPICH)
+    return MPI_SUCCESS;
+  }
+  *newcomm = scope.runtime().adopt_group(*parent, tag, *members);
+  inherit_errhandler(comm, *newcomm);
+  agree_on_context(*newcomm);
+  return MPI_SUCCESS;
+}
+
+extern "C" int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm* newcomm)
+{
+  (void)info; // no hints are understood
+  Runtime& runtime = Runtime::get();
+  MPISIM_CHECK(runtime.comm(comm) != nullptr, comm, MPI_ERR_COMM, "invalid communicator " + std::to_string(comm));
+  MPISIM_CHECK(split_type == MPI_COMM_TYPE_SHARED || split_type == MPI_UNDEFINED, comm, MPI_ERR_ARG,
+               "unknown split type " + std::to_string(split_type));
+  const int host = static_cast<int>(runtime.world().host_of(runtime.current_rank()));
+  return PMPI_Comm_split(comm, split_type == MPI_UNDEFINED ? MPI_UNDEFINED : host, key, newcomm);
+}
+
+extern "C" int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm* newcomm, MPI_Request* request)
+{
+  ApiScope scope;
+  const mpisim::mpi::Communicator* parent = nullptr;
+  MPISIM_TRY(resolve_comm(comm, "MPI_Comm_idup", parent));
+  // The members are known locally, so no rank waits for another: the duplicate is complete at once (same creation
+  // sequence as MPI_Comm_dup, which MPI orders with the other collectives on `comm`).
+  *newcomm = scope.runtime().adopt(*parent, 0, [parent] { return members_of(*parent); });
+  MPISIM_TRY(inherit_on_dup(comm, *newcomm));
+  *request = scope.runtime().add_request(RequestEntry{});
+  return MPI_SUCCESS;
+}
+
+extern "C" int PMPI_Comm_set_name(MPI_Comm comm, const char* comm_name)
+{
+  Runtime& runtime = Runtime::get();
+  MPISIM_CHECK(runtime.comm(comm) != nullptr, comm, MPI_ERR_COMM, "invalid communicator " + std::to_string(comm));
+  MPISIM_CHECK(comm_name != nullptr, comm, MPI_ERR_ARG, "null name");
+  const size_t length = strnlen(comm_name, MPI_MAX_OBJECT_NAME - 1);
+  runtime.comm_properties().set_name(runtime.current_rank(), comm, std::string(comm_name, length));
+  return MPI_SUCCESS;
+}
+
+extern "C" int PMPI_Comm_get_name(MPI_Comm comm, char* comm_name, int* resultlen)
+{
+  Runtime& runtime = Runtime::get();
+  MPISIM_CHECK(runtime.comm(comm) != nullptr, comm, MPI_ERR_COMM, "invalid communicator " + std::to_string(comm));
+  const std::string* set = runtime.comm_properties().name(runtime.current_rank(), comm);
+  const std::string name = set                      ? *set
+                           : comm == MPI_COMM_WORLD ? "MPI_COMM_WORLD"
+                           : comm == MPI_COMM_SELF  ? "MPI_COMM_SELF"
+                                                    : "";
+  std::memcpy(comm_name, name.c_str(), name.size() + 1);
+  *resultlen = static_cast<int>(name.size());
+  return MPI_SUCCESS;
+}
+
+extern "C" int PMPI_Comm_test_inter(MPI_Comm comm, int* flag)
+{
+  MPISIM_CHECK(Runtime::get().comm(comm) != nullptr, comm, MPI_ERR_COMM,
+               "invalid communicator " + std::to_string(comm));
+  *flag = 0;
+  return MPI_SUCCESS;
+}
+
+extern "C" int PMPI_Comm_remote_size(MPI_Comm comm, int* size)
+{
+  (void)size;
+  return not_supported(comm, MPI_ERR_COMM, "MPI_Comm_remote_size");
+}
+
+extern "C" int PMPI_Comm_remote_group(MPI_Comm comm, MPI_Group* group)
+{
+  (void)group;
+  return not_supported(comm, MPI_ERR_COMM, "MPI_Comm_remote_group");
+}
+
+extern "C" int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm, int remote_leader,
+                                     int tag, MPI_Comm* newintercomm)
+{
+  (void)local_leader, (void)peer_comm, (void)remote_leader, (void)tag;
+  *newintercomm = MPI_COMM_NULL;
+  return not_supported(local_comm, MPI_ERR_OTHER, "MPI_Intercomm_create");
+}
+
+extern "C" int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm* newintracomm)
+{
+  (void)high;
+  *newintracomm = MPI_COMM_NULL;
+  return not_supported(intercomm, MPI_ERR_COMM, "MPI_Intercomm_merge");
+}
+
+MPISIM_ALIAS(Comm_create)
+MPISIM_ALIAS(Comm_create_group)
+MPISIM_ALIAS(Comm_split_type)
+MPISIM_ALIAS(Comm_idup)
+MPISIM_ALIAS(Comm_set_name)
+MPISIM_ALIAS(Comm_get_name)
+MPISIM_ALIAS(Comm_test_inter)
+MPISIM_ALIAS(Comm_remote_size)
+MPISIM_ALIAS(Comm_remote_group)
+MPISIM_ALIAS(Intercomm_create)
+MPISIM_ALIAS(Intercomm_merge)

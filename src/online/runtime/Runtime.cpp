@@ -1,0 +1,361 @@
+#include "online/runtime/Runtime.hpp"
+
+#include "online/objects/ProcessObjects.hpp"
+#include "online/objects/Windows.hpp"
+#include "online/runtime/CallReporter.hpp"
+#include "online/runtime/Sampling.hpp"
+
+#include "mpi/Rank.hpp"
+
+#include <ctime>
+#include <stdexcept>
+
+namespace mpisim::online {
+
+namespace {
+Runtime* g_runtime = nullptr;
+constexpr int kPredefinedTypes = 42; // MPI_CHAR (1) .. MPI_CXX_LONG_DOUBLE_COMPLEX (42), in mpi::Element order
+constexpr int kPredefinedOps = 14;   // MPI_MAX (1) .. MPI_NO_OP (14), in mpi::ReduceOperation order
+} // namespace
+
+double thread_cpu_time()
+{
+  timespec now{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  return static_cast<double>(now.tv_sec) + 1e-9 * static_cast<double>(now.tv_nsec);
+}
+
+double monotonic_time()
+{
+  timespec now{};
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return static_cast<double>(now.tv_sec) + 1e-9 * static_cast<double>(now.tv_nsec);
+}
+
+Runtime::Runtime(mpi::Simulation& simulation, OnlineOptions options)
+    : simulation_(simulation), options_(options), accounts_(simulation.world().size()),
+      process_objects_(std::make_unique<ProcessObjects>(simulation.world().size()))
+{
+  mpi::World& world = simulation.world();
+  comms_.resize(3);
+  comms_[1].comm = &world.comm_world();
+  self_comms_.assign(static_cast<size_t>(world.size()), nullptr); // made on a rank's first use of MPI_COMM_SELF
+  datatypes_.resize(kPredefinedTypes + 1);
+  for (int element = 0; element < kPredefinedTypes; ++element)
+    datatypes_[element + 1] = mpi::Datatype::predefined(static_cast<mpi::Element>(element));
+  ops_.resize(kPredefinedOps + 1);
+  for (int operation = 0; operation < kPredefinedOps; ++operation)
+    ops_[operation + 1] = mpi::ReduceOp::predefined(static_cast<mpi::ReduceOperation>(operation));
+  g_runtime = this;
+}
+
+Runtime::~Runtime()
+{
+  g_runtime = nullptr;
+}
+
+Runtime& Runtime::get()
+{
+  if (g_runtime == nullptr)
+    throw std::logic_error("MPI called outside of an mpisim online simulation (run the program with `mpisim run`)");
+  return *g_runtime;
+}
+
+bool Runtime::active()
+{
+  return g_runtime != nullptr;
+}
+
+double Runtime::now() const
+{
+  return simulation_.engine().now();
+}
+
+void Runtime::attach(int world_rank)
+{
+  const auto actor = static_cast<size_t>(simulation_.engine().self().id());
+  if (actor >= rank_of_actor_.size())
+    rank_of_actor_.resize(actor + 1, -1);
+  rank_of_actor_[actor] = world_rank;
+  running_rank_ = world_rank;
+  if (options_.compute_time)
+    mark_cpu(accounts_[world_rank]);
+}
+
+void Runtime::detach(int world_rank)
+{
+  output_boundary(world_rank);
+  accounts_[world_rank].finish = now();
+}
+
+int Runtime::current_rank() const
+{
+  const auto actor = static_cast<size_t>(simulation_.engine().self().id());
+  return actor < rank_of_actor_.size() ? rank_of_actor_[actor] : -1;
+}
+
+void Runtime::enter_call(const char* call)
+{
+  const int me = current_rank();
+  RankAccount& account = accounts_[me];
+  if (account.depth++ > 0)
+    return;
+  output_boundary(me);
+  ++account.calls;
+  const double burst = options_.compute_time ? computation_burst(account) : 0;
+  if (options_.compute_time && burst >= options_.cpu_threshold)
+    inject_computation(me, burst * options_.host_speed);
+  account.entered = now();
+  if (reporter_)
+    reporter_->begin(me, call, account.entered);
+}
+
+void Runtime::leave_call()
+{
+  running_rank_ = current_rank();
+  RankAccount& account = accounts_[running_rank_];
+  if (--account.depth > 0)
+    return;
+  account.mpi += now() - account.entered;
+  if (reporter_)
+    reporter_->end(running_rank_, now());
+  if (options_.compute_time)
+    mark_cpu(account);
+}
+
+// Reading the thread's CPU clock is a system call (no vDSO for it), two per MPI call would double the cost of a small
+// message. A thread's CPU time never grows faster than real time, and wall_mark is read before cpu_mark: when less
+// real time than the threshold has passed since the mark, the CPU burst is shorter still and is dropped without
+// reading the CPU clock. Returns 0 then, else the CPU burst.
+double Runtime::computation_burst(const RankAccount& account) const
+{
+  if (monotonic_time() - account.wall_mark < options_.cpu_threshold)
+    return 0;
+  return thread_cpu_time() - account.cpu_mark;
+}
+
+void Runtime::mark_cpu(RankAccount& account)
+{
+  account.wall_mark = monotonic_time();
+  account.cpu_mark = thread_cpu_time();
+}
+
+CommEntry* Runtime::comm_entry(int handle)
+{
+  if (handle == 2) { // MPI_COMM_SELF: each rank's own
+    static CommEntry self;
+    const mpi::Communicator*& mine = self_comms_[static_cast<size_t>(current_rank())];
+    if (mine == nullptr)
+      mine = &simulation_.world().create_communicator("MPI_COMM_SELF", {current_rank()});
+    self.comm = mine;
+    return &self;
+  }
+  if (handle <= 0 || handle >= static_cast<int>(comms_.size()) || comms_[handle].comm == nullptr)
+    return nullptr;
+  return &comms_[handle];
+}
+
+const mpi::Communicator* Runtime::comm(int handle)
+{
+  CommEntry* entry = comm_entry(handle);
+  return entry ? entry->comm : nullptr;
+}
+
+int Runtime::adopt(const mpi::Communicator& parent, int color, const std::function<std::vector<int>()>& members)
+{
+  const uint32_t sequence = accounts_[current_rank()].made_tables().comm_creations[parent.context()]++;
+  auto key = std::make_tuple(parent.context(), sequence, color);
+  auto found = created_comms_.find(key);
+  if (found != created_comms_.end())
+    return found->second;
+  const std::string name = parent.name() + "/" + std::to_string(sequence) + ":" + std::to_string(color);
+  comms_.push_back(CommEntry{&world().create_communicator(name, members())});
+  const int handle = static_cast<int>(comms_.size()) - 1;
+  created_comms_[key] = handle;
+  return handle;
+}
+
+void Runtime::release_comm(int handle)
+{
+  // Communicators stay allocated: other members may still use the handle (each member frees its own reference).
+  (void)handle;
+}
+
+int Runtime::errhandler(int comm)
+{
+  const RankAccount& account = accounts_[current_rank()];
+  if (not account.tables)
+    return 1; // MPI_ERRORS_ARE_FATAL
+  const auto& handlers = account.tables->errhandlers;
+  auto found = handlers.find(comm);
+  return found == handlers.end() ? 1 /* MPI_ERRORS_ARE_FATAL */ : found->second;
+}
+
+void Runtime::set_errhandler(int comm, int errhandler)
+{
+  accounts_[current_rank()].made_tables().errhandlers[comm] = errhandler;
+}
+
+mpi::DatatypePtr Runtime::datatype(int handle) const
+{
+  if (handle <= 0 || handle >= static_cast<int>(datatypes_.size()))
+    return nullptr;
+  return datatypes_[handle];
+}
+
+int Runtime::add_datatype(mpi::DatatypePtr type)
+{
+  datatypes_.push_back(std::move(type));
+  return static_cast<int>(datatypes_.size()) - 1;
+}
+
+int Runtime::datatype_handle(const mpi::Datatype& type) const
+{
+  for (size_t handle = 1; handle < datatypes_.size(); ++handle)
+    if (datatypes_[handle].get() == &type)
+      return static_cast<int>(handle);
+  return 0;
+}
+
+void Runtime::release_datatype(int handle)
+{
+  // Predefined types are never freed; derived types live on while messages or requests hold them (shared_ptr).
+  if (handle > kPredefinedTypes && handle < static_cast<int>(datatypes_.size()))
+    datatypes_[handle] = nullptr;
+}
+
+mpi::ReduceOpPtr Runtime::op(int handle) const
+{
+  if (handle <= 0 || handle >= static_cast<int>(ops_.size()))
+    return nullptr;
+  return ops_[handle];
+}
+
+int Runtime::add_op(mpi::ReduceOpPtr op)
+{
+  ops_.push_back(std::move(op));
+  return static_cast<int>(ops_.size()) - 1;
+}
+
+void Runtime::release_op(int handle)
+{
+  if (handle > kPredefinedOps && handle < static_cast<int>(ops_.size()))
+    ops_[handle] = nullptr;
+}
+
+int Runtime::add_request(RequestEntry entry)
+{
+  const int handle = next_request_++;
+  requests_.emplace(handle, std::move(entry));
+  return handle;
+}
+
+RequestEntry* Runtime::request(int handle)
+{
+  auto found = requests_.find(handle);
+  return found == requests_.end() ? nullptr : &found->second;
+}
+
+void Runtime::release_request(int handle)
+{
+  requests_.erase(handle);
+}
+
+int Runtime::add_message(mpi::MessagePtr message)
+{
+  const int handle = next_message_++;
+  messages_.emplace(handle, std::move(message));
+  return handle;
+}
+
+mpi::MessagePtr Runtime::take_message(int handle)
+{
+  auto found = messages_.find(handle);
+  if (found == messages_.end())
+    return nullptr;
+  mpi::MessagePtr message = std::move(found->second);
+  messages_.erase(found);
+  return message;
+}
+
+// Groups, attributes, names, topologies ------------------------------------------------------------------------------
+
+int Runtime::adopt_group(const mpi::Communicator& parent, int tag, const std::vector<int>& members)
+{
+  const uint32_t sequence = group_creations_[std::make_tuple(current_rank(), parent.context(), tag, members)]++;
+  auto key = std::make_tuple(parent.context(), tag, members, sequence);
+  auto found = group_comms_.find(key);
+  if (found != group_comms_.end())
+    return found->second;
+  const std::string name = parent.name() + "/group:" + std::to_string(tag) + ":" + std::to_string(sequence);
+  comms_.push_back(CommEntry{&world().create_communicator(name, members)});
+  const int handle = static_cast<int>(comms_.size()) - 1;
+  group_comms_[key] = handle;
+  return handle;
+}
+
+// Annotations for large studies ---------------------------------------------------------------------------------
+
+Sampling& Runtime::sampling()
+{
+  if (not sampling_)
+    sampling_ = std::make_unique<Sampling>(world().size());
+  return *sampling_;
+}
+
+Windows& Runtime::windows()
+{
+  if (not windows_)
+    windows_ = std::make_unique<Windows>();
+  return *windows_;
+}
+
+bool Runtime::in_sampled_body()
+{
+  if (not sampling_)
+    return false;
+  const SamplePass& pass = sampling_->pass(current_rank());
+  return pass.statistics != nullptr && pass.visible.running;
+}
+
+void Runtime::flush_computation()
+{
+  const double burst = thread_cpu_time() - accounts_[current_rank()].cpu_mark;
+  if (options_.compute_time && burst >= options_.cpu_threshold)
+    execute_flops(burst * options_.host_speed);
+  restart_computation();
+}
+
+void Runtime::restart_computation()
+{
+  mark_cpu(accounts_[current_rank()]);
+}
+
+void Runtime::execute_flops(double flops)
+{
+  const int me = current_rank();
+  output_boundary(me); // other ranks may run meanwhile
+  inject_computation(me, flops);
+  running_rank_ = me;
+}
+
+// Computation measured between MPI calls and computation annotations alike: simulated, accounted, and shown as a
+// compute slice in the timeline.
+void Runtime::inject_computation(int world_rank, double flops)
+{
+  const double start = now();
+  world().rank(world_rank).compute(flops);
+  accounts_[world_rank].compute += now() - start;
+  if (reporter_)
+    reporter_->compute(world_rank, start, now(), flops);
+}
+
+void Runtime::sleep(double seconds)
+{
+  const int me = current_rank();
+  output_boundary(me);
+  world().rank(me).sleep(seconds);
+  running_rank_ = me;
+}
+
+} // namespace mpisim::online
