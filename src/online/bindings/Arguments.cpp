@@ -4,25 +4,24 @@ namespace mpisim::online {
 
 int resolve_comm(MPI_Comm comm, const char* call, const mpi::Communicator*& out)
 {
-  out = Runtime::get().comm(comm);
-  if (out == nullptr)
-    return raise_error(MPI_COMM_WORLD, MPI_ERR_COMM, call, "invalid communicator " + std::to_string(comm));
-  return MPI_SUCCESS;
+  Runtime& runtime = Runtime::get();
+  out = runtime.comm(comm);
+  return out != nullptr ? MPI_SUCCESS : runtime.comms().raise_invalid(comm, MPI_COMM_WORLD, call);
 }
 
 int resolve_type(MPI_Comm comm, MPI_Datatype type, const char* call, mpi::DatatypePtr& out)
 {
-  out = Runtime::get().datatype(type);
-  if (out == nullptr)
-    return raise_error(comm, MPI_ERR_TYPE, call, "invalid datatype " + std::to_string(type));
+  mpi::DatatypePtr* found = nullptr;
+  MPISIM_TRY(Runtime::get().datatypes().resolve(type, comm, call, found));
+  out = *found;
   return MPI_SUCCESS;
 }
 
 int resolve_op(MPI_Comm comm, MPI_Op op, const char* call, mpi::ReduceOpPtr& out)
 {
-  out = Runtime::get().op(op);
-  if (out == nullptr)
-    return raise_error(comm, MPI_ERR_OP, call, "invalid operation " + std::to_string(op));
+  mpi::ReduceOpPtr* found = nullptr;
+  MPISIM_TRY(Runtime::get().ops().resolve(op, comm, call, found));
+  out = *found;
   return MPI_SUCCESS;
 }
 

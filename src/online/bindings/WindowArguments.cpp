@@ -14,7 +14,7 @@ int resolve_window(MPI_Win win, const char* call, WindowAccess& out)
       return MPI_SUCCESS;
     }
   }
-  return raise_error(MPI_COMM_WORLD, MPI_ERR_WIN, call, "invalid window " + std::to_string(win));
+  return runtime.windows().raise_invalid(win, MPI_COMM_WORLD, call);
 }
 
 int raise_window_error(MPI_Win win, int error_class, const char* call, const std::string& what)

@@ -30,7 +30,7 @@ int resolve_subgroup(MPI_Comm comm, const mpisim::mpi::Communicator& parent, MPI
   Runtime& runtime = Runtime::get();
   out = runtime.groups().find(runtime.current_rank(), group);
   if (out == nullptr)
-    return raise_error(comm, MPI_ERR_GROUP, call, "invalid group " + std::to_string(group));
+    return runtime.groups().raise_invalid(group, comm, call);
   for (int member : *out)
     if (parent.local_rank(member) < 0)
       return raise_error(comm, MPI_ERR_GROUP, call,

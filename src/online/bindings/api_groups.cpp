@@ -12,9 +12,7 @@ int resolve_group(MPI_Group group, const char* call, const GroupMembers*& out)
 {
   Runtime& runtime = Runtime::get();
   out = runtime.groups().find(runtime.current_rank(), group);
-  if (out == nullptr)
-    return raise_error(MPI_COMM_WORLD, MPI_ERR_GROUP, call, "invalid group " + std::to_string(group));
-  return MPI_SUCCESS;
+  return out != nullptr ? MPI_SUCCESS : runtime.groups().raise_invalid(group, MPI_COMM_WORLD, call);
 }
 
 int new_group(GroupMembers members)

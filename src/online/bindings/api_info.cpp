@@ -18,9 +18,7 @@ ProcessObjects& objects()
 int resolve_info(MPI_Info info, const char* call, InfoObject*& out)
 {
   out = info == MPI_INFO_NULL ? nullptr : objects().info(info);
-  if (out == nullptr)
-    return raise_error(MPI_COMM_WORLD, MPI_ERR_INFO, call, "invalid info object " + std::to_string(info));
-  return MPI_SUCCESS;
+  return out != nullptr ? MPI_SUCCESS : objects().raise_invalid_info(info, MPI_COMM_WORLD, call);
 }
 
 int check_key(const char* key, const char* call)

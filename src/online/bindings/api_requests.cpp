@@ -34,7 +34,7 @@ bool is_complete(const RequestEntry* entry)
 
 int invalid_request(MPI_Request handle, const char* call)
 {
-  return raise_error(MPI_COMM_WORLD, MPI_ERR_REQUEST, call, "invalid request " + std::to_string(handle));
+  return Runtime::get().requests().raise_invalid(handle, MPI_COMM_WORLD, call);
 }
 
 // Every handle of the array is null or a request of this runtime.

@@ -1,42 +1,53 @@
 #include "online/objects/Attributes.hpp"
 
 #include <algorithm>
+#include <stdexcept>
+#include <string>
 
 namespace mpisim::online {
 
 int Attributes::create_keyval(const Keyval& keyval)
 {
-  const int handle = next_keyval_++;
-  keyvals_.emplace(handle, keyval);
-  return handle;
+  return keyvals_.insert(keyval);
 }
 
 const Keyval* Attributes::keyval(int owner, AttributeObject object, int handle) const
 {
-  auto found = keyvals_.find(handle);
-  if (found == keyvals_.end() || found->second.owner != owner || found->second.object != object)
+  const Keyval* found = keyvals_.find(handle);
+  if (found == nullptr || found->owner != owner || found->object != object)
     return nullptr;
-  return &found->second;
+  return found;
+}
+
+const Keyval& Attributes::known(int keyval) const
+{
+  const Keyval* found = keyvals_.find(keyval);
+  if (found == nullptr)
+    throw std::logic_error("keyval " + std::to_string(keyval) + " is not known");
+  return *found;
 }
 
 void Attributes::free_keyval(int handle)
 {
-  keyvals_.at(handle).freed = true;
+  Keyval* keyval = keyvals_.find(handle);
+  if (keyval == nullptr)
+    throw std::logic_error("keyval " + std::to_string(handle) + " is not known");
+  keyval->freed = true;
   forget_if_unused(handle);
 }
 
 void Attributes::forget_if_unused(int keyval)
 {
-  auto found = keyvals_.find(keyval);
-  if (found != keyvals_.end() && found->second.freed && uses_[keyval] == 0) {
-    keyvals_.erase(found);
+  const Keyval* found = keyvals_.find(keyval);
+  if (found != nullptr && found->freed && uses_[keyval] == 0) {
+    keyvals_.erase(keyval);
     uses_.erase(keyval);
   }
 }
 
 int Attributes::run_delete(int keyval, int handle, void* value)
 {
-  const Keyval& k = keyvals_.at(keyval);
+  const Keyval& k = known(keyval);
   return k.remove ? k.remove(handle, keyval, value, k.extra_state) : MPI_SUCCESS;
 }
 
@@ -91,7 +102,7 @@ int Attributes::copy_all(int owner, AttributeObject object, int from, int to)
     return MPI_SUCCESS;
   const Values originals = source->second; // callbacks may set attributes on `from`
   for (const auto& [keyval, value] : originals) {
-    const Keyval& k = keyvals_.at(keyval);
+    const Keyval& k = known(keyval);
     if (k.copy == nullptr)
       continue;
     void* copied = nullptr;

@@ -4,6 +4,8 @@
 // and never stored here.
 #pragma once
 
+#include "online/runtime/HandleTable.hpp"
+
 #include <mpi.h>
 
 #include <map>
@@ -49,13 +51,13 @@ public:
 private:
   using ObjectKey = std::tuple<int, AttributeObject, int>; // (owner, kind, handle)
   using Values = std::vector<std::pair<int, void*>>;      // (keyval, value) in the order they were first set
+  const Keyval& known(int keyval) const; // a keyval attributes hold (kept until the last goes)
   int run_delete(int keyval, int handle, void* value);
   void forget_if_unused(int keyval);
 
-  std::map<int, Keyval> keyvals_;
+  HandleTable<Keyval> keyvals_{{MPI_ERR_KEYVAL, "keyval"}, kFirstUserKeyval};
   std::map<int, int> uses_; // keyval -> attributes holding it
   std::map<ObjectKey, Values> values_;
-  int next_keyval_ = kFirstUserKeyval;
 };
 
 } // namespace mpisim::online

@@ -9,9 +9,7 @@ int GroupTable::add(int owner, GroupMembers members)
 {
   if (members.empty())
     return kEmpty;
-  const int handle = next_handle_++;
-  groups_.emplace(handle, Entry{owner, std::move(members)});
-  return handle;
+  return groups_.insert(Entry{owner, std::move(members)});
 }
 
 const GroupMembers* GroupTable::find(int owner, int handle) const
@@ -19,19 +17,16 @@ const GroupMembers* GroupTable::find(int owner, int handle) const
   static const GroupMembers empty;
   if (handle == kEmpty)
     return &empty;
-  auto found = groups_.find(handle);
-  return found != groups_.end() && found->second.owner == owner ? &found->second.members : nullptr;
+  const Entry* found = groups_.find(handle);
+  return found != nullptr && found->owner == owner ? &found->members : nullptr;
 }
 
 bool GroupTable::release(int owner, int handle)
 {
   if (handle == kEmpty)
     return true;
-  auto found = groups_.find(handle);
-  if (found == groups_.end() || found->second.owner != owner)
-    return false;
-  groups_.erase(found);
-  return true;
+  const Entry* found = groups_.find(handle);
+  return found != nullptr && found->owner == owner && groups_.erase(handle);
 }
 
 namespace {

@@ -3,7 +3,8 @@
 // to one rank, so a rank freeing its group never touches another rank's.
 #pragma once
 
-#include <unordered_map>
+#include "online/runtime/HandleTable.hpp"
+
 #include <vector>
 
 namespace mpisim::online {
@@ -21,14 +22,15 @@ public:
   const GroupMembers* find(int owner, int handle) const;
   // False when `handle` is not one of `owner`'s live groups. Freeing MPI_GROUP_EMPTY is allowed and does nothing.
   bool release(int owner, int handle);
+  // MPI_ERR_GROUP: "invalid group <handle>", through `comm`'s error handler.
+  int raise_invalid(int handle, int comm, const char* call) const { return groups_.raise_invalid(handle, comm, call); }
 
 private:
   struct Entry {
     int owner;
     GroupMembers members;
   };
-  std::unordered_map<int, Entry> groups_;
-  int next_handle_ = kEmpty + 1;
+  HandleTable<Entry> groups_{{MPI_ERR_GROUP, "group"}, kEmpty + 1};
 };
 
 // Set operations of MPI-3.1 section 6.3.2, in the order the standard gives the result.

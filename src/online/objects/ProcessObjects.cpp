@@ -33,20 +33,18 @@ bool InfoObject::erase(const std::string& key)
 
 int ProcessObjects::add_info(InfoObject info)
 {
-  infos_.emplace(next_info_, std::move(info));
-  return next_info_++;
+  return infos_.insert(std::move(info));
 }
 
 InfoObject* ProcessObjects::info(int handle)
 {
-  if (handle == MPI_INFO_ENV && infos_.count(MPI_INFO_ENV) == 0) {
+  if (handle == MPI_INFO_ENV && infos_.find(MPI_INFO_ENV) == nullptr) {
     // What the standard suggests MPI_INFO_ENV holds that a simulated run knows of: the thread level it provides.
     InfoObject env;
     env.set("thread_level", "MPI_THREAD_FUNNELED");
-    infos_.emplace(MPI_INFO_ENV, std::move(env));
+    return &infos_.insert_predefined(MPI_INFO_ENV, std::move(env));
   }
-  auto found = infos_.find(handle);
-  return found == infos_.end() ? nullptr : &found->second;
+  return infos_.find(handle);
 }
 
 void ProcessObjects::release_info(int handle)
@@ -57,14 +55,12 @@ void ProcessObjects::release_info(int handle)
 
 int ProcessObjects::add_errhandler(MPI_Comm_errhandler_function* function)
 {
-  errhandlers_.emplace(next_errhandler_, UserErrhandler{function, 1});
-  return next_errhandler_++;
+  return errhandlers_.insert(UserErrhandler{function, 1});
 }
 
 UserErrhandler* ProcessObjects::errhandler(int handle)
 {
-  auto found = errhandlers_.find(handle);
-  return found == errhandlers_.end() ? nullptr : &found->second;
+  return errhandlers_.find(handle);
 }
 
 } // namespace mpisim::online

@@ -6,6 +6,8 @@
 // MPI_COMM_WORLD) is kept per rank, since each process of a real run has its own.
 #pragma once
 
+#include "online/runtime/HandleTable.hpp"
+
 #include <mpi.h>
 
 #include <map>
@@ -59,6 +61,11 @@ public:
   int add_info(InfoObject info);
   InfoObject* info(int handle);
   void release_info(int handle);
+  // MPI_ERR_INFO: "invalid info object <handle>", through `comm`'s error handler.
+  int raise_invalid_info(int handle, int comm, const char* call) const
+  {
+    return infos_.raise_invalid(handle, comm, call);
+  }
 
   // User error handlers, by MPI_Errhandler handle (above MPI_ERRORS_RETURN).
   int add_errhandler(MPI_Comm_errhandler_function* function);
@@ -66,10 +73,8 @@ public:
 
 private:
   std::vector<std::unique_ptr<RankObjects>> ranks_;
-  std::map<int, InfoObject> infos_;
-  int next_info_ = MPI_INFO_ENV + 1;
-  std::map<int, UserErrhandler> errhandlers_;
-  int next_errhandler_ = MPI_ERRORS_RETURN + 1;
+  HandleTable<InfoObject> infos_{{MPI_ERR_INFO, "info object"}, MPI_INFO_ENV + 1};
+  HandleTable<UserErrhandler> errhandlers_{{MPI_ERR_ARG, "error handler"}, MPI_ERRORS_RETURN + 1};
 };
 
 } // namespace mpisim::online

@@ -1,6 +1,5 @@
 #include "online/objects/Windows.hpp"
 
-
 namespace mpisim::online {
 
 void RmaEpoch::clear()
@@ -15,9 +14,9 @@ Window& Windows::join(int channel, int members)
 {
   auto known = handle_of_channel_.find(channel);
   if (known != handle_of_channel_.end())
-    return windows_.at(known->second);
-  const int handle = next_handle_++;
-  Window& window = windows_[handle];
+    return *windows_.find(known->second);
+  const int handle = windows_.insert(Window{});
+  Window& window = *windows_.find(handle);
   window.handle = handle;
   window.channel = channel;
   window.parts.resize(static_cast<size_t>(members));
@@ -27,8 +26,7 @@ Window& Windows::join(int channel, int members)
 
 Window* Windows::find(int handle)
 {
-  auto found = windows_.find(handle);
-  return found == windows_.end() ? nullptr : &found->second;
+  return windows_.find(handle);
 }
 
 WindowPart* Windows::part(Window& window, int local_rank)

@@ -8,6 +8,8 @@
 // at the closing MPI_Win_fence (api_rma.cpp).
 #pragma once
 
+#include "online/runtime/HandleTable.hpp"
+
 #include "mpi/Datatype.hpp"
 #include "mpi/Request.hpp"
 
@@ -66,15 +68,16 @@ public:
   Window& join(int channel, int members);
   // Null when `handle` is not a window.
   Window* find(int handle);
+  // MPI_ERR_WIN: "invalid window <handle>", through `comm`'s error handler.
+  int raise_invalid(int handle, int comm, const char* call) const { return windows_.raise_invalid(handle, comm, call); }
   // The part of the member of rank `local_rank` in the window's communicator; null when it is not a live member.
   WindowPart* part(Window& window, int local_rank);
   // A member freed its part: the window goes when the last one has.
   void leave(Window& window, int local_rank);
 
 private:
-  std::map<int, Window> windows_;       // by handle
+  HandleTable<Window> windows_{{MPI_ERR_WIN, "window"}, MPI_WIN_NULL + 1};
   std::map<int, int> handle_of_channel_; // hidden communicator -> window handle
-  int next_handle_ = MPI_WIN_NULL + 1;
 };
 
 } // namespace mpisim::online

@@ -16,6 +16,11 @@ namespace {
 Runtime* g_runtime = nullptr;
 constexpr int kPredefinedTypes = 42; // MPI_CHAR (1) .. MPI_CXX_LONG_DOUBLE_COMPLEX (42), in mpi::Element order
 constexpr int kPredefinedOps = 14;   // MPI_MAX (1) .. MPI_NO_OP (14), in mpi::ReduceOperation order
+constexpr HandleKind kCommKind{MPI_ERR_COMM, "communicator"};
+constexpr HandleKind kDatatypeKind{MPI_ERR_TYPE, "datatype"};
+constexpr HandleKind kOpKind{MPI_ERR_OP, "operation"};
+constexpr HandleKind kRequestKind{MPI_ERR_REQUEST, "request"};
+constexpr HandleKind kMessageKind{MPI_ERR_REQUEST, "message handle"};
 } // namespace
 
 double thread_cpu_time()
@@ -34,18 +39,17 @@ double monotonic_time()
 
 Runtime::Runtime(mpi::Simulation& simulation, OnlineOptions options)
     : simulation_(simulation), options_(options), accounts_(simulation.world().size()),
+      comms_(kCommKind, MPI_COMM_SELF + 1), datatypes_(kDatatypeKind, kPredefinedTypes + 1),
+      ops_(kOpKind, kPredefinedOps + 1), requests_(kRequestKind, 1), messages_(kMessageKind, 1),
       process_objects_(std::make_unique<ProcessObjects>(simulation.world().size()))
 {
   mpi::World& world = simulation.world();
-  comms_.resize(3);
-  comms_[1].comm = &world.comm_world();
+  comms_.insert_predefined(MPI_COMM_WORLD, CommEntry{&world.comm_world()});
   self_comms_.assign(static_cast<size_t>(world.size()), nullptr); // made on a rank's first use of MPI_COMM_SELF
-  datatypes_.resize(kPredefinedTypes + 1);
   for (int element = 0; element < kPredefinedTypes; ++element)
-    datatypes_[element + 1] = mpi::Datatype::predefined(static_cast<mpi::Element>(element));
-  ops_.resize(kPredefinedOps + 1);
+    datatypes_.insert_predefined(element + 1, mpi::Datatype::predefined(static_cast<mpi::Element>(element)));
   for (int operation = 0; operation < kPredefinedOps; ++operation)
-    ops_[operation + 1] = mpi::ReduceOp::predefined(static_cast<mpi::ReduceOperation>(operation));
+    ops_.insert_predefined(operation + 1, mpi::ReduceOp::predefined(static_cast<mpi::ReduceOperation>(operation)));
   g_runtime = this;
 }
 
@@ -150,9 +154,7 @@ CommEntry* Runtime::comm_entry(int handle)
     self.comm = mine;
     return &self;
   }
-  if (handle <= 0 || handle >= static_cast<int>(comms_.size()) || comms_[handle].comm == nullptr)
-    return nullptr;
-  return &comms_[handle];
+  return comms_.find(handle);
 }
 
 const mpi::Communicator* Runtime::comm(int handle)
@@ -169,8 +171,7 @@ int Runtime::adopt(const mpi::Communicator& parent, int color, const std::functi
   if (found != created_comms_.end())
     return found->second;
   const std::string name = parent.name() + "/" + std::to_string(sequence) + ":" + std::to_string(color);
-  comms_.push_back(CommEntry{&world().create_communicator(name, members())});
-  const int handle = static_cast<int>(comms_.size()) - 1;
+  const int handle = comms_.insert(CommEntry{&world().create_communicator(name, members())});
   created_comms_[key] = handle;
   return handle;
 }
@@ -198,62 +199,52 @@ void Runtime::set_errhandler(int comm, int errhandler)
 
 mpi::DatatypePtr Runtime::datatype(int handle) const
 {
-  if (handle <= 0 || handle >= static_cast<int>(datatypes_.size()))
-    return nullptr;
-  return datatypes_[handle];
+  const mpi::DatatypePtr* type = datatypes_.find(handle);
+  return type != nullptr ? *type : nullptr;
 }
 
 int Runtime::add_datatype(mpi::DatatypePtr type)
 {
-  datatypes_.push_back(std::move(type));
-  return static_cast<int>(datatypes_.size()) - 1;
+  return datatypes_.insert(std::move(type));
 }
 
 int Runtime::datatype_handle(const mpi::Datatype& type) const
 {
-  for (size_t handle = 1; handle < datatypes_.size(); ++handle)
-    if (datatypes_[handle].get() == &type)
-      return static_cast<int>(handle);
-  return 0;
+  return datatypes_.find_handle([&type](const mpi::DatatypePtr& known) { return known.get() == &type; });
 }
 
 void Runtime::release_datatype(int handle)
 {
   // Predefined types are never freed; derived types live on while messages or requests hold them (shared_ptr).
-  if (handle > kPredefinedTypes && handle < static_cast<int>(datatypes_.size()))
-    datatypes_[handle] = nullptr;
+  if (handle > kPredefinedTypes)
+    datatypes_.erase(handle);
 }
 
 mpi::ReduceOpPtr Runtime::op(int handle) const
 {
-  if (handle <= 0 || handle >= static_cast<int>(ops_.size()))
-    return nullptr;
-  return ops_[handle];
+  const mpi::ReduceOpPtr* op = ops_.find(handle);
+  return op != nullptr ? *op : nullptr;
 }
 
 int Runtime::add_op(mpi::ReduceOpPtr op)
 {
-  ops_.push_back(std::move(op));
-  return static_cast<int>(ops_.size()) - 1;
+  return ops_.insert(std::move(op));
 }
 
 void Runtime::release_op(int handle)
 {
-  if (handle > kPredefinedOps && handle < static_cast<int>(ops_.size()))
-    ops_[handle] = nullptr;
+  if (handle > kPredefinedOps)
+    ops_.erase(handle);
 }
 
 int Runtime::add_request(RequestEntry entry)
 {
-  const int handle = next_request_++;
-  requests_.emplace(handle, std::move(entry));
-  return handle;
+  return requests_.insert(std::move(entry));
 }
 
 RequestEntry* Runtime::request(int handle)
 {
-  auto found = requests_.find(handle);
-  return found == requests_.end() ? nullptr : &found->second;
+  return requests_.find(handle);
 }
 
 void Runtime::release_request(int handle)
@@ -263,19 +254,13 @@ void Runtime::release_request(int handle)
 
 int Runtime::add_message(mpi::MessagePtr message)
 {
-  const int handle = next_message_++;
-  messages_.emplace(handle, std::move(message));
-  return handle;
+  return messages_.insert(std::move(message));
 }
 
 mpi::MessagePtr Runtime::take_message(int handle)
 {
-  auto found = messages_.find(handle);
-  if (found == messages_.end())
-    return nullptr;
-  mpi::MessagePtr message = std::move(found->second);
-  messages_.erase(found);
-  return message;
+  std::optional<mpi::MessagePtr> message = messages_.take(handle);
+  return message ? std::move(*message) : nullptr;
 }
 
 // Groups, attributes, names, topologies ------------------------------------------------------------------------------
@@ -288,8 +273,7 @@ int Runtime::adopt_group(const mpi::Communicator& parent, int tag, const std::ve
   if (found != group_comms_.end())
     return found->second;
   const std::string name = parent.name() + "/group:" + std::to_string(tag) + ":" + std::to_string(sequence);
-  comms_.push_back(CommEntry{&world().create_communicator(name, members)});
-  const int handle = static_cast<int>(comms_.size()) - 1;
+  const int handle = comms_.insert(CommEntry{&world().create_communicator(name, members)});
   group_comms_[key] = handle;
   return handle;
 }

@@ -10,6 +10,7 @@
 #include "online/objects/Attributes.hpp"
 #include "online/objects/CommProperties.hpp"
 #include "online/objects/Groups.hpp"
+#include "online/runtime/HandleTable.hpp"
 
 #include <cstdint>
 #include <functional>
@@ -143,7 +144,11 @@ public:
   void set_call_reporter(CallReporter* reporter) { reporter_ = reporter; }
   CallReporter* call_reporter() { return reporter_; }
 
-  // Handles. Lookups return null / -1 for invalid handles.
+  // Handles. Lookups return null / -1 for invalid handles; the tables (HandleTable.hpp) raise the kind's error class.
+  HandleTable<CommEntry, HandleStorage::Dense>& comms() { return comms_; }
+  HandleTable<mpi::DatatypePtr, HandleStorage::Dense>& datatypes() { return datatypes_; }
+  HandleTable<mpi::ReduceOpPtr, HandleStorage::Dense>& ops() { return ops_; }
+  HandleTable<RequestEntry>& requests() { return requests_; }
   const mpi::Communicator* comm(int handle);
   CommEntry* comm_entry(int handle);
   // The communicator created by the calling rank's n-th creation on `parent` with this color: every member gets the
@@ -207,16 +212,14 @@ private:
   OnlineOptions options_;
   std::vector<RankAccount> accounts_;
   std::vector<int> rank_of_actor_; // by actor id (dense, from 0): the rank, -1 for actors that are not ranks
-  std::vector<CommEntry> comms_;                       // by handle; 0 = MPI_COMM_NULL, 2 = per-rank MPI_COMM_SELF
+  HandleTable<CommEntry, HandleStorage::Dense> comms_; // 0 = MPI_COMM_NULL, 2 = per-rank MPI_COMM_SELF (not here)
   std::vector<const mpi::Communicator*> self_comms_;   // by world rank
   std::map<std::tuple<int, uint32_t, int>, int> created_comms_; // (parent context, sequence, color) -> handle
-  std::vector<mpi::DatatypePtr> datatypes_;
-  std::vector<mpi::ReduceOpPtr> ops_;
-  std::unordered_map<int, RequestEntry> requests_;
-  int next_request_ = 1;
+  HandleTable<mpi::DatatypePtr, HandleStorage::Dense> datatypes_;
+  HandleTable<mpi::ReduceOpPtr, HandleStorage::Dense> ops_;
+  HandleTable<RequestEntry> requests_;
   std::map<int, AttachedBuffer> attached_buffers_;      // by world rank
-  std::unordered_map<int, mpi::MessagePtr> messages_;   // by MPI_Message handle
-  int next_message_ = 1;
+  HandleTable<mpi::MessagePtr> messages_;
   int running_rank_ = -1;
   std::function<void(int)> output_boundary_;
   std::function<void()> output_end_;
