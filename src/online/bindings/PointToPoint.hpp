@@ -39,6 +39,9 @@ int post_send(mpi::Rank& rank, MPI_Comm comm, const MessageArguments& args, cons
 int post_buffered_send(mpi::Rank& rank, MPI_Comm comm, const MessageArguments& args, const void* buf, int count,
                        int dest, int tag, bool blocking, const char* call, mpi::RequestPtr* posted = nullptr);
 
+// MPI_Waitall (api_requests.cpp), shared with MPI_Sendrecv: errors name MPI_Waitall. `call` names the scope.
+int wait_all(int count, MPI_Request requests[], MPI_Status statuses[], const char* call = __builtin_FUNCTION());
+
 // An empty status (MPI-3.1 section 3.7.3), for MPI_REQUEST_NULL and inactive persistent requests: any source, any
 // tag, no error, count 0, not cancelled.
 void fill_inactive_status(MPI_Status* status);

@@ -9,21 +9,6 @@
 using namespace mpisim::online;
 
 namespace {
-std::vector<int> members_of(const mpisim::mpi::Communicator& comm)
-{
-  std::vector<int> members;
-  for (int r = 0; r < comm.size(); ++r)
-    members.push_back(comm.world_rank(r));
-  return members;
-}
-
-// What creating a context id costs in MPICH and Open MPI: an allreduce over the communicators involved.
-void agree_on_context(MPI_Comm comm)
-{
-  int mine = 0, agreed = 0;
-  PMPI_Allreduce(&mine, &agreed, 1, MPI_INT, MPI_MAX, comm);
-}
-
 int resolve_subgroup(MPI_Comm comm, const mpisim::mpi::Communicator& parent, MPI_Group group, const char* call,
                      const GroupMembers*& out)
 {
@@ -51,23 +36,7 @@ extern "C" int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm* newcom
   MPISIM_TRY(resolve_comm(comm, "MPI_Comm_create", parent));
   const GroupMembers* members = nullptr;
   MPISIM_TRY(resolve_subgroup(comm, *parent, group, "MPI_Comm_create", members));
-  agree_on_context(comm);
-  const int me = scope.runtime().current_rank();
-  // Each rank passes the group it belongs to (disjoint groups are allowed): the group's first member names it. The
-  // creation sequence advances on every member of the parent, outsiders included.
-  const bool inside = group_rank_of(*members, me) >= 0;
-  auto chosen = [&] {
-    if (inside)
-      return *members;
-    std::vector<int> outsiders;
-    for (int member : members_of(*parent))
-      if (group_rank_of(*members, member) < 0)
-        outsiders.push_back(member);
-    return outsiders;
-  };
-  const int handle = scope.runtime().adopt(*parent, inside ? members->front() : -1, chosen);
-  *newcomm = inside ? handle : MPI_COMM_NULL;
-  inherit_errhandler(comm, *newcomm);
+  *newcomm = create_comm(scope.runtime(), comm, *parent, *members);
   return MPI_SUCCESS;
 }
 
@@ -84,8 +53,8 @@ extern "C" int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, M
     return MPI_SUCCESS;
   }
   *newcomm = scope.runtime().adopt_group(*parent, tag, *members);
-  inherit_errhandler(comm, *newcomm);
-  agree_on_context(*newcomm);
+  inherit_errhandler(scope.runtime(), comm, *newcomm);
+  agree_on_context(scope.runtime(), *scope.runtime().comm(*newcomm));
   return MPI_SUCCESS;
 }
 
@@ -93,11 +62,14 @@ extern "C" int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_
 {
   (void)info; // no hints are understood
   Runtime& runtime = Runtime::get();
-  MPISIM_CHECK(runtime.comm(comm) != nullptr, comm, MPI_ERR_COMM, "invalid communicator " + std::to_string(comm));
+  const mpisim::mpi::Communicator* parent = runtime.comm(comm);
+  MPISIM_CHECK(parent != nullptr, comm, MPI_ERR_COMM, "invalid communicator " + std::to_string(comm));
   MPISIM_CHECK(split_type == MPI_COMM_TYPE_SHARED || split_type == MPI_UNDEFINED, comm, MPI_ERR_ARG,
                "unknown split type " + std::to_string(split_type));
+  ApiScope scope("PMPI_Comm_split"); // the timeline names it after the split it makes, as before
   const int host = static_cast<int>(runtime.world().host_of(runtime.current_rank()));
-  return PMPI_Comm_split(comm, split_type == MPI_UNDEFINED ? MPI_UNDEFINED : host, key, newcomm);
+  *newcomm = split_comm(runtime, comm, *parent, split_type == MPI_UNDEFINED ? MPI_UNDEFINED : host, key);
+  return MPI_SUCCESS;
 }
 
 extern "C" int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm* newcomm, MPI_Request* request)
@@ -108,7 +80,7 @@ extern "C" int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm* newcomm, MPI_Request* req
   // The members are known locally, so no rank waits for another: the duplicate is complete at once (same creation
   // sequence as MPI_Comm_dup, which MPI orders with the other collectives on `comm`).
   *newcomm = scope.runtime().adopt(*parent, 0, [parent] { return members_of(*parent); });
-  MPISIM_TRY(inherit_on_dup(comm, *newcomm));
+  MPISIM_TRY(inherit_on_dup(scope.runtime(), comm, *newcomm));
   *request = scope.runtime().add_request(RequestEntry{});
   return MPI_SUCCESS;
 }

@@ -10,13 +10,22 @@
 
 using namespace mpisim::online;
 
-extern "C" int PMPI_Init(int* argc, char*** argv)
+namespace {
+// MPI_Init and MPI_Init_thread alike (the timeline names both "init").
+int initialize()
 {
-  ApiScope scope;
+  ApiScope scope("PMPI_Init");
   RankAccount& account = scope.runtime().account(scope.runtime().current_rank());
-  MPISIM_CHECK(not account.initialized, MPI_COMM_WORLD, MPI_ERR_OTHER, "MPI_Init called twice");
+  if (account.initialized)
+    return raise_error(MPI_COMM_WORLD, MPI_ERR_OTHER, "MPI_Init", "MPI_Init called twice");
   account.initialized = true;
   return MPI_SUCCESS;
+}
+} // namespace
+
+extern "C" int PMPI_Init(int* argc, char*** argv)
+{
+  return initialize();
 }
 
 extern "C" int PMPI_Init_thread(int* argc, char*** argv, int required, int* provided)
@@ -26,7 +35,7 @@ extern "C" int PMPI_Init_thread(int* argc, char*** argv, int required, int* prov
   *provided = MPI_THREAD_SINGLE < required ? MPI_THREAD_FUNNELED : MPI_THREAD_SINGLE;
   Runtime& runtime = Runtime::get();
   runtime.process_objects().of_rank(runtime.current_rank()).thread_level = *provided;
-  return PMPI_Init(argc, argv);
+  return initialize();
 }
 
 extern "C" int PMPI_Initialized(int* flag)
@@ -40,7 +49,7 @@ extern "C" int PMPI_Finalize(void)
 {
   ApiScope scope;
   // MPI_COMM_SELF is freed first, so that its attributes' delete callbacks run (MPI-3.1 section 8.7.1).
-  release_on_free(MPI_COMM_SELF);
+  release_on_free(scope.runtime(), MPI_COMM_SELF);
   scope.runtime().account(scope.runtime().current_rank()).finalized = true;
   return MPI_SUCCESS;
 }

@@ -33,6 +33,12 @@ bool is_added(int code)
   return mine().class_of_code.count(code) != 0;
 }
 
+// The class of a predefined or added code (MPI_Error_class, MPI_Comm_call_errhandler).
+int class_of(int code)
+{
+  return is_predefined(code) ? code : mine().class_of_code.at(code);
+}
+
 bool is_attachable(int errhandler)
 {
   if (errhandler == MPI_ERRORS_ARE_FATAL || errhandler == MPI_ERRORS_RETURN)
@@ -47,7 +53,7 @@ extern "C" int PMPI_Error_class(int errorcode, int* errorclass)
 {
   MPISIM_CHECK(is_predefined(errorcode) || is_added(errorcode), MPI_COMM_WORLD, MPI_ERR_ARG,
                "unknown error code " + std::to_string(errorcode));
-  *errorclass = is_predefined(errorcode) ? errorcode : mine().class_of_code.at(errorcode);
+  *errorclass = class_of(errorcode);
   return MPI_SUCCESS;
 }
 
@@ -141,7 +147,7 @@ extern "C" int PMPI_Comm_call_errhandler(MPI_Comm comm, int errorcode)
   MPISIM_CHECK(entry != nullptr, MPI_COMM_WORLD, MPI_ERR_COMM, "invalid communicator " + std::to_string(comm));
   int error_class = MPI_ERR_UNKNOWN;
   if (is_predefined(errorcode) || is_added(errorcode))
-    PMPI_Error_class(errorcode, &error_class);
+    error_class = class_of(errorcode);
   // The handler sees the code itself; a fatal handler reports its class.
   const int handler = Runtime::get().errhandler(comm);
   const int raised = handler == MPI_ERRORS_ARE_FATAL ? error_class : errorcode;

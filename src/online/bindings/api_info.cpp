@@ -1,6 +1,7 @@
 // Info objects (MPI_Info_create/set/get/get_valuelen/get_nkeys/get_nthkey/delete/dup/free, MPI_INFO_ENV) and
 // communicator hints (MPI_Comm_set_info/get_info: stored and returned; none changes how mpisim simulates).
 #include "online/bindings/Arguments.hpp"
+#include "online/objects/CommLifecycle.hpp"
 #include "online/objects/ProcessObjects.hpp"
 
 #include <algorithm>
@@ -159,9 +160,10 @@ extern "C" int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm* n
   InfoObject* object = nullptr;
   if (info != MPI_INFO_NULL)
     MPISIM_TRY(resolve_info(info, "MPI_Comm_dup_with_info", object));
-  const int error = PMPI_Comm_dup(comm, newcomm);
-  if (error != MPI_SUCCESS)
-    return error;
+  const mpisim::mpi::Communicator* parent = scope.runtime().comm(comm);
+  if (parent == nullptr) // raised as by the MPI_Comm_dup it makes
+    return raise_error(comm, MPI_ERR_COMM, "MPI_Comm_dup", "invalid communicator " + std::to_string(comm));
+  MPISIM_TRY(dup_comm(scope.runtime(), comm, *parent, newcomm));
   InfoObject& hints = objects().of_rank(scope.runtime().current_rank()).comm_hints[*newcomm];
   hints = InfoObject{};
   if (object != nullptr)

@@ -2,8 +2,6 @@
 #include "online/bindings/Arguments.hpp"
 #include "online/objects/ProcessObjects.hpp"
 
-#include <cstdlib>
-
 using namespace mpisim::online;
 
 extern "C" int PMPI_Get_address(const void* location, MPI_Aint* address)
@@ -27,8 +25,7 @@ extern "C" int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void* baseptr)
   MPISIM_CHECK(size >= 0, MPI_COMM_WORLD, MPI_ERR_ARG, "negative size " + std::to_string(size));
   MPISIM_CHECK(info == MPI_INFO_NULL || Runtime::get().process_objects().info(info) != nullptr, MPI_COMM_WORLD,
                MPI_ERR_INFO, "invalid info object " + std::to_string(info));
-  // Simulated hosts have no special memory: the info hints do not apply.
-  void* memory = std::malloc(size > 0 ? static_cast<size_t>(size) : 1);
+  void* memory = allocate_memory(size);
   MPISIM_CHECK(memory != nullptr, MPI_COMM_WORLD, MPI_ERR_NO_MEM,
                "cannot allocate " + std::to_string(size) + " bytes");
   *static_cast<void**>(baseptr) = memory;
@@ -37,7 +34,7 @@ extern "C" int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void* baseptr)
 
 extern "C" int PMPI_Free_mem(void* base)
 {
-  std::free(base);
+  free_memory(base);
   return MPI_SUCCESS;
 }
 

@@ -159,9 +159,9 @@ extern "C" int PMPI_Ireduce_scatter(const void* sendbuf, void* recvbuf, const in
 extern "C" int PMPI_Ireduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype type,
                                           MPI_Op op, MPI_Comm comm, MPI_Request* request)
 {
-  int size = 0;
-  MPISIM_TRY(PMPI_Comm_size(comm, &size));
-  std::vector<int> recvcounts(size, recvcount); // read while preparing: need not outlive the call
+  const mpisim::mpi::Communicator* c = nullptr;
+  MPISIM_TRY(resolve_comm(comm, "MPI_Comm_size", c)); // the error names the call it was raised in before
+  std::vector<int> recvcounts(c->size(), recvcount); // read while preparing: need not outlive the call
   return start(request, [&](PreparedOut& p) {
     return prepare_reduce_scatter(sendbuf, recvbuf, recvcounts.data(), type, op, comm, "MPI_Ireduce_scatter_block",
                                   p);

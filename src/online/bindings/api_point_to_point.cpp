@@ -128,10 +128,12 @@ extern "C" int PMPI_Ibsend(const void* buf, int count, MPI_Datatype type, int de
   return immediate_send(buf, count, type, dest, tag, comm, request, SendCall::Buffered, "MPI_Ibsend");
 }
 
-extern "C" int PMPI_Irecv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
-                          MPI_Request* request)
+namespace {
+// MPI_Irecv, and the receive of MPI_Sendrecv (whose errors name MPI_Irecv, as they did).
+int immediate_receive(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
+                      MPI_Request* request, const char* call = __builtin_FUNCTION())
 {
-  ApiScope scope;
+  ApiScope scope(call);
   MessageArguments args;
   MPISIM_TRY(check_receive(comm, count, type, source, tag, "MPI_Irecv", args));
   rebase_bottom(buf, count, args);
@@ -142,6 +144,13 @@ extern "C" int PMPI_Irecv(void* buf, int count, MPI_Datatype type, int source, i
   *request = scope.runtime().add_request(std::move(entry));
   return MPI_SUCCESS;
 }
+} // namespace
+
+extern "C" int PMPI_Irecv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
+                          MPI_Request* request)
+{
+  return immediate_receive(buf, count, type, source, tag, comm, request);
+}
 
 extern "C" int PMPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
                              void* recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
@@ -150,10 +159,11 @@ extern "C" int PMPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype se
   ApiScope scope;
   describe_exchange(scope, comm, dest, sendcount, sendtype, sendtag);
   MPI_Request requests[2];
-  MPISIM_TRY(PMPI_Irecv(recvbuf, recvcount, recvtype, source, recvtag, comm, &requests[0]));
-  MPISIM_TRY(PMPI_Isend(sendbuf, sendcount, sendtype, dest, sendtag, comm, &requests[1]));
+  MPISIM_TRY(immediate_receive(recvbuf, recvcount, recvtype, source, recvtag, comm, &requests[0]));
+  MPISIM_TRY(immediate_send(sendbuf, sendcount, sendtype, dest, sendtag, comm, &requests[1], SendCall::Standard,
+                            "MPI_Isend"));
   MPI_Status statuses[2];
-  const int error = PMPI_Waitall(2, requests, statuses);
+  const int error = wait_all(2, requests, statuses);
   if (status != MPI_STATUS_IGNORE)
     *status = statuses[0];
   return error;
@@ -170,11 +180,11 @@ extern "C" int PMPI_Sendrecv_replace(void* buf, int count, MPI_Datatype type, in
   std::vector<std::byte> outgoing(args.type->packed_size(count));
   args.type->pack(buf, count, outgoing.data());
   MPI_Request requests[2];
-  MPISIM_TRY(PMPI_Irecv(buf, count, type, source, recvtag, comm, &requests[0]));
-  MPISIM_TRY(PMPI_Isend(outgoing.data(), static_cast<int>(outgoing.size()), MPI_BYTE, dest, sendtag, comm,
-                        &requests[1]));
+  MPISIM_TRY(immediate_receive(buf, count, type, source, recvtag, comm, &requests[0]));
+  MPISIM_TRY(immediate_send(outgoing.data(), static_cast<int>(outgoing.size()), MPI_BYTE, dest, sendtag, comm,
+                            &requests[1], SendCall::Standard, "MPI_Isend"));
   MPI_Status statuses[2];
-  const int error = PMPI_Waitall(2, requests, statuses);
+  const int error = wait_all(2, requests, statuses);
   if (status != MPI_STATUS_IGNORE)
     *status = statuses[0];
   return error;

@@ -183,9 +183,9 @@ extern "C" int PMPI_Wait(MPI_Request* request, MPI_Status* status)
   return raise_failure(finish(scope.runtime(), request, status), "MPI_Wait");
 }
 
-extern "C" int PMPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[])
+int mpisim::online::wait_all(int count, MPI_Request requests[], MPI_Status statuses[], const char* call)
 {
-  ApiScope scope;
+  ApiScope scope(call);
   MPISIM_TRY(check_requests(scope.runtime(), count, requests, "MPI_Waitall"));
   std::vector<RequestPtr> pending;
   for (int i = 0; i < count; ++i) {
@@ -195,6 +195,11 @@ extern "C" int PMPI_Waitall(int count, MPI_Request requests[], MPI_Status status
   }
   scope.rank().waitall(pending);
   return raise_failure(finish_all(scope.runtime(), count, requests, statuses), "MPI_Waitall");
+}
+
+extern "C" int PMPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[])
+{
+  return wait_all(count, requests, statuses);
 }
 
 extern "C" int PMPI_Waitany(int count, MPI_Request requests[], int* index, MPI_Status* status)

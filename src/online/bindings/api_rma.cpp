@@ -12,6 +12,7 @@
 #include "online/bindings/Arguments.hpp"
 #include "online/bindings/PointToPoint.hpp"
 #include "online/bindings/WindowArguments.hpp"
+#include "online/objects/Collectives.hpp"
 
 #include "mpi/ReduceOp.hpp"
 
@@ -193,7 +194,7 @@ int complete_epoch(ApiScope& scope, const WindowAccess& window)
   for (const auto& [target, count] : epoch.operations_to)
     operations_to[static_cast<size_t>(target)] = count;
   int incoming = 0;
-  MPISIM_TRY(PMPI_Reduce_scatter_block(operations_to.data(), &incoming, 1, MPI_INT, MPI_SUM, window.window->channel));
+  run_reduce_scatter_block(scope.runtime(), *window.channel, operations_to.data(), &incoming, 1, MPI_INT, MPI_SUM);
   std::vector<mpisim::mpi::RequestPtr> replies;
   std::vector<std::vector<std::byte>> reply_data;
   serve(scope, window, incoming, replies, reply_data);
@@ -201,7 +202,7 @@ int complete_epoch(ApiScope& scope, const WindowAccess& window)
   scope.rank().waitall(replies);
   // No member may start the next epoch's operations while another still serves this one's: their messages would
   // be taken for this epoch's.
-  MPISIM_TRY(PMPI_Barrier(window.window->channel));
+  run_barrier(scope.runtime(), *window.channel);
   epoch.clear();
   return MPI_SUCCESS;
 }

@@ -63,7 +63,9 @@ int resolve(MPI_Datatype type, const char* call, mpisim::mpi::DatatypePtr& out)
 
 } // namespace
 
-extern "C" int PMPI_Get_elements_x(const MPI_Status* status, MPI_Datatype type, MPI_Count* count)
+namespace {
+// MPI_Get_elements_x, and MPI_Get_elements (errors name MPI_Get_elements_x for both, as they did).
+int get_elements(const MPI_Status* status, MPI_Datatype type, MPI_Count* count)
 {
   mpisim::mpi::DatatypePtr t;
   MPISIM_TRY(resolve(type, "MPI_Get_elements_x", t));
@@ -72,26 +74,40 @@ extern "C" int PMPI_Get_elements_x(const MPI_Status* status, MPI_Datatype type, 
   return MPI_SUCCESS;
 }
 
+// MPI_Status_set_elements_x, and MPI_Status_set_elements (errors name MPI_Status_set_elements_x for both).
+int set_elements(MPI_Status* status, MPI_Datatype type, MPI_Count count)
+{
+  mpisim::mpi::DatatypePtr t;
+  MPISIM_TRY(resolve(type, "MPI_Status_set_elements_x", t));
+  if (count < 0)
+    return raise_error(MPI_COMM_WORLD, MPI_ERR_COUNT, "MPI_Status_set_elements_x",
+                       "negative count " + std::to_string(count));
+  status->mpisim_bytes = bytes_of(*t, count);
+  return MPI_SUCCESS;
+}
+} // namespace
+
+extern "C" int PMPI_Get_elements_x(const MPI_Status* status, MPI_Datatype type, MPI_Count* count)
+{
+  return get_elements(status, type, count);
+}
+
 extern "C" int PMPI_Get_elements(const MPI_Status* status, MPI_Datatype type, int* count)
 {
   MPI_Count elements = 0;
-  MPISIM_TRY(PMPI_Get_elements_x(status, type, &elements));
+  MPISIM_TRY(get_elements(status, type, &elements));
   *count = elements > std::numeric_limits<int>::max() ? MPI_UNDEFINED : static_cast<int>(elements);
   return MPI_SUCCESS;
 }
 
 extern "C" int PMPI_Status_set_elements_x(MPI_Status* status, MPI_Datatype type, MPI_Count count)
 {
-  mpisim::mpi::DatatypePtr t;
-  MPISIM_TRY(resolve(type, "MPI_Status_set_elements_x", t));
-  MPISIM_CHECK(count >= 0, MPI_COMM_WORLD, MPI_ERR_COUNT, "negative count " + std::to_string(count));
-  status->mpisim_bytes = bytes_of(*t, count);
-  return MPI_SUCCESS;
+  return set_elements(status, type, count);
 }
 
 extern "C" int PMPI_Status_set_elements(MPI_Status* status, MPI_Datatype type, int count)
 {
-  return PMPI_Status_set_elements_x(status, type, count);
+  return set_elements(status, type, count);
 }
 
 extern "C" int PMPI_Status_set_cancelled(MPI_Status* status, int flag)

@@ -2,6 +2,8 @@
 // The topology is attached to each member's view of the new communicator and copied by MPI_Comm_dup. Rank
 // reordering is never done (allowed: `reorder` is a hint).
 #include "online/bindings/Arguments.hpp"
+#include "online/objects/Collectives.hpp"
+#include "online/objects/CommLifecycle.hpp"
 
 #include <memory>
 
@@ -46,14 +48,13 @@ int check_dims(MPI_Comm comm, int ndims, const int dims[], const char* call)
   return MPI_SUCCESS;
 }
 
-// Splits `comm` keeping the order of ranks: those with `color` MPI_UNDEFINED get MPI_COMM_NULL; the others get the
-// topology.
+// Splits `comm` (checked by the caller) keeping the order of ranks: those with `color` MPI_UNDEFINED get
+// MPI_COMM_NULL; the others get the topology.
 int create_with_topology(MPI_Comm comm, int color, Topology topology, MPI_Comm* newcomm)
 {
-  int rank = 0;
-  PMPI_Comm_rank(comm, &rank);
-  MPISIM_TRY(PMPI_Comm_split(comm, color, rank, newcomm));
   Runtime& runtime = Runtime::get();
+  const mpisim::mpi::Communicator& parent = *runtime.comm(comm);
+  *newcomm = split_comm(runtime, comm, parent, color, parent.local_rank(runtime.current_rank()));
   if (*newcomm != MPI_COMM_NULL)
     runtime.comm_properties().set_topology(runtime.current_rank(), *newcomm,
                                            std::make_shared<const Topology>(std::move(topology)));
@@ -361,11 +362,11 @@ extern "C" int PMPI_Dist_graph_create(MPI_Comm comm, int n, const int sources[],
   const int size = parent->size();
   std::vector<int> counts(static_cast<size_t>(size)), displs(static_cast<size_t>(size));
   int my_count = static_cast<int>(mine.size());
-  PMPI_Allgather(&my_count, 1, MPI_INT, counts.data(), 1, MPI_INT, comm);
+  run_allgather(scope.runtime(), *parent, &my_count, counts.data(), 1, MPI_INT);
   for (int r = 1; r < size; ++r)
     displs[r] = displs[r - 1] + counts[r - 1];
   std::vector<int> all(static_cast<size_t>(displs[size - 1] + counts[size - 1]));
-  PMPI_Allgatherv(mine.data(), my_count, MPI_INT, all.data(), counts.data(), displs.data(), MPI_INT, comm);
+  run_allgatherv(scope.runtime(), *parent, mine.data(), my_count, all.data(), counts.data(), displs.data(), MPI_INT);
   const int me = parent->local_rank(scope.runtime().current_rank());
   Topology graph;
   graph.kind = Topology::Kind::DistGraph;

@@ -8,6 +8,8 @@
 // it is a barrier on the hidden communicator.
 #include "online/bindings/Arguments.hpp"
 #include "online/bindings/WindowArguments.hpp"
+#include "online/objects/Collectives.hpp"
+#include "online/objects/CommLifecycle.hpp"
 #include "online/objects/ProcessObjects.hpp"
 
 #include <cstring>
@@ -42,23 +44,19 @@ int check_creation(MPI_Comm comm, MPI_Aint size, int disp_unit, MPI_Info info, c
 }
 
 // The collective part of MPI_Win_create and MPI_Win_allocate (arguments already checked).
-int make_window(MPI_Comm comm, void* base, MPI_Aint size, int disp_unit, int flavor, MPI_Win* win)
+int make_window(Runtime& runtime, MPI_Comm comm, void* base, MPI_Aint size, int disp_unit, int flavor, MPI_Win* win)
 {
-  int rank = 0, members = 0;
-  MPI_Comm channel = MPI_COMM_NULL;
-  MPI_Group group = MPI_GROUP_NULL;
-  PMPI_Comm_rank(comm, &rank);
-  PMPI_Comm_size(comm, &members);
-  PMPI_Comm_group(comm, &group);
-  const int created = PMPI_Comm_create(comm, group, &channel); // an allreduce, as MPICH's internal duplicate
-  PMPI_Group_free(&group);
-  MPISIM_TRY(created);
+  const mpisim::mpi::Communicator& parent = *runtime.comm(comm);
+  const int rank = parent.local_rank(runtime.current_rank());
+  const int members = parent.size();
+  // Over the whole group of `comm`: an allreduce, as MPICH's internal duplicate.
+  const MPI_Comm channel = create_comm(runtime, comm, parent, members_of(parent));
   // The origins of later operations check their targets against the shared parts, which hold what this exchange
   // delivers: it is made for its simulated time.
   PartDescription mine{reinterpret_cast<MPI_Aint>(base), size, disp_unit};
   std::vector<PartDescription> all(static_cast<size_t>(members));
-  MPISIM_TRY(PMPI_Allgather(&mine, sizeof mine, MPI_BYTE, all.data(), sizeof mine, MPI_BYTE, channel));
-  Window& window = Runtime::get().windows().join(channel, members);
+  run_allgather(runtime, *runtime.comm(channel), &mine, all.data(), sizeof mine, MPI_BYTE);
+  Window& window = runtime.windows().join(channel, members);
   WindowPart& part = window.parts[static_cast<size_t>(rank)];
   part.base = base;
   part.size = size;
@@ -108,7 +106,7 @@ extern "C" int PMPI_Win_create(void* base, MPI_Aint size, int disp_unit, MPI_Inf
 {
   ApiScope scope;
   MPISIM_TRY(check_creation(comm, size, disp_unit, info, "MPI_Win_create"));
-  return make_window(comm, base, size, disp_unit, MPI_WIN_FLAVOR_CREATE, win);
+  return make_window(scope.runtime(), comm, base, size, disp_unit, MPI_WIN_FLAVOR_CREATE, win);
 }
 
 extern "C" int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void* baseptr,
@@ -116,10 +114,13 @@ extern "C" int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MP
 {
   ApiScope scope;
   MPISIM_TRY(check_creation(comm, size, disp_unit, info, "MPI_Win_allocate"));
-  void* base = nullptr;
-  MPISIM_TRY(PMPI_Alloc_mem(size, info, &base));
-  if (int error = make_window(comm, base, size, disp_unit, MPI_WIN_FLAVOR_ALLOCATE, win); error != MPI_SUCCESS) {
-    PMPI_Free_mem(base);
+  void* base = allocate_memory(size);
+  if (base == nullptr) // raised as by the MPI_Alloc_mem it makes
+    return raise_error(MPI_COMM_WORLD, MPI_ERR_NO_MEM, "MPI_Alloc_mem",
+                       "cannot allocate " + std::to_string(size) + " bytes");
+  if (int error = make_window(scope.runtime(), comm, base, size, disp_unit, MPI_WIN_FLAVOR_ALLOCATE, win);
+      error != MPI_SUCCESS) {
+    free_memory(base);
     return error;
   }
   *static_cast<void**>(baseptr) = base;
@@ -135,12 +136,12 @@ extern "C" int PMPI_Win_free(MPI_Win* win)
                    "operations issued since the last fence are not completed: call MPI_Win_fence first");
   // A failing delete callback keeps the window (and the attribute), and its error is the call's.
   MPISIM_TRY(Runtime::get().attributes().remove_all(me(), AttributeObject::Win, *win));
-  MPI_Comm channel = access.window->channel;
-  MPISIM_TRY(PMPI_Barrier(channel));
+  const MPI_Comm channel = access.window->channel;
+  run_barrier(scope.runtime(), *access.channel);
   if (access.part->flavor == MPI_WIN_FLAVOR_ALLOCATE)
-    PMPI_Free_mem(access.part->base);
-  Runtime::get().windows().leave(*access.window, access.local_rank);
-  PMPI_Comm_free(&channel);
+    free_memory(access.part->base);
+  scope.runtime().windows().leave(*access.window, access.local_rank);
+  free_comm(scope.runtime(), channel);
   *win = MPI_WIN_NULL;
   return MPI_SUCCESS;
 }
@@ -149,7 +150,8 @@ extern "C" int PMPI_Win_get_group(MPI_Win win, MPI_Group* group)
 {
   WindowAccess access;
   MPISIM_TRY(resolve_window(win, "MPI_Win_get_group", access));
-  return PMPI_Comm_group(access.window->channel, group); // the same members in the same order
+  *group = group_of(Runtime::get(), *access.channel); // the same members in the same order
+  return MPI_SUCCESS;
 }
 
 extern "C" int PMPI_Win_set_name(MPI_Win win, const char* win_name)

@@ -1,6 +1,7 @@
 #include "online/objects/ProcessObjects.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 
 namespace mpisim::online {
 
@@ -29,6 +30,16 @@ bool InfoObject::erase(const std::string& key)
     return false;
   entries.erase(found);
   return true;
+}
+
+void* allocate_memory(MPI_Aint size)
+{
+  return std::malloc(size > 0 ? static_cast<size_t>(size) : 1);
+}
+
+void free_memory(void* base)
+{
+  std::free(base);
 }
 
 int ProcessObjects::add_info(InfoObject info)

@@ -44,6 +44,11 @@ struct RankObjects {
   int thread_level = MPI_THREAD_SINGLE;   // provided by MPI_Init_thread
 };
 
+// Memory of MPI_Alloc_mem and MPI_Win_allocate (`size` >= 0): simulated hosts have no special memory, so the info
+// hints do not apply. Null when it cannot be had.
+void* allocate_memory(MPI_Aint size);
+void free_memory(void* base);
+
 class ProcessObjects {
 public:
   explicit ProcessObjects(int ranks) : ranks_(ranks) {}
