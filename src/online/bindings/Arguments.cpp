@@ -6,7 +6,7 @@ int resolve_comm(MPI_Comm comm, const char* call, const mpi::Communicator*& out)
 {
   Runtime& runtime = Runtime::get();
   out = runtime.comm(comm);
-  return out != nullptr ? MPI_SUCCESS : runtime.comms().raise_invalid(comm, MPI_COMM_WORLD, call);
+  return out != nullptr ? MPI_SUCCESS : runtime.communicators().raise_invalid(comm, MPI_COMM_WORLD, call);
 }
 
 int resolve_type(MPI_Comm comm, MPI_Datatype type, const char* call, mpi::DatatypePtr& out)

@@ -52,7 +52,7 @@ extern "C" int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, M
     *newcomm = MPI_COMM_NULL; // only the group's members call it; an outsider gets nothing (as MPICH)
     return MPI_SUCCESS;
   }
-  *newcomm = scope.runtime().adopt_group(*parent, tag, *members);
+  *newcomm = scope.runtime().communicators().adopt_group(scope.runtime().current_rank(), *parent, tag, *members);
   inherit_errhandler(scope.runtime(), comm, *newcomm);
   agree_on_context(scope.runtime(), *scope.runtime().comm(*newcomm));
   return MPI_SUCCESS;
@@ -79,7 +79,8 @@ extern "C" int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm* newcomm, MPI_Request* req
   MPISIM_TRY(resolve_comm(comm, "MPI_Comm_idup", parent));
   // The members are known locally, so no rank waits for another: the duplicate is complete at once (same creation
   // sequence as MPI_Comm_dup, which MPI orders with the other collectives on `comm`).
-  *newcomm = scope.runtime().adopt(*parent, 0, [parent] { return members_of(*parent); });
+  const int me = scope.runtime().current_rank();
+  *newcomm = scope.runtime().communicators().adopt(me, *parent, 0, [parent] { return members_of(*parent); });
   MPISIM_TRY(inherit_on_dup(scope.runtime(), comm, *newcomm));
   *request = scope.runtime().add_request(RequestEntry{});
   return MPI_SUCCESS;

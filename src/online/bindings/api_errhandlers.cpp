@@ -124,32 +124,35 @@ extern "C" int PMPI_Errhandler_free(MPI_Errhandler* errhandler)
 
 extern "C" int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
 {
-  CommEntry* entry = Runtime::get().comm_entry(comm);
-  MPISIM_CHECK(entry != nullptr, MPI_COMM_WORLD, MPI_ERR_COMM, "invalid communicator " + std::to_string(comm));
+  Runtime& runtime = Runtime::get();
+  MPISIM_CHECK(runtime.comm(comm) != nullptr, MPI_COMM_WORLD, MPI_ERR_COMM,
+               "invalid communicator " + std::to_string(comm));
   MPISIM_CHECK(is_attachable(errhandler), comm, MPI_ERR_ARG, "invalid error handler " + std::to_string(errhandler));
-  Runtime::get().set_errhandler(comm, errhandler);
+  runtime.communicators().set_errhandler(runtime.current_rank(), comm, errhandler);
   return MPI_SUCCESS;
 }
 
 extern "C" int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler* errhandler)
 {
-  CommEntry* entry = Runtime::get().comm_entry(comm);
-  MPISIM_CHECK(entry != nullptr, MPI_COMM_WORLD, MPI_ERR_COMM, "invalid communicator " + std::to_string(comm));
-  *errhandler = Runtime::get().errhandler(comm);
-  if (UserErrhandler* user = Runtime::get().process_objects().errhandler(*errhandler))
+  Runtime& runtime = Runtime::get();
+  MPISIM_CHECK(runtime.comm(comm) != nullptr, MPI_COMM_WORLD, MPI_ERR_COMM,
+               "invalid communicator " + std::to_string(comm));
+  *errhandler = runtime.communicators().errhandler(runtime.current_rank(), comm);
+  if (UserErrhandler* user = runtime.process_objects().errhandler(*errhandler))
     ++user->references; // a new handle the application frees
   return MPI_SUCCESS;
 }
 
 extern "C" int PMPI_Comm_call_errhandler(MPI_Comm comm, int errorcode)
 {
-  CommEntry* entry = Runtime::get().comm_entry(comm);
-  MPISIM_CHECK(entry != nullptr, MPI_COMM_WORLD, MPI_ERR_COMM, "invalid communicator " + std::to_string(comm));
+  Runtime& runtime = Runtime::get();
+  MPISIM_CHECK(runtime.comm(comm) != nullptr, MPI_COMM_WORLD, MPI_ERR_COMM,
+               "invalid communicator " + std::to_string(comm));
   int error_class = MPI_ERR_UNKNOWN;
   if (is_predefined(errorcode) || is_added(errorcode))
     error_class = class_of(errorcode);
   // The handler sees the code itself; a fatal handler reports its class.
-  const int handler = Runtime::get().errhandler(comm);
+  const int handler = runtime.communicators().errhandler(runtime.current_rank(), comm);
   const int raised = handler == MPI_ERRORS_ARE_FATAL ? error_class : errorcode;
   std::string what = "error code " + std::to_string(errorcode);
   if (auto found = mine().error_strings.find(errorcode); found != mine().error_strings.end())

@@ -49,7 +49,7 @@ MPI_Comm split_comm(Runtime& runtime, MPI_Comm comm, const mpi::Communicator& pa
       ranks.push_back(e.world_rank);
     return ranks;
   };
-  const int handle = runtime.adopt(parent, color == MPI_UNDEFINED ? -1 : color, members);
+  const int handle = runtime.communicators().adopt(me, parent, color == MPI_UNDEFINED ? -1 : color, members);
   const MPI_Comm newcomm = color == MPI_UNDEFINED ? MPI_COMM_NULL : handle;
   inherit_errhandler(runtime, comm, newcomm);
   return newcomm;
@@ -77,7 +77,7 @@ MPI_Comm create_comm(Runtime& runtime, MPI_Comm comm, const mpi::Communicator& p
         outsiders.push_back(member);
     return outsiders;
   };
-  const int handle = runtime.adopt(parent, inside ? members.front() : -1, chosen);
+  const int handle = runtime.communicators().adopt(me, parent, inside ? members.front() : -1, chosen);
   const MPI_Comm newcomm = inside ? handle : MPI_COMM_NULL;
   inherit_errhandler(runtime, comm, newcomm);
   return newcomm;
@@ -93,7 +93,7 @@ int free_comm(Runtime& runtime, MPI_Comm comm)
 {
   const int error = release_on_free(runtime, comm); // attribute delete callbacks, name, topology
   if (error == MPI_SUCCESS)
-    runtime.release_comm(comm);
+    runtime.communicators().release(comm);
   return error;
 }
 
@@ -112,8 +112,9 @@ std::vector<int> members_of(const mpi::Communicator& comm)
 
 void inherit_errhandler(Runtime& runtime, MPI_Comm parent, MPI_Comm child)
 {
+  const int me = runtime.current_rank();
   if (child != MPI_COMM_NULL)
-    runtime.set_errhandler(child, runtime.errhandler(parent));
+    runtime.communicators().set_errhandler(me, child, runtime.communicators().errhandler(me, parent));
 }
 
 int inherit_on_dup(Runtime& runtime, MPI_Comm from, MPI_Comm to)

@@ -45,9 +45,10 @@ int raise_through_handler(int handler, int object, int error_class, const char* 
 int raise_error(int comm, int error_class, const char* call, const std::string& what)
 {
   Runtime& runtime = Runtime::get();
-  if (runtime.comm_entry(comm) == nullptr)
+  const int me = runtime.current_rank();
+  if (runtime.communicators().find(comm, me) == nullptr)
     comm = MPI_COMM_WORLD;
-  return raise_through_handler(runtime.errhandler(comm), comm, error_class, call, what);
+  return raise_through_handler(runtime.communicators().errhandler(me, comm), comm, error_class, call, what);
 }
 
 void terminate_run(const std::string& report, int status)

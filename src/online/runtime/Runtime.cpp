@@ -16,7 +16,6 @@ namespace {
 Runtime* g_runtime = nullptr;
 constexpr int kPredefinedTypes = 42; // MPI_CHAR (1) .. MPI_CXX_LONG_DOUBLE_COMPLEX (42), in mpi::Element order
 constexpr int kPredefinedOps = 14;   // MPI_MAX (1) .. MPI_NO_OP (14), in mpi::ReduceOperation order
-constexpr HandleKind kCommKind{MPI_ERR_COMM, "communicator"};
 constexpr HandleKind kDatatypeKind{MPI_ERR_TYPE, "datatype"};
 constexpr HandleKind kOpKind{MPI_ERR_OP, "operation"};
 constexpr HandleKind kRequestKind{MPI_ERR_REQUEST, "request"};
@@ -39,13 +38,10 @@ double monotonic_time()
 
 Runtime::Runtime(mpi::Simulation& simulation, OnlineOptions options)
     : simulation_(simulation), options_(options), accounts_(simulation.world().size()),
-      comms_(kCommKind, MPI_COMM_SELF + 1), datatypes_(kDatatypeKind, kPredefinedTypes + 1),
+      communicators_(simulation.world()), datatypes_(kDatatypeKind, kPredefinedTypes + 1),
       ops_(kOpKind, kPredefinedOps + 1), requests_(kRequestKind, 1), messages_(kMessageKind, 1),
       process_objects_(std::make_unique<ProcessObjects>(simulation.world().size()))
 {
-  mpi::World& world = simulation.world();
-  comms_.insert_predefined(MPI_COMM_WORLD, CommEntry{&world.comm_world()});
-  self_comms_.assign(static_cast<size_t>(world.size()), nullptr); // made on a rank's first use of MPI_COMM_SELF
   for (int element = 0; element < kPredefinedTypes; ++element)
     datatypes_.insert_predefined(element + 1, mpi::Datatype::predefined(static_cast<mpi::Element>(element)));
   for (int operation = 0; operation < kPredefinedOps; ++operation)
@@ -144,59 +140,6 @@ void Runtime::mark_cpu(RankAccount& account)
   account.cpu_mark = thread_cpu_time();
 }
 
-CommEntry* Runtime::comm_entry(int handle)
-{
-  if (handle == 2) { // MPI_COMM_SELF: each rank's own
-    static CommEntry self;
-    const mpi::Communicator*& mine = self_comms_[static_cast<size_t>(current_rank())];
-    if (mine == nullptr)
-      mine = &simulation_.world().create_communicator("MPI_COMM_SELF", {current_rank()});
-    self.comm = mine;
-    return &self;
-  }
-  return comms_.find(handle);
-}
-
-const mpi::Communicator* Runtime::comm(int handle)
-{
-  CommEntry* entry = comm_entry(handle);
-  return entry ? entry->comm : nullptr;
-}
-
-int Runtime::adopt(const mpi::Communicator& parent, int color, const std::function<std::vector<int>()>& members)
-{
-  const uint32_t sequence = accounts_[current_rank()].made_tables().comm_creations[parent.context()]++;
-  auto key = std::make_tuple(parent.context(), sequence, color);
-  auto found = created_comms_.find(key);
-  if (found != created_comms_.end())
-    return found->second;
-  const std::string name = parent.name() + "/" + std::to_string(sequence) + ":" + std::to_string(color);
-  const int handle = comms_.insert(CommEntry{&world().create_communicator(name, members())});
-  created_comms_[key] = handle;
-  return handle;
-}
-
-void Runtime::release_comm(int handle)
-{
-  // Communicators stay allocated: other members may still use the handle (each member frees its own reference).
-  (void)handle;
-}
-
-int Runtime::errhandler(int comm)
-{
-  const RankAccount& account = accounts_[current_rank()];
-  if (not account.tables)
-    return 1; // MPI_ERRORS_ARE_FATAL
-  const auto& handlers = account.tables->errhandlers;
-  auto found = handlers.find(comm);
-  return found == handlers.end() ? 1 /* MPI_ERRORS_ARE_FATAL */ : found->second;
-}
-
-void Runtime::set_errhandler(int comm, int errhandler)
-{
-  accounts_[current_rank()].made_tables().errhandlers[comm] = errhandler;
-}
-
 mpi::DatatypePtr Runtime::datatype(int handle) const
 {
   const mpi::DatatypePtr* type = datatypes_.find(handle);
@@ -261,21 +204,6 @@ mpi::MessagePtr Runtime::take_message(int handle)
 {
   std::optional<mpi::MessagePtr> message = messages_.take(handle);
   return message ? std::move(*message) : nullptr;
-}
-
-// Groups, attributes, names, topologies ------------------------------------------------------------------------------
-
-int Runtime::adopt_group(const mpi::Communicator& parent, int tag, const std::vector<int>& members)
-{
-  const uint32_t sequence = group_creations_[std::make_tuple(current_rank(), parent.context(), tag, members)]++;
-  auto key = std::make_tuple(parent.context(), tag, members, sequence);
-  auto found = group_comms_.find(key);
-  if (found != group_comms_.end())
-    return found->second;
-  const std::string name = parent.name() + "/group:" + std::to_string(tag) + ":" + std::to_string(sequence);
-  const int handle = comms_.insert(CommEntry{&world().create_communicator(name, members)});
-  group_comms_[key] = handle;
-  return handle;
 }
 
 // Annotations for large studies ---------------------------------------------------------------------------------

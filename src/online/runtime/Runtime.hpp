@@ -9,6 +9,7 @@
 #include "mpi/Simulation.hpp"
 #include "online/objects/Attributes.hpp"
 #include "online/objects/CommProperties.hpp"
+#include "online/objects/Communicators.hpp"
 #include "online/objects/Groups.hpp"
 #include "online/runtime/HandleTable.hpp"
 
@@ -16,9 +17,6 @@
 #include <functional>
 #include <map>
 #include <memory>
-#include <string>
-#include <tuple>
-#include <unordered_map>
 #include <vector>
 
 namespace mpisim::online {
@@ -46,18 +44,6 @@ struct RankAccount {
   int depth = 0;        // nesting of MPI calls (an MPI call made by the library itself is not timed twice)
   double entered = 0;   // simulated date of the outermost call's entry
   bool initialized = false, finalized = false;
-  // Tables few ranks fill, made on first use (memory per rank is what limits scale).
-  struct Tables {
-    std::map<int, uint32_t> comm_creations; // by communicator context: how many this rank made (see Runtime::adopt)
-    std::map<int, int> errhandlers;          // by communicator handle, when not MPI_ERRORS_ARE_FATAL
-  };
-  std::unique_ptr<Tables> tables;
-  Tables& made_tables()
-  {
-    if (not tables)
-      tables = std::make_unique<Tables>();
-    return *tables;
-  }
 };
 
 // One user request: the simulator's request, and what to do when it completes (unpack a collective's result).
@@ -88,10 +74,6 @@ struct AttachedBuffer {
 
 class ProcessObjects;
 class Windows;
-
-struct CommEntry {
-  const mpi::Communicator* comm = nullptr;
-};
 
 class Runtime {
 public:
@@ -145,19 +127,12 @@ public:
   CallReporter* call_reporter() { return reporter_; }
 
   // Handles. Lookups return null / -1 for invalid handles; the tables (HandleTable.hpp) raise the kind's error class.
-  HandleTable<CommEntry, HandleStorage::Dense>& comms() { return comms_; }
   HandleTable<mpi::DatatypePtr, HandleStorage::Dense>& datatypes() { return datatypes_; }
   HandleTable<mpi::ReduceOpPtr, HandleStorage::Dense>& ops() { return ops_; }
   HandleTable<RequestEntry>& requests() { return requests_; }
-  const mpi::Communicator* comm(int handle);
-  CommEntry* comm_entry(int handle);
-  // The communicator created by the calling rank's n-th creation on `parent` with this color: every member gets the
-  // same handle; `build` is called by the first one to arrive.
-  int adopt(const mpi::Communicator& parent, int color, const std::function<std::vector<int>()>& members);
-  void release_comm(int handle);
-  // Error handlers belong to each rank's view of a communicator (each process has its own in real MPI).
-  int errhandler(int comm);
-  void set_errhandler(int comm, int errhandler);
+  // Communicators (objects/Communicators.hpp); comm(): the calling rank's lookup, null for an invalid handle.
+  Communicators& communicators() { return communicators_; }
+  const mpi::Communicator* comm(int handle) { return communicators_.find(handle, current_rank()); }
 
   mpi::DatatypePtr datatype(int handle) const;
   int add_datatype(mpi::DatatypePtr type);
@@ -178,13 +153,10 @@ public:
   int add_message(mpi::MessagePtr message);
   mpi::MessagePtr take_message(int handle); // null for an unknown handle
   // Groups, attributes, names and topologies: objects local to each rank (Groups.hpp, Attributes.hpp,
-  // CommProperties.hpp). adopt_group: the communicator MPI_Comm_create_group makes for `members` (world ranks, in
-  // order) with `tag`; every member gets the same handle. Creations are counted per (rank, parent, tag, members), as
-  // only the members take part.
+  // CommProperties.hpp).
   GroupTable& groups() { return groups_; }
   Attributes& attributes() { return attributes_; }
   CommProperties& comm_properties() { return comm_properties_; }
-  int adopt_group(const mpi::Communicator& parent, int tag, const std::vector<int>& members);
 
   // ---- Annotations for large studies (Sampling.hpp, api_sampling.cpp) ----
   Sampling& sampling();
@@ -212,9 +184,7 @@ private:
   OnlineOptions options_;
   std::vector<RankAccount> accounts_;
   std::vector<int> rank_of_actor_; // by actor id (dense, from 0): the rank, -1 for actors that are not ranks
-  HandleTable<CommEntry, HandleStorage::Dense> comms_; // 0 = MPI_COMM_NULL, 2 = per-rank MPI_COMM_SELF (not here)
-  std::vector<const mpi::Communicator*> self_comms_;   // by world rank
-  std::map<std::tuple<int, uint32_t, int>, int> created_comms_; // (parent context, sequence, color) -> handle
+  Communicators communicators_;
   HandleTable<mpi::DatatypePtr, HandleStorage::Dense> datatypes_;
   HandleTable<mpi::ReduceOpPtr, HandleStorage::Dense> ops_;
   HandleTable<RequestEntry> requests_;
@@ -229,8 +199,6 @@ private:
   GroupTable groups_;
   Attributes attributes_;
   CommProperties comm_properties_;
-  std::map<std::tuple<int, int, int, std::vector<int>>, uint32_t> group_creations_; // (rank, context, tag, members)
-  std::map<std::tuple<int, int, std::vector<int>, uint32_t>, int> group_comms_;     // (context, tag, members, seq)
 
   std::unique_ptr<Sampling> sampling_; // made on first use
   std::unique_ptr<ProcessObjects> process_objects_;
