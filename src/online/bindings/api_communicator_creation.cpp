@@ -62,8 +62,8 @@ extern "C" int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_
 {
   (void)info; // no hints are understood
   Runtime& runtime = Runtime::get();
-  const mpisim::mpi::Communicator* parent = runtime.comm(comm);
-  MPISIM_CHECK(parent != nullptr, comm, MPI_ERR_COMM, "invalid communicator " + std::to_string(comm));
+  const mpisim::mpi::Communicator* parent = nullptr;
+  MPISIM_TRY(resolve_comm(comm, "MPI_Comm_split_type", parent));
   MPISIM_CHECK(split_type == MPI_COMM_TYPE_SHARED || split_type == MPI_UNDEFINED, comm, MPI_ERR_ARG,
                "unknown split type " + std::to_string(split_type));
   ApiScope scope("PMPI_Comm_split"); // the timeline names it after the split it makes, as before
@@ -89,7 +89,8 @@ extern "C" int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm* newcomm, MPI_Request* req
 extern "C" int PMPI_Comm_set_name(MPI_Comm comm, const char* comm_name)
 {
   Runtime& runtime = Runtime::get();
-  MPISIM_CHECK(runtime.comm(comm) != nullptr, comm, MPI_ERR_COMM, "invalid communicator " + std::to_string(comm));
+  const mpisim::mpi::Communicator* c = nullptr;
+  MPISIM_TRY(resolve_comm(comm, "MPI_Comm_set_name", c));
   MPISIM_CHECK(comm_name != nullptr, comm, MPI_ERR_ARG, "null name");
   const size_t length = strnlen(comm_name, MPI_MAX_OBJECT_NAME - 1);
   runtime.comm_properties().set_name(runtime.current_rank(), comm, std::string(comm_name, length));
@@ -99,7 +100,8 @@ extern "C" int PMPI_Comm_set_name(MPI_Comm comm, const char* comm_name)
 extern "C" int PMPI_Comm_get_name(MPI_Comm comm, char* comm_name, int* resultlen)
 {
   Runtime& runtime = Runtime::get();
-  MPISIM_CHECK(runtime.comm(comm) != nullptr, comm, MPI_ERR_COMM, "invalid communicator " + std::to_string(comm));
+  const mpisim::mpi::Communicator* c = nullptr;
+  MPISIM_TRY(resolve_comm(comm, "MPI_Comm_get_name", c));
   const std::string* set = runtime.comm_properties().name(runtime.current_rank(), comm);
   const std::string name = set                      ? *set
                            : comm == MPI_COMM_WORLD ? "MPI_COMM_WORLD"
@@ -112,8 +114,8 @@ extern "C" int PMPI_Comm_get_name(MPI_Comm comm, char* comm_name, int* resultlen
 
 extern "C" int PMPI_Comm_test_inter(MPI_Comm comm, int* flag)
 {
-  MPISIM_CHECK(Runtime::get().comm(comm) != nullptr, comm, MPI_ERR_COMM,
-               "invalid communicator " + std::to_string(comm));
+  const mpisim::mpi::Communicator* c = nullptr;
+  MPISIM_TRY(resolve_comm(comm, "MPI_Comm_test_inter", c));
   *flag = 0;
   return MPI_SUCCESS;
 }

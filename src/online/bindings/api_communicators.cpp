@@ -6,8 +6,8 @@ using namespace mpisim::online;
 
 extern "C" int PMPI_Comm_size(MPI_Comm comm, int* size)
 {
-  const mpisim::mpi::Communicator* c = Runtime::get().comm(comm);
-  MPISIM_CHECK(c != nullptr, comm, MPI_ERR_COMM, "invalid communicator " + std::to_string(comm));
+  const mpisim::mpi::Communicator* c = nullptr;
+  MPISIM_TRY(resolve_comm(comm, "MPI_Comm_size", c));
   *size = c->size();
   return MPI_SUCCESS;
 }
@@ -15,8 +15,8 @@ extern "C" int PMPI_Comm_size(MPI_Comm comm, int* size)
 extern "C" int PMPI_Comm_rank(MPI_Comm comm, int* rank)
 {
   Runtime& runtime = Runtime::get();
-  const mpisim::mpi::Communicator* c = runtime.comm(comm);
-  MPISIM_CHECK(c != nullptr, comm, MPI_ERR_COMM, "invalid communicator " + std::to_string(comm));
+  const mpisim::mpi::Communicator* c = nullptr;
+  MPISIM_TRY(resolve_comm(comm, "MPI_Comm_rank", c));
   *rank = c->local_rank(runtime.current_rank());
   return MPI_SUCCESS;
 }
@@ -24,8 +24,8 @@ extern "C" int PMPI_Comm_rank(MPI_Comm comm, int* rank)
 extern "C" int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm* newcomm)
 {
   ApiScope scope;
-  const mpisim::mpi::Communicator* parent = scope.runtime().comm(comm);
-  MPISIM_CHECK(parent != nullptr, comm, MPI_ERR_COMM, "invalid communicator " + std::to_string(comm));
+  const mpisim::mpi::Communicator* parent = nullptr;
+  MPISIM_TRY(resolve_comm(comm, "MPI_Comm_split", parent));
   MPISIM_CHECK(color >= 0 || color == MPI_UNDEFINED, comm, MPI_ERR_ARG, "negative color " + std::to_string(color));
   *newcomm = split_comm(scope.runtime(), comm, *parent, color, key);
   return MPI_SUCCESS;
@@ -34,8 +34,8 @@ extern "C" int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm* newc
 extern "C" int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm)
 {
   Runtime& runtime = Runtime::get();
-  const mpisim::mpi::Communicator* parent = runtime.comm(comm);
-  MPISIM_CHECK(parent != nullptr, comm, MPI_ERR_COMM, "invalid communicator " + std::to_string(comm));
+  const mpisim::mpi::Communicator* parent = nullptr;
+  MPISIM_TRY(resolve_comm(comm, "MPI_Comm_dup", parent));
   {
     ApiScope scope("PMPI_Comm_split"); // the timeline names the call after the split it makes, as before
     *newcomm = split_comm(runtime, comm, *parent, 0, parent->local_rank(runtime.current_rank()));

@@ -125,8 +125,8 @@ extern "C" int PMPI_Errhandler_free(MPI_Errhandler* errhandler)
 extern "C" int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
 {
   Runtime& runtime = Runtime::get();
-  MPISIM_CHECK(runtime.comm(comm) != nullptr, MPI_COMM_WORLD, MPI_ERR_COMM,
-               "invalid communicator " + std::to_string(comm));
+  const mpisim::mpi::Communicator* c = nullptr;
+  MPISIM_TRY(resolve_comm(comm, "MPI_Comm_set_errhandler", c));
   MPISIM_CHECK(is_attachable(errhandler), comm, MPI_ERR_ARG, "invalid error handler " + std::to_string(errhandler));
   runtime.communicators().set_errhandler(runtime.current_rank(), comm, errhandler);
   return MPI_SUCCESS;
@@ -135,8 +135,8 @@ extern "C" int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler
 extern "C" int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler* errhandler)
 {
   Runtime& runtime = Runtime::get();
-  MPISIM_CHECK(runtime.comm(comm) != nullptr, MPI_COMM_WORLD, MPI_ERR_COMM,
-               "invalid communicator " + std::to_string(comm));
+  const mpisim::mpi::Communicator* c = nullptr;
+  MPISIM_TRY(resolve_comm(comm, "MPI_Comm_get_errhandler", c));
   *errhandler = runtime.communicators().errhandler(runtime.current_rank(), comm);
   if (UserErrhandler* user = runtime.process_objects().errhandler(*errhandler))
     ++user->references; // a new handle the application frees
@@ -146,8 +146,8 @@ extern "C" int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler* errhandle
 extern "C" int PMPI_Comm_call_errhandler(MPI_Comm comm, int errorcode)
 {
   Runtime& runtime = Runtime::get();
-  MPISIM_CHECK(runtime.comm(comm) != nullptr, MPI_COMM_WORLD, MPI_ERR_COMM,
-               "invalid communicator " + std::to_string(comm));
+  const mpisim::mpi::Communicator* c = nullptr;
+  MPISIM_TRY(resolve_comm(comm, "MPI_Comm_call_errhandler", c));
   int error_class = MPI_ERR_UNKNOWN;
   if (is_predefined(errorcode) || is_added(errorcode))
     error_class = class_of(errorcode);

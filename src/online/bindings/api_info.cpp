@@ -160,9 +160,8 @@ extern "C" int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm* n
   InfoObject* object = nullptr;
   if (info != MPI_INFO_NULL)
     MPISIM_TRY(resolve_info(info, "MPI_Comm_dup_with_info", object));
-  const mpisim::mpi::Communicator* parent = scope.runtime().comm(comm);
-  if (parent == nullptr) // raised as by the MPI_Comm_dup it makes
-    return raise_error(comm, MPI_ERR_COMM, "MPI_Comm_dup", "invalid communicator " + std::to_string(comm));
+  const mpisim::mpi::Communicator* parent = nullptr;
+  MPISIM_TRY(resolve_comm(comm, "MPI_Comm_dup", parent)); // named as by the MPI_Comm_dup it used to make
   MPISIM_TRY(dup_comm(scope.runtime(), comm, *parent, newcomm));
   InfoObject& hints = objects().of_rank(scope.runtime().current_rank()).comm_hints[*newcomm];
   hints = InfoObject{};
