@@ -11,18 +11,12 @@ int resolve_comm(MPI_Comm comm, const char* call, const mpi::Communicator*& out)
 
 int resolve_type(MPI_Comm comm, MPI_Datatype type, const char* call, mpi::DatatypePtr& out)
 {
-  mpi::DatatypePtr* found = nullptr;
-  MPISIM_TRY(Runtime::get().datatypes().resolve(type, comm, call, found));
-  out = *found;
-  return MPI_SUCCESS;
+  return Runtime::get().datatypes().resolve(type, comm, call, out);
 }
 
 int resolve_op(MPI_Comm comm, MPI_Op op, const char* call, mpi::ReduceOpPtr& out)
 {
-  mpi::ReduceOpPtr* found = nullptr;
-  MPISIM_TRY(Runtime::get().ops().resolve(op, comm, call, found));
-  out = *found;
-  return MPI_SUCCESS;
+  return Runtime::get().operations().resolve(op, comm, call, out);
 }
 
 int check_count(MPI_Comm comm, int count, const char* call)

@@ -198,7 +198,7 @@ int start_nonblocking(ApiScope& scope, const PreparedPtr& prepared, MPI_Request*
   entry.request = scope.runtime().simulation().collectives().start(scope.rank(), prepared->comm, prepared->call);
   entry.on_complete = [prepared] { prepared->finish(); };
   entry.keep_alive = prepared;
-  *request = scope.runtime().add_request(std::move(entry));
+  *request = scope.runtime().requests().add(std::move(entry));
   return MPI_SUCCESS;
 }
 

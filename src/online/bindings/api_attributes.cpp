@@ -58,7 +58,7 @@ int check_object(AttributeObject object, int handle, const char* call)
   Runtime& runtime = Runtime::get();
   if (object == AttributeObject::Comm && runtime.comm(handle) == nullptr)
     return runtime.communicators().raise_invalid(handle, MPI_COMM_WORLD, call);
-  if (object == AttributeObject::Type && runtime.datatype(handle) == nullptr)
+  if (object == AttributeObject::Type && runtime.datatypes().find(handle) == nullptr)
     return raise_error(MPI_COMM_WORLD, MPI_ERR_TYPE, call, "invalid datatype " + std::to_string(handle));
   return MPI_SUCCESS;
 }

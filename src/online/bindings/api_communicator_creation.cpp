@@ -82,7 +82,7 @@ extern "C" int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm* newcomm, MPI_Request* req
   const int me = scope.runtime().current_rank();
   *newcomm = scope.runtime().communicators().adopt(me, *parent, 0, [parent] { return members_of(*parent); });
   MPISIM_TRY(inherit_on_dup(scope.runtime(), comm, *newcomm));
-  *request = scope.runtime().add_request(RequestEntry{});
+  *request = scope.runtime().requests().add(RequestEntry{});
   return MPI_SUCCESS;
 }
 

@@ -43,8 +43,8 @@ MPI_Datatype handle_for(const DatatypePtr& type)
 {
   Runtime& runtime = Runtime::get();
   if (type->is_predefined())
-    return runtime.datatype_handle(*type);
-  return runtime.add_datatype(type);
+    return runtime.datatypes().handle_of(*type);
+  return runtime.datatypes().add(type);
 }
 
 std::map<int, std::string>& names_of_this_rank()
@@ -146,7 +146,7 @@ extern "C" int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype* type)
   static const MPI_Datatype complexes[] = {MPI_C_FLOAT_COMPLEX, MPI_C_DOUBLE_COMPLEX, MPI_C_LONG_DOUBLE_COMPLEX};
   auto pick = [&](const MPI_Datatype* candidates, size_t count) {
     for (size_t i = 0; i < count; ++i)
-      if (static_cast<int>(Runtime::get().datatype(candidates[i])->size()) == size)
+      if (static_cast<int>(Runtime::get().datatypes().find(candidates[i])->size()) == size)
         return candidates[i];
     return MPI_DATATYPE_NULL;
   };

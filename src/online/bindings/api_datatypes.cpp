@@ -18,7 +18,7 @@ template <typename Build>
 int define(MPI_Datatype* newtype, const char* call, Build&& build)
 {
   try {
-    *newtype = Runtime::get().add_datatype(build());
+    *newtype = Runtime::get().datatypes().add(build());
     return MPI_SUCCESS;
   } catch (const mpisim::InputError& error) {
     return raise_error(MPI_COMM_WORLD, MPI_ERR_ARG, call, error.what());
@@ -191,7 +191,7 @@ extern "C" int PMPI_Type_free(MPI_Datatype* type)
   MPISIM_CHECK(not t->is_predefined(), MPI_COMM_WORLD, MPI_ERR_TYPE, "cannot free a predefined datatype");
   Runtime& runtime = Runtime::get(); // attribute delete callbacks run first (api_attributes.cpp)
   MPISIM_TRY(runtime.attributes().remove_all(runtime.current_rank(), AttributeObject::Type, *type));
-  Runtime::get().release_datatype(*type);
+  Runtime::get().datatypes().release(*type);
   *type = MPI_DATATYPE_NULL;
   return MPI_SUCCESS;
 }

@@ -24,14 +24,14 @@ extern "C" int PMPI_Grequest_start(MPI_Grequest_query_function* query_fn, MPI_Gr
   entry.query = [query_fn, extra_state](MPI_Status* status) { return query_fn(extra_state, status); };
   entry.release = [free_fn, extra_state] { return free_fn(extra_state); };
   entry.cancel = [cancel_fn, extra_state](bool complete) { return cancel_fn(extra_state, complete ? 1 : 0); };
-  *request = scope.runtime().add_request(std::move(entry));
+  *request = scope.runtime().requests().add(std::move(entry));
   return MPI_SUCCESS;
 }
 
 extern "C" int PMPI_Grequest_complete(MPI_Request request)
 {
   ApiScope scope;
-  RequestEntry* entry = request == MPI_REQUEST_NULL ? nullptr : scope.runtime().request(request);
+  RequestEntry* entry = request == MPI_REQUEST_NULL ? nullptr : scope.runtime().requests().find(request);
   MPISIM_CHECK(entry != nullptr && entry->query, MPI_COMM_WORLD, MPI_ERR_REQUEST,
                "not a generalized request: " + std::to_string(request));
   MPISIM_CHECK(not entry->request->done(), MPI_COMM_WORLD, MPI_ERR_REQUEST, "generalized request completed twice");

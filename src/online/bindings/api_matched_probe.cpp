@@ -19,7 +19,7 @@ int check_probe(MPI_Comm comm, int source, int tag, const char* call, const mpis
 void give_message(Runtime& runtime, const mpisim::mpi::MessagePtr& found, MPI_Message* message, MPI_Status* status)
 {
   fill_status(status, mpisim::mpi::Status{found->source(), found->tag(), found->bytes(), false, found->id()});
-  *message = runtime.add_message(found);
+  *message = runtime.requests().add_message(found);
 }
 
 // Resolves the message handle of MPI_Mrecv/MPI_Imrecv: the claimed message (null for MPI_MESSAGE_NO_PROC).
@@ -33,7 +33,7 @@ int take(Runtime& runtime, int count, MPI_Datatype type, MPI_Message* message, c
     *message = MPI_MESSAGE_NULL;
     return MPI_SUCCESS;
   }
-  out = *message == MPI_MESSAGE_NULL ? nullptr : runtime.take_message(*message);
+  out = *message == MPI_MESSAGE_NULL ? nullptr : runtime.requests().take_message(*message);
   if (out == nullptr)
     return raise_error(MPI_COMM_WORLD, MPI_ERR_REQUEST, call,
                        "invalid message handle " + std::to_string(*message) + " (already received?)");
@@ -107,7 +107,7 @@ extern "C" int PMPI_Imrecv(void* buf, int count, MPI_Datatype type, MPI_Message*
   RequestEntry entry;
   if (claimed != nullptr)
     entry.request = scope.rank().mrecv(claimed, buf, static_cast<size_t>(count), t);
-  *request = scope.runtime().add_request(std::move(entry));
+  *request = scope.runtime().requests().add(std::move(entry));
   return MPI_SUCCESS;
 }
 

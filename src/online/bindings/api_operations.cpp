@@ -10,18 +10,18 @@ extern "C" int PMPI_Op_create(MPI_User_function* function, int commute, MPI_Op* 
   MPISIM_CHECK(function != nullptr, MPI_COMM_WORLD, MPI_ERR_ARG, "null user function");
   auto call_user = [function](const void* in, void* inout, int count, const mpisim::mpi::Datatype& type) {
     // The user function receives the handle of the call's datatype (predefined, or one the application built).
-    MPI_Datatype handle = Runtime::get().datatype_handle(type);
+    MPI_Datatype handle = Runtime::get().datatypes().handle_of(type);
     function(const_cast<void*>(in), inout, &count, &handle);
   };
-  *op = Runtime::get().add_op(mpisim::mpi::ReduceOp::user(call_user, commute != 0));
+  *op = Runtime::get().operations().add(mpisim::mpi::ReduceOp::user(call_user, commute != 0));
   return MPI_SUCCESS;
 }
 
 extern "C" int PMPI_Op_free(MPI_Op* op)
 {
-  MPISIM_CHECK(*op > MPI_NO_OP && Runtime::get().op(*op) != nullptr, MPI_COMM_WORLD, MPI_ERR_OP,
+  MPISIM_CHECK(*op > MPI_NO_OP && Runtime::get().operations().find(*op) != nullptr, MPI_COMM_WORLD, MPI_ERR_OP,
                "cannot free operation " + std::to_string(*op));
-  Runtime::get().release_op(*op);
+  Runtime::get().operations().release(*op);
   *op = MPI_OP_NULL;
   return MPI_SUCCESS;
 }

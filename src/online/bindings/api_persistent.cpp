@@ -16,7 +16,7 @@ int create(Runtime& runtime, std::function<int(mpisim::mpi::RequestPtr&)> start,
   entry.start = std::move(start);
   entry.persistent = true;
   entry.active = false;
-  *request = runtime.add_request(std::move(entry));
+  *request = runtime.requests().add(std::move(entry));
   return MPI_SUCCESS;
 }
 
@@ -37,7 +37,7 @@ int send_init(const void* buf, int count, MPI_Datatype type, int dest, int tag, 
 
 int start(Runtime& runtime, MPI_Request* request, const char* call)
 {
-  RequestEntry* entry = *request == MPI_REQUEST_NULL ? nullptr : runtime.request(*request);
+  RequestEntry* entry = *request == MPI_REQUEST_NULL ? nullptr : runtime.requests().find(*request);
   if (entry == nullptr || not entry->persistent)
     return raise_error(MPI_COMM_WORLD, MPI_ERR_REQUEST, call,
                        "request " + std::to_string(*request) + " is not a persistent request");

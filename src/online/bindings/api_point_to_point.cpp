@@ -47,7 +47,7 @@ int truncation_error(MPI_Comm comm, const mpisim::mpi::Status& status, const cha
 // Sendrecv's timeline slice: its send (arguments not checked yet: unknown handles describe nothing).
 void describe_exchange(ApiScope& scope, MPI_Comm comm, int dest, int count, MPI_Datatype type, int tag)
 {
-  const DatatypePtr resolved = scope.runtime().datatype(type);
+  const DatatypePtr resolved = scope.runtime().datatypes().find(type);
   if (resolved != nullptr && count >= 0)
     scope.describe(scope.runtime().comm(comm), dest, static_cast<double>(resolved->packed_size(count)), tag);
 }
@@ -99,7 +99,7 @@ int immediate_send(const void* buf, int count, MPI_Datatype type, int dest, int 
   scope.describe(args.comm, dest, static_cast<double>(args.type->packed_size(count)), tag);
   RequestEntry entry;
   MPISIM_TRY(post_send(scope.rank(), comm, args, buf, count, dest, tag, kind, call, entry.request));
-  *request = scope.runtime().add_request(std::move(entry));
+  *request = scope.runtime().requests().add(std::move(entry));
   return MPI_SUCCESS;
 }
 } // namespace
@@ -141,7 +141,7 @@ int immediate_receive(void* buf, int count, MPI_Datatype type, int source, int t
   RequestEntry entry;
   if (source != MPI_PROC_NULL)
     entry.request = scope.rank().irecv(*args.comm, source, tag, buf, count, args.type);
-  *request = scope.runtime().add_request(std::move(entry));
+  *request = scope.runtime().requests().add(std::move(entry));
   return MPI_SUCCESS;
 }
 } // namespace
@@ -230,7 +230,7 @@ extern "C" int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int* flag, MPI_St
 
 extern "C" int PMPI_Get_count(const MPI_Status* status, MPI_Datatype type, int* count)
 {
-  DatatypePtr t = Runtime::get().datatype(type);
+  DatatypePtr t = Runtime::get().datatypes().find(type);
   MPISIM_CHECK(t != nullptr, MPI_COMM_WORLD, MPI_ERR_TYPE, "invalid datatype " + std::to_string(type));
   if (t->size() == 0)
     *count = 0;

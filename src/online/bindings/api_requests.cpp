@@ -18,7 +18,7 @@ namespace {
 
 RequestEntry* lookup(Runtime& runtime, MPI_Request handle)
 {
-  return handle == MPI_REQUEST_NULL ? nullptr : runtime.request(handle);
+  return handle == MPI_REQUEST_NULL ? nullptr : runtime.requests().find(handle);
 }
 
 bool is_active(const RequestEntry* entry)
@@ -43,7 +43,7 @@ int check_requests(Runtime& runtime, int count, const MPI_Request requests[], co
   if (count < 0)
     return raise_error(MPI_COMM_WORLD, MPI_ERR_COUNT, call, "negative count " + std::to_string(count));
   for (int i = 0; i < count; ++i)
-    if (requests[i] != MPI_REQUEST_NULL && runtime.request(requests[i]) == nullptr)
+    if (requests[i] != MPI_REQUEST_NULL && runtime.requests().find(requests[i]) == nullptr)
       return invalid_request(requests[i], call);
   return MPI_SUCCESS;
 }
@@ -85,7 +85,7 @@ int fill_request_status(const RequestEntry& entry, MPI_Status* status)
 // error class (MPI_ERR_TRUNCATE for a truncated receive), not raised.
 int finish(Runtime& runtime, MPI_Request* handle, MPI_Status* status)
 {
-  RequestEntry& entry = *runtime.request(*handle);
+  RequestEntry& entry = *runtime.requests().find(*handle);
   const bool truncated = entry.request && entry.request->status.truncated;
   int error = fill_request_status(entry, status);
   run_completion_action(entry);
@@ -95,7 +95,7 @@ int finish(Runtime& runtime, MPI_Request* handle, MPI_Status* status)
     entry.active = false;
     entry.request = nullptr;
   } else {
-    runtime.release_request(*handle);
+    runtime.requests().release(*handle);
     *handle = MPI_REQUEST_NULL;
   }
   return truncated ? MPI_ERR_TRUNCATE : error;
@@ -360,7 +360,7 @@ extern "C" int PMPI_Request_free(MPI_Request* request)
   // request's free callback runs now, complete or not (MPI would wait for MPI_Grequest_complete).
   RequestEntry* entry = lookup(runtime, *request);
   const int error = entry->release ? entry->release() : MPI_SUCCESS;
-  runtime.release_request(*request);
+  runtime.requests().release(*request);
   *request = MPI_REQUEST_NULL;
   return error;
 }

@@ -53,7 +53,7 @@ struct Access {
 
 int check_type(MPI_Win win, MPI_Datatype handle, const char* call, DatatypePtr& out)
 {
-  out = Runtime::get().datatype(handle);
+  out = Runtime::get().datatypes().find(handle);
   if (out == nullptr)
     return raise_window_error(win, MPI_ERR_TYPE, call, "invalid datatype " + std::to_string(handle));
   return MPI_SUCCESS;
@@ -117,7 +117,7 @@ int check_accumulate(MPI_Win win, const Access& access, MPI_Op op, const char* c
   const DatatypePtr basic = Datatype::predefined(origin);
   std::vector<std::byte> in(basic->size()), inout(basic->size());
   try {
-    Runtime::get().op(op)->apply_to_packed(in.data(), inout.data(), 1, *basic);
+    Runtime::get().operations().find(op)->apply_to_packed(in.data(), inout.data(), 1, *basic);
   } catch (const std::exception&) {
     return raise_window_error(win, MPI_ERR_OP, call,
                               "operation " + std::to_string(op) + " is not defined on " +
@@ -157,7 +157,7 @@ void apply(const WindowPart& part, const OperationHeader& header, const std::byt
   }
   std::vector<std::byte> current(header.type->packed_size(count));
   header.type->pack(target, count, current.data());
-  Runtime::get().op(header.op)->apply_to_packed(data, current.data(), count, *header.type);
+  Runtime::get().operations().find(header.op)->apply_to_packed(data, current.data(), count, *header.type);
   header.type->unpack(current.data(), count, target);
 }
 

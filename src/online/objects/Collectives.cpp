@@ -43,9 +43,9 @@ void run_barrier(Runtime& runtime, const mpi::Communicator& comm)
 void run_allreduce(Runtime& runtime, const mpi::Communicator& comm, const void* send, void* recv, int count,
                    MPI_Datatype type, MPI_Op op)
 {
-  const mpi::DatatypePtr t = runtime.datatype(type);
+  const mpi::DatatypePtr t = runtime.datatypes().find(type);
   mpi::CollectiveCall call = call_with_data(mpi::Collective::Allreduce);
-  reduce_with(call, t, runtime.op(op));
+  reduce_with(call, t, runtime.operations().find(op));
   call.bytes = static_cast<double>(t->packed_size(count));
   call.recv_data = static_cast<std::byte*>(recv);
   call.send_data = static_cast<const std::byte*>(send);
@@ -55,7 +55,7 @@ void run_allreduce(Runtime& runtime, const mpi::Communicator& comm, const void* 
 void run_allgather(Runtime& runtime, const mpi::Communicator& comm, const void* send, void* recv, int count,
                    MPI_Datatype type)
 {
-  const mpi::DatatypePtr t = runtime.datatype(type);
+  const mpi::DatatypePtr t = runtime.datatypes().find(type);
   mpi::CollectiveCall call = call_with_data(mpi::Collective::Allgather);
   call.recv_bytes = static_cast<double>(t->packed_size(count));
   call.recv_data = static_cast<std::byte*>(recv);
@@ -68,7 +68,7 @@ void run_allgather(Runtime& runtime, const mpi::Communicator& comm, const void* 
 void run_allgatherv(Runtime& runtime, const mpi::Communicator& comm, const void* send, int count, void* recv,
                     const int* counts, const int* displs, MPI_Datatype type)
 {
-  const mpi::DatatypePtr t = runtime.datatype(type);
+  const mpi::DatatypePtr t = runtime.datatypes().find(type);
   mpi::CollectiveCall call = call_with_data(mpi::Collective::Allgatherv);
   for (int r = 0; r < comm.size(); ++r) {
     call.recv_counts.push_back(static_cast<double>(t->packed_size(counts[r])));
@@ -84,9 +84,9 @@ void run_allgatherv(Runtime& runtime, const mpi::Communicator& comm, const void*
 void run_reduce_scatter_block(Runtime& runtime, const mpi::Communicator& comm, const void* send, void* recv, int count,
                               MPI_Datatype type, MPI_Op op)
 {
-  const mpi::DatatypePtr t = runtime.datatype(type);
+  const mpi::DatatypePtr t = runtime.datatypes().find(type);
   mpi::CollectiveCall call = call_with_data(mpi::Collective::ReduceScatter);
-  reduce_with(call, t, runtime.op(op));
+  reduce_with(call, t, runtime.operations().find(op));
   call.recv_counts.assign(static_cast<size_t>(comm.size()), static_cast<double>(t->packed_size(count)));
   call.bytes = static_cast<double>(t->packed_size(static_cast<size_t>(count) * comm.size()));
   call.send_data = static_cast<const std::byte*>(send);

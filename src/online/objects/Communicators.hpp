@@ -50,7 +50,7 @@ private:
 
   mpi::World& world_;
   HandleTable<const mpi::Communicator*, HandleStorage::Dense> table_; // 0: MPI_COMM_NULL; 2: MPI_COMM_SELF (below)
-  std::vector<const mpi::Communicator*> self_comms_;                 // by world rank
+  std::vector<const mpi::Communicator*> self_comms_;                  // by world rank
   std::vector<std::unique_ptr<RankView>> views_;                      // by world rank
   std::map<std::tuple<int, uint32_t, int>, int> created_;             // (parent context, sequence, color) -> handle
   std::map<std::tuple<int, int, int, std::vector<int>>, uint32_t> group_creations_; // (rank, context, tag, members)

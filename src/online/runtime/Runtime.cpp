@@ -14,12 +14,6 @@ namespace mpisim::online {
 
 namespace {
 Runtime* g_runtime = nullptr;
-constexpr int kPredefinedTypes = 42; // MPI_CHAR (1) .. MPI_CXX_LONG_DOUBLE_COMPLEX (42), in mpi::Element order
-constexpr int kPredefinedOps = 14;   // MPI_MAX (1) .. MPI_NO_OP (14), in mpi::ReduceOperation order
-constexpr HandleKind kDatatypeKind{MPI_ERR_TYPE, "datatype"};
-constexpr HandleKind kOpKind{MPI_ERR_OP, "operation"};
-constexpr HandleKind kRequestKind{MPI_ERR_REQUEST, "request"};
-constexpr HandleKind kMessageKind{MPI_ERR_REQUEST, "message handle"};
 } // namespace
 
 double thread_cpu_time()
@@ -38,14 +32,9 @@ double monotonic_time()
 
 Runtime::Runtime(mpi::Simulation& simulation, OnlineOptions options)
     : simulation_(simulation), options_(options), accounts_(simulation.world().size()),
-      communicators_(simulation.world()), datatypes_(kDatatypeKind, kPredefinedTypes + 1),
-      ops_(kOpKind, kPredefinedOps + 1), requests_(kRequestKind, 1), messages_(kMessageKind, 1),
+      communicators_(simulation.world()),
       process_objects_(std::make_unique<ProcessObjects>(simulation.world().size()))
 {
-  for (int element = 0; element < kPredefinedTypes; ++element)
-    datatypes_.insert_predefined(element + 1, mpi::Datatype::predefined(static_cast<mpi::Element>(element)));
-  for (int operation = 0; operation < kPredefinedOps; ++operation)
-    ops_.insert_predefined(operation + 1, mpi::ReduceOp::predefined(static_cast<mpi::ReduceOperation>(operation)));
   g_runtime = this;
 }
 
@@ -138,72 +127,6 @@ void Runtime::mark_cpu(RankAccount& account)
 {
   account.wall_mark = monotonic_time();
   account.cpu_mark = thread_cpu_time();
-}
-
-mpi::DatatypePtr Runtime::datatype(int handle) const
-{
-  const mpi::DatatypePtr* type = datatypes_.find(handle);
-  return type != nullptr ? *type : nullptr;
-}
-
-int Runtime::add_datatype(mpi::DatatypePtr type)
-{
-  return datatypes_.insert(std::move(type));
-}
-
-int Runtime::datatype_handle(const mpi::Datatype& type) const
-{
-  return datatypes_.find_handle([&type](const mpi::DatatypePtr& known) { return known.get() == &type; });
-}
-
-void Runtime::release_datatype(int handle)
-{
-  // Predefined types are never freed; derived types live on while messages or requests hold them (shared_ptr).
-  if (handle > kPredefinedTypes)
-    datatypes_.erase(handle);
-}
-
-mpi::ReduceOpPtr Runtime::op(int handle) const
-{
-  const mpi::ReduceOpPtr* op = ops_.find(handle);
-  return op != nullptr ? *op : nullptr;
-}
-
-int Runtime::add_op(mpi::ReduceOpPtr op)
-{
-  return ops_.insert(std::move(op));
-}
-
-void Runtime::release_op(int handle)
-{
-  if (handle > kPredefinedOps)
-    ops_.erase(handle);
-}
-
-int Runtime::add_request(RequestEntry entry)
-{
-  return requests_.insert(std::move(entry));
-}
-
-RequestEntry* Runtime::request(int handle)
-{
-  return requests_.find(handle);
-}
-
-void Runtime::release_request(int handle)
-{
-  requests_.erase(handle);
-}
-
-int Runtime::add_message(mpi::MessagePtr message)
-{
-  return messages_.insert(std::move(message));
-}
-
-mpi::MessagePtr Runtime::take_message(int handle)
-{
-  std::optional<mpi::MessagePtr> message = messages_.take(handle);
-  return message ? std::move(*message) : nullptr;
 }
 
 // Annotations for large studies ---------------------------------------------------------------------------------

@@ -10,8 +10,9 @@
 #include "online/objects/Attributes.hpp"
 #include "online/objects/CommProperties.hpp"
 #include "online/objects/Communicators.hpp"
+#include "online/objects/Datatypes.hpp"
 #include "online/objects/Groups.hpp"
-#include "online/runtime/HandleTable.hpp"
+#include "online/objects/Requests.hpp"
 
 #include <cstdint>
 #include <functional>
@@ -44,23 +45,6 @@ struct RankAccount {
   int depth = 0;        // nesting of MPI calls (an MPI call made by the library itself is not timed twice)
   double entered = 0;   // simulated date of the outermost call's entry
   bool initialized = false, finalized = false;
-};
-
-// One user request: the simulator's request, and what to do when it completes (unpack a collective's result).
-struct RequestEntry {
-  mpi::RequestPtr request; // null for requests on MPI_PROC_NULL (complete at once)
-  std::function<void()> on_complete;
-  std::shared_ptr<void> keep_alive; // buffers of a non-blocking collective
-  // Persistent requests (api_persistent.cpp): MPI_Start posts the operation again through `start` (which returns
-  // an error class and sets the simulator's request); from a completion to the next MPI_Start the request is
-  // inactive, and completion calls treat it as MPI_REQUEST_NULL, though its handle stays valid.
-  std::function<int(mpi::RequestPtr& request)> start;
-  bool persistent = false;
-  bool active = true;
-  // Generalized requests (api_generalized_requests.cpp): the application's status, free and cancel callbacks.
-  std::function<int(MPI_Status* status)> query;
-  std::function<int()> release;
-  std::function<int(bool complete)> cancel;
 };
 
 // Point-to-point (api_buffered.cpp): a rank's buffer for buffered sends (MPI_Buffer_attach) and the buffered
@@ -126,32 +110,18 @@ public:
   void set_call_reporter(CallReporter* reporter) { reporter_ = reporter; }
   CallReporter* call_reporter() { return reporter_; }
 
-  // Handles. Lookups return null / -1 for invalid handles; the tables (HandleTable.hpp) raise the kind's error class.
-  HandleTable<mpi::DatatypePtr, HandleStorage::Dense>& datatypes() { return datatypes_; }
-  HandleTable<mpi::ReduceOpPtr, HandleStorage::Dense>& ops() { return ops_; }
-  HandleTable<RequestEntry>& requests() { return requests_; }
+  // The objects behind MPI's handles (objects/): lookups return null for invalid handles, resolve() and
+  // raise_invalid() raise the kind's error class.
   // Communicators (objects/Communicators.hpp); comm(): the calling rank's lookup, null for an invalid handle.
   Communicators& communicators() { return communicators_; }
   const mpi::Communicator* comm(int handle) { return communicators_.find(handle, current_rank()); }
 
-  mpi::DatatypePtr datatype(int handle) const;
-  int add_datatype(mpi::DatatypePtr type);
-  int datatype_handle(const mpi::Datatype& type) const;
-  void release_datatype(int handle);
+  Datatypes& datatypes() { return datatypes_; }
+  Operations& operations() { return operations_; }
+  Requests& requests() { return requests_; } // and MPI_Message handles
 
-  mpi::ReduceOpPtr op(int handle) const;
-  int add_op(mpi::ReduceOpPtr op);
-  void release_op(int handle);
-
-  int add_request(RequestEntry entry);
-  RequestEntry* request(int handle);
-  void release_request(int handle);
-
-  // Point-to-point: each rank's attached buffer (buffered sends), and the messages MPI_Mprobe/MPI_Improbe took out
-  // of matching, by MPI_Message handle, until MPI_Mrecv/MPI_Imrecv receives them.
+  // Point-to-point: each rank's attached buffer (buffered sends).
   AttachedBuffer& attached_buffer(int world_rank) { return attached_buffers_[world_rank]; }
-  int add_message(mpi::MessagePtr message);
-  mpi::MessagePtr take_message(int handle); // null for an unknown handle
   // Groups, attributes, names and topologies: objects local to each rank (Groups.hpp, Attributes.hpp,
   // CommProperties.hpp).
   GroupTable& groups() { return groups_; }
@@ -185,11 +155,10 @@ private:
   std::vector<RankAccount> accounts_;
   std::vector<int> rank_of_actor_; // by actor id (dense, from 0): the rank, -1 for actors that are not ranks
   Communicators communicators_;
-  HandleTable<mpi::DatatypePtr, HandleStorage::Dense> datatypes_;
-  HandleTable<mpi::ReduceOpPtr, HandleStorage::Dense> ops_;
-  HandleTable<RequestEntry> requests_;
+  Datatypes datatypes_;
+  Operations operations_;
+  Requests requests_;
   std::map<int, AttachedBuffer> attached_buffers_;      // by world rank
-  HandleTable<mpi::MessagePtr> messages_;
   int running_rank_ = -1;
   std::function<void(int)> output_boundary_;
   std::function<void()> output_end_;
