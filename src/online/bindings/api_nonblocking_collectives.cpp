@@ -161,7 +161,7 @@ extern "C" int PMPI_Ireduce_scatter_block(const void* sendbuf, void* recvbuf, in
 {
   const mpisim::mpi::Communicator* c = nullptr;
   MPISIM_TRY(resolve_comm(comm, "MPI_Comm_size", c)); // the error names the call it was raised in before
-  std::vector<int> recvcounts(c->size(), recvcount); // read while preparing: need not outlive the call
+  std::vector<int> recvcounts(c->size(), recvcount);  // read while preparing: need not outlive the call
   return start(request, [&](PreparedOut& p) {
     return prepare_reduce_scatter(sendbuf, recvbuf, recvcounts.data(), type, op, comm, "MPI_Ireduce_scatter_block",
                                   p);

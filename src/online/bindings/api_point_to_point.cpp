@@ -130,8 +130,8 @@ extern "C" int PMPI_Ibsend(const void* buf, int count, MPI_Datatype type, int de
 
 namespace {
 // MPI_Irecv, and the receive of MPI_Sendrecv (whose errors name MPI_Irecv, as they did).
-int immediate_receive(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
-                      MPI_Request* request, const char* call = __builtin_FUNCTION())
+int immediate_receive(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Request* request,
+                      const char* call = __builtin_FUNCTION())
 {
   ApiScope scope(call);
   MessageArguments args;
@@ -160,8 +160,8 @@ extern "C" int PMPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype se
   describe_exchange(scope, comm, dest, sendcount, sendtype, sendtag);
   MPI_Request requests[2];
   MPISIM_TRY(immediate_receive(recvbuf, recvcount, recvtype, source, recvtag, comm, &requests[0]));
-  MPISIM_TRY(immediate_send(sendbuf, sendcount, sendtype, dest, sendtag, comm, &requests[1], SendCall::Standard,
-                            "MPI_Isend"));
+  MPISIM_TRY(
+      immediate_send(sendbuf, sendcount, sendtype, dest, sendtag, comm, &requests[1], SendCall::Standard, "MPI_Isend"));
   MPI_Status statuses[2];
   const int error = wait_all(2, requests, statuses);
   if (status != MPI_STATUS_IGNORE)

@@ -51,7 +51,7 @@ public:
 private:
   using ObjectKey = std::tuple<int, AttributeObject, int>; // (owner, kind, handle)
   using Values = std::vector<std::pair<int, void*>>;      // (keyval, value) in the order they were first set
-  const Keyval& known(int keyval) const; // a keyval attributes hold (kept until the last goes)
+  const Keyval& known(int keyval) const;                  // a keyval attributes hold (kept until the last goes)
   int run_delete(int keyval, int handle, void* value);
   void forget_if_unused(int keyval);
 

@@ -32,8 +32,7 @@ double monotonic_time()
 
 Runtime::Runtime(mpi::Simulation& simulation, OnlineOptions options)
     : simulation_(simulation), options_(options), accounts_(simulation.world().size()),
-      communicators_(simulation.world()),
-      process_objects_(std::make_unique<ProcessObjects>(simulation.world().size()))
+      communicators_(simulation.world()), process_objects_(std::make_unique<ProcessObjects>(simulation.world().size()))
 {
   g_runtime = this;
 }

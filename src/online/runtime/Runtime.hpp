@@ -1,5 +1,5 @@
-// The state of an online simulation, shared by the C API (api_*.cpp) and the runner (runner_main.cpp): the
-// simulation, each rank's accounting, and the tables behind MPI's integer handles.
+// The state of an online simulation, shared by the C API (bindings/) and the runner (runner/main.cpp): the
+// simulation, the calling rank, each rank's accounting, and the MPI objects of the run (objects/), which it owns.
 //
 // Every MPI call runs inside a rank's actor; the runtime finds the calling rank from the running actor. Handles are
 // shared by all ranks (one process, one thread): a communicator created collectively gets the same handle on every
@@ -158,7 +158,7 @@ private:
   Datatypes datatypes_;
   Operations operations_;
   Requests requests_;
-  std::map<int, AttachedBuffer> attached_buffers_;      // by world rank
+  std::map<int, AttachedBuffer> attached_buffers_; // by world rank
   int running_rank_ = -1;
   std::function<void(int)> output_boundary_;
   std::function<void()> output_end_;
