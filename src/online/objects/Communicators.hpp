@@ -22,7 +22,8 @@ class Communicators {
 public:
   explicit Communicators(mpi::World& world);
 
-  // Null when `handle` names no communicator; MPI_COMM_SELF is `rank`'s own (made on first use).
+  // Null when `handle` names no communicator; MPI_COMM_SELF is `rank`'s own (made on first use), and `rank` is read
+  // for it only.
   const mpi::Communicator* find(int handle, int rank);
   // MPI_ERR_COMM: "invalid communicator <handle>", through `comm`'s error handler.
   int raise_invalid(int handle, int comm, const char* call) const { return table_.raise_invalid(handle, comm, call); }

@@ -114,7 +114,10 @@ public:
   // raise_invalid() raise the kind's error class.
   // Communicators (objects/Communicators.hpp); comm(): the calling rank's lookup, null for an invalid handle.
   Communicators& communicators() { return communicators_; }
-  const mpi::Communicator* comm(int handle) { return communicators_.find(handle, current_rank()); }
+  const mpi::Communicator* comm(int handle)
+  {
+    return communicators_.find(handle, handle == MPI_COMM_SELF ? current_rank() : -1); // the rank costs a lookup
+  }
 
   Datatypes& datatypes() { return datatypes_; }
   Operations& operations() { return operations_; }
