@@ -3,7 +3,7 @@
 // (blocking sends) and waits. Phase 2: the same along its column, with whole rows of Y blocks. SimGrid's "2dmesh"
 // refuses sizes without such a divisor (1, primes above 3); those run as a 1 x P mesh (phase 1 only). Origin: Faraj
 // and Yuan, ICS 2005 (SimGrid's "2dmesh").
-#include "mpi/collectives/allgather.hpp"
+#include "mpi/collectives/building_blocks/allgather_blocks.hpp"
 
 #include <cmath>
 

@@ -4,7 +4,7 @@
 // "3dmesh" refuses sizes without such an x (1 and 2); those run as a 1 x 1 x P mesh (the last phase only). The row
 // and column phases keep SimGrid's arithmetic (rows of X ranks, columns at stride Y), which is the mesh as X = Y.
 // Origin: Faraj and Yuan, ICS 2005 (SimGrid's "3dmesh").
-#include "mpi/collectives/allgather.hpp"
+#include "mpi/collectives/building_blocks/allgather_blocks.hpp"
 
 #include <cmath>
 

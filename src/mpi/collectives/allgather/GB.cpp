@@ -1,6 +1,6 @@
 // allgather "GB": gather to rank 0, then broadcast of the whole result from rank 0, each with the library's
 // algorithm. Origin: SimGrid's "GB" (gather + bcast).
-#include "mpi/collectives/allgather.hpp"
+#include "mpi/collectives/building_blocks/allgather_blocks.hpp"
 
 namespace mpisim::mpi {
 namespace {

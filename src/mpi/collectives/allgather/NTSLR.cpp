@@ -2,7 +2,7 @@
 // previous step (its own first) and receives from its left neighbour the next one, by sendrecv. Irregular calls
 // (send and receive blocks of different sizes) run "linear_nbc", as SimGrid's default. Origin: SimGrid's "NTSLR"
 // (non-topology-specific logical ring).
-#include "mpi/collectives/allgather.hpp"
+#include "mpi/collectives/building_blocks/allgather_blocks.hpp"
 
 namespace mpisim::mpi {
 namespace {

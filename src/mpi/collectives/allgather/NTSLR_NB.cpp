@@ -1,7 +1,7 @@
 // allgather "NTSLR_NB": the logical ring of "NTSLR" with non-blocking calls: every receive from the left neighbour
 // is posted first; then, step by step, the block received at the previous step is sent to the right neighbour and
 // the step's receive and send are waited for. Irregular calls run "linear_nbc". Origin: SimGrid's "NTSLR_NB".
-#include "mpi/collectives/allgather.hpp"
+#include "mpi/collectives/building_blocks/allgather_blocks.hpp"
 
 namespace mpisim::mpi {
 namespace {

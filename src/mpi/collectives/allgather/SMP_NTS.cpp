@@ -3,7 +3,7 @@
 // leader on its left, sends its node's group to the right, and as each group arrives forwards it to the right
 // leader and into its node, where it travels down a chain of ranks (local rank j sends to j+1). A single node runs
 // "linear_nbc", as SimGrid's default. Origin: SimGrid's "SMP_NTS" (SMP-aware non-topology-specific ring).
-#include "mpi/collectives/allgather.hpp"
+#include "mpi/collectives/building_blocks/allgather_blocks.hpp"
 
 namespace mpisim::mpi {
 namespace {

@@ -3,7 +3,7 @@
 // blocks of rank me+d; a last step sends the first P-d blocks when P is not a power of two. The scratch buffer then
 // holds the blocks of ranks me, me+1, ..., rotated into place. Origin: Bruck et al., "Efficient algorithms for
 // all-to-all communications in multiport message-passing systems", IEEE TPDS 1997 (SimGrid's "bruck").
-#include "mpi/collectives/allgather.hpp"
+#include "mpi/collectives/building_blocks/allgather_blocks.hpp"
 
 namespace mpisim::mpi {
 namespace {

@@ -3,7 +3,7 @@
 // receive of the next remote block from r-n and sends to r+n the block it got at the previous step (its own first),
 // then exchanges that block with every other rank of its node (non-blocking), and waits for the remote block. All
 // sends are waited for at the end. Origin: SimGrid's "loosely_lr" (loosely coupled logical ring).
-#include "mpi/collectives/allgather.hpp"
+#include "mpi/collectives/building_blocks/allgather_blocks.hpp"
 
 namespace mpisim::mpi {
 namespace {

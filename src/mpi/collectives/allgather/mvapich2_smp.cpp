@@ -5,7 +5,7 @@
 // moves when blocks are empty. Needs nodes with as many ranks each, numbered consecutively (SimGrid's version
 // refuses other placements); others run MPICH's choice over the whole communicator. Origin: MVAPICH2's SMP-aware
 // allgather (SimGrid's "mvapich2_smp").
-#include "mpi/collectives/allgather.hpp"
+#include "mpi/collectives/building_blocks/allgather_blocks.hpp"
 
 namespace mpisim::mpi {
 namespace {

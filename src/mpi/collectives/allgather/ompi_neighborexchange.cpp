@@ -3,7 +3,7 @@
 // rank forwards the two blocks it received at the previous step and receives two new ones. Odd sizes run "ring", as
 // Open MPI does. Origin: Chen et al., "Performance evaluation of Allgather algorithms on terascale Linux cluster with
 // fast Ethernet", HPCAsia 2005; Open MPI's tuned allgather (SimGrid's "ompi_neighborexchange").
-#include "mpi/collectives/allgather.hpp"
+#include "mpi/collectives/building_blocks/allgather_blocks.hpp"
 
 namespace mpisim::mpi {
 namespace {

@@ -1,7 +1,7 @@
 // allgather "pair": P-1 steps; at step i each rank exchanges its own block with rank me XOR i, by sendrecv. Needs a
 // power-of-two size (SimGrid's "pair" refuses other sizes); otherwise runs "ring", its rotation-based counterpart.
 // Origin: Faraj and Yuan, ICS 2005 (SimGrid's "pair").
-#include "mpi/collectives/allgather.hpp"
+#include "mpi/collectives/building_blocks/allgather_blocks.hpp"
 
 namespace mpisim::mpi {
 namespace {

@@ -2,8 +2,8 @@
 // receive buffer: at level i each rank trades the blocks of its group of 2^i ranks with rank XOR 2^i, and for
 // non-power-of-two sizes the blocks of a group cut by P are passed on by halving. Every message is sent, even with
 // 0-byte blocks. Origin: MPICH's recursive-doubling allgather (Thakur et al. 2005), as SimGrid's "rdb".
-#include "mpi/collectives/allgather.hpp"
-#include "mpi/collectives/recursive_doubling.hpp"
+#include "mpi/collectives/building_blocks/allgather_blocks.hpp"
+#include "mpi/collectives/building_blocks/recursive_doubling.hpp"
 
 namespace mpisim::mpi {
 namespace {

@@ -3,7 +3,7 @@
 // with rank XOR mask the 1, 2, 4, ... contiguous blocks it holds. Needs a power-of-two size (SimGrid's "rhv" refuses
 // others): other sizes run "rdb". Irregular calls (send and receive blocks of different sizes) run "linear_nbc", as
 // SimGrid's default. Origin: SimGrid's "rhv" (recursive halving of the vector, Thakur et al. 2005).
-#include "mpi/collectives/allgather.hpp"
+#include "mpi/collectives/building_blocks/allgather_blocks.hpp"
 
 namespace mpisim::mpi {
 namespace {

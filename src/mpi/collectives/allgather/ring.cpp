@@ -1,7 +1,7 @@
 // allgather "ring": P-1 steps; at step i each rank sends its own block to rank me+i and receives the block of rank
 // me-i, by sendrecv. Origin: Faraj and Yuan, "Automatic generation and tuning of MPI collective communication
 // routines", ICS 2005 (SimGrid's "ring").
-#include "mpi/collectives/allgather.hpp"
+#include "mpi/collectives/building_blocks/allgather_blocks.hpp"
 
 namespace mpisim::mpi {
 namespace {

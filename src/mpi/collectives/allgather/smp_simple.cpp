@@ -2,7 +2,7 @@
 // else 1; ranks me/n share a node, as SimGrid assumes), (1) a ring of sendrecv inside each node exchanges the blocks;
 // (2) node leaders (local rank 0) post receives of each other node's n blocks and send their node's n blocks to every
 // other leader; (3) each leader sends the whole result to its node's other ranks. Origin: SimGrid's "smp_simple".
-#include "mpi/collectives/allgather.hpp"
+#include "mpi/collectives/building_blocks/allgather_blocks.hpp"
 
 namespace mpisim::mpi {
 namespace {

@@ -1,6 +1,6 @@
 // allgather "spreading_simple": every rank posts receives from ranks me+1, me+2, ... then sends its block to ranks
 // me+1, me+2, ..., and waits for all. Origin: Faraj and Yuan, ICS 2005 (SimGrid's "spreading_simple").
-#include "mpi/collectives/allgather.hpp"
+#include "mpi/collectives/building_blocks/allgather_blocks.hpp"
 
 namespace mpisim::mpi {
 namespace {

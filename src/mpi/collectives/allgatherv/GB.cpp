@@ -1,6 +1,6 @@
 // allgatherv "GB": gatherv to rank 0, then broadcast from rank 0 of the receive buffer up to the end of its last
 // block (max of displacement + count), each with the library's algorithm. Origin: SimGrid's allgatherv "GB".
-#include "mpi/collectives/allgather.hpp"
+#include "mpi/collectives/building_blocks/allgather_blocks.hpp"
 
 namespace mpisim::mpi {
 namespace {

@@ -2,8 +2,8 @@
 // in a scratch buffer, each then copied to its displacement. Zero-sized blocks take part like the others, but when
 // every count is 0 nothing is sent (SimGrid returns MPI_ERR_COUNT there). Origin: MPICH's recursive-doubling
 // allgatherv (Thakur et al. 2005), as SimGrid's "mpich_rdb".
-#include "mpi/collectives/allgather.hpp"
-#include "mpi/collectives/recursive_doubling.hpp"
+#include "mpi/collectives/building_blocks/allgather_blocks.hpp"
+#include "mpi/collectives/building_blocks/recursive_doubling.hpp"
 
 namespace mpisim::mpi {
 namespace {

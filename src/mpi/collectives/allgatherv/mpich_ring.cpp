@@ -3,7 +3,7 @@
 // left neighbour; each step is a sendrecv, or a lone send / receive when one side has nothing left. `piece` is the
 // smallest count, raised to 262144 bytes' worth of elements. Origin: MPICH's ring allgatherv (SimGrid's
 // "mpich_ring").
-#include "mpi/collectives/allgather.hpp"
+#include "mpi/collectives/building_blocks/allgather_blocks.hpp"
 
 #include <cmath>
 

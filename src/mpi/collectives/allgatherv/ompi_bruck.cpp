@@ -2,7 +2,7 @@
 // ranks me .. me+k-1 and receives from rank me+d those of ranks me+d .. me+d+k-1 (k = d, or P-d at the last step
 // when d > P/2), each set as one message, directly in the receive buffer. Origin: Bruck et al., IEEE TPDS 1997; Open
 // MPI's tuned allgatherv (SimGrid's "ompi_bruck").
-#include "mpi/collectives/allgather.hpp"
+#include "mpi/collectives/building_blocks/allgather_blocks.hpp"
 
 namespace mpisim::mpi {
 namespace {

@@ -1,7 +1,7 @@
 // allgatherv "ompi_neighborexchange": the neighbour exchange of allgather "ompi_neighborexchange" (P/2 steps, even
 // sizes) with each rank's own count; block pairs travel as one message. Odd sizes run "ring", as Open MPI does.
 // Origin: Chen et al., HPCAsia 2005; Open MPI's tuned allgatherv (SimGrid's "ompi_neighborexchange").
-#include "mpi/collectives/allgather.hpp"
+#include "mpi/collectives/building_blocks/allgather_blocks.hpp"
 
 namespace mpisim::mpi {
 namespace {

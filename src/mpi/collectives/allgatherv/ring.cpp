@@ -1,6 +1,6 @@
 // allgatherv "ring": P-1 steps; at step i each rank sends its own block to rank me+i and receives the block of rank
 // me-i, by sendrecv. Origin: Faraj and Yuan, ICS 2005 (SimGrid's allgatherv "ring").
-#include "mpi/collectives/allgather.hpp"
+#include "mpi/collectives/building_blocks/allgather_blocks.hpp"
 
 namespace mpisim::mpi {
 namespace {

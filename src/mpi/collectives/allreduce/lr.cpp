@@ -6,7 +6,7 @@
 // Origin: Patarasuk and Yuan's bandwidth-optimal allreduce, as SimGrid 3.32's allreduce__lr.
 // Fallbacks: redbcast for non-commutative operations (the ring combines in ring order, not rank order). SimGrid's
 // version reads its input after overwriting it when called in place; here the input is kept.
-#include "mpi/collectives/allreduce_common.hpp"
+#include "mpi/collectives/allreduce/fold_and_combine.hpp"
 
 namespace mpisim::mpi {
 namespace {

@@ -2,7 +2,7 @@
 // pof2 ranks, recursive doubling when n < pof2, else Rabenseifner's reduce-scatter by recursive halving and allgather
 // by recursive doubling; nothing is sent for n = 0. Its messages are exactly those of rdb and rab_rdb, which run here.
 // Origin: MVAPICH2 (MPIR_Allreduce_pt2pt_rs_MV2), as SimGrid 3.32's allreduce__mvapich2_rs.
-#include "mpi/collectives/allreduce_common.hpp"
+#include "mpi/collectives/allreduce/fold_and_combine.hpp"
 
 namespace mpisim::mpi {
 namespace {

@@ -6,7 +6,7 @@
 // intra-node function then defaults to allreduce__mpich, its inter-node one to rdb).
 // Fallback: with a non-commutative operation on nodes whose ranks are not consecutive the node-by-node order is not
 // rank order: rdb.
-#include "mpi/collectives/allreduce_common.hpp"
+#include "mpi/collectives/allreduce/fold_and_combine.hpp"
 
 #include <algorithm>
 

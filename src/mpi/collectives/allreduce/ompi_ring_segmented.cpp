@@ -7,8 +7,8 @@
 // Fallbacks: one rank copies; non-commutative operations run redbcast; vectors with fewer than P segments' worth of
 // elements (so any vector of at most 1 MiB, where the segment is the whole vector) run lr.
 // Specification: docs/specifications/ompi-topology-trees.md, "allreduce ompi_ring_segmented".
-#include "mpi/collectives/allreduce_common.hpp"
-#include "mpi/collectives/ompi_trees.hpp"
+#include "mpi/collectives/allreduce/fold_and_combine.hpp"
+#include "mpi/collectives/building_blocks/ompi_trees.hpp"
 
 #include <algorithm>
 #include <array>

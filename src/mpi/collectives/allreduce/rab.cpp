@@ -10,7 +10,7 @@
 // SimGrid runs this protocol only for predefined operations on predefined types (count >= 1, P > 1) and otherwise
 // calls the configured allreduce, rab itself: replays (MPI_BYTE, no operation), user operations and one rank
 // recurse without end there. The protocol runs here in every case (one rank: a copy).
-#include "mpi/collectives/allreduce_common.hpp"
+#include "mpi/collectives/allreduce/fold_and_combine.hpp"
 
 #include <vector>
 

@@ -5,7 +5,7 @@
 // Origin: Rabenseifner 2004, as SimGrid 3.32's allreduce__rab1.
 // Fallbacks: SimGrid's rab1 refuses sizes that are not a power of two, and its halving combines ranks out of order:
 // rab_rdb for those sizes and for non-commutative operations.
-#include "mpi/collectives/allreduce_common.hpp"
+#include "mpi/collectives/allreduce/fold_and_combine.hpp"
 
 namespace mpisim::mpi {
 namespace {

@@ -4,7 +4,7 @@
 // Origin: a variant of Rabenseifner's algorithm, as SimGrid 3.32's allreduce__rab2. SimGrid reduces the received
 // blocks as block_i op (block_{i-1} op ... block_0), out of order for non-commutative operations; here they are
 // reduced in rank order (same messages).
-#include "mpi/collectives/allreduce_common.hpp"
+#include "mpi/collectives/allreduce/fold_and_combine.hpp"
 
 namespace mpisim::mpi {
 namespace {

@@ -5,7 +5,7 @@
 // the result to the neighbours that sat out. Every message is sent, with 0 bytes for an empty vector.
 // Origin: Rabenseifner, "Optimization of Collective Reduction Operations" (ICCS 2004), as MPICH's allreduce for long
 // vectors and SimGrid 3.32's allreduce__rab_rdb. Behaviour: docs/specifications/recursive-collectives.md.
-#include "mpi/collectives/recursive_halving.hpp"
+#include "mpi/collectives/building_blocks/recursive_halving.hpp"
 
 #include <cmath>
 

@@ -4,7 +4,7 @@
 // Origin: MPICH's recursive-doubling allreduce (Thakur et al. 2005), as SimGrid 3.32's allreduce__rdb. SimGrid
 // combines in rank order (correct for non-commutative operations) and, when the partner is above, copies the result
 // with a sendrecv to itself, a local copy that sends nothing.
-#include "mpi/collectives/allreduce_common.hpp"
+#include "mpi/collectives/allreduce/fold_and_combine.hpp"
 
 namespace mpisim::mpi {
 namespace {

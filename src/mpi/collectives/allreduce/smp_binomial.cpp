@@ -1,8 +1,8 @@
 // allreduce "smp_binomial": binomial reduce inside each node onto its first rank, binomial reduce between those
-// leaders onto rank 0, binomial broadcast back between leaders, then inside each node (see allreduce_smp.hpp for the
+// leaders onto rank 0, binomial broadcast back between leaders, then inside each node (see smp_two_level.hpp for the
 // numbering of nodes and cores). Origin: Patarasuk's SMP allreduce, as SimGrid 3.32's allreduce__smp_binomial
 // (SimGrid's reductions are out of order for non-commutative operations; here they keep rank order).
-#include "mpi/collectives/allreduce_smp.hpp"
+#include "mpi/collectives/allreduce/smp_two_level.hpp"
 
 namespace mpisim::mpi {
 namespace {

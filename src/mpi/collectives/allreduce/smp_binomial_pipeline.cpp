@@ -1,12 +1,12 @@
 // allreduce "smp_binomial_pipeline": smp_binomial's four stages (binomial reduce in nodes, between node leaders,
 // binomial broadcast between leaders, in nodes) pipelined over segments of min(4096, n) elements: at phase p, stage k
-// works on segment p - k, for pipelength + 3 phases (pipelength = floor(n / segment)). See allreduce_smp.hpp.
+// works on segment p - k, for pipelength + 3 phases (pipelength = floor(n / segment)). See smp_two_level.hpp.
 // Origin: Patarasuk's SMP allreduce, as SimGrid 3.32's allreduce__smp_binomial_pipeline (segment size 4096).
 // SimGrid never processes the n mod segment trailing elements (its result there is wrong) and divides by zero for
 // n = 0; with data the last segment here also carries those elements (longer last messages, online only), and n = 0
 // sends nothing. Reductions keep rank order.
-#include "mpi/collectives/allreduce_common.hpp"
-#include "mpi/collectives/allreduce_smp.hpp"
+#include "mpi/collectives/allreduce/fold_and_combine.hpp"
+#include "mpi/collectives/allreduce/smp_two_level.hpp"
 
 #include <algorithm>
 

@@ -1,5 +1,5 @@
 // The leaders' stage of allreduce smp_rsag and smp_rsag_lr: a ring reduce-scatter then a ring allgather between
-// node leaders (core 0 of each node, see allreduce_smp.hpp) over `nodes` blocks of floor(n / nodes) elements.
+// node leaders (core 0 of each node, see smp_two_level.hpp) over `nodes` blocks of floor(n / nodes) elements.
 // The two differ in the n mod nodes trailing elements: smp_rsag_lr's last block carries them, smp_rsag leaves them
 // out (wrong result there in SimGrid 3.32; with data the last block carries them here too, online only).
 // smp_rsag_lr's quirk when n < nodes: SimGrid spots the last block by its offset, 0 for every block then, so every
@@ -7,8 +7,8 @@
 // counts contributions several times).
 #pragma once
 
-#include "mpi/collectives/allreduce_common.hpp"
-#include "mpi/collectives/allreduce_smp.hpp"
+#include "mpi/collectives/allreduce/fold_and_combine.hpp"
+#include "mpi/collectives/allreduce/smp_two_level.hpp"
 
 namespace mpisim::mpi::allreduce {
 

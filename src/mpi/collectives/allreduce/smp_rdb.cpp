@@ -1,10 +1,10 @@
 // allreduce "smp_rdb": binomial reduce inside each node onto its first rank, recursive-doubling allreduce between
-// those leaders (a non-power-of-two number of nodes folded as MPICH does: see allreduce_common.hpp), binomial
-// broadcast inside each node (see allreduce_smp.hpp for the numbering). Origin: Patarasuk's SMP allreduce, as
+// those leaders (a non-power-of-two number of nodes folded as MPICH does: see fold_and_combine.hpp), binomial
+// broadcast inside each node (see smp_two_level.hpp for the numbering). Origin: Patarasuk's SMP allreduce, as
 // SimGrid 3.32's allreduce__smp_rdb (whose reductions are out of order for non-commutative operations; here they keep
 // rank order).
-#include "mpi/collectives/allreduce_common.hpp"
-#include "mpi/collectives/allreduce_smp.hpp"
+#include "mpi/collectives/allreduce/fold_and_combine.hpp"
+#include "mpi/collectives/allreduce/smp_two_level.hpp"
 
 namespace mpisim::mpi {
 namespace {

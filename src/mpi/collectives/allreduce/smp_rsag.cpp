@@ -1,10 +1,10 @@
 // allreduce "smp_rsag": binomial reduce inside each node onto its first rank, ring reduce-scatter then ring allgather
-// between those leaders, binomial broadcast inside each node (see allreduce_smp.hpp, allreduce_smp_rsag_ring.hpp);
+// between those leaders, binomial broadcast inside each node (see smp_two_level.hpp, smp_leaders_ring.hpp);
 // the n mod nodes trailing elements are left out of the leaders' ring (SimGrid 3.32's result is wrong there; with
 // data they go with the last block).
 // Origin: Patarasuk's SMP allreduce, as SimGrid 3.32's allreduce__smp_rsag.
 // Fallback: the ring combines out of rank order: smp_rdb for non-commutative operations.
-#include "mpi/collectives/allreduce_smp_rsag_ring.hpp"
+#include "mpi/collectives/allreduce/smp_leaders_ring.hpp"
 
 namespace mpisim::mpi {
 namespace {

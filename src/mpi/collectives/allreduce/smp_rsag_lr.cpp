@@ -1,9 +1,9 @@
 // allreduce "smp_rsag_lr": binomial reduce inside each node onto its first rank, ring reduce-scatter then ring
-// allgather between those leaders, binomial broadcast inside each node (see allreduce_smp.hpp,
-// allreduce_smp_rsag_ring.hpp); the last block of the leaders' ring carries the n mod nodes trailing elements.
+// allgather between those leaders, binomial broadcast inside each node (see smp_two_level.hpp,
+// smp_leaders_ring.hpp); the last block of the leaders' ring carries the n mod nodes trailing elements.
 // Origin: Patarasuk's SMP allreduce, as SimGrid 3.32's allreduce__smp_rsag_lr.
 // Fallback: the ring combines out of rank order: smp_rdb for non-commutative operations.
-#include "mpi/collectives/allreduce_smp_rsag_ring.hpp"
+#include "mpi/collectives/allreduce/smp_leaders_ring.hpp"
 
 namespace mpisim::mpi {
 namespace {

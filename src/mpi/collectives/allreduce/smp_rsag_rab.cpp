@@ -1,4 +1,4 @@
-// allreduce "smp_rsag_rab": binomial reduce inside each node onto its first rank (see allreduce_smp.hpp), then between
+// allreduce "smp_rsag_rab": binomial reduce inside each node onto its first rank (see smp_two_level.hpp), then between
 // the node leaders Rabenseifner's exchanges: a reduce-scatter by recursive halving (mask = 1, 2, ...: the leader
 // whose node has bit `mask` set keeps the upper half of its current range, halves of floor(current / 2) elements)
 // and an allgather by recursive doubling in the reverse order (blocks of n / nodes elements, doubling), then a
@@ -7,8 +7,8 @@
 // Fallbacks: SimGrid refuses communicator sizes that are not a power of two: smp_rdb there. SimGrid leaves the
 // elements beyond the halvings' truncations unreduced when n is not a multiple of the number of nodes; with data
 // smp_rdb runs then (online only). Reductions keep rank order.
-#include "mpi/collectives/allreduce_common.hpp"
-#include "mpi/collectives/allreduce_smp.hpp"
+#include "mpi/collectives/allreduce/fold_and_combine.hpp"
+#include "mpi/collectives/allreduce/smp_two_level.hpp"
 
 namespace mpisim::mpi {
 namespace {

@@ -2,7 +2,7 @@
 // to rank-ii-i (i < 4), then a wait for those requests. The own block travels as a message to oneself, as in
 // MVAPICH2. Nothing at all when the receive count is 0. Origin: MVAPICH2 2.x MPIR_Alltoall_Scatter_dest_MV2, as in
 // SimGrid 3.32 alltoall-mvapich-scatter-dest.cpp.
-#include "mpi/collectives/alltoall_exchange.hpp"
+#include "mpi/collectives/building_blocks/alltoall_exchange.hpp"
 
 namespace mpisim::mpi {
 namespace {

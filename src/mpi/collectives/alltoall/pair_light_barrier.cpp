@@ -2,7 +2,7 @@
 // each step but the first and the last, a 1-byte sendrecv with the next step's partner. With a power-of-two size, step
 // i's partner is rank XOR i; SimGrid refuses other sizes, where this falls back to sending to rank+i and receiving from
 // rank-i (the ring schedule), so every size works. Origin: SimGrid 3.32 alltoall-pair-light-barrier.cpp (Star-MPI).
-#include "mpi/collectives/alltoall_exchange.hpp"
+#include "mpi/collectives/building_blocks/alltoall_exchange.hpp"
 
 namespace mpisim::mpi {
 namespace {

@@ -2,7 +2,7 @@
 // own block, copied). With a power-of-two size, step i's partner is rank XOR i; SimGrid refuses other sizes, where this
 // falls back to sending to rank+i and receiving from rank-i (the ring schedule), so every size works. Origin: SimGrid
 // 3.32 alltoall-pair-mpi-barrier.cpp (Star-MPI).
-#include "mpi/collectives/alltoall_exchange.hpp"
+#include "mpi/collectives/building_blocks/alltoall_exchange.hpp"
 
 namespace mpisim::mpi {
 namespace {

@@ -13,7 +13,7 @@
 // past P, and it crashes); mpisim puts to rank+i there. SimGrid 3.32's replay crashes on this algorithm; run online
 // (smpirun on an MPI_Alltoall program), it agrees with this emulation within 0.1 % on 4, 8 and 16 ranks.
 // Origin: SimGrid 3.32 alltoall-pair.cpp (alltoall__pair_rma).
-#include "mpi/collectives/alltoall_exchange.hpp"
+#include "mpi/collectives/building_blocks/alltoall_exchange.hpp"
 
 namespace mpisim::mpi {
 namespace {

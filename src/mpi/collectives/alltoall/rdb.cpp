@@ -3,7 +3,7 @@
 // The messages are sized by the send block (call.bytes), the gathered buffer and the picks by recv_bytes, as SimGrid
 // does; the two are equal in a valid call. Every message is sent, even with 0-byte blocks. Origin: SimGrid 3.32's
 // alltoall "rdb" (from the STAR-MPI collection), an allgather by MPICH's recursive doubling.
-#include "mpi/collectives/recursive_doubling.hpp"
+#include "mpi/collectives/building_blocks/recursive_doubling.hpp"
 
 namespace mpisim::mpi {
 namespace {

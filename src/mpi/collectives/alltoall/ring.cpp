@@ -1,6 +1,6 @@
 // alltoall "ring": P steps; step i sends to rank+i and receives from rank-i by one sendrecv (step 0: the own block,
 // copied). Origin: SimGrid 3.32 alltoall-ring.cpp (Star-MPI).
-#include "mpi/collectives/alltoall_exchange.hpp"
+#include "mpi/collectives/building_blocks/alltoall_exchange.hpp"
 
 namespace mpisim::mpi {
 namespace {

@@ -1,6 +1,6 @@
 // alltoall "ring_one_barrier": one barrier (the library's), then P steps of one sendrecv sending to rank+i and
 // receiving from rank-i (step 0: the own block, copied). Origin: SimGrid 3.32 alltoall-ring-one-barrier.cpp (Star-MPI).
-#include "mpi/collectives/alltoall_exchange.hpp"
+#include "mpi/collectives/building_blocks/alltoall_exchange.hpp"
 
 namespace mpisim::mpi {
 namespace {

@@ -1,7 +1,7 @@
 // alltoallv "bruck": despite its name, not Bruck's algorithm: the own block is copied, then peers are taken 4 at a
 // time (Tony Ladd's throttling, MPICH's MPIR_PARAM_ALLTOALL_THROTTLE): receives from rank+ii+i, sends to rank-ii-i
 // (i < 4, skipping oneself), then a wait for those requests. Origin: SimGrid 3.32 alltoallv-bruck.cpp.
-#include "mpi/collectives/alltoall_exchange.hpp"
+#include "mpi/collectives/building_blocks/alltoall_exchange.hpp"
 
 namespace mpisim::mpi {
 namespace {

@@ -1,7 +1,7 @@
 // alltoallv "pair": P steps, one sendrecv with one partner each (step 0: the own block, copied). With a power-of-two
 // size, step i's partner is rank XOR i; SimGrid refuses other sizes, where this falls back to sending to rank+i and
 // receiving from rank-i (the ring schedule), so every size works. Origin: SimGrid 3.32 alltoallv-pair.cpp (Star-MPI).
-#include "mpi/collectives/alltoall_exchange.hpp"
+#include "mpi/collectives/building_blocks/alltoall_exchange.hpp"
 
 namespace mpisim::mpi {
 namespace {

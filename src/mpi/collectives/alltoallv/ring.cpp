@@ -1,7 +1,7 @@
 // alltoallv "ring": P steps of one sendrecv each (step 0: own block, copied). Unlike alltoall's ring, SimGrid's
 // alltoallv ring pairs ranks by XOR when the size is a power of two (step i: partner rank XOR i), and sends to rank+i,
 // receiving from rank-i, otherwise. Origin: SimGrid 3.32 alltoallv-ring.cpp (Star-MPI).
-#include "mpi/collectives/alltoall_exchange.hpp"
+#include "mpi/collectives/building_blocks/alltoall_exchange.hpp"
 
 namespace mpisim::mpi {
 namespace {

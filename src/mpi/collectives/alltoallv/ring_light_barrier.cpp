@@ -2,7 +2,7 @@
 // own block, copied); after each step but the first and the last, a 1-byte sendrecv sending to the next step's source
 // (rank-i-1) and receiving from its destination (rank+i+1). Origin: SimGrid 3.32 alltoallv-ring-light-barrier.cpp
 // (Star-MPI).
-#include "mpi/collectives/alltoall_exchange.hpp"
+#include "mpi/collectives/building_blocks/alltoall_exchange.hpp"
 
 namespace mpisim::mpi {
 namespace {

@@ -1,7 +1,7 @@
 // alltoallv "ring_mpi_barrier": P steps, each a barrier (the library's) then one sendrecv sending to rank+i and
 // receiving from rank-i (step 0: the own block, copied). Origin: SimGrid 3.32 alltoallv-ring-mpi-barrier.cpp (Star-
 // MPI).
-#include "mpi/collectives/alltoall_exchange.hpp"
+#include "mpi/collectives/building_blocks/alltoall_exchange.hpp"
 
 namespace mpisim::mpi {
 namespace {

@@ -2,7 +2,7 @@
 // each leader releases its node with a 1-byte binomial broadcast ("binomial_tree"). Origin: MPICH's SMP-aware
 // barrier, as SimGrid 3.32 runs it (barrier__mpich_smp, whose barrier__mpich is ompi_bruck and whose bcast__mpich on
 // a node communicator is the binomial tree).
-#include "mpi/collectives/gather_scatter_trees.hpp"
+#include "mpi/collectives/building_blocks/two_level.hpp"
 
 namespace mpisim::mpi {
 namespace {

@@ -3,7 +3,7 @@
 // sends (left child first); above, every rank posts the receives of all whole segments and forwards each one to
 // its children with non-blocking sends as it arrives, then the remainder (count % segment elements) is broadcast
 // with the library's bcast. Origin: SimGrid 3.32 (bcast-NTSB.cpp, from STAR-MPI).
-#include "mpi/collectives/bcast_pipeline.hpp"
+#include "mpi/collectives/building_blocks/bcast_pipeline.hpp"
 
 #include <vector>
 

@@ -4,7 +4,7 @@
 // arrives, and the remainder (count % segment elements) is then broadcast with the library's bcast.
 // Origin: SimGrid 3.32 (bcast-NTSL.cpp, bcast-NTSL-Isend.cpp, from STAR-MPI); both send the same messages.
 // On one rank there is nothing to do (SimGrid would send to itself).
-#include "mpi/collectives/bcast_pipeline.hpp"
+#include "mpi/collectives/building_blocks/bcast_pipeline.hpp"
 
 #include <vector>
 

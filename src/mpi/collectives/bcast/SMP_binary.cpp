@@ -6,7 +6,7 @@
 // the remainder (count % segment elements) is broadcast with the library's bcast.
 // Origin: SimGrid 3.32 (bcast-SMP-binary.cpp); like SimGrid, on a communicator whose nodes hold different numbers
 // of ranks it runs bcast__mpich's choice instead.
-#include "mpi/collectives/bcast_pipeline.hpp"
+#include "mpi/collectives/building_blocks/bcast_pipeline.hpp"
 
 #include <vector>
 

@@ -3,7 +3,7 @@
 // rank 0, then each leader runs a binomial tree inside its node. Blocking sends, whole buffer.
 // Origin: SimGrid 3.32 (bcast-SMP-binomial.cpp); like SimGrid, it assumes each node's ranks are consecutive, and
 // on a communicator whose nodes hold different numbers of ranks it runs bcast__mpich's choice instead.
-#include "mpi/collectives/bcast_pipeline.hpp"
+#include "mpi/collectives/building_blocks/bcast_pipeline.hpp"
 
 namespace mpisim::mpi {
 namespace {

@@ -10,7 +10,7 @@
 // With one rank per node SimGrid's version sends each message twice to the next rank (its next leader is also its
 // next local rank) and the last rank sends back to rank 0: those extra messages are never received, and SimGrid
 // hangs once they are large enough to need a rendezvous. mpisim runs "binomial_tree" there instead.
-#include "mpi/collectives/bcast_pipeline.hpp"
+#include "mpi/collectives/building_blocks/bcast_pipeline.hpp"
 
 #include <vector>
 

@@ -4,10 +4,10 @@
 // new has arrived, rank 0 serves the lowest unserved rank alone. Up to one segment (8192 B) the data goes whole with
 // blocking sends; above, rank 0 sends the whole segments with blocking sends and the others forward each segment as
 // it arrives (non-blocking), then the remainder (count % segment elements) goes with the library's bcast.
-// Origin: SimGrid 3.32 (bcast-arrival-pattern-aware.cpp, from STAR-MPI); see bcast_arrival.hpp for how arrivals
+// Origin: SimGrid 3.32 (bcast-arrival-pattern-aware.cpp, from STAR-MPI); see arrival_tracking.hpp for how arrivals
 // are seen. SimGrid 3.32's replay aborts on it (a receive truncated), so there is no timing to compare with.
-#include "mpi/collectives/bcast_arrival.hpp"
-#include "mpi/collectives/bcast_pipeline.hpp"
+#include "mpi/collectives/bcast/arrival_tracking.hpp"
+#include "mpi/collectives/building_blocks/bcast_pipeline.hpp"
 
 namespace mpisim::mpi {
 namespace {

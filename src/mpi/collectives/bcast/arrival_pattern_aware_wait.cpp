@@ -2,10 +2,10 @@
 // arrived: it looks three times over the unserved ranks, then sends the group of arrived ranks a chain (header,
 // then the data as non-blocking segments of 8192 B, the whole buffer when smaller); each rank forwards the header
 // and each segment to the next as it arrives. The remainder (count % segment elements) then goes with the library's
-// bcast. Origin: SimGrid 3.32 (bcast-arrival-pattern-aware-wait.cpp, from STAR-MPI); see bcast_arrival.hpp for how
+// bcast. Origin: SimGrid 3.32 (bcast-arrival-pattern-aware-wait.cpp, from STAR-MPI); see arrival_tracking.hpp for how
 // arrivals are seen. SimGrid 3.32's replay aborts on it (a receive truncated), so there is no timing to compare with.
-#include "mpi/collectives/bcast_arrival.hpp"
-#include "mpi/collectives/bcast_pipeline.hpp"
+#include "mpi/collectives/bcast/arrival_tracking.hpp"
+#include "mpi/collectives/building_blocks/bcast_pipeline.hpp"
 
 namespace mpisim::mpi {
 namespace {

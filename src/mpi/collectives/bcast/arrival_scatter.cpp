@@ -3,10 +3,10 @@
 // ranks) to each of them, then scatters the buffer among them (count / n elements each, the last one also the
 // remainder), and the group completes it with a ring allgather. Below one element per rank it runs "binomial_tree"
 // (SimGrid calls the library's bcast, which recurses into arrival_scatter when it is the one configured).
-// Origin: SimGrid 3.32 (bcast-arrival-scatter.cpp, from STAR-MPI); see bcast_arrival.hpp for how arrivals are
+// Origin: SimGrid 3.32 (bcast-arrival-scatter.cpp, from STAR-MPI); see arrival_tracking.hpp for how arrivals are
 // seen. SimGrid 3.32's replay aborts on it (a receive truncated), so there is no timing to compare with.
-#include "mpi/collectives/bcast_arrival.hpp"
-#include "mpi/collectives/bcast_pipeline.hpp"
+#include "mpi/collectives/bcast/arrival_tracking.hpp"
+#include "mpi/collectives/building_blocks/bcast_pipeline.hpp"
 
 namespace mpisim::mpi {
 namespace {

@@ -1,5 +1,5 @@
-// The arrival mechanism of SimGrid 3.32's arrival-pattern-aware bcasts (see bcast_arrival.hpp).
-#include "mpi/collectives/bcast_arrival.hpp"
+// The arrival mechanism of SimGrid 3.32's arrival-pattern-aware bcasts (see arrival_tracking.hpp).
+#include "mpi/collectives/bcast/arrival_tracking.hpp"
 
 #include "mpi/Communicator.hpp"
 

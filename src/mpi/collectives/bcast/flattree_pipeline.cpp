@@ -5,7 +5,7 @@
 // SimGrid never sends the elements after the last whole segment (count % segment): the messages are kept, and when
 // the call carries data (online mode) the root sends that remainder to each rank in one more message, so the data
 // is right; replay sees SimGrid's messages exactly.
-#include "mpi/collectives/bcast_pipeline.hpp"
+#include "mpi/collectives/building_blocks/bcast_pipeline.hpp"
 
 #include <vector>
 

@@ -1,6 +1,6 @@
 // bcast "linear_nbc": the root sends the buffer to every other rank at once (flat tree). Origin: SimGrid 3.32's
 // non-blocking broadcast, which its default selector runs for MPI_Ibcast.
-#include "mpi/collectives/linear_nbc.hpp"
+#include "mpi/collectives/building_blocks/linear_nbc.hpp"
 
 namespace mpisim::mpi {
 namespace {

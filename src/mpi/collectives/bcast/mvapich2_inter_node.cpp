@@ -6,7 +6,7 @@
 // SimGrid stops there, so ranks that are not leaders never get the data: here each leader then broadcasts to its
 // node with MPICH's choice (what MVAPICH2's intra-node phase does), so that the data is right. SimGrid 3.32's replay
 // crashes on this algorithm (its SMP communicator setup), so there is no timing to keep.
-#include "mpi/collectives/bcast_mvapich2.hpp"
+#include "mpi/collectives/bcast/mvapich2_steps.hpp"
 
 namespace mpisim::mpi {
 namespace {

@@ -7,7 +7,7 @@
 // SimGrid's intra-node MPICH phase is rooted at the call's root taken as a rank of the node's communicator (a bug:
 // that rank may not exist or may not hold the data); here it is rooted at the leader, which holds the data.
 // SimGrid 3.32's replay crashes on this algorithm (its SMP communicator setup).
-#include "mpi/collectives/bcast_mvapich2.hpp"
+#include "mpi/collectives/bcast/mvapich2_steps.hpp"
 
 namespace mpisim::mpi {
 namespace {

@@ -3,7 +3,7 @@
 // its up to 3 children of each level at once (non-blocking) and waits for them.
 // Origin: MVAPICH2 (MPIR_Knomial_Bcast_intra_node_MV2), as in SimGrid 3.32 (bcast-mvapich-smp.cpp), factor 4 from
 // smpi_mvapich2_selector_stampede.hpp. SimGrid 3.32's replay crashes on it (its SMP communicator setup).
-#include "mpi/collectives/bcast_mvapich2.hpp"
+#include "mpi/collectives/bcast/mvapich2_steps.hpp"
 
 namespace mpisim::mpi {
 namespace {

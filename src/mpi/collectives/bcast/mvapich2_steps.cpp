@@ -1,8 +1,8 @@
-// The pieces of MVAPICH2's broadcast (see bcast_mvapich2.hpp). Origin: MVAPICH2's ch3 bcast_osu.c, as in SimGrid
+// The pieces of MVAPICH2's broadcast (see mvapich2_steps.hpp). Origin: MVAPICH2's ch3 bcast_osu.c, as in SimGrid
 // 3.32 (bcast-mvapich-smp.cpp; k-nomial factor 4 from smpi_mvapich2_selector_stampede.hpp).
-#include "mpi/collectives/bcast_mvapich2.hpp"
+#include "mpi/collectives/bcast/mvapich2_steps.hpp"
 
-#include "mpi/collectives/bcast_pipeline.hpp"
+#include "mpi/collectives/building_blocks/bcast_pipeline.hpp"
 
 #include <vector>
 

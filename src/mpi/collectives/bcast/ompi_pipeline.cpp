@@ -5,7 +5,7 @@
 // bcast_intra_pipeline, as in SimGrid 3.32 (bcast-ompi-pipeline.cpp). An empty buffer sends nothing (SimGrid
 // divides by a zero segment count there).
 #include "mpi/collectives/CollectiveData.hpp"
-#include "mpi/collectives/ompi_trees.hpp"
+#include "mpi/collectives/building_blocks/ompi_trees.hpp"
 
 #include <cmath>
 

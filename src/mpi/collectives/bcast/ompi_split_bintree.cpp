@@ -6,7 +6,7 @@
 // second half from the root. Below one segment per half it runs "SMP_linear".
 // Origin: Open MPI's coll_tuned bcast_intra_split_bintree, as in SimGrid 3.32 (bcast-ompi-split-bintree.cpp).
 #include "mpi/collectives/CollectiveData.hpp"
-#include "mpi/collectives/ompi_trees.hpp"
+#include "mpi/collectives/building_blocks/ompi_trees.hpp"
 
 #include <algorithm>
 #include <array>

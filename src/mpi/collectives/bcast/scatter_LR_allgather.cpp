@@ -3,7 +3,7 @@
 // receives from its left neighbour the next one. Pieces are counted from the root (piece i belongs to relative rank
 // i), so they may be short or empty. Origin: MPICH's long-message broadcast (Thakur et al. 2005), as in SimGrid 3.32
 // (bcast-scatter-LR-allgather.cpp).
-#include "mpi/collectives/bcast_scatter.hpp"
+#include "mpi/collectives/building_blocks/bcast_binomial_scatter.hpp"
 
 #include <algorithm>
 

@@ -3,8 +3,8 @@
 // the recursive-doubling schedule (recursive_doubling.hpp) over relative ranks, in place in the buffer. Empty pieces
 // still take part: a group of them sends a 0-byte message. Nothing happens on one rank or for 0 bytes. Origin:
 // MPICH's medium-message broadcast (Thakur et al. 2005), as in SimGrid 3.32.
-#include "mpi/collectives/bcast_scatter.hpp"
-#include "mpi/collectives/recursive_doubling.hpp"
+#include "mpi/collectives/building_blocks/bcast_binomial_scatter.hpp"
+#include "mpi/collectives/building_blocks/recursive_doubling.hpp"
 
 #include <algorithm>
 

@@ -1,6 +1,6 @@
-// The binomial scatter of MPICH's long-message broadcasts (see bcast_scatter.hpp). Origin: MPICH's
+// The binomial scatter of MPICH's long-message broadcasts (see bcast_binomial_scatter.hpp). Origin: MPICH's
 // scatter_for_bcast, as in SimGrid 3.32 (bcast-scatter-LR-allgather.cpp, bcast-scatter-rdb-allgather.cpp).
-#include "mpi/collectives/bcast_scatter.hpp"
+#include "mpi/collectives/building_blocks/bcast_binomial_scatter.hpp"
 
 #include <cmath>
 

@@ -1,5 +1,5 @@
 // Helpers shared by the bcast algorithms (see bcast_pipeline.hpp).
-#include "mpi/collectives/bcast_pipeline.hpp"
+#include "mpi/collectives/building_blocks/bcast_pipeline.hpp"
 
 #include <algorithm>
 #include <cmath>

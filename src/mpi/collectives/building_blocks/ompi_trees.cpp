@@ -1,6 +1,6 @@
 // Open MPI's tuned trees (see ompi_trees.hpp). Each builder works on shifted ranks, where the root is 0, and the
 // result is turned back into real ranks by in_real_ranks.
-#include "mpi/collectives/ompi_trees.hpp"
+#include "mpi/collectives/building_blocks/ompi_trees.hpp"
 
 #include <algorithm>
 #include <bit>

@@ -3,7 +3,7 @@
 // ompi_*, bcast ompi_pipeline and ompi_split_bintree, gather/scatter ompi_binomial and the algorithms running them,
 // gather ompi_linear_sync, allreduce ompi_ring_segmented) takes it from here.
 // Specification: docs/specifications/ompi-topology-trees.md (every table there is asserted by
-// tests/cpp/mpi_ompi_trees_test.cpp).
+// tests/cpp/mpi_coll_ompi_trees_test.cpp).
 #pragma once
 
 #include <vector>

@@ -1,5 +1,5 @@
 // The recursive-doubling schedule && its gathering run (see recursive_doubling.hpp).
-#include "mpi/collectives/recursive_doubling.hpp"
+#include "mpi/collectives/building_blocks/recursive_doubling.hpp"
 
 #include <algorithm>
 #include <numeric>

@@ -1,6 +1,6 @@
 // gather and gatherv "linear_nbc": every rank sends its block to the root, which receives them all at once. Origin:
 // SimGrid 3.32's non-blocking gather(v), used by its default selector.
-#include "mpi/collectives/linear_nbc.hpp"
+#include "mpi/collectives/building_blocks/linear_nbc.hpp"
 
 namespace mpisim::mpi {
 namespace {

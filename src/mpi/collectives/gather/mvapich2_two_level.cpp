@@ -9,7 +9,7 @@
 // SimGrid's version crashes on non-uniform nodes (it sets the leaders' rank to their number, so the root of the
 // gatherv has no counts), and places the leaders' runs in node order, which is rank order only when each node's ranks
 // are consecutive. We keep its messages, gather the runs in node order and put each block at its rank's place.
-#include "mpi/collectives/gather_scatter_trees.hpp"
+#include "mpi/collectives/building_blocks/two_level.hpp"
 
 namespace mpisim::mpi {
 namespace {

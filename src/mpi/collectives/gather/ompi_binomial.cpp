@@ -4,7 +4,7 @@
 // and rotates the blocks into place. Origin: Open MPI coll/tuned gather_intra_binomial, as SimGrid 3.32 runs it
 // (gather__ompi_binomial; also SimGrid's gather__mpich and the intra-node step of MVAPICH2's two-level gather).
 #include "mpi/collectives/CollectiveData.hpp"
-#include "mpi/collectives/ompi_trees.hpp"
+#include "mpi/collectives/building_blocks/ompi_trees.hpp"
 
 namespace mpisim::mpi {
 namespace {

@@ -5,7 +5,7 @@
 // 1024 B, or 32 KiB for blocks over 90 KiB, rounded to whole elements. Origin: Open MPI coll/tuned
 // gather_intra_linear_sync, as SimGrid 3.32 runs it (gather__ompi_linear_sync).
 #include "mpi/collectives/CollectiveData.hpp"
-#include "mpi/collectives/ompi_trees.hpp"
+#include "mpi/collectives/building_blocks/ompi_trees.hpp"
 
 namespace mpisim::mpi {
 namespace {

@@ -1,7 +1,7 @@
 // reduce "flat_tree": every rank sends its buffer to the root with a blocking send; the root receives them in
 // decreasing rank order and combines them as they come. Origin: SimGrid 3.32 reduce-flat-tree.cpp (from the
 // STAR-MPI collection).
-#include "mpi/collectives/reduce_flat.hpp"
+#include "mpi/collectives/reduce/flat_reduction.hpp"
 
 namespace mpisim::mpi {
 namespace {

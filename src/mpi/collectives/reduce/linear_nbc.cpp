@@ -1,7 +1,7 @@
 // reduce "linear_nbc": every rank sends its whole buffer to the root, which receives them all at once and combines
 // them in rank order (so non-commutative operations are right). Origin: SimGrid 3.32's non-blocking reduce, used by
 // its default selector.
-#include "mpi/collectives/linear_nbc.hpp"
+#include "mpi/collectives/building_blocks/linear_nbc.hpp"
 
 namespace mpisim::mpi {
 namespace {

@@ -1,7 +1,7 @@
 // reduce "ompi_basic_linear": every rank sends its buffer to the root with a blocking send; the root receives them
 // from rank P-1 down to rank 0 and combines them as they come. Origin: Open MPI's coll/basic linear reduce, as
 // SimGrid 3.32's reduce__ompi_basic_linear (same messages as flat_tree).
-#include "mpi/collectives/reduce_flat.hpp"
+#include "mpi/collectives/reduce/flat_reduction.hpp"
 
 namespace mpisim::mpi {
 namespace {

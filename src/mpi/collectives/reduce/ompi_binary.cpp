@@ -1,7 +1,7 @@
 // reduce "ompi_binary": binary tree rooted at the root (level order of the shifted ranks), 32 KiB segments (see
-// reduce_ompi_generic.hpp). Origin: Open MPI coll/tuned reduce_intra_binary, as SimGrid 3.32 reduce__ompi_binary.
+// ompi_segmented_reduction.hpp). Origin: Open MPI coll/tuned reduce_intra_binary, as SimGrid 3.32 reduce__ompi_binary.
 // Non-commutative operations: ompi_in_order_binary.
-#include "mpi/collectives/reduce_ompi_generic.hpp"
+#include "mpi/collectives/reduce/ompi_segmented_reduction.hpp"
 
 namespace mpisim::mpi {
 namespace {

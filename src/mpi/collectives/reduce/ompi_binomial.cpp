@@ -1,7 +1,7 @@
 // reduce "ompi_binomial": in-order binomial tree rooted at the root, unsegmented or in 1 KiB segments by Open MPI's
-// rule (see reduce_ompi_generic.hpp). Origin: Open MPI coll/tuned reduce_intra_binomial, as SimGrid 3.32
+// rule (see ompi_segmented_reduction.hpp). Origin: Open MPI coll/tuned reduce_intra_binomial, as SimGrid 3.32
 // reduce__ompi_binomial. Non-commutative operations: ompi_in_order_binary.
-#include "mpi/collectives/reduce_ompi_generic.hpp"
+#include "mpi/collectives/reduce/ompi_segmented_reduction.hpp"
 
 namespace mpisim::mpi {
 namespace {

@@ -1,7 +1,7 @@
 // reduce "ompi_chain": size/2 chains hang from the root; segments of 64 KiB flow up each chain (see
-// reduce_ompi_generic.hpp). Origin: Open MPI coll/tuned reduce_intra_chain, as SimGrid 3.32 reduce__ompi_chain.
+// ompi_segmented_reduction.hpp). Origin: Open MPI coll/tuned reduce_intra_chain, as SimGrid 3.32 reduce__ompi_chain.
 // Non-commutative operations: ompi_in_order_binary (the chains do not keep the rank order).
-#include "mpi/collectives/reduce_ompi_generic.hpp"
+#include "mpi/collectives/reduce/ompi_segmented_reduction.hpp"
 
 namespace mpisim::mpi {
 namespace {

@@ -1,8 +1,8 @@
 // reduce "ompi_in_order_binary": the reduction runs unsegmented on the in-order binary tree rooted at rank P-1 (each
-// subtree holds consecutive ranks, so non-commutative operations keep their order; see reduce_ompi_generic.hpp);
+// subtree holds consecutive ranks, so non-commutative operations keep their order; see ompi_segmented_reduction.hpp);
 // rank P-1 then sends the result to the root if that is another rank. Origin: Open MPI coll/tuned
 // reduce_intra_in_order_binary, as SimGrid 3.32 reduce__ompi_in_order_binary.
-#include "mpi/collectives/reduce_ompi_generic.hpp"
+#include "mpi/collectives/reduce/ompi_segmented_reduction.hpp"
 
 namespace mpisim::mpi {
 namespace {

@@ -1,7 +1,7 @@
 // reduce "ompi_pipeline": one chain root <- root+1 <- ... <- root-1, segments of 1, 32 or 64 KiB by Open MPI's
-// fitted rule on the communicator and message sizes (see reduce_ompi_generic.hpp). Origin: Open MPI coll/tuned
+// fitted rule on the communicator and message sizes (see ompi_segmented_reduction.hpp). Origin: Open MPI coll/tuned
 // reduce_intra_pipeline, as SimGrid 3.32 reduce__ompi_pipeline. Non-commutative operations: ompi_in_order_binary.
-#include "mpi/collectives/reduce_ompi_generic.hpp"
+#include "mpi/collectives/reduce/ompi_segmented_reduction.hpp"
 
 namespace mpisim::mpi {
 namespace {

@@ -13,7 +13,7 @@
 #pragma once
 
 #include "mpi/collectives/CollectiveData.hpp"
-#include "mpi/collectives/ompi_trees.hpp"
+#include "mpi/collectives/building_blocks/ompi_trees.hpp"
 
 #include <algorithm>
 #include <array>

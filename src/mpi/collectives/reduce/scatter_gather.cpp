@@ -6,7 +6,7 @@
 // operations run binomial; an empty buffer sends nothing.
 // Origin: Rabenseifner, "Optimization of Collective Reduction Operations" (ICCS 2004), as MPICH's reduce for long
 // vectors and SimGrid 3.32's reduce__scatter_gather. Behaviour: docs/specifications/recursive-collectives.md.
-#include "mpi/collectives/recursive_halving.hpp"
+#include "mpi/collectives/building_blocks/recursive_halving.hpp"
 
 #include <algorithm>
 

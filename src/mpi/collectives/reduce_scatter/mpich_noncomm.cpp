@@ -4,7 +4,7 @@
 // so non-commutative operations keep their order. Origin: MPICH's reduce_scatter for non-commutative operations, as
 // SimGrid 3.32 reduce_scatter__mpich_noncomm, which aborts on other sizes or unequal blocks: those run mpich_pair.
 #include "mpi/collectives/CollectiveData.hpp"
-#include "mpi/collectives/reduce_scatter_butterfly.hpp"
+#include "mpi/collectives/reduce_scatter/butterfly_mirror.hpp"
 
 #include <algorithm>
 

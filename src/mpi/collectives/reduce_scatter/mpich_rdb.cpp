@@ -6,7 +6,7 @@
 // `me` has been reduced over every rank. No fallback and no early return: the rank order of the combinations keeps
 // non-commutative operations right, and a 0-byte vector sends the whole schedule empty. Origin: MPICH's
 // recursive-doubling reduce_scatter (Thakur et al. 2005), as SimGrid's "mpich_rdb".
-#include "mpi/collectives/recursive_doubling.hpp"
+#include "mpi/collectives/building_blocks/recursive_doubling.hpp"
 
 namespace mpisim::mpi {
 namespace {

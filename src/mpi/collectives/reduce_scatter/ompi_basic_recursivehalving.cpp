@@ -6,7 +6,7 @@
 // Origin: Open MPI's coll/basic reduce_scatter (recursive halving), as SimGrid 3.32, except where a step has an empty
 // half: both skip the step and the other half's partial sums are lost (a wrong result); here the non-empty half is
 // sent, one way, so such calls take longer than in SMPI. Behaviour: docs/specifications/recursive-collectives.md.
-#include "mpi/collectives/recursive_halving.hpp"
+#include "mpi/collectives/building_blocks/recursive_halving.hpp"
 
 namespace mpisim::mpi {
 namespace {

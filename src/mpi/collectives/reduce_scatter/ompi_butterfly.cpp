@@ -6,8 +6,8 @@
 // neighbours' parts. One rank copies its block; empty vectors still send every message (with 0 bytes).
 // Origin: Open MPI's coll/base reduce_scatter_intra_butterfly, as SimGrid 3.32. Behaviour:
 // docs/specifications/recursive-collectives.md.
-#include "mpi/collectives/recursive_halving.hpp"
-#include "mpi/collectives/reduce_scatter_butterfly.hpp"
+#include "mpi/collectives/building_blocks/recursive_halving.hpp"
+#include "mpi/collectives/reduce_scatter/butterfly_mirror.hpp"
 
 namespace mpisim::mpi {
 namespace {

@@ -1,6 +1,6 @@
 // scatter and scatterv "linear_nbc": the root sends every rank its block, all at once. Origin: SimGrid 3.32's
 // non-blocking scatter(v), used by its default selector.
-#include "mpi/collectives/linear_nbc.hpp"
+#include "mpi/collectives/building_blocks/linear_nbc.hpp"
 
 namespace mpisim::mpi {
 namespace {

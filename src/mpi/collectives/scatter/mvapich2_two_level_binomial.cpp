@@ -1,7 +1,7 @@
 // scatter "mvapich2_two_level_binomial": MVAPICH2's two-level scatter with a binomial scatter among the node leaders
-// (see scatter_mvapich2_two_level.hpp for the steps and SimGrid's quirks). Origin: MVAPICH2
+// (see mvapich2_two_level_steps.hpp for the steps and SimGrid's quirks). Origin: MVAPICH2
 // MPIR_Scatter_MV2_two_level_Binomial, as SimGrid 3.32 runs it (scatter__mvapich2_two_level_binomial).
-#include "mpi/collectives/scatter_mvapich2_two_level.hpp"
+#include "mpi/collectives/scatter/mvapich2_two_level_steps.hpp"
 
 namespace mpisim::mpi {
 namespace {

@@ -10,7 +10,7 @@
 // were consecutive; we keep its messages and send each node its own ranks' blocks.
 #pragma once
 
-#include "mpi/collectives/gather_scatter_trees.hpp"
+#include "mpi/collectives/building_blocks/two_level.hpp"
 
 #include <string>
 

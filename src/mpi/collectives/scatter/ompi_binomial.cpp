@@ -6,7 +6,7 @@
 // coll/tuned scatter_intra_binomial, as SimGrid 3.32 runs it (scatter__ompi_binomial; also SimGrid's scatter__mpich
 // and the steps of MVAPICH2's two-level scatters).
 #include "mpi/collectives/CollectiveData.hpp"
-#include "mpi/collectives/ompi_trees.hpp"
+#include "mpi/collectives/building_blocks/ompi_trees.hpp"
 
 namespace mpisim::mpi {
 namespace {

@@ -1,4 +1,4 @@
-// Decision tables of the library selectors (selector_ompi.cpp, selector_mvapich2.cpp, selector_impi.cpp): the
+// Decision tables of the library selectors (ompi.cpp, mvapich2.cpp, impi.cpp): the
 // libraries' fixed rules written as data. A table is a list of rows tried in order; a row applies to communicators of
 // `size_from` <= size < `size_below` ranks and lists, in increasing order, message-size bounds: the first bound the
 // message size is below gives the algorithm.

@@ -5,7 +5,7 @@
 // Irregular reduce_scatter counts switch to MPICH's choice, as SimGrid does: pairwise above 524288 elements in all,
 // recursive doubling otherwise (commutative operations; SimGrid's replay reduces with MPI_OP_NULL).
 #include "mpi/collectives/Collectives.hpp"
-#include "mpi/collectives/ompi_alltoall_table.hpp"
+#include "mpi/collectives/selectors/ompi_alltoall_table.hpp"
 
 #include <algorithm>
 #include <numeric>

@@ -1,5 +1,5 @@
 // Selector "impi": Intel MPI 4.1.3's tuning tables, as SimGrid 3.32 encodes them (smpi_intel_mpi_selector.cpp). The
-// tables, and the map from Intel's algorithms to algorithm names, are in selector_impi_tables.hpp.
+// tables, and the map from Intel's algorithms to algorithm names, are in impi_tables.hpp.
 //
 // Where SimGrid's tables name an algorithm it does not have (Shumilin's, Plum's), SimGrid runs its MVAPICH2
 // selector, and so do we (selector "mvapich2"). Recursive-halving reduce_scatter needs a commutative operation; for
@@ -7,7 +7,7 @@
 // counts. Messages of 2^31 B or more fall past the tables' last bound, where SimGrid reads an empty entry (undefined);
 // we keep the last entry. Operations SimGrid does not select (gatherv, scatterv, scan, exscan) run what SimGrid runs.
 #include "mpi/collectives/Collectives.hpp"
-#include "mpi/collectives/selector_impi_tables.hpp"
+#include "mpi/collectives/selectors/impi_tables.hpp"
 
 #include <algorithm>
 #include <functional>

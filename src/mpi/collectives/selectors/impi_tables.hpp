@@ -29,7 +29,7 @@
 // so every vector of 4 B or more runs recursive halving).
 #pragma once
 
-#include "mpi/collectives/selector_decision_tables.hpp"
+#include "mpi/collectives/selectors/decision_tables.hpp"
 
 namespace mpisim::mpi::impi_rules {
 

@@ -1,6 +1,6 @@
 // Selector "mvapich2": MVAPICH2 1.9's rules with its tuning tables for TACC Stampede, as SimGrid 3.32 encodes them
 // (smpi_mvapich2_selector.cpp, smpi_mvapich2_selector_stampede.hpp). The tables, and the map from MVAPICH2's
-// functions to algorithm names, are in selector_mvapich2_tables.hpp; this file holds the rules around them.
+// functions to algorithm names, are in mvapich2_tables.hpp; this file holds the rules around them.
 //
 // Where SimGrid's selector does more than pick one algorithm, the name chosen here is the closest registered one:
 //   - two-level bcast: SimGrid runs mvapich2_inter_node among node leaders, then MPICH's bcast inside each node; we
@@ -16,7 +16,7 @@
 // functions) is not passed: algorithms use their SimGrid defaults.
 // Operations MVAPICH2 tunes but SimGrid does not select (gatherv, scatterv, scan, exscan) run what SimGrid runs.
 #include "mpi/collectives/Collectives.hpp"
-#include "mpi/collectives/selector_mvapich2_tables.hpp"
+#include "mpi/collectives/selectors/mvapich2_tables.hpp"
 
 #include <algorithm>
 #include <functional>

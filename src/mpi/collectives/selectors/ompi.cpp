@@ -1,12 +1,12 @@
 // Selector "ompi": Open MPI 4.1.2's fixed decision rules (coll_tuned_decision_fixed.c), as SimGrid 3.32's
-// smpi_openmpi_selector.cpp encodes them. The thresholds are tables in selector_ompi_tables.hpp, with the map from
+// smpi_openmpi_selector.cpp encodes them. The thresholds are tables in ompi_tables.hpp, with the map from
 // Open MPI's algorithm names to the names SimGrid (and mpisim) runs.
 //
 // Reductions split on commutativity (allreduce, reduce, reduce_scatter). SimGrid's reduce_scatter "default" is reduce
 // followed by scatterv, which switches to MPICH's rule when the counts are not all equal; we do the same. Operations
 // Open MPI tunes but SimGrid does not select (gatherv, scatterv, scan, exscan) run what SimGrid runs for them.
 #include "mpi/collectives/Collectives.hpp"
-#include "mpi/collectives/selector_ompi_tables.hpp"
+#include "mpi/collectives/selectors/ompi_tables.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -23,7 +23,7 @@
 // reduce_scatter: the whole vector; allgatherv: the whole vector divided by the communicator size.
 #pragma once
 
-#include "mpi/collectives/selector_decision_tables.hpp"
+#include "mpi/collectives/selectors/decision_tables.hpp"
 
 namespace mpisim::mpi::ompi_rules {
 
