@@ -42,7 +42,7 @@ typedef struct MPI_Status {
 #define MPI_COMM_WORLD 1
 #define MPI_COMM_SELF 2
 
-/* Datatypes: the values index the runtime's table (src/online/Handles.cpp). */
+/* Datatypes: the values index the runtime's table (src/online/runtime/Runtime.cpp). */
 #define MPI_DATATYPE_NULL 0
 #define MPI_CHAR 1
 #define MPI_SIGNED_CHAR 2
@@ -548,7 +548,7 @@ MPISIM_DECLARE(int, Query_thread, (int* provided))
 MPISIM_DECLARE(int, Is_thread_main, (int* flag))
 MPISIM_DECLARE(int, Pcontrol, (const int level, ...))
 
-/* Groups, communicator creation and naming, attributes, topologies (src/online/api_groups.cpp,
+/* Groups, communicator creation and naming, attributes, topologies (src/online/bindings/api_groups.cpp,
  * api_communicator_creation.cpp, api_attributes.cpp, api_topologies.cpp) ------------------------------------------ */
 
 /* Communicator kinds for MPI_Comm_split_type: ranks on the same simulated host. */
@@ -695,8 +695,8 @@ MPISIM_DECLARE(int, Neighbor_alltoallw,
                 MPI_Comm comm))
 /* End of groups, communicator creation, attributes, topologies ------------------------------------------------- */
 
-/* One-sided communication (src/online/api_windows.cpp, api_rma.cpp): windows and active-target synchronization by
- * MPI_Win_fence. Passive target (MPI_Win_lock ...), PSCW (MPI_Win_post/start/complete/wait), request-based RMA,
+/* One-sided communication (src/online/bindings/api_windows.cpp, api_rma.cpp): windows and active-target
+ * synchronization by MPI_Win_fence. Passive target (MPI_Win_lock ...), PSCW (MPI_Win_post/start/complete/wait), request-based RMA,
  * dynamic and shared windows, MPI_Get_accumulate, MPI_Fetch_and_op and MPI_Compare_and_swap are not provided:
  * programs calling them do not link (docs/online.md). ------------------------------------------------------------ */
 typedef int MPI_Win;

@@ -5,7 +5,7 @@
 #include "models/NetworkModel.hpp"
 #include "mpi/RunOptions.hpp"
 #include "mpi/collectives/Collectives.hpp"
-#include "online/RunnerOptions.hpp"
+#include "online/options/RunnerOptions.hpp"
 #include "replay/Replayer.hpp"
 #include "study/CollectiveTiming.hpp"
 #include "timeline/TimelineOptionTable.hpp"
@@ -390,7 +390,7 @@ const char* group_of(const std::string& name)
   return "run";
 }
 
-// The run options (online/RunnerOptions.cpp gathers them: the shared ones and the runner's own), as plain dicts.
+// The run options (online/options/RunnerOptions.cpp gathers them: the shared ones and the runner's own), as plain dicts.
 py::list run_options()
 {
   py::list out;

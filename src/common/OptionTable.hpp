@@ -1,6 +1,6 @@
 // Command-line options declared as data: name, value type, default, help, SimGrid --cfg names, and which front ends
 // take them. Each option is declared once, next to what it configures (mpi/RunOptions.cpp: the simulation;
-// timeline/TimelineOptionTable.cpp: timelines; online/runner/RunnerOptions.cpp: what only `mpisim run` has). The
+// timeline/TimelineOptionTable.cpp: timelines; online/options/RunnerOptions.cpp: what only `mpisim run` has). The
 // native runner parses its argv with the tables; the Python module exposes them (`_core.run_options()`), so `mpisim
 // replay` builds its argparse options, and `mpisim.run` checks its keywords, from the same declarations.
 #pragma once

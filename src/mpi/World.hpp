@@ -27,6 +27,10 @@ struct NodeLayout {
   bool uniform = true;                   // every node has the same number of ranks
   int ranks_per_node = 1;                // the most ranks on one node
   bool blocked = true;                   // each node's ranks are consecutive
+  // Set once a collective algorithm (or a selector step that does so in SimGrid) has asked for the layout: SimGrid
+  // computes a communicator's node information lazily (Comm::init_smp), and MVAPICH2's gather rule reads the
+  // "blocked" flag without computing it, so it sees "not blocked" until an earlier collective did.
+  mutable bool computed_by_collective = false;
   // The hierarchy's communicators, made on first use: only SMP-aware algorithms need them, and a communicator of N
   // single-rank nodes would otherwise cost N + 1 communicators.
   const Communicator& intra(size_t node) const; // the ranks of a node

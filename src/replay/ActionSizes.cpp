@@ -53,6 +53,24 @@ bool is_receive(ActionKind kind)
   return kind == ActionKind::Recv || kind == ActionKind::Irecv;
 }
 
+// The type whose elements the call counts, as the online front end sets it: the receive type of the calls that have
+// one, else the only one. Algorithms and selectors decide on element counts (SimGrid: allreduce lr's remainder,
+// MPICH's allgatherv thresholds), so with MPI_DOUBLE traces bytes are not counts.
+int element_type(const TraceAction& a)
+{
+  switch (a.kind) {
+    case ActionKind::AllToAll:
+    case ActionKind::AllToAllV:
+    case ActionKind::Gather:
+    case ActionKind::GatherV:
+    case ActionKind::Scatter:
+    case ActionKind::ScatterV:
+    case ActionKind::AllGather:
+    case ActionKind::AllGatherV: return a.datatype2;
+    default: return a.datatype1;
+  }
+}
+
 // The call of a collective whose amounts are already bytes; the v-collectives' arrays still hold element counts.
 // Fields a collective does not use stay at the call's defaults.
 void fill_call(const TraceAction& a, mpi::CollectiveCall& call)
@@ -99,11 +117,11 @@ void fill_call(const TraceAction& a, mpi::CollectiveCall& call)
       break;
     case ActionKind::ReduceScatter:
       scale_to_bytes(call.recv_counts, a.datatype1);
-      call.element_bytes = static_cast<double>(datatype_size(a.datatype1));
       call.reduce_flops = a.amount2;
       break;
     default: throw std::logic_error("size_action: " + std::string(action_name(a.kind)) + " is not a collective");
   }
+  call.element_bytes = static_cast<double>(datatype_size(element_type(a)));
 }
 
 } // namespace

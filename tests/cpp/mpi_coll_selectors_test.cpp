@@ -846,6 +846,34 @@ TEST(mpi_coll_selectors, Mvapich2Gather)
                                          {64, 16384, "ompi_basic_linear", "mvapich2_two_level"},
                                      });
   EXPECT_EQ(choose("mvapich2", make_call(C::Gather, 16, 100), round_robin(16, 2)), "ompi_binomial");
+  // Before any collective computed the node layout, SimGrid reads "not blocked": MPICH's gather at every size.
+  CommShape fresh = smp(32, 4);
+  fresh.layout_computed = false;
+  for (double bytes : {1.0, 16384.0, 131073.0})
+    EXPECT_EQ(choose("mvapich2", make_call(C::Gather, 32, bytes), fresh), "ompi_binomial") << bytes;
+  EXPECT_EQ(choose("mvapich2", make_call(C::Gather, 32, 131073), smp(32, 4)), "mvapich2_two_level");
+}
+
+// The allgather, scatter and non-empty bcast rules compute the node layout first (later gathers see it); the others
+// do not.
+// MPICH's allgatherv with nothing to gather returns at once in SimGrid: mpich_ring, which then sends nothing.
+TEST(mpi_coll_selectors, MpichAllgathervOfNothing)
+{
+  EXPECT_EQ(choose("mpich", make_call(C::Allgatherv, 24, 0), CommShape::flat(24)), "mpich_ring");
+  EXPECT_EQ(choose("mpich", make_call(C::Allgatherv, 32, 0), CommShape::flat(32)), "mpich_ring");
+  EXPECT_EQ(choose("mpich", make_call(C::Allgatherv, 24, 1), CommShape::flat(24)), "ompi_bruck");
+}
+
+TEST(mpi_coll_selectors, Mvapich2RulesThatComputeTheNodeLayout)
+{
+  const auto& entry = mpi::SelectorRegistry::find("mvapich2");
+  ASSERT_NE(entry.computes_layout, nullptr);
+  EXPECT_TRUE(entry.computes_layout(make_call(C::Allgather, 8, 100)));
+  EXPECT_TRUE(entry.computes_layout(make_call(C::Scatter, 8, 100)));
+  EXPECT_TRUE(entry.computes_layout(make_call(C::Bcast, 8, 1)));
+  EXPECT_FALSE(entry.computes_layout(make_call(C::Bcast, 8, 0)));
+  EXPECT_FALSE(entry.computes_layout(make_call(C::Gather, 8, 100)));
+  EXPECT_FALSE(entry.computes_layout(make_call(C::Allreduce, 8, 100)));
 }
 
 // Allgatherv on the whole vector against ranks x bound: <= 32 ranks rd up to 512 B per rank, <= 64 (and above) up

@@ -1,5 +1,5 @@
 """The run options are declared once, in the native core (src/mpi/RunOptions.cpp, src/timeline/TimelineOptionTable.cpp,
-src/online/RunnerOptions.cpp), and every front end reads them from there: `mpisim replay`'s argparse options,
+src/online/options/RunnerOptions.cpp), and every front end reads them from there: `mpisim replay`'s argparse options,
 `mpisim run`'s native parser, and `mpisim.run`'s keywords. `mpisim.run` gives what `mpisim run --json` prints."""
 
 from __future__ import annotations

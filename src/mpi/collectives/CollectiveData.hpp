@@ -50,7 +50,9 @@ inline double elements(const CollectiveCall& call, double bytes) { return bytes 
 // Where the communicator's ranks run, by host (SMP-aware algorithms): see World::node_layout.
 inline const NodeLayout& node_layout(const CollectiveContext& context)
 {
-  return context.rank.world().node_layout(context.comm);
+  const NodeLayout& layout = context.rank.world().node_layout(context.comm);
+  layout.computed_by_collective = true;
+  return layout;
 }
 
 } // namespace mpisim::mpi::coll

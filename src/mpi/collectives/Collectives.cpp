@@ -1,6 +1,7 @@
 #include "mpi/collectives/Collectives.hpp"
 
 #include "common/Errors.hpp"
+#include "mpi/collectives/CollectiveData.hpp"
 
 #include <algorithm>
 
@@ -144,7 +145,10 @@ const AlgorithmEntry& CollectiveLibrary::choose(const CollectiveContext& context
     return *forced;
   if (trial_ && selector_->name == "automatic")
     return choose_automatically(context, call);
-  return lookup(call.op, selector_->choose(call, comm_shape(context)));
+  const AlgorithmEntry& chosen = lookup(call.op, selector_->choose(call, comm_shape(context)));
+  if (selector_->computes_layout && selector_->computes_layout(call))
+    coll::node_layout(context);
+  return chosen;
 }
 
 namespace {
@@ -244,6 +248,7 @@ CommShape comm_shape(const CollectiveContext& context)
   shape.uniform = layout.uniform;
   shape.ranks_per_node = layout.ranks_per_node;
   shape.blocked = layout.blocked;
+  shape.layout_computed = layout.computed_by_collective;
   shape.hierarchy_part = context.comm.role() != Communicator::Role::Ordinary;
   return shape;
 }

@@ -109,8 +109,9 @@ struct CommShape {
   bool uniform = true;    // every node has the same number of ranks
   bool blocked = true;    // each node's ranks are consecutive
   bool hierarchy_part = false; // a node or leader communicator of an SMP-aware algorithm (SimGrid's is_smp_comm)
+  bool layout_computed = true; // an earlier collective computed the node layout (NodeLayout::computed_by_collective)
   // A shape of `size` ranks, one per node.
-  static CommShape flat(int size) { return {size, size, 1, true, true, false}; }
+  static CommShape flat(int size) { return {size, size, 1, true, true, false, true}; }
 };
 
 // Chooses an algorithm name for a call.
@@ -120,6 +121,9 @@ struct SelectorEntry {
   std::string name;
   std::string description;
   SelectorFunction choose;
+  // Whether deciding `call` computes the communicator's node layout first, as some of SimGrid's selectors do
+  // (Comm::init_smp) even when they then pick a flat algorithm; null: never.
+  bool (*computes_layout)(const CollectiveCall& call) = nullptr;
 };
 
 class SelectorRegistry {

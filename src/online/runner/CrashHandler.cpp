@@ -1,6 +1,6 @@
 #include "online/runner/CrashHandler.hpp"
 
-#include "online/Runtime.hpp"
+#include "online/runtime/Runtime.hpp"
 
 #include <csignal>
 #include <cstdio>

@@ -1,6 +1,6 @@
 #include "online/runner/HostSpeed.hpp"
 
-#include "online/Runtime.hpp"
+#include "online/runtime/Runtime.hpp"
 
 namespace mpisim::online {
 

@@ -1,7 +1,7 @@
 // The application loaded so that each rank has its own globals, by one of the modes of online/Privatization.hpp.
 #pragma once
 
-#include "online/Privatization.hpp"
+#include "online/options/Privatization.hpp"
 #include "online/runner/ProgramLoading.hpp"
 
 #include "kernel/MemoryContexts.hpp"

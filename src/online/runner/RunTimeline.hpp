@@ -1,9 +1,9 @@
 // mpisim run --timeline: the writer observing the run, and the reporter that tells it about the ranks' MPI calls.
 #pragma once
 
-#include "online/CallReporter.hpp"
-#include "online/RunnerOptions.hpp"
-#include "online/Runtime.hpp"
+#include "online/options/RunnerOptions.hpp"
+#include "online/runtime/CallReporter.hpp"
+#include "online/runtime/Runtime.hpp"
 
 #include "timeline/TimelineWriter.hpp"
 

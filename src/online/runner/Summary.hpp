@@ -1,8 +1,8 @@
 // What `mpisim run` reports after the application: the simulated time and, per rank, where it went.
 #pragma once
 
-#include "online/RunnerOptions.hpp"
-#include "online/Runtime.hpp"
+#include "online/options/RunnerOptions.hpp"
+#include "online/runtime/Runtime.hpp"
 
 #include <cstdint>
 #include <string>

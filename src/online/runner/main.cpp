@@ -2,8 +2,8 @@
 //
 // Exit status: the application's (the first non-zero status a rank's main returned, MPI_Abort's error code),
 // 128 + signal when a rank crashes, 2 for bad arguments, 3 on deadlock.
-#include "online/Api.hpp"
-#include "online/RunnerOptions.hpp"
+#include "online/bindings/Api.hpp"
+#include "online/options/RunnerOptions.hpp"
 #include "online/runner/CrashHandler.hpp"
 #include "online/runner/HostSpeed.hpp"
 #include "online/runner/OutputTagger.hpp"

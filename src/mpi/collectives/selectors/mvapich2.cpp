@@ -10,6 +10,8 @@
 //     most empty messages).
 //   - non-commutative reduce_scatter on a power-of-two communicator with equal blocks: SimGrid runs mpich_noncomm
 //     and then mpich_rdb as well (a missing "else"); we run mpich_noncomm only, as MVAPICH2 does.
+//   - gather reads the communicator's "blocked" flag before anything computed it: MPICH's gather until an earlier
+//     allgather, scatter, non-empty bcast or SMP-aware algorithm computed the node layout (CommShape::layout_computed).
 //   - allgather tables naming MVAPICH2's "RD allgather comm" (16 ranks per node, >= 32 ranks, <= 1024 B): SimGrid's
 //     stub returns an error without communicating; we run rdb, the recursive doubling MVAPICH2 does there.
 // State SimGrid's selector leaves in globals for later algorithms (knomial factors, segment sizes, intra-node
@@ -99,9 +101,11 @@ std::string choose_allgather(const CollectiveCall& call, const CommShape& shape)
   return entry.algorithm;
 }
 
+// SimGrid reads the communicator's "blocked" flag here without computing the node layout first; until an earlier
+// collective computed it, the flag reads false and MPICH's gather runs (so always, on a trace of gathers alone).
 std::string choose_gather(const CollectiveCall& call, const CommShape& shape)
 {
-  if (!shape.blocked)
+  if (!shape.layout_computed || !shape.blocked)
     return "ompi_binomial"; // MPICH's gather
   return entry_for(gather(), shape.size, call.bytes).algorithm;
 }
@@ -223,9 +227,17 @@ std::string choose_mvapich2(const CollectiveCall& call, const CommShape& shape)
   return "linear_nbc";
 }
 
+// SimGrid's allgather and scatter rules compute the node layout before deciding, bcast too unless the message is
+// empty; two-level reduce and allreduce do it through their algorithms.
+bool computes_layout(const CollectiveCall& call)
+{
+  return call.op == Collective::Allgather || call.op == Collective::Scatter ||
+         (call.op == Collective::Bcast && call.bytes > 0);
+}
+
 const RegisterSelector kRegister({"mvapich2",
                                   "MVAPICH2 1.9's rules with its Stampede tables, as SimGrid 3.32 encodes them",
-                                  choose_mvapich2});
+                                  choose_mvapich2, computes_layout});
 
 } // namespace
 } // namespace mpisim::mpi

@@ -1,0 +1,52 @@
+// What every C API file (api_*.cpp) needs: the scope of one MPI call, argument checks that raise MPI error classes
+// through the communicator's error handler, and the profiling-interface aliases.
+#pragma once
+
+#include "online/runtime/Errors.hpp"
+#include "online/runtime/Runtime.hpp"
+
+#include "mpi/Rank.hpp"
+
+#include <mpi.h>
+
+#include <string>
+
+namespace mpisim::online {
+
+// One MPI call: the computation since the previous call is injected on entry, time inside is accounted on exit.
+// `call` names the MPI function for the timeline: by default the function that opens the scope (PMPI_Send); helpers
+// shared by several functions pass theirs on.
+class ApiScope {
+public:
+  explicit ApiScope(const char* call = __builtin_FUNCTION()) : runtime_(Runtime::get()) { runtime_.enter_call(call); }
+  ~ApiScope() { runtime_.leave_call(); }
+  ApiScope(const ApiScope&) = delete;
+  ApiScope& operator=(const ApiScope&) = delete;
+
+  Runtime& runtime() { return runtime_; }
+  mpi::Rank& rank() { return runtime_.rank(); }
+  // What the timeline shows of the call, for those that know it: `peer` a rank of `comm` (negative: none, as
+  // MPI_ANY_SOURCE), `bytes` the payload. Only the outermost call is reported.
+  void describe(const mpi::Communicator* comm, int peer, double bytes, int tag = 0)
+  {
+    if (runtime_.call_reporter() != nullptr)
+      describe_call(comm, peer, bytes, tag);
+  }
+
+private:
+  void describe_call(const mpi::Communicator* comm, int peer, double bytes, int tag);
+
+  Runtime& runtime_;
+};
+} // namespace mpisim::online
+
+// PMPI_name is the implementation; MPI_name a weak alias a profiling library may override.
+#define MPISIM_ALIAS(name)                                                                                           \
+  extern "C" __attribute__((weak, alias("PMPI_" #name))) decltype(PMPI_##name) MPI_##name;
+
+// Argument checks: `return` the raised error from the enclosing API function.
+#define MPISIM_CHECK(condition, comm, error_class, what)                                                             \
+  do {                                                                                                               \
+    if (not(condition))                                                                                              \
+      return ::mpisim::online::raise_error(comm, error_class, __func__ + 1, what);                                  \
+  } while (0)

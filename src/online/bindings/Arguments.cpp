@@ -1,0 +1,76 @@
+#include "online/bindings/Arguments.hpp"
+
+namespace mpisim::online {
+
+int resolve_comm(MPI_Comm comm, const char* call, const mpi::Communicator*& out)
+{
+  Runtime& runtime = Runtime::get();
+  out = runtime.comm(comm);
+  return out != nullptr ? MPI_SUCCESS : runtime.communicators().raise_invalid(comm, MPI_COMM_WORLD, call);
+}
+
+int resolve_type(MPI_Comm comm, MPI_Datatype type, const char* call, mpi::DatatypePtr& out)
+{
+  return Runtime::get().datatypes().resolve(type, comm, call, out);
+}
+
+int resolve_op(MPI_Comm comm, MPI_Op op, const char* call, mpi::ReduceOpPtr& out)
+{
+  return Runtime::get().operations().resolve(op, comm, call, out);
+}
+
+int check_count(MPI_Comm comm, int count, const char* call)
+{
+  if (count < 0)
+    return raise_error(comm, MPI_ERR_COUNT, call, "negative count " + std::to_string(count));
+  return MPI_SUCCESS;
+}
+
+int check_peer(MPI_Comm comm, const mpi::Communicator& c, int peer, bool any_allowed, const char* call)
+{
+  if ((peer >= 0 && peer < c.size()) || peer == MPI_PROC_NULL || (any_allowed && peer == MPI_ANY_SOURCE))
+    return MPI_SUCCESS;
+  return raise_error(comm, MPI_ERR_RANK, call,
+                     "invalid rank " + std::to_string(peer) + " in a communicator of " + std::to_string(c.size()) +
+                         " ranks");
+}
+
+int check_tag(MPI_Comm comm, int tag, bool any_allowed, const char* call)
+{
+  if (tag >= 0 || (any_allowed && tag == MPI_ANY_TAG))
+    return MPI_SUCCESS;
+  return raise_error(comm, MPI_ERR_TAG, call, "invalid tag " + std::to_string(tag));
+}
+
+int check_root(MPI_Comm comm, const mpi::Communicator& c, int root, const char* call)
+{
+  if (root >= 0 && root < c.size())
+    return MPI_SUCCESS;
+  return raise_error(comm, MPI_ERR_ROOT, call,
+                     "invalid root " + std::to_string(root) + " in a communicator of " + std::to_string(c.size()) +
+                         " ranks");
+}
+
+void fill_status(MPI_Status* status, const mpi::Status& from)
+{
+  if (status == MPI_STATUS_IGNORE)
+    return;
+  status->MPI_SOURCE = from.source;
+  status->MPI_TAG = from.tag;
+  status->MPI_ERROR = from.truncated ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
+  status->mpisim_bytes = static_cast<long long>(from.bytes);
+  status->mpisim_cancelled = from.cancelled ? 1 : 0;
+}
+
+void fill_empty_status(MPI_Status* status)
+{
+  if (status == MPI_STATUS_IGNORE)
+    return;
+  status->MPI_SOURCE = MPI_PROC_NULL;
+  status->MPI_TAG = MPI_ANY_TAG;
+  status->MPI_ERROR = MPI_SUCCESS;
+  status->mpisim_bytes = 0;
+  status->mpisim_cancelled = 0;
+}
+
+} // namespace mpisim::online

@@ -1,0 +1,65 @@
+#include "online/bindings/PointToPoint.hpp"
+
+namespace mpisim::online {
+
+int check_send(MPI_Comm comm, int count, MPI_Datatype type, int dest, int tag, const char* call,
+               MessageArguments& out)
+{
+  MPISIM_TRY(resolve_comm(comm, call, out.comm));
+  MPISIM_TRY(resolve_type(comm, type, call, out.type));
+  MPISIM_TRY(check_count(comm, count, call));
+  MPISIM_TRY(check_peer(comm, *out.comm, dest, false, call));
+  return check_tag(comm, tag, false, call);
+}
+
+int check_receive(MPI_Comm comm, int count, MPI_Datatype type, int source, int tag, const char* call,
+                  MessageArguments& out)
+{
+  MPISIM_TRY(resolve_comm(comm, call, out.comm));
+  MPISIM_TRY(resolve_type(comm, type, call, out.type));
+  MPISIM_TRY(check_count(comm, count, call));
+  MPISIM_TRY(check_peer(comm, *out.comm, source, true, call));
+  return check_tag(comm, tag, true, call);
+}
+
+int post_send(mpi::Rank& rank, MPI_Comm comm, const MessageArguments& args, const void* buf, int count, int dest,
+              int tag, SendCall kind, const char* call, mpi::RequestPtr& out)
+{
+  out = nullptr;
+  if (dest == MPI_PROC_NULL)
+    return MPI_SUCCESS;
+  if (kind == SendCall::Buffered)
+    return post_buffered_send(rank, comm, args, buf, count, dest, tag, false, call, &out);
+  const auto mode = kind == SendCall::Synchronous ? mpi::SendMode::Synchronous : mpi::SendMode::Standard;
+  out = rank.isend(*args.comm, dest, tag, buf, static_cast<size_t>(count), args.type, mode);
+  return MPI_SUCCESS;
+}
+
+void rebase_bottom(const void*& buf, int count, MessageArguments& args)
+{
+  if (buf != MPI_BOTTOM || count <= 0 || args.type->size() == 0)
+    return;
+  const std::ptrdiff_t start = args.type->true_lb();
+  args.type = mpi::Datatype::hindexed_block(1, {-start}, args.type);
+  buf = reinterpret_cast<const void*>(start);
+}
+
+void rebase_bottom(void*& buf, int count, MessageArguments& args)
+{
+  const void* rebased = buf;
+  rebase_bottom(rebased, count, args);
+  buf = const_cast<void*>(rebased);
+}
+
+void fill_inactive_status(MPI_Status* status)
+{
+  if (status == MPI_STATUS_IGNORE)
+    return;
+  status->MPI_SOURCE = MPI_ANY_SOURCE;
+  status->MPI_TAG = MPI_ANY_TAG;
+  status->MPI_ERROR = MPI_SUCCESS;
+  status->mpisim_bytes = 0;
+  status->mpisim_cancelled = 0;
+}
+
+} // namespace mpisim::online

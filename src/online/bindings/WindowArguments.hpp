@@ -1,0 +1,32 @@
+// Argument resolution of the window families (api_windows.cpp, api_rma.cpp): an MPI_Win handle to the calling
+// rank's part of the window, and errors raised through the window's handler.
+#pragma once
+
+#include "online/bindings/Api.hpp"
+#include "online/objects/Windows.hpp"
+
+namespace mpisim::online {
+
+// The calling rank's view of a window an MPI call names (api_windows.cpp, api_rma.cpp).
+struct WindowAccess {
+  Window* window = nullptr;
+  WindowPart* part = nullptr;
+  int local_rank = -1;                          // in the window's communicator
+  const mpi::Communicator* channel = nullptr;   // the hidden communicator
+};
+
+// MPI_SUCCESS and `out` filled, or MPI_ERR_WIN raised on MPI_COMM_WORLD (a handle that is not a window of the calling
+// rank has no handler of its own).
+int resolve_window(MPI_Win win, const char* call, WindowAccess& out);
+// Raises `error_class` through the calling rank's handler of `win` (MPI_ERRORS_ARE_FATAL unless set), as raise_error
+// does for communicators; MPI_COMM_WORLD's handler when `win` is not one of the rank's windows.
+int raise_window_error(MPI_Win win, int error_class, const char* call, const std::string& what);
+
+} // namespace mpisim::online
+
+// Argument checks of window calls: `return` the error raised through the window's handler, naming `call`.
+#define MPISIM_WIN_CHECK(condition, win, error_class, call, what)                                                    \
+  do {                                                                                                               \
+    if (not(condition))                                                                                              \
+      return ::mpisim::online::raise_window_error(win, error_class, call, what);                                    \
+  } while (0)

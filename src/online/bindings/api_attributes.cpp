@@ -1,0 +1,226 @@
+// Attribute caching on communicators and datatypes (MPI-3.1 section 6.7), the deprecated MPI-1 names still in 3.1
+// (MPI_Keyval_create, MPI_Attr_put ...), and the predefined attributes of section 8.1.2.
+#include "online/bindings/Arguments.hpp"
+#include "online/objects/ProcessObjects.hpp"
+
+#include "mpi/Datatype.hpp"
+
+using namespace mpisim::online;
+
+namespace {
+bool predefined(int keyval)
+{
+  return keyval >= MPI_TAG_UB && keyval <= MPI_APPNUM;
+}
+
+// The values the predefined keys point to, valid for the whole run: the same for every rank, except the last error
+// code the rank added (ProcessObjects).
+int* predefined_value(int keyval)
+{
+  if (keyval == MPI_LASTUSEDCODE) {
+    Runtime& runtime = Runtime::get();
+    return &runtime.process_objects().of_rank(runtime.current_rank()).last_used_code;
+  }
+  static int tag_ub = MPI_TAG_UB_VALUE;
+  static int host = MPI_PROC_NULL;           // no host process
+  static int io = MPI_ANY_SOURCE;            // every rank may do I/O (as Open MPI and MPICH answer)
+  static int wtime_is_global = 1;            // one simulated clock for every rank
+  static int universe_size = 0;
+  static int appnum = 0;                     // one application (no MPMD launch)
+  universe_size = Runtime::get().world().size();
+  int* values[] = {&tag_ub, &host, &io, &wtime_is_global, &universe_size, nullptr, &appnum};
+  return values[keyval - MPI_TAG_UB];
+}
+
+int create_keyval(AttributeObject object, MPI_Comm_copy_attr_function* copy, MPI_Comm_delete_attr_function* remove,
+                  int* keyval, void* extra_state)
+{
+  Runtime& runtime = Runtime::get();
+  *keyval = runtime.attributes().create_keyval(Keyval{object, runtime.current_rank(), copy, remove, extra_state});
+  return MPI_SUCCESS;
+}
+
+int free_keyval(AttributeObject object, int* keyval, const char* call)
+{
+  Runtime& runtime = Runtime::get();
+  if (runtime.attributes().keyval(runtime.current_rank(), object, *keyval) == nullptr)
+    return raise_error(MPI_COMM_WORLD, MPI_ERR_KEYVAL, call,
+                       predefined(*keyval) ? "cannot free a predefined keyval"
+                                           : "invalid keyval " + std::to_string(*keyval));
+  runtime.attributes().free_keyval(*keyval);
+  *keyval = MPI_KEYVAL_INVALID;
+  return MPI_SUCCESS;
+}
+
+// The object a call names: a valid communicator or datatype; raises MPI_ERR_COMM / MPI_ERR_TYPE otherwise.
+int check_object(AttributeObject object, int handle, const char* call)
+{
+  Runtime& runtime = Runtime::get();
+  if (object == AttributeObject::Comm && runtime.comm(handle) == nullptr)
+    return runtime.communicators().raise_invalid(handle, MPI_COMM_WORLD, call);
+  if (object == AttributeObject::Type && runtime.datatypes().find(handle) == nullptr)
+    return raise_error(MPI_COMM_WORLD, MPI_ERR_TYPE, call, "invalid datatype " + std::to_string(handle));
+  return MPI_SUCCESS;
+}
+
+// Errors go to the communicator's handler; datatypes have none here, so theirs go to MPI_COMM_WORLD's.
+int error_comm(AttributeObject object, int handle)
+{
+  return object == AttributeObject::Comm ? handle : MPI_COMM_WORLD;
+}
+
+int check_user_keyval(AttributeObject object, int handle, int keyval, const char* call)
+{
+  Runtime& runtime = Runtime::get();
+  if (predefined(keyval) && object == AttributeObject::Comm)
+    return raise_error(error_comm(object, handle), MPI_ERR_KEYVAL, call,
+                       "predefined attribute " + std::to_string(keyval) + " is read-only");
+  if (runtime.attributes().keyval(runtime.current_rank(), object, keyval) == nullptr)
+    return raise_error(error_comm(object, handle), MPI_ERR_KEYVAL, call, "invalid keyval " + std::to_string(keyval));
+  return MPI_SUCCESS;
+}
+
+int set_attr(AttributeObject object, int handle, int keyval, void* value, const char* call)
+{
+  MPISIM_TRY(check_object(object, handle, call));
+  MPISIM_TRY(check_user_keyval(object, handle, keyval, call));
+  Runtime& runtime = Runtime::get();
+  return runtime.attributes().set(runtime.current_rank(), object, handle, keyval, value);
+}
+
+int get_attr(AttributeObject object, int handle, int keyval, void* value, int* flag, const char* call)
+{
+  MPISIM_TRY(check_object(object, handle, call));
+  if (object == AttributeObject::Comm && predefined(keyval)) {
+    *static_cast<void**>(value) = predefined_value(keyval);
+    *flag = 1;
+    return MPI_SUCCESS;
+  }
+  Runtime& runtime = Runtime::get();
+  if (runtime.attributes().keyval(runtime.current_rank(), object, keyval) == nullptr)
+    return raise_error(error_comm(object, handle), MPI_ERR_KEYVAL, call, "invalid keyval " + std::to_string(keyval));
+  void* stored = nullptr;
+  *flag = runtime.attributes().get(runtime.current_rank(), object, handle, keyval, stored);
+  if (*flag)
+    *static_cast<void**>(value) = stored;
+  return MPI_SUCCESS;
+}
+
+int delete_attr(AttributeObject object, int handle, int keyval, const char* call)
+{
+  MPISIM_TRY(check_object(object, handle, call));
+  MPISIM_TRY(check_user_keyval(object, handle, keyval, call));
+  Runtime& runtime = Runtime::get();
+  bool found = false;
+  return runtime.attributes().remove(runtime.current_rank(), object, handle, keyval, found);
+}
+} // namespace
+
+extern "C" int mpisim_attribute_dup_fn(int oldobject, int keyval, void* extra_state, void* attribute_val_in,
+                                       void* attribute_val_out, int* flag)
+{
+  (void)oldobject, (void)keyval, (void)extra_state;
+  *static_cast<void**>(attribute_val_out) = attribute_val_in;
+  *flag = 1;
+  return MPI_SUCCESS;
+}
+
+// Communicators -------------------------------------------------------------------------------------------------------
+
+extern "C" int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function* copy_fn, MPI_Comm_delete_attr_function* delete_fn,
+                                       int* keyval, void* extra_state)
+{
+  return create_keyval(AttributeObject::Comm, copy_fn, delete_fn, keyval, extra_state);
+}
+
+extern "C" int PMPI_Comm_free_keyval(int* keyval)
+{
+  return free_keyval(AttributeObject::Comm, keyval, "MPI_Comm_free_keyval");
+}
+
+extern "C" int PMPI_Comm_set_attr(MPI_Comm comm, int keyval, void* attribute_val)
+{
+  return set_attr(AttributeObject::Comm, comm, keyval, attribute_val, "MPI_Comm_set_attr");
+}
+
+extern "C" int PMPI_Comm_get_attr(MPI_Comm comm, int keyval, void* attribute_val, int* flag)
+{
+  return get_attr(AttributeObject::Comm, comm, keyval, attribute_val, flag, "MPI_Comm_get_attr");
+}
+
+extern "C" int PMPI_Comm_delete_attr(MPI_Comm comm, int keyval)
+{
+  return delete_attr(AttributeObject::Comm, comm, keyval, "MPI_Comm_delete_attr");
+}
+
+// MPI-1 names, deprecated but in MPI-3.1 ------------------------------------------------------------------------------
+
+extern "C" int PMPI_Keyval_create(MPI_Copy_function* copy_fn, MPI_Delete_function* delete_fn, int* keyval,
+                                  void* extra_state)
+{
+  return create_keyval(AttributeObject::Comm, copy_fn, delete_fn, keyval, extra_state);
+}
+
+extern "C" int PMPI_Keyval_free(int* keyval)
+{
+  return free_keyval(AttributeObject::Comm, keyval, "MPI_Keyval_free");
+}
+
+extern "C" int PMPI_Attr_put(MPI_Comm comm, int keyval, void* attribute_val)
+{
+  return set_attr(AttributeObject::Comm, comm, keyval, attribute_val, "MPI_Attr_put");
+}
+
+extern "C" int PMPI_Attr_get(MPI_Comm comm, int keyval, void* attribute_val, int* flag)
+{
+  return get_attr(AttributeObject::Comm, comm, keyval, attribute_val, flag, "MPI_Attr_get");
+}
+
+extern "C" int PMPI_Attr_delete(MPI_Comm comm, int keyval)
+{
+  return delete_attr(AttributeObject::Comm, comm, keyval, "MPI_Attr_delete");
+}
+
+// Datatypes -----------------------------------------------------------------------------------------------------------
+
+extern "C" int PMPI_Type_create_keyval(MPI_Type_copy_attr_function* copy_fn, MPI_Type_delete_attr_function* delete_fn,
+                                       int* keyval, void* extra_state)
+{
+  return create_keyval(AttributeObject::Type, copy_fn, delete_fn, keyval, extra_state);
+}
+
+extern "C" int PMPI_Type_free_keyval(int* keyval)
+{
+  return free_keyval(AttributeObject::Type, keyval, "MPI_Type_free_keyval");
+}
+
+extern "C" int PMPI_Type_set_attr(MPI_Datatype type, int keyval, void* attribute_val)
+{
+  return set_attr(AttributeObject::Type, type, keyval, attribute_val, "MPI_Type_set_attr");
+}
+
+extern "C" int PMPI_Type_get_attr(MPI_Datatype type, int keyval, void* attribute_val, int* flag)
+{
+  return get_attr(AttributeObject::Type, type, keyval, attribute_val, flag, "MPI_Type_get_attr");
+}
+
+extern "C" int PMPI_Type_delete_attr(MPI_Datatype type, int keyval)
+{
+  return delete_attr(AttributeObject::Type, type, keyval, "MPI_Type_delete_attr");
+}
+
+MPISIM_ALIAS(Comm_create_keyval)
+MPISIM_ALIAS(Comm_free_keyval)
+MPISIM_ALIAS(Comm_set_attr)
+MPISIM_ALIAS(Comm_get_attr)
+MPISIM_ALIAS(Comm_delete_attr)
+MPISIM_ALIAS(Keyval_create)
+MPISIM_ALIAS(Keyval_free)
+MPISIM_ALIAS(Attr_put)
+MPISIM_ALIAS(Attr_get)
+MPISIM_ALIAS(Attr_delete)
+MPISIM_ALIAS(Type_create_keyval)
+MPISIM_ALIAS(Type_free_keyval)
+MPISIM_ALIAS(Type_set_attr)
+MPISIM_ALIAS(Type_get_attr)
+MPISIM_ALIAS(Type_delete_attr)

@@ -1,0 +1,160 @@
+// Communicator creation from groups and hosts, duplication without blocking, naming (MPI-3.1 sections 6.4, 6.8).
+// mpisim has intracommunicators only: the intercommunicator calls fail with an error saying so.
+#include "online/bindings/Arguments.hpp"
+#include "online/objects/CommLifecycle.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+using namespace mpisim::online;
+
+namespace {
+int resolve_subgroup(MPI_Comm comm, const mpisim::mpi::Communicator& parent, MPI_Group group, const char* call,
+                     const GroupMembers*& out)
+{
+  Runtime& runtime = Runtime::get();
+  out = runtime.groups().find(runtime.current_rank(), group);
+  if (out == nullptr)
+    return runtime.groups().raise_invalid(group, comm, call);
+  for (int member : *out)
+    if (parent.local_rank(member) < 0)
+      return raise_error(comm, MPI_ERR_GROUP, call,
+                         "the group holds world rank " + std::to_string(member) + ", not a member of the communicator");
+  return MPI_SUCCESS;
+}
+
+int not_supported(MPI_Comm comm, int error_class, const char* call)
+{
+  return raise_error(comm, error_class, call, "intercommunicators are not supported by mpisim");
+}
+} // namespace
+
+extern "C" int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm* newcomm)
+{
+  ApiScope scope;
+  const mpisim::mpi::Communicator* parent = nullptr;
+  MPISIM_TRY(resolve_comm(comm, "MPI_Comm_create", parent));
+  const GroupMembers* members = nullptr;
+  MPISIM_TRY(resolve_subgroup(comm, *parent, group, "MPI_Comm_create", members));
+  *newcomm = create_comm(scope.runtime(), comm, *parent, *members);
+  return MPI_SUCCESS;
+}
+
+extern "C" int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm* newcomm)
+{
+  ApiScope scope;
+  const mpisim::mpi::Communicator* parent = nullptr;
+  MPISIM_TRY(resolve_comm(comm, "MPI_Comm_create_group", parent));
+  const GroupMembers* members = nullptr;
+  MPISIM_TRY(resolve_subgroup(comm, *parent, group, "MPI_Comm_create_group", members));
+  MPISIM_TRY(check_tag(comm, tag, false, "MPI_Comm_create_group"));
+  if (group_rank_of(*members, scope.runtime().current_rank()) < 0) {
+    *newcomm = MPI_COMM_NULL; // only the group's members call it; an outsider gets nothing (as MPICH)
+    return MPI_SUCCESS;
+  }
+  *newcomm = scope.runtime().communicators().adopt_group(scope.runtime().current_rank(), *parent, tag, *members);
+  inherit_errhandler(scope.runtime(), comm, *newcomm);
+  agree_on_context(scope.runtime(), *scope.runtime().comm(*newcomm));
+  return MPI_SUCCESS;
+}
+
+extern "C" int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm* newcomm)
+{
+  (void)info; // no hints are understood
+  Runtime& runtime = Runtime::get();
+  const mpisim::mpi::Communicator* parent = nullptr;
+  MPISIM_TRY(resolve_comm(comm, "MPI_Comm_split_type", parent));
+  MPISIM_CHECK(split_type == MPI_COMM_TYPE_SHARED || split_type == MPI_UNDEFINED, comm, MPI_ERR_ARG,
+               "unknown split type " + std::to_string(split_type));
+  ApiScope scope("PMPI_Comm_split"); // the timeline names it after the split it makes, as before
+  const int host = static_cast<int>(runtime.world().host_of(runtime.current_rank()));
+  *newcomm = split_comm(runtime, comm, *parent, split_type == MPI_UNDEFINED ? MPI_UNDEFINED : host, key);
+  return MPI_SUCCESS;
+}
+
+extern "C" int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm* newcomm, MPI_Request* request)
+{
+  ApiScope scope;
+  const mpisim::mpi::Communicator* parent = nullptr;
+  MPISIM_TRY(resolve_comm(comm, "MPI_Comm_idup", parent));
+  // The members are known locally, so no rank waits for another: the duplicate is complete at once (same creation
+  // sequence as MPI_Comm_dup, which MPI orders with the other collectives on `comm`).
+  const int me = scope.runtime().current_rank();
+  *newcomm = scope.runtime().communicators().adopt(me, *parent, 0, [parent] { return members_of(*parent); });
+  MPISIM_TRY(inherit_on_dup(scope.runtime(), comm, *newcomm));
+  *request = scope.runtime().requests().add(RequestEntry{});
+  return MPI_SUCCESS;
+}
+
+extern "C" int PMPI_Comm_set_name(MPI_Comm comm, const char* comm_name)
+{
+  Runtime& runtime = Runtime::get();
+  const mpisim::mpi::Communicator* c = nullptr;
+  MPISIM_TRY(resolve_comm(comm, "MPI_Comm_set_name", c));
+  MPISIM_CHECK(comm_name != nullptr, comm, MPI_ERR_ARG, "null name");
+  const size_t length = strnlen(comm_name, MPI_MAX_OBJECT_NAME - 1);
+  runtime.comm_properties().set_name(runtime.current_rank(), comm, std::string(comm_name, length));
+  return MPI_SUCCESS;
+}
+
+extern "C" int PMPI_Comm_get_name(MPI_Comm comm, char* comm_name, int* resultlen)
+{
+  Runtime& runtime = Runtime::get();
+  const mpisim::mpi::Communicator* c = nullptr;
+  MPISIM_TRY(resolve_comm(comm, "MPI_Comm_get_name", c));
+  const std::string* set = runtime.comm_properties().name(runtime.current_rank(), comm);
+  const std::string name = set                      ? *set
+                           : comm == MPI_COMM_WORLD ? "MPI_COMM_WORLD"
+                           : comm == MPI_COMM_SELF  ? "MPI_COMM_SELF"
+                                                    : "";
+  std::memcpy(comm_name, name.c_str(), name.size() + 1);
+  *resultlen = static_cast<int>(name.size());
+  return MPI_SUCCESS;
+}
+
+extern "C" int PMPI_Comm_test_inter(MPI_Comm comm, int* flag)
+{
+  const mpisim::mpi::Communicator* c = nullptr;
+  MPISIM_TRY(resolve_comm(comm, "MPI_Comm_test_inter", c));
+  *flag = 0;
+  return MPI_SUCCESS;
+}
+
+extern "C" int PMPI_Comm_remote_size(MPI_Comm comm, int* size)
+{
+  (void)size;
+  return not_supported(comm, MPI_ERR_COMM, "MPI_Comm_remote_size");
+}
+
+extern "C" int PMPI_Comm_remote_group(MPI_Comm comm, MPI_Group* group)
+{
+  (void)group;
+  return not_supported(comm, MPI_ERR_COMM, "MPI_Comm_remote_group");
+}
+
+extern "C" int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm, int remote_leader,
+                                     int tag, MPI_Comm* newintercomm)
+{
+  (void)local_leader, (void)peer_comm, (void)remote_leader, (void)tag;
+  *newintercomm = MPI_COMM_NULL;
+  return not_supported(local_comm, MPI_ERR_OTHER, "MPI_Intercomm_create");
+}
+
+extern "C" int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm* newintracomm)
+{
+  (void)high;
+  *newintracomm = MPI_COMM_NULL;
+  return not_supported(intercomm, MPI_ERR_COMM, "MPI_Intercomm_merge");
+}
+
+MPISIM_ALIAS(Comm_create)
+MPISIM_ALIAS(Comm_create_group)
+MPISIM_ALIAS(Comm_split_type)
+MPISIM_ALIAS(Comm_idup)
+MPISIM_ALIAS(Comm_set_name)
+MPISIM_ALIAS(Comm_get_name)
+MPISIM_ALIAS(Comm_test_inter)
+MPISIM_ALIAS(Comm_remote_size)
+MPISIM_ALIAS(Comm_remote_group)
+MPISIM_ALIAS(Intercomm_create)
+MPISIM_ALIAS(Intercomm_merge)

@@ -1,0 +1,149 @@
+// MPI_Init/Finalize/Abort, time, processor name, versions, thread level, MPI_Pcontrol.
+#include "online/bindings/Api.hpp"
+#include "online/objects/CommLifecycle.hpp"
+#include "online/objects/ProcessObjects.hpp"
+
+#include "platform/Platform.hpp"
+
+#include <cstdio>
+#include <cstring>
+
+using namespace mpisim::online;
+
+namespace {
+// MPI_Init and MPI_Init_thread alike (the timeline names both "init").
+int initialize()
+{
+  ApiScope scope("PMPI_Init");
+  RankAccount& account = scope.runtime().account(scope.runtime().current_rank());
+  if (account.initialized)
+    return raise_error(MPI_COMM_WORLD, MPI_ERR_OTHER, "MPI_Init", "MPI_Init called twice");
+  account.initialized = true;
+  return MPI_SUCCESS;
+}
+} // namespace
+
+extern "C" int PMPI_Init(int* argc, char*** argv)
+{
+  return initialize();
+}
+
+extern "C" int PMPI_Init_thread(int* argc, char*** argv, int required, int* provided)
+{
+  // Every rank is a fiber of one thread: only the rank's main thread may call MPI. FUNNELED is the most that is
+  // true (SERIALIZED and MULTIPLE would let other threads call MPI, which the runtime cannot attribute to a rank).
+  *provided = MPI_THREAD_SINGLE < required ? MPI_THREAD_FUNNELED : MPI_THREAD_SINGLE;
+  Runtime& runtime = Runtime::get();
+  runtime.process_objects().of_rank(runtime.current_rank()).thread_level = *provided;
+  return initialize();
+}
+
+extern "C" int PMPI_Initialized(int* flag)
+{
+  Runtime& runtime = Runtime::get();
+  *flag = runtime.account(runtime.current_rank()).initialized;
+  return MPI_SUCCESS;
+}
+
+extern "C" int PMPI_Finalize(void)
+{
+  ApiScope scope;
+  // MPI_COMM_SELF is freed first, so that its attributes' delete callbacks run (MPI-3.1 section 8.7.1).
+  release_on_free(scope.runtime(), MPI_COMM_SELF);
+  scope.runtime().account(scope.runtime().current_rank()).finalized = true;
+  return MPI_SUCCESS;
+}
+
+extern "C" int PMPI_Finalized(int* flag)
+{
+  Runtime& runtime = Runtime::get();
+  *flag = runtime.account(runtime.current_rank()).finalized;
+  return MPI_SUCCESS;
+}
+
+extern "C" int PMPI_Abort(MPI_Comm comm, int errorcode)
+{
+  ApiScope scope;
+  char date[64];
+  std::snprintf(date, sizeof date, "%.9f", scope.runtime().now());
+  // The exit status is the error code as a process would report it (its low byte), and never 0.
+  const int status = errorcode & 0xff ? errorcode & 0xff : 1;
+  terminate_run("mpisim: rank " + std::to_string(scope.runtime().current_rank()) +
+                    " called MPI_Abort with error code " + std::to_string(errorcode) + " at simulated time " + date +
+                    " s",
+                status);
+}
+
+extern "C" double PMPI_Wtime(void)
+{
+  // Inside a sampled body (SMPI allows timing there) the clock is read without injecting anything: the sampler
+  // measures the body's real time itself.
+  if (Runtime& runtime = Runtime::get(); runtime.in_sampled_body())
+    return runtime.now();
+  ApiScope scope; // the computation before the call is injected first: Wtime sees it
+  const double now = scope.runtime().now();
+  scope.rank().sleep(scope.runtime().options().wtime_delay); // after reading, as SMPI
+  return now;
+}
+
+extern "C" double PMPI_Wtick(void)
+{
+  return 1e-9;
+}
+
+extern "C" int PMPI_Get_processor_name(char* name, int* resultlen)
+{
+  Runtime& runtime = Runtime::get();
+  const std::string& host = runtime.world().platform().hosts()[runtime.rank().host()].name;
+  *resultlen = std::snprintf(name, MPI_MAX_PROCESSOR_NAME, "%s", host.c_str());
+  return MPI_SUCCESS;
+}
+
+extern "C" int PMPI_Get_version(int* version, int* subversion)
+{
+  *version = MPI_VERSION;
+  *subversion = MPI_SUBVERSION;
+  return MPI_SUCCESS;
+}
+
+extern "C" int PMPI_Get_library_version(char* version, int* resultlen)
+{
+  *resultlen = std::snprintf(version, MPI_MAX_LIBRARY_VERSION_STRING,
+                             "mpisim online MPI library (simulated MPI %d.%d, ranks run in simulated time)",
+                             MPI_VERSION, MPI_SUBVERSION);
+  return MPI_SUCCESS;
+}
+
+extern "C" int PMPI_Query_thread(int* provided)
+{
+  Runtime& runtime = Runtime::get();
+  *provided = runtime.process_objects().of_rank(runtime.current_rank()).thread_level;
+  return MPI_SUCCESS;
+}
+
+extern "C" int PMPI_Is_thread_main(int* flag)
+{
+  *flag = Runtime::get().current_rank() >= 0; // MPI calls come from a rank's main thread (its fiber) only
+  return MPI_SUCCESS;
+}
+
+extern "C" int PMPI_Pcontrol(const int level, ...)
+{
+  // The standard leaves the meaning to profiling libraries; without one, MPI_Pcontrol has no effect.
+  return MPI_SUCCESS;
+}
+
+MPISIM_ALIAS(Init)
+MPISIM_ALIAS(Init_thread)
+MPISIM_ALIAS(Initialized)
+MPISIM_ALIAS(Finalize)
+MPISIM_ALIAS(Finalized)
+MPISIM_ALIAS(Abort)
+MPISIM_ALIAS(Wtime)
+MPISIM_ALIAS(Wtick)
+MPISIM_ALIAS(Get_processor_name)
+MPISIM_ALIAS(Get_version)
+MPISIM_ALIAS(Get_library_version)
+MPISIM_ALIAS(Query_thread)
+MPISIM_ALIAS(Is_thread_main)
+MPISIM_ALIAS(Pcontrol)

@@ -1,0 +1,173 @@
+// Error handlers, classes, codes and strings: MPI_Comm_set/get_errhandler, MPI_Comm_create_errhandler,
+// MPI_Errhandler_free, MPI_Comm_call_errhandler, MPI_Error_class, MPI_Error_string, MPI_Add_error_class/code/string.
+//
+// A user handler is called with the communicator and the error code, then the failing call returns the code
+// (raise_error). Classes and codes a rank adds are numbered from MPI_ERR_LASTCODE + 1, in the order it adds them.
+#include "online/bindings/Arguments.hpp"
+#include "online/objects/ProcessObjects.hpp"
+#include "online/runtime/ErrorClasses.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+
+using namespace mpisim::online;
+
+namespace {
+
+constexpr int kPredefinedClasses = static_cast<int>(sizeof kErrorClasses / sizeof kErrorClasses[0]);
+
+RankObjects& mine()
+{
+  Runtime& runtime = Runtime::get();
+  return runtime.process_objects().of_rank(runtime.current_rank());
+}
+
+bool is_predefined(int code)
+{
+  return code >= 0 && code < kPredefinedClasses;
+}
+
+bool is_added(int code)
+{
+  return mine().class_of_code.count(code) != 0;
+}
+
+// The class of a predefined or added code (MPI_Error_class, MPI_Comm_call_errhandler).
+int class_of(int code)
+{
+  return is_predefined(code) ? code : mine().class_of_code.at(code);
+}
+
+bool is_attachable(int errhandler)
+{
+  if (errhandler == MPI_ERRORS_ARE_FATAL || errhandler == MPI_ERRORS_RETURN)
+    return true;
+  const UserErrhandler* user = Runtime::get().process_objects().errhandler(errhandler);
+  return user != nullptr && user->references > 0;
+}
+
+} // namespace
+
+extern "C" int PMPI_Error_class(int errorcode, int* errorclass)
+{
+  MPISIM_CHECK(is_predefined(errorcode) || is_added(errorcode), MPI_COMM_WORLD, MPI_ERR_ARG,
+               "unknown error code " + std::to_string(errorcode));
+  *errorclass = class_of(errorcode);
+  return MPI_SUCCESS;
+}
+
+extern "C" int PMPI_Error_string(int errorcode, char* string, int* resultlen)
+{
+  MPISIM_CHECK(is_predefined(errorcode) || is_added(errorcode), MPI_COMM_WORLD, MPI_ERR_ARG,
+               "unknown error code " + std::to_string(errorcode));
+  if (is_predefined(errorcode)) {
+    const ErrorClassText& text = kErrorClasses[errorcode];
+    *resultlen = std::snprintf(string, MPI_MAX_ERROR_STRING, "%s: %s", text.name, text.message);
+  } else { // the string the application set, empty when it set none (as the standard says)
+    const auto& strings = mine().error_strings;
+    auto found = strings.find(errorcode);
+    *resultlen = std::snprintf(string, MPI_MAX_ERROR_STRING, "%s", found == strings.end() ? "" : found->second.c_str());
+  }
+  *resultlen = std::min(*resultlen, MPI_MAX_ERROR_STRING - 1);
+  return MPI_SUCCESS;
+}
+
+extern "C" int PMPI_Add_error_class(int* errorclass)
+{
+  RankObjects& objects = mine();
+  *errorclass = ++objects.last_used_code;
+  objects.class_of_code[*errorclass] = *errorclass;
+  return MPI_SUCCESS;
+}
+
+extern "C" int PMPI_Add_error_code(int errorclass, int* errorcode)
+{
+  RankObjects& objects = mine();
+  const bool added_class = is_added(errorclass) && objects.class_of_code.at(errorclass) == errorclass;
+  MPISIM_CHECK(is_predefined(errorclass) || added_class, MPI_COMM_WORLD, MPI_ERR_ARG,
+               "unknown error class " + std::to_string(errorclass));
+  *errorcode = ++objects.last_used_code;
+  objects.class_of_code[*errorcode] = errorclass;
+  return MPI_SUCCESS;
+}
+
+extern "C" int PMPI_Add_error_string(int errorcode, const char* string)
+{
+  MPISIM_CHECK(is_added(errorcode), MPI_COMM_WORLD, MPI_ERR_ARG,
+               "error code " + std::to_string(errorcode) + " was not added by MPI_Add_error_class/code");
+  MPISIM_CHECK(string != nullptr && std::strlen(string) < MPI_MAX_ERROR_STRING, MPI_COMM_WORLD, MPI_ERR_ARG,
+               "the string must hold fewer than MPI_MAX_ERROR_STRING characters");
+  mine().error_strings[errorcode] = string;
+  return MPI_SUCCESS;
+}
+
+extern "C" int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function* function, MPI_Errhandler* errhandler)
+{
+  MPISIM_CHECK(function != nullptr, MPI_COMM_WORLD, MPI_ERR_ARG, "null error handler function");
+  *errhandler = Runtime::get().process_objects().add_errhandler(function);
+  return MPI_SUCCESS;
+}
+
+extern "C" int PMPI_Errhandler_free(MPI_Errhandler* errhandler)
+{
+  // Predefined handlers may be freed too (MPI-3.1 8.3.4): only the handle is reset.
+  UserErrhandler* user = Runtime::get().process_objects().errhandler(*errhandler);
+  const bool predefined = *errhandler == MPI_ERRORS_ARE_FATAL || *errhandler == MPI_ERRORS_RETURN;
+  MPISIM_CHECK(predefined || (user != nullptr && user->references > 0), MPI_COMM_WORLD, MPI_ERR_ARG,
+               "invalid error handler " + std::to_string(*errhandler));
+  if (user != nullptr)
+    --user->references; // communicators using it keep it
+  *errhandler = MPI_ERRHANDLER_NULL;
+  return MPI_SUCCESS;
+}
+
+extern "C" int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
+{
+  Runtime& runtime = Runtime::get();
+  const mpisim::mpi::Communicator* c = nullptr;
+  MPISIM_TRY(resolve_comm(comm, "MPI_Comm_set_errhandler", c));
+  MPISIM_CHECK(is_attachable(errhandler), comm, MPI_ERR_ARG, "invalid error handler " + std::to_string(errhandler));
+  runtime.communicators().set_errhandler(runtime.current_rank(), comm, errhandler);
+  return MPI_SUCCESS;
+}
+
+extern "C" int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler* errhandler)
+{
+  Runtime& runtime = Runtime::get();
+  const mpisim::mpi::Communicator* c = nullptr;
+  MPISIM_TRY(resolve_comm(comm, "MPI_Comm_get_errhandler", c));
+  *errhandler = runtime.communicators().errhandler(runtime.current_rank(), comm);
+  if (UserErrhandler* user = runtime.process_objects().errhandler(*errhandler))
+    ++user->references; // a new handle the application frees
+  return MPI_SUCCESS;
+}
+
+extern "C" int PMPI_Comm_call_errhandler(MPI_Comm comm, int errorcode)
+{
+  Runtime& runtime = Runtime::get();
+  const mpisim::mpi::Communicator* c = nullptr;
+  MPISIM_TRY(resolve_comm(comm, "MPI_Comm_call_errhandler", c));
+  int error_class = MPI_ERR_UNKNOWN;
+  if (is_predefined(errorcode) || is_added(errorcode))
+    error_class = class_of(errorcode);
+  // The handler sees the code itself; a fatal handler reports its class.
+  const int handler = runtime.communicators().errhandler(runtime.current_rank(), comm);
+  const int raised = handler == MPI_ERRORS_ARE_FATAL ? error_class : errorcode;
+  std::string what = "error code " + std::to_string(errorcode);
+  if (auto found = mine().error_strings.find(errorcode); found != mine().error_strings.end())
+    what += " (" + found->second + ")"; // added classes have no standard name: their string says what they are
+  raise_error(comm, raised, "MPI_Comm_call_errhandler", what);
+  return MPI_SUCCESS; // the handler returned
+}
+
+MPISIM_ALIAS(Error_class)
+MPISIM_ALIAS(Error_string)
+MPISIM_ALIAS(Add_error_class)
+MPISIM_ALIAS(Add_error_code)
+MPISIM_ALIAS(Add_error_string)
+MPISIM_ALIAS(Comm_create_errhandler)
+MPISIM_ALIAS(Errhandler_free)
+MPISIM_ALIAS(Comm_set_errhandler)
+MPISIM_ALIAS(Comm_get_errhandler)
+MPISIM_ALIAS(Comm_call_errhandler)

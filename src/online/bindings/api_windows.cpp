@@ -1,0 +1,302 @@
+// Windows of one-sided communication (MPI-3.1 sections 11.2, 11.2.6, 11.2.7, 8.3.2, 6.7.4): MPI_Win_create,
+// MPI_Win_allocate, MPI_Win_free, MPI_Win_get_group, names, attributes (through the keyvals of Attributes.hpp, shared
+// with communicators and datatypes) and error handlers.
+//
+// Creating a window makes the hidden communicator its operations travel on (MPI_Comm_create over the whole group of
+// the window's communicator: no attribute is copied onto it), then allgathers each member's base, size and
+// displacement unit (as MPICH does): in simulated time the call synchronizes its members as a barrier would. Freeing
+// it is a barrier on the hidden communicator.
+#include "online/bindings/Arguments.hpp"
+#include "online/bindings/WindowArguments.hpp"
+#include "online/objects/Collectives.hpp"
+#include "online/objects/CommLifecycle.hpp"
+#include "online/objects/ProcessObjects.hpp"
+
+#include <cstring>
+
+using namespace mpisim::online;
+
+namespace {
+
+int me()
+{
+  return Runtime::get().current_rank();
+}
+
+// What the members learn of each other at creation (MPICH's allgather of the window's description).
+struct PartDescription {
+  MPI_Aint base;
+  MPI_Aint size;
+  int disp_unit;
+};
+
+int check_creation(MPI_Comm comm, MPI_Aint size, int disp_unit, MPI_Info info, const char* call)
+{
+  const mpisim::mpi::Communicator* c = nullptr;
+  MPISIM_TRY(resolve_comm(comm, call, c));
+  if (size < 0)
+    return raise_error(comm, MPI_ERR_SIZE, call, "negative window size " + std::to_string(size));
+  if (disp_unit <= 0)
+    return raise_error(comm, MPI_ERR_DISP, call, "displacement unit " + std::to_string(disp_unit) + " is not positive");
+  if (info != MPI_INFO_NULL && Runtime::get().process_objects().info(info) == nullptr)
+    return raise_error(comm, MPI_ERR_INFO, call, "invalid info object " + std::to_string(info));
+  return MPI_SUCCESS;
+}
+
+// The collective part of MPI_Win_create and MPI_Win_allocate (arguments already checked).
+int make_window(Runtime& runtime, MPI_Comm comm, void* base, MPI_Aint size, int disp_unit, int flavor, MPI_Win* win)
+{
+  const mpisim::mpi::Communicator& parent = *runtime.comm(comm);
+  const int rank = parent.local_rank(runtime.current_rank());
+  const int members = parent.size();
+  // Over the whole group of `comm`: an allreduce, as MPICH's internal duplicate.
+  const MPI_Comm channel = create_comm(runtime, comm, parent, members_of(parent));
+  // The origins of later operations check their targets against the shared parts, which hold what this exchange
+  // delivers: it is made for its simulated time.
+  PartDescription mine{reinterpret_cast<MPI_Aint>(base), size, disp_unit};
+  std::vector<PartDescription> all(static_cast<size_t>(members));
+  run_allgather(runtime, *runtime.comm(channel), &mine, all.data(), sizeof mine, MPI_BYTE);
+  Window& window = runtime.windows().join(channel, members);
+  WindowPart& part = window.parts[static_cast<size_t>(rank)];
+  part.base = base;
+  part.size = size;
+  part.disp_unit = disp_unit;
+  part.flavor = flavor;
+  part.live = true;
+  ++window.live_parts;
+  *win = window.handle;
+  return MPI_SUCCESS;
+}
+
+bool is_window_keyval(int keyval)
+{
+  return keyval >= MPI_WIN_BASE && keyval <= MPI_WIN_MODEL;
+}
+
+// The value a predefined window attribute gives: the base itself, pointers to the others.
+void* predefined_attribute(WindowPart& part, int keyval)
+{
+  switch (keyval) {
+  case MPI_WIN_BASE: return part.base;
+  case MPI_WIN_SIZE: return &part.size;
+  case MPI_WIN_DISP_UNIT: return &part.disp_unit;
+  case MPI_WIN_CREATE_FLAVOR: return &part.flavor;
+  default: return &part.model;
+  }
+}
+
+bool is_user_keyval(int keyval)
+{
+  return Runtime::get().attributes().keyval(me(), AttributeObject::Win, keyval) != nullptr;
+}
+
+bool is_attachable(MPI_Errhandler errhandler)
+{
+  if (errhandler == MPI_ERRORS_ARE_FATAL || errhandler == MPI_ERRORS_RETURN)
+    return true;
+  const UserErrhandler* user = Runtime::get().process_objects().errhandler(errhandler);
+  return user != nullptr && user->references > 0;
+}
+
+} // namespace
+
+// Creation and destruction -------------------------------------------------------------------------------------------
+
+extern "C" int PMPI_Win_create(void* base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win* win)
+{
+  ApiScope scope;
+  MPISIM_TRY(check_creation(comm, size, disp_unit, info, "MPI_Win_create"));
+  return make_window(scope.runtime(), comm, base, size, disp_unit, MPI_WIN_FLAVOR_CREATE, win);
+}
+
+extern "C" int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void* baseptr,
+                                 MPI_Win* win)
+{
+  ApiScope scope;
+  MPISIM_TRY(check_creation(comm, size, disp_unit, info, "MPI_Win_allocate"));
+  void* base = allocate_memory(size);
+  if (base == nullptr) // raised as by the MPI_Alloc_mem it makes
+    return raise_error(MPI_COMM_WORLD, MPI_ERR_NO_MEM, "MPI_Alloc_mem",
+                       "cannot allocate " + std::to_string(size) + " bytes");
+  if (int error = make_window(scope.runtime(), comm, base, size, disp_unit, MPI_WIN_FLAVOR_ALLOCATE, win);
+      error != MPI_SUCCESS) {
+    free_memory(base);
+    return error;
+  }
+  *static_cast<void**>(baseptr) = base;
+  return MPI_SUCCESS;
+}
+
+extern "C" int PMPI_Win_free(MPI_Win* win)
+{
+  ApiScope scope;
+  WindowAccess access;
+  MPISIM_TRY(resolve_window(*win, "MPI_Win_free", access));
+  MPISIM_WIN_CHECK(access.part->epoch.idle(), *win, MPI_ERR_RMA_SYNC, "MPI_Win_free",
+                   "operations issued since the last fence are not completed: call MPI_Win_fence first");
+  // A failing delete callback keeps the window (and the attribute), and its error is the call's.
+  MPISIM_TRY(Runtime::get().attributes().remove_all(me(), AttributeObject::Win, *win));
+  const MPI_Comm channel = access.window->channel;
+  run_barrier(scope.runtime(), *access.channel);
+  if (access.part->flavor == MPI_WIN_FLAVOR_ALLOCATE)
+    free_memory(access.part->base);
+  scope.runtime().windows().leave(*access.window, access.local_rank);
+  free_comm(scope.runtime(), channel);
+  *win = MPI_WIN_NULL;
+  return MPI_SUCCESS;
+}
+
+extern "C" int PMPI_Win_get_group(MPI_Win win, MPI_Group* group)
+{
+  WindowAccess access;
+  MPISIM_TRY(resolve_window(win, "MPI_Win_get_group", access));
+  *group = group_of(Runtime::get(), *access.channel); // the same members in the same order
+  return MPI_SUCCESS;
+}
+
+extern "C" int PMPI_Win_set_name(MPI_Win win, const char* win_name)
+{
+  WindowAccess access;
+  MPISIM_TRY(resolve_window(win, "MPI_Win_set_name", access));
+  MPISIM_WIN_CHECK(win_name != nullptr, win, MPI_ERR_ARG, "MPI_Win_set_name", "null name");
+  access.part->name.assign(win_name, strnlen(win_name, MPI_MAX_OBJECT_NAME - 1));
+  return MPI_SUCCESS;
+}
+
+extern "C" int PMPI_Win_get_name(MPI_Win win, char* win_name, int* resultlen)
+{
+  WindowAccess access;
+  MPISIM_TRY(resolve_window(win, "MPI_Win_get_name", access));
+  std::memcpy(win_name, access.part->name.c_str(), access.part->name.size() + 1);
+  *resultlen = static_cast<int>(access.part->name.size());
+  return MPI_SUCCESS;
+}
+
+// Attributes ---------------------------------------------------------------------------------------------------------
+
+extern "C" int PMPI_Win_create_keyval(MPI_Win_copy_attr_function* copy_fn, MPI_Win_delete_attr_function* delete_fn,
+                                      int* keyval, void* extra_state)
+{
+  // Windows are never duplicated: the copy callback is kept but never called.
+  *keyval = Runtime::get().attributes().create_keyval(Keyval{AttributeObject::Win, me(), copy_fn, delete_fn,
+                                                             extra_state});
+  return MPI_SUCCESS;
+}
+
+extern "C" int PMPI_Win_free_keyval(int* keyval)
+{
+  MPISIM_CHECK(is_user_keyval(*keyval), MPI_COMM_WORLD, MPI_ERR_KEYVAL,
+               is_window_keyval(*keyval) ? std::string("cannot free a predefined keyval")
+                                         : "invalid keyval " + std::to_string(*keyval));
+  Runtime::get().attributes().free_keyval(*keyval);
+  *keyval = MPI_KEYVAL_INVALID;
+  return MPI_SUCCESS;
+}
+
+namespace {
+
+// Setting and deleting: the window exists and `keyval` is a user keyval (the predefined ones are read-only).
+int check_writable_attribute(MPI_Win win, int keyval, const char* call)
+{
+  WindowAccess access;
+  MPISIM_TRY(resolve_window(win, call, access));
+  MPISIM_WIN_CHECK(not is_window_keyval(keyval), win, MPI_ERR_KEYVAL, call,
+                   "predefined attribute " + std::to_string(keyval) + " is read-only");
+  MPISIM_WIN_CHECK(is_user_keyval(keyval), win, MPI_ERR_KEYVAL, call, "invalid keyval " + std::to_string(keyval));
+  return MPI_SUCCESS;
+}
+
+} // namespace
+
+extern "C" int PMPI_Win_set_attr(MPI_Win win, int keyval, void* attribute_val)
+{
+  MPISIM_TRY(check_writable_attribute(win, keyval, "MPI_Win_set_attr"));
+  return Runtime::get().attributes().set(me(), AttributeObject::Win, win, keyval, attribute_val);
+}
+
+extern "C" int PMPI_Win_get_attr(MPI_Win win, int keyval, void* attribute_val, int* flag)
+{
+  WindowAccess access;
+  MPISIM_TRY(resolve_window(win, "MPI_Win_get_attr", access));
+  if (is_window_keyval(keyval)) {
+    *static_cast<void**>(attribute_val) = predefined_attribute(*access.part, keyval);
+    *flag = 1;
+    return MPI_SUCCESS;
+  }
+  MPISIM_WIN_CHECK(is_user_keyval(keyval), win, MPI_ERR_KEYVAL, "MPI_Win_get_attr",
+                   "invalid keyval " + std::to_string(keyval));
+  void* stored = nullptr;
+  *flag = Runtime::get().attributes().get(me(), AttributeObject::Win, win, keyval, stored);
+  if (*flag)
+    *static_cast<void**>(attribute_val) = stored;
+  return MPI_SUCCESS;
+}
+
+extern "C" int PMPI_Win_delete_attr(MPI_Win win, int keyval)
+{
+  MPISIM_TRY(check_writable_attribute(win, keyval, "MPI_Win_delete_attr"));
+  bool found = false;
+  return Runtime::get().attributes().remove(me(), AttributeObject::Win, win, keyval, found);
+}
+
+// Error handlers -----------------------------------------------------------------------------------------------------
+
+extern "C" int PMPI_Win_create_errhandler(MPI_Win_errhandler_function* function, MPI_Errhandler* errhandler)
+{
+  MPISIM_CHECK(function != nullptr, MPI_COMM_WORLD, MPI_ERR_ARG, "null error handler function");
+  // Window and communicator handles are both integers: the handler has the communicator handlers' signature.
+  *errhandler = Runtime::get().process_objects().add_errhandler(function);
+  return MPI_SUCCESS;
+}
+
+extern "C" int PMPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler)
+{
+  WindowAccess access;
+  MPISIM_TRY(resolve_window(win, "MPI_Win_set_errhandler", access));
+  MPISIM_WIN_CHECK(is_attachable(errhandler), win, MPI_ERR_ARG, "MPI_Win_set_errhandler",
+                   "invalid error handler " + std::to_string(errhandler));
+  access.part->errhandler = errhandler;
+  return MPI_SUCCESS;
+}
+
+extern "C" int PMPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler* errhandler)
+{
+  WindowAccess access;
+  MPISIM_TRY(resolve_window(win, "MPI_Win_get_errhandler", access));
+  *errhandler = access.part->errhandler;
+  if (UserErrhandler* user = Runtime::get().process_objects().errhandler(*errhandler))
+    ++user->references; // a new handle the application frees
+  return MPI_SUCCESS;
+}
+
+extern "C" int PMPI_Win_call_errhandler(MPI_Win win, int errorcode)
+{
+  WindowAccess access;
+  MPISIM_TRY(resolve_window(win, "MPI_Win_call_errhandler", access));
+  // The handler sees the code itself; a fatal handler reports its class.
+  int error_class = errorcode;
+  if (errorcode > MPI_ERR_LASTCODE) {
+    const auto& classes = Runtime::get().process_objects().of_rank(me()).class_of_code;
+    auto found = classes.find(errorcode);
+    error_class = found == classes.end() ? MPI_ERR_UNKNOWN : found->second;
+  }
+  const int raised = access.part->errhandler == MPI_ERRORS_ARE_FATAL ? error_class : errorcode;
+  raise_window_error(win, raised, "MPI_Win_call_errhandler", "error code " + std::to_string(errorcode));
+  return MPI_SUCCESS; // the handler returned
+}
+
+MPISIM_ALIAS(Win_create)
+MPISIM_ALIAS(Win_allocate)
+MPISIM_ALIAS(Win_free)
+MPISIM_ALIAS(Win_get_group)
+MPISIM_ALIAS(Win_set_name)
+MPISIM_ALIAS(Win_get_name)
+MPISIM_ALIAS(Win_create_keyval)
+MPISIM_ALIAS(Win_free_keyval)
+MPISIM_ALIAS(Win_set_attr)
+MPISIM_ALIAS(Win_get_attr)
+MPISIM_ALIAS(Win_delete_attr)
+MPISIM_ALIAS(Win_create_errhandler)
+MPISIM_ALIAS(Win_set_errhandler)
+MPISIM_ALIAS(Win_get_errhandler)
+MPISIM_ALIAS(Win_call_errhandler)

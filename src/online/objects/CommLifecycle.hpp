@@ -1,0 +1,42 @@
+// Communicators from creation to MPI_Comm_free: the collective part of their creation (split, duplicate, create from
+// a group), what a new communicator inherits (error handler, attributes, topology), and what freeing drops. The
+// bindings (api_communicators.cpp, api_communicator_creation.cpp, api_topologies.cpp, api_info.cpp) and the windows
+// (a window's hidden communicator) call these; arguments are checked by the bindings.
+#pragma once
+
+#include "online/objects/Groups.hpp"
+#include "online/runtime/Runtime.hpp"
+
+#include <mpi.h>
+
+namespace mpisim::online {
+
+// MPI_Comm_split: every member's color and key gathered by an allgather over `parent` (handle `comm`); the new
+// communicator of the calling rank's color, ordered by key then parent rank, inheriting `comm`'s error handler.
+// MPI_COMM_NULL for color MPI_UNDEFINED.
+MPI_Comm split_comm(Runtime& runtime, MPI_Comm comm, const mpi::Communicator& parent, int color, int key);
+// MPI_Comm_dup: a split keeping the order, then inherit_on_dup. Returns a copy callback's error (`newcomm` is set).
+int dup_comm(Runtime& runtime, MPI_Comm comm, const mpi::Communicator& parent, MPI_Comm* newcomm);
+// MPI_Comm_create: the communicator of `members` (world ranks of the calling rank's group, all in `parent`) for its
+// members, MPI_COMM_NULL for the others; the context agreed by an allreduce over `parent`.
+MPI_Comm create_comm(Runtime& runtime, MPI_Comm comm, const mpi::Communicator& parent, const GroupMembers& members);
+// What creating a context id costs in MPICH and Open MPI: an allreduce over the communicator.
+void agree_on_context(Runtime& runtime, const mpi::Communicator& comm);
+// MPI_Comm_free's work: the calling rank's attributes (delete callbacks), name and topology of `comm` dropped.
+// Returns a delete callback's error.
+int free_comm(Runtime& runtime, MPI_Comm comm);
+// MPI_Comm_group: a new group of the communicator's members, owned by the calling rank.
+int group_of(Runtime& runtime, const mpi::Communicator& comm);
+// The world ranks of the members, in rank order.
+std::vector<int> members_of(const mpi::Communicator& comm);
+
+// MPI_Comm_dup/idup: the error handler, the attributes whose copy callbacks keep them, and the topology. Returns a
+// copy callback's error.
+int inherit_on_dup(Runtime& runtime, MPI_Comm from, MPI_Comm to);
+// MPI_Comm_create, MPI_Comm_split ...: a new communicator inherits its parent's error handler (MPI-3.1 section 8.3).
+void inherit_errhandler(Runtime& runtime, MPI_Comm parent, MPI_Comm child);
+// MPI_Comm_free: runs the delete callbacks of the calling rank's attributes, forgets its name and topology. Returns a
+// delete callback's error.
+int release_on_free(Runtime& runtime, MPI_Comm comm);
+
+} // namespace mpisim::online

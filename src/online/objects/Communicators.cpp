@@ -1,0 +1,75 @@
+#include "online/objects/Communicators.hpp"
+
+#include <string>
+
+namespace mpisim::online {
+
+Communicators::Communicators(mpi::World& world)
+    : world_(world), table_({MPI_ERR_COMM, "communicator"}, MPI_COMM_SELF + 1),
+      self_comms_(static_cast<size_t>(world.size()), nullptr), views_(static_cast<size_t>(world.size()))
+{
+  table_.insert_predefined(MPI_COMM_WORLD, &world.comm_world());
+}
+
+const mpi::Communicator* Communicators::find(int handle, int rank)
+{
+  if (handle == MPI_COMM_SELF) {
+    const mpi::Communicator*& mine = self_comms_[static_cast<size_t>(rank)];
+    if (mine == nullptr)
+      mine = &world_.create_communicator("MPI_COMM_SELF", {rank});
+    return mine;
+  }
+  const mpi::Communicator* const* found = table_.find(handle);
+  return found != nullptr ? *found : nullptr;
+}
+
+Communicators::RankView& Communicators::view(int rank)
+{
+  std::unique_ptr<RankView>& mine = views_[static_cast<size_t>(rank)];
+  if (not mine)
+    mine = std::make_unique<RankView>();
+  return *mine;
+}
+
+int Communicators::adopt(int rank, const mpi::Communicator& parent, int color,
+                         const std::function<std::vector<int>()>& members)
+{
+  const uint32_t sequence = view(rank).creations[parent.context()]++;
+  auto key = std::make_tuple(parent.context(), sequence, color);
+  auto found = created_.find(key);
+  if (found != created_.end())
+    return found->second;
+  const std::string name = parent.name() + "/" + std::to_string(sequence) + ":" + std::to_string(color);
+  const int handle = table_.insert(&world_.create_communicator(name, members()));
+  created_[key] = handle;
+  return handle;
+}
+
+int Communicators::adopt_group(int rank, const mpi::Communicator& parent, int tag, const std::vector<int>& members)
+{
+  const uint32_t sequence = group_creations_[std::make_tuple(rank, parent.context(), tag, members)]++;
+  auto key = std::make_tuple(parent.context(), tag, members, sequence);
+  auto found = group_created_.find(key);
+  if (found != group_created_.end())
+    return found->second;
+  const std::string name = parent.name() + "/group:" + std::to_string(tag) + ":" + std::to_string(sequence);
+  const int handle = table_.insert(&world_.create_communicator(name, members));
+  group_created_[key] = handle;
+  return handle;
+}
+
+int Communicators::errhandler(int rank, int comm) const
+{
+  const std::unique_ptr<RankView>& mine = views_[static_cast<size_t>(rank)];
+  if (not mine)
+    return MPI_ERRORS_ARE_FATAL;
+  auto found = mine->errhandlers.find(comm);
+  return found == mine->errhandlers.end() ? MPI_ERRORS_ARE_FATAL : found->second;
+}
+
+void Communicators::set_errhandler(int rank, int comm, int errhandler)
+{
+  view(rank).errhandlers[comm] = errhandler;
+}
+
+} // namespace mpisim::online

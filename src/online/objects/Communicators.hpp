@@ -1,0 +1,61 @@
+// The communicators of a run behind MPI_Comm handles: MPI_COMM_WORLD, each rank's MPI_COMM_SELF (made on its first
+// use), and those created collectively. Handles are shared by all ranks (one process): a communicator created
+// collectively gets the same handle on every member, so a rank's private copy of the program may store it anywhere.
+// What each rank keeps of its view of a communicator (how many it created on it, its error handler) is per rank, as
+// each process of a real run has its own.
+#pragma once
+
+#include "online/runtime/HandleTable.hpp"
+
+#include "mpi/World.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <tuple>
+#include <vector>
+
+namespace mpisim::online {
+
+class Communicators {
+public:
+  explicit Communicators(mpi::World& world);
+
+  // Null when `handle` names no communicator; MPI_COMM_SELF is `rank`'s own (made on first use), and `rank` is read
+  // for it only.
+  const mpi::Communicator* find(int handle, int rank);
+  // MPI_ERR_COMM: "invalid communicator <handle>", through `comm`'s error handler.
+  int raise_invalid(int handle, int comm, const char* call) const { return table_.raise_invalid(handle, comm, call); }
+
+  // The communicator made by `rank`'s n-th creation on `parent` with this color: every member gets the same handle;
+  // `members` is called by the first one to arrive.
+  int adopt(int rank, const mpi::Communicator& parent, int color, const std::function<std::vector<int>()>& members);
+  // The communicator MPI_Comm_create_group makes for `members` (world ranks, in order) with `tag`; every member gets
+  // the same handle. Creations are counted per (rank, parent, tag, members), as only the members take part.
+  int adopt_group(int rank, const mpi::Communicator& parent, int tag, const std::vector<int>& members);
+  // Communicators stay allocated: other members may still use the handle (each member frees its own reference).
+  void release(int handle) { (void)handle; }
+
+  // Error handlers belong to each rank's view of a communicator (MPI_ERRORS_ARE_FATAL unless set).
+  int errhandler(int rank, int comm) const;
+  void set_errhandler(int rank, int comm, int errhandler);
+
+private:
+  // What a rank keeps of its communicators, made on first use (memory per rank is what limits scale).
+  struct RankView {
+    std::map<int, uint32_t> creations; // by parent context: how many this rank made (see adopt)
+    std::map<int, int> errhandlers;    // by handle, when not MPI_ERRORS_ARE_FATAL
+  };
+  RankView& view(int rank);
+
+  mpi::World& world_;
+  HandleTable<const mpi::Communicator*, HandleStorage::Dense> table_; // 0: MPI_COMM_NULL; 2: MPI_COMM_SELF (below)
+  std::vector<const mpi::Communicator*> self_comms_;                  // by world rank
+  std::vector<std::unique_ptr<RankView>> views_;                      // by world rank
+  std::map<std::tuple<int, uint32_t, int>, int> created_;             // (parent context, sequence, color) -> handle
+  std::map<std::tuple<int, int, int, std::vector<int>>, uint32_t> group_creations_; // (rank, context, tag, members)
+  std::map<std::tuple<int, int, std::vector<int>, uint32_t>, int> group_created_;   // (context, tag, members, seq)
+};
+
+} // namespace mpisim::online

@@ -1,0 +1,73 @@
+#include "online/objects/Datatypes.hpp"
+
+namespace mpisim::online {
+
+namespace {
+constexpr int kPredefinedTypes = 42; // MPI_CHAR (1) .. MPI_CXX_LONG_DOUBLE_COMPLEX (42), in mpi::Element order
+constexpr int kPredefinedOps = 14;   // MPI_MAX (1) .. MPI_NO_OP (14), in mpi::ReduceOperation order
+} // namespace
+
+Datatypes::Datatypes() : table_({MPI_ERR_TYPE, "datatype"}, kPredefinedTypes + 1)
+{
+  for (int element = 0; element < kPredefinedTypes; ++element)
+    table_.insert_predefined(element + 1, mpi::Datatype::predefined(static_cast<mpi::Element>(element)));
+}
+
+mpi::DatatypePtr Datatypes::find(int handle) const
+{
+  const mpi::DatatypePtr* type = table_.find(handle);
+  return type != nullptr ? *type : nullptr;
+}
+
+int Datatypes::resolve(int handle, int comm, const char* call, mpi::DatatypePtr& out)
+{
+  out = find(handle);
+  return out != nullptr ? MPI_SUCCESS : table_.raise_invalid(handle, comm, call);
+}
+
+int Datatypes::add(mpi::DatatypePtr type)
+{
+  return table_.insert(std::move(type));
+}
+
+int Datatypes::handle_of(const mpi::Datatype& type) const
+{
+  return table_.find_handle([&type](const mpi::DatatypePtr& known) { return known.get() == &type; });
+}
+
+void Datatypes::release(int handle)
+{
+  if (handle > kPredefinedTypes)
+    table_.erase(handle);
+}
+
+Operations::Operations() : table_({MPI_ERR_OP, "operation"}, kPredefinedOps + 1)
+{
+  for (int operation = 0; operation < kPredefinedOps; ++operation)
+    table_.insert_predefined(operation + 1, mpi::ReduceOp::predefined(static_cast<mpi::ReduceOperation>(operation)));
+}
+
+mpi::ReduceOpPtr Operations::find(int handle) const
+{
+  const mpi::ReduceOpPtr* op = table_.find(handle);
+  return op != nullptr ? *op : nullptr;
+}
+
+int Operations::resolve(int handle, int comm, const char* call, mpi::ReduceOpPtr& out)
+{
+  out = find(handle);
+  return out != nullptr ? MPI_SUCCESS : table_.raise_invalid(handle, comm, call);
+}
+
+int Operations::add(mpi::ReduceOpPtr op)
+{
+  return table_.insert(std::move(op));
+}
+
+void Operations::release(int handle)
+{
+  if (handle > kPredefinedOps)
+    table_.erase(handle);
+}
+
+} // namespace mpisim::online

@@ -1,0 +1,54 @@
+// The requests behind MPI_Request handles (point-to-point, collective, persistent and generalized), and the messages
+// behind MPI_Message handles: those MPI_Mprobe/MPI_Improbe took out of matching, until MPI_Mrecv/MPI_Imrecv
+// receives them. Handles are shared by all ranks; each is used by the rank that made it.
+#pragma once
+
+#include "online/runtime/HandleTable.hpp"
+
+#include "mpi/Message.hpp"
+#include "mpi/Request.hpp"
+
+#include <mpi.h>
+
+#include <functional>
+#include <memory>
+
+namespace mpisim::online {
+
+// One user request: the simulator's request, and what to do when it completes (unpack a collective's result).
+struct RequestEntry {
+  mpi::RequestPtr request; // null for requests on MPI_PROC_NULL (complete at once)
+  std::function<void()> on_complete;
+  std::shared_ptr<void> keep_alive; // buffers of a non-blocking collective
+  // Persistent requests (api_persistent.cpp): MPI_Start posts the operation again through `start` (which returns
+  // an error class and sets the simulator's request); from a completion to the next MPI_Start the request is
+  // inactive, and completion calls treat it as MPI_REQUEST_NULL, though its handle stays valid.
+  std::function<int(mpi::RequestPtr& request)> start;
+  bool persistent = false;
+  bool active = true;
+  // Generalized requests (api_generalized_requests.cpp): the application's status, free and cancel callbacks.
+  std::function<int(MPI_Status* status)> query;
+  std::function<int()> release;
+  std::function<int(bool complete)> cancel;
+};
+
+class Requests {
+public:
+  int add(RequestEntry entry) { return requests_.insert(std::move(entry)); }
+  RequestEntry* find(int handle) { return requests_.find(handle); } // null when `handle` names no request
+  void release(int handle) { requests_.erase(handle); }
+  // MPI_ERR_REQUEST: "invalid request <handle>", through `comm`'s error handler.
+  int raise_invalid(int handle, int comm, const char* call) const
+  {
+    return requests_.raise_invalid(handle, comm, call);
+  }
+
+  int add_message(mpi::MessagePtr message) { return messages_.insert(std::move(message)); }
+  mpi::MessagePtr take_message(int handle); // null for an unknown handle
+
+private:
+  HandleTable<RequestEntry> requests_{{MPI_ERR_REQUEST, "request"}, 1};
+  HandleTable<mpi::MessagePtr> messages_{{MPI_ERR_REQUEST, "message handle"}, 1};
+};
+
+} // namespace mpisim::online

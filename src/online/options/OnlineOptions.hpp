@@ -1,0 +1,16 @@
+// How an online run measures and injects the program's computation and time (set by `mpisim run`'s options,
+// online/options/RunnerOptions.cpp).
+#pragma once
+
+namespace mpisim::online {
+
+struct OnlineOptions {
+  double host_speed = 0;       // flop/s of the real host (smpi/host-speed); 0: measured at start
+  bool compute_time = true;    // inject the computation measured between MPI calls
+  double cpu_threshold = 1e-6; // shorter bursts are dropped (smpi/cpu-threshold)
+  // Simulated time each MPI_Wtime call spends after reading the clock (smpi/wtime), so that loops polling MPI_Wtime
+  // see time advance.
+  double wtime_delay = 1e-8;
+};
+
+} // namespace mpisim::online

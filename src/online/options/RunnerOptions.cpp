@@ -1,0 +1,232 @@
+#include "online/options/RunnerOptions.hpp"
+
+#include "common/Errors.hpp"
+#include "mpi/RunOptions.hpp"
+#include "timeline/TimelineOptionTable.hpp"
+
+#include <cstdlib>
+#include <fstream>
+#include <set>
+
+namespace mpisim::online {
+
+namespace {
+
+using options::Option;
+using options::OptionInfo;
+using options::OptionTable;
+using options::OptionValue;
+using options::ValueType;
+
+int count_hostfile_entries(const std::string& path)
+{
+  std::ifstream in(path);
+  if (not in)
+    throw InputError(path, 0, "cannot open the hostfile");
+  int entries = 0;
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || line[0] == '#')
+      continue;
+    const size_t colon = line.find(':');
+    entries += colon == std::string::npos ? 1 : std::stoi(line.substr(colon + 1));
+  }
+  return entries;
+}
+
+using Target = RunnerOptions;
+
+// What only online runs have: the number of ranks (replay's --np defaults to the trace's), how the program's
+// computation and time are measured, how it is loaded, and where the summary goes.
+OptionTable<Target> own_options()
+{
+  OptionTable<Target> table;
+  table.push_back({{.name = "--host-speed",
+                    .type = ValueType::Speed,
+                    .metavar = "SPEED",
+                    .help = "flop/s of the real machine (e.g. 2Gf), to scale measured computation; measured at start "
+                            "when absent",
+                    .simgrid = {"smpi/host-speed"},
+                    .front_ends = options::Run,
+                    .keyword = "host_speed"},
+                   [](Target& o, const OptionValue& v) {
+                     o.online.host_speed = std::get<double>(v);
+                     o.host_speed_given = true;
+                   }});
+  table.push_back({{.name = "--no-compute-time",
+                    .type = ValueType::Flag,
+                    .help = "do not inject the computation between MPI calls",
+                    .simgrid = {"smpi/simulate-computation:no"},
+                    .front_ends = options::Run,
+                    .keyword = "no_compute_time"},
+                   [](Target& o, const OptionValue& v) { o.online.compute_time = not std::get<bool>(v); }});
+  table.push_back({{.name = "--cpu-threshold",
+                    .type = ValueType::Time,
+                    .metavar = "T",
+                    .default_value = "1us",
+                    .help = "computation bursts shorter than T are dropped",
+                    .simgrid = {"smpi/cpu-threshold"},
+                    .front_ends = options::Run,
+                    .keyword = "cpu_threshold"},
+                   [](Target& o, const OptionValue& v) { o.online.cpu_threshold = std::get<double>(v); }});
+  table.push_back({{.name = "--wtime-delay",
+                    .type = ValueType::Time,
+                    .metavar = "T",
+                    .default_value = "10ns",
+                    .help = "simulated time each MPI_Wtime spends after reading the clock, so that loops polling "
+                            "MPI_Wtime see time advance",
+                    .simgrid = {"smpi/wtime"},
+                    .front_ends = options::Run,
+                    .keyword = "wtime_delay"},
+                   [](Target& o, const OptionValue& v) { o.online.wtime_delay = std::get<double>(v); }});
+  table.push_back(
+      {{.name = "--stack-size",
+        .type = ValueType::Size,
+        .metavar = "BYTES",
+        .default_value = "8MiB", // as SMPI's: applications expect real stacks
+        .help = "stack of each rank",
+        .simgrid = {"contexts/stack-size"},
+        .front_ends = options::Run,
+        .keyword = "stack_size"},
+       [](Target& o, const OptionValue& v) { o.simulation.stack_size = static_cast<size_t>(std::get<double>(v)); }});
+  table.push_back({{.name = "--tmpdir",
+                    .type = ValueType::Text,
+                    .metavar = "DIR",
+                    .help = "where the per-rank copies of the program are made (dlopen privatization; default: "
+                            "$TMPDIR or /tmp)",
+                    .simgrid = {"smpi/tmpdir"},
+                    .front_ends = options::Run,
+                    .keyword = "tmpdir"},
+                   [](Target& o, const OptionValue& v) { o.tmpdir = std::get<std::string>(v); }});
+  table.push_back({{.name = "--privatization",
+                    .type = ValueType::Choice,
+                    .metavar = "MODE",
+                    .default_value = "auto",
+                    .help = "how each rank gets its own globals, statics and thread-locals (docs/online.md)",
+                    .simgrid = {"smpi/privatization"},
+                    .front_ends = options::Run,
+                    .keyword = "privatization",
+                    .choices = {"auto", "dlopen", "swap"}},
+                   [](Target& o, const OptionValue& v) {
+                     const std::string& mode = std::get<std::string>(v);
+                     o.privatization = mode == "swap"     ? Privatization::Swap
+                                       : mode == "dlopen" ? Privatization::Dlopen
+                                                          : Privatization::Auto;
+                   }});
+  table.push_back({{.name = "--tag-output",
+                    .type = ValueType::Flag,
+                    .help = "prefix each line the program writes on stdout or stderr with the writing rank: [3] ...",
+                    .front_ends = options::Run,
+                    .keyword = "tag_output"},
+                   [](Target& o, const OptionValue& v) { o.tag_output = std::get<bool>(v); }});
+  return table;
+}
+
+// Where the summary goes: the command line's business (mpisim.run always asks for JSON in a file), no keyword.
+OptionTable<Target> summary_options()
+{
+  OptionTable<Target> table;
+  table.push_back({{.name = "--json",
+                    .type = ValueType::Flag,
+                    .help = "the summary as JSON: simulated_time, per-rank compute, mpi, finish, calls, inputs, "
+                            "model parameters",
+                    .front_ends = options::Run},
+                   [](Target& o, const OptionValue& v) { o.json = std::get<bool>(v); }});
+  table.push_back({{.name = "--summary",
+                    .type = ValueType::Text,
+                    .metavar = "FILE",
+                    .help = "write the summary to FILE rather than to stderr",
+                    .front_ends = options::Run},
+                   [](Target& o, const OptionValue& v) { o.summary_file = std::get<std::string>(v); }});
+  table.push_back({{.name = "--quiet", .type = ValueType::Flag, .help = "no summary", .front_ends = options::Run},
+                   [](Target& o, const OptionValue& v) { o.quiet = std::get<bool>(v); }});
+  table.push_back({{.name = "--help",
+                    .spellings = {"-h"},
+                    .type = ValueType::Flag,
+                    .help = "print this help and stop",
+                    .front_ends = options::Run},
+                   [](Target& o, const OptionValue& v) { o.help = std::get<bool>(v); }});
+  return table;
+}
+
+OptionTable<Target> make_table()
+{
+  OptionTable<Target> table;
+  table.push_back({{.name = "-np",
+                    .spellings = {"-n", "--np"},
+                    .type = ValueType::Integer,
+                    .metavar = "N",
+                    .help = "number of ranks (default: the hostfile's entries, else 1)",
+                    .front_ends = options::Run,
+                    .keyword = "np"},
+                   [](Target& o, const OptionValue& v) { o.ranks = static_cast<int>(std::get<long long>(v)); }});
+  for (auto part : {options::nested(mpi::simulation_option_table(), &Target::simulation), own_options(),
+                    options::nested(timeline::timeline_option_table(), &Target::timeline), summary_options()})
+    table.insert(table.end(), part.begin(), part.end());
+  return table;
+}
+
+} // namespace
+
+const OptionTable<RunnerOptions>& runner_option_table()
+{
+  static const OptionTable<RunnerOptions> table = make_table();
+  return table;
+}
+
+std::string runner_usage()
+{
+  std::string text = "usage: mpisim run [OPTIONS] ./app ARGS...\n\n"
+                     "Simulates an MPI program built by `mpisim cc` (docs/online.md). Options:\n";
+  for (const Option<RunnerOptions>& option : runner_option_table())
+    text += options::help_line(option.info);
+  return text;
+}
+
+RunnerOptions parse_runner_options(const std::vector<std::string>& arguments)
+{
+  const OptionTable<RunnerOptions>& table = runner_option_table();
+  RunnerOptions options;
+  for (const Option<RunnerOptions>& option : table) // the defaults the table declares
+    if (not option.info.default_value.empty())
+      option.apply(options, options::parse_value(option.info, option.info.default_value));
+  std::set<const Option<RunnerOptions>*> given;
+  size_t i = 0;
+  for (; i < arguments.size() && arguments[i].starts_with("-"); ++i) {
+    const std::string& name = arguments[i];
+    const Option<RunnerOptions>* option = options::find_option(table, name);
+    if (option == nullptr)
+      throw InputError(options::unknown_option_message("run", name));
+    given.insert(option);
+    if (option->info.type == ValueType::Flag) {
+      option->apply(options, true);
+      continue;
+    }
+    if (i + 1 >= arguments.size())
+      throw InputError(name + " expects a value");
+    option->apply(options, options::parse_value(option->info, arguments[++i], name));
+  }
+  if (options.help)
+    return options;
+  if (i >= arguments.size())
+    throw InputError("no program given\n" + runner_usage());
+  for (const Option<RunnerOptions>& option : table)
+    if (option.info.required && not given.contains(&option))
+      throw InputError(option.info.name + " is required");
+  timeline::check_timeline_options(options.timeline);
+  options.program = arguments[i];
+  options.arguments.assign(arguments.begin() + static_cast<long>(i) + 1, arguments.end());
+  if (options.ranks < 0)
+    options.ranks = options.simulation.hostfile.empty() ? 1 : count_hostfile_entries(options.simulation.hostfile);
+  if (options.tmpdir.empty()) {
+    const char* env = std::getenv("TMPDIR");
+    options.tmpdir = env && *env ? env : "/tmp";
+  }
+  return options;
+}
+
+RunnerOptions parse_runner_options(int argc, char** argv)
+{
+  return parse_runner_options(std::vector<std::string>(argv + std::min(argc, 1), argv + argc));
+}
+
+} // namespace mpisim::online

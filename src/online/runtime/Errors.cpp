@@ -1,0 +1,66 @@
+#include "online/runtime/Errors.hpp"
+
+#include "online/objects/ProcessObjects.hpp"
+#include "online/runtime/CallReporter.hpp"
+#include "online/runtime/ErrorClasses.hpp"
+#include "online/runtime/Runtime.hpp"
+
+#include <mpi.h>
+
+#include <cstdio>
+#include <unistd.h>
+
+namespace mpisim::online {
+
+const char* error_class_name(int error_class)
+{
+  constexpr int known = static_cast<int>(sizeof kErrorClasses / sizeof kErrorClasses[0]);
+  if (error_class >= 0 && error_class < known)
+    return kErrorClasses[error_class].name;
+  return "MPI_ERR_UNKNOWN";
+}
+
+int raise_through_handler(int handler, int object, int error_class, const char* call, const std::string& what)
+{
+  Runtime& runtime = Runtime::get();
+  if (handler == MPI_ERRORS_RETURN)
+    return error_class;
+  if (UserErrhandler* user = runtime.process_objects().errhandler(handler)) {
+    // The handler sees copies: what it does to them does not change what the call returns.
+    int handle = object;
+    int code = error_class;
+    user->function(&handle, &code);
+    return error_class;
+  }
+  char date[64];
+  std::snprintf(date, sizeof date, "%.9f", runtime.now());
+  // Classes the application added (MPI_Add_error_class) have no standard name.
+  const std::string name =
+      error_class > MPI_ERR_LASTCODE ? "error class " + std::to_string(error_class) : error_class_name(error_class);
+  terminate_run("mpisim: rank " + std::to_string(runtime.current_rank()) + ": " + call + ": " + name + ": " + what +
+                    " (simulated time " + date + " s)",
+                1);
+}
+
+int raise_error(int comm, int error_class, const char* call, const std::string& what)
+{
+  Runtime& runtime = Runtime::get();
+  const int me = runtime.current_rank();
+  if (runtime.communicators().find(comm, me) == nullptr)
+    comm = MPI_COMM_WORLD;
+  return raise_through_handler(runtime.communicators().errhandler(me, comm), comm, error_class, call, what);
+}
+
+void terminate_run(const std::string& report, int status)
+{
+  if (Runtime::active())
+    Runtime::get().end_output();
+  if (Runtime::active() && Runtime::get().call_reporter() != nullptr) // the timeline shows the run up to here
+    Runtime::get().call_reporter()->abrupt_end();
+  std::fflush(nullptr);
+  std::string line = report + "\n";
+  [[maybe_unused]] ssize_t written = write(STDERR_FILENO, line.data(), line.size());
+  _exit(status);
+}
+
+} // namespace mpisim::online

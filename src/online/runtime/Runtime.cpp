@@ -1,0 +1,195 @@
+#include "online/runtime/Runtime.hpp"
+
+#include "online/objects/ProcessObjects.hpp"
+#include "online/objects/Windows.hpp"
+#include "online/runtime/CallReporter.hpp"
+#include "online/runtime/Sampling.hpp"
+
+#include "mpi/Rank.hpp"
+
+#include <ctime>
+#include <stdexcept>
+
+namespace mpisim::online {
+
+namespace {
+Runtime* g_runtime = nullptr;
+} // namespace
+
+double thread_cpu_time()
+{
+  timespec now{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  return static_cast<double>(now.tv_sec) + 1e-9 * static_cast<double>(now.tv_nsec);
+}
+
+double monotonic_time()
+{
+  timespec now{};
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return static_cast<double>(now.tv_sec) + 1e-9 * static_cast<double>(now.tv_nsec);
+}
+
+Runtime::Runtime(mpi::Simulation& simulation, OnlineOptions options)
+    : simulation_(simulation), options_(options), accounts_(simulation.world().size()),
+      communicators_(simulation.world()), process_objects_(std::make_unique<ProcessObjects>(simulation.world().size()))
+{
+  g_runtime = this;
+}
+
+Runtime::~Runtime()
+{
+  g_runtime = nullptr;
+}
+
+Runtime& Runtime::get()
+{
+  if (g_runtime == nullptr)
+    throw std::logic_error("MPI called outside of an mpisim online simulation (run the program with `mpisim run`)");
+  return *g_runtime;
+}
+
+bool Runtime::active()
+{
+  return g_runtime != nullptr;
+}
+
+double Runtime::now() const
+{
+  return simulation_.engine().now();
+}
+
+void Runtime::attach(int world_rank)
+{
+  const auto actor = static_cast<size_t>(simulation_.engine().self().id());
+  if (actor >= rank_of_actor_.size())
+    rank_of_actor_.resize(actor + 1, -1);
+  rank_of_actor_[actor] = world_rank;
+  running_rank_ = world_rank;
+  if (options_.compute_time)
+    mark_cpu(accounts_[world_rank]);
+}
+
+void Runtime::detach(int world_rank)
+{
+  output_boundary(world_rank);
+  accounts_[world_rank].finish = now();
+}
+
+int Runtime::current_rank() const
+{
+  const auto actor = static_cast<size_t>(simulation_.engine().self().id());
+  return actor < rank_of_actor_.size() ? rank_of_actor_[actor] : -1;
+}
+
+void Runtime::enter_call(const char* call)
+{
+  const int me = current_rank();
+  RankAccount& account = accounts_[me];
+  if (account.depth++ > 0)
+    return;
+  output_boundary(me);
+  ++account.calls;
+  const double burst = options_.compute_time ? computation_burst(account) : 0;
+  if (options_.compute_time && burst >= options_.cpu_threshold)
+    inject_computation(me, burst * options_.host_speed);
+  account.entered = now();
+  if (reporter_)
+    reporter_->begin(me, call, account.entered);
+}
+
+void Runtime::leave_call()
+{
+  running_rank_ = current_rank();
+  RankAccount& account = accounts_[running_rank_];
+  if (--account.depth > 0)
+    return;
+  account.mpi += now() - account.entered;
+  if (reporter_)
+    reporter_->end(running_rank_, now());
+  if (options_.compute_time)
+    mark_cpu(account);
+}
+
+// Reading the thread's CPU clock is a system call (no vDSO for it), two per MPI call would double the cost of a small
+// message. A thread's CPU time never grows faster than real time, and wall_mark is read before cpu_mark: when less
+// real time than the threshold has passed since the mark, the CPU burst is shorter still and is dropped without
+// reading the CPU clock. Returns 0 then, else the CPU burst.
+double Runtime::computation_burst(const RankAccount& account) const
+{
+  if (monotonic_time() - account.wall_mark < options_.cpu_threshold)
+    return 0;
+  return thread_cpu_time() - account.cpu_mark;
+}
+
+void Runtime::mark_cpu(RankAccount& account)
+{
+  account.wall_mark = monotonic_time();
+  account.cpu_mark = thread_cpu_time();
+}
+
+// Annotations for large studies ---------------------------------------------------------------------------------
+
+Sampling& Runtime::sampling()
+{
+  if (not sampling_)
+    sampling_ = std::make_unique<Sampling>(world().size());
+  return *sampling_;
+}
+
+Windows& Runtime::windows()
+{
+  if (not windows_)
+    windows_ = std::make_unique<Windows>();
+  return *windows_;
+}
+
+bool Runtime::in_sampled_body()
+{
+  if (not sampling_)
+    return false;
+  const SamplePass& pass = sampling_->pass(current_rank());
+  return pass.statistics != nullptr && pass.visible.running;
+}
+
+void Runtime::flush_computation()
+{
+  const double burst = thread_cpu_time() - accounts_[current_rank()].cpu_mark;
+  if (options_.compute_time && burst >= options_.cpu_threshold)
+    execute_flops(burst * options_.host_speed);
+  restart_computation();
+}
+
+void Runtime::restart_computation()
+{
+  mark_cpu(accounts_[current_rank()]);
+}
+
+void Runtime::execute_flops(double flops)
+{
+  const int me = current_rank();
+  output_boundary(me); // other ranks may run meanwhile
+  inject_computation(me, flops);
+  running_rank_ = me;
+}
+
+// Computation measured between MPI calls and computation annotations alike: simulated, accounted, and shown as a
+// compute slice in the timeline.
+void Runtime::inject_computation(int world_rank, double flops)
+{
+  const double start = now();
+  world().rank(world_rank).compute(flops);
+  accounts_[world_rank].compute += now() - start;
+  if (reporter_)
+    reporter_->compute(world_rank, start, now(), flops);
+}
+
+void Runtime::sleep(double seconds)
+{
+  const int me = current_rank();
+  output_boundary(me);
+  world().rank(me).sleep(seconds);
+  running_rank_ = me;
+}
+
+} // namespace mpisim::online

@@ -1,0 +1,181 @@
+// The state of an online simulation, shared by the C API (bindings/) and the runner (runner/main.cpp): the
+// simulation, the calling rank, each rank's accounting, and the MPI objects of the run (objects/), which it owns.
+//
+// Every MPI call runs inside a rank's actor; the runtime finds the calling rank from the running actor. Handles are
+// shared by all ranks (one process, one thread): a communicator created collectively gets the same handle on every
+// member, so a rank's private copy of the program may store it anywhere.
+#pragma once
+
+#include "mpi/Simulation.hpp"
+#include "online/options/OnlineOptions.hpp"
+#include "online/objects/Attributes.hpp"
+#include "online/objects/CommProperties.hpp"
+#include "online/objects/Communicators.hpp"
+#include "online/objects/Datatypes.hpp"
+#include "online/objects/Groups.hpp"
+#include "online/objects/Requests.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <vector>
+
+namespace mpisim::online {
+
+class CallReporter;
+class Sampling;
+
+// Where one rank's simulated time went.
+struct RankAccount {
+  double compute = 0;   // computation injected between MPI calls
+  double mpi = 0;       // inside MPI calls
+  double finish = -1;   // date main returned (-1: still running)
+  uint64_t calls = 0;
+  double cpu_mark = 0;  // host thread CPU time when the rank last left the MPI library
+  double wall_mark = 0; // host monotonic time just before cpu_mark was read
+  int depth = 0;        // nesting of MPI calls (an MPI call made by the library itself is not timed twice)
+  double entered = 0;   // simulated date of the outermost call's entry
+  bool initialized = false, finalized = false;
+};
+
+// Point-to-point (api_buffered.cpp): a rank's buffer for buffered sends (MPI_Buffer_attach) and the buffered
+// messages whose copies take room in it, each with that room (payload + MPI_BSEND_OVERHEAD), until they arrive.
+struct AttachedBuffer {
+  void* address = nullptr;
+  int size = 0;
+  bool attached = false;
+  std::vector<std::pair<mpi::RequestPtr, size_t>> in_use;
+};
+
+class ProcessObjects;
+class Windows;
+
+class Runtime {
+public:
+  Runtime(mpi::Simulation& simulation, OnlineOptions options);
+  ~Runtime();
+  static Runtime& get(); // the runtime of the run in progress (std::logic_error when none)
+  static bool active();
+
+  mpi::Simulation& simulation() { return simulation_; }
+  mpi::World& world() { return simulation_.world(); }
+  const OnlineOptions& options() const { return options_; }
+  double now() const;
+
+  // Called in the rank's actor before it runs main (binds the actor to the rank).
+  void attach(int world_rank);
+  void detach(int world_rank);
+  int current_rank() const; // the calling rank, -1 outside any rank
+  // The rank whose code runs now, kept without asking the engine (for the crash handler): set when a rank starts and
+  // whenever an MPI call returns to it.
+  int running_rank() const { return running_rank_; }
+  mpi::Rank& rank() { return world().rank(current_rank()); }
+  RankAccount& account(int world_rank) { return accounts_[world_rank]; }
+  const std::vector<RankAccount>& accounts() const { return accounts_; }
+
+  // Called with the running rank whenever control may pass to another rank (a rank entering an MPI call, a rank's
+  // main returning) and before the run ends: where the runner attributes output to ranks (--tag-output).
+  void set_output_boundary(std::function<void(int rank)> hook) { output_boundary_ = std::move(hook); }
+  void output_boundary(int rank)
+  {
+    if (output_boundary_ && rank >= 0)
+      output_boundary_(rank);
+  }
+  // The run ends abruptly (exit(), MPI_Abort, a fatal error, a crash): the running rank's last output goes out, and
+  // the application's streams are the real ones again, for mpisim's report.
+  void set_output_end(std::function<void()> hook) { output_end_ = std::move(hook); }
+  void end_output()
+  {
+    output_boundary(running_rank());
+    if (output_end_)
+      output_end_();
+  }
+
+  // Entry and exit of every MPI call (ApiScope): computation since the last exit becomes simulated time. `call`
+  // names the MPI function, for the timeline.
+  void enter_call(const char* call = nullptr);
+  void leave_call();
+
+  // Timelines: with a reporter, each rank's outermost MPI calls and computation bursts are reported to the world's
+  // observers (CallReporter). Not owned.
+  void set_call_reporter(CallReporter* reporter) { reporter_ = reporter; }
+  CallReporter* call_reporter() { return reporter_; }
+
+  // The objects behind MPI's handles (objects/): lookups return null for invalid handles, resolve() and
+  // raise_invalid() raise the kind's error class.
+  // Communicators (objects/Communicators.hpp); comm(): the calling rank's lookup, null for an invalid handle.
+  Communicators& communicators() { return communicators_; }
+  const mpi::Communicator* comm(int handle)
+  {
+    return communicators_.find(handle, handle == MPI_COMM_SELF ? current_rank() : -1); // the rank costs a lookup
+  }
+
+  Datatypes& datatypes() { return datatypes_; }
+  Operations& operations() { return operations_; }
+  Requests& requests() { return requests_; } // and MPI_Message handles
+
+  // Point-to-point: each rank's attached buffer (buffered sends).
+  AttachedBuffer& attached_buffer(int world_rank) { return attached_buffers_[world_rank]; }
+  // Groups, attributes, names and topologies: objects local to each rank (Groups.hpp, Attributes.hpp,
+  // CommProperties.hpp).
+  GroupTable& groups() { return groups_; }
+  Attributes& attributes() { return attributes_; }
+  CommProperties& comm_properties() { return comm_properties_; }
+
+  // ---- Annotations for large studies (Sampling.hpp, api_sampling.cpp) ----
+  Sampling& sampling();
+  // True while the calling rank runs the body of a sampled loop (its real time is measured by the sampler).
+  bool in_sampled_body();
+  // Computation outside MPI calls: inject what the calling rank computed since it last left the MPI library (as on
+  // entry to a call), then start measuring anew; restart_computation() alone forgets what was measured (the real
+  // time of an annotation is not computation).
+  void flush_computation();
+  void restart_computation();
+  // Simulates `flops` on the calling rank's host, accounted as computation; a simulated sleep, accounted as neither.
+  void execute_flops(double flops);
+  void sleep(double seconds);
+  // What each MPI process of a real run keeps: info objects, error handlers and codes, names (ProcessObjects.hpp).
+  ProcessObjects& process_objects() { return *process_objects_; }
+
+  // ---- One-sided communication (Windows.hpp, api_windows.cpp, api_rma.cpp): the table is made with the first window
+  Windows& windows();
+  bool has_windows() const { return windows_ != nullptr; }
+
+private:
+  void inject_computation(int world_rank, double flops);
+
+  mpi::Simulation& simulation_;
+  OnlineOptions options_;
+  std::vector<RankAccount> accounts_;
+  std::vector<int> rank_of_actor_; // by actor id (dense, from 0): the rank, -1 for actors that are not ranks
+  Communicators communicators_;
+  Datatypes datatypes_;
+  Operations operations_;
+  Requests requests_;
+  std::map<int, AttachedBuffer> attached_buffers_; // by world rank
+  int running_rank_ = -1;
+  std::function<void(int)> output_boundary_;
+  std::function<void()> output_end_;
+  CallReporter* reporter_ = nullptr;
+
+  // Groups, attributes, names, topologies (see above).
+  GroupTable groups_;
+  Attributes attributes_;
+  CommProperties comm_properties_;
+
+  std::unique_ptr<Sampling> sampling_; // made on first use
+  std::unique_ptr<ProcessObjects> process_objects_;
+  std::unique_ptr<Windows> windows_; // one-sided communication: made on first use
+
+  // Host CPU time used by the rank since it last left the MPI library (0 when surely below the threshold).
+  double computation_burst(const RankAccount& account) const;
+  void mark_cpu(RankAccount& account);
+};
+
+// Host CPU time of the calling thread, in seconds (a system call).
+double thread_cpu_time();
+// Host monotonic time, in seconds (no system call: vDSO).
+double monotonic_time();
+
+} // namespace mpisim::online
