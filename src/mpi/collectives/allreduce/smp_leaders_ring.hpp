@@ -1,5 +1,6 @@
-// The leaders' stage of allreduce smp_rsag and smp_rsag_lr: a ring reduce-scatter then a ring allgather between
-// node leaders (core 0 of each node, see smp_two_level.hpp) over `nodes` blocks of floor(n / nodes) elements.
+// What allreduce smp_rsag and smp_rsag_lr share (run_with_leaders_ring: reduce inside each node, the leaders' ring,
+// broadcast inside each node). The leaders' stage is a ring reduce-scatter then a ring allgather between node
+// leaders (core 0 of each node, see smp_two_level.hpp) over `nodes` blocks of floor(n / nodes) elements.
 // The two differ in the n mod nodes trailing elements: smp_rsag_lr's last block carries them, smp_rsag leaves them
 // out (wrong result there in SimGrid 3.32; with data the last block carries them here too, online only).
 // smp_rsag_lr's quirk when n < nodes: SimGrid spots the last block by its offset, 0 for every block then, so every
@@ -12,7 +13,7 @@
 
 namespace mpisim::mpi::allreduce {
 
-inline void allreduce_smp_rsag_ring(const CollectiveContext& c, const CollectiveCall& call, bool last_carries_rest)
+inline void run_with_leaders_ring(const CollectiveContext& c, const CollectiveCall& call, bool last_carries_rest)
 {
   const allreduce::Smp s(c);
   const double bytes = call.bytes, eb = call.element_bytes;

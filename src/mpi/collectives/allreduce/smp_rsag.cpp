@@ -15,7 +15,7 @@ void allreduce_smp_rsag(const CollectiveContext& c, const CollectiveCall& call)
     c.library.run_algorithm(c, "smp_rdb", call);
     return;
   }
-  allreduce::allreduce_smp_rsag_ring(c, call, false);
+  allreduce::run_with_leaders_ring(c, call, false);
 }
 
 const RegisterAlgorithm kRegister({Collective::Allreduce, "smp_rsag",

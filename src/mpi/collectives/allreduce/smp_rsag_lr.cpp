@@ -14,7 +14,7 @@ void allreduce_smp_rsag_lr(const CollectiveContext& c, const CollectiveCall& cal
     c.library.run_algorithm(c, "smp_rdb", call);
     return;
   }
-  allreduce::allreduce_smp_rsag_ring(c, call, true);
+  allreduce::run_with_leaders_ring(c, call, true);
 }
 
 const RegisterAlgorithm kRegister({Collective::Allreduce, "smp_rsag_lr",

@@ -9,11 +9,11 @@ namespace {
 
 void barrier_mpich_smp(const CollectiveContext& c, const CollectiveCall& call)
 {
-  const trees::TwoLevel place = trees::two_level(c);
-  const CollectiveContext node = trees::sub_context(c, place.layout.intra(place.node));
+  const two_level::Place place = two_level::place_of(c);
+  const CollectiveContext node = two_level::sub_context(c, place.layout.intra(place.node));
   c.library.run_algorithm(node, "ompi_bruck", call);
   if (place.leader())
-    c.library.run_algorithm(trees::sub_context(c, place.layout.leaders()), "ompi_bruck", call);
+    c.library.run_algorithm(two_level::sub_context(c, place.layout.leaders()), "ompi_bruck", call);
   CollectiveCall release;
   release.op = Collective::Bcast;
   release.bytes = 1;

@@ -8,10 +8,10 @@
 #include <cmath>
 #include <vector>
 
-namespace mpisim::mpi::trees {
+namespace mpisim::mpi::two_level {
 
 // This rank's place in the two-level (node, leader) decomposition of a communicator.
-struct TwoLevel {
+struct Place {
   const NodeLayout& layout;
   int node;       // this rank's node
   int local_rank; // its rank in the node's communicator (0: the node's leader)
@@ -23,7 +23,7 @@ struct TwoLevel {
   int leader_of(int rank) const { return layout.members[layout.node_of[rank]][0]; }
 };
 
-inline TwoLevel two_level(const CollectiveContext& c)
+inline Place place_of(const CollectiveContext& c)
 {
   const NodeLayout& layout = coll::node_layout(c);
   const int node = layout.node_of[c.me];
@@ -61,4 +61,4 @@ inline void rank_order_from_node_order(const NodeLayout& layout, double block, c
     }
 }
 
-} // namespace mpisim::mpi::trees
+} // namespace mpisim::mpi::two_level

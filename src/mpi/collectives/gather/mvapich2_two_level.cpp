@@ -15,10 +15,10 @@ namespace mpisim::mpi {
 namespace {
 
 // The leaders' gather of their nodes' runs (`run` bytes at `mine`) into `all` (node order) at `leader_root`.
-void gather_among_leaders(const CollectiveContext& c, const trees::TwoLevel& place, double block, int leader_root,
+void gather_among_leaders(const CollectiveContext& c, const two_level::Place& place, double block, int leader_root,
                           const std::byte* mine, std::byte* all, bool with_data)
 {
-  const CollectiveContext leaders = trees::sub_context(c, place.layout.leaders());
+  const CollectiveContext leaders = two_level::sub_context(c, place.layout.leaders());
   CollectiveCall part;
   part.with_data = with_data;
   part.root = leader_root;
@@ -43,7 +43,7 @@ void gather_mvapich2_two_level(const CollectiveContext& c, const CollectiveCall&
   const double block = root ? call.recv_bytes : call.bytes;
   if (block == 0)
     return;
-  const trees::TwoLevel place = trees::two_level(c);
+  const two_level::Place place = two_level::place_of(c);
   const int leader_of_root = place.leader_of(call.root);
   const int leader_root = place.layout.node_of[call.root];
 
@@ -52,7 +52,7 @@ void gather_mvapich2_two_level(const CollectiveContext& c, const CollectiveCall&
   intra.root = 0;
   intra.bytes = intra.recv_bytes = block;
   intra.recv_data = node_run.data();
-  c.library.run_algorithm(trees::sub_context(c, place.layout.intra(place.node)), "ompi_binomial", intra);
+  c.library.run_algorithm(two_level::sub_context(c, place.layout.intra(place.node)), "ompi_binomial", intra);
 
   coll::Temp all(call, c.me == leader_of_root || root ? block * c.size : 0); // node order
   if (place.leader())
@@ -62,7 +62,7 @@ void gather_mvapich2_two_level(const CollectiveContext& c, const CollectiveCall&
   if (root && not place.leader())
     c.rank.recv(c.comm, leader_of_root, c.tag, block * c.size, all.data());
   if (root)
-    trees::rank_order_from_node_order(place.layout, block, all.data(), call.recv_data);
+    two_level::rank_order_from_node_order(place.layout, block, all.data(), call.recv_data);
 }
 
 const RegisterAlgorithm kRegister({Collective::Gather, "mvapich2_two_level",

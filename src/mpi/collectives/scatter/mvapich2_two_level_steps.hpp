@@ -17,11 +17,11 @@
 namespace mpisim::mpi::mvapich2 {
 
 // The leaders' scatter of the nodes' runs (node order, at `all` on the leader of the root's node) into `mine`.
-inline void scatter_among_leaders(const CollectiveContext& c, const trees::TwoLevel& place, double block,
+inline void scatter_among_leaders(const CollectiveContext& c, const two_level::Place& place, double block,
                                   int leader_root, const std::string& leaders_algorithm, const std::byte* all,
                                   std::byte* mine, bool with_data)
 {
-  const CollectiveContext leaders = trees::sub_context(c, place.layout.leaders());
+  const CollectiveContext leaders = two_level::sub_context(c, place.layout.leaders());
   CollectiveCall part;
   part.with_data = with_data;
   part.root = leader_root;
@@ -47,7 +47,7 @@ inline void scatter_two_level(const CollectiveContext& c, const CollectiveCall& 
   const double block = root ? call.bytes : call.recv_bytes;
   if (block == 0)
     return;
-  const trees::TwoLevel place = trees::two_level(c);
+  const two_level::Place place = two_level::place_of(c);
   if (place.local_size == c.size) {
     c.library.run_algorithm(c, "ompi_basic_linear", call);
     return;
@@ -57,7 +57,7 @@ inline void scatter_two_level(const CollectiveContext& c, const CollectiveCall& 
 
   coll::Temp all(call, root || c.me == leader_of_root ? block * c.size : 0); // node order
   if (root)
-    trees::node_order_from_rank_order(place.layout, block, call.send_data, all.data());
+    two_level::node_order_from_rank_order(place.layout, block, call.send_data, all.data());
   if (c.me == leader_of_root && not root)
     c.rank.recv(c.comm, call.root, c.tag, block * c.size, all.data());
   if (root && not place.leader())
@@ -71,7 +71,7 @@ inline void scatter_two_level(const CollectiveContext& c, const CollectiveCall& 
   intra.root = 0;
   intra.bytes = intra.recv_bytes = block;
   intra.send_data = node_run.data();
-  c.library.run_algorithm(trees::sub_context(c, place.layout.intra(place.node)), "ompi_binomial", intra);
+  c.library.run_algorithm(two_level::sub_context(c, place.layout.intra(place.node)), "ompi_binomial", intra);
 }
 
 } // namespace mpisim::mpi::mvapich2
