@@ -50,12 +50,12 @@ Simulation::Simulation(const SimulationOptions& options, int ranks, std::shared_
     throw InputError("placement gives " + std::to_string(hosts.size()) + " hosts for " + std::to_string(ranks) +
                      " ranks");
   world_ = std::make_unique<World>(*engine_, *platform_, *network_, std::move(hosts));
-  collectives_ = std::make_unique<CollectiveLibrary>(options.collective_selector, options.collective_algorithms);
-  if (options.collective_selector == "automatic")
-    collectives_->set_trial([this, options](const std::string& algorithm, const Communicator& comm,
-                                            const CollectiveCall& call) {
-      return time_alone(options, algorithm, comm, call);
-    });
+  // The trial lets a selector time algorithms (automatic); the others ignore it.
+  collectives_ = std::make_unique<CollectiveLibrary>(
+      options.collective_selector, options.collective_algorithms,
+      [this, options](const std::string& algorithm, const Communicator& comm, const CollectiveCall& call) {
+        return time_alone(options, algorithm, comm, call);
+      });
 }
 
 double Simulation::time_alone(const SimulationOptions& options, const std::string& algorithm,

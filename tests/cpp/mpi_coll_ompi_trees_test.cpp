@@ -1,8 +1,8 @@
-// Open MPI's tuned trees and segment count (src/mpi/collectives/ompi_trees.hpp): the worked examples of
+// Open MPI's tuned trees and segment count (src/mpi/collectives/building_blocks/ompi_trees.hpp): the worked examples of
 // docs/specifications/ompi-topology-trees.md, each table as rank -> children in visiting order (every other rank of
 // the table is a leaf; every parent follows from the children lists, and the root's parent is given), plus the
 // subtree sizes of the in-order binomial tree, and a check that every builder gives a consistent spanning tree.
-#include "mpi/collectives/ompi_trees.hpp"
+#include "mpi/collectives/building_blocks/ompi_trees.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,6 @@
-// The recursive-doubling building block (src/mpi/collectives/recursive_doubling.hpp) and the five collectives built
-// on it: allgather rdb, allgatherv mpich_rdb, reduce_scatter mpich_rdb, bcast scatter_rdb_allgather, alltoall rdb.
+// The recursive-doubling building block (src/mpi/collectives/building_blocks/recursive_doubling.hpp) and the five
+// collectives built on it: allgather rdb, allgatherv mpich_rdb, reduce_scatter mpich_rdb, bcast
+// scatter_rdb_allgather, alltoall rdb.
 //
 // 1. The schedule itself: the worked examples of docs/specifications/recursive-collectives.md ("Building block",
 //    P = 4, 5, 6, 7: step, sender, receiver, blocks, in each sender's order), and, for P = 1..70, a walk that
@@ -14,7 +15,7 @@
 #include "mpi/Observer.hpp"
 #include "mpi/ReduceOp.hpp"
 #include "mpi/Simulation.hpp"
-#include "mpi/collectives/recursive_doubling.hpp"
+#include "mpi/collectives/building_blocks/recursive_doubling.hpp"
 #include "support/CollectiveMessages.hpp"
 
 #include <gtest/gtest.h>

@@ -19,7 +19,7 @@ const ExpectMessages kBinomial("reduce/binomial", [] { return Messages{{3, 2, B}
 
 namespace {
 
-// The Open MPI tuned reductions (reduce_ompi_generic.hpp). B = 1000 B is below every segment size (1, 32, 64 KiB
+// The Open MPI tuned reductions (ompi_segmented_reduction.hpp). B = 1000 B is below every segment size (1, 32, 64 KiB
 // rules below), so each edge of the tree carries one message of B from child to parent. Shifted ranks s = (me - 2)
 // mod 5: s0..s4 = ranks 2, 3, 4, 0, 1.
 // ompi_chain: fanout 5/2 = 2 chains of length (5-1)/2 = 2 from the root: s1 <- s2 and s3 <- s4, so 4->3, 3->2,

@@ -4,6 +4,8 @@
 #include "mpi/collectives/CollectiveData.hpp"
 
 #include <algorithm>
+#include <memory>
+#include <stdexcept>
 
 namespace mpisim::mpi {
 
@@ -71,6 +73,61 @@ std::vector<const AlgorithmEntry*> AlgorithmRegistry::of(Collective op)
   return out;
 }
 
+namespace {
+
+// A selector given by its rule. The rule answers with names; each is resolved to its entry the first time this run's
+// selector meets it for an operation, so the registry is searched once per operation and name.
+class RuleSelector final : public CollectiveSelector {
+public:
+  RuleSelector(SelectorRule rule, ComputesLayout computes_layout) : rule_(rule), computes_layout_(computes_layout) {}
+
+  const AlgorithmEntry& choose(const CollectiveContext& context, const CollectiveCall& call) override
+  {
+    const AlgorithmEntry& chosen = resolve(call.op, rule_(call, comm_shape(context)));
+    if (computes_layout_ && computes_layout_(call))
+      coll::node_layout(context);
+    return chosen;
+  }
+
+private:
+  const AlgorithmEntry& resolve(Collective op, const std::string& name)
+  {
+    auto& known = resolved_[static_cast<size_t>(op)];
+    auto found = known.find(name);
+    if (found == known.end())
+      found = known.emplace(name, &AlgorithmRegistry::find(op, name)).first;
+    return *found->second;
+  }
+
+  SelectorRule rule_;
+  ComputesLayout computes_layout_;
+  std::array<std::unordered_map<std::string, const AlgorithmEntry*>, kCollectiveCount> resolved_;
+};
+
+} // namespace
+
+SelectorEntry::SelectorEntry(std::string name, std::string description, SelectorFactory factory)
+    : name(std::move(name)), description(std::move(description)), factory(std::move(factory))
+{
+}
+
+SelectorEntry::SelectorEntry(std::string name, std::string description, SelectorRule rule,
+                             ComputesLayout computes_layout)
+    : name(std::move(name)), description(std::move(description)),
+      factory([rule, computes_layout](const CollectiveSelectorContext&) {
+        return std::make_unique<RuleSelector>(rule, computes_layout);
+      }),
+      rule(rule), computes_layout(computes_layout)
+{
+}
+
+std::string SelectorEntry::choose(const CollectiveCall& call, const CommShape& shape) const
+{
+  if (rule == nullptr)
+    throw std::logic_error("collective selector '" + name + "' has no rule: it chooses while the simulation runs");
+  return rule(call, shape);
+}
+
 void SelectorRegistry::add(SelectorEntry entry)
 {
   auto& registry = selectors();
@@ -98,13 +155,15 @@ std::vector<const SelectorEntry*> SelectorRegistry::all()
   return out;
 }
 
-CollectiveLibrary::CollectiveLibrary(const std::string& selector, const std::map<std::string, std::string>& forced)
-    : selector_(&SelectorRegistry::find(selector))
+CollectiveLibrary::CollectiveLibrary(const std::string& selector, const std::map<std::string, std::string>& forced,
+                                     CollectiveTrial trial)
+    : selector_entry_(&SelectorRegistry::find(selector)), trial_(std::move(trial))
 {
   for (const auto& [op_name, algorithm] : forced) {
     Collective op = collective_from_name(op_name);
     forced_[static_cast<size_t>(op)] = &AlgorithmRegistry::find(op, algorithm);
   }
+  selector_ = selector_entry_->factory(CollectiveSelectorContext{trial_, decisions_});
 }
 
 void CollectiveLibrary::run(Rank& rank, const Communicator& comm, const CollectiveCall& call) const
@@ -143,100 +202,7 @@ const AlgorithmEntry& CollectiveLibrary::choose(const CollectiveContext& context
 {
   if (const AlgorithmEntry* forced = forced_[static_cast<size_t>(call.op)])
     return *forced;
-  if (trial_ && selector_->name == "automatic")
-    return choose_automatically(context, call);
-  const AlgorithmEntry& chosen = lookup(call.op, selector_->choose(call, comm_shape(context)));
-  if (selector_->computes_layout && selector_->computes_layout(call))
-    coll::node_layout(context);
-  return chosen;
-}
-
-namespace {
-
-// What makes two calls the same question for the automatic selector.
-std::string call_signature(const CollectiveContext& context, const CollectiveCall& call)
-{
-  std::string out = std::to_string(static_cast<int>(call.op)) + "|" + std::to_string(call.root) + "|" +
-                    std::to_string(call.bytes) + "|" + std::to_string(call.recv_bytes) + "|" +
-                    std::to_string(call.element_bytes) + "|" + (call.commutative ? "c" : "n") +
-                    (call.nonblocking ? "i" : "b") + "|";
-  for (double count : call.send_counts)
-    out += std::to_string(count) + ",";
-  out += "|";
-  for (double count : call.recv_counts)
-    out += std::to_string(count) + ",";
-  out += "|";
-  for (int local = 0; local < context.size; ++local)
-    out += std::to_string(context.comm.world_rank(local)) + ",";
-  return out;
-}
-
-// The deciding rank's call, made valid for every rank of a trial: online, some sizes exist at the root only (gather's
-// receive size, gatherv's counts, scatter's send size, scatterv's counts), and a non-root may decide.
-CollectiveCall trial_call_for_all(const CollectiveCall& call, int size)
-{
-  CollectiveCall trial = call;
-  trial.with_data = false;
-  trial.send_data = nullptr;
-  trial.recv_data = nullptr;
-  switch (call.op) {
-    case Collective::Gather:
-    case Collective::Allgather:
-      trial.recv_bytes = trial.bytes;
-      break;
-    case Collective::Scatter: trial.bytes = trial.recv_bytes; break;
-    case Collective::Gatherv:
-      if (trial.recv_counts.size() != static_cast<size_t>(size))
-        trial.recv_counts.assign(size, call.bytes);
-      break;
-    case Collective::Scatterv:
-      if (trial.send_counts.size() != static_cast<size_t>(size))
-        trial.send_counts.assign(size, call.recv_bytes);
-      break;
-    default: break;
-  }
-  trial.send_displs.clear();
-  trial.recv_displs.clear();
-  return trial;
-}
-
-} // namespace
-
-const AlgorithmEntry& CollectiveLibrary::choose_automatically(const CollectiveContext& context,
-                                                              const CollectiveCall& call) const
-{
-  const int op = static_cast<int>(call.op);
-  const uint64_t n = calls_made_[{context.rank.world_rank(), context.comm.context(), op}]++;
-  const auto key = std::make_tuple(context.comm.context(), op, n);
-  auto found = pending_.find(key);
-  if (found == pending_.end())
-    found = pending_.emplace(key, Pending{decide(context, call), 0}).first;
-  AutomaticDecision& decision = decisions_[found->second.decision];
-  ++decision.calls;
-  if (++found->second.arrived == context.size)
-    pending_.erase(found);
-  return lookup(call.op, decision.chosen);
-}
-
-size_t CollectiveLibrary::decide(const CollectiveContext& context, const CollectiveCall& call) const
-{
-  const std::string signature = call_signature(context, call);
-  if (auto known = decision_of_signature_.find(signature); known != decision_of_signature_.end())
-    return known->second;
-  const CollectiveCall trial_call = trial_call_for_all(call, context.size); // timed without data, as in replay
-  AutomaticDecision decision{call.op, context.size, call.bytes, "", {}, 0};
-  double best = 0;
-  for (const AlgorithmEntry* entry : AlgorithmRegistry::of(call.op)) {
-    const double seconds = trial_(entry->name, context.comm, trial_call);
-    decision.candidates.emplace_back(entry->name, seconds);
-    if (decision.chosen.empty() || seconds < best) {
-      best = seconds;
-      decision.chosen = entry->name;
-    }
-  }
-  decisions_.push_back(std::move(decision));
-  decision_of_signature_.emplace(signature, decisions_.size() - 1);
-  return decisions_.size() - 1;
+  return selector_->choose(context, call);
 }
 
 CommShape comm_shape(const CollectiveContext& context)

@@ -1,8 +1,9 @@
 // The collective-operation extension point.
 //
 // An algorithm is one file that registers {operation, name, description, origin, function}; a selector is one file
-// that registers {name, description, function choosing an algorithm name from the call}. Algorithms move data only
-// through Rank's point-to-point calls, so they time the same way in replay and online mode.
+// that registers {name, description, factory of a CollectiveSelector}, or, for the rules of a real library,
+// {name, description, rule giving an algorithm name from the call}. Algorithms move data only through Rank's
+// point-to-point calls, so they time the same way in replay and online mode.
 #pragma once
 
 #include "mpi/Rank.hpp"
@@ -10,7 +11,7 @@
 
 #include <array>
 #include <functional>
-#include <tuple>
+#include <memory>
 #include <map>
 #include <string>
 #include <unordered_map>
@@ -114,16 +115,61 @@ struct CommShape {
   static CommShape flat(int size) { return {size, size, 1, true, true, false, true}; }
 };
 
-// Chooses an algorithm name for a call.
-using SelectorFunction = std::string (*)(const CollectiveCall& call, const CommShape& shape);
+// Times `algorithm` for `call` on the hosts of `comm`, alone in a fresh simulation (provided by Simulation): how the
+// "automatic" selector measures the candidates.
+using CollectiveTrial =
+    std::function<double(const std::string& algorithm, const Communicator& comm, const CollectiveCall& call)>;
+
+// What the "automatic" selector decided for one kind of call: every candidate's time, alone on the same hosts.
+struct AutomaticDecision {
+  Collective op;
+  int comm_size;
+  double bytes;
+  std::string chosen;
+  std::vector<std::pair<std::string, double>> candidates; // algorithm, seconds (in registry order)
+  uint64_t calls = 0;                                     // calls that used this decision (counted per rank)
+};
+
+// Chooses the algorithm of each call. The configured library makes one selector per run (SelectorEntry::factory), so
+// a selector may keep state across the calls of that run (the automatic selector's decisions).
+class CollectiveSelector {
+public:
+  virtual ~CollectiveSelector() = default;
+  virtual const AlgorithmEntry& choose(const CollectiveContext& context, const CollectiveCall& call) = 0;
+};
+
+// The rules of a real library: the name of the algorithm for a call, from the call and the communicator's shape.
+using SelectorRule = std::string (*)(const CollectiveCall& call, const CommShape& shape);
+// Whether deciding `call` computes the communicator's node layout first, as some of SimGrid's selectors do
+// (Comm::init_smp) even when they then pick a flat algorithm.
+using ComputesLayout = bool (*)(const CollectiveCall& call);
+
+// What a selector is made with besides its own configuration.
+struct CollectiveSelectorContext {
+  const CollectiveTrial& trial;              // empty when the library was made without one
+  std::vector<AutomaticDecision>& decisions; // where a selector that times algorithms reports its decisions
+};
+
+using SelectorFactory = std::function<std::unique_ptr<CollectiveSelector>(const CollectiveSelectorContext&)>;
 
 struct SelectorEntry {
+  // A selector with state of its own, made by `factory`.
+  SelectorEntry(std::string name, std::string description, SelectorFactory factory);
+  // A selector given by its rule: each run makes a selector that resolves every name the rule gives to its
+  // algorithm once (per operation and name) and answers with the entry from then on. `computes_layout`, if given,
+  // says which calls compute the node layout while deciding.
+  SelectorEntry(std::string name, std::string description, SelectorRule rule,
+                ComputesLayout computes_layout = nullptr);
+
+  // The rule's choice, by name (tests, and selectors that defer to another library's rules). std::logic_error for a
+  // selector without a rule (automatic).
+  std::string choose(const CollectiveCall& call, const CommShape& shape) const;
+
   std::string name;
-  std::string description;
-  SelectorFunction choose;
-  // Whether deciding `call` computes the communicator's node layout first, as some of SimGrid's selectors do
-  // (Comm::init_smp) even when they then pick a flat algorithm; null: never.
-  bool (*computes_layout)(const CollectiveCall& call) = nullptr;
+  std::string description; // one line
+  SelectorFactory factory;
+  SelectorRule rule = nullptr; // set for the selectors given by their rule
+  ComputesLayout computes_layout = nullptr;
 };
 
 class SelectorRegistry {
@@ -137,25 +183,17 @@ struct RegisterSelector {
   explicit RegisterSelector(SelectorEntry entry) { SelectorRegistry::add(std::move(entry)); }
 };
 
-// What the "automatic" selector decided for one kind of call: every candidate's time, alone on the same hosts.
-struct AutomaticDecision {
-  Collective op;
-  int comm_size;
-  double bytes;
-  std::string chosen;
-  std::vector<std::pair<std::string, double>> candidates; // algorithm, seconds (in registry order)
-  uint64_t calls = 0;                                     // calls that used this decision (counted per rank)
-};
-
-// The configured library: a selector plus per-operation forced algorithms (--coll alltoall=bruck).
+// The configured library: one selector, made for this run, plus per-operation forced algorithms (--coll
+// alltoall=bruck), all resolved to their entries when the library is made.
 class CollectiveLibrary {
 public:
-  // Times `algorithm` for `call` on the hosts of `comm`, alone in a fresh simulation (provided by Simulation).
-  using Trial = std::function<double(const std::string& algorithm, const Communicator& comm,
-                                     const CollectiveCall& call)>;
+  using Trial = CollectiveTrial;
 
+  // `trial` lets the "automatic" selector time the candidates; without it, automatic runs the default selector.
   explicit CollectiveLibrary(const std::string& selector = "default",
-                             const std::map<std::string, std::string>& forced = {});
+                             const std::map<std::string, std::string>& forced = {}, CollectiveTrial trial = {});
+  CollectiveLibrary(const CollectiveLibrary&) = delete; // the selector refers to this library's members
+  CollectiveLibrary& operator=(const CollectiveLibrary&) = delete;
 
   void run(Rank& rank, const Communicator& comm, const CollectiveCall& call) const;
   // Non-blocking form: the algorithm runs as its own actor on the rank's host, progressing while the rank computes;
@@ -169,34 +207,21 @@ public:
   void run_algorithm(const CollectiveContext& context, const std::string& name, const CollectiveCall& call) const;
   // The algorithm the library would run for this call.
   const AlgorithmEntry& choose(const CollectiveContext& context, const CollectiveCall& call) const;
-  const std::string& selector_name() const { return selector_->name; }
+  const std::string& selector_name() const { return selector_entry_->name; }
 
-  // The "automatic" selector: each distinct call (operation, communicator, sizes) is run once with every algorithm of
-  // its operation, each alone on the communicator's hosts, and the fastest is used; every rank of the communicator
-  // gets the same choice. Without a trial runner, automatic falls back to the default selector.
-  void set_trial(Trial trial) { trial_ = std::move(trial); }
+  // The "automatic" selector's decisions (empty under the other selectors).
   const std::vector<AutomaticDecision>& automatic_decisions() const { return decisions_; }
 
 private:
   const AlgorithmEntry& lookup(Collective op, const std::string& name) const;
-  const AlgorithmEntry& choose_automatically(const CollectiveContext& context, const CollectiveCall& call) const;
-  size_t decide(const CollectiveContext& context, const CollectiveCall& call) const;
 
-  const SelectorEntry* selector_;
+  const SelectorEntry* selector_entry_;
   std::array<const AlgorithmEntry*, kCollectiveCount> forced_{};
-  // Selectors answer with names: resolved once per name (the registry is searched linearly).
+  CollectiveTrial trial_;
+  std::vector<AutomaticDecision> decisions_;
+  std::unique_ptr<CollectiveSelector> selector_; // made last: it may refer to trial_ and decisions_
+  // Algorithms named by other algorithms (run_algorithm): resolved once per name (the registry is searched linearly).
   mutable std::array<std::unordered_map<std::string, const AlgorithmEntry*>, kCollectiveCount> cache_;
-  // automatic: decisions by call signature; the n-th call of an operation on a communicator, per rank, maps to one
-  // (the first rank to arrive decides; the entry goes once every member has passed).
-  Trial trial_;
-  mutable std::vector<AutomaticDecision> decisions_;
-  mutable std::map<std::string, size_t> decision_of_signature_;
-  struct Pending {
-    size_t decision;
-    int arrived;
-  };
-  mutable std::map<std::tuple<int, int, uint64_t>, Pending> pending_;                  // (context, op, n)
-  mutable std::map<std::tuple<int, int, int>, uint64_t> calls_made_;                   // (world rank, context, op)
 };
 
 // The shape of the context's communicator (from World::node_layout).

@@ -1,0 +1,20 @@
+// alltoallv "ring_one_barrier": one barrier (the library's), then P steps of one sendrecv sending to rank+i and
+// receiving from rank-i (step 0: the own block, copied). Origin: SimGrid 3.32 alltoallv-ring-one-barrier.cpp (Star-
+// MPI).
+#include "mpi/collectives/building_blocks/alltoall_exchange.hpp"
+
+namespace mpisim::mpi {
+namespace {
+
+void alltoallv_ring_one_barrier(const CollectiveContext& c, const CollectiveCall& call)
+{
+  exchange::phased(c, call, exchange::Partners::Ring, exchange::Sync::OneBarrier);
+}
+
+const RegisterAlgorithm kRegister({Collective::Alltoallv, "ring_one_barrier",
+                                   "one barrier, then ring exchange",
+                                   "SimGrid 3.32 alltoallv-ring-one-barrier.cpp (Star-MPI)",
+                                   alltoallv_ring_one_barrier});
+
+} // namespace
+} // namespace mpisim::mpi
