@@ -27,6 +27,8 @@ class Model {
 public:
   virtual ~Model() = default;
   virtual void update(SimTime now) = 0;
+  // Every event of the round at `now` has fired; the actors they woke have not run yet.
+  virtual void events_fired(SimTime now) { (void)now; }
   // The last actor finished at `now`: the run ends without another update(). Models whose state is observed use it
   // to report the changes of the final round (a link going idle).
   virtual void run_ended(SimTime now) { (void)now; }
