@@ -22,8 +22,9 @@ std::vector<ParameterSpec> smpi_parameters()
   specs.push_back({"send-is-detached-thresh", ParameterKind::Size, "65536B",
                    "payloads below this are detached: the sender does not wait", {"smpi/send-is-detached-thresh"}});
   specs.push_back({"selective-update", ParameterKind::Bool, "yes",
-                   "re-share only what SimGrid's lazy update marks as changed, missing what it misses (a flow whose "
-                   "latency ends in the round another ended on its first link); no: every flow the change reaches"});
+                   "re-share only the flows SimGrid's lazy update marks as changed, as it does (it misses a flow that "
+                   "ends its latency after another one, in the same round, on its first link); no: every flow a "
+                   "change reaches (as network/optim:Full)"});
   return specs;
 }
 

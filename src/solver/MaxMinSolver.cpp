@@ -376,6 +376,14 @@ void MaxMinSolver::solve_marked(uint64_t first_mark_of_this_solve)
       solve_component();
     }
   }
+  // A variable recomputed against its marked constraints also changes what its unmarked ones carry.
+  if (track_constraints_)
+    for (VarId v : modified_)
+      for (const Use& use : variables_[v].uses)
+        if (Constraint& cnst = constraints_[use.constraint]; cnst.component_mark < first_mark_of_this_solve) {
+          cnst.component_mark = last_component_mark_;
+          solved_constraints_.push_back(use.constraint);
+        }
   for (CnstId c : dirty_constraints_)
     constraints_[c].dirty = false;
   for (VarId v : visited_variables_)

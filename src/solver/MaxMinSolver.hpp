@@ -101,7 +101,8 @@ public:
 
   // Constraint consumption, for observers of resource use (link bandwidth over time). Off by default: a solve then
   // spends nothing on it. When on, solved_constraints() lists the constraints of the components the last solve()
-  // recomputed (the only ones whose consumption can have changed), in the order it met them.
+  // recomputed (the only ones whose consumption can have changed), in the order it met them; under lazy marking,
+  // the marked constraints and then the other constraints of the variables recomputed.
   void track_constraints(bool on) { track_constraints_ = on; }
   const std::vector<CnstId>& solved_constraints() const { return solved_constraints_; }
   // What the enabled variables consume of c at their last computed values: sum of coefficient x value on a Shared

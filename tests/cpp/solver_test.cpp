@@ -739,10 +739,15 @@ TEST(MaxMinSolver, LazyMarkingDoesNotFollowAVariableEnabledOnAnAlreadyMarkedCons
   // (A + 0.05 B <= 21 on d4, B + 0.05 A <= 21 on u4: 20 each) and C keeps 21 without being recomputed; u5 carries
   // 21 + 0.05 x 20 = 22.
   NeighbourFlows lazy(Marking::SimGridLazy);
+  lazy.solver.track_constraints(true);
   lazy.solver.set_penalty(lazy.a, 1);
   lazy.solver.set_penalty(lazy.b, 1);
   lazy.solver.solve();
   EXPECT_EQ(lazy.solver.modified(), ids({lazy.a, lazy.b}));
+  // Link observers hear of u5 and d5 as well, whose consumption B's new value changed.
+  std::set<CnstId> reported(lazy.solver.solved_constraints().begin(), lazy.solver.solved_constraints().end());
+  EXPECT_EQ(reported, (std::set<CnstId>{lazy.up[3], lazy.down[3], lazy.up[4], lazy.down[4], lazy.up[5],
+                                        lazy.down[5]}));
   expect_share(lazy.solver.value(lazy.a), 20);
   expect_share(lazy.solver.value(lazy.b), 20);
   expect_share(lazy.solver.value(lazy.c), 21);
