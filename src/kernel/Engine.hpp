@@ -3,8 +3,9 @@
 // One scheduling round: run every ready actor (FIFO, in the order they became ready) until each blocks or ends; let
 // every model bring its activities up to date (one sharing solve per round, however many flows started); then jump
 // the clock to the next event and fire every event within kTimePrecision of it, in (date, priority, sequence)
-// order, then tell the models that the round's events have fired. Nothing in a round depends on pointer values or hash order, so a run is reproducible bit for bit; the
-// fingerprint() hashes the sequence of fired dates and resumed actors so tests can check that.
+// order, then tell the models that the round's events have fired. Nothing in a round depends on pointer values or hash
+// order, so a run is reproducible bit for bit; the fingerprint() hashes the sequence of fired dates and resumed actors
+// so tests can check that.
 #pragma once
 
 #include "kernel/Activity.hpp"

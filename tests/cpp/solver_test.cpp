@@ -746,8 +746,7 @@ TEST(MaxMinSolver, LazyMarkingDoesNotFollowAVariableEnabledOnAnAlreadyMarkedCons
   EXPECT_EQ(lazy.solver.modified(), ids({lazy.a, lazy.b}));
   // Link observers hear of u5 and d5 as well, whose consumption B's new value changed.
   std::set<CnstId> reported(lazy.solver.solved_constraints().begin(), lazy.solver.solved_constraints().end());
-  EXPECT_EQ(reported, (std::set<CnstId>{lazy.up[3], lazy.down[3], lazy.up[4], lazy.down[4], lazy.up[5],
-                                        lazy.down[5]}));
+  EXPECT_EQ(reported, (std::set<CnstId>{lazy.up[3], lazy.down[3], lazy.up[4], lazy.down[4], lazy.up[5], lazy.down[5]}));
   expect_share(lazy.solver.value(lazy.a), 20);
   expect_share(lazy.solver.value(lazy.b), 20);
   expect_share(lazy.solver.value(lazy.c), 21);
