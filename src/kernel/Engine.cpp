@@ -158,6 +158,8 @@ void Engine::fire_due_events()
     ++events_fired_;
     event->fire();
   }
+  for (Model* model : models_)
+    model->events_fired(now_);
 }
 
 void Engine::run()

@@ -3,8 +3,9 @@
 // One scheduling round: run every ready actor (FIFO, in the order they became ready) until each blocks or ends; let
 // every model bring its activities up to date (one sharing solve per round, however many flows started); then jump
 // the clock to the next event and fire every event within kTimePrecision of it, in (date, priority, sequence)
-// order. Nothing in a round depends on pointer values or hash order, so a run is reproducible bit for bit; the
-// fingerprint() hashes the sequence of fired dates and resumed actors so tests can check that.
+// order, then tell the models that the round's events have fired. Nothing in a round depends on pointer values or hash
+// order, so a run is reproducible bit for bit; the fingerprint() hashes the sequence of fired dates and resumed actors
+// so tests can check that.
 #pragma once
 
 #include "kernel/Activity.hpp"
@@ -27,6 +28,8 @@ class Model {
 public:
   virtual ~Model() = default;
   virtual void update(SimTime now) = 0;
+  // Every event of the round at `now` has fired; the actors they woke have not run yet.
+  virtual void events_fired(SimTime now) { (void)now; }
   // The last actor finished at `now`: the run ends without another update(). Models whose state is observed use it
   // to report the changes of the final round (a link going idle).
   virtual void run_ended(SimTime now) { (void)now; }

@@ -45,6 +45,13 @@ void SharingModel::update(SimTime now)
     report_usage(now);
 }
 
+void SharingModel::events_fired(SimTime)
+{
+  for (solver::VarId variable : finished_variables_)
+    solver_.remove_variable(variable);
+  finished_variables_.clear();
+}
+
 void SharingModel::run_ended(SimTime now)
 {
   if (usage_watcher_)
@@ -74,7 +81,10 @@ void SharingModel::report_usage(SimTime now)
 void SharingModel::finish(SharedAction& action)
 {
   std::shared_ptr<SharedAction> keep = std::move(by_variable_[action.variable_]);
-  solver_.remove_variable(action.variable_);
+  if (solver_.marking() == solver::Marking::SimGridLazy)
+    finished_variables_.push_back(action.variable_);
+  else
+    solver_.remove_variable(action.variable_);
   --running_;
   dirty_ = true;
   action.remaining_ = 0;

@@ -5,6 +5,10 @@
 // touched: remaining -= rate * (now - last_update), then rate = value * rate_factor, and the completion event moves
 // to now + remaining / rate. Actions whose shares did not change keep their completion dates untouched, which is what
 // makes a round cost proportional to the connected component an event touched, not to every running flow.
+//
+// Under the solver's lazy marking (SimGrid's order of changes), an action that completes leaves the solver only once
+// every event of its round has fired, after the flows whose latency ended in that round joined it: SimGrid frees a
+// finished action's variable after it has processed all its due events.
 #pragma once
 
 #include "kernel/Activity.hpp"
@@ -54,6 +58,7 @@ public:
   void mark_dirty() { dirty_ = true; }
 
   void update(SimTime now) override;
+  void events_fired(SimTime now) override;
   // With a usage watcher: the last re-sharing, so that the watcher hears of the final round's changes.
   void run_ended(SimTime now) override;
 
@@ -73,6 +78,7 @@ private:
   Engine& engine_;
   solver::MaxMinSolver solver_;
   std::vector<std::shared_ptr<SharedAction>> by_variable_;
+  std::vector<solver::VarId> finished_variables_; // lazy marking: to remove once the round's events have fired
   size_t running_ = 0;
   bool dirty_ = false;
   struct Reported {

@@ -92,6 +92,8 @@ FlowNetworkModel::FlowNetworkModel(const NetworkModelContext& context, FlowModel
     : engine_(context.engine), platform_(context.platform), settings_(std::move(settings)), sharing_(context.engine)
 {
   auto& solver = sharing_.solver();
+  if (settings_.simgrid_lazy_marking)
+    solver.set_marking(solver::Marking::SimGridLazy);
   for (const platform::LinkSpec& link : platform_.links()) {
     const solver::CnstId constraint = solver.add_constraint(
         link.bandwidth, link.sharing == platform::LinkSharing::Fatpipe ? solver::Sharing::Fatpipe

@@ -25,6 +25,9 @@ struct FlowModelSettings {
   bool latency_unfair = true;      // penalty includes the route latency (CM02); off: plain max-min (penalty 1)
   double tcp_gamma = 0;            // bytes; 0 disables the window bound
   double crosstraffic = 0;         // coefficient on reverse-route links; 0 disables
+  // Re-solve only what SimGrid 3.32's lazy update marks as modified (solver::Marking::SimGridLazy), artefacts
+  // included; off: every component a change touches (physically right).
+  bool simgrid_lazy_marking = false;
 
   // MPI protocol thresholds (ProtocolThresholds): Eager if payload < eager_below, else Detached if
   // < detached_below, else Rendezvous. Overheads are affine tables (threshold:a:b).

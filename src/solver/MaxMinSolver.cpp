@@ -60,6 +60,13 @@ void MaxMinSolver::require_constraint(CnstId c, const char* caller) const
 
 // ---- Building the system -------------------------------------------------------------------------------------
 
+void MaxMinSolver::set_marking(Marking marking)
+{
+  if (!dirty_variables_.empty() || !dirty_constraints_.empty())
+    misuse("set_marking", "changes are pending: choose the marking before building the system");
+  marking_ = marking;
+}
+
 CnstId MaxMinSolver::add_constraint(double capacity, Sharing sharing)
 {
   require_non_negative("add_constraint", "capacity", capacity);
@@ -79,7 +86,10 @@ void MaxMinSolver::set_capacity(CnstId c, double capacity)
   if (cnst.capacity == capacity)
     return;
   cnst.capacity = capacity;
-  mark_dirty_constraint(c);
+  if (lazy())
+    mark_lazily(c);
+  else
+    mark_dirty_constraint(c);
 }
 
 double MaxMinSolver::capacity(CnstId c) const
@@ -120,12 +130,18 @@ void MaxMinSolver::set_penalty(VarId v, double penalty)
   if (var.penalty == penalty)
     return;
   bool was_enabled = var.enabled();
+  // SimGrid marks from an enabled variable before changing or disabling it, from a disabled one once enabled.
+  if (lazy() && was_enabled)
+    mark_from_first_constraint(v);
   var.penalty = penalty;
   // Constraints list enabled variables only, so that disabled flows cost nothing while solving.
-  if (was_enabled && !var.enabled())
+  if (was_enabled && !var.enabled()) {
     detach_from_constraints(v);
-  else if (!was_enabled && var.enabled())
+  } else if (!was_enabled && var.enabled()) {
     attach_to_constraints(v);
+    if (lazy())
+      mark_from_first_constraint(v);
+  }
   mark_dirty(v);
 }
 
@@ -137,6 +153,9 @@ void MaxMinSolver::set_bound(VarId v, double bound)
   if (var.bound == bound)
     return;
   var.bound = bound;
+  if (lazy())
+    for (const Use& use : var.uses)
+      mark_lazily(use.constraint);
   mark_dirty(v);
 }
 
@@ -166,6 +185,8 @@ void MaxMinSolver::expand(CnstId c, VarId v, double coefficient)
       cnst.users.push_back({v, static_cast<uint32_t>(var.uses.size() - 1), coefficient});
     }
   }
+  if (lazy() && (coefficient > 0 || var.enabled()))
+    mark_lazily(c);
   mark_dirty(v); // the component search from v reaches c
 }
 
@@ -173,8 +194,11 @@ void MaxMinSolver::remove_variable(VarId v)
 {
   require_live_variable(v, "remove_variable");
   Variable& var = variables_[v];
-  if (var.enabled())
+  if (var.enabled()) {
+    if (lazy())
+      mark_from_first_constraint(v);
     detach_from_constraints(v); // marks its constraints, whose remaining users must be re-solved
+  }
   var.uses.clear();
   var.alive = false;
   var.value = 0;
@@ -227,6 +251,43 @@ void MaxMinSolver::mark_dirty_constraint(CnstId c)
   }
 }
 
+// SimGrid's walk, depth first: a constraint is marked once; the enabled users of a newly marked constraint that were
+// not visited since the last solve are visited, and their unmarked constraints marked in turn. Constraints marked
+// earlier are not walked again, even if a variable was enabled in them since.
+void MaxMinSolver::mark_lazily(CnstId c)
+{
+  auto mark = [this](CnstId m) {
+    constraints_[m].dirty = true;
+    dirty_constraints_.push_back(m);
+    marking_stack_.push_back(m);
+  };
+  if (constraints_[c].dirty)
+    return;
+  mark(c);
+  while (!marking_stack_.empty()) {
+    CnstId current = marking_stack_.back();
+    marking_stack_.pop_back();
+    for (const User& user : constraints_[current].users) {
+      Variable& var = variables_[user.variable];
+      if (var.visited)
+        continue;
+      var.visited = true;
+      visited_variables_.push_back(user.variable);
+      for (const Use& use : var.uses)
+        if (!constraints_[use.constraint].dirty)
+          mark(use.constraint);
+    }
+  }
+}
+
+// The first constraint is the first expanded: for a flow, the first link of its route.
+void MaxMinSolver::mark_from_first_constraint(VarId v)
+{
+  const Variable& var = variables_[v];
+  if (!var.uses.empty())
+    mark_lazily(var.uses.front().constraint);
+}
+
 void MaxMinSolver::attach_to_constraints(VarId v)
 {
   Variable& var = variables_[v];
@@ -249,7 +310,8 @@ void MaxMinSolver::detach_from_constraints(VarId v)
       variables_[last.variable].uses[last.index_in_uses].index_in_users = use.index_in_users;
     }
     cnst.users.pop_back();
-    mark_dirty_constraint(use.constraint);
+    if (!lazy()) // lazy marking marked from the variable before
+      mark_dirty_constraint(use.constraint);
   }
 }
 
@@ -261,6 +323,11 @@ void MaxMinSolver::solve()
   solved_constraints_.clear();
   // Anything marked from now on belongs to a component solved by this call.
   const uint64_t first_mark_of_this_solve = last_component_mark_ + 1;
+  if (lazy()) {
+    solve_marked(first_mark_of_this_solve);
+    sort_modified();
+    return;
+  }
 
   for (VarId v : dirty_variables_) {
     Variable& var = variables_[v];
@@ -285,6 +352,45 @@ void MaxMinSolver::solve()
   dirty_variables_.clear();
   dirty_constraints_.clear();
   sort_modified();
+}
+
+// Lazy marking: the marked constraints with their enabled users, then the changed variables that no constraint
+// reaches and that SimGrid leaves out of sharing (disabled, or without constraint: value 0, or their bound).
+void MaxMinSolver::solve_marked(uint64_t first_mark_of_this_solve)
+{
+  for (CnstId c : dirty_constraints_) {
+    if (constraints_[c].component_mark < first_mark_of_this_solve) {
+      start_component();
+      enter_component_constraint(c);
+      collect_component();
+      solve_component();
+    }
+  }
+  for (VarId v : dirty_variables_) {
+    Variable& var = variables_[v];
+    var.dirty = false;
+    if (var.alive && var.component_mark < first_mark_of_this_solve && (!var.enabled() || var.uses.empty())) {
+      start_component();
+      enter_component(v);
+      collect_component();
+      solve_component();
+    }
+  }
+  // A variable recomputed against its marked constraints also changes what its unmarked ones carry.
+  if (track_constraints_)
+    for (VarId v : modified_)
+      for (const Use& use : variables_[v].uses)
+        if (Constraint& cnst = constraints_[use.constraint]; cnst.component_mark < first_mark_of_this_solve) {
+          cnst.component_mark = last_component_mark_;
+          solved_constraints_.push_back(use.constraint);
+        }
+  for (CnstId c : dirty_constraints_)
+    constraints_[c].dirty = false;
+  for (VarId v : visited_variables_)
+    variables_[v].visited = false;
+  dirty_variables_.clear();
+  dirty_constraints_.clear();
+  visited_variables_.clear();
 }
 
 void MaxMinSolver::start_component()
@@ -322,9 +428,12 @@ void MaxMinSolver::collect_component()
       const Variable& var = variables_[component_variables_[next_variable]];
       if (!var.enabled())
         continue;
-      for (const Use& use : var.uses)
-        if (constraints_[use.constraint].component_mark != last_component_mark_)
+      for (const Use& use : var.uses) {
+        const Constraint& cnst = constraints_[use.constraint];
+        // Lazy marking recomputes a variable against the marked constraints only.
+        if (cnst.component_mark != last_component_mark_ && (!lazy() || cnst.dirty))
           enter_component_constraint(use.constraint);
+      }
     }
     for (; next_constraint < component_constraints_.size(); ++next_constraint)
       collect_constraint_users(constraints_[component_constraints_[next_constraint]]);
@@ -471,7 +580,7 @@ void MaxMinSolver::fix_variable(VarId v, double value)
   var.value = value;
   --free_variable_count_;
   for (const Use& use : var.uses)
-    if (use.coefficient > 0)
+    if (use.coefficient > 0 && in_component(use.constraint)) // always, but under lazy marking
       release_from_constraint(use.constraint, var, use.coefficient);
 }
 

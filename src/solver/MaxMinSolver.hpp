@@ -29,6 +29,16 @@
 // vectors indexed by id are iterated, never containers ordered by address, so the same sequence of calls gives the
 // same bits. (A different history, e.g. other removals, may order a constraint's sums differently: last bits only.)
 //
+// Lazy marking (set_marking(Marking::SimGridLazy)): what is recomputed follows SimGrid's LMM with selective update
+// instead of whole components. Each change marks a constraint and, at that moment, every constraint reachable from it
+// through enabled variables not yet visited since the last solve; a change of a variable marks from its *first*
+// constraint only (expansion order), relying on that walk to reach the others. A variable enabled after its first
+// constraint was marked in the same round is therefore not followed: its other constraints stay unmarked unless
+// something else marks one of them. solve() recomputes the enabled users of the marked constraints against the
+// marked constraints only, and nothing else: a variable of an unmarked constraint keeps its value even if a
+// recomputed neighbour now overloads that constraint. This is an artefact of SimGrid 3.32, not physics; the `smpi`
+// model reproduces it (docs/models.md, "How SimGrid's flow model turns shares into dates").
+//
 // Cost: a component of V variables, C constraints and E (variable, constraint) pairs is solved in
 // O(E + (V + C) log C + V log B) for B bounded variables, plus a rescan of a fatpipe's users each time the filling
 // fixes the last of its variables with the largest coefficient/penalty (free when they all have the same), and of
@@ -53,8 +63,15 @@ enum class Sharing : uint8_t {
   Fatpipe, // each consumption alone is limited (a backbone whose aggregate bandwidth is not the bottleneck)
 };
 
+// What solve() recomputes: whole connected components of what changed, or what SimGrid's lazy marking reaches.
+enum class Marking : uint8_t { Components, SimGridLazy };
+
 class MaxMinSolver {
 public:
+  // Choose before building the system (switching with changes pending is refused).
+  void set_marking(Marking marking);
+  Marking marking() const { return marking_; }
+
   // Levels closer than this (relative) saturate together. See the file comment.
   static constexpr double kRelativePrecision = 1e-9;
 
@@ -84,7 +101,8 @@ public:
 
   // Constraint consumption, for observers of resource use (link bandwidth over time). Off by default: a solve then
   // spends nothing on it. When on, solved_constraints() lists the constraints of the components the last solve()
-  // recomputed (the only ones whose consumption can have changed), in the order it met them.
+  // recomputed (the only ones whose consumption can have changed), in the order it met them; under lazy marking,
+  // the marked constraints and then the other constraints of the variables recomputed.
   void track_constraints(bool on) { track_constraints_ = on; }
   const std::vector<CnstId>& solved_constraints() const { return solved_constraints_; }
   // What the enabled variables consume of c at their last computed values: sum of coefficient x value on a Shared
@@ -117,6 +135,7 @@ private:
     bool dirty = false;       // listed in dirty_variables_
     bool fixed = false;       // solve scratch: value decided
     bool constrained = false; // solve scratch: uses some constraint with a coefficient > 0
+    bool visited = false;     // lazy marking: its constraints were marked since the last solve
     bool enabled() const { return penalty > 0; }
   };
 
@@ -125,7 +144,7 @@ private:
     Sharing sharing = Sharing::Shared;
     std::vector<User> users;
     uint64_t component_mark = 0;
-    bool dirty = false; // listed in dirty_constraints_
+    bool dirty = false; // listed in dirty_constraints_ (in lazy marking: marked since the last solve)
     // Solve scratch, over the users still free and with a coefficient > 0:
     double remaining = 0;      // Shared: capacity minus what the fixed users consume
     double usage = 0;          // Shared: sum of coefficient/penalty; Fatpipe: max of it
@@ -139,10 +158,16 @@ private:
 
   void mark_dirty(VarId v);
   void mark_dirty_constraint(CnstId c);
+  // Lazy marking: marks c and what SimGrid's walk reaches from it (see the file comment).
+  void mark_lazily(CnstId c);
+  void mark_from_first_constraint(VarId v);
+  bool lazy() const { return marking_ == Marking::SimGridLazy; }
+  bool in_component(CnstId c) const { return constraints_[c].component_mark == last_component_mark_; }
   void attach_to_constraints(VarId v);
   void detach_from_constraints(VarId v);
 
   // solve() steps, one component at a time.
+  void solve_marked(uint64_t first_mark_of_this_solve);
   void start_component();
   void enter_component(VarId v);
   void enter_component_constraint(CnstId c);
@@ -184,6 +209,10 @@ private:
   size_t free_variable_count_ = 0;
   double level_ = 0; // the filling level reached in the component being solved
   std::vector<uint64_t> modified_bits_; // one bit per variable id, all clear between solves
+
+  Marking marking_ = Marking::Components;
+  std::vector<VarId> visited_variables_; // lazy marking, cleared by solve()
+  std::vector<CnstId> marking_stack_;    // lazy marking scratch
 };
 
 } // namespace mpisim::solver

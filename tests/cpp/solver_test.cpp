@@ -491,7 +491,10 @@ private:
 // Drives a MaxMinSolver and remembers what it was told, to rebuild the same system in a ReferenceMaxMin.
 class MirroredSystem {
 public:
-  explicit MirroredSystem(RandomSystemMaker& maker) : maker_(maker) {}
+  explicit MirroredSystem(RandomSystemMaker& maker, Marking marking = Marking::Components) : maker_(maker)
+  {
+    solver_.set_marking(marking);
+  }
 
   void add_constraint()
   {
@@ -666,6 +669,112 @@ TEST(MaxMinSolver, MatchesReferenceOnRandomSystems)
       ASSERT_NO_FATAL_FAILURE(mirrored.solve_and_compare(context + ", step " + std::to_string(step)));
     }
   }
+}
+
+// One change per solve leaves SimGrid's lazy marking nothing to miss: its walk from the changed constraint (or the
+// changed variable's first one) reaches the whole component, so the values are the reference's.
+TEST(MaxMinSolver, LazyMarkingWithOneChangePerSolveMatchesReference)
+{
+  constexpr int kSystems = 200;
+  for (int system = 0; system < kSystems; ++system) {
+    RandomSystemMaker maker(static_cast<unsigned>(system));
+    MirroredSystem mirrored(maker, Marking::SimGridLazy);
+    size_t constraint_count = 1 + maker.index_below(30);
+    size_t variable_count = 1 + maker.index_below(100);
+    for (size_t c = 0; c < constraint_count; ++c)
+      mirrored.add_constraint();
+    for (size_t v = 0; v < variable_count; ++v)
+      mirrored.add_variable();
+    std::string context = "lazy system " + std::to_string(system);
+    ASSERT_NO_FATAL_FAILURE(mirrored.solve_and_compare(context + ", initial solve"));
+    for (int step = 0; step < 10; ++step) {
+      mirrored.change_randomly();
+      ASSERT_NO_FATAL_FAILURE(mirrored.solve_and_compare(context + ", step " + std::to_string(step)));
+    }
+  }
+}
+
+// The smallest case of docs/models.md: hosts 3 to 6 on one switch, each with an up (u) and a down (d) link of
+// capacity 21; a flow uses its route at 1 and the reverse route at 0.05 (acknowledgements), route first. Flow C
+// (5 -> 6) runs alone at 21. A (3 -> 4) and B (4 -> 5) are created disabled (latency), then enabled in one round.
+struct NeighbourFlows {
+  explicit NeighbourFlows(Marking marking)
+  {
+    solver.set_marking(marking);
+    for (int host = 3; host <= 6; ++host) {
+      up[host] = solver.add_constraint(21, Sharing::Shared);
+      down[host] = solver.add_constraint(21, Sharing::Shared);
+    }
+    c = flow(5, 6, 1);
+    solver.solve();
+    a = flow(3, 4, 0);
+    b = flow(4, 5, 0);
+    solver.solve();
+  }
+  VarId flow(int src, int dst, double penalty)
+  {
+    VarId v = solver.add_variable(penalty, kUnbounded);
+    solver.expand(up[src], v, 1);
+    solver.expand(down[dst], v, 1);
+    solver.expand(up[dst], v, 0.05);
+    solver.expand(down[src], v, 0.05);
+    return v;
+  }
+  MaxMinSolver solver;
+  std::map<int, CnstId> up, down;
+  VarId a = 0, b = 0, c = 0;
+};
+
+TEST(MaxMinSolver, LazyMarkingDoesNotFollowAVariableEnabledOnAnAlreadyMarkedConstraint)
+{
+  // Physically, B's acknowledgements share u5 with C: C + 0.05 B <= 21 and B + 0.05 C <= 21 give B = C = 20.
+  NeighbourFlows whole(Marking::Components);
+  whole.solver.set_penalty(whole.a, 1);
+  whole.solver.set_penalty(whole.b, 1);
+  whole.solver.solve();
+  expect_share(whole.solver.value(whole.c), 20);
+
+  // Lazily, A's walk marks u3, d4, u4, d3 (B is still disabled, so it stops there). B's first constraint, u4, is
+  // then already marked: B is not followed, u5 and d5 stay unmarked, B is re-shared against A's links only
+  // (A + 0.05 B <= 21 on d4, B + 0.05 A <= 21 on u4: 20 each) and C keeps 21 without being recomputed; u5 carries
+  // 21 + 0.05 x 20 = 22.
+  NeighbourFlows lazy(Marking::SimGridLazy);
+  lazy.solver.track_constraints(true);
+  lazy.solver.set_penalty(lazy.a, 1);
+  lazy.solver.set_penalty(lazy.b, 1);
+  lazy.solver.solve();
+  EXPECT_EQ(lazy.solver.modified(), ids({lazy.a, lazy.b}));
+  // Link observers hear of u5 and d5 as well, whose consumption B's new value changed.
+  std::set<CnstId> reported(lazy.solver.solved_constraints().begin(), lazy.solver.solved_constraints().end());
+  EXPECT_EQ(reported, (std::set<CnstId>{lazy.up[3], lazy.down[3], lazy.up[4], lazy.down[4], lazy.up[5], lazy.down[5]}));
+  expect_share(lazy.solver.value(lazy.a), 20);
+  expect_share(lazy.solver.value(lazy.b), 20);
+  expect_share(lazy.solver.value(lazy.c), 21);
+  expect_share(lazy.solver.consumption(lazy.up[5]), 22);
+
+  // The next change that reaches u5 (here a flow created on u6, whose walk crosses C) re-shares everything.
+  lazy.flow(6, 3, 0);
+  lazy.solver.solve();
+  expect_share(lazy.solver.value(lazy.c), 20);
+}
+
+TEST(MaxMinSolver, LazyMarkingFollowsBothVariablesInTheOtherOrder)
+{
+  // B first: its walk from u4 reaches d5, u5 and C; A's first constraint u3 is unmarked, its walk adds u3 and d3.
+  NeighbourFlows lazy(Marking::SimGridLazy);
+  lazy.solver.set_penalty(lazy.b, 1);
+  lazy.solver.set_penalty(lazy.a, 1);
+  lazy.solver.solve();
+  EXPECT_EQ(lazy.solver.modified(), ids({lazy.c, lazy.a, lazy.b}));
+  expect_share(lazy.solver.value(lazy.c), 20);
+}
+
+TEST(MaxMinSolver, MarkingIsChosenBeforeChanges)
+{
+  MaxMinSolver solver;
+  solver.add_constraint(1, Sharing::Shared);
+  solver.add_variable(1, kUnbounded);
+  EXPECT_THROW(solver.set_marking(Marking::SimGridLazy), std::invalid_argument);
 }
 
 } // namespace

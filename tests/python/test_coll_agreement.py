@@ -446,13 +446,11 @@ def test_threshold_point_agrees_with_smpi(tmp_path, point):
     assert abs(ours - reference) / reference <= TOLERANCE, f"mpisim {ours} vs SimGrid {reference}"
 
 
-@pytest.mark.xfail(strict=True, reason="known disagreement (-5.5 %) in the network model, not in the algorithm: the "
-                                      "same schedule written as isend/irecv/wait lines differs alike; smallest case: "
-                                      "test_flow_sharing_when_two_neighbours_start_together")
 def test_ntslr_nb_skewed_arrivals_on_fat_tree(tmp_path):
     """9 ranks (8 on one leaf switch, 1 on the next), one allgather of 4 MiB blocks, ranks arriving 0.3 to 1.5 ms
-    apart. SimGrid 3.32: 5.340 ms; mpisim: 5.046 ms. The first difference is a 3 us longer transfer 5 -> 6 while
-    3 -> 4 and 4 -> 5 start together; it shifts the ring's critical path by 0.3 ms."""
+    apart. SimGrid 3.32: 5.340 ms. With whole-component re-sharing mpisim said 5.046 ms (-5.5 %): ranks entering at
+    identical dates start neighbouring transfers in the same round, where SimGrid's lazy update misses a re-sharing
+    (test_flow_sharing_when_two_neighbours_start_together)."""
     require_smpirun()
     ranks = 9
     lines = [[f"compute {3e6 * ((rank * 7) % 5 + 1):g}", "allgather 4194304 4194304"] for rank in range(ranks)]
@@ -465,29 +463,100 @@ def test_ntslr_nb_skewed_arrivals_on_fat_tree(tmp_path):
     assert abs(ours - reference) / reference <= TOLERANCE, f"mpisim {ours} vs SimGrid {reference}"
 
 
-@pytest.mark.xfail(strict=True, reason="known disagreement of the network model (mpisim slows 5 -> 6 by 3 us as if "
-                                      "only 4 -> 5 had started; SimGrid does not when 3 -> 4 starts with it)")
-def test_flow_sharing_when_two_neighbours_start_together(tmp_path):
-    """Three 4 MiB transfers on one switch: 5 -> 6 from 0, then 3 -> 4 and 4 -> 5 both from 0.3 ms. SimGrid 3.32
-    delivers 5 -> 6 at 0.368 ms, as if alone; mpisim at 0.371 ms, as when 4 -> 5 starts alone at 0.3 ms (where
-    SimGrid says 0.371 ms too). SimGrid's exception needs the two starts at the very same date: with 3 -> 4 10 us
-    earlier or later, or with a fourth transfer 2 -> 3 starting at 0.3 ms as well, SimGrid also says 0.371 ms. So it
-    looks like a tie in SimGrid's sharing (order of updates or rounding), not a rule to model; the skewed NTSLR_NB
-    trace above hits it because its ranks enter at identical dates. The same on a flat cluster."""
-    require_smpirun()
-    size, ranks = 4194304, 7
-    late = "compute 3e+06"  # 0.3 ms at 10 Gf
-    lines = [["compute 1"] for _ in range(ranks)]
-    lines[3] = [late, f"isend 4 0 {size}", "waitall"]
-    lines[4] = [f"irecv 3 0 {size}", late, f"isend 5 0 {size}", "waitall"]
-    lines[5] = [f"isend 6 0 {size}", f"irecv 4 0 {size}", "waitall"]
-    lines[6] = [f"recv 5 0 {size}", "compute 2e+07"]  # the end marks when 5 -> 6 arrived: + 2 ms
+_SIZE = 4194304
+_LATE = "compute 3e+06"  # 0.3 ms at 10 Gf
+
+
+def _neighbour_flows_trace(tmp_path, senders, hosts=None):
+    """4 MiB transfers on one leaf switch: 5 -> 6 from time 0, others from 0.3 ms. `senders` gives the lines of
+    ranks 2 to 5 (rank 5 sends to 6 first); rank 6 computes 2 ms once 5 -> 6 has arrived, so the end date is that
+    arrival + 2 ms. Returns (index, hostfile)."""
+    lines = [["compute 1"] for _ in range(7)]
+    for rank, rank_lines in senders.items():
+        lines[rank] = rank_lines + ["waitall"]
+    lines[6] = [f"recv 5 0 {_SIZE}", "compute 2e+07"]
     index = write_trace(str(tmp_path / "trace"), lines)
+    hostfile = write_hostfile(str(tmp_path / "hosts.txt"), hosts or [f"ft-{i}" for i in range(7)])
+    return index, hostfile
+
+
+# Ranks 3 and 4 start their late transfers after the same compute; the one whose compute began first (the first
+# simcall of its rank; a receive posted before it delays it) starts first. (senders, hostfile or None, SimGrid 3.32's
+# end date.) Case 3 swaps the hosts of ranks 3 and 4 so that ft-4 -> ft-5 starts before ft-3 -> ft-4.
+_FIVE_TO_SIX = [f"isend 6 0 {_SIZE}"]
+NEIGHBOUR_CASES = {
+    "4->5 alone: slows 5->6": (
+        {4: [_LATE, f"isend 5 0 {_SIZE}"], 5: [f"irecv 4 0 {_SIZE}"] + _FIVE_TO_SIX}, None, 2.371e-3),
+    "3->4 then 4->5 together: 5->6 not re-shared": (
+        {3: [_LATE, f"isend 4 0 {_SIZE}"], 4: [f"irecv 3 0 {_SIZE}", _LATE, f"isend 5 0 {_SIZE}"],
+         5: [f"irecv 4 0 {_SIZE}"] + _FIVE_TO_SIX}, None, 2.368e-3),
+    "4->5 then 3->4 together: 5->6 re-shared": (
+        {3: [_LATE, f"isend 5 0 {_SIZE}", f"irecv 4 0 {_SIZE}"], 4: [_LATE, f"isend 3 0 {_SIZE}"],
+         5: [f"irecv 3 0 {_SIZE}"] + _FIVE_TO_SIX}, ["ft-0", "ft-1", "ft-2", "ft-4", "ft-3", "ft-5", "ft-6"], 2.371e-3),
+    "2->3, 3->4 and 4->5 together: 5->6 re-shared": (
+        {2: [_LATE, f"isend 3 0 {_SIZE}"], 3: [f"irecv 2 0 {_SIZE}", _LATE, f"isend 4 0 {_SIZE}"],
+         4: [f"irecv 3 0 {_SIZE}", _LATE, f"isend 5 0 {_SIZE}"], 5: [f"irecv 4 0 {_SIZE}"] + _FIVE_TO_SIX},
+        None, 2.371e-3),
+}
+
+
+@pytest.mark.parametrize("case", NEIGHBOUR_CASES)
+def test_flow_sharing_when_two_neighbours_start_together(tmp_path, case):
+    """SimGrid's lazy update marks, when a flow's latency ends, the links reachable from its *first* link through
+    flows already sharing; a flow ending its latency in the same round as one that marked its first link is not
+    followed. 4 -> 5's acknowledgements use ft-5's up link, which 5 -> 6 uses: alone, 4 -> 5 slows 5 -> 6 (end
+    2.371 ms). Started in the same round after 3 -> 4, whose walk marked ft-4's up link (4 -> 5's first), it is
+    re-shared against ft-4's links only, and 5 -> 6 keeps its full share (2.368 ms, as alone), though ft-5's up link
+    then carries 1.0048 times its bandwidth. In the other order, or when 2 -> 3's walk comes first (3 -> 4 is then the
+    one not followed, and 4 -> 5's walk covers everything), SimGrid re-shares as expected (docs/models.md)."""
+    require_smpirun()
+    senders, hosts, simgrid_end = NEIGHBOUR_CASES[case]
+    index, hostfile = _neighbour_flows_trace(tmp_path, senders, hosts)
     platform = repo_path("platforms", "fattree-64.xml")
-    hostfile = write_hostfile(str(tmp_path / "hosts.txt"), [f"ft-{i}" for i in range(ranks)])
-    reference = smpi_replay_time(index, platform, ranks, hostfile)
-    ours = mpisim.replay(index, platform=platform, np=ranks, model="smpi", hostfile=hostfile).simulated_time
+    reference = smpi_replay_time(index, platform, 7, hostfile)
+    assert abs(reference - simgrid_end) <= 1e-6
+    ours = mpisim.replay(index, platform=platform, np=7, model="smpi", hostfile=hostfile).simulated_time
     assert abs(ours - reference) <= 1e-6, f"mpisim {ours} vs SimGrid {reference}"
+
+
+def test_flow_sharing_without_selective_update_is_physical(tmp_path):
+    """selective-update=no re-shares every flow a change reaches: 3 -> 4 and 4 -> 5 starting together slow 5 -> 6
+    exactly as 4 -> 5 alone does (as SimGrid with network/optim:Full)."""
+    platform = repo_path("platforms", "fattree-64.xml")
+    ends = {}
+    for name in ["3->4 then 4->5 together: 5->6 not re-shared", "4->5 alone: slows 5->6"]:
+        index, hostfile = _neighbour_flows_trace(tmp_path / name[:4], NEIGHBOUR_CASES[name][0])
+        ends[name] = mpisim.replay(index, platform=platform, np=7, model="smpi", hostfile=hostfile,
+                                   params=[("selective-update", "no")]).simulated_time
+    together, alone = ends.values()
+    assert together == pytest.approx(2.3712e-3, abs=1e-7)
+    assert together == alone
+
+
+def test_flow_finishing_in_the_round_another_ends_its_latency(tmp_path):
+    """3 -> 4 (1 MiB) ends at 0.1008 ms; 4 -> 5 (1 MiB) is started so that its latency ends in the same round (0, 0.2
+    ns before or after). SimGrid frees a finished flow's variable only after it has handled all due events, so
+    4 -> 5 joins the sharing first and its walk reaches 5 -> 6 (4 MiB from 0), which it slows: 0.373 ms. Removing
+    3 -> 4 first would mark ft-4's up link (4 -> 5's first) and leave 5 -> 6 at full rate (0.368 ms)."""
+    require_smpirun()
+    small, size = 1048576, 4194304
+    platform = repo_path("platforms", "fattree-64.xml")
+    x_end = 1.0081963386435972e-4  # 3 -> 4 alone (mpisim, as SimGrid: 0.000101)
+    latency = 2 * 500e-9 * 11.6436  # two 500 ns links, lat-factor of 1 MiB
+    for offset in (0.0, -2e-10, 2e-10):
+        lines = [["compute 1"] for _ in range(7)]
+        lines[3] = [f"send 4 0 {small}"]
+        lines[4] = [f"irecv 3 0 {small}", f"compute {(x_end - latency + offset) * 1e10:.6f}", f"isend 5 0 {small}",
+                    "waitall"]
+        lines[5] = [f"irecv 4 0 {small}", f"isend 6 0 {size}", "waitall"]
+        lines[6] = [f"recv 5 0 {size}"]
+        folder = tmp_path / str(offset)
+        index = write_trace(str(folder / "trace"), lines)
+        hostfile = write_hostfile(str(folder / "hosts.txt"), [f"ft-{i}" for i in range(7)])
+        reference = smpi_replay_time(index, platform, 7, hostfile)
+        ours = mpisim.replay(index, platform=platform, np=7, model="smpi", hostfile=hostfile).simulated_time
+        assert reference == pytest.approx(3.73e-4, abs=1e-6)
+        assert abs(ours - reference) <= 1e-6, f"offset {offset}: mpisim {ours} vs SimGrid {reference}"
 
 
 def test_smpi_two_procs_barrier_deadlocks_beyond_two_ranks(tmp_path):
