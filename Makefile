@@ -2,12 +2,14 @@
 #   make demo   replay a bundled NAS LU trace on the bundled graphene platform under every model
 #   make test   every test: C++ (ctest) and Python (pytest), including the agreement checks against SimGrid
 #   make asan   the C++ tests of the solver, kernel, models, MPI layer and replay under AddressSanitizer + UBSan
+#   make format apply .clang-format to every C and C++ file; `make format-check` (part of `make test`) fails on any
+#               file that differs from it
 VENV    := .venv
 PYTHON  := $(VENV)/bin/python
 BUILD   := build/python
 JOBS    ?= $(shell nproc)
 
-.PHONY: all deps venv build demo test test-cpp test-python asan bench clean
+.PHONY: all deps venv build demo test test-cpp test-python asan bench clean format format-check
 
 all: build
 
@@ -27,7 +29,7 @@ build: venv
 demo: build
 	$(VENV)/bin/mpisim compare-models data/traces/npb/lu.S.4.txt --platform platforms/graphene.xml --models smpi,hybrid,loggps,fluid
 
-test: build test-cpp test-python asan
+test: format-check build test-cpp test-python asan
 
 # The C++ tests reuse the package's build tree (same objects), with the test targets switched on.
 test-cpp: build
@@ -42,6 +44,15 @@ asan: venv
 	cmake -S . -B build/asan -DMPISIM_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug > /dev/null
 	cmake --build build/asan -j $(JOBS) --target test_solver test_kernel test_models test_mpi test_replay
 	cd build/asan && MPISIM_QUICK_DATA_TESTS=1 ctest --output-on-failure -R '^(MaxMinSolver|Kernel|models_|mpi_|replay_|Trace)' -j $(JOBS)
+
+# Every C and C++ file git tracks, except test data: the house style of .clang-format (clang-format 14, Debian 12's).
+FORMATTED = git ls-files '*.cpp' '*.hpp' '*.h' '*.c' | grep -v '^tests/cpp/data/'
+
+format: deps
+	$(FORMATTED) | xargs clang-format -i
+
+format-check: deps
+	@$(FORMATTED) | xargs clang-format --dry-run -Werror && echo "format-check: every C and C++ file follows .clang-format"
 
 bench: build
 	$(PYTHON) bench/replay_bench.py

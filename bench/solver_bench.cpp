@@ -28,8 +28,8 @@ constexpr int kFlowCount = 10000;
 constexpr int kHostCount = 200;
 constexpr double kHostLinkBandwidth = 1.25e8; // bytes per second, each direction
 constexpr double kBackboneBandwidth = 1.25e9;
-constexpr double kArrivalWindow = 1.0;    // seconds
-constexpr double kMeanFlowSize = 4e5;     // bytes
+constexpr double kArrivalWindow = 1.0;   // seconds
+constexpr double kMeanFlowSize = 4e5;    // bytes
 constexpr double kAckCoefficient = 0.05; // reverse-direction traffic of a flow
 
 struct Arrival {
@@ -78,7 +78,7 @@ int main()
   }
 
   std::vector<Arrival> arrivals = draw_arrivals();
-  std::vector<Flow> flows; // by variable id
+  std::vector<Flow> flows;    // by variable id
   IndexedMinHeap completions; // flow id by completion date, moved in place when its rate changes
   size_t next_arrival = 0;
   size_t solve_count = 0;
@@ -89,8 +89,8 @@ int main()
   auto start = std::chrono::steady_clock::now();
 
   while (next_arrival < arrivals.size() || !completions.empty()) {
-    bool arrival_first = next_arrival < arrivals.size() &&
-                         (completions.empty() || arrivals[next_arrival].time <= completions.top_key());
+    bool arrival_first =
+        next_arrival < arrivals.size() && (completions.empty() || arrivals[next_arrival].time <= completions.top_key());
     if (arrival_first) {
       const Arrival& arrival = arrivals[next_arrival++];
       now = arrival.time;

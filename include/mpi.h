@@ -241,7 +241,9 @@ typedef void(MPI_User_function)(void* in, void* inout, int* len, MPI_Datatype* t
 typedef void(MPI_Comm_errhandler_function)(MPI_Comm* comm, int* code, ...);
 
 /* Declares MPI_name and PMPI_name with the same signature. */
-#define MPISIM_DECLARE(ret, name, params) ret MPI_##name params; ret PMPI_##name params;
+#define MPISIM_DECLARE(ret, name, params)                                                                              \
+  ret MPI_##name params;                                                                                               \
+  ret PMPI_##name params;
 
 /* Environment */
 MPISIM_DECLARE(int, Init, (int* argc, char*** argv))
@@ -329,8 +331,7 @@ MPISIM_DECLARE(int, Get_elements, (const MPI_Status* status, MPI_Datatype type, 
 MPISIM_DECLARE(int, Get_elements_x, (const MPI_Status* status, MPI_Datatype type, MPI_Count* count))
 MPISIM_DECLARE(int, Request_get_status, (MPI_Request request, int* flag, MPI_Status* status))
 MPISIM_DECLARE(int, Mprobe, (int source, int tag, MPI_Comm comm, MPI_Message* message, MPI_Status* status))
-MPISIM_DECLARE(int, Improbe,
-               (int source, int tag, MPI_Comm comm, int* flag, MPI_Message* message, MPI_Status* status))
+MPISIM_DECLARE(int, Improbe, (int source, int tag, MPI_Comm comm, int* flag, MPI_Message* message, MPI_Status* status))
 MPISIM_DECLARE(int, Mrecv, (void* buf, int count, MPI_Datatype type, MPI_Message* message, MPI_Status* status))
 MPISIM_DECLARE(int, Imrecv, (void* buf, int count, MPI_Datatype type, MPI_Message* message, MPI_Request* request))
 MPISIM_DECLARE(int, Waitsome,
@@ -375,8 +376,7 @@ MPISIM_DECLARE(int, Reduce_scatter,
                 MPI_Comm comm))
 MPISIM_DECLARE(int, Reduce_scatter_block,
                (const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype type, MPI_Op op, MPI_Comm comm))
-MPISIM_DECLARE(int, Scan,
-               (const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm))
+MPISIM_DECLARE(int, Scan, (const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm))
 MPISIM_DECLARE(int, Exscan,
                (const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm))
 
@@ -421,16 +421,15 @@ MPISIM_DECLARE(int, Ialltoallv,
                 const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
                 MPI_Request* request))
 MPISIM_DECLARE(int, Ireduce_scatter,
-               (const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype type, MPI_Op op,
-                MPI_Comm comm, MPI_Request* request))
+               (const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype type, MPI_Op op, MPI_Comm comm,
+                MPI_Request* request))
 MPISIM_DECLARE(int, Ireduce_scatter_block,
                (const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
                 MPI_Request* request))
 
 /* Datatypes */
 MPISIM_DECLARE(int, Type_contiguous, (int count, MPI_Datatype oldtype, MPI_Datatype* newtype))
-MPISIM_DECLARE(int, Type_vector,
-               (int count, int blocklength, int stride, MPI_Datatype oldtype, MPI_Datatype* newtype))
+MPISIM_DECLARE(int, Type_vector, (int count, int blocklength, int stride, MPI_Datatype oldtype, MPI_Datatype* newtype))
 MPISIM_DECLARE(int, Type_indexed,
                (int count, const int blocklengths[], const int displacements[], MPI_Datatype oldtype,
                 MPI_Datatype* newtype))
@@ -446,8 +445,8 @@ MPISIM_DECLARE(int, Type_create_indexed_block,
                (int count, int blocklength, const int displacements[], MPI_Datatype oldtype, MPI_Datatype* newtype))
 MPISIM_DECLARE(int, Type_create_resized, (MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent, MPI_Datatype* newtype))
 MPISIM_DECLARE(int, Type_create_subarray,
-               (int ndims, const int sizes[], const int subsizes[], const int starts[], int order,
-                MPI_Datatype oldtype, MPI_Datatype* newtype))
+               (int ndims, const int sizes[], const int subsizes[], const int starts[], int order, MPI_Datatype oldtype,
+                MPI_Datatype* newtype))
 MPISIM_DECLARE(int, Type_get_true_extent, (MPI_Datatype type, MPI_Aint* true_lb, MPI_Aint* true_extent))
 MPISIM_DECLARE(int, Type_commit, (MPI_Datatype * type))
 MPISIM_DECLARE(int, Type_free, (MPI_Datatype * type))
@@ -467,8 +466,8 @@ MPISIM_DECLARE(int, Unpack,
                 MPI_Comm comm))
 MPISIM_DECLARE(int, Pack_size, (int incount, MPI_Datatype type, MPI_Comm comm, int* size))
 MPISIM_DECLARE(int, Pack_external,
-               (const char datarep[], const void* inbuf, int incount, MPI_Datatype type, void* outbuf,
-                MPI_Aint outsize, MPI_Aint* position))
+               (const char datarep[], const void* inbuf, int incount, MPI_Datatype type, void* outbuf, MPI_Aint outsize,
+                MPI_Aint* position))
 MPISIM_DECLARE(int, Unpack_external,
                (const char datarep[], const void* inbuf, MPI_Aint insize, MPI_Aint* position, void* outbuf,
                 int outcount, MPI_Datatype type))
@@ -506,8 +505,7 @@ MPISIM_DECLARE(int, Ialltoallw,
                (const void* sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[],
                 void* recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[],
                 MPI_Comm comm, MPI_Request* request))
-MPISIM_DECLARE(int, Reduce_local,
-               (const void* inbuf, void* inoutbuf, int count, MPI_Datatype type, MPI_Op op))
+MPISIM_DECLARE(int, Reduce_local, (const void* inbuf, void* inoutbuf, int count, MPI_Datatype type, MPI_Op op))
 MPISIM_DECLARE(int, Op_commutative, (MPI_Op op, int* commute))
 
 /* Info objects */
@@ -687,8 +685,8 @@ MPISIM_DECLARE(int, Neighbor_alltoall,
                (const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                 MPI_Datatype recvtype, MPI_Comm comm))
 MPISIM_DECLARE(int, Neighbor_alltoallv,
-               (const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
-                void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm))
+               (const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void* recvbuf,
+                const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm))
 MPISIM_DECLARE(int, Neighbor_alltoallw,
                (const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
                 void* recvbuf, const int recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
@@ -696,9 +694,10 @@ MPISIM_DECLARE(int, Neighbor_alltoallw,
 /* End of groups, communicator creation, attributes, topologies ------------------------------------------------- */
 
 /* One-sided communication (src/online/bindings/api_windows.cpp, api_rma.cpp): windows and active-target
- * synchronization by MPI_Win_fence. Passive target (MPI_Win_lock ...), PSCW (MPI_Win_post/start/complete/wait), request-based RMA,
- * dynamic and shared windows, MPI_Get_accumulate, MPI_Fetch_and_op and MPI_Compare_and_swap are not provided:
- * programs calling them do not link (docs/online.md). ------------------------------------------------------------ */
+ * synchronization by MPI_Win_fence. Passive target (MPI_Win_lock ...), PSCW (MPI_Win_post/start/complete/wait),
+ * request-based RMA, dynamic and shared windows, MPI_Get_accumulate, MPI_Fetch_and_op and MPI_Compare_and_swap are not
+ * provided: programs calling them do not link (docs/online.md).
+ * ------------------------------------------------------------ */
 typedef int MPI_Win;
 #define MPI_WIN_NULL 0
 
@@ -733,8 +732,7 @@ typedef void(MPI_Win_errhandler_function)(MPI_Win* win, int* code, ...);
 #define MPI_WIN_DUP_FN ((MPI_Win_copy_attr_function*)mpisim_attribute_dup_fn)
 
 /* Windows, their attributes, names, groups and error handlers */
-MPISIM_DECLARE(int, Win_create,
-               (void* base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win* win))
+MPISIM_DECLARE(int, Win_create, (void* base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win* win))
 MPISIM_DECLARE(int, Win_allocate,
                (MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void* baseptr, MPI_Win* win))
 MPISIM_DECLARE(int, Win_free, (MPI_Win * win))

@@ -86,13 +86,13 @@ static inline void mpisim_sample_leave_iteration_(mpisim_sample_pass* pass)
  * the loop's end injects their mean time x the iterations. The outer `for` holds the pass for exactly one round: its
  * step closes the pass (NULL ends it), whether the inner loop ended by its condition or by `break` in BODY. The
  * `if (!running) {} else BODY` form keeps a user's `else` after BODY bound to the user's `if`. */
-#define MPISIM_SAMPLE_LOOP_(global, init, cond, step, iters, thres, tag)                                              \
-  for (mpisim_sample_pass* mpisim_site_pass_ =                                                                        \
-           mpisim_sample_open((global), __FILE__, __LINE__, (tag), (int)(iters), (double)(thres));                    \
-       mpisim_site_pass_ != NULL; mpisim_site_pass_ = mpisim_sample_close(mpisim_site_pass_))                         \
-    for (init; (cond) && mpisim_sample_enter_iteration_(mpisim_site_pass_);                                           \
-         mpisim_sample_leave_iteration_(mpisim_site_pass_), step)                                                     \
-      if (!mpisim_site_pass_->running) {                                                                              \
+#define MPISIM_SAMPLE_LOOP_(global, init, cond, step, iters, thres, tag)                                               \
+  for (mpisim_sample_pass* mpisim_site_pass_ =                                                                         \
+           mpisim_sample_open((global), __FILE__, __LINE__, (tag), (int)(iters), (double)(thres));                     \
+       mpisim_site_pass_ != NULL; mpisim_site_pass_ = mpisim_sample_close(mpisim_site_pass_))                          \
+    for (init; (cond) && mpisim_sample_enter_iteration_(mpisim_site_pass_);                                            \
+         mpisim_sample_leave_iteration_(mpisim_site_pass_), step)                                                      \
+      if (!mpisim_site_pass_->running) {                                                                               \
       } else
 
 #define MPISIM_SAMPLE_LOCAL(init, cond, step, iters, thres) MPISIM_SAMPLE_LOOP_(0, init, cond, step, iters, thres, "")
@@ -113,7 +113,7 @@ static inline void mpisim_sample_leave_iteration_(mpisim_sample_pass* pass)
 
 /* func(args...) runs on the first rank to get here for this `input`; every rank gets that result. */
 #define MPISIM_SHARED_CALL(func, input, ...)                                                                           \
-  (mpisim_shared_known_call(#func, (input)) ? mpisim_shared_get_call(#func, (input))                                  \
+  (mpisim_shared_known_call(#func, (input)) ? mpisim_shared_get_call(#func, (input))                                   \
                                             : mpisim_shared_set_call(#func, (input), (void*)func(__VA_ARGS__)))
 
 /* SMPI's names for the same macros. */

@@ -180,9 +180,8 @@ std::vector<std::pair<std::string, std::string>> timeline_provenance(const py::d
     text += (text.empty() ? "" : ",") + op + "=" + algorithm;
   if (not text.empty())
     out.emplace_back("coll", text);
-  out.emplace_back("timeline_internals", given(o, "timeline_internals") && o["timeline_internals"].cast<bool>()
-                                             ? "true"
-                                             : "false");
+  out.emplace_back("timeline_internals",
+                   given(o, "timeline_internals") && o["timeline_internals"].cast<bool>() ? "true" : "false");
   out.emplace_back("timeline_links", given(o, "timeline_links") && o["timeline_links"].cast<bool>() ? "true" : "false");
   return out;
 }
@@ -390,7 +389,8 @@ const char* group_of(const std::string& name)
   return "run";
 }
 
-// The run options (online/options/RunnerOptions.cpp gathers them: the shared ones and the runner's own), as plain dicts.
+// The run options (online/options/RunnerOptions.cpp gathers them: the shared ones and the runner's own), as plain
+// dicts.
 py::list run_options()
 {
   py::list out;

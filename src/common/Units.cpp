@@ -18,11 +18,10 @@ using UnitTable = std::unordered_map<std::string, double>;
 void add_prefixed(UnitTable& table, const std::string& unit, double value, bool binary, bool long_prefixes)
 {
   static const std::vector<std::string> decimal_short = {"k", "M", "G", "T", "P", "E", "Z", "Y"};
-  static const std::vector<std::string> decimal_long  = {"kilo", "mega", "giga", "tera",
-                                                         "peta", "exa",  "zeta", "yotta"};
-  static const std::vector<std::string> binary_short  = {"Ki", "Mi", "Gi", "Ti", "Pi", "Ei", "Zi", "Yi"};
+  static const std::vector<std::string> decimal_long = {"kilo", "mega", "giga", "tera", "peta", "exa", "zeta", "yotta"};
+  static const std::vector<std::string> binary_short = {"Ki", "Mi", "Gi", "Ti", "Pi", "Ei", "Zi", "Yi"};
   const auto& prefixes = binary ? binary_short : (long_prefixes ? decimal_long : decimal_short);
-  const double step    = binary ? 1024.0 : 1000.0;
+  const double step = binary ? 1024.0 : 1000.0;
   table.emplace(unit, value);
   for (const auto& prefix : prefixes) {
     value *= step;
@@ -66,8 +65,8 @@ const QuantityKind& time_kind()
 {
   static const QuantityKind kind = [] {
     QuantityKind k{"time", "s", "append 's' (seconds)", {}};
-    k.units = {{"w", 7 * 24 * 3600.0}, {"d", 24 * 3600.0}, {"h", 3600.0}, {"m", 60.0},   {"s", 1.0},
-               {"ms", 1e-3},           {"us", 1e-6},       {"ns", 1e-9},   {"ps", 1e-12}};
+    k.units = {{"w", 7 * 24 * 3600.0}, {"d", 24 * 3600.0}, {"h", 3600.0}, {"m", 60.0},  {"s", 1.0},
+               {"ms", 1e-3},           {"us", 1e-6},       {"ns", 1e-9},  {"ps", 1e-12}};
     return k;
   }();
   return kind;
@@ -120,8 +119,8 @@ double parse_quantity(std::string_view text, const QuantityKind& kind, const War
   const std::string quoted = "'" + copy + "'";
   if (copy.empty())
     throw InputError("", 0, std::string("empty ") + kind.name + " value");
-  errno           = 0;
-  char* end       = nullptr;
+  errno = 0;
+  char* end = nullptr;
   const double value = std::strtod(copy.c_str(), &end);
   if (end == copy.c_str())
     throw InputError("", 0, std::string("cannot read a number in ") + kind.name + " " + quoted);
@@ -171,8 +170,9 @@ std::vector<double> parse_speed_list(std::string_view text, const WarningHandler
   std::vector<double> speeds;
   size_t start = 0;
   while (true) {
-    size_t comma          = text.find(',', start);
-    std::string_view item = text.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
+    size_t comma = text.find(',', start);
+    std::string_view item =
+        text.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
     while (!item.empty() && std::isspace(static_cast<unsigned char>(item.front())))
       item.remove_prefix(1);
     while (!item.empty() && std::isspace(static_cast<unsigned char>(item.back())))

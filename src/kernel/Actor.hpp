@@ -36,8 +36,8 @@ public:
 
 private:
   friend class Engine;
-  void resume();   // from the engine: run until the actor blocks or ends
-  void suspend();  // from the actor itself: give control back to the engine
+  void resume();  // from the engine: run until the actor blocks or ends
+  void suspend(); // from the actor itself: give control back to the engine
   // Ends an actor that will never be resumed (engine teardown): its stack unwinds through a Cancelled exception
   // thrown from the point where it is blocked, so destructors run and the fiber ends normally.
   void cancel();

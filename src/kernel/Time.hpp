@@ -15,6 +15,9 @@ using SimTime = double;
 inline constexpr SimTime kTimePrecision = 1e-9;
 inline constexpr SimTime kNever = std::numeric_limits<double>::infinity();
 
-inline bool same_date(SimTime a, SimTime b) { return std::fabs(a - b) < kTimePrecision; }
+inline bool same_date(SimTime a, SimTime b)
+{
+  return std::fabs(a - b) < kTimePrecision;
+}
 
 } // namespace mpisim::kernel

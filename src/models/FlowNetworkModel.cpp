@@ -56,20 +56,36 @@ private:
 std::vector<ParameterSpec> shared_flow_parameters(const std::string& os_default, const std::string& or_default)
 {
   return {
-      {"bw-factor", ParameterKind::Table, kSmpiBandwidthFactors,
+      {"bw-factor",
+       ParameterKind::Table,
+       kSmpiBandwidthFactors,
        "bandwidth factor by message size (payload + envelope), threshold:factor",
        {"smpi/bw-factor", "network/bandwidth-factor"}},
-      {"lat-factor", ParameterKind::Table, kSmpiLatencyFactors,
+      {"lat-factor",
+       ParameterKind::Table,
+       kSmpiLatencyFactors,
        "latency factor by message size (payload + envelope), threshold:factor",
        {"smpi/lat-factor", "network/latency-factor"}},
       {"envelope", ParameterKind::Size, "16B", "bytes added to every message (tag, source, communicator)"},
-      {"weight-S", ParameterKind::Number, "8775", "RTT-unfairness weight: flow penalty adds weight-S / bw per link",
+      {"weight-S",
+       ParameterKind::Number,
+       "8775",
+       "RTT-unfairness weight: flow penalty adds weight-S / bw per link",
        {"network/weight-S"}},
-      {"crosstraffic", ParameterKind::Bool, "yes", "flows use 5% of the reverse route (acknowledgements)",
+      {"crosstraffic",
+       ParameterKind::Bool,
+       "yes",
+       "flows use 5% of the reverse route (acknowledgements)",
        {"network/crosstraffic"}},
-      {"os", ParameterKind::Table, os_default, "blocking send overhead, threshold:seconds:seconds-per-byte",
+      {"os",
+       ParameterKind::Table,
+       os_default,
+       "blocking send overhead, threshold:seconds:seconds-per-byte",
        {"smpi/os"}},
-      {"ois", ParameterKind::Table, "0:0:0", "non-blocking send overhead, threshold:seconds:seconds-per-byte",
+      {"ois",
+       ParameterKind::Table,
+       "0:0:0",
+       "non-blocking send overhead, threshold:seconds:seconds-per-byte",
        {"smpi/ois"}},
       {"or", ParameterKind::Table, or_default, "receive overhead, threshold:seconds:seconds-per-byte", {"smpi/or"}},
   };
@@ -95,9 +111,9 @@ FlowNetworkModel::FlowNetworkModel(const NetworkModelContext& context, FlowModel
   if (settings_.simgrid_lazy_marking)
     solver.set_marking(solver::Marking::SimGridLazy);
   for (const platform::LinkSpec& link : platform_.links()) {
-    const solver::CnstId constraint = solver.add_constraint(
-        link.bandwidth, link.sharing == platform::LinkSharing::Fatpipe ? solver::Sharing::Fatpipe
-                                                                         : solver::Sharing::Shared);
+    const solver::CnstId constraint =
+        solver.add_constraint(link.bandwidth, link.sharing == platform::LinkSharing::Fatpipe ? solver::Sharing::Fatpipe
+                                                                                             : solver::Sharing::Shared);
     link_constraints_.push_back(constraint);
     if (link_of_constraint_.size() <= constraint)
       link_of_constraint_.resize(constraint + 1);

@@ -1,6 +1,6 @@
-// `fluid`: the plain flow-level model of Bedaride et al., PMBS 2013 (Sec. V): time = L + S/B with max-min sharing, no correction
-// factor, no envelope, no RTT unfairness, no cross-traffic. The MPI protocol switch (detached below 64 KiB) stays:
-// it is the MPI library's behaviour, not a network correction.
+// `fluid`: the plain flow-level model of Bedaride et al., PMBS 2013 (Sec. V): time = L + S/B with max-min sharing, no
+// correction factor, no envelope, no RTT unfairness, no cross-traffic. The MPI protocol switch (detached below 64 KiB)
+// stays: it is the MPI library's behaviour, not a network correction.
 #include "models/FlowNetworkModel.hpp"
 
 namespace mpisim::models {
@@ -8,8 +8,11 @@ namespace mpisim::models {
 namespace {
 
 const std::vector<ParameterSpec> kFluidParameters = {
-    {"send-is-detached-thresh", ParameterKind::Size, "65536B",
-     "payloads below this are detached: the sender does not wait", {"smpi/send-is-detached-thresh"}},
+    {"send-is-detached-thresh",
+     ParameterKind::Size,
+     "65536B",
+     "payloads below this are detached: the sender does not wait",
+     {"smpi/send-is-detached-thresh"}},
 };
 
 const RegisterNetworkModel kRegisterFluid({

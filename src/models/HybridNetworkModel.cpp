@@ -1,5 +1,6 @@
-// `hybrid`: the hybrid model of Degomme et al., TPDS 2017 (Fig. 4) and Bedaride et al., PMBS 2013 (Sec. IV): flow-level sharing over the platform's
-// links (limiter links included), with the three MPI modes observed on real clusters, by payload size k:
+// `hybrid`: the hybrid model of Degomme et al., TPDS 2017 (Fig. 4) and Bedaride et al., PMBS 2013 (Sec. IV): flow-level
+// sharing over the platform's links (limiter links included), with the three MPI modes observed on real clusters, by
+// payload size k:
 //   asynchronous  k <= Sa (65536):          data leaves at the send, before the receive is posted (eager);
 //   detached      Sa < k <= Sd (327680):    the sender returns at once, data flows once the receive is posted;
 //   synchronous   k > Sd:                   rendezvous, the sender waits for the data to arrive.

@@ -85,16 +85,16 @@ public:
     std::shared_ptr<kernel::TimerActivity> release;
     double departure = now; // eager: the sender paid T1 before posting
     if (k > S_) {
-      const double ready = std::max(send_posted_at + latency + o_, now);     // m
-      departure = ready + o_ + (2 * o_ + latency) + (o_ + k * Os_);          // m + o + T5 + T1
+      const double ready = std::max(send_posted_at + latency + o_, now); // m
+      departure = ready + o_ + (2 * o_ + latency) + (o_ + k * Os_);      // m + o + T5 + T1
       release = engine_.start_timer(departure - now, "rendezvous handshake");
     }
     // Single port: the card serializes one message at a time.
     const double start = std::max(departure, nic_free_[src]);
     nic_free_[src] = start + serialization;
-    auto arrival = engine_.start_timer(start + latency + serialization - now,
-                                       "message from " + platform_.hosts()[src].name + " to " +
-                                           platform_.hosts()[dst].name);
+    auto arrival =
+        engine_.start_timer(start + latency + serialization - now,
+                            "message from " + platform_.hosts()[src].name + " to " + platform_.hosts()[dst].name);
     return {arrival, release};
   }
 

@@ -33,6 +33,9 @@ const NetworkModelEntry& NetworkModelRegistry::find(const std::string& name)
   throw InputError("unknown network model '" + name + "' (valid models: " + valid + ")");
 }
 
-const std::vector<NetworkModelEntry>& NetworkModelRegistry::all() { return entries(); }
+const std::vector<NetworkModelEntry>& NetworkModelRegistry::all()
+{
+  return entries();
+}
 
 } // namespace mpisim::models

@@ -17,7 +17,8 @@
 
 namespace mpisim::models {
 
-// How the MPI layer moves a message (SMPI paper, Degomme et al., TPDS 2017, Fig. 4; PMBS 2013 paper, Bedaride et al., Sec. IV.A):
+// How the MPI layer moves a message (SMPI paper, Degomme et al., TPDS 2017, Fig. 4; PMBS 2013 paper, Bedaride et al.,
+// Sec. IV.A):
 //  Eager      - "asynchronous": data leaves at the send, whether or not the receive is posted.
 //  Detached   - the sender returns at once, but data flows only once the receive is matched.
 //  Rendezvous - "synchronous": the sender is held until the data has arrived.

@@ -11,12 +11,12 @@ namespace mpisim::models {
 const char* unit_of(ParameterKind kind)
 {
   switch (kind) {
-    case ParameterKind::Time: return "s";
-    case ParameterKind::Bandwidth: return "B/s";
-    case ParameterKind::Size: return "B";
-    case ParameterKind::Bool: return "yes|no";
-    case ParameterKind::Table: return "table";
-    case ParameterKind::Number: break;
+  case ParameterKind::Time: return "s";
+  case ParameterKind::Bandwidth: return "B/s";
+  case ParameterKind::Size: return "B";
+  case ParameterKind::Bool: return "yes|no";
+  case ParameterKind::Table: return "table";
+  case ParameterKind::Number: break;
   }
   return "";
 }
@@ -37,25 +37,25 @@ void Parameters::parse_into(Entry& target, const std::string& value, const std::
   Entry entry = target; // parsed on a copy: a rejected value leaves the previous one whole
   try {
     switch (entry.spec->kind) {
-      case ParameterKind::Number: {
-        size_t used = 0;
-        entry.number = std::stod(value, &used);
-        if (used != value.size())
-          throw InputError("'" + value + "' is not a number");
-        break;
-      }
-      case ParameterKind::Time: entry.number = units::parse_time(value); break;
-      case ParameterKind::Bandwidth: entry.number = units::parse_bandwidth(value); break;
-      case ParameterKind::Size: entry.number = units::parse_size(value); break;
-      case ParameterKind::Bool:
-        if (value == "yes" || value == "1" || value == "true" || value == "on")
-          entry.number = 1;
-        else if (value == "no" || value == "0" || value == "false" || value == "off")
-          entry.number = 0;
-        else
-          throw InputError("'" + value + "' is not yes or no");
-        break;
-      case ParameterKind::Table: PiecewiseTable::parse(value); break; // validate only
+    case ParameterKind::Number: {
+      size_t used = 0;
+      entry.number = std::stod(value, &used);
+      if (used != value.size())
+        throw InputError("'" + value + "' is not a number");
+      break;
+    }
+    case ParameterKind::Time: entry.number = units::parse_time(value); break;
+    case ParameterKind::Bandwidth: entry.number = units::parse_bandwidth(value); break;
+    case ParameterKind::Size: entry.number = units::parse_size(value); break;
+    case ParameterKind::Bool:
+      if (value == "yes" || value == "1" || value == "true" || value == "on")
+        entry.number = 1;
+      else if (value == "no" || value == "0" || value == "false" || value == "off")
+        entry.number = 0;
+      else
+        throw InputError("'" + value + "' is not yes or no");
+      break;
+    case ParameterKind::Table: PiecewiseTable::parse(value); break; // validate only
     }
   } catch (const std::invalid_argument&) {
     throw InputError(origin + ": parameter " + entry.spec->name + ": '" + value + "' is not a number");
@@ -85,8 +85,7 @@ Parameters::Entry& Parameters::find(const std::string& name, const std::string& 
   return it->second;
 }
 
-bool Parameters::set(const std::string& name, const std::string& value, const std::string& origin,
-                     bool ignore_unknown)
+bool Parameters::set(const std::string& name, const std::string& value, const std::string& origin, bool ignore_unknown)
 {
   if (ignore_unknown && not entries_.count(name) && not aliases_.count(name))
     return false;
@@ -126,9 +125,18 @@ const Parameters::Entry& Parameters::get(const std::string& name) const
   return it->second;
 }
 
-double Parameters::number(const std::string& name) const { return get(name).number; }
-bool Parameters::flag(const std::string& name) const { return get(name).number != 0; }
-const std::string& Parameters::text(const std::string& name) const { return get(name).text; }
+double Parameters::number(const std::string& name) const
+{
+  return get(name).number;
+}
+bool Parameters::flag(const std::string& name) const
+{
+  return get(name).number != 0;
+}
+const std::string& Parameters::text(const std::string& name) const
+{
+  return get(name).text;
+}
 
 std::map<std::string, std::string> Parameters::as_text() const
 {

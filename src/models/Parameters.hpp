@@ -34,8 +34,8 @@ public:
   // Reads a parameter file: one `name = value` per line, '#' comments.
   void load_file(const std::string& path);
 
-  double number(const std::string& name) const;  // Number, Time (s), Bandwidth (B/s), Size (bytes)
-  bool flag(const std::string& name) const;      // Bool
+  double number(const std::string& name) const; // Number, Time (s), Bandwidth (B/s), Size (bytes)
+  bool flag(const std::string& name) const;     // Bool
   const std::string& text(const std::string& name) const;
 
   // name -> value as text, for provenance in result files.

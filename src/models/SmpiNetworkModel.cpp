@@ -14,13 +14,21 @@ namespace {
 std::vector<ParameterSpec> smpi_parameters()
 {
   std::vector<ParameterSpec> specs = shared_flow_parameters("0:0:0:0:0", "0:0:0:0:0");
-  specs.push_back({"tcp-gamma", ParameterKind::Size, "4194304B",
+  specs.push_back({"tcp-gamma",
+                   ParameterKind::Size,
+                   "4194304B",
                    "TCP window: flow rate <= tcp-gamma / (2 x route latency)",
                    {"network/TCP-gamma", "network/TCP_gamma"}});
-  specs.push_back({"async-small-thresh", ParameterKind::Size, "0B",
-                   "payloads below this are sent eagerly (before the receive)", {"smpi/async-small-thresh"}});
-  specs.push_back({"send-is-detached-thresh", ParameterKind::Size, "65536B",
-                   "payloads below this are detached: the sender does not wait", {"smpi/send-is-detached-thresh"}});
+  specs.push_back({"async-small-thresh",
+                   ParameterKind::Size,
+                   "0B",
+                   "payloads below this are sent eagerly (before the receive)",
+                   {"smpi/async-small-thresh"}});
+  specs.push_back({"send-is-detached-thresh",
+                   ParameterKind::Size,
+                   "65536B",
+                   "payloads below this are detached: the sender does not wait",
+                   {"smpi/send-is-detached-thresh"}});
   specs.push_back({"selective-update", ParameterKind::Bool, "yes",
                    "re-share only the flows SimGrid's lazy update marks as changed, as it does (it misses a flow that "
                    "ends its latency after another one, in the same round, on its first link); no: every flow a "

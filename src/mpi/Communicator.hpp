@@ -29,7 +29,7 @@ public:
   {
     if (not sparse_)
       return world_rank >= 0 && world_rank < static_cast<int>(local_of_world_.size()) ? local_of_world_[world_rank]
-                                                                                       : -1;
+                                                                                      : -1;
     return sparse_local_rank(world_rank);
   }
 

@@ -20,8 +20,8 @@ template <typename Value> struct ValueInt {
 
 struct ElementInfo {
   const char* name;
-  size_t size;      // packed bytes (pair types: value + int, no padding)
-  size_t extent;    // bytes in memory (the C struct for pair types)
+  size_t size;   // packed bytes (pair types: value + int, no padding)
+  size_t extent; // bytes in memory (the C struct for pair types)
   size_t alignment;
   std::vector<Datatype::Block> blocks; // the C layout of one element
 };
@@ -34,36 +34,66 @@ template <typename T> ElementInfo scalar(const char* name)
 template <typename Value> ElementInfo pair(const char* name)
 {
   using Pair = ValueInt<Value>;
-  return {name, sizeof(Value) + sizeof(int), sizeof(Pair), alignof(Pair),
+  return {name,
+          sizeof(Value) + sizeof(int),
+          sizeof(Pair),
+          alignof(Pair),
           {{0, sizeof(Value)}, {static_cast<std::ptrdiff_t>(offsetof(Pair, index)), sizeof(int)}}};
 }
 
 const std::vector<ElementInfo>& elements()
 {
   static const std::vector<ElementInfo> table = {
-      scalar<char>("MPI_CHAR"), scalar<signed char>("MPI_SIGNED_CHAR"),
-      scalar<unsigned char>("MPI_UNSIGNED_CHAR"), scalar<unsigned char>("MPI_BYTE"),
-      scalar<short>("MPI_SHORT"), scalar<unsigned short>("MPI_UNSIGNED_SHORT"), scalar<int>("MPI_INT"),
-      scalar<unsigned>("MPI_UNSIGNED"), scalar<long>("MPI_LONG"), scalar<unsigned long>("MPI_UNSIGNED_LONG"),
-      scalar<long long>("MPI_LONG_LONG"), scalar<unsigned long long>("MPI_UNSIGNED_LONG_LONG"),
-      scalar<float>("MPI_FLOAT"), scalar<double>("MPI_DOUBLE"), scalar<long double>("MPI_LONG_DOUBLE"),
-      scalar<int8_t>("MPI_INT8_T"), scalar<int16_t>("MPI_INT16_T"), scalar<int32_t>("MPI_INT32_T"),
-      scalar<int64_t>("MPI_INT64_T"), scalar<uint8_t>("MPI_UINT8_T"), scalar<uint16_t>("MPI_UINT16_T"),
-      scalar<uint32_t>("MPI_UINT32_T"), scalar<uint64_t>("MPI_UINT64_T"), scalar<bool>("MPI_C_BOOL"),
-      scalar<wchar_t>("MPI_WCHAR"), scalar<std::complex<float>>("MPI_C_FLOAT_COMPLEX"),
-      scalar<std::complex<double>>("MPI_C_DOUBLE_COMPLEX"), scalar<std::ptrdiff_t>("MPI_AINT"),
-      scalar<long long>("MPI_OFFSET"), scalar<long long>("MPI_COUNT"),
-      pair<float>("MPI_FLOAT_INT"), pair<double>("MPI_DOUBLE_INT"), pair<long>("MPI_LONG_INT"),
-      pair<int>("MPI_2INT"), pair<short>("MPI_SHORT_INT"), pair<long double>("MPI_LONG_DOUBLE_INT"),
+      scalar<char>("MPI_CHAR"),
+      scalar<signed char>("MPI_SIGNED_CHAR"),
+      scalar<unsigned char>("MPI_UNSIGNED_CHAR"),
+      scalar<unsigned char>("MPI_BYTE"),
+      scalar<short>("MPI_SHORT"),
+      scalar<unsigned short>("MPI_UNSIGNED_SHORT"),
+      scalar<int>("MPI_INT"),
+      scalar<unsigned>("MPI_UNSIGNED"),
+      scalar<long>("MPI_LONG"),
+      scalar<unsigned long>("MPI_UNSIGNED_LONG"),
+      scalar<long long>("MPI_LONG_LONG"),
+      scalar<unsigned long long>("MPI_UNSIGNED_LONG_LONG"),
+      scalar<float>("MPI_FLOAT"),
+      scalar<double>("MPI_DOUBLE"),
+      scalar<long double>("MPI_LONG_DOUBLE"),
+      scalar<int8_t>("MPI_INT8_T"),
+      scalar<int16_t>("MPI_INT16_T"),
+      scalar<int32_t>("MPI_INT32_T"),
+      scalar<int64_t>("MPI_INT64_T"),
+      scalar<uint8_t>("MPI_UINT8_T"),
+      scalar<uint16_t>("MPI_UINT16_T"),
+      scalar<uint32_t>("MPI_UINT32_T"),
+      scalar<uint64_t>("MPI_UINT64_T"),
+      scalar<bool>("MPI_C_BOOL"),
+      scalar<wchar_t>("MPI_WCHAR"),
+      scalar<std::complex<float>>("MPI_C_FLOAT_COMPLEX"),
+      scalar<std::complex<double>>("MPI_C_DOUBLE_COMPLEX"),
+      scalar<std::ptrdiff_t>("MPI_AINT"),
+      scalar<long long>("MPI_OFFSET"),
+      scalar<long long>("MPI_COUNT"),
+      pair<float>("MPI_FLOAT_INT"),
+      pair<double>("MPI_DOUBLE_INT"),
+      pair<long>("MPI_LONG_INT"),
+      pair<int>("MPI_2INT"),
+      pair<short>("MPI_SHORT_INT"),
+      pair<long double>("MPI_LONG_DOUBLE_INT"),
       scalar<unsigned char>("MPI_PACKED"),
-      scalar<std::complex<long double>>("MPI_C_LONG_DOUBLE_COMPLEX"), scalar<bool>("MPI_CXX_BOOL"),
-      scalar<std::complex<float>>("MPI_CXX_FLOAT_COMPLEX"), scalar<std::complex<double>>("MPI_CXX_DOUBLE_COMPLEX"),
+      scalar<std::complex<long double>>("MPI_C_LONG_DOUBLE_COMPLEX"),
+      scalar<bool>("MPI_CXX_BOOL"),
+      scalar<std::complex<float>>("MPI_CXX_FLOAT_COMPLEX"),
+      scalar<std::complex<double>>("MPI_CXX_DOUBLE_COMPLEX"),
       scalar<std::complex<long double>>("MPI_CXX_LONG_DOUBLE_COMPLEX"),
   };
   return table;
 }
 
-const ElementInfo& info(Element element) { return elements()[static_cast<size_t>(element)]; }
+const ElementInfo& info(Element element)
+{
+  return elements()[static_cast<size_t>(element)];
+}
 
 void require(bool condition, const std::string& message)
 {
@@ -78,8 +108,14 @@ void require_old(const DatatypePtr& old, const char* constructor)
 
 } // namespace
 
-size_t element_size(Element element) { return info(element).size; }
-const char* element_name(Element element) { return info(element).name; }
+size_t element_size(Element element)
+{
+  return info(element).size;
+}
+const char* element_name(Element element)
+{
+  return info(element).name;
+}
 
 DatatypePtr Datatype::predefined(Element element)
 {
@@ -169,7 +205,7 @@ void Datatype::finish()
     }
   }
   contiguous_ = size_ == 0 || (blocks_.size() == 1 && blocks_[0].offset == 0 && lb_ == 0 &&
-                                static_cast<std::ptrdiff_t>(blocks_[0].length) == extent());
+                               static_cast<std::ptrdiff_t>(blocks_[0].length) == extent());
 }
 
 bool Datatype::homogeneous(Element& element) const
@@ -196,8 +232,8 @@ DatatypePtr Datatype::hvector(int count, int blocklength, std::ptrdiff_t stride_
   std::vector<std::ptrdiff_t> displacements(count);
   for (int i = 0; i < count; ++i)
     displacements[i] = i * stride_bytes;
-  return recorded(assemble(displacements, std::vector<size_t>(count, blocklength),
-                           std::vector<DatatypePtr>(count, old), "vector(" + old->name_ + ")"),
+  return recorded(assemble(displacements, std::vector<size_t>(count, blocklength), std::vector<DatatypePtr>(count, old),
+                           "vector(" + old->name_ + ")"),
                   {Combiner::Hvector, {count, blocklength}, {stride_bytes}, {old}});
 }
 
@@ -250,8 +286,10 @@ DatatypePtr Datatype::hindexed_block(int blocklength, const std::vector<std::ptr
                                      const DatatypePtr& old)
 {
   return recorded(hindexed(std::vector<int>(displacements_bytes.size(), blocklength), displacements_bytes, old),
-                  {Combiner::HindexedBlock, {static_cast<int>(displacements_bytes.size()), blocklength},
-                   displacements_bytes, {old}});
+                  {Combiner::HindexedBlock,
+                   {static_cast<int>(displacements_bytes.size()), blocklength},
+                   displacements_bytes,
+                   {old}});
 }
 
 DatatypePtr Datatype::structure(const std::vector<int>& blocklengths,
@@ -263,8 +301,7 @@ DatatypePtr Datatype::structure(const std::vector<int>& blocklengths,
   std::vector<size_t> lengths;
   for (size_t i = 0; i < blocklengths.size(); ++i) {
     require(types[i] != nullptr, "MPI_Type_create_struct: type " + std::to_string(i) + " is MPI_DATATYPE_NULL");
-    require(blocklengths[i] >= 0, "MPI_Type_create_struct: negative block length " +
-                                      std::to_string(blocklengths[i]));
+    require(blocklengths[i] >= 0, "MPI_Type_create_struct: negative block length " + std::to_string(blocklengths[i]));
     lengths.push_back(static_cast<size_t>(blocklengths[i]));
   }
   std::vector<int> integers{static_cast<int>(blocklengths.size())};

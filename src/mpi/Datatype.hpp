@@ -17,14 +17,50 @@ namespace mpisim::mpi {
 
 // Primitive element kinds: what a reduction operation knows how to combine.
 enum class Element : uint8_t {
-  Char, SignedChar, UnsignedChar, Byte, Short, UnsignedShort, Int, Unsigned, Long, UnsignedLong, LongLong,
-  UnsignedLongLong, Float, Double, LongDouble, Int8, Int16, Int32, Int64, UInt8, UInt16, UInt32, UInt64, CBool,
-  WChar, FloatComplex, DoubleComplex, Aint, Offset, Count,
+  Char,
+  SignedChar,
+  UnsignedChar,
+  Byte,
+  Short,
+  UnsignedShort,
+  Int,
+  Unsigned,
+  Long,
+  UnsignedLong,
+  LongLong,
+  UnsignedLongLong,
+  Float,
+  Double,
+  LongDouble,
+  Int8,
+  Int16,
+  Int32,
+  Int64,
+  UInt8,
+  UInt16,
+  UInt32,
+  UInt64,
+  CBool,
+  WChar,
+  FloatComplex,
+  DoubleComplex,
+  Aint,
+  Offset,
+  Count,
   // Pair types of MAXLOC/MINLOC (value, int index), laid out as the C structs MPI defines.
-  FloatInt, DoubleInt, LongInt, TwoInt, ShortInt, LongDoubleInt,
+  FloatInt,
+  DoubleInt,
+  LongInt,
+  TwoInt,
+  ShortInt,
+  LongDoubleInt,
   Packed,
   // Added later, after MPI_PACKED to keep the handles of mpi.h: long double complex and the C++ types.
-  LongDoubleComplex, CxxBool, CxxFloatComplex, CxxDoubleComplex, CxxLongDoubleComplex
+  LongDoubleComplex,
+  CxxBool,
+  CxxFloatComplex,
+  CxxDoubleComplex,
+  CxxLongDoubleComplex
 };
 
 size_t element_size(Element element);
@@ -45,8 +81,21 @@ public:
   };
   // How a type was built, as MPI_Type_get_contents returns it: the integer, address and datatype arguments in the
   // standard's order (MPI-3.1 section 4.1.13). Subarray and darray orders are 0 for C, 1 for Fortran.
-  enum class Combiner { Named, Dup, Contiguous, Vector, Hvector, Indexed, Hindexed, IndexedBlock, HindexedBlock,
-                        Struct, Subarray, Darray, Resized };
+  enum class Combiner {
+    Named,
+    Dup,
+    Contiguous,
+    Vector,
+    Hvector,
+    Indexed,
+    Hindexed,
+    IndexedBlock,
+    HindexedBlock,
+    Struct,
+    Subarray,
+    Darray,
+    Resized
+  };
   struct Recipe {
     Combiner combiner = Combiner::Named;
     std::vector<int> integers;
@@ -82,7 +131,7 @@ public:
   // `recipe` instead of the recipe of the constructors that built it.
   static DatatypePtr with_recipe(const DatatypePtr& built, Recipe recipe);
 
-  size_t size() const { return size_; }                  // bytes of data in one element
+  size_t size() const { return size_; } // bytes of data in one element
   std::ptrdiff_t lb() const { return lb_; }
   std::ptrdiff_t extent() const { return ub_ - lb_; }
   std::ptrdiff_t true_lb() const { return true_lb_; }

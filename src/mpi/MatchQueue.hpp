@@ -11,8 +11,7 @@
 
 namespace mpisim::mpi {
 
-template <class T>
-class MatchQueue {
+template <class T> class MatchQueue {
 public:
   using iterator = typename std::vector<T>::iterator;
   using const_iterator = typename std::vector<T>::const_iterator;

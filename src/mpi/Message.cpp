@@ -29,8 +29,8 @@ void Message::start_transfer()
 {
   in_flight_ = shared_from_this();
   started_at_ = world_.engine().now();
-  transfer_ = world_.network().transfer(world_.host_of(source_world_), world_.host_of(destination_world_), bytes(),
-                                        posted_at_);
+  transfer_ =
+      world_.network().transfer(world_.host_of(source_world_), world_.host_of(destination_world_), bytes(), posted_at_);
   if (protocol_ == models::Protocol::Rendezvous && transfer_.sender_release) {
     if (transfer_.sender_release->done())
       release_sender();

@@ -43,8 +43,8 @@ public:
   std::vector<std::byte> copied;
   const void* source_buffer = nullptr;
 
-  void start_transfer();              // eager: at the send; others: at the match
-  void match(RequestPtr receive);     // a receive takes this message
+  void start_transfer();          // eager: at the send; others: at the match
+  void match(RequestPtr receive); // a receive takes this message
   // MPI_Cancel of the send before any receive matched it (the mailbox has already dropped it): the send request
   // completes, marked cancelled, and the data is never delivered.
   void cancel();

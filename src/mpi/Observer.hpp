@@ -15,11 +15,11 @@ struct CallRecord {
   const char* operation; // "send", "allreduce", "compute", "sleep", ... (static storage)
   double start;
   double end;
-  int peer = -1;         // world rank of the partner or root, -1 when none
-  double bytes = 0;      // payload (collectives: this rank's send buffer)
+  int peer = -1;    // world rank of the partner or root, -1 when none
+  double bytes = 0; // payload (collectives: this rank's send buffer)
   int tag = 0;
-  int communicator = 0;  // context id (0 = MPI_COMM_WORLD)
-  double flops = 0;      // computations
+  int communicator = 0; // context id (0 = MPI_COMM_WORLD)
+  double flops = 0;     // computations
   // Which messages (ids of MessageRecord::id) the call sent and whose receive it completed, when the front end knows
   // (replay does): a timeline then draws each arrow from the exact sending call to the exact receiving call, however
   // many messages with the same source, destination and tag are in flight. 0 / empty: none, or not known.
@@ -33,14 +33,14 @@ struct CallRecord {
 // One point-to-point message, reported when its data has arrived. Collective algorithms' messages are included:
 // they carry negative tags.
 struct MessageRecord {
-  int source;      // world ranks
+  int source; // world ranks
   int destination;
   int tag;
   int communicator;
   double bytes;
-  double posted;   // the send was posted
-  double started;  // the data started moving (eager: at the send; otherwise at the match)
-  double arrived;  // the last byte arrived
+  double posted;  // the send was posted
+  double started; // the data started moving (eager: at the send; otherwise at the match)
+  double arrived; // the last byte arrived
   models::Protocol protocol;
   uint64_t id = 0; // unique in the run, from 1 in posting order (0: not known)
   bool collective() const { return tag < 0; }

@@ -83,8 +83,7 @@ RequestPtr Rank::irecv(const Communicator& comm, int src, int tag, double bytes,
   return post_receive(comm, src, tag, bytes, buffer, nullptr);
 }
 
-RequestPtr Rank::post_receive(const Communicator& comm, int src, int tag, double bytes, void* buffer,
-                              DatatypePtr type)
+RequestPtr Rank::post_receive(const Communicator& comm, int src, int tag, double bytes, void* buffer, DatatypePtr type)
 {
   auto request = std::make_shared<Request>(RequestKind::Receive, world_rank_, comm, src, tag, bytes);
   request->buffer = buffer;

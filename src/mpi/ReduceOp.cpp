@@ -14,9 +14,9 @@ namespace {
 
 const char* operation_name(ReduceOperation operation)
 {
-  static const char* names[] = {"MPI_MAX",  "MPI_MIN",  "MPI_SUM",    "MPI_PROD",   "MPI_LAND",    "MPI_LOR",  "MPI_LXOR",
-                                "MPI_BAND", "MPI_BOR",  "MPI_BXOR",   "MPI_MAXLOC", "MPI_MINLOC",  "MPI_REPLACE",
-                                "MPI_NO_OP"};
+  static const char* names[] = {"MPI_MAX",    "MPI_MIN",    "MPI_SUM",     "MPI_PROD", "MPI_LAND",
+                                "MPI_LOR",    "MPI_LXOR",   "MPI_BAND",    "MPI_BOR",  "MPI_BXOR",
+                                "MPI_MAXLOC", "MPI_MINLOC", "MPI_REPLACE", "MPI_NO_OP"};
   return names[static_cast<size_t>(operation)];
 }
 
@@ -38,34 +38,34 @@ template <typename T> void combine(ReduceOperation op, Element element, const st
     T r{};
     if constexpr (is_complex<T>) {
       switch (op) {
-        case ReduceOperation::Sum: r = a + b; break;
-        case ReduceOperation::Prod: r = a * b; break;
-        default: undefined(op, element);
+      case ReduceOperation::Sum: r = a + b; break;
+      case ReduceOperation::Prod: r = a * b; break;
+      default: undefined(op, element);
       }
     } else if constexpr (std::is_floating_point_v<T>) {
       switch (op) {
-        case ReduceOperation::Max: r = std::max(a, b); break;
-        case ReduceOperation::Min: r = std::min(a, b); break;
-        case ReduceOperation::Sum: r = a + b; break;
-        case ReduceOperation::Prod: r = a * b; break;
-        case ReduceOperation::LogicalAnd: r = (a != 0) && (b != 0); break;
-        case ReduceOperation::LogicalOr: r = (a != 0) || (b != 0); break;
-        case ReduceOperation::LogicalXor: r = (a != 0) != (b != 0); break;
-        default: undefined(op, element);
+      case ReduceOperation::Max: r = std::max(a, b); break;
+      case ReduceOperation::Min: r = std::min(a, b); break;
+      case ReduceOperation::Sum: r = a + b; break;
+      case ReduceOperation::Prod: r = a * b; break;
+      case ReduceOperation::LogicalAnd: r = (a != 0) && (b != 0); break;
+      case ReduceOperation::LogicalOr: r = (a != 0) || (b != 0); break;
+      case ReduceOperation::LogicalXor: r = (a != 0) != (b != 0); break;
+      default: undefined(op, element);
       }
     } else {
       switch (op) {
-        case ReduceOperation::Max: r = std::max(a, b); break;
-        case ReduceOperation::Min: r = std::min(a, b); break;
-        case ReduceOperation::Sum: r = static_cast<T>(a + b); break;
-        case ReduceOperation::Prod: r = static_cast<T>(a * b); break;
-        case ReduceOperation::LogicalAnd: r = (a != 0) && (b != 0); break;
-        case ReduceOperation::LogicalOr: r = (a != 0) || (b != 0); break;
-        case ReduceOperation::LogicalXor: r = (a != 0) != (b != 0); break;
-        case ReduceOperation::BitwiseAnd: r = static_cast<T>(a & b); break;
-        case ReduceOperation::BitwiseOr: r = static_cast<T>(a | b); break;
-        case ReduceOperation::BitwiseXor: r = static_cast<T>(a ^ b); break;
-        default: undefined(op, element);
+      case ReduceOperation::Max: r = std::max(a, b); break;
+      case ReduceOperation::Min: r = std::min(a, b); break;
+      case ReduceOperation::Sum: r = static_cast<T>(a + b); break;
+      case ReduceOperation::Prod: r = static_cast<T>(a * b); break;
+      case ReduceOperation::LogicalAnd: r = (a != 0) && (b != 0); break;
+      case ReduceOperation::LogicalOr: r = (a != 0) || (b != 0); break;
+      case ReduceOperation::LogicalXor: r = (a != 0) != (b != 0); break;
+      case ReduceOperation::BitwiseAnd: r = static_cast<T>(a & b); break;
+      case ReduceOperation::BitwiseOr: r = static_cast<T>(a | b); break;
+      case ReduceOperation::BitwiseXor: r = static_cast<T>(a ^ b); break;
+      default: undefined(op, element);
       }
     }
     std::memcpy(inout + i * sizeof(T), &r, sizeof(T));
@@ -109,56 +109,56 @@ void combine_run(ReduceOperation op, Element element, const std::byte* in, std::
       (op == ReduceOperation::MaxLoc || op == ReduceOperation::MinLoc))
     undefined(op, element);
   switch (element) {
-    case Element::Char: combine<char>(op, element, in, inout, n); break;
-    case Element::SignedChar: combine<signed char>(op, element, in, inout, n); break;
-    case Element::UnsignedChar: combine<unsigned char>(op, element, in, inout, n); break;
-    case Element::Byte:
-      if (op != ReduceOperation::BitwiseAnd && op != ReduceOperation::BitwiseOr && op != ReduceOperation::BitwiseXor)
-        undefined(op, element);
-      combine<unsigned char>(op, element, in, inout, n);
-      break;
-    case Element::Short: combine<short>(op, element, in, inout, n); break;
-    case Element::UnsignedShort: combine<unsigned short>(op, element, in, inout, n); break;
-    case Element::Int: combine<int>(op, element, in, inout, n); break;
-    case Element::Unsigned: combine<unsigned>(op, element, in, inout, n); break;
-    case Element::Long: combine<long>(op, element, in, inout, n); break;
-    case Element::UnsignedLong: combine<unsigned long>(op, element, in, inout, n); break;
-    case Element::LongLong:
-    case Element::Offset:
-    case Element::Count: combine<long long>(op, element, in, inout, n); break;
-    case Element::UnsignedLongLong: combine<unsigned long long>(op, element, in, inout, n); break;
-    case Element::Float: combine<float>(op, element, in, inout, n); break;
-    case Element::Double: combine<double>(op, element, in, inout, n); break;
-    case Element::LongDouble: combine<long double>(op, element, in, inout, n); break;
-    case Element::Int8: combine<int8_t>(op, element, in, inout, n); break;
-    case Element::Int16: combine<int16_t>(op, element, in, inout, n); break;
-    case Element::Int32: combine<int32_t>(op, element, in, inout, n); break;
-    case Element::Int64: combine<int64_t>(op, element, in, inout, n); break;
-    case Element::UInt8: combine<uint8_t>(op, element, in, inout, n); break;
-    case Element::UInt16: combine<uint16_t>(op, element, in, inout, n); break;
-    case Element::UInt32: combine<uint32_t>(op, element, in, inout, n); break;
-    case Element::UInt64: combine<uint64_t>(op, element, in, inout, n); break;
-    case Element::CBool:
-    case Element::CxxBool:
-      if (op != ReduceOperation::LogicalAnd && op != ReduceOperation::LogicalOr && op != ReduceOperation::LogicalXor)
-        undefined(op, element);
-      combine<bool>(op, element, in, inout, n);
-      break;
-    case Element::WChar: combine<wchar_t>(op, element, in, inout, n); break;
-    case Element::FloatComplex:
-    case Element::CxxFloatComplex: combine<std::complex<float>>(op, element, in, inout, n); break;
-    case Element::DoubleComplex:
-    case Element::CxxDoubleComplex: combine<std::complex<double>>(op, element, in, inout, n); break;
-    case Element::LongDoubleComplex:
-    case Element::CxxLongDoubleComplex: combine<std::complex<long double>>(op, element, in, inout, n); break;
-    case Element::Aint: combine<std::ptrdiff_t>(op, element, in, inout, n); break;
-    case Element::FloatInt: combine_location<float>(op, element, in, inout, n); break;
-    case Element::DoubleInt: combine_location<double>(op, element, in, inout, n); break;
-    case Element::LongInt: combine_location<long>(op, element, in, inout, n); break;
-    case Element::TwoInt: combine_location<int>(op, element, in, inout, n); break;
-    case Element::ShortInt: combine_location<short>(op, element, in, inout, n); break;
-    case Element::LongDoubleInt: combine_location<long double>(op, element, in, inout, n); break;
-    case Element::Packed: undefined(op, element);
+  case Element::Char: combine<char>(op, element, in, inout, n); break;
+  case Element::SignedChar: combine<signed char>(op, element, in, inout, n); break;
+  case Element::UnsignedChar: combine<unsigned char>(op, element, in, inout, n); break;
+  case Element::Byte:
+    if (op != ReduceOperation::BitwiseAnd && op != ReduceOperation::BitwiseOr && op != ReduceOperation::BitwiseXor)
+      undefined(op, element);
+    combine<unsigned char>(op, element, in, inout, n);
+    break;
+  case Element::Short: combine<short>(op, element, in, inout, n); break;
+  case Element::UnsignedShort: combine<unsigned short>(op, element, in, inout, n); break;
+  case Element::Int: combine<int>(op, element, in, inout, n); break;
+  case Element::Unsigned: combine<unsigned>(op, element, in, inout, n); break;
+  case Element::Long: combine<long>(op, element, in, inout, n); break;
+  case Element::UnsignedLong: combine<unsigned long>(op, element, in, inout, n); break;
+  case Element::LongLong:
+  case Element::Offset:
+  case Element::Count: combine<long long>(op, element, in, inout, n); break;
+  case Element::UnsignedLongLong: combine<unsigned long long>(op, element, in, inout, n); break;
+  case Element::Float: combine<float>(op, element, in, inout, n); break;
+  case Element::Double: combine<double>(op, element, in, inout, n); break;
+  case Element::LongDouble: combine<long double>(op, element, in, inout, n); break;
+  case Element::Int8: combine<int8_t>(op, element, in, inout, n); break;
+  case Element::Int16: combine<int16_t>(op, element, in, inout, n); break;
+  case Element::Int32: combine<int32_t>(op, element, in, inout, n); break;
+  case Element::Int64: combine<int64_t>(op, element, in, inout, n); break;
+  case Element::UInt8: combine<uint8_t>(op, element, in, inout, n); break;
+  case Element::UInt16: combine<uint16_t>(op, element, in, inout, n); break;
+  case Element::UInt32: combine<uint32_t>(op, element, in, inout, n); break;
+  case Element::UInt64: combine<uint64_t>(op, element, in, inout, n); break;
+  case Element::CBool:
+  case Element::CxxBool:
+    if (op != ReduceOperation::LogicalAnd && op != ReduceOperation::LogicalOr && op != ReduceOperation::LogicalXor)
+      undefined(op, element);
+    combine<bool>(op, element, in, inout, n);
+    break;
+  case Element::WChar: combine<wchar_t>(op, element, in, inout, n); break;
+  case Element::FloatComplex:
+  case Element::CxxFloatComplex: combine<std::complex<float>>(op, element, in, inout, n); break;
+  case Element::DoubleComplex:
+  case Element::CxxDoubleComplex: combine<std::complex<double>>(op, element, in, inout, n); break;
+  case Element::LongDoubleComplex:
+  case Element::CxxLongDoubleComplex: combine<std::complex<long double>>(op, element, in, inout, n); break;
+  case Element::Aint: combine<std::ptrdiff_t>(op, element, in, inout, n); break;
+  case Element::FloatInt: combine_location<float>(op, element, in, inout, n); break;
+  case Element::DoubleInt: combine_location<double>(op, element, in, inout, n); break;
+  case Element::LongInt: combine_location<long>(op, element, in, inout, n); break;
+  case Element::TwoInt: combine_location<int>(op, element, in, inout, n); break;
+  case Element::ShortInt: combine_location<short>(op, element, in, inout, n); break;
+  case Element::LongDoubleInt: combine_location<long double>(op, element, in, inout, n); break;
+  case Element::Packed: undefined(op, element);
   }
 }
 

@@ -12,7 +12,19 @@
 namespace mpisim::mpi {
 
 enum class ReduceOperation : uint8_t {
-  Max, Min, Sum, Prod, LogicalAnd, LogicalOr, LogicalXor, BitwiseAnd, BitwiseOr, BitwiseXor, MaxLoc, MinLoc, Replace,
+  Max,
+  Min,
+  Sum,
+  Prod,
+  LogicalAnd,
+  LogicalOr,
+  LogicalXor,
+  BitwiseAnd,
+  BitwiseOr,
+  BitwiseXor,
+  MaxLoc,
+  MinLoc,
+  Replace,
   NoOp
 };
 

@@ -18,7 +18,7 @@ struct Status {
   int tag = kAnyTag;
   double bytes = 0;
   bool truncated = false;
-  uint64_t message = 0; // id of the message (MessageRecord::id): send requests from posting, receives from matching
+  uint64_t message = 0;   // id of the message (MessageRecord::id): send requests from posting, receives from matching
   bool cancelled = false; // MPI_Cancel took the request back before it was matched
 };
 

@@ -43,9 +43,9 @@ Simulation::Simulation(const SimulationOptions& options, int ranks, std::shared_
   network_ = model.factory(models::NetworkModelContext{*engine_, *platform_, *parameters_});
 
   std::vector<platform::HostId> hosts = not options.rank_hosts.empty() ? options.rank_hosts
-                                       : options.hostfile.empty()
-                                           ? place_ranks(*platform_, ranks, options.placement)
-                                           : place_ranks_from_hostfile(*platform_, ranks, options.hostfile);
+                                        : options.hostfile.empty()
+                                            ? place_ranks(*platform_, ranks, options.placement)
+                                            : place_ranks_from_hostfile(*platform_, ranks, options.hostfile);
   if (static_cast<int>(hosts.size()) != ranks)
     throw InputError("placement gives " + std::to_string(hosts.size()) + " hosts for " + std::to_string(ranks) +
                      " ranks");
@@ -58,8 +58,8 @@ Simulation::Simulation(const SimulationOptions& options, int ranks, std::shared_
       });
 }
 
-double Simulation::time_alone(const SimulationOptions& options, const std::string& algorithm,
-                              const Communicator& comm, const CollectiveCall& call) const
+double Simulation::time_alone(const SimulationOptions& options, const std::string& algorithm, const Communicator& comm,
+                              const CollectiveCall& call) const
 {
   SimulationOptions trial = options;
   trial.collective_selector = "default";

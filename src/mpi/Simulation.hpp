@@ -17,9 +17,9 @@
 namespace mpisim::mpi {
 
 struct SimulationOptions {
-  std::string platform;                 // XML file, or a generator spec such as "torus:4x4x4,bw=10Gbps"
+  std::string platform; // XML file, or a generator spec such as "torus:4x4x4,bw=10Gbps"
   std::string model = "smpi";
-  std::string model_parameter_file;     // "name = value" lines
+  std::string model_parameter_file;                                  // "name = value" lines
   std::vector<std::pair<std::string, std::string>> model_parameters; // --param name=value
   std::string hostfile;
   std::vector<platform::HostId> rank_hosts; // explicit placement (rank i on rank_hosts[i]), before hostfile/order

@@ -32,8 +32,7 @@ World::World(kernel::Engine& engine, const platform::Platform& platform, models:
 
 World::~World() = default;
 
-const Communicator& World::create_communicator(std::string name, std::vector<int> world_ranks,
-                                               Communicator::Role role)
+const Communicator& World::create_communicator(std::string name, std::vector<int> world_ranks, Communicator::Role role)
 {
   int context = static_cast<int>(communicators_.size());
   communicators_.push_back(std::make_unique<Communicator>(context, std::move(name), std::move(world_ranks), role));
@@ -72,8 +71,8 @@ const Communicator& NodeLayout::intra(size_t node) const
     std::vector<int> world_ranks;
     for (int local : members[node])
       world_ranks.push_back(comm_->world_rank(local));
-    intra_[node] = &world_->create_communicator(comm_->name() + " node " + std::to_string(node),
-                                                std::move(world_ranks), Communicator::Role::Node);
+    intra_[node] = &world_->create_communicator(comm_->name() + " node " + std::to_string(node), std::move(world_ranks),
+                                                Communicator::Role::Node);
   }
   return *intra_[node];
 }
@@ -84,8 +83,8 @@ const Communicator& NodeLayout::leaders() const
     std::vector<int> world_ranks;
     for (const auto& node : members)
       world_ranks.push_back(comm_->world_rank(node[0]));
-    leaders_ = &world_->create_communicator(comm_->name() + " leaders", std::move(world_ranks),
-                                            Communicator::Role::Leaders);
+    leaders_ =
+        &world_->create_communicator(comm_->name() + " leaders", std::move(world_ranks), Communicator::Role::Leaders);
   }
   return *leaders_;
 }

@@ -45,8 +45,8 @@ private:
 };
 
 struct WorldSettings {
-  double test_delay = 1e-4;        // seconds injected by each MPI_Test (SimGrid's smpi/test)
-  bool grow_test_delay = true;     // consecutive failed tests inject growing delays (smpi/grow-injected-times)
+  double test_delay = 1e-4;    // seconds injected by each MPI_Test (SimGrid's smpi/test)
+  bool grow_test_delay = true; // consecutive failed tests inject growing delays (smpi/grow-injected-times)
 };
 
 class World {

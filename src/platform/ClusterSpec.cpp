@@ -17,11 +17,12 @@ namespace {
 
 int parse_radical_number(std::string_view number, std::string_view group, std::string_view text)
 {
-  int value       = 0;
+  int value = 0;
   auto [end, err] = std::from_chars(number.data(), number.data() + number.size(), value);
   if (number.empty() || err != std::errc() || end != number.data() + number.size())
-    throw InputError("", 0, "malformed radical '" + std::string(group) + "' in '" + std::string(text) +
-                                "' (expected N or N-M, separated by commas)");
+    throw InputError("", 0,
+                     "malformed radical '" + std::string(group) + "' in '" + std::string(text) +
+                         "' (expected N or N-M, separated by commas)");
   return value;
 }
 
@@ -44,7 +45,7 @@ std::vector<int> parse_radicals(std::string_view text)
   std::vector<int> radicals;
   for (std::string_view group : split(text, ',')) {
     const size_t dash = group.find('-');
-    const int first   = parse_radical_number(group.substr(0, dash), group, text);
+    const int first = parse_radical_number(group.substr(0, dash), group, text);
     const int last = dash == std::string_view::npos ? first : parse_radical_number(group.substr(dash + 1), group, text);
     if (last < first)
       throw InputError("", 0, "empty radical range '" + std::string(group) + "' in '" + std::string(text) + "'");
@@ -58,7 +59,7 @@ std::vector<uint32_t> parse_count_list(std::string_view list, const std::string&
 {
   std::vector<uint32_t> counts;
   for (std::string_view item : split(list, ',')) {
-    uint32_t value  = 0;
+    uint32_t value = 0;
     auto [end, err] = std::from_chars(item.data(), item.data() + item.size(), value);
     if (item.empty() || err != std::errc() || end != item.data() + item.size() || value == 0)
       throw InputError("", 0,
@@ -74,8 +75,8 @@ void build_cluster(const ClusterSpec& spec, PlatformBuilder& builder, Zone* pare
   const TopologyEntry* topology = find_topology_by_xml_name(spec.topology);
   if (topology == nullptr)
     throw InputError("", 0,
-                     "unknown topology '" + spec.topology + "' for cluster '" + spec.id + "' (known: " +
-                         topology_xml_names() + ")");
+                     "unknown topology '" + spec.topology + "' for cluster '" + spec.id +
+                         "' (known: " + topology_xml_names() + ")");
   if (spec.speeds.empty())
     throw InputError("", 0, "cluster '" + spec.id + "' has no speed");
   topology->build(spec, builder, parent);
@@ -104,7 +105,7 @@ std::pair<LinkId, LinkId> add_cluster_link(const ClusterSpec& spec, PlatformBuil
 {
   const double bandwidth = spec.bandwidth * bandwidth_factor;
   if (spec.sharing == ClusterSharing::SplitDuplex) {
-    LinkId up   = builder.add_link({name + "_UP", bandwidth, spec.latency, LinkSharing::Shared});
+    LinkId up = builder.add_link({name + "_UP", bandwidth, spec.latency, LinkSharing::Shared});
     LinkId down = builder.add_link({name + "_DOWN", bandwidth, spec.latency, LinkSharing::Shared});
     return {up, down};
   }

@@ -22,23 +22,23 @@ struct ClusterSpec {
   std::string id;
   std::string prefix;
   std::string suffix;
-  std::vector<int> radicals; // host i is prefix + radicals[i] + suffix
+  std::vector<int> radicals;  // host i is prefix + radicals[i] + suffix
   std::vector<double> speeds; // one per power state; hosts run at the first
-  int cores       = 1;
+  int cores = 1;
   double bandwidth = 0;
-  double latency   = 0;
+  double latency = 0;
   ClusterSharing sharing = ClusterSharing::SplitDuplex;
-  std::string topology   = "FLAT";
+  std::string topology = "FLAT";
   std::string topo_parameters;
-  double backbone_bandwidth       = 0; // no backbone unless bandwidth or latency is positive
-  double backbone_latency         = 0;
-  LinkSharing backbone_sharing    = LinkSharing::Shared;
-  std::string router_id;              // FLAT only; default prefix + id + "_router" + suffix
-  double limiter_bandwidth = 0;       // 0: no limiter links
-  double loopback_bandwidth = 0;      // no loopback links unless bandwidth or latency is positive
-  double loopback_latency   = 0;
+  double backbone_bandwidth = 0; // no backbone unless bandwidth or latency is positive
+  double backbone_latency = 0;
+  LinkSharing backbone_sharing = LinkSharing::Shared;
+  std::string router_id;         // FLAT only; default prefix + id + "_router" + suffix
+  double limiter_bandwidth = 0;  // 0: no limiter links
+  double loopback_bandwidth = 0; // no loopback links unless bandwidth or latency is positive
+  double loopback_latency = 0;
   std::map<std::string, std::string> properties; // given to every host
-  long line = 0;                                  // of the element, for the zone
+  long line = 0;                                 // of the element, for the zone
 
   bool has_loopback() const { return loopback_bandwidth > 0 || loopback_latency > 0; }
   bool has_backbone() const { return backbone_bandwidth > 0 || backbone_latency > 0; }
@@ -64,9 +64,9 @@ std::vector<uint32_t> parse_count_list(std::string_view list, const std::string&
 // SimGrid 3.32 does: the host prefix<radical>suffix, then the loopback <id>_link_<radical>_loopback
 // (FATPIPE), then the limiter <id>_link_<position>_limiter (SHARED; note: position, not radical).
 struct ClusterLeaf {
-  HostId host     = 0;
+  HostId host = 0;
   LinkId loopback = kNoLink;
-  LinkId limiter  = kNoLink;
+  LinkId limiter = kNoLink;
 };
 ClusterLeaf add_cluster_leaf(const ClusterSpec& spec, PlatformBuilder& builder, Zone& zone, size_t position);
 

@@ -5,7 +5,7 @@
 
 namespace mpisim::platform {
 
-Platform::Platform()  = default;
+Platform::Platform() = default;
 Platform::~Platform() = default;
 
 std::optional<HostId> Platform::find_host(std::string_view name) const

@@ -29,14 +29,14 @@ enum class LinkSharing : uint8_t { Shared, Fatpipe };
 struct LinkSpec {
   std::string name;
   double bandwidth = 0; // byte/s
-  double latency   = 0; // s
+  double latency = 0;   // s
   LinkSharing sharing = LinkSharing::Shared;
 };
 
 struct HostSpec {
   std::string name;
   double speed = 0; // flop/s of one core, in the host's initial power state
-  int cores    = 1;
+  int cores = 1;
   std::map<std::string, std::string> properties;
 };
 
@@ -46,7 +46,7 @@ class Platform {
 public:
   Platform();
   ~Platform();
-  Platform(const Platform&)            = delete;
+  Platform(const Platform&) = delete;
   Platform& operator=(const Platform&) = delete;
 
   // Hosts in declaration order. A <cluster> declares its hosts in the order of its radicals

@@ -10,12 +10,9 @@ namespace {
 std::string kind_name(PointKind kind)
 {
   switch (kind) {
-    case PointKind::Host:
-      return "host";
-    case PointKind::Router:
-      return "router";
-    case PointKind::Zone:
-      return "zone";
+  case PointKind::Host: return "host";
+  case PointKind::Router: return "router";
+  case PointKind::Zone: return "zone";
   }
   return "point";
 }
@@ -25,7 +22,7 @@ std::string kind_name(PointKind kind)
 PlatformBuilder::PlatformBuilder() : platform_(std::make_unique<Platform>())
 {
   platform_->zones_ = std::make_unique<ZoneTree>();
-  tree_             = platform_->zones_.get();
+  tree_ = platform_->zones_.get();
 }
 
 PlatformBuilder::~PlatformBuilder() = default;
@@ -49,13 +46,12 @@ PointId PlatformBuilder::add_point(const std::string& name, PointKind kind, Zone
     throw InputError("", 0, "empty " + kind_name(kind) + " name");
   if (auto existing = tree_->find_point(name))
     throw InputError("", 0,
-                     "duplicate name '" + name + "': a " + kind_name(tree_->point(*existing).kind) +
-                         " already has it");
+                     "duplicate name '" + name + "': a " + kind_name(tree_->point(*existing).kind) + " already has it");
   NetPoint point;
-  point.name      = name;
-  point.kind      = kind;
+  point.name = name;
+  point.kind = kind;
   point.englobing = zone;
-  PointId id      = tree_->add_point(std::move(point));
+  PointId id = tree_->add_point(std::move(point));
   if (zone != nullptr)
     tree_->mutable_point(id).member = zone->add_member(id);
   return id;
@@ -65,8 +61,8 @@ Zone& PlatformBuilder::add_zone(Zone* parent, std::unique_ptr<Zone> zone, long l
 {
   if (parent == nullptr && tree_->root() != nullptr)
     throw InputError("", 0,
-                     "a platform has a single top-level zone or cluster: '" + zone->name() +
-                         "' comes after '" + tree_->root()->name() + "' (wrap both in a <zone>)");
+                     "a platform has a single top-level zone or cluster: '" + zone->name() + "' comes after '" +
+                         tree_->root()->name() + "' (wrap both in a <zone>)");
   PointId id = add_point(zone->name(), PointKind::Zone, parent);
   zone->attach(parent, id);
   zone->set_line(line);
@@ -86,7 +82,7 @@ HostId PlatformBuilder::add_host(Zone& zone, HostSpec host)
   if (host.cores < 1)
     throw InputError("", 0, "host '" + host.name + "' needs at least one core, not " + std::to_string(host.cores));
   PointId point = add_point(host.name, PointKind::Host, &zone);
-  auto id       = static_cast<HostId>(platform_->hosts_.size());
+  auto id = static_cast<HostId>(platform_->hosts_.size());
   tree_->mutable_point(point).host = id;
   tree_->set_host_point(id, point);
   platform_->host_ids_.emplace(host.name, id);
@@ -118,7 +114,7 @@ std::pair<LinkId, LinkId> PlatformBuilder::add_split_duplex_link(const std::stri
 {
   if (split_duplex_links_.count(name))
     throw InputError("", 0, "duplicate link '" + name + "'");
-  LinkId up   = add_link({name + "_UP", bandwidth, latency, LinkSharing::Shared});
+  LinkId up = add_link({name + "_UP", bandwidth, latency, LinkSharing::Shared});
   LinkId down = add_link({name + "_DOWN", bandwidth, latency, LinkSharing::Shared});
   split_duplex_links_.emplace(name, std::make_pair(up, down));
   return {up, down};
@@ -142,8 +138,8 @@ LinkId PlatformBuilder::global_loopback()
   if (global_loopback_)
     return *global_loopback_;
   const auto& config = platform_->config_;
-  double bandwidth   = 10e9;
-  double latency     = 0;
+  double bandwidth = 10e9;
+  double latency = 0;
   try {
     if (auto bw = config.find("network/loopback-bw"); bw != config.end())
       bandwidth = units::parse_bandwidth(bw->second);
@@ -174,7 +170,7 @@ size_t PlatformBuilder::check_routes(const Zone& zone)
   size_t hosts = 0;
   for (size_t i = 0; i < zone.members().size(); i++) {
     const NetPoint& member = tree_->point(zone.members()[i]);
-    size_t inside          = 0;
+    size_t inside = 0;
     if (member.kind == PointKind::Host)
       inside = 1;
     else if (member.kind == PointKind::Zone)

@@ -50,18 +50,18 @@ public:
         known += (known.empty() ? "" : ", ") + entry.spec_name;
       fail("unknown kind '" + kind + "' (known: " + known + ")");
     }
-    std::string_view rest  = spec_.substr(colon + 1);
-    const size_t options   = options_start(rest);
+    std::string_view rest = spec_.substr(colon + 1);
+    const size_t options = options_start(rest);
     std::string_view shape = rest.substr(0, options);
     if (options != std::string_view::npos)
       read_options(rest.substr(options + 1));
 
     ClusterSpec cluster;
-    cluster.id       = option("id", kind);
-    cluster.prefix   = option("prefix", "node-");
-    cluster.suffix   = option("suffix", "");
+    cluster.id = option("id", kind);
+    cluster.prefix = option("prefix", "node-");
+    cluster.suffix = option("suffix", "");
     cluster.topology = topology->xml_name;
-    size_t hosts     = 0;
+    size_t hosts = 0;
     if (kind == "cluster") {
       hosts = positive_count(shape);
     } else {
@@ -79,24 +79,25 @@ public:
     for (size_t i = 0; i < hosts; i++)
       cluster.radicals.push_back(static_cast<int>(i));
 
-    cluster.speeds    = {quantity("speed", "1Gf", units::parse_speed)};
-    cluster.cores     = static_cast<int>(positive_count(option("cores", "1")));
+    cluster.speeds = {quantity("speed", "1Gf", units::parse_speed)};
+    cluster.cores = static_cast<int>(positive_count(option("cores", "1")));
     cluster.bandwidth = quantity("bw", "125MBps", units::parse_bandwidth);
-    cluster.latency   = quantity("lat", "50us", units::parse_time);
-    cluster.sharing   = sharing(option("sharing", "SPLITDUPLEX"));
+    cluster.latency = quantity("lat", "50us", units::parse_time);
+    cluster.sharing = sharing(option("sharing", "SPLITDUPLEX"));
     cluster.backbone_bandwidth = quantity("bb_bw", "0", units::parse_bandwidth);
-    cluster.backbone_latency   = quantity("bb_lat", "0", units::parse_time);
+    cluster.backbone_latency = quantity("bb_lat", "0", units::parse_time);
     const std::string bb_sharing = option("bb_sharing", "SHARED");
     if (bb_sharing != "SHARED" && bb_sharing != "FATPIPE")
       fail("bad bb_sharing '" + bb_sharing + "' (expected SHARED or FATPIPE)");
-    cluster.backbone_sharing   = bb_sharing == "FATPIPE" ? LinkSharing::Fatpipe : LinkSharing::Shared;
-    cluster.router_id          = option("router_id", "");
-    cluster.limiter_bandwidth  = quantity("limiter", "0", units::parse_bandwidth);
+    cluster.backbone_sharing = bb_sharing == "FATPIPE" ? LinkSharing::Fatpipe : LinkSharing::Shared;
+    cluster.router_id = option("router_id", "");
+    cluster.limiter_bandwidth = quantity("limiter", "0", units::parse_bandwidth);
     cluster.loopback_bandwidth = quantity("loopback_bw", "0", units::parse_bandwidth);
-    cluster.loopback_latency   = quantity("loopback_lat", "0", units::parse_time);
+    cluster.loopback_latency = quantity("loopback_lat", "0", units::parse_time);
     for (const auto& [key, value] : options_) {
       if (!used_.count(key))
-        fail("unknown option '" + key + "' (known: id, prefix, suffix, speed, cores, bw, lat, sharing, limiter, "
+        fail("unknown option '" + key +
+             "' (known: id, prefix, suffix, speed, cores, bw, lat, sharing, limiter, "
              "loopback_bw, loopback_lat, bb_bw, bb_lat, bb_sharing, router_id)");
     }
 
@@ -139,8 +140,8 @@ private:
                   double (*parse)(std::string_view, const units::WarningHandler&))
   {
     const std::string value = option(key, fallback);
-    bool unit_less          = false;
-    double result           = 0;
+    bool unit_less = false;
+    double result = 0;
     try {
       result = parse(value, [&](const std::string&) { unit_less = true; });
     } catch (const InputError& error) {
@@ -153,7 +154,7 @@ private:
 
   size_t positive_count(std::string_view text) const
   {
-    size_t value    = 0;
+    size_t value = 0;
     auto [end, err] = std::from_chars(text.data(), text.data() + text.size(), value);
     if (text.empty() || err != std::errc() || end != text.data() + text.size() || value == 0)
       fail(std::string("'").append(text).append("' is not a positive integer"));

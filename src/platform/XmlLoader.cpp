@@ -28,10 +28,10 @@ namespace {
 
 // A zone being read, with what <zone routing="Cluster"> collects until its end tag.
 struct OpenZone {
-  Zone* zone           = nullptr;
-  StarRouting* star    = nullptr; // routing="Cluster"
-  ZoneContent content  = ZoneContent::Undecided;
-  LinkId backbone      = kNoLink;
+  Zone* zone = nullptr;
+  StarRouting* star = nullptr; // routing="Cluster"
+  ZoneContent content = ZoneContent::Undecided;
+  LinkId backbone = kNoLink;
   struct HostLink {
     std::string host, up, down;
     long line;
@@ -74,8 +74,7 @@ private:
   long line(const pugi::xml_node& node) const { return lines_.line_of(node.offset_debug()); }
 
   // Runs `read`, giving file and line to the InputErrors that have none yet.
-  template <typename Read>
-  void located(const pugi::xml_node& node, Read&& read)
+  template <typename Read> void located(const pugi::xml_node& node, Read&& read)
   {
     try {
       read();
@@ -118,7 +117,7 @@ private:
                   double (*parse)(std::string_view, const units::WarningHandler&), const char* fallback = nullptr)
   {
     pugi::xml_attribute attribute = node.attribute(name);
-    std::string value             = attribute ? attribute.value() : (fallback ? fallback : "");
+    std::string value = attribute ? attribute.value() : (fallback ? fallback : "");
     try {
       return parse(value, [&](const std::string& message) { warn(node, owner + " " + name + ": " + message); });
     } catch (const InputError& error) {
@@ -139,9 +138,9 @@ private:
   int count(const pugi::xml_node& node, const char* name, const std::string& owner, const char* fallback) const
   {
     std::string value = text(node, name, fallback);
-    char* end         = nullptr;
-    errno             = 0;
-    long parsed       = std::strtol(value.c_str(), &end, 10);
+    char* end = nullptr;
+    errno = 0;
+    long parsed = std::strtol(value.c_str(), &end, 10);
     if (value.empty() || *end != '\0' || errno == ERANGE || parsed < 1 || parsed > 1 << 30)
       fail(owner + " " + name + ": '" + value + "' is not a positive integer");
     return static_cast<int>(parsed);
@@ -212,8 +211,8 @@ private:
     check_attributes(platform);
     check_version(platform);
     bool content_started = false;
-    for (pugi::xml_node child : elements(platform, {"config", "random", "include", "cluster", "cabinet", "peer",
-                                                    "AS", "zone", "trace", "trace_connect", "process", "actor"})) {
+    for (pugi::xml_node child : elements(platform, {"config", "random", "include", "cluster", "cabinet", "peer", "AS",
+                                                    "zone", "trace", "trace_connect", "process", "actor"})) {
       located(child, [&] {
         std::string_view name = child.name();
         if (name == "config") {
@@ -240,8 +239,8 @@ private:
   void check_version(const pugi::xml_node& platform)
   {
     const std::string version = text(platform, "version", "0.0");
-    char* end                 = nullptr;
-    double parsed             = std::strtod(version.c_str(), &end);
+    char* end = nullptr;
+    double parsed = std::strtod(version.c_str(), &end);
     if (version.empty() || *end != '\0')
       fail("bad platform version '" + version + "'");
     // SimGrid compares hundredths, so that "4.1" is exact.
@@ -256,7 +255,7 @@ private:
   void read_config(const pugi::xml_node& config)
   {
     for (pugi::xml_node prop : elements(config, {"prop"})) {
-      const std::string key   = prop.attribute("id").value();
+      const std::string key = prop.attribute("id").value();
       const std::string value = prop.attribute("value").value();
       if (!builder_.add_config(key, value))
         warn(prop, "configuration '" + key + "' is already set; '" + value + "' ignored");
@@ -265,7 +264,7 @@ private:
 
   void read_zone(const pugi::xml_node& element, OpenZone* parent)
   {
-    const std::string id      = text(element, "id");
+    const std::string id = text(element, "id");
     const std::string routing = text(element, "routing");
     if (std::string_view(element.name()) == "AS")
       warn(element, "<AS> is deprecated: use <zone>");
@@ -281,10 +280,11 @@ private:
     zone.zone = &builder_.add_zone(parent ? parent->zone : nullptr, entry->create(id), line(element));
     zone.star = dynamic_cast<StarRouting*>(zone.zone);
     for (pugi::xml_node child :
-         elements(element, {"prop", "AS", "zone", "include", "link", "backbone", "cluster", "peer", "trace",
-                            "trace_connect", "zoneRoute", "ASroute", "bypassASroute", "bypassZoneRoute",
-                            "storage_type", "storage", "host", "cabinet", "router", "host_link", "route",
-                            "bypassRoute"})) {
+         elements(element, {"prop",      "AS",         "zone",          "include",         "link",
+                            "backbone",  "cluster",    "peer",          "trace",           "trace_connect",
+                            "zoneRoute", "ASroute",    "bypassASroute", "bypassZoneRoute", "storage_type",
+                            "storage",   "host",       "cabinet",       "router",          "host_link",
+                            "route",     "bypassRoute"})) {
       located(child, [&] { read_zone_child(child, zone); });
     }
     if (zone.star != nullptr)
@@ -294,7 +294,7 @@ private:
   void read_zone_child(const pugi::xml_node& child, OpenZone& zone)
   {
     const std::string_view name = child.name();
-    const ZoneContent kind      = content_kind(name);
+    const ZoneContent kind = content_kind(name);
     if (kind != ZoneContent::Undecided) {
       if (zone.content != ZoneContent::Undecided && zone.content != kind)
         fail("<" + std::string(name) + "> cannot go in zone '" + zone.zone->name() + "', which already holds " +
@@ -329,12 +329,12 @@ private:
 
   void read_host(const pugi::xml_node& element, OpenZone& zone)
   {
-    const std::string id    = text(element, "id");
+    const std::string id = text(element, "id");
     const std::string owner = "host '" + id + "'";
     std::vector<double> per_state = speeds(element, owner);
     const std::string pstate_text = text(element, "pstate", "0");
-    char* end                     = nullptr;
-    const double pstate           = std::strtod(pstate_text.c_str(), &end);
+    char* end = nullptr;
+    const double pstate = std::strtod(pstate_text.c_str(), &end);
     if (pstate_text.empty() || *end != '\0' || pstate < 0 || pstate != std::floor(pstate) ||
         pstate >= static_cast<double>(per_state.size()))
       fail(owner + ": pstate '" + pstate_text + "' is not one of its " + std::to_string(per_state.size()) +
@@ -348,13 +348,13 @@ private:
       if (std::string_view(child.name()) == "mount")
         located(child, [&] { fail(std::string(removed_elements().at("mount"))); });
     }
-    builder_.add_host(*zone.zone, {id, per_state[static_cast<size_t>(pstate)],
-                                   count(element, "core", owner, "1"), properties(element)});
+    builder_.add_host(*zone.zone, {id, per_state[static_cast<size_t>(pstate)], count(element, "core", owner, "1"),
+                                   properties(element)});
   }
 
   void read_link(const pugi::xml_node& element)
   {
-    const std::string id    = text(element, "id");
+    const std::string id = text(element, "id");
     const std::string owner = "link '" + id + "'";
     elements(element, {"prop"});
     const std::string policy =
@@ -365,7 +365,7 @@ private:
     if (bandwidth_text.find_first_of(",;") != std::string::npos)
       fail(owner + ": bandwidth '" + bandwidth_text + "' is a list, which only WIFI links take");
     const double bandwidth = quantity(element, "bandwidth", owner, units::parse_bandwidth);
-    const double latency   = quantity(element, "latency", owner, units::parse_time, "0");
+    const double latency = quantity(element, "latency", owner, units::parse_time, "0");
     for (const char* ignored : {"bandwidth_file", "latency_file", "state_file"}) {
       if (element.attribute(ignored))
         warn(element, owner + ": " + ignored + " ignored (mpisim does not vary resources over time)");
@@ -414,15 +414,15 @@ private:
 
   RouteHop read_hop(const pugi::xml_node& element)
   {
-    const std::string id        = text(element, "id");
-    const std::string direction = choice(element, "direction", "<link_ctn id='" + id + "'>", {"UP", "DOWN", "NONE"},
-                                         "NONE");
+    const std::string id = text(element, "id");
+    const std::string direction =
+        choice(element, "direction", "<link_ctn id='" + id + "'>", {"UP", "DOWN", "NONE"}, "NONE");
     if (direction == "NONE") {
       if (auto link = builder_.find_link(id))
         return {*link, *link};
       if (builder_.find_split_duplex_link(id))
-        fail("link '" + id + "' is split-duplex: give direction=\"UP\" or \"DOWN\", or name '" + id + "_UP' or '" +
-             id + "_DOWN'");
+        fail("link '" + id + "' is split-duplex: give direction=\"UP\" or \"DOWN\", or name '" + id + "_UP' or '" + id +
+             "_DOWN'");
       fail("unknown link '" + id + "'");
     }
     auto pair = builder_.find_split_duplex_link(id);
@@ -437,16 +437,16 @@ private:
   void read_cluster(const pugi::xml_node& element, OpenZone* parent)
   {
     ClusterSpec spec;
-    spec.id                 = text(element, "id");
+    spec.id = text(element, "id");
     const std::string owner = "cluster '" + spec.id + "'";
-    spec.line               = line(element);
-    spec.prefix             = text(element, "prefix");
-    spec.suffix             = text(element, "suffix");
-    spec.radicals           = parse_radicals(text(element, "radical"));
-    spec.speeds             = speeds(element, owner);
-    spec.cores              = count(element, "core", owner, "1");
-    spec.bandwidth          = quantity(element, "bw", owner, units::parse_bandwidth);
-    spec.latency            = quantity(element, "lat", owner, units::parse_time);
+    spec.line = line(element);
+    spec.prefix = text(element, "prefix");
+    spec.suffix = text(element, "suffix");
+    spec.radicals = parse_radicals(text(element, "radical"));
+    spec.speeds = speeds(element, owner);
+    spec.cores = count(element, "core", owner, "1");
+    spec.bandwidth = quantity(element, "bw", owner, units::parse_bandwidth);
+    spec.latency = quantity(element, "lat", owner, units::parse_time);
     const std::string sharing =
         choice(element, "sharing_policy", owner, {"SHARED", "SPLITDUPLEX", "FULLDUPLEX", "FATPIPE"}, "SPLITDUPLEX");
     if (sharing == "FULLDUPLEX")
@@ -454,7 +454,7 @@ private:
     spec.sharing = sharing == "SHARED"    ? ClusterSharing::Shared
                    : sharing == "FATPIPE" ? ClusterSharing::Fatpipe
                                           : ClusterSharing::SplitDuplex;
-    spec.topology        = text(element, "topology", "FLAT");
+    spec.topology = text(element, "topology", "FLAT");
     spec.topo_parameters = text(element, "topo_parameters");
     if (!text(element, "bb_bw").empty())
       spec.backbone_bandwidth = quantity(element, "bb_bw", owner, units::parse_bandwidth);
@@ -488,9 +488,8 @@ private:
     if (zone.backbone != kNoLink)
       fail("zone '" + zone.zone->name() + "' already has a backbone, '" + builder_.link(zone.backbone).name + "'");
     const std::string owner = "backbone '" + id + "'";
-    zone.backbone           = builder_.add_link({id, quantity(element, "bandwidth", owner, units::parse_bandwidth),
-                                                 quantity(element, "latency", owner, units::parse_time),
-                                                 LinkSharing::Shared});
+    zone.backbone = builder_.add_link({id, quantity(element, "bandwidth", owner, units::parse_bandwidth),
+                                       quantity(element, "latency", owner, units::parse_time), LinkSharing::Shared});
   }
 
   void read_host_link(const pugi::xml_node& element, OpenZone& zone)
@@ -503,13 +502,13 @@ private:
   {
     require_cluster_zone(element, zone);
     const std::string owner = "cabinet '" + text(element, "id") + "'";
-    const double speed      = quantity(element, "speed", owner, units::parse_speed);
-    const double bandwidth  = quantity(element, "bw", owner, units::parse_bandwidth);
-    const double latency    = quantity(element, "lat", owner, units::parse_time);
+    const double speed = quantity(element, "speed", owner, units::parse_speed);
+    const double bandwidth = quantity(element, "bw", owner, units::parse_bandwidth);
+    const double latency = quantity(element, "lat", owner, units::parse_time);
     for (int radical : parse_radicals(text(element, "radical"))) {
       const std::string host = text(element, "prefix") + std::to_string(radical) + text(element, "suffix");
-      HostId id              = builder_.add_host(*zone.zone, {host, speed, 1, {}});
-      LinkId up   = builder_.add_link({"link_" + host + "_UP", bandwidth, latency, LinkSharing::Shared});
+      HostId id = builder_.add_host(*zone.zone, {host, speed, 1, {}});
+      LinkId up = builder_.add_link({"link_" + host + "_UP", bandwidth, latency, LinkSharing::Shared});
       LinkId down = builder_.add_link({"link_" + host + "_DOWN", bandwidth, latency, LinkSharing::Shared});
       zone.cabinet_hosts.push_back({id, up, down});
     }

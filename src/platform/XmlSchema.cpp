@@ -13,8 +13,7 @@ const std::map<std::string_view, ElementRule>& element_rules()
       {"zone", {{"id", "routing"}, {}}},
       {"AS", {{"id", "routing"}, {}}},
       {"host", {{"id", "speed"}, {"core", "speed_file", "availability_file", "state_file", "coordinates", "pstate"}}},
-      {"link",
-       {{"id", "bandwidth"}, {"bandwidth_file", "latency", "latency_file", "state_file", "sharing_policy"}}},
+      {"link", {{"id", "bandwidth"}, {"bandwidth_file", "latency", "latency_file", "state_file", "sharing_policy"}}},
       {"router", {{"id"}, {"coordinates"}}},
       {"route", {{"src", "dst"}, {"symmetrical"}}},
       {"zoneRoute", {{"src", "dst", "gw_src", "gw_dst"}, {"symmetrical"}}},
@@ -25,8 +24,8 @@ const std::map<std::string_view, ElementRule>& element_rules()
       {"link_ctn", {{"id"}, {"direction"}}},
       {"cluster",
        {{"id", "prefix", "suffix", "radical", "speed", "bw", "lat"},
-        {"core", "sharing_policy", "topology", "topo_parameters", "bb_bw", "bb_lat", "bb_sharing_policy",
-         "router_id", "limiter_link", "loopback_bw", "loopback_lat"}}},
+        {"core", "sharing_policy", "topology", "topo_parameters", "bb_bw", "bb_lat", "bb_sharing_policy", "router_id",
+         "limiter_link", "loopback_bw", "loopback_lat"}}},
       {"cabinet", {{"id", "prefix", "suffix", "radical", "speed", "bw", "lat"}, {}}},
       {"backbone", {{"id", "bandwidth", "latency"}, {}}},
       {"host_link", {{"id", "up", "down"}, {}}},
@@ -38,8 +37,8 @@ const std::map<std::string_view, ElementRule>& element_rules()
       {"argument", {{"value"}, {}}},
       {"random", {{"id", "min", "max", "mean", "std_deviation"}, {"seed", "radical", "generator"}}},
       {"model_prop", {{"id", "value"}, {}}},
-      {"peer", {{"id", "speed", "bw_in", "bw_out"}, {"lat", "coordinates", "speed_file", "availability_file",
-                                                     "state_file"}}},
+      {"peer",
+       {{"id", "speed", "bw_in", "bw_out"}, {"lat", "coordinates", "speed_file", "availability_file", "state_file"}}},
       {"include", {{"file"}, {}}},
       {"storage", {{}, {}}},
       {"storage_type", {{}, {}}},
@@ -63,10 +62,9 @@ const std::map<std::string_view, std::string_view>& removed_elements()
 
 ZoneContent content_kind(std::string_view element)
 {
-  static const std::set<std::string_view> leaf  = {"host",      "router",      "cabinet",
-                                                  "host_link", "route",       "bypassRoute"};
-  static const std::set<std::string_view> inner = {"zone",    "AS",              "cluster",
-                                                   "zoneRoute", "ASroute", "bypassZoneRoute", "bypassASroute"};
+  static const std::set<std::string_view> leaf = {"host", "router", "cabinet", "host_link", "route", "bypassRoute"};
+  static const std::set<std::string_view> inner = {
+      "zone", "AS", "cluster", "zoneRoute", "ASroute", "bypassZoneRoute", "bypassASroute"};
   if (leaf.count(element))
     return ZoneContent::Leaf;
   if (inner.count(element))

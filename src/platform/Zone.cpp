@@ -29,8 +29,8 @@ Zone::~Zone() = default;
 void Zone::attach(Zone* parent, PointId own_point)
 {
   parent_ = parent;
-  point_  = own_point;
-  depth_  = parent ? parent->depth() + 1 : 0;
+  point_ = own_point;
+  depth_ = parent ? parent->depth() + 1 : 0;
 }
 
 uint32_t Zone::add_member(PointId point)
@@ -48,8 +48,8 @@ Zone& Zone::add_child(std::unique_ptr<Zone> child)
 void Zone::add_route(const RouteDeclaration& route, const RouteContext& context)
 {
   throw InputError("", 0,
-                   "zone '" + name_ + "' (routing " + routing_ + ") does not accept explicit routes: " +
-                       describe(route, context));
+                   "zone '" + name_ + "' (routing " + routing_ +
+                       ") does not accept explicit routes: " + describe(route, context));
 }
 
 std::string Zone::describe(const RouteDeclaration& route, const RouteContext& context) const
@@ -67,9 +67,8 @@ void Zone::check_routed_declaration(const RouteDeclaration& route, const RouteCo
   const NetPoint& dst = context.point(route.dst);
   for (const NetPoint* end : {&src, &dst}) {
     if (end->englobing != this)
-      throw InputError("", 0,
-                       describe(route, context) + ": '" + end->name + "' is not declared directly in zone '" + name_ +
-                           "'");
+      throw InputError(
+          "", 0, describe(route, context) + ": '" + end->name + "' is not declared directly in zone '" + name_ + "'");
   }
   if (route.hops.empty())
     throw InputError("", 0, describe(route, context) + " is empty");
@@ -98,11 +97,11 @@ void Zone::check_routed_declaration(const RouteDeclaration& route, const RouteCo
   if (route.gw_src == route.gw_dst)
     throw InputError("", 0, describe(route, context) + ": both gateways are '" + gw_src.name + "'");
   if (!zone_contains(*src.zone, gw_src))
-    throw InputError("", 0,
-                     describe(route, context) + ": gateway '" + gw_src.name + "' is not inside zone '" + src.name + "'");
+    throw InputError(
+        "", 0, describe(route, context) + ": gateway '" + gw_src.name + "' is not inside zone '" + src.name + "'");
   if (!zone_contains(*dst.zone, gw_dst))
-    throw InputError("", 0,
-                     describe(route, context) + ": gateway '" + gw_dst.name + "' is not inside zone '" + dst.name + "'");
+    throw InputError(
+        "", 0, describe(route, context) + ": gateway '" + gw_dst.name + "' is not inside zone '" + dst.name + "'");
 }
 
 void Zone::add_bypass_route(const RouteDeclaration& route, const RouteContext& context)

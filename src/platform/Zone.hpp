@@ -22,34 +22,34 @@ namespace mpisim::platform {
 class PlatformBuilder;
 class Zone;
 
-using PointId                   = uint32_t;
+using PointId = uint32_t;
 inline constexpr PointId kNoPoint = std::numeric_limits<PointId>::max();
-inline constexpr LinkId kNoLink   = std::numeric_limits<LinkId>::max();
+inline constexpr LinkId kNoLink = std::numeric_limits<LinkId>::max();
 
 enum class PointKind : uint8_t { Host, Router, Zone };
 
 // A named end of a route: a host, a router, or a zone seen from its parent.
 struct NetPoint {
   std::string name;
-  PointKind kind     = PointKind::Host;
-  Zone* englobing    = nullptr; // the zone holding this point (null for the root zone's own point)
-  uint32_t member    = 0;       // index among englobing->members(): what routing tables are indexed by
-  HostId host        = 0;       // kind == Host
-  Zone* zone         = nullptr; // kind == Zone: the zone itself
+  PointKind kind = PointKind::Host;
+  Zone* englobing = nullptr; // the zone holding this point (null for the root zone's own point)
+  uint32_t member = 0;       // index among englobing->members(): what routing tables are indexed by
+  HostId host = 0;           // kind == Host
+  Zone* zone = nullptr;      // kind == Zone: the zone itself
 };
 
 // One <link_ctn> of a declared route: the link crossed in the declared direction, and the one
 // crossed when the route is used backwards (the other half of a split-duplex link given with a
 // direction; the same link otherwise).
 struct RouteHop {
-  LinkId forward  = kNoLink;
+  LinkId forward = kNoLink;
   LinkId backward = kNoLink;
 };
 
 // A <route>, <zoneRoute> or bypass route, with names already resolved.
 struct RouteDeclaration {
-  PointId src    = kNoPoint;
-  PointId dst    = kNoPoint;
+  PointId src = kNoPoint;
+  PointId dst = kNoPoint;
   PointId gw_src = kNoPoint; // set for zone routes only
   PointId gw_dst = kNoPoint;
   std::vector<RouteHop> hops;
@@ -77,8 +77,8 @@ struct Gateways {
 // What a zone may ask of the whole platform while it builds or answers a route.
 class RouteContext {
 public:
-  virtual ~RouteContext()                                  = default;
-  virtual const NetPoint& point(PointId id) const          = 0;
+  virtual ~RouteContext() = default;
+  virtual const NetPoint& point(PointId id) const = 0;
   // Appends the route between two points anywhere in the platform.
   virtual void append_route(PointId src, PointId dst, std::vector<LinkId>& links) const = 0;
 };
@@ -87,7 +87,7 @@ class Zone {
 public:
   Zone(std::string name, std::string routing);
   virtual ~Zone();
-  Zone(const Zone&)            = delete;
+  Zone(const Zone&) = delete;
   Zone& operator=(const Zone&) = delete;
 
   const std::string& name() const { return name_; }
@@ -140,10 +140,10 @@ protected:
 private:
   std::string name_;
   std::string routing_;
-  Zone* parent_   = nullptr;
-  PointId point_  = kNoPoint;
-  int depth_      = 0;
-  long line_      = 0;
+  Zone* parent_ = nullptr;
+  PointId point_ = kNoPoint;
+  int depth_ = 0;
+  long line_ = 0;
   std::vector<PointId> members_;
   std::vector<std::unique_ptr<Zone>> children_;
   std::map<std::pair<PointId, PointId>, StoredRoute> bypass_routes_;

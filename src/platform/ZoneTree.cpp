@@ -64,9 +64,9 @@ bool ZoneTree::append_bypass_route(const Zone& common, PointId src, PointId dst,
     dst_path.pop_back();
   }
   const StoredRoute* bypass = nullptr;
-  PointId key_src           = kNoPoint;
-  PointId key_dst           = kNoPoint;
-  auto lookup               = [&](size_t i, size_t j) {
+  PointId key_src = kNoPoint;
+  PointId key_dst = kNoPoint;
+  auto lookup = [&](size_t i, size_t j) {
     if (i >= src_path.size() || j >= dst_path.size())
       return false;
     bypass = common.find_bypass_route(src_path[i]->point(), dst_path[j]->point());
@@ -125,17 +125,17 @@ void ZoneTree::append_route(PointId src, PointId dst, std::vector<LinkId>& links
   const Zone* dst_child = nullptr;
   while (src_side->depth() > dst_side->depth()) {
     src_child = src_side;
-    src_side  = src_side->parent();
+    src_side = src_side->parent();
   }
   while (dst_side->depth() > src_side->depth()) {
     dst_child = dst_side;
-    dst_side  = dst_side->parent();
+    dst_side = dst_side->parent();
   }
   while (src_side != dst_side) {
     src_child = src_side;
-    src_side  = src_side->parent();
+    src_side = src_side->parent();
     dst_child = dst_side;
-    dst_side  = dst_side->parent();
+    dst_side = dst_side->parent();
   }
   const Zone& common = *src_side;
 
@@ -152,8 +152,8 @@ void ZoneTree::append_route(PointId src, PointId dst, std::vector<LinkId>& links
   }
 
   std::vector<LinkId> between;
-  Gateways gateways = local_route(common, points_[src_child->point()].member, points_[dst_child->point()].member,
-                                  between);
+  Gateways gateways =
+      local_route(common, points_[src_child->point()].member, points_[dst_child->point()].member, between);
   if (gateways.src == kNoPoint || gateways.dst == kNoPoint)
     throw InputError("", common.line(),
                      "zone '" + common.name() + "' gives no gateways between its zones '" + src_child->name() +

@@ -252,8 +252,8 @@ void scan(Call& call, bool exclusive, int count, MPI_Datatype type, MPI_Comm com
   }
 }
 
-void gather(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtype, int recvcount,
-            MPI_Datatype recvtype, int root, MPI_Comm comm)
+void gather(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtype, int recvcount, MPI_Datatype recvtype,
+            int root, MPI_Comm comm)
 {
   Writer w(call, comm, "MPI_Gather");
   w.root(root);

@@ -30,8 +30,8 @@ void bcast(Call& call, int count, MPI_Datatype type, int root, MPI_Comm comm);
 void reduce(Call& call, int count, MPI_Datatype type, int root, MPI_Comm comm);
 void allreduce(Call& call, int count, MPI_Datatype type, MPI_Comm comm);
 void scan(Call& call, bool exclusive, int count, MPI_Datatype type, MPI_Comm comm);
-void gather(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtype, int recvcount,
-            MPI_Datatype recvtype, int root, MPI_Comm comm);
+void gather(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtype, int recvcount, MPI_Datatype recvtype,
+            int root, MPI_Comm comm);
 void gatherv(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtype, const int* recvcounts,
              MPI_Datatype recvtype, int root, MPI_Comm comm);
 void scatter(Call& call, int sendcount, MPI_Datatype sendtype, const void* recvbuf, int recvcount,

@@ -21,12 +21,12 @@ namespace mpisim::record {
 
 struct Communicator {
   std::string id;
-  int size = 0;              // local group
-  int rank = 0;              // this process in the local group
+  int size = 0; // local group
+  int rank = 0; // this process in the local group
   bool inter = false;
-  bool spans_world = false;  // intra-communicator holding every world rank (maybe reordered): its collectives are
-                             // MPI_COMM_WORLD collectives once roots and arrays are put in world order
-  std::vector<int> world_of; // peer rank (remote group for an intercommunicator) -> world rank
+  bool spans_world = false;        // intra-communicator holding every world rank (maybe reordered): its collectives are
+                                   // MPI_COMM_WORLD collectives once roots and arrays are put in world order
+  std::vector<int> world_of;       // peer rank (remote group for an intercommunicator) -> world rank
   std::vector<int> local_world_of; // local group rank -> world rank
   int creations = 0;
 

@@ -4,8 +4,8 @@
 #include <cstring>
 #include <ctime>
 
-#include <linux/perf_event.h>
 #include <cstdint>
+#include <linux/perf_event.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 

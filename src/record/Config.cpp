@@ -46,14 +46,14 @@ Config Config::from_environment()
       throw InputError(std::string("MPISIM_TRACE_COUNTER='") + counter + "': expected 'time' or 'instructions'");
   }
   if (const char* speed = variable("MPISIM_TRACE_SPEED")) {
-    config.speed = parse_quantity("MPISIM_TRACE_SPEED", speed, [](const char* t) { return units::parse_speed(t); },
-                                  "2.5Gf");
+    config.speed = parse_quantity(
+        "MPISIM_TRACE_SPEED", speed, [](const char* t) { return units::parse_speed(t); }, "2.5Gf");
     if (config.speed == 0)
       throw InputError(std::string("MPISIM_TRACE_SPEED='") + speed + "': must be positive");
   }
   if (const char* minimum = variable("MPISIM_TRACE_MIN_COMPUTE"))
-    config.min_compute = parse_quantity("MPISIM_TRACE_MIN_COMPUTE", minimum,
-                                        [](const char* t) { return units::parse_time(t); }, "1us");
+    config.min_compute = parse_quantity(
+        "MPISIM_TRACE_MIN_COMPUTE", minimum, [](const char* t) { return units::parse_time(t); }, "1us");
   if (const char* mode = variable("MPISIM_TRACE_SUBCOMM")) {
     std::string_view text = mode;
     if (text == "world")

@@ -21,8 +21,8 @@ enum class SubcommMode { World, PointToPoint };
 struct Config {
   std::string directory = "mpisim-trace";
   Counter counter = Counter::CpuTime;
-  double speed = 1e9;         // flop/s
-  double min_compute = 1e-6;  // seconds
+  double speed = 1e9;        // flop/s
+  double min_compute = 1e-6; // seconds
   // Point-to-point by default: the TI format has no communicator, and writing a sub-communicator collective as a
   // MPI_COMM_WORLD one (SimGrid's convention) deadlocks its replay when only some ranks take part.
   SubcommMode subcomm = SubcommMode::PointToPoint;

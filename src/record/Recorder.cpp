@@ -4,8 +4,8 @@
 
 #include <atomic>
 #include <cerrno>
-#include <cstring>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <system_error>
 
@@ -145,16 +145,15 @@ void Recorder::start(std::string_view call, uint64_t init_start_ns, int thread_l
   PMPI_Allreduce(&lead, &longest, 1, MPI_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
   rec.origin_ns_ = synchronised - static_cast<uint64_t>(longest);
 
-  const char* counter = rec.meter_.counter() == Counter::Instructions ? "instructions (hardware counter)"
-                                                                       : "thread CPU time";
-  rec.trace_.comment("mpisim-trace " MPISIM_VERSION ": SimGrid time-independent trace of rank " +
-                     std::to_string(rank) + " of " + std::to_string(size) + " (MPI_COMM_WORLD ranks)");
+  const char* counter =
+      rec.meter_.counter() == Counter::Instructions ? "instructions (hardware counter)" : "thread CPU time";
+  rec.trace_.comment("mpisim-trace " MPISIM_VERSION ": SimGrid time-independent trace of rank " + std::to_string(rank) +
+                     " of " + std::to_string(size) + " (MPI_COMM_WORLD ranks)");
   rec.mpi_library_ = mpi_library_version();
   rec.trace_.comment("mpi: " + rec.mpi_library_ + "; host: " + host_name());
   rec.trace_.comment("compute: " + std::string(counter) +
-                     (rec.meter_.counter() == Counter::CpuTime
-                          ? " x " + format_double(rec.config_.speed) + " flop/s"
-                          : std::string()) +
+                     (rec.meter_.counter() == Counter::CpuTime ? " x " + format_double(rec.config_.speed) + " flop/s"
+                                                               : std::string()) +
                      " (meter cost subtracted: " + std::to_string(rec.meter_.bias()) +
                      (rec.meter_.counter() == Counter::CpuTime ? " ns" : " instructions") + " per burst)" +
                      "; bursts under " + format_double(rec.config_.min_compute) + " s skipped; sub-communicator " +
@@ -288,16 +287,14 @@ void Recorder::finalize_end(uint64_t start_ns)
   timeline_.event("MPI_Finalize", static_cast<long long>(start_ns - origin_ns_), static_cast<long long>(end - start_ns),
                   {}, 1);
   ++calls_;
-  std::string other = "{\"mpisim_version\":" + json_string(MPISIM_VERSION) + ",\"rank\":" + std::to_string(rank_) +
-                      ",\"world_size\":" + std::to_string(size_) + ",\"host\":" + json_string(host_name()) +
-                      ",\"mpi_library\":" + json_string(mpi_library_) +
-                      ",\"counter\":" + json_string(counter_name(meter_.counter())) +
-                      ",\"speed\":" + format_double(config_.speed) +
-                      ",\"min_compute\":" + format_double(config_.min_compute) +
-                      ",\"subcomm\":" + json_string(subcomm_mode_name(config_.subcomm)) +
-                      ",\"calls\":" + std::to_string(calls_) +
-                      ",\"clock\":\"microseconds since the start of the earliest MPI_Init; ranks aligned by a "
-                      "barrier at the end of MPI_Init\"}";
+  std::string other =
+      "{\"mpisim_version\":" + json_string(MPISIM_VERSION) + ",\"rank\":" + std::to_string(rank_) +
+      ",\"world_size\":" + std::to_string(size_) + ",\"host\":" + json_string(host_name()) +
+      ",\"mpi_library\":" + json_string(mpi_library_) + ",\"counter\":" + json_string(counter_name(meter_.counter())) +
+      ",\"speed\":" + format_double(config_.speed) + ",\"min_compute\":" + format_double(config_.min_compute) +
+      ",\"subcomm\":" + json_string(subcomm_mode_name(config_.subcomm)) + ",\"calls\":" + std::to_string(calls_) +
+      ",\"clock\":\"microseconds since the start of the earliest MPI_Init; ranks aligned by a "
+      "barrier at the end of MPI_Init\"}";
   timeline_.close(other);
   if (rank_ == 0 && not notes_.empty() && not config_.quiet) {
     for (const Note& n : notes_)
@@ -349,8 +346,8 @@ void Recorder::blocking_recv(MPI_Comm comm, int src, int tag, int count, MPI_Dat
   trace_.begin("recv").add(peer).add(actual_tag).add(n.count).add(n.datatype).end();
 }
 
-void Recorder::sendrecv(MPI_Comm comm, int dst, int sendtag, int sendcount, MPI_Datatype sendtype, int src,
-                        int recvtag, int recvcount, MPI_Datatype recvtype, const MPI_Status& status, CallArgs& args)
+void Recorder::sendrecv(MPI_Comm comm, int dst, int sendtag, int sendcount, MPI_Datatype sendtype, int src, int recvtag,
+                        int recvcount, MPI_Datatype recvtype, const MPI_Status& status, CallArgs& args)
 {
   auto c = comms_.get(comm);
   args.comm = c->id;
@@ -385,8 +382,7 @@ void Recorder::sendrecv(MPI_Comm comm, int dst, int sendtag, int sendcount, MPI_
   }
 }
 
-void Recorder::isend(MPI_Request request, MPI_Comm comm, int dst, int tag, int count, MPI_Datatype type,
-                     CallArgs& args)
+void Recorder::isend(MPI_Request request, MPI_Comm comm, int dst, int tag, int count, MPI_Datatype type, CallArgs& args)
 {
   auto c = comms_.get(comm);
   args.comm = c->id;
@@ -408,8 +404,7 @@ void Recorder::isend(MPI_Request request, MPI_Comm comm, int dst, int tag, int c
   ++active_;
 }
 
-void Recorder::irecv(MPI_Request request, MPI_Comm comm, int src, int tag, int count, MPI_Datatype type,
-                     CallArgs& args)
+void Recorder::irecv(MPI_Request request, MPI_Comm comm, int src, int tag, int count, MPI_Datatype type, CallArgs& args)
 {
   auto c = comms_.get(comm);
   args.comm = c->id;

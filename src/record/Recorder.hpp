@@ -12,8 +12,8 @@
 // clock is a system call; begin_call and end_call skip it where its answer is known without it (see there).
 #pragma once
 
-#include "record/ComputeMeter.hpp"
 #include "record/Communicators.hpp"
+#include "record/ComputeMeter.hpp"
 #include "record/Config.hpp"
 #include "record/Datatypes.hpp"
 #include "record/Requests.hpp"
@@ -103,13 +103,13 @@ private:
   Communicators comms_;
   Datatypes types_;
 
-  uint64_t origin_ns_ = 0;       // timeline time 0, see start()
+  uint64_t origin_ns_ = 0; // timeline time 0, see start()
   static constexpr uint64_t kShortCallNs = 2000;
-  uint64_t meter_at_exit_ = 0;   // compute meter when the previous call returned
-  uint64_t entry_reading_ = 0;   // compute meter when the current call started
-  uint64_t entry_wall_ns_ = 0;   // monotonic clock right after that reading
-  uint64_t exit_wall_ns_ = 0;    // monotonic clock when meter_at_exit_ was taken
-  double dropped_seconds_ = 0;   // bursts below the threshold (an upper bound: skipped ones count their wall time)
+  uint64_t meter_at_exit_ = 0; // compute meter when the previous call returned
+  uint64_t entry_reading_ = 0; // compute meter when the current call started
+  uint64_t entry_wall_ns_ = 0; // monotonic clock right after that reading
+  uint64_t exit_wall_ns_ = 0;  // monotonic clock when meter_at_exit_ was taken
+  double dropped_seconds_ = 0; // bursts below the threshold (an upper bound: skipped ones count their wall time)
   long long dropped_bursts_ = 0;
   long long calls_ = 0;
 

@@ -20,15 +20,15 @@ struct TrackedRequest {
   int src = 0;
   int dst = 0;
   int tag = 0;
-  uint64_t serial = 0;        // > 0 while the irecv's source or tag is a wildcard not yet resolved
+  uint64_t serial = 0; // > 0 while the irecv's source or tag is a wildcard not yet resolved
   bool any_source = false;
   bool any_tag = false;
   std::shared_ptr<Communicator> comm;
   // Persistent requests (MPI_Send_init, MPI_Recv_init): what each MPI_Start posts.
   bool persistent = false;
   bool active = true;
-  int peer = 0;               // in comm, may be MPI_ANY_SOURCE or MPI_PROC_NULL
-  int posted_tag = 0;         // may be MPI_ANY_TAG
+  int peer = 0;       // in comm, may be MPI_ANY_SOURCE or MPI_PROC_NULL
+  int posted_tag = 0; // may be MPI_ANY_TAG
   TiCount count{0, Datatypes::kByte};
 };
 

@@ -24,8 +24,9 @@ bool Timeline::open(const std::string& path, int rank)
   line_.reserve(256);
   // The first event names the rank's track; every later event starts with a comma, so a file cut short by a crash
   // still holds whole events, one per line.
-  std::fprintf(file_, "{\"traceEvents\":[\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":0,\"tid\":%d,"
-                      "\"args\":{\"name\":\"rank %d\"}}\n",
+  std::fprintf(file_,
+               "{\"traceEvents\":[\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":0,\"tid\":%d,"
+               "\"args\":{\"name\":\"rank %d\"}}\n",
                rank, rank);
   return true;
 }

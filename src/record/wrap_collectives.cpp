@@ -65,8 +65,7 @@ MPISIM_EXPORT int MPI_Scan(const void* sendbuf, void* recvbuf, int count, MPI_Da
   return rc;
 }
 
-MPISIM_EXPORT int MPI_Exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
-                             MPI_Comm comm)
+MPISIM_EXPORT int MPI_Exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm)
 {
   Call call("MPI_Exscan");
   int rc = PMPI_Exscan(sendbuf, recvbuf, count, type, op, comm);
@@ -96,8 +95,8 @@ MPISIM_EXPORT int MPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype s
   return rc;
 }
 
-MPISIM_EXPORT int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                              int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+MPISIM_EXPORT int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                              MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
   Call call("MPI_Scatter");
   int rc = PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
@@ -116,8 +115,8 @@ MPISIM_EXPORT int MPI_Scatterv(const void* sendbuf, const int sendcounts[], cons
   return rc;
 }
 
-MPISIM_EXPORT int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                                int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+MPISIM_EXPORT int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                                MPI_Datatype recvtype, MPI_Comm comm)
 {
   Call call("MPI_Allgather");
   int rc = PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
@@ -136,8 +135,8 @@ MPISIM_EXPORT int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatyp
   return rc;
 }
 
-MPISIM_EXPORT int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                               int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+MPISIM_EXPORT int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                               MPI_Datatype recvtype, MPI_Comm comm)
 {
   Call call("MPI_Alltoall");
   int rc = PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
@@ -146,9 +145,9 @@ MPISIM_EXPORT int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype 
   return rc;
 }
 
-MPISIM_EXPORT int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
-                                MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
-                                MPI_Datatype recvtype, MPI_Comm comm)
+MPISIM_EXPORT int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                                void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                                MPI_Comm comm)
 {
   Call call("MPI_Alltoallv");
   int rc = PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
@@ -190,8 +189,7 @@ MPISIM_EXPORT int MPI_Ibarrier(MPI_Comm comm, MPI_Request* request)
   return rc;
 }
 
-MPISIM_EXPORT int MPI_Ibcast(void* buffer, int count, MPI_Datatype type, int root, MPI_Comm comm,
-                             MPI_Request* request)
+MPISIM_EXPORT int MPI_Ibcast(void* buffer, int count, MPI_Datatype type, int root, MPI_Comm comm, MPI_Request* request)
 {
   Call call("MPI_Ibcast");
   int rc = PMPI_Ibcast(buffer, count, type, root, comm, request);
@@ -226,8 +224,8 @@ MPISIM_EXPORT int MPI_Iallreduce(const void* sendbuf, void* recvbuf, int count, 
   return rc;
 }
 
-MPISIM_EXPORT int MPI_Iscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
-                            MPI_Comm comm, MPI_Request* request)
+MPISIM_EXPORT int MPI_Iscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
+                            MPI_Request* request)
 {
   Call call("MPI_Iscan");
   int rc = PMPI_Iscan(sendbuf, recvbuf, count, type, op, comm, request);
@@ -250,8 +248,8 @@ MPISIM_EXPORT int MPI_Iexscan(const void* sendbuf, void* recvbuf, int count, MPI
   return rc;
 }
 
-MPISIM_EXPORT int MPI_Igather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                              int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request)
+MPISIM_EXPORT int MPI_Igather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                              MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request)
 {
   Call call("MPI_Igather");
   int rc = PMPI_Igather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
@@ -275,8 +273,8 @@ MPISIM_EXPORT int MPI_Igatherv(const void* sendbuf, int sendcount, MPI_Datatype 
   return rc;
 }
 
-MPISIM_EXPORT int MPI_Iscatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                               int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request)
+MPISIM_EXPORT int MPI_Iscatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                               MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request)
 {
   Call call("MPI_Iscatter");
   int rc = PMPI_Iscatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
@@ -287,9 +285,9 @@ MPISIM_EXPORT int MPI_Iscatter(const void* sendbuf, int sendcount, MPI_Datatype 
   return rc;
 }
 
-MPISIM_EXPORT int MPI_Iscatterv(const void* sendbuf, const int sendcounts[], const int displs[],
-                                MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype, int root,
-                                MPI_Comm comm, MPI_Request* request)
+MPISIM_EXPORT int MPI_Iscatterv(const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
+                                void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                                MPI_Request* request)
 {
   Call call("MPI_Iscatterv");
   int rc = PMPI_Iscatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
@@ -325,8 +323,8 @@ MPISIM_EXPORT int MPI_Iallgatherv(const void* sendbuf, int sendcount, MPI_Dataty
   return rc;
 }
 
-MPISIM_EXPORT int MPI_Ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                                int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request)
+MPISIM_EXPORT int MPI_Ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                                MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request)
 {
   Call call("MPI_Ialltoall");
   int rc = PMPI_Ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
@@ -342,8 +340,8 @@ MPISIM_EXPORT int MPI_Ialltoallv(const void* sendbuf, const int sendcounts[], co
                                  MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request)
 {
   Call call("MPI_Ialltoallv");
-  int rc = PMPI_Ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm,
-                           request);
+  int rc =
+      PMPI_Ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, request);
   if (call && rc == MPI_SUCCESS) {
     note_nonblocking(call, "MPI_Ialltoallv");
     collective::alltoallv(call, sendbuf, sendcounts, sendtype, recvcounts, recvtype, comm);

@@ -34,8 +34,8 @@ void record_creation(Call& call, MPI_Comm parent, MPI_Comm child, const char* ac
   if (ranks.size() > kListed)
     members += " ...";
   rec.trace().comment(made->id + " = " + how + " of " + from->id + ": " + std::to_string(made->size) + " ranks" +
-                      (made->inter ? " (intercommunicator; local group in world ranks:" : " (world ranks:") +
-                      members + ")");
+                      (made->inter ? " (intercommunicator; local group in world ranks:" : " (world ranks:") + members +
+                      ")");
 }
 
 } // namespace
@@ -94,9 +94,9 @@ MPISIM_EXPORT int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm* ne
   int rc = PMPI_Comm_split(comm, color, key, newcomm);
   if (call && rc == MPI_SUCCESS)
     record_creation(call, comm, *newcomm, "comm_split",
-                    "MPI_Comm_split(color " + (color == MPI_UNDEFINED ? std::string("MPI_UNDEFINED")
-                                                                      : std::to_string(color)) +
-                        ", key " + std::to_string(key) + ")");
+                    "MPI_Comm_split(color " +
+                        (color == MPI_UNDEFINED ? std::string("MPI_UNDEFINED") : std::to_string(color)) + ", key " +
+                        std::to_string(key) + ")");
   return rc;
 }
 
@@ -179,12 +179,11 @@ MPISIM_EXPORT int MPI_Dist_graph_create(MPI_Comm comm, int n, const int sources[
 
 MPISIM_EXPORT int MPI_Dist_graph_create_adjacent(MPI_Comm comm, int indegree, const int sources[],
                                                  const int sourceweights[], int outdegree, const int destinations[],
-                                                 const int destweights[], MPI_Info info, int reorder,
-                                                 MPI_Comm* newcomm)
+                                                 const int destweights[], MPI_Info info, int reorder, MPI_Comm* newcomm)
 {
   Call call("MPI_Dist_graph_create_adjacent");
-  int rc = PMPI_Dist_graph_create_adjacent(comm, indegree, sources, sourceweights, outdegree, destinations,
-                                           destweights, info, reorder, newcomm);
+  int rc = PMPI_Dist_graph_create_adjacent(comm, indegree, sources, sourceweights, outdegree, destinations, destweights,
+                                           info, reorder, newcomm);
   if (call && rc == MPI_SUCCESS)
     record_creation(call, comm, *newcomm, "comm_dup", "MPI_Dist_graph_create_adjacent");
   return rc;

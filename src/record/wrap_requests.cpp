@@ -122,8 +122,7 @@ MPISIM_EXPORT int MPI_Waitany(int count, MPI_Request requests[], int* index, MPI
   return rc;
 }
 
-MPISIM_EXPORT int MPI_Waitsome(int incount, MPI_Request requests[], int* outcount, int indices[],
-                               MPI_Status statuses[])
+MPISIM_EXPORT int MPI_Waitsome(int incount, MPI_Request requests[], int* outcount, int indices[], MPI_Status statuses[])
 {
   Call call("MPI_Waitsome");
   if (not call)
@@ -197,8 +196,7 @@ MPISIM_EXPORT int MPI_Testany(int count, MPI_Request requests[], int* index, int
   return rc;
 }
 
-MPISIM_EXPORT int MPI_Testsome(int incount, MPI_Request requests[], int* outcount, int indices[],
-                               MPI_Status statuses[])
+MPISIM_EXPORT int MPI_Testsome(int incount, MPI_Request requests[], int* outcount, int indices[], MPI_Status statuses[])
 {
   Call call("MPI_Testsome");
   if (not call)

@@ -98,7 +98,8 @@ public:
   {
     int32_t value = integer(index, what);
     if (value < 0 || value >= world_size_)
-      fail(std::string(what) + " " + in_quotes(args_[index]) + " is out of range [0, " + std::to_string(world_size_) + ")");
+      fail(std::string(what) + " " + in_quotes(args_[index]) + " is out of range [0, " + std::to_string(world_size_) +
+           ")");
     return value;
   }
 

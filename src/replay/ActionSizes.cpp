@@ -25,26 +25,26 @@ enum class Counted { None, First, Both };
 Counted counted_amounts(ActionKind kind)
 {
   switch (kind) {
-    case ActionKind::Send:
-    case ActionKind::Isend:
-    case ActionKind::Recv:
-    case ActionKind::Irecv:
-    case ActionKind::Bcast:
-    case ActionKind::Reduce:
-    case ActionKind::AllReduce:
-    case ActionKind::Scan:
-    case ActionKind::Exscan:
-    case ActionKind::ReduceScatter: return Counted::First;
-    case ActionKind::SendRecv:
-    case ActionKind::AllToAll:
-    case ActionKind::AllToAllV:
-    case ActionKind::Gather:
-    case ActionKind::GatherV:
-    case ActionKind::Scatter:
-    case ActionKind::ScatterV:
-    case ActionKind::AllGather:
-    case ActionKind::AllGatherV: return Counted::Both;
-    default: return Counted::None;
+  case ActionKind::Send:
+  case ActionKind::Isend:
+  case ActionKind::Recv:
+  case ActionKind::Irecv:
+  case ActionKind::Bcast:
+  case ActionKind::Reduce:
+  case ActionKind::AllReduce:
+  case ActionKind::Scan:
+  case ActionKind::Exscan:
+  case ActionKind::ReduceScatter: return Counted::First;
+  case ActionKind::SendRecv:
+  case ActionKind::AllToAll:
+  case ActionKind::AllToAllV:
+  case ActionKind::Gather:
+  case ActionKind::GatherV:
+  case ActionKind::Scatter:
+  case ActionKind::ScatterV:
+  case ActionKind::AllGather:
+  case ActionKind::AllGatherV: return Counted::Both;
+  default: return Counted::None;
   }
 }
 
@@ -59,15 +59,15 @@ bool is_receive(ActionKind kind)
 int element_type(const TraceAction& a)
 {
   switch (a.kind) {
-    case ActionKind::AllToAll:
-    case ActionKind::AllToAllV:
-    case ActionKind::Gather:
-    case ActionKind::GatherV:
-    case ActionKind::Scatter:
-    case ActionKind::ScatterV:
-    case ActionKind::AllGather:
-    case ActionKind::AllGatherV: return a.datatype2;
-    default: return a.datatype1;
+  case ActionKind::AllToAll:
+  case ActionKind::AllToAllV:
+  case ActionKind::Gather:
+  case ActionKind::GatherV:
+  case ActionKind::Scatter:
+  case ActionKind::ScatterV:
+  case ActionKind::AllGather:
+  case ActionKind::AllGatherV: return a.datatype2;
+  default: return a.datatype1;
   }
 }
 
@@ -78,48 +78,48 @@ void fill_call(const TraceAction& a, mpi::CollectiveCall& call)
   call.op = collective_of(a.kind);
   call.root = a.root;
   switch (a.kind) {
-    case ActionKind::Barrier: break;
-    case ActionKind::Bcast: call.bytes = a.amount; break;
-    case ActionKind::Reduce:
-    case ActionKind::AllReduce:
-    case ActionKind::Scan:
-    case ActionKind::Exscan:
-      call.bytes = a.amount;
-      call.reduce_flops = a.amount2;
-      break;
-    case ActionKind::AllToAll:
-    case ActionKind::Gather:
-    case ActionKind::Scatter:
-    case ActionKind::AllGather:
-      call.bytes = a.amount;
-      call.recv_bytes = a.amount2;
-      break;
-    case ActionKind::GatherV:
-    case ActionKind::AllGatherV:
-      call.bytes = a.amount;
-      scale_to_bytes(call.recv_counts, a.datatype2);
-      // SimGrid's replay passes the trace's displacements, or zeros when it gives none (allgatherv "GB" broadcasts
-      // up to the largest displacement + count).
-      if (a.kind == ActionKind::AllGatherV) {
-        if (call.recv_displs.empty())
-          call.recv_displs.assign(call.recv_counts.size(), 0.0);
-        else
-          scale_to_bytes(call.recv_displs, a.datatype2);
-      }
-      break;
-    case ActionKind::ScatterV:
-      scale_to_bytes(call.send_counts, a.datatype1);
-      call.recv_bytes = a.amount2;
-      break;
-    case ActionKind::AllToAllV:
-      scale_to_bytes(call.send_counts, a.datatype1);
-      scale_to_bytes(call.recv_counts, a.datatype2);
-      break;
-    case ActionKind::ReduceScatter:
-      scale_to_bytes(call.recv_counts, a.datatype1);
-      call.reduce_flops = a.amount2;
-      break;
-    default: throw std::logic_error("size_action: " + std::string(action_name(a.kind)) + " is not a collective");
+  case ActionKind::Barrier: break;
+  case ActionKind::Bcast: call.bytes = a.amount; break;
+  case ActionKind::Reduce:
+  case ActionKind::AllReduce:
+  case ActionKind::Scan:
+  case ActionKind::Exscan:
+    call.bytes = a.amount;
+    call.reduce_flops = a.amount2;
+    break;
+  case ActionKind::AllToAll:
+  case ActionKind::Gather:
+  case ActionKind::Scatter:
+  case ActionKind::AllGather:
+    call.bytes = a.amount;
+    call.recv_bytes = a.amount2;
+    break;
+  case ActionKind::GatherV:
+  case ActionKind::AllGatherV:
+    call.bytes = a.amount;
+    scale_to_bytes(call.recv_counts, a.datatype2);
+    // SimGrid's replay passes the trace's displacements, or zeros when it gives none (allgatherv "GB" broadcasts
+    // up to the largest displacement + count).
+    if (a.kind == ActionKind::AllGatherV) {
+      if (call.recv_displs.empty())
+        call.recv_displs.assign(call.recv_counts.size(), 0.0);
+      else
+        scale_to_bytes(call.recv_displs, a.datatype2);
+    }
+    break;
+  case ActionKind::ScatterV:
+    scale_to_bytes(call.send_counts, a.datatype1);
+    call.recv_bytes = a.amount2;
+    break;
+  case ActionKind::AllToAllV:
+    scale_to_bytes(call.send_counts, a.datatype1);
+    scale_to_bytes(call.recv_counts, a.datatype2);
+    break;
+  case ActionKind::ReduceScatter:
+    scale_to_bytes(call.recv_counts, a.datatype1);
+    call.reduce_flops = a.amount2;
+    break;
+  default: throw std::logic_error("size_action: " + std::string(action_name(a.kind)) + " is not a collective");
   }
   call.element_bytes = static_cast<double>(datatype_size(element_type(a)));
 }
@@ -129,22 +129,22 @@ void fill_call(const TraceAction& a, mpi::CollectiveCall& call)
 mpi::Collective collective_of(ActionKind kind)
 {
   switch (kind) {
-    case ActionKind::Barrier: return mpi::Collective::Barrier;
-    case ActionKind::Bcast: return mpi::Collective::Bcast;
-    case ActionKind::Reduce: return mpi::Collective::Reduce;
-    case ActionKind::AllReduce: return mpi::Collective::Allreduce;
-    case ActionKind::AllToAll: return mpi::Collective::Alltoall;
-    case ActionKind::AllToAllV: return mpi::Collective::Alltoallv;
-    case ActionKind::Gather: return mpi::Collective::Gather;
-    case ActionKind::GatherV: return mpi::Collective::Gatherv;
-    case ActionKind::Scatter: return mpi::Collective::Scatter;
-    case ActionKind::ScatterV: return mpi::Collective::Scatterv;
-    case ActionKind::AllGather: return mpi::Collective::Allgather;
-    case ActionKind::AllGatherV: return mpi::Collective::Allgatherv;
-    case ActionKind::ReduceScatter: return mpi::Collective::ReduceScatter;
-    case ActionKind::Scan: return mpi::Collective::Scan;
-    case ActionKind::Exscan: return mpi::Collective::Exscan;
-    default: throw std::logic_error("collective_of: " + std::string(action_name(kind)) + " is not a collective");
+  case ActionKind::Barrier: return mpi::Collective::Barrier;
+  case ActionKind::Bcast: return mpi::Collective::Bcast;
+  case ActionKind::Reduce: return mpi::Collective::Reduce;
+  case ActionKind::AllReduce: return mpi::Collective::Allreduce;
+  case ActionKind::AllToAll: return mpi::Collective::Alltoall;
+  case ActionKind::AllToAllV: return mpi::Collective::Alltoallv;
+  case ActionKind::Gather: return mpi::Collective::Gather;
+  case ActionKind::GatherV: return mpi::Collective::Gatherv;
+  case ActionKind::Scatter: return mpi::Collective::Scatter;
+  case ActionKind::ScatterV: return mpi::Collective::Scatterv;
+  case ActionKind::AllGather: return mpi::Collective::Allgather;
+  case ActionKind::AllGatherV: return mpi::Collective::Allgatherv;
+  case ActionKind::ReduceScatter: return mpi::Collective::ReduceScatter;
+  case ActionKind::Scan: return mpi::Collective::Scan;
+  case ActionKind::Exscan: return mpi::Collective::Exscan;
+  default: throw std::logic_error("collective_of: " + std::string(action_name(kind)) + " is not a collective");
   }
 }
 

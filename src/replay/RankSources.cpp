@@ -53,8 +53,8 @@ private:
 class SharedTraceDemux {
 public:
   SharedTraceDemux(std::string path, size_t chunk_size, int world_size)
-      : reader_(std::move(path), chunk_size), world_size_(world_size),
-        pending_(static_cast<size_t>(world_size)), default_datatypes_(static_cast<size_t>(world_size), kDatatypeByte)
+      : reader_(std::move(path), chunk_size), world_size_(world_size), pending_(static_cast<size_t>(world_size)),
+        default_datatypes_(static_cast<size_t>(world_size), kDatatypeByte)
   {
   }
 

@@ -55,11 +55,11 @@ private:
   void charge(Account account, double seconds)
   {
     switch (account) {
-      case Account::Compute: stats_.compute += seconds; break;
-      case Account::Sleep: stats_.sleep += seconds; break;
-      case Account::Communicate: stats_.communicate += seconds; break;
-      case Account::Wait: stats_.wait += seconds; break;
-      case Account::None: break;
+    case Account::Compute: stats_.compute += seconds; break;
+    case Account::Sleep: stats_.sleep += seconds; break;
+    case Account::Communicate: stats_.communicate += seconds; break;
+    case Account::Wait: stats_.wait += seconds; break;
+    case Account::None: break;
     }
   }
 
@@ -72,44 +72,44 @@ private:
     record.collective_sent = inside_.collective_sent;
     record.collective_received = inside_.collective_received;
     switch (a.kind) {
-      case ActionKind::Compute: record.flops = a.amount; break;
-      case ActionKind::Sleep:
-      case ActionKind::Barrier:
-      case ActionKind::WaitAll: break;
-      case ActionKind::Send:
-      case ActionKind::Isend:
-        record.peer = a.dst;
-        record.tag = a.tag;
-        record.bytes = a.amount;
-        break;
-      case ActionKind::Recv:
-      case ActionKind::Irecv:
-        record.peer = a.src;
-        record.tag = a.tag;
-        record.bytes = a.amount >= 0 ? a.amount : 0; // negative: probed, size unknown here
-        break;
-      case ActionKind::Wait:
-      case ActionKind::Test:
-        record.peer = a.src == me() ? a.dst : a.src;
-        record.tag = a.tag;
-        break;
-      case ActionKind::SendRecv:
-        record.peer = a.dst;
-        record.bytes = a.amount;
-        break;
-      case ActionKind::Bcast:
-      case ActionKind::Reduce:
-      case ActionKind::Gather:
-      case ActionKind::GatherV:
-      case ActionKind::Scatter:
-      case ActionKind::ScatterV:
-        record.peer = a.root;
-        record.bytes = a.amount;
-        break;
-      case ActionKind::AllGatherV: // per-peer sizes: no one figure
-      case ActionKind::AllToAllV:
-      case ActionKind::ReduceScatter: break;
-      default: record.bytes = a.amount; break;
+    case ActionKind::Compute: record.flops = a.amount; break;
+    case ActionKind::Sleep:
+    case ActionKind::Barrier:
+    case ActionKind::WaitAll: break;
+    case ActionKind::Send:
+    case ActionKind::Isend:
+      record.peer = a.dst;
+      record.tag = a.tag;
+      record.bytes = a.amount;
+      break;
+    case ActionKind::Recv:
+    case ActionKind::Irecv:
+      record.peer = a.src;
+      record.tag = a.tag;
+      record.bytes = a.amount >= 0 ? a.amount : 0; // negative: probed, size unknown here
+      break;
+    case ActionKind::Wait:
+    case ActionKind::Test:
+      record.peer = a.src == me() ? a.dst : a.src;
+      record.tag = a.tag;
+      break;
+    case ActionKind::SendRecv:
+      record.peer = a.dst;
+      record.bytes = a.amount;
+      break;
+    case ActionKind::Bcast:
+    case ActionKind::Reduce:
+    case ActionKind::Gather:
+    case ActionKind::GatherV:
+    case ActionKind::Scatter:
+    case ActionKind::ScatterV:
+      record.peer = a.root;
+      record.bytes = a.amount;
+      break;
+    case ActionKind::AllGatherV: // per-peer sizes: no one figure
+    case ActionKind::AllToAllV:
+    case ActionKind::ReduceScatter: break;
+    default: record.bytes = a.amount; break;
     }
     rank_.world().report(record);
   }
@@ -119,47 +119,47 @@ private:
   Account perform(const TraceAction& a)
   {
     switch (a.kind) {
-      case ActionKind::Init:
-      case ActionKind::Finalize:
-      case ActionKind::CommSize:
-      case ActionKind::CommSplit: // the TI format carries no communicator ids: collectives stay on MPI_COMM_WORLD
-      case ActionKind::CommDup:
-      case ActionKind::Location: return Account::None;
-      case ActionKind::Compute: rank_.compute(a.amount); return Account::Compute;
-      case ActionKind::Sleep: rank_.sleep(a.amount); return Account::Sleep;
-      case ActionKind::Send: sent_ = rank_.send(comm_, a.dst, a.tag, a.amount); return Account::Communicate;
-      case ActionKind::Isend: {
-        auto request = rank_.isend(comm_, a.dst, a.tag, a.amount);
-        sent_ = request->status.message;
-        requests_.add({me(), a.dst, a.tag}, std::move(request));
-        return Account::Communicate;
-      }
-      case ActionKind::Recv: {
-        auto request = rank_.irecv(comm_, a.src, a.tag, receive_bytes(a));
-        request->origin = a.line;
-        rank_.wait(*request);
-        check_received(*request);
+    case ActionKind::Init:
+    case ActionKind::Finalize:
+    case ActionKind::CommSize:
+    case ActionKind::CommSplit: // the TI format carries no communicator ids: collectives stay on MPI_COMM_WORLD
+    case ActionKind::CommDup:
+    case ActionKind::Location: return Account::None;
+    case ActionKind::Compute: rank_.compute(a.amount); return Account::Compute;
+    case ActionKind::Sleep: rank_.sleep(a.amount); return Account::Sleep;
+    case ActionKind::Send: sent_ = rank_.send(comm_, a.dst, a.tag, a.amount); return Account::Communicate;
+    case ActionKind::Isend: {
+      auto request = rank_.isend(comm_, a.dst, a.tag, a.amount);
+      sent_ = request->status.message;
+      requests_.add({me(), a.dst, a.tag}, std::move(request));
+      return Account::Communicate;
+    }
+    case ActionKind::Recv: {
+      auto request = rank_.irecv(comm_, a.src, a.tag, receive_bytes(a));
+      request->origin = a.line;
+      rank_.wait(*request);
+      check_received(*request);
+      note_received(*request);
+      return Account::Communicate;
+    }
+    case ActionKind::Irecv: {
+      auto request = rank_.irecv(comm_, a.src, a.tag, receive_bytes(a));
+      request->origin = a.line;
+      requests_.add({a.src, me(), a.tag}, std::move(request));
+      return Account::Communicate;
+    }
+    case ActionKind::SendRecv: send_receive(a); return Account::Communicate;
+    case ActionKind::Wait: wait(a); return Account::Wait;
+    case ActionKind::Test: test(a); return Account::Wait;
+    case ActionKind::WaitAll: {
+      auto pending = requests_.take_all();
+      rank_.waitall(pending);
+      check_received(pending);
+      for (const auto& request : pending)
         note_received(*request);
-        return Account::Communicate;
-      }
-      case ActionKind::Irecv: {
-        auto request = rank_.irecv(comm_, a.src, a.tag, receive_bytes(a));
-        request->origin = a.line;
-        requests_.add({a.src, me(), a.tag}, std::move(request));
-        return Account::Communicate;
-      }
-      case ActionKind::SendRecv: send_receive(a); return Account::Communicate;
-      case ActionKind::Wait: wait(a); return Account::Wait;
-      case ActionKind::Test: test(a); return Account::Wait;
-      case ActionKind::WaitAll: {
-        auto pending = requests_.take_all();
-        rank_.waitall(pending);
-        check_received(pending);
-        for (const auto& request : pending)
-          note_received(*request);
-        return Account::Wait;
-      }
-      default: collective(a); return Account::Communicate;
+      return Account::Wait;
+    }
+    default: collective(a); return Account::Communicate;
     }
   }
 

@@ -18,10 +18,10 @@
 namespace mpisim::replay {
 
 struct ReplayOptions {
-  std::string trace;   // index file, or a single file holding every rank
-  int ranks = -1;      // -1: as many as the trace lists
+  std::string trace; // index file, or a single file holding every rank
+  int ranks = -1;    // -1: as many as the trace lists
   mpi::SimulationOptions simulation;
-  std::vector<mpi::Observer*> observers; // told about every replayed action and every message (not owned)
+  std::vector<mpi::Observer*> observers;             // told about every replayed action and every message (not owned)
   std::vector<models::LinkObserver*> link_observers; // told about link bandwidth over time (not owned)
 };
 

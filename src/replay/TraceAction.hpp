@@ -62,9 +62,37 @@
 namespace mpisim::replay {
 
 enum class ActionKind : uint8_t {
-  Init, Finalize, Compute, Sleep, Send, Isend, Recv, Irecv, SendRecv, Test, Wait, WaitAll,
-  Barrier, Bcast, Reduce, AllReduce, AllToAll, AllToAllV, Gather, GatherV, Scatter, ScatterV, AllGather, AllGatherV,
-  ReduceScatter, Scan, Exscan, CommSize, CommSplit, CommDup, Location
+  Init,
+  Finalize,
+  Compute,
+  Sleep,
+  Send,
+  Isend,
+  Recv,
+  Irecv,
+  SendRecv,
+  Test,
+  Wait,
+  WaitAll,
+  Barrier,
+  Bcast,
+  Reduce,
+  AllReduce,
+  AllToAll,
+  AllToAllV,
+  Gather,
+  GatherV,
+  Scatter,
+  ScatterV,
+  AllGather,
+  AllGatherV,
+  ReduceScatter,
+  Scan,
+  Exscan,
+  CommSize,
+  CommSplit,
+  CommDup,
+  Location
 };
 inline constexpr size_t kActionKindCount = static_cast<size_t>(ActionKind::Location) + 1;
 

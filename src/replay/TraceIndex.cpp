@@ -45,10 +45,10 @@ std::string resolve_trace_path(const IndexEntry& entry, const std::string& index
   }
   if (fs::is_regular_file(listed, ignored))
     return listed.string();
-  throw InputError(index_path, entry.line,
-                   role + " " + in_quotes(entry.listed_path) +
-                       (listed.is_relative() ? " not found (looked next to the index and in the current directory)"
-                                             : " not found"));
+  throw InputError(
+      index_path, entry.line,
+      role + " " + in_quotes(entry.listed_path) +
+          (listed.is_relative() ? " not found (looked next to the index and in the current directory)" : " not found"));
 }
 
 // One more than the largest rank field of a shared trace; reads only the first token of each line.
@@ -97,8 +97,8 @@ TraceFiles per_rank_files(const std::vector<IndexEntry>& entries, const std::str
   state.world_size = np == -1 ? listed : np;
   state.files.reserve(static_cast<size_t>(state.world_size));
   for (int rank = 0; rank < state.world_size; ++rank)
-    state.files.push_back(
-        resolve_trace_path(entries[static_cast<size_t>(rank)], index_path, "trace file of rank " + std::to_string(rank)));
+    state.files.push_back(resolve_trace_path(entries[static_cast<size_t>(rank)], index_path,
+                                             "trace file of rank " + std::to_string(rank)));
   state.chunk_size =
       std::clamp(kRankBufferBudget / static_cast<size_t>(state.world_size), kMinRankChunk, kMaxRankChunk);
   return state;

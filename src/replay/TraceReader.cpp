@@ -77,8 +77,8 @@ RankStream TraceSet::stream(int rank)
   state_->stream_taken[static_cast<size_t>(rank)] = true;
 
   if (found.layout == Layout::PerRankFiles)
-    return RankStream(rank, rank_file_source(found.files[static_cast<size_t>(rank)], found.chunk_size, rank,
-                                             found.world_size));
+    return RankStream(
+        rank, rank_file_source(found.files[static_cast<size_t>(rank)], found.chunk_size, rank, found.world_size));
   if (not state_->demux)
     state_->demux = shared_trace_demux(found.files.front(), found.chunk_size, found.world_size);
   return RankStream(rank, shared_rank_source(state_->demux, rank));

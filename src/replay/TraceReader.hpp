@@ -18,9 +18,9 @@
 //  actions, missing or extra arguments, numbers that do not parse completely (`12x`), negative counts (except the
 //  receive size of recv/irecv, where SimGrid reads a negative value as "probe for the size first"), ranks/peers/roots
 //  outside [0, P), unknown datatype ids and, in per-rank files, a rank field that is not the file's rank (SimGrid
-//  silently skips such lines) are all rejected. Counts are truncated to integers as SimGrid does; a count may be written
-//  as `1e6` also inside the v-collective arrays (SimGrid's std::stoi would read "1e6" there as 1). The last line of a
-//  file is read even without a final newline (SimGrid 3.32 drops it).
+//  silently skips such lines) are all rejected. Counts are truncated to integers as SimGrid does; a count may be
+//  written as `1e6` also inside the v-collective arrays (SimGrid's std::stoi would read "1e6" there as 1). The last
+//  line of a file is read even without a final newline (SimGrid 3.32 drops it).
 //
 // Default datatype: per rank, MPI_BYTE until an `init` line; `init` alone keeps MPI_BYTE, `init <anything>` selects
 // MPI_DOUBLE (SimGrid's "TAU" and "MPE" conventions). Actions without an explicit datatype argument get that default.

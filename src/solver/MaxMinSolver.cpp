@@ -488,8 +488,7 @@ void MaxMinSolver::solve_component()
     modified_.push_back(v);
   }
   if (track_constraints_)
-    solved_constraints_.insert(solved_constraints_.end(), component_constraints_.begin(),
-                               component_constraints_.end());
+    solved_constraints_.insert(solved_constraints_.end(), component_constraints_.begin(), component_constraints_.end());
 }
 
 // Loads the heaps once the component is collected: constraints that have free users, and bounded variables.

@@ -146,10 +146,10 @@ private:
     uint64_t component_mark = 0;
     bool dirty = false; // listed in dirty_constraints_ (in lazy marking: marked since the last solve)
     // Solve scratch, over the users still free and with a coefficient > 0:
-    double remaining = 0;      // Shared: capacity minus what the fixed users consume
-    double usage = 0;          // Shared: sum of coefficient/penalty; Fatpipe: max of it
-    uint32_t free_users = 0;   // how many
-    uint32_t users_at_max = 0; // Fatpipe: how many reach `usage`
+    double remaining = 0;        // Shared: capacity minus what the fixed users consume
+    double usage = 0;            // Shared: sum of coefficient/penalty; Fatpipe: max of it
+    uint32_t free_users = 0;     // how many
+    uint32_t users_at_max = 0;   // Fatpipe: how many reach `usage`
     bool level_outdated = false; // listed in outdated_constraints_
   };
 
@@ -201,13 +201,13 @@ private:
   uint64_t last_component_mark_ = 0;
   std::vector<VarId> component_variables_;
   std::vector<CnstId> component_constraints_;
-  IndexedMinHeap saturation_heap_;                  // constraints with free users, by saturation level
+  IndexedMinHeap saturation_heap_;                   // constraints with free users, by saturation level
   std::vector<std::pair<double, VarId>> bound_heap_; // bounded free variables by bound level (min-heap)
   std::vector<CnstId> saturating_constraints_;
   std::vector<VarId> saturating_bounds_;
   std::vector<CnstId> outdated_constraints_; // in the heap, with a level to recompute after the current group
   size_t free_variable_count_ = 0;
-  double level_ = 0; // the filling level reached in the component being solved
+  double level_ = 0;                    // the filling level reached in the component being solved
   std::vector<uint64_t> modified_bits_; // one bit per variable id, all clear between solves
 
   Marking marking_ = Marking::Components;

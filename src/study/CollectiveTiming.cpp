@@ -19,13 +19,13 @@ mpi::CollectiveCall make_call(const CollectiveTiming& timing, mpi::Collective op
   call.recv_bytes = timing.bytes;
   const std::vector<double> blocks(static_cast<size_t>(timing.ranks), timing.bytes);
   switch (op) {
-    case C::Alltoallv:
-    case C::Alltoallw: call.send_counts = call.recv_counts = blocks; break;
-    case C::Gatherv:
-    case C::Allgatherv:
-    case C::ReduceScatter: call.recv_counts = blocks; break;
-    case C::Scatterv: call.send_counts = blocks; break;
-    default: break;
+  case C::Alltoallv:
+  case C::Alltoallw: call.send_counts = call.recv_counts = blocks; break;
+  case C::Gatherv:
+  case C::Allgatherv:
+  case C::ReduceScatter: call.recv_counts = blocks; break;
+  case C::Scatterv: call.send_counts = blocks; break;
+  default: break;
   }
   return call;
 }

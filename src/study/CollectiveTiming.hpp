@@ -21,7 +21,6 @@ struct CollectiveTiming {
 };
 
 // Seconds of simulated time. `platform`, when given, is used instead of loading simulation.platform again.
-double time_collective(const CollectiveTiming& timing,
-                       std::shared_ptr<const platform::Platform> platform = nullptr);
+double time_collective(const CollectiveTiming& timing, std::shared_ptr<const platform::Platform> platform = nullptr);
 
 } // namespace mpisim::study

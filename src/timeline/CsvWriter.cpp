@@ -41,9 +41,9 @@ std::string csv_field(std::string_view text)
 const char* protocol_name(models::Protocol protocol)
 {
   switch (protocol) {
-    case models::Protocol::Eager: return "eager";
-    case models::Protocol::Detached: return "detached";
-    case models::Protocol::Rendezvous: return "rendezvous";
+  case models::Protocol::Eager: return "eager";
+  case models::Protocol::Detached: return "detached";
+  case models::Protocol::Rendezvous: return "rendezvous";
   }
   return "unknown";
 }

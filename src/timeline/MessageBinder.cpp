@@ -16,8 +16,8 @@ Role role_of(const char* operation)
     const char* name;
     Role role;
   } kRoles[] = {
-      {"compute", Role::Local},  {"sleep", Role::Local},      {"send", Role::Send},         {"isend", Role::Send},
-      {"recv", Role::Receive},   {"irecv", Role::Local},      {"wait", Role::Receive},      {"test", Role::Receive},
+      {"compute", Role::Local},   {"sleep", Role::Local},       {"send", Role::Send},         {"isend", Role::Send},
+      {"recv", Role::Receive},    {"irecv", Role::Local},       {"wait", Role::Receive},      {"test", Role::Receive},
       {"waitall", Role::WaitAll}, {"sendRecv", Role::SendRecv}, {"sendrecv", Role::SendRecv},
   };
   for (const auto& entry : kRoles)
@@ -59,8 +59,8 @@ void MessageBinder::call(const mpi::CallRecord& call, std::vector<Flow>& started
       started.push_back(flow);
     } else {
       const uint64_t id = next_id_++;
-      started.push_back(Flow{id, call.rank, call.peer, call.tag, call.communicator, call.bytes, call.start, kUnknown,
-                             false});
+      started.push_back(
+          Flow{id, call.rank, call.peer, call.tag, call.communicator, call.bytes, call.start, kUnknown, false});
       sends.calls.push_back(SentCall{call.start, call.end, id});
     }
     if (sends.calls.empty() && sends.messages.empty())
@@ -69,8 +69,8 @@ void MessageBinder::call(const mpi::CallRecord& call, std::vector<Flow>& started
 
   std::vector<Flow>& inside = posted_inside_[call.rank];
   if (not inside.empty()) {
-    auto ready = std::stable_partition(inside.begin(), inside.end(),
-                                       [&](const Flow& f) { return f.start <= call.end; });
+    auto ready =
+        std::stable_partition(inside.begin(), inside.end(), [&](const Flow& f) { return f.start <= call.end; });
     started.insert(started.end(), inside.begin(), ready);
     inside.erase(inside.begin(), ready);
   }
@@ -132,8 +132,9 @@ void MessageBinder::message_exact(const mpi::MessageRecord& message, std::vector
                                   std::vector<Flow>& ended)
 {
   const bool inside = message.collective();
-  Flow flow{message.id - 1, message.source, message.destination, message.tag, message.communicator,
-            message.bytes,  kUnknown,       kUnknown,            inside};
+  Flow flow{
+      message.id - 1, message.source, message.destination, message.tag, message.communicator, message.bytes, kUnknown,
+      kUnknown,       inside};
   if ((inside ? inside_started_ : exact_started_).erase(message.id) == 0) {
     flow.start = message.posted; // point-to-point: replaced by the sending call's start when it is reported
     exact_unsent_.emplace(message.id, flow);
@@ -166,12 +167,12 @@ void MessageBinder::claim(const mpi::CallRecord& call, std::vector<Flow>& ended)
     }
     bool candidate = false;
     switch (role) {
-      case Role::WaitAll: taken.push_back(i); break;
-      case Role::Receive:
-        candidate = call.peer == a.flow.source && call.tag == a.flow.tag && call.communicator == a.flow.communicator;
-        break;
-      case Role::SendRecv: candidate = a.flow.tag == 0 && call.communicator == a.flow.communicator; break;
-      default: break;
+    case Role::WaitAll: taken.push_back(i); break;
+    case Role::Receive:
+      candidate = call.peer == a.flow.source && call.tag == a.flow.tag && call.communicator == a.flow.communicator;
+      break;
+    case Role::SendRecv: candidate = a.flow.tag == 0 && call.communicator == a.flow.communicator; break;
+    default: break;
     }
     if (candidate && (single == waiting.size() || a.posted < waiting[single].posted))
       single = i;
@@ -200,7 +201,7 @@ void MessageBinder::message(const mpi::MessageRecord& message, std::vector<Flow>
     return;
   }
   grow(std::max(message.source, message.destination));
-  Flow flow{0,       message.source, message.destination, message.tag, message.communicator, message.bytes,
+  Flow flow{0,        message.source, message.destination, message.tag, message.communicator, message.bytes,
             kUnknown, kUnknown,       collective};
 
   if (collective) {
@@ -215,9 +216,8 @@ void MessageBinder::message(const mpi::MessageRecord& message, std::vector<Flow>
   } else {
     const Key key{message.source, message.destination, message.tag, message.communicator};
     Sends& sends = sends_[key];
-    auto call = std::find_if(sends.calls.begin(), sends.calls.end(), [&](const SentCall& c) {
-      return message.posted >= c.start && message.posted <= c.end;
-    });
+    auto call = std::find_if(sends.calls.begin(), sends.calls.end(),
+                             [&](const SentCall& c) { return message.posted >= c.start && message.posted <= c.end; });
     if (call != sends.calls.end()) {
       flow.id = call->id;
       flow.start = call->start;

@@ -37,15 +37,15 @@
 namespace mpisim::timeline {
 
 struct Flow {
-  uint64_t id;      // 0, 1, 2, ... in the order messages or sending calls are first seen
-  int source;       // world ranks
+  uint64_t id; // 0, 1, 2, ... in the order messages or sending calls are first seen
+  int source;  // world ranks
   int destination;
   int tag;
   int communicator;
   double bytes;
-  double start;     // started flows: the arrow's start
-  double end;       // ended flows: the arrow's end
-  bool collective;  // sent inside a collective algorithm
+  double start;    // started flows: the arrow's start
+  double end;      // ended flows: the arrow's end
+  bool collective; // sent inside a collective algorithm
 };
 
 class MessageBinder {
@@ -103,16 +103,16 @@ private:
   bool internals_;
   uint64_t next_id_ = 0;
   std::unordered_map<Key, Sends, KeyHash> sends_;
-  std::vector<std::deque<Arrived>> arrived_;      // per destination, in arrival order: waiting for a receiving call
-  std::vector<std::vector<Flow>> posted_inside_;  // per source: collective messages whose sending call is not reported
-  std::vector<double> last_end_;                  // per rank: the end of its last reported call
+  std::vector<std::deque<Arrived>> arrived_;     // per destination, in arrival order: waiting for a receiving call
+  std::vector<std::vector<Flow>> posted_inside_; // per source: collective messages whose sending call is not reported
+  std::vector<double> last_end_;                 // per rank: the end of its last reported call
 
   // Exact binding, by message id.
-  std::unordered_set<uint64_t> exact_started_;           // sending call reported, message not arrived yet
-  std::unordered_set<uint64_t> inside_started_;          // the same for messages inside collectives
-  std::unordered_map<uint64_t, Flow> exact_unsent_;      // arrived, sending call not reported (start: posting)
-  std::unordered_map<uint64_t, Arrived> exact_arrived_;  // arrived, receiving call not reported
-  std::unordered_map<uint64_t, double> exact_claimed_;   // receiving call reported (its end) before the arrival
+  std::unordered_set<uint64_t> exact_started_;          // sending call reported, message not arrived yet
+  std::unordered_set<uint64_t> inside_started_;         // the same for messages inside collectives
+  std::unordered_map<uint64_t, Flow> exact_unsent_;     // arrived, sending call not reported (start: posting)
+  std::unordered_map<uint64_t, Arrived> exact_arrived_; // arrived, receiving call not reported
+  std::unordered_map<uint64_t, double> exact_claimed_;  // receiving call reported (its end) before the arrival
 };
 
 } // namespace mpisim::timeline

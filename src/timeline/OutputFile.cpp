@@ -9,7 +9,10 @@
 
 namespace mpisim::timeline {
 
-int64_t to_nanoseconds(double seconds) { return std::llround(seconds * 1e9); }
+int64_t to_nanoseconds(double seconds)
+{
+  return std::llround(seconds * 1e9);
+}
 
 OutputFile::OutputFile(std::string path) : path_(std::move(path))
 {
@@ -43,8 +46,7 @@ void OutputFile::close()
   const bool closed = std::fclose(file_) == 0;
   file_ = nullptr;
   if (failed_ || not closed)
-    throw InputError(path_, 0,
-                     std::string("cannot write the timeline: ") + std::strerror(error != 0 ? error : errno));
+    throw InputError(path_, 0, std::string("cannot write the timeline: ") + std::strerror(error != 0 ? error : errno));
 }
 
 OutputFile& OutputFile::integer(int64_t value)
@@ -88,18 +90,18 @@ OutputFile& OutputFile::json_string(std::string_view value)
   put('"');
   for (char c : value) {
     switch (c) {
-      case '"': text("\\\""); break;
-      case '\\': text("\\\\"); break;
-      case '\n': text("\\n"); break;
-      case '\t': text("\\t"); break;
-      case '\r': text("\\r"); break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          static const char hex[] = "0123456789abcdef";
-          text("\\u00").put(hex[(c >> 4) & 0xf]).put(hex[c & 0xf]);
-        } else {
-          put(c);
-        }
+    case '"': text("\\\""); break;
+    case '\\': text("\\\\"); break;
+    case '\n': text("\\n"); break;
+    case '\t': text("\\t"); break;
+    case '\r': text("\\r"); break;
+    default:
+      if (static_cast<unsigned char>(c) < 0x20) {
+        static const char hex[] = "0123456789abcdef";
+        text("\\u00").put(hex[(c >> 4) & 0xf]).put(hex[c & 0xf]);
+      } else {
+        put(c);
+      }
     }
   }
   return put('"');

@@ -34,13 +34,13 @@ constexpr struct {
   const char* operation;
   const char* rgb;
 } kColours[] = {
-    {"compute", "0.70 0.70 0.70"},   {"sleep", "0.88 0.88 0.88"},     {"send", "0.84 0.15 0.16"},
-    {"isend", "1.00 0.50 0.05"},     {"recv", "0.12 0.47 0.71"},      {"irecv", "0.68 0.78 0.91"},
-    {"sendRecv", "0.55 0.34 0.29"},  {"wait", "0.58 0.40 0.74"},      {"waitall", "0.77 0.69 0.84"},
-    {"test", "0.89 0.47 0.76"},      {"barrier", "0.09 0.75 0.81"},   {"bcast", "0.17 0.63 0.17"},
-    {"reduce", "0.60 0.87 0.54"},    {"allreduce", "0.74 0.74 0.13"}, {"alltoall", "1.00 0.73 0.47"},
-    {"alltoallv", "0.86 0.86 0.55"}, {"gather", "0.62 0.85 0.90"},    {"gatherv", "0.40 0.76 0.65"},
-    {"scatter", "0.99 0.55 0.38"},   {"scatterv", "0.90 0.54 0.76"},  {"allgather", "0.55 0.63 0.80"},
+    {"compute", "0.70 0.70 0.70"},    {"sleep", "0.88 0.88 0.88"},         {"send", "0.84 0.15 0.16"},
+    {"isend", "1.00 0.50 0.05"},      {"recv", "0.12 0.47 0.71"},          {"irecv", "0.68 0.78 0.91"},
+    {"sendRecv", "0.55 0.34 0.29"},   {"wait", "0.58 0.40 0.74"},          {"waitall", "0.77 0.69 0.84"},
+    {"test", "0.89 0.47 0.76"},       {"barrier", "0.09 0.75 0.81"},       {"bcast", "0.17 0.63 0.17"},
+    {"reduce", "0.60 0.87 0.54"},     {"allreduce", "0.74 0.74 0.13"},     {"alltoall", "1.00 0.73 0.47"},
+    {"alltoallv", "0.86 0.86 0.55"},  {"gather", "0.62 0.85 0.90"},        {"gatherv", "0.40 0.76 0.65"},
+    {"scatter", "0.99 0.55 0.38"},    {"scatterv", "0.90 0.54 0.76"},      {"allgather", "0.55 0.63 0.80"},
     {"allgatherv", "0.65 0.85 0.33"}, {"reducescatter", "1.00 0.85 0.18"}, {"scan", "0.90 0.77 0.58"},
     {"exscan", "0.70 0.70 0.40"},
 };
@@ -186,9 +186,9 @@ public:
 private:
   enum class Kind : uint32_t { Push, Pop, StartLink, EndLink, SetVariable };
   struct Event {
-    int64_t time;        // nanoseconds
-    uint32_t kind_rank;  // kind in the top three bits, the rank (SetVariable: the platform's link id) below
-    uint32_t value;      // Push: operation index; links: the flow id; SetVariable: index in variable_values_
+    int64_t time;       // nanoseconds
+    uint32_t kind_rank; // kind in the top three bits, the rank (SetVariable: the platform's link id) below
+    uint32_t value;     // Push: operation index; links: the flow id; SetVariable: index in variable_values_
   };
   struct Link {
     double bytes = 0;
@@ -236,14 +236,14 @@ private:
       l.bytes = flow.bytes;
       l.collective = flow.collective;
       ++l.ends;
-      events_.push_back(Event{to_nanoseconds(flow.start), pack(Kind::StartLink, flow.source),
-                              static_cast<uint32_t>(flow.id)});
+      events_.push_back(
+          Event{to_nanoseconds(flow.start), pack(Kind::StartLink, flow.source), static_cast<uint32_t>(flow.id)});
     }
     for (const Flow& flow : ended_) {
       note_rank(flow.destination);
       ++link(flow.id).ends;
-      events_.push_back(Event{to_nanoseconds(flow.end), pack(Kind::EndLink, flow.destination),
-                              static_cast<uint32_t>(flow.id)});
+      events_.push_back(
+          Event{to_nanoseconds(flow.end), pack(Kind::EndLink, flow.destination), static_cast<uint32_t>(flow.id)});
     }
     started_.clear();
     ended_.clear();
@@ -256,7 +256,12 @@ private:
       out_.text("# ").text(key).text(": ").text(value).put('\n');
     out_.text(kHeader);
     for (const std::string& operation : operations_)
-      out_.text("5 ").text(operation).text(" CALL \"").text(operation).text("\" \"").text(colour_of(operation))
+      out_.text("5 ")
+          .text(operation)
+          .text(" CALL \"")
+          .text(operation)
+          .text("\" \"")
+          .text(colour_of(operation))
           .text("\"\n");
     out_.text("6 0.000000000 root ROOT 0 \"simulation\"\n");
     for (int rank = 0; rank < ranks_; ++rank)
@@ -265,33 +270,36 @@ private:
       out_.text("0 LINK ROOT \"link\"\n1 BW LINK \"bandwidth used\" \"0.12 0.47 0.71\"\n");
       for (size_t link = 0; link < link_names_.size(); ++link)
         if (not link_names_[link].empty())
-          out_.text("6 0.000000000 l").integer(static_cast<int64_t>(link)).text(" LINK root ")
-              .json_string(link_names_[link]).put('\n');
+          out_.text("6 0.000000000 l")
+              .integer(static_cast<int64_t>(link))
+              .text(" LINK root ")
+              .json_string(link_names_[link])
+              .put('\n');
     }
     int64_t last = 0;
     for (const Event& e : events_) {
       last = std::max(last, e.time);
       switch (kind_of(e)) {
-        case Kind::Push:
-          out_.text("12 ").scaled(e.time, 9).text(" r").integer(rank_of(e)).text(" CALL ");
-          out_.text(operations_[e.value]).put('\n');
-          break;
-        case Kind::Pop: out_.text("14 ").scaled(e.time, 9).text(" r").integer(rank_of(e)).text(" CALL\n"); break;
-        case Kind::StartLink: {
-          const Link& l = links_[e.value];
-          out_.text("16 ").scaled(e.time, 9).text(" root MSG r").integer(rank_of(e)).put(' ');
-          out_.text(l.collective ? "collective" : "p2p").text(" m").integer(e.value).put(' ').number(l.bytes);
-          out_.put('\n');
-          break;
-        }
-        case Kind::EndLink:
-          out_.text("19 ").scaled(e.time, 9).text(" root MSG r").integer(rank_of(e)).put(' ');
-          out_.text(links_[e.value].collective ? "collective" : "p2p").text(" m").integer(e.value).put('\n');
-          break;
-        case Kind::SetVariable:
-          out_.text("8 ").scaled(e.time, 9).text(" BW l").integer(rank_of(e)).put(' ');
-          out_.number(variable_values_[e.value]).put('\n');
-          break;
+      case Kind::Push:
+        out_.text("12 ").scaled(e.time, 9).text(" r").integer(rank_of(e)).text(" CALL ");
+        out_.text(operations_[e.value]).put('\n');
+        break;
+      case Kind::Pop: out_.text("14 ").scaled(e.time, 9).text(" r").integer(rank_of(e)).text(" CALL\n"); break;
+      case Kind::StartLink: {
+        const Link& l = links_[e.value];
+        out_.text("16 ").scaled(e.time, 9).text(" root MSG r").integer(rank_of(e)).put(' ');
+        out_.text(l.collective ? "collective" : "p2p").text(" m").integer(e.value).put(' ').number(l.bytes);
+        out_.put('\n');
+        break;
+      }
+      case Kind::EndLink:
+        out_.text("19 ").scaled(e.time, 9).text(" root MSG r").integer(rank_of(e)).put(' ');
+        out_.text(links_[e.value].collective ? "collective" : "p2p").text(" m").integer(e.value).put('\n');
+        break;
+      case Kind::SetVariable:
+        out_.text("8 ").scaled(e.time, 9).text(" BW l").integer(rank_of(e)).put(' ');
+        out_.number(variable_values_[e.value]).put('\n');
+        break;
       }
     }
     for (int rank = 0; rank < ranks_; ++rank)
@@ -308,9 +316,9 @@ private:
   std::vector<std::pair<std::string, std::string>> provenance_;
   std::vector<Flow> started_, ended_;
   std::vector<Event> events_;
-  std::vector<Link> links_; // by flow id
-  std::vector<std::string> link_names_;  // by platform link id; empty: the link reported nothing
-  std::vector<double> variable_values_;  // SetVariable events' values
+  std::vector<Link> links_;             // by flow id
+  std::vector<std::string> link_names_; // by platform link id; empty: the link reported nothing
+  std::vector<double> variable_values_; // SetVariable events' values
   std::vector<std::string> operations_;
   std::unordered_map<const char*, uint32_t> by_address_;
   int ranks_ = 0;

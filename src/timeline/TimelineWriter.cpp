@@ -58,11 +58,15 @@ const TimelineWriterEntry& TimelineWriterRegistry::for_path(const std::string& p
   for (const TimelineWriterEntry& entry : entries())
     for (const std::string& extension : entry.extensions)
       valid += (valid.empty() ? "" : ", ") + extension + " (" + entry.name + ")";
-  throw InputError(path, 0, "cannot tell the timeline format from the file name: use one of " + valid +
-                                " or name the format (--timeline-format)");
+  throw InputError(path, 0,
+                   "cannot tell the timeline format from the file name: use one of " + valid +
+                       " or name the format (--timeline-format)");
 }
 
-const std::vector<TimelineWriterEntry>& TimelineWriterRegistry::all() { return entries(); }
+const std::vector<TimelineWriterEntry>& TimelineWriterRegistry::all()
+{
+  return entries();
+}
 
 std::unique_ptr<TimelineWriter> open_timeline(const TimelineOptions& options, const std::string& format)
 {

@@ -14,8 +14,7 @@ using namespace mpisim::units;
 namespace {
 
 // The message of the InputError thrown by `parse`, or "" when nothing is thrown.
-template <typename Parse>
-std::string error_of(Parse parse, const std::string& text)
+template <typename Parse> std::string error_of(Parse parse, const std::string& text)
 {
   try {
     parse(text, WarningHandler{});

@@ -43,7 +43,7 @@ namespace {
 constexpr double kRelative = 1e-9; // hand computations vs simulated dates
 
 // |actual - expected| <= 1e-9 * |expected| (absolute 1e-15 for an expected 0).
-#define EXPECT_DATE(actual, expected) EXPECT_NEAR((actual), (expected), kRelative * std::abs(expected) + 1e-15)
+#define EXPECT_DATE(actual, expected) EXPECT_NEAR((actual), (expected), kRelative* std::abs(expected) + 1e-15)
 // SimGrid prints dates with 6 decimals ("%f"): agreement to half a unit of the last printed digit.
 #define EXPECT_SIMGRID_DATE(actual, printed) EXPECT_NEAR((actual), (printed), 0.5e-6)
 
@@ -62,7 +62,8 @@ std::string one_link(const std::string& sharing, const std::string& latency = "1
 {
   const bool split = sharing == "SPLITDUPLEX";
   return full_zone("  <host id=\"a\" speed=\"1Gf\"/>\n  <host id=\"b\" speed=\"1Gf\"/>\n"
-                   "  <link id=\"l\" bandwidth=\"1GBps\" latency=\"" + latency + "\" sharing_policy=\"" + sharing +
+                   "  <link id=\"l\" bandwidth=\"1GBps\" latency=\"" +
+                   latency + "\" sharing_policy=\"" + sharing +
                    "\"/>\n  <route src=\"a\" dst=\"b\"><link_ctn id=\"l\"" + (split ? " direction=\"UP\"" : "") +
                    "/></route>\n");
 }
@@ -243,7 +244,7 @@ TEST(models_parameters, BadValuesAreInputErrorsWithTheValue)
   EXPECT_NE(number.find("--param weight"), std::string::npos) << number;
   EXPECT_NE(number.find("'12abc'"), std::string::npos) << number;
   EXPECT_NE(message("weight", "abc").find("'abc'"), std::string::npos);
-  EXPECT_NE(message("speed", "10KBps").find("10KBps"), std::string::npos);   // kilo is a lower-case k
+  EXPECT_NE(message("speed", "10KBps").find("10KBps"), std::string::npos); // kilo is a lower-case k
   EXPECT_NE(message("delay", "3 parsecs").find("3 parsecs"), std::string::npos);
   EXPECT_NE(message("window", "-5B").find("-5B"), std::string::npos);
   EXPECT_NE(message("enabled", "maybe").find("'maybe'"), std::string::npos);
@@ -444,8 +445,7 @@ TEST(models_smpi, TcpGammaBoundsHighLatencyFlows)
   Scratch scratch;
   const std::string far = scratch.write("far.xml", one_link("SHARED", "10ms"));
   EXPECT_DATE(transfer_time(far, "smpi", 1e6), 0.12150507440249067);
-  EXPECT_DATE(transfer_time(far, "smpi", 1e6, {{"tcp-gamma", "2MiB"}}),
-              0.116436 + 1000016 / (104857600 * 0.940694));
+  EXPECT_DATE(transfer_time(far, "smpi", 1e6, {{"tcp-gamma", "2MiB"}}), 0.116436 + 1000016 / (104857600 * 0.940694));
   EXPECT_NEAR(0.116436 + 1000016 / (104857600 * 0.940694), 0.126574148804981, 1e-12);
 }
 
@@ -510,9 +510,8 @@ TEST(models_smpi, FatpipeFlowsDoNotShare)
   for (const auto& [sharing, expected] : {std::pair<std::string, double>{"FATPIPE", 0.0011794979521332124},
                                           std::pair<std::string, double>{"SHARED", 0.0022425599042664246}}) {
     SCOPED_TRACE(sharing);
-    mpi::Simulation simulation(options(scratch.write(sharing + ".xml", one_link(sharing)), "smpi",
-                                       {{"crosstraffic", "no"}}),
-                               1);
+    mpi::Simulation simulation(
+        options(scratch.write(sharing + ".xml", one_link(sharing)), "smpi", {{"crosstraffic", "no"}}), 1);
     auto& network = simulation.world().network();
     kernel::Engine& engine = simulation.engine();
     double ends[2] = {-1, -1};
@@ -587,7 +586,8 @@ TEST(models_fluid, TimeIsLatencyPlusSizeOverBandwidth)
 }
 
 // ------------------------------------------------------------------------------------------------------------------
-// hybrid: SMPI paper (Degomme et al., TPDS 2017) Fig. 4 (asynchronous k <= Sa = 65536, detached Sa < k <= Sd = 327680, synchronous k > Sd)
+// hybrid: SMPI paper (Degomme et al., TPDS 2017) Fig. 4 (asynchronous k <= Sa = 65536, detached Sa < k <= Sd = 327680,
+// synchronous k > Sd)
 // ------------------------------------------------------------------------------------------------------------------
 // With the default (SMPI) factors on cluster4 (no TCP-gamma in this model; cross-traffic does not bind):
 //   T2(1000)   = 600e-6*1.9503  + 1016/(125e6*0.341987)    = 0.00119394698529476
@@ -696,7 +696,7 @@ TEST(models_hybrid, AffineOverheadsFromParameters)
 // S = 65536.  T1 = o + k*Os, T2 = L + k*g (k < s) or L + s*g + (k-s)*G, T3 = o + k*Or, T5 = 2o + L,
 // T4 = max(L + o, tr - ts) + o.
 const std::vector<std::pair<std::string, std::string>> kLogGps = {
-    {"use-route", "no"}, {"L", "10us"}, {"o", "2us"}, {"g", "1e-8"}, {"G", "1e-9"},
+    {"use-route", "no"}, {"L", "10us"},   {"o", "2us"},   {"g", "1e-8"},   {"G", "1e-9"},
     {"Os", "1e-10"},     {"Or", "2e-10"}, {"s", "1000B"}, {"S", "65536B"},
 };
 

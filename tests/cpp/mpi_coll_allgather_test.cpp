@@ -13,7 +13,10 @@ namespace {
 
 constexpr int P = 5;
 
-Messages every_pair_B() { return all_pairs(P, [](int, int) { return B; }); }
+Messages every_pair_B()
+{
+  return all_pairs(P, [](int, int) { return B; });
+}
 
 // Each rank sends `steps` blocks of B to its right neighbour.
 Messages ring_to_right(int steps)
@@ -62,8 +65,8 @@ const ExpectMessages kGB("allgather/GB", [] {
 // only 0 (completed = 5 - 0 - 4 = 1) has block 4 and passes it by halving: 0->2, then 0->1 and 2->3.
 Messages rdb_on_five()
 {
-  return {{0, 1, B},     {1, 0, B},     {2, 3, B},     {3, 2, B},     {0, 2, 2 * B}, {2, 0, 2 * B}, {1, 3, 2 * B},
-          {3, 1, 2 * B}, {0, 4, 4 * B}, {4, 0, B},     {0, 2, B},     {0, 1, B},     {2, 3, B}};
+  return {{0, 1, B},     {1, 0, B},     {2, 3, B}, {3, 2, B}, {0, 2, 2 * B}, {2, 0, 2 * B}, {1, 3, 2 * B},
+          {3, 1, 2 * B}, {0, 4, 4 * B}, {4, 0, B}, {0, 2, B}, {0, 1, B},     {2, 3, B}};
 }
 const ExpectMessages kRdb("allgather/rdb", rdb_on_five);
 // rhv: 5 is not a power of two, so rdb.
@@ -106,7 +109,10 @@ Messages on_two_nodes(const std::string& algorithm)
 }
 
 // `count` copies of a message.
-Messages times(int count, Sent message) { return Messages(static_cast<size_t>(count), message); }
+Messages times(int count, Sent message)
+{
+  return Messages(static_cast<size_t>(count), message);
+}
 
 void expect_on_two_nodes(const std::string& algorithm, Messages expected)
 {
@@ -116,29 +122,32 @@ void expect_on_two_nodes(const std::string& algorithm, Messages expected)
 }
 
 // Phase 1 of smp_simple and SMP_NTS: a ring of 3 sendrecv steps inside each node, 4 ranks each sending B 3 times.
-Messages ring_in_nodes() { return times(12, {0, 0, B}) + times(12, {1, 1, B}); }
+Messages ring_in_nodes()
+{
+  return times(12, {0, 0, B}) + times(12, {1, 1, B});
+}
 
 // smp_simple: the node ring; leaders swap their node's 4 blocks; each leader sends all 8 blocks to its 3 ranks.
 TEST(mpi_coll_allgather, SmpSimpleOnTwoNodes)
 {
-  expect_on_two_nodes("smp_simple", ring_in_nodes() + Messages{{0, 1, 4 * B}, {1, 0, 4 * B}} +
-                                        times(3, {0, 0, 8 * B}) + times(3, {1, 1, 8 * B}));
+  expect_on_two_nodes("smp_simple", ring_in_nodes() + Messages{{0, 1, 4 * B}, {1, 0, 4 * B}} + times(3, {0, 0, 8 * B}) +
+                                        times(3, {1, 1, 8 * B}));
 }
 
 // SMP_NTS: the node ring; the leader ring of 2 sends each leader's group of 4 blocks to the other; the group received
 // travels down the chain local 0 -> 1 -> 2 -> 3 of each node.
 TEST(mpi_coll_allgather, SmpNtsOnTwoNodes)
 {
-  expect_on_two_nodes("SMP_NTS", ring_in_nodes() + Messages{{0, 1, 4 * B}, {1, 0, 4 * B}} +
-                                     times(3, {0, 0, 4 * B}) + times(3, {1, 1, 4 * B}));
+  expect_on_two_nodes("SMP_NTS", ring_in_nodes() + Messages{{0, 1, 4 * B}, {1, 0, 4 * B}} + times(3, {0, 0, 4 * B}) +
+                                     times(3, {1, 1, 4 * B}));
 }
 
 // loosely_lr: 2 steps; in the first each rank r sends its block to r+4 (on the other node); in both each rank sends
 // the step's block to its 3 node mates.
 TEST(mpi_coll_allgather, LooselyLrOnTwoNodes)
 {
-  expect_on_two_nodes("loosely_lr", times(4, {0, 1, B}) + times(4, {1, 0, B}) + times(24, {0, 0, B}) +
-                                        times(24, {1, 1, B}));
+  expect_on_two_nodes("loosely_lr",
+                      times(4, {0, 1, B}) + times(4, {1, 0, B}) + times(24, {0, 0, B}) + times(24, {1, 1, B}));
 }
 
 // mvapich2_smp: linear gather to each leader (3 blocks), rdb between the 2 leaders (2 is a power of two, 8000 B <
@@ -163,17 +172,23 @@ TEST(mpi_coll_allgather, DatesOnAStar)
   const struct {
     const char* algorithm;
     double date;
-  } cases[] = {{"ring", 7e-3},  {"pair", 7e-3},  {"NTSLR", 7e-3},          {"NTSLR_NB", 7e-3},
-               {"rdb", 7e-3},   {"bruck", 7e-3}, {"spreading_simple", 7e-3}, {"ompi_neighborexchange", 7e-3},
+  } cases[] = {{"ring", 7e-3},
+               {"pair", 7e-3},
+               {"NTSLR", 7e-3},
+               {"NTSLR_NB", 7e-3},
+               {"rdb", 7e-3},
+               {"bruck", 7e-3},
+               {"spreading_simple", 7e-3},
+               {"ompi_neighborexchange", 7e-3},
                {"rhv", 8e-3}};
   for (const auto& c : cases) {
     SCOPED_TRACE(c.algorithm);
-    const CollectiveRun run = run_collective(mpi::Collective::Allgather, c.algorithm, 8, "fluid",
-                                             "cluster:8,bw=1GBps,lat=0s", [](int me) {
-                                               mpi::CollectiveCall call = call_for(mpi::Collective::Allgather, me, 8);
-                                               call.bytes = call.recv_bytes = 1e6;
-                                               return call;
-                                             });
+    const CollectiveRun run =
+        run_collective(mpi::Collective::Allgather, c.algorithm, 8, "fluid", "cluster:8,bw=1GBps,lat=0s", [](int me) {
+          mpi::CollectiveCall call = call_for(mpi::Collective::Allgather, me, 8);
+          call.bytes = call.recv_bytes = 1e6;
+          return call;
+        });
     for (int rank = 0; rank < 8; ++rank)
       EXPECT_NEAR(run.returned[rank], c.date, 1e-9 * c.date) << "rank " << rank;
   }

@@ -8,10 +8,16 @@ namespace {
 
 constexpr int P = 5;
 
-double c(int r) { return 10.0 * ((r + P) % P + 1); }
+double c(int r)
+{
+  return 10.0 * ((r + P) % P + 1);
+}
 
 // Every rank sends its own block to every other rank.
-Messages own_block_to_all() { return all_pairs(P, [](int i, int) { return c(i); }); }
+Messages own_block_to_all()
+{
+  return all_pairs(P, [](int i, int) { return c(i); });
+}
 
 // ring: step i = 1..4 sends the own block to me+i.
 const ExpectMessages kRing("allgatherv/ring", own_block_to_all);
@@ -38,7 +44,7 @@ const ExpectMessages kBruck("allgatherv/ompi_bruck", [] {
 // 0<->2 and 1<->3 (blocks 0,1 = 30; blocks 2,3 = 70). mask 4: 0->4 blocks 0..3 (100), 4->0 block 4 (50); in subtree
 // {0..3} only 0 has block 4: halving passes it 0->2, then 0->1 and 2->3.
 const ExpectMessages kRdb("allgatherv/mpich_rdb", [] {
-  return Messages{{0, 1, 10}, {1, 0, 20}, {2, 3, 30},  {3, 2, 40}, {0, 2, 30}, {2, 0, 70}, {1, 3, 30},
+  return Messages{{0, 1, 10}, {1, 0, 20},  {2, 3, 30}, {3, 2, 40}, {0, 2, 30}, {2, 0, 70}, {1, 3, 30},
                   {3, 1, 70}, {0, 4, 100}, {4, 0, 50}, {0, 2, 50}, {0, 1, 50}, {2, 3, 50}};
 });
 

@@ -19,11 +19,17 @@ namespace {
 
 constexpr int P = 5;
 
-Messages both_ways(int a, int b, double bytes) { return {{a, b, bytes}, {b, a, bytes}}; }
+Messages both_ways(int a, int b, double bytes)
+{
+  return {{a, b, bytes}, {b, a, bytes}};
+}
 
 // Fold of 5 ranks onto pof2 = 4: rank 0 gives its vector to 1 first and gets the result back last; new ranks
 // 0, 1, 2, 3 are ranks 1, 2, 3, 4.
-Messages fold_of_five() { return {{0, 1, B}, {1, 0, B}}; }
+Messages fold_of_five()
+{
+  return {{0, 1, B}, {1, 0, B}};
+}
 
 // rdb: after the fold, mask 1 pairs new ranks 0-1, 2-3 (ranks 1-2, 3-4), mask 2 pairs 0-2, 1-3 (ranks 1-3, 2-4);
 // every exchange is the whole vector both ways.
@@ -92,7 +98,6 @@ const ExpectMessages kMvapich2TwoLevel("allreduce/mvapich2_two_level", rdb);
 // ompi_ring_segmented: n = 1000 < 5 * 1000 (the segment is the whole vector, below 1 MiB): lr's messages.
 const ExpectMessages kOmpiRingSegmented("allreduce/ompi_ring_segmented", lr);
 
-
 // rab: 2^2 <= 5, r = 1: ranks 0 and 1 swap halves (0->1 the upper 500 B, 1->0 the lower 500 B) and 1 sends its
 // reduced half to 0 (500 B). New ranks 0, 1, 2, 3 are ranks 0, 2, 3, 4. Halving: distance 1 pairs ranks 0-2 and 3-4
 // (500 B each way), distance 2 pairs ranks 0-3 and 2-4 (250 B each way); the allgather repeats these in reverse
@@ -114,17 +119,17 @@ const ExpectMessages kRab("allreduce/rab", rab);
 TEST(mpi_coll_allreduce, OmpiRingSegmentedPipelinesOverPhases)
 {
   const double n = 6.0 * (1 << 20) + 7;
-  const CollectiveRun run = run_collective(mpi::Collective::Allreduce, "ompi_ring_segmented", 3, "test-counting", "",
-                                           [&](int) {
-                                             mpi::CollectiveCall call;
-                                             call.op = mpi::Collective::Allreduce;
-                                             call.bytes = n;
-                                             return call;
-                                           });
+  const CollectiveRun run =
+      run_collective(mpi::Collective::Allreduce, "ompi_ring_segmented", 3, "test-counting", "", [&](int) {
+        mpi::CollectiveCall call;
+        call.op = mpi::Collective::Allreduce;
+        call.bytes = n;
+        return call;
+      });
   const double b0 = 2097155, b = 2097154, s0 = 1048578, s = 1048577;
-  Messages expected = {{0, 1, s0}, {0, 1, s}, {1, 2, s}, {1, 2, s0}, {2, 0, s}, {2, 0, s},             // phase 0
-                       {0, 1, s}, {0, 1, s}, {1, 2, s}, {1, 2, s}, {2, 0, s}, {2, 0, s},               // phase 1
-                       {0, 1, b}, {0, 1, b0}, {1, 2, b}, {1, 2, b}, {2, 0, b0}, {2, 0, b}};            // allgather
+  Messages expected = {{0, 1, s0}, {0, 1, s},  {1, 2, s}, {1, 2, s0}, {2, 0, s},  {2, 0, s},  // phase 0
+                       {0, 1, s},  {0, 1, s},  {1, 2, s}, {1, 2, s},  {2, 0, s},  {2, 0, s},  // phase 1
+                       {0, 1, b},  {0, 1, b0}, {1, 2, b}, {1, 2, b},  {2, 0, b0}, {2, 0, b}}; // allgather
   std::sort(expected.begin(), expected.end());
   EXPECT_EQ(run.messages, expected);
 }
@@ -250,7 +255,10 @@ Messages on_two_nodes(const std::string& algorithm)
   return out;
 }
 
-Messages times(int count, Sent message) { return Messages(static_cast<size_t>(count), message); }
+Messages times(int count, Sent message)
+{
+  return Messages(static_cast<size_t>(count), message);
+}
 
 void expect_on_two_nodes(const std::string& algorithm, Messages expected)
 {
@@ -260,7 +268,10 @@ void expect_on_two_nodes(const std::string& algorithm, Messages expected)
 
 // Binomial reduce onto core 0 in each node of 4 (1->0, 3->2, then 2->0) and binomial broadcast back (0->2, then
 // 0->1, 2->3): 6 whole-vector messages inside each host.
-Messages binomial_in_nodes() { return times(6, {0, 0, B}) + times(6, {1, 1, B}); }
+Messages binomial_in_nodes()
+{
+  return times(6, {0, 0, B}) + times(6, {1, 1, B});
+}
 
 // smp_binomial: the leaders' binomial reduce (4 -> 0) and broadcast (0 -> 4). smp_binomial_pipeline: n < 4096, one
 // segment, the same. smp_rdb: the 2 leaders' recursive doubling is one exchange, the same messages.

@@ -16,7 +16,10 @@ namespace {
 
 constexpr int P = 5;
 
-Messages every_pair() { return all_pairs(P, [](int, int) { return B; }); }
+Messages every_pair()
+{
+  return all_pairs(P, [](int, int) { return B; });
+}
 Messages barriers(int count)
 {
   Messages out;
@@ -69,9 +72,8 @@ const ExpectMessages kPairRma("alltoall/pair_rma",
 //     only rank 0 of {0..3} received (complete = 5 - 0 - 4 = 1); it passes its 5000 B down by halving: 0->2, 0->1,
 //     then 2->3.
 const ExpectMessages kRdb("alltoall/rdb", [] {
-  return Messages{{0, 1, 5000},  {1, 0, 5000},  {2, 3, 5000},  {3, 2, 5000}, {0, 2, 10000},
-                  {2, 0, 10000}, {1, 3, 10000}, {3, 1, 10000}, {0, 4, 20000}, {4, 0, 5000},
-                  {0, 2, 5000},  {0, 1, 5000},  {2, 3, 5000}};
+  return Messages{{0, 1, 5000},  {1, 0, 5000},  {2, 3, 5000}, {3, 2, 5000}, {0, 2, 10000}, {2, 0, 10000}, {1, 3, 10000},
+                  {3, 1, 10000}, {0, 4, 20000}, {4, 0, 5000}, {0, 2, 5000}, {0, 1, 5000},  {2, 3, 5000}};
 });
 
 // On 8 ranks (a power of two) pair_light_barrier pairs by XOR: step i exchanges B with me^i (every ordered pair once),

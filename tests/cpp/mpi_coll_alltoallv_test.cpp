@@ -14,7 +14,10 @@ namespace {
 
 constexpr int P = 5;
 
-Messages every_pair() { return all_pairs(P, [](int i, int j) { return 100.0 * i + j + 1; }); }
+Messages every_pair()
+{
+  return all_pairs(P, [](int i, int j) { return 100.0 * i + j + 1; });
+}
 Messages barriers(int count)
 {
   Messages out;

@@ -18,8 +18,7 @@ namespace {
 // barrier sends the same; two_procs, on 5 ranks, runs recursive doubling.
 Messages recursive_doubling_on_five()
 {
-  return {{4, 0, 0}, {0, 1, 0}, {1, 0, 0}, {2, 3, 0}, {3, 2, 0},
-          {0, 2, 0}, {2, 0, 0}, {1, 3, 0}, {3, 1, 0}, {0, 4, 0}};
+  return {{4, 0, 0}, {0, 1, 0}, {1, 0, 0}, {2, 3, 0}, {3, 2, 0}, {0, 2, 0}, {2, 0, 0}, {1, 3, 0}, {3, 1, 0}, {0, 4, 0}};
 }
 const ExpectMessages kRecursiveDoubling("barrier/ompi_recursivedoubling", recursive_doubling_on_five);
 const ExpectMessages kPair("barrier/mvapich2_pair", recursive_doubling_on_five);

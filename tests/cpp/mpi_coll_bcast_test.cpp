@@ -38,13 +38,15 @@ const ExpectMessages kSmpBinary("bcast/SMP_binary", binary_tree_from_zero);
 
 // SMP_binomial with one rank per node: 2->0, then the binomial tree over the 5 leaders from 0: 0 sends at masks 4,
 // 2, 1 (0->4, 0->2, 0->1), rank 2 (bit 2 set) forwards at mask 1 (2->3); no intra-node traffic.
-const ExpectMessages kSmpBinomial("bcast/SMP_binomial",
-                                  [] { return Messages{{2, 0, B}, {0, 4, B}, {0, 2, B}, {0, 1, B}, {2, 3, B}}; });
+const ExpectMessages kSmpBinomial("bcast/SMP_binomial", [] {
+  return Messages{{2, 0, B}, {0, 4, B}, {0, 2, B}, {0, 1, B}, {2, 3, B}};
+});
 
 // SMP_linear with one rank per node runs binomial_tree (see its header): relative ranks (me - 2) mod 5, the root
 // sends to relative 4, 2, 1 (ranks 1, 4, 3), relative 2 (rank 4) forwards to relative 3 (rank 0).
-const ExpectMessages kSmpLinear("bcast/SMP_linear",
-                                [] { return Messages{{2, 1, B}, {2, 4, B}, {2, 3, B}, {4, 0, B}}; });
+const ExpectMessages kSmpLinear("bcast/SMP_linear", [] {
+  return Messages{{2, 1, B}, {2, 4, B}, {2, 3, B}, {4, 0, B}};
+});
 
 // The binomial scatter of scatter_LR_allgather and scatter_rdb_allgather: pieces of ceil(1000 / 5) = 200 B;
 // relative ranks r = (me - 2) mod 5 (ranks 2, 3, 4, 0, 1 are r = 0..4). The root holds 1000 B and sends, at mask 4,
@@ -78,21 +80,25 @@ const ExpectMessages kScatterRdb("bcast/scatter_rdb_allgather", [] {
 
 // ompi_pipeline: Open MPI's chain from the root, 2->3->4->0->1; 5 ranks and 1000 B give 16 KiB segments (5 is below
 // 3.2118e-6 * 1000 + 8.7936), so the buffer is one segment.
-const ExpectMessages kOmpiPipeline("bcast/ompi_pipeline",
-                                   [] { return Messages{{2, 3, B}, {3, 4, B}, {4, 0, B}, {0, 1, B}}; });
+const ExpectMessages kOmpiPipeline("bcast/ompi_pipeline", [] {
+  return Messages{{2, 3, B}, {3, 4, B}, {4, 0, B}, {0, 1, B}};
+});
 
 // ompi_split_bintree: halves of 500 B are below one 1 KiB segment, so it runs SMP_linear, which with one rank per
 // node runs binomial_tree: 2->1, 2->4, 2->3, 4->0.
-const ExpectMessages kOmpiSplitBintree("bcast/ompi_split_bintree",
-                                       [] { return Messages{{2, 1, B}, {2, 4, B}, {2, 3, B}, {4, 0, B}}; });
+const ExpectMessages kOmpiSplitBintree("bcast/ompi_split_bintree", [] {
+  return Messages{{2, 1, B}, {2, 4, B}, {2, 3, B}, {4, 0, B}};
+});
 
 // mvapich2_inter_node: with one rank per node every rank leads its node; the leaders run MPICH's choice, binomial_tree
 // below 12288 B (2->1, 2->4, 2->3, 4->0), and nodes of one rank have nothing more to do.
 // mvapich2_intra_node: 1000 B <= 16384 B on 5 ranks goes flat with binomial_tree: the same messages.
-const ExpectMessages kMvapich2InterNode("bcast/mvapich2_inter_node",
-                                       [] { return Messages{{2, 1, B}, {2, 4, B}, {2, 3, B}, {4, 0, B}}; });
-const ExpectMessages kMvapich2IntraNode("bcast/mvapich2_intra_node",
-                                        [] { return Messages{{2, 1, B}, {2, 4, B}, {2, 3, B}, {4, 0, B}}; });
+const ExpectMessages kMvapich2InterNode("bcast/mvapich2_inter_node", [] {
+  return Messages{{2, 1, B}, {2, 4, B}, {2, 3, B}, {4, 0, B}};
+});
+const ExpectMessages kMvapich2IntraNode("bcast/mvapich2_intra_node", [] {
+  return Messages{{2, 1, B}, {2, 4, B}, {2, 3, B}, {4, 0, B}};
+});
 
 // mvapich2_knomial_intra_node: 4-nomial tree over relative ranks r = (me - 2) mod 5: the root sends at mask 4 to r4
 // (rank 1), at mask 1 to r1, r2, r3 (ranks 3, 4, 0); r1..r4 have no children of their own.
@@ -120,8 +126,9 @@ Messages chain_through(const std::vector<int>& group, int from = 0)
 
 // arrival_pattern_aware_wait: three sweeps of tests see every note, so one group 1, 2, 3, 4 in rank order: the chain
 // 0->1->2->3->4.
-const ExpectMessages kArrivalWait("bcast/arrival_pattern_aware_wait",
-                                  [] { return arrival_notes() + chain_through({1, 2, 3, 4}); });
+const ExpectMessages kArrivalWait("bcast/arrival_pattern_aware_wait", [] {
+  return arrival_notes() + chain_through({1, 2, 3, 4});
+});
 
 // arrival_pattern_aware: one sweep per round. The first sweep reports rank 1 only (its test is the first, and the
 // notes of the others are reported by later tests, after rank 0 has sent rank 1 its header and data); the second

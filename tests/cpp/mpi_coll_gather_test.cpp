@@ -24,8 +24,9 @@ const ExpectMessages kBasicLinear("gather/ompi_basic_linear", [] { return to_roo
 // children of v are v+1, v+2, v+4 below v's lowest set bit: v0 has v1, v2, v4; v2 has v3; v1, v3, v4 are leaves. A
 // child's subtree holds min(child - v, 5 - child) blocks: v1 -> v0 one block (3->2), v3 -> v2 one (0->4), v2 -> v0
 // two (its own and v3's: 4->2, 2B), v4 -> v0 one (1->2).
-const ExpectMessages kBinomial("gather/ompi_binomial",
-                               [] { return Messages{{3, 2, B}, {0, 4, B}, {4, 2, 2 * B}, {1, 2, B}}; });
+const ExpectMessages kBinomial("gather/ompi_binomial", [] {
+  return Messages{{3, 2, B}, {0, 4, B}, {4, 2, 2 * B}, {1, 2, B}};
+});
 
 // Linear synchronised gather: for each other rank i the root sends an empty go-ahead, then i sends its first segment
 // and the rest. B = 1000 B <= 90 KiB, so the first segment is 1024 B, which holds the whole block: the rest is empty
@@ -161,13 +162,13 @@ namespace {
 //   3-7 ms: 4->0 (four blocks): ranks 4 and 0 return at 7 ms, (P - 1) blocks through the root's downlink.
 TEST(mpi_coll_gather, BinomialDatesOnAStar)
 {
-  const CollectiveRun run = run_collective(mpi::Collective::Gather, "ompi_binomial", 8, "fluid",
-                                           "cluster:8,bw=1GBps,lat=0s", [](int me) {
-                                             mpi::CollectiveCall call = call_for(mpi::Collective::Gather, me, 8);
-                                             call.root = 0;
-                                             call.bytes = call.recv_bytes = 1e6;
-                                             return call;
-                                           });
+  const CollectiveRun run =
+      run_collective(mpi::Collective::Gather, "ompi_binomial", 8, "fluid", "cluster:8,bw=1GBps,lat=0s", [](int me) {
+        mpi::CollectiveCall call = call_for(mpi::Collective::Gather, me, 8);
+        call.root = 0;
+        call.bytes = call.recv_bytes = 1e6;
+        return call;
+      });
   const double expected[] = {7e-3, 1e-3, 3e-3, 1e-3, 7e-3, 1e-3, 3e-3, 1e-3};
   for (int rank = 0; rank < 8; ++rank)
     EXPECT_NEAR(run.returned[rank], expected[rank], 1e-12) << "rank " << rank;

@@ -40,7 +40,10 @@ void expect_tree(const std::string& what, int P, int root, int root_parent, cons
   }
 }
 
-ompi::Viewpoint at(int P, int rank, int root) { return {.size = P, .rank = rank, .root = root}; }
+ompi::Viewpoint at(int P, int rank, int root)
+{
+  return {.size = P, .rank = rank, .root = root};
+}
 
 Builder kary(int fanout, int P, int root, ompi::RootParent root_parent = ompi::RootParent::Itself)
 {
@@ -89,10 +92,10 @@ TEST(mpi_coll_ompi_trees, KaryTreeSpacesChildrenByLevelWidth)
 {
   expect_tree("f=2 P=8 R=0", 8, 0, 0, {{0, {1, 2}}, {1, {3, 5}}, {2, {4, 6}}, {3, {7}}}, kary(2, 8, 0));
   expect_tree("f=2 P=7 R=3", 7, 3, 3, {{3, {4, 5}}, {4, {6, 1}}, {5, {0, 2}}}, kary(2, 7, 3));
-  expect_tree("f=2 P=16 R=0", 16, 0, 0,
-              {{0, {1, 2}}, {1, {3, 5}}, {2, {4, 6}}, {3, {7, 11}}, {4, {8, 12}}, {5, {9, 13}}, {6, {10, 14}},
-               {7, {15}}},
-              kary(2, 16, 0));
+  expect_tree(
+      "f=2 P=16 R=0", 16, 0, 0,
+      {{0, {1, 2}}, {1, {3, 5}}, {2, {4, 6}}, {3, {7, 11}}, {4, {8, 12}}, {5, {9, 13}}, {6, {10, 14}}, {7, {15}}},
+      kary(2, 16, 0));
   expect_tree("f=3 P=11 R=4", 11, 4, 4, {{4, {5, 6, 7}}, {5, {8, 0, 3}}, {6, {9, 1}}, {7, {10, 2}}}, kary(3, 11, 4));
 }
 
@@ -123,10 +126,10 @@ TEST(mpi_coll_ompi_trees, InOrderBinaryTreeIsRootedAtTheLastRank)
   expect_tree("P=3", 3, 2, -1, {{2, {1, 0}}}, in_order_binary(3));
   expect_tree("P=2", 2, 1, -1, {{1, {0}}}, in_order_binary(2));
   expect_tree("P=1", 1, 0, -1, {}, in_order_binary(1));
-  expect_tree("P=16", 16, 15, -1,
-              {{15, {14, 7}}, {14, {13, 10}}, {13, {12, 11}}, {10, {9, 8}}, {7, {6, 3}}, {6, {5, 4}}, {3, {2, 1}},
-               {1, {0}}},
-              in_order_binary(16));
+  expect_tree(
+      "P=16", 16, 15, -1,
+      {{15, {14, 7}}, {14, {13, 10}}, {13, {12, 11}}, {10, {9, 8}}, {7, {6, 3}}, {6, {5, 4}}, {3, {2, 1}}, {1, {0}}},
+      in_order_binary(16));
 }
 
 // --- binomial trees ------------------------------------------------------------------------------------------------
@@ -185,7 +188,11 @@ TEST(mpi_coll_ompi_trees, ChainsLongerFirst)
               merged({{{4, {5, 9, 1}}}, chain_of({5, 6, 7, 8}), chain_of({9, 10, 0}), chain_of({1, 2, 3})}),
               chains(3, 11, 4));
   expect_tree("f=5 P=11 R=4", 11, 4, -1,
-              merged({{{4, {5, 7, 9, 0, 2}}}, chain_of({5, 6}), chain_of({7, 8}), chain_of({9, 10}), chain_of({0, 1}),
+              merged({{{4, {5, 7, 9, 0, 2}}},
+                      chain_of({5, 6}),
+                      chain_of({7, 8}),
+                      chain_of({9, 10}),
+                      chain_of({0, 1}),
                       chain_of({2, 3})}),
               chains(5, 11, 4));
   expect_tree("f=3 P=8 R=2", 8, 2, -1,
@@ -306,8 +313,8 @@ TEST(mpi_coll_ompi_trees, SegmentCount)
       {16, 1048585, 196608, 65537, 3, 65534},
   };
   for (const SegmentRow& row : rows) {
-    const std::string what = "t=" + std::to_string(row.element_bytes) + " segment=" +
-                             std::to_string(row.segment_bytes) + " n=" + std::to_string(row.count);
+    const std::string what = "t=" + std::to_string(row.element_bytes) +
+                             " segment=" + std::to_string(row.segment_bytes) + " n=" + std::to_string(row.count);
     const double per_segment = ompi::segment_count(row.segment_bytes, row.element_bytes, row.count);
     EXPECT_EQ(per_segment, row.per_segment) << what;
     const double segments = std::ceil(row.count / per_segment);

@@ -156,29 +156,17 @@ TEST(mpi_coll_recursive_doubling, ScheduleOnSixRanks)
 // alone lacks the group {4..6}: 1 passes it at distance 2.
 TEST(mpi_coll_recursive_doubling, ScheduleOnSevenRanks)
 {
-  expect_schedule(7, {{"x0", 0, 1, 0, 0},
-                      {"x0", 1, 0, 1, 1},
-                      {"x0", 2, 3, 2, 2},
-                      {"x0", 3, 2, 3, 3},
-                      {"x0", 4, 5, 4, 4},
-                      {"x0", 5, 4, 5, 5},
-                      {"x1", 0, 2, 0, 1},
-                      {"x1", 1, 3, 0, 1},
-                      {"x1", 2, 0, 2, 3},
-                      {"x1", 3, 1, 2, 3},
-                      {"x1", 4, 6, 4, 5},
-                      {"x1", 6, 4, 6, 6},
-                      {"f1.1", 4, 5, 6, 6},
-                      {"x2", 0, 4, 0, 3},
-                      {"x2", 1, 5, 0, 3},
-                      {"x2", 2, 6, 0, 3},
-                      {"x2", 4, 0, 4, 6},
-                      {"x2", 5, 1, 4, 6},
-                      {"x2", 6, 2, 4, 6},
-                      {"f2.1", 1, 3, 4, 6}});
+  expect_schedule(7, {{"x0", 0, 1, 0, 0},   {"x0", 1, 0, 1, 1}, {"x0", 2, 3, 2, 2}, {"x0", 3, 2, 3, 3},
+                      {"x0", 4, 5, 4, 4},   {"x0", 5, 4, 5, 5}, {"x1", 0, 2, 0, 1}, {"x1", 1, 3, 0, 1},
+                      {"x1", 2, 0, 2, 3},   {"x1", 3, 1, 2, 3}, {"x1", 4, 6, 4, 5}, {"x1", 6, 4, 6, 6},
+                      {"f1.1", 4, 5, 6, 6}, {"x2", 0, 4, 0, 3}, {"x2", 1, 5, 0, 3}, {"x2", 2, 6, 0, 3},
+                      {"x2", 4, 0, 4, 6},   {"x2", 5, 1, 4, 6}, {"x2", 6, 2, 4, 6}, {"f2.1", 1, 3, 4, 6}});
 }
 
-TEST(mpi_coll_recursive_doubling, OneRankHasNothingToDo) { EXPECT_TRUE(rd::schedule(1, 0).empty()); }
+TEST(mpi_coll_recursive_doubling, OneRankHasNothingToDo)
+{
+  EXPECT_TRUE(rd::schedule(1, 0).empty());
+}
 
 // The slow, obvious check: play the schedule of every rank level by level, sub-step by sub-step, with the blocks
 // each rank holds. Exchanges of a level happen together (each side sends what it held before); a pass-on send
@@ -345,17 +333,41 @@ mpi::CollectiveCall allgather_call(double block)
 TEST(mpi_coll_recursive_doubling, AllgatherMessages)
 {
   const auto call = [](int) { return allgather_call(100); };
-  expect_messages(mpi::Collective::Allgather, "rdb", 4, call,
-                  {{0, 1, 100}, {1, 0, 100}, {2, 3, 100}, {3, 2, 100}, {0, 2, 200}, {1, 3, 200}, {2, 0, 200},
-                   {3, 1, 200}});
+  expect_messages(
+      mpi::Collective::Allgather, "rdb", 4, call,
+      {{0, 1, 100}, {1, 0, 100}, {2, 3, 100}, {3, 2, 100}, {0, 2, 200}, {1, 3, 200}, {2, 0, 200}, {3, 1, 200}});
   expect_messages(mpi::Collective::Allgather, "rdb", 6, call,
-                  {{0, 1, 100}, {1, 0, 100}, {2, 3, 100}, {3, 2, 100}, {4, 5, 100}, {5, 4, 100},
-                   {0, 2, 200}, {1, 3, 200}, {2, 0, 200}, {3, 1, 200}, {0, 4, 400}, {1, 5, 400},
-                   {4, 0, 200}, {5, 1, 200}, {0, 2, 200}, {1, 3, 200}});
+                  {{0, 1, 100},
+                   {1, 0, 100},
+                   {2, 3, 100},
+                   {3, 2, 100},
+                   {4, 5, 100},
+                   {5, 4, 100},
+                   {0, 2, 200},
+                   {1, 3, 200},
+                   {2, 0, 200},
+                   {3, 1, 200},
+                   {0, 4, 400},
+                   {1, 5, 400},
+                   {4, 0, 200},
+                   {5, 1, 200},
+                   {0, 2, 200},
+                   {1, 3, 200}});
   // No guard: 0-byte blocks still send the whole schedule (P = 5: 13 messages).
   expect_messages(mpi::Collective::Allgather, "rdb", 5, [](int) { return allgather_call(0); },
-                  {{0, 1, 0}, {1, 0, 0}, {2, 3, 0}, {3, 2, 0}, {0, 2, 0}, {1, 3, 0}, {2, 0, 0}, {3, 1, 0},
-                   {0, 4, 0}, {4, 0, 0}, {0, 2, 0}, {0, 1, 0}, {2, 3, 0}});
+                  {{0, 1, 0},
+                   {1, 0, 0},
+                   {2, 3, 0},
+                   {3, 2, 0},
+                   {0, 2, 0},
+                   {1, 3, 0},
+                   {2, 0, 0},
+                   {3, 1, 0},
+                   {0, 4, 0},
+                   {4, 0, 0},
+                   {0, 2, 0},
+                   {0, 1, 0},
+                   {2, 3, 0}});
   expect_messages(mpi::Collective::Allgather, "rdb", 1, call, {});
 }
 
@@ -372,14 +384,30 @@ TEST(mpi_coll_recursive_doubling, AllgathervMessages)
 {
   expect_messages(mpi::Collective::Allgatherv, "mpich_rdb", 5,
                   [](int me) { return allgatherv_call(me, counts_ten_times_rank_plus_one(5)); },
-                  {{0, 1, 10}, {1, 0, 20}, {2, 3, 30}, {3, 2, 40}, {0, 2, 30}, {1, 3, 30}, {2, 0, 70},
-                   {3, 1, 70}, {0, 4, 100}, {4, 0, 50}, {0, 2, 50}, {0, 1, 50}, {2, 3, 50}});
+                  {{0, 1, 10},
+                   {1, 0, 20},
+                   {2, 3, 30},
+                   {3, 2, 40},
+                   {0, 2, 30},
+                   {1, 3, 30},
+                   {2, 0, 70},
+                   {3, 1, 70},
+                   {0, 4, 100},
+                   {4, 0, 50},
+                   {0, 2, 50},
+                   {0, 1, 50},
+                   {2, 3, 50}});
   // Zero-sized blocks take part; only all-zero counts send nothing.
   expect_messages(mpi::Collective::Allgatherv, "mpich_rdb", 3,
-                  [](int me) { return allgatherv_call(me, {0, 0, 8}); },
+                  [](int me) {
+                    return allgatherv_call(me, {0, 0, 8});
+                  },
                   {{0, 1, 0}, {1, 0, 0}, {0, 2, 0}, {2, 0, 8}, {0, 1, 8}});
   expect_messages(mpi::Collective::Allgatherv, "mpich_rdb", 5,
-                  [](int me) { return allgatherv_call(me, {0, 0, 0, 0, 0}); }, {});
+                  [](int me) {
+                    return allgatherv_call(me, {0, 0, 0, 0, 0});
+                  },
+                  {});
 }
 
 mpi::CollectiveCall reduce_scatter_call(const std::vector<double>& counts)
@@ -395,19 +423,44 @@ TEST(mpi_coll_recursive_doubling, ReduceScatterMessages)
 {
   const auto call = [](int P) { return [P](int) { return reduce_scatter_call(counts_ten_times_rank_plus_one(P)); }; };
   expect_messages(mpi::Collective::ReduceScatter, "mpich_rdb", 4, call(4),
-                  {{0, 1, 90}, {1, 0, 80}, {2, 3, 70}, {3, 2, 60}, {0, 2, 70}, {1, 3, 70}, {2, 0, 30},
-                   {3, 1, 30}});
+                  {{0, 1, 90}, {1, 0, 80}, {2, 3, 70}, {3, 2, 60}, {0, 2, 70}, {1, 3, 70}, {2, 0, 30}, {3, 1, 30}});
   // P = 5 (total 150): the pass-on sends on what 0 got from 4, everything but block 4 (100 B).
   expect_messages(mpi::Collective::ReduceScatter, "mpich_rdb", 5, call(5),
-                  {{0, 1, 140}, {1, 0, 130}, {2, 3, 120}, {3, 2, 110}, {0, 2, 120}, {1, 3, 120}, {2, 0, 80},
-                   {3, 1, 80}, {0, 4, 50}, {4, 0, 100}, {0, 2, 100}, {0, 1, 100}, {2, 3, 100}});
+                  {{0, 1, 140},
+                   {1, 0, 130},
+                   {2, 3, 120},
+                   {3, 2, 110},
+                   {0, 2, 120},
+                   {1, 3, 120},
+                   {2, 0, 80},
+                   {3, 1, 80},
+                   {0, 4, 50},
+                   {4, 0, 100},
+                   {0, 2, 100},
+                   {0, 1, 100},
+                   {2, 3, 100}});
   expect_messages(mpi::Collective::ReduceScatter, "mpich_rdb", 6, call(6),
-                  {{0, 1, 200}, {1, 0, 190}, {2, 3, 180}, {3, 2, 170}, {4, 5, 160}, {5, 4, 150},
-                   {0, 2, 180}, {1, 3, 180}, {2, 0, 140}, {3, 1, 140}, {0, 4, 110}, {1, 5, 110},
-                   {4, 0, 100}, {5, 1, 100}, {0, 2, 100}, {1, 3, 100}});
+                  {{0, 1, 200},
+                   {1, 0, 190},
+                   {2, 3, 180},
+                   {3, 2, 170},
+                   {4, 5, 160},
+                   {5, 4, 150},
+                   {0, 2, 180},
+                   {1, 3, 180},
+                   {2, 0, 140},
+                   {3, 1, 140},
+                   {0, 4, 110},
+                   {1, 5, 110},
+                   {4, 0, 100},
+                   {5, 1, 100},
+                   {0, 2, 100},
+                   {1, 3, 100}});
   // No early return: an empty vector sends the whole schedule with 0 bytes.
   expect_messages(mpi::Collective::ReduceScatter, "mpich_rdb", 3,
-                  [](int) { return reduce_scatter_call({0, 0, 0}); },
+                  [](int) {
+                    return reduce_scatter_call({0, 0, 0});
+                  },
                   {{0, 1, 0}, {1, 0, 0}, {0, 2, 0}, {2, 0, 0}, {0, 1, 0}});
 }
 
@@ -424,17 +477,26 @@ mpi::CollectiveCall bcast_call(double bytes, int root)
 TEST(mpi_coll_recursive_doubling, BcastMessages)
 {
   expect_messages(mpi::Collective::Bcast, "scatter_rdb_allgather", 4, [](int) { return bcast_call(1003, 2); },
-                  {{2, 0, 501}, {2, 3, 251}, {0, 1, 250}, {2, 3, 251}, {3, 2, 251}, {0, 1, 251}, {1, 0, 250},
-                   {2, 0, 502}, {3, 1, 502}, {0, 2, 501}, {1, 3, 501}});
+                  {{2, 0, 501},
+                   {2, 3, 251},
+                   {0, 1, 250},
+                   {2, 3, 251},
+                   {3, 2, 251},
+                   {0, 1, 251},
+                   {1, 0, 250},
+                   {2, 0, 502},
+                   {3, 1, 502},
+                   {0, 2, 501},
+                   {1, 3, 501}});
   expect_messages(mpi::Collective::Bcast, "scatter_rdb_allgather", 6, [](int) { return bcast_call(1003, 2); },
                   {{2, 0, 331}, {2, 4, 336}, {2, 3, 168}, {4, 5, 168}, {0, 1, 163}, {2, 3, 168}, {3, 2, 168},
                    {4, 5, 168}, {5, 4, 168}, {0, 1, 168}, {1, 0, 163}, {2, 4, 336}, {3, 5, 336}, {4, 2, 336},
                    {5, 3, 336}, {2, 0, 672}, {3, 1, 672}, {0, 2, 331}, {1, 3, 331}, {2, 4, 331}, {3, 5, 331}});
   // Piece 5 is empty: no scatter message to 5, and 5's exchange at level 0 carries 0 bytes.
   expect_messages(mpi::Collective::Bcast, "scatter_rdb_allgather", 6, [](int) { return bcast_call(10, 0); },
-                  {{0, 4, 2}, {0, 2, 4}, {0, 1, 2}, {2, 3, 2}, {0, 1, 2}, {1, 0, 2}, {2, 3, 2}, {3, 2, 2},
-                   {4, 5, 2}, {5, 4, 0}, {0, 2, 4}, {1, 3, 4}, {2, 0, 4}, {3, 1, 4}, {0, 4, 8}, {1, 5, 8},
-                   {4, 0, 2}, {5, 1, 2}, {0, 2, 2}, {1, 3, 2}});
+                  {{0, 4, 2}, {0, 2, 4}, {0, 1, 2}, {2, 3, 2}, {0, 1, 2}, {1, 0, 2}, {2, 3, 2},
+                   {3, 2, 2}, {4, 5, 2}, {5, 4, 0}, {0, 2, 4}, {1, 3, 4}, {2, 0, 4}, {3, 1, 4},
+                   {0, 4, 8}, {1, 5, 8}, {4, 0, 2}, {5, 1, 2}, {0, 2, 2}, {1, 3, 2}});
   expect_messages(mpi::Collective::Bcast, "scatter_rdb_allgather", 4, [](int) { return bcast_call(0, 1); }, {});
   expect_messages(mpi::Collective::Bcast, "scatter_rdb_allgather", 1, [](int) { return bcast_call(100, 0); }, {});
 }
@@ -454,9 +516,22 @@ TEST(mpi_coll_recursive_doubling, AlltoallMessages)
   expect_messages(mpi::Collective::Alltoall, "rdb", 4, call,
                   {{0, 1, 40}, {1, 0, 40}, {2, 3, 40}, {3, 2, 40}, {0, 2, 80}, {1, 3, 80}, {2, 0, 80}, {3, 1, 80}});
   expect_messages(mpi::Collective::Alltoall, "rdb", 6, call,
-                  {{0, 1, 60}, {1, 0, 60}, {2, 3, 60}, {3, 2, 60}, {4, 5, 60}, {5, 4, 60}, {0, 2, 120},
-                   {1, 3, 120}, {2, 0, 120}, {3, 1, 120}, {0, 4, 240}, {1, 5, 240}, {4, 0, 120}, {5, 1, 120},
-                   {0, 2, 120}, {1, 3, 120}});
+                  {{0, 1, 60},
+                   {1, 0, 60},
+                   {2, 3, 60},
+                   {3, 2, 60},
+                   {4, 5, 60},
+                   {5, 4, 60},
+                   {0, 2, 120},
+                   {1, 3, 120},
+                   {2, 0, 120},
+                   {3, 1, 120},
+                   {0, 4, 240},
+                   {1, 5, 240},
+                   {4, 0, 120},
+                   {5, 1, 120},
+                   {0, 2, 120},
+                   {1, 3, 120}});
 }
 
 // The 5-rank expectations the operations' test files register (root 2, B = 1000 B; see call_for), checked here too
@@ -486,7 +561,10 @@ using Word = uint32_t;
 using Words = std::vector<Word>;
 
 // Word k of rank r's input: distinct across ranks and positions.
-Word input(int rank, size_t k) { return static_cast<Word>((rank * 7907 + k * 3571 + 11) % 65519 + 1); }
+Word input(int rank, size_t k)
+{
+  return static_cast<Word>((rank * 7907 + k * 3571 + 11) % 65519 + 1);
+}
 Words inputs(int rank, size_t from, size_t n)
 {
   Words out(n);
@@ -494,7 +572,10 @@ Words inputs(int rank, size_t from, size_t n)
     out[k] = input(rank, from + k);
   return out;
 }
-std::byte* bytes_of(Words& w) { return reinterpret_cast<std::byte*>(w.data()); }
+std::byte* bytes_of(Words& w)
+{
+  return reinterpret_cast<std::byte*>(w.data());
+}
 constexpr Word kUntouched = 0xfeedf00d;
 constexpr double kWord = sizeof(Word);
 
@@ -653,7 +734,8 @@ TEST(mpi_coll_recursive_doubling, ReduceScatterData)
           size_t offset = 0;
           for (int me = 0; me < P; ++me) {
             const size_t mine = elements[me] * w;
-            const Words expected(all.begin() + static_cast<long>(offset), all.begin() + static_cast<long>(offset + mine));
+            const Words expected(all.begin() + static_cast<long>(offset),
+                                 all.begin() + static_cast<long>(offset + mine));
             const Words result(recv[me].begin(), recv[me].begin() + static_cast<long>(mine));
             ASSERT_EQ(result, expected) << "rank " << me;
             offset += mine;

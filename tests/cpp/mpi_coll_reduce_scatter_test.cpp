@@ -7,7 +7,10 @@ using namespace mpisim::testing_support;
 
 namespace {
 
-double block(int b) { return 10.0 * (b + 1); }
+double block(int b)
+{
+  return 10.0 * (b + 1);
+}
 
 // ompi_ring: block b starts at rank b+1 and travels b+1 -> b+2 -> ... -> b, so every rank r sends every block but
 // its own to r+1.

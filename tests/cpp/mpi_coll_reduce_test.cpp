@@ -24,19 +24,23 @@ namespace {
 // mod 5: s0..s4 = ranks 2, 3, 4, 0, 1.
 // ompi_chain: fanout 5/2 = 2 chains of length (5-1)/2 = 2 from the root: s1 <- s2 and s3 <- s4, so 4->3, 3->2,
 // 1->0, 0->2.
-const ExpectMessages kOmpiChain("reduce/ompi_chain",
-                                [] { return Messages{{4, 3, B}, {3, 2, B}, {1, 0, B}, {0, 2, B}}; });
+const ExpectMessages kOmpiChain("reduce/ompi_chain", [] {
+  return Messages{{4, 3, B}, {3, 2, B}, {1, 0, B}, {0, 2, B}};
+});
 // ompi_pipeline: one chain s0 <- s1 <- s2 <- s3 <- s4 (segment 32 KiB: 5 > 0.0033/1024*1000 + 1.6761).
-const ExpectMessages kOmpiPipeline("reduce/ompi_pipeline",
-                                   [] { return Messages{{1, 0, B}, {0, 4, B}, {4, 3, B}, {3, 2, B}}; });
+const ExpectMessages kOmpiPipeline("reduce/ompi_pipeline", [] {
+  return Messages{{1, 0, B}, {0, 4, B}, {4, 3, B}, {3, 2, B}};
+});
 // ompi_binary: level order of the shifted ranks: s0 has children s1, s2; s1 has s3, s2 has s4: 3->2, 4->2, 0->3,
 // 1->4.
-const ExpectMessages kOmpiBinary("reduce/ompi_binary",
-                                 [] { return Messages{{3, 2, B}, {4, 2, B}, {0, 3, B}, {1, 4, B}}; });
+const ExpectMessages kOmpiBinary("reduce/ompi_binary", [] {
+  return Messages{{3, 2, B}, {4, 2, B}, {0, 3, B}, {1, 4, B}};
+});
 // ompi_binomial (unsegmented: 5 ranks < 8 and B < 20480): in-order binomial tree on s: s0 has s1, s2, s4; s2 has
 // s3: 3->2, 4->2, 1->2, 0->4.
-const ExpectMessages kOmpiBinomial("reduce/ompi_binomial",
-                                   [] { return Messages{{3, 2, B}, {4, 2, B}, {1, 2, B}, {0, 4, B}}; });
+const ExpectMessages kOmpiBinomial("reduce/ompi_binomial", [] {
+  return Messages{{3, 2, B}, {4, 2, B}, {1, 2, B}, {0, 4, B}};
+});
 // ompi_in_order_binary: in-order binary tree rooted at 4 (no shift): 4 has children 3 (ranks 2..3) and 1 (ranks
 // 0..1); 3 has 2, 1 has 0. Then 4 sends the result to the root 2.
 const ExpectMessages kOmpiInOrderBinary("reduce/ompi_in_order_binary", [] {
@@ -93,8 +97,9 @@ namespace {
 
 // mvapich2_two_level: one rank per host, so no reduction within nodes; the 5 leaders run MPICH's choice, binomial
 // (B = 1000 B < 2048 B), rooted at 2: the binomial list above.
-const ExpectMessages kMvapich2TwoLevel("reduce/mvapich2_two_level",
-                                       [] { return Messages{{3, 2, B}, {0, 4, B}, {4, 2, B}, {1, 2, B}}; });
+const ExpectMessages kMvapich2TwoLevel("reduce/mvapich2_two_level", [] {
+  return Messages{{3, 2, B}, {0, 4, B}, {4, 2, B}, {1, 2, B}};
+});
 
 } // namespace
 
@@ -107,9 +112,9 @@ namespace {
 const ExpectMessages kArrivalPatternAware("reduce/arrival_pattern_aware", [] {
   const double notice = 1;
   const double header = 4096;
-  return Messages{{1, 0, notice}, {2, 0, notice}, {3, 0, notice}, {4, 0, notice}, {0, 1, header}, {1, 2, header},
-                  {2, 3, header}, {3, 4, header}, {1, 2, B},      {2, 3, B},      {3, 4, B},      {4, 0, B},
-                  {0, 2, B}};
+  return Messages{{1, 0, notice}, {2, 0, notice}, {3, 0, notice}, {4, 0, notice}, {0, 1, header},
+                  {1, 2, header}, {2, 3, header}, {3, 4, header}, {1, 2, B},      {2, 3, B},
+                  {3, 4, B},      {4, 0, B},      {0, 2, B}};
 });
 
 } // namespace

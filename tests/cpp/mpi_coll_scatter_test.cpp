@@ -24,7 +24,10 @@ const ExpectMessages kLinearNb("scatter/ompi_linear_nb", [] { return from_root(5
 // In-order binomial tree from root 2 (relative ranks v0..v4 = ranks 2, 3, 4, 0, 1; v0's children v1, v2, v4, v2's
 // child v3): the root sends each child its subtree's blocks, smallest first: v1 one block (2->3), v2 two (2->4, 2B),
 // v4 one (2->1); v2 forwards v3's block (4->0).
-Messages binomial_from_2() { return {{2, 3, B}, {2, 4, 2 * B}, {2, 1, B}, {4, 0, B}}; }
+Messages binomial_from_2()
+{
+  return {{2, 3, B}, {2, 4, 2 * B}, {2, 1, B}, {4, 0, B}};
+}
 const ExpectMessages kBinomial("scatter/ompi_binomial", binomial_from_2);
 
 // Two-level scatters with one rank per host: the root is its node's leader, so nothing goes to a leader first; every
@@ -92,9 +95,9 @@ Messages sorted(Messages m)
 //   binomial, root 0 (a leader): the same tree from leader 0: 0->2 2B, 0->4 4B, 0->8 4B, 4->6 2B, 8->10 2B.
 TEST(mpi_coll_scatter, TwoLevelOnTwoRanksPerHost)
 {
-  const Messages direct = Messages{{3, 2, 12 * B}, {2, 0, 2 * B}, {2, 4, 2 * B}, {2, 6, 2 * B}, {2, 8, 2 * B},
-                                   {2, 10, 2 * B}} +
-                          leaders_to_partners(12);
+  const Messages direct =
+      Messages{{3, 2, 12 * B}, {2, 0, 2 * B}, {2, 4, 2 * B}, {2, 6, 2 * B}, {2, 8, 2 * B}, {2, 10, 2 * B}} +
+      leaders_to_partners(12);
   EXPECT_EQ(on_two_per_host("mvapich2_two_level_direct", 12, 3), sorted(direct));
   const Messages binomial_from_3 =
       Messages{{3, 2, 12 * B}, {2, 4, 2 * B}, {2, 6, 4 * B}, {2, 10, 4 * B}, {6, 8, 2 * B}, {10, 0, 2 * B}} +
@@ -109,9 +112,9 @@ TEST(mpi_coll_scatter, TwoLevelOnTwoRanksPerHost)
 // library's choice: linear_nbc) of 2 blocks per node and 1 for rank 10's node, as SimGrid 3.32 does online.
 TEST(mpi_coll_scatter, TwoLevelOnUnevenNodesScattersVariableRuns)
 {
-  const Messages expected = Messages{{3, 2, 11 * B}, {2, 0, 2 * B}, {2, 4, 2 * B}, {2, 6, 2 * B}, {2, 8, 2 * B},
-                                     {2, 10, B}} +
-                            leaders_to_partners(11);
+  const Messages expected =
+      Messages{{3, 2, 11 * B}, {2, 0, 2 * B}, {2, 4, 2 * B}, {2, 6, 2 * B}, {2, 8, 2 * B}, {2, 10, B}} +
+      leaders_to_partners(11);
   for (const char* algorithm : {"mvapich2_two_level_direct", "mvapich2_two_level_binomial"})
     EXPECT_EQ(on_two_per_host(algorithm, 11, 3), sorted(expected)) << algorithm;
 }
@@ -166,13 +169,13 @@ namespace {
 //   rank 6: 6->7 10-11 ms: ranks 6 and 7 return at 11 ms.
 TEST(mpi_coll_scatter, BinomialDatesOnAStar)
 {
-  const CollectiveRun run = run_collective(mpi::Collective::Scatter, "ompi_binomial", 8, "fluid",
-                                           "cluster:8,bw=1GBps,lat=0s", [](int me) {
-                                             mpi::CollectiveCall call = call_for(mpi::Collective::Scatter, me, 8);
-                                             call.root = 0;
-                                             call.bytes = call.recv_bytes = 1e6;
-                                             return call;
-                                           });
+  const CollectiveRun run =
+      run_collective(mpi::Collective::Scatter, "ompi_binomial", 8, "fluid", "cluster:8,bw=1GBps,lat=0s", [](int me) {
+        mpi::CollectiveCall call = call_for(mpi::Collective::Scatter, me, 8);
+        call.root = 0;
+        call.bytes = call.recv_bytes = 1e6;
+        return call;
+      });
   const double expected[] = {7e-3, 1e-3, 4e-3, 4e-3, 10e-3, 8e-3, 11e-3, 11e-3};
   for (int rank = 0; rank < 8; ++rank)
     EXPECT_NEAR(run.returned[rank], expected[rank], 1e-12) << "rank " << rank;

@@ -97,8 +97,8 @@ void expect_bounds(const char* selector, C op, const std::vector<Bound>& bounds,
 {
   for (const Bound& b : bounds) {
     auto at = [&](double bytes) { return choose(selector, make_call(op, b.ranks, bytes, options), shape(b.ranks)); };
-    const std::string where = std::string(selector) + " " + mpi::collective_name(op) + " on " +
-                              std::to_string(b.ranks) + " ranks at ";
+    const std::string where =
+        std::string(selector) + " " + mpi::collective_name(op) + " on " + std::to_string(b.ranks) + " ranks at ";
     if (b.bytes > 0) { // braces: EXPECT_EQ is an if/else
       EXPECT_EQ(at(b.bytes - 1), b.below) << where << b.bytes - 1 << " B";
     }
@@ -120,8 +120,8 @@ void expect_inclusive_bounds(C op, const std::vector<InclusiveBound>& bounds, co
 {
   for (const InclusiveBound& b : bounds) {
     auto at = [&](double bytes) { return choose("mvapich2", make_call(op, b.ranks, bytes, options), shape(b.ranks)); };
-    const std::string where = std::string("mvapich2 ") + mpi::collective_name(op) + " on " + std::to_string(b.ranks) +
-                              " ranks at ";
+    const std::string where =
+        std::string("mvapich2 ") + mpi::collective_name(op) + " on " + std::to_string(b.ranks) + " ranks at ";
     EXPECT_EQ(at(b.bytes - 1), b.upto) << where << b.bytes - 1 << " B";
     EXPECT_EQ(at(b.bytes), b.upto) << where << b.bytes << " B";
     EXPECT_EQ(at(b.bytes + 1), b.above) << where << b.bytes + 1 << " B";
@@ -132,8 +132,8 @@ void expect_inclusive_bounds(C op, const std::vector<InclusiveBound>& bounds, co
 void expect_by_size(const char* selector, C op, const std::map<int, const char*>& expected)
 {
   for (const auto& [ranks, algorithm] : expected)
-    EXPECT_EQ(choose(selector, op, ranks, 1000), algorithm) << selector << " " << mpi::collective_name(op) << " on "
-                                                            << ranks << " ranks";
+    EXPECT_EQ(choose(selector, op, ranks, 1000), algorithm)
+        << selector << " " << mpi::collective_name(op) << " on " << ranks << " ranks";
 }
 
 // ------------------------------------------------------------------------------------------------------------------
@@ -204,7 +204,7 @@ bool is_simgrid_name(C op, const std::string& name)
 // commutative or not, in place or not, is one of SimGrid's names: a misspelt name in any table shows here.
 TEST(mpi_coll_selectors, EveryChoiceIsASimGridAlgorithm)
 {
-  const std::vector<int> sizes = {1,  2,   3,   4,   5,   7,   8,   9,   12,   16,   17,   32,   33,  64,
+  const std::vector<int> sizes = {1,  2,   3,   4,   5,   7,   8,   9,    12,   16,   17,   32,   33,  64,
                                   65, 128, 129, 256, 257, 512, 513, 1024, 1025, 2048, 2049, 4096, 4097};
   std::vector<double> bytes = {0, 1, 3, 5, 11, 85, 345, 1279, 12289, 16684, 81920, 81921, 1681224, 4e6, 3e9};
   for (double p = 2; p <= 4194304; p *= 2)
@@ -215,13 +215,12 @@ TEST(mpi_coll_selectors, EveryChoiceIsASimGridAlgorithm)
     for (size_t i = 0; i < mpi::kCollectiveCount; ++i) {
       const auto op = static_cast<C>(i);
       for (int size : sizes)
-        for (const CommShape& shape : {CommShape::flat(size), smp(size, 2), smp(size, 4), smp(size, 16),
-                                       round_robin(size, 2), uneven(size)})
+        for (const CommShape& shape :
+             {CommShape::flat(size), smp(size, 2), smp(size, 4), smp(size, 16), round_robin(size, 2), uneven(size)})
           for (double b : bytes)
             for (bool commutative : {true, false})
               for (bool in_place : {false, op == C::Alltoall || op == C::Alltoallv}) {
-                const std::string name =
-                    choose(selector, make_call(op, size, b, {commutative, 1, in_place}), shape);
+                const std::string name = choose(selector, make_call(op, size, b, {commutative, 1, in_place}), shape);
                 ++checked;
                 ASSERT_TRUE(is_simgrid_name(op, name))
                     << selector << " " << mpi::collective_name(op) << " on " << size << " ranks ("
@@ -294,18 +293,18 @@ TEST(mpi_coll_selectors, OmpiAllreduceNonCommutative)
   const Options noncommutative{false};
   expect_bounds("ompi", C::Allreduce,
                 {
-                    {3, 131072, "rdb", "redbcast"},     // < 4 ranks: < 131072 rd, then linear
-                    {4, 1e9, "rdb", "rdb"},             // 4..7: rd
+                    {3, 131072, "rdb", "redbcast"}, // < 4 ranks: < 131072 rd, then linear
+                    {4, 1e9, "rdb", "rdb"},         // 4..7: rd
                     {7, 1, "rdb", "rdb"},
-                    {8, 1048576, "rdb", "redbcast"},    // 8..15: < 1 MiB rd, then nonoverlapping
+                    {8, 1048576, "rdb", "redbcast"}, // 8..15: < 1 MiB rd, then nonoverlapping
                     {15, 1048576, "rdb", "redbcast"},
-                    {16, 1e9, "rdb", "rdb"},            // 16..127: rd
+                    {16, 1e9, "rdb", "rdb"}, // 16..127: rd
                     {127, 1e9, "rdb", "rdb"},
-                    {128, 131072, "redbcast", "rdb"},   // 128..255: < 131072 nonoverlapping, < 524288 rd, then
-                    {255, 524288, "rdb", "redbcast"},   //   nonoverlapping
-                    {256, 4096, "redbcast", "rdb"},     // 256..511: < 4096 nonoverlapping, < 524288 rd, then
-                    {511, 524288, "rdb", "redbcast"},   //   nonoverlapping
-                    {512, 2048, "redbcast", "rdb"},     // >= 512: < 2048 nonoverlapping, then rd
+                    {128, 131072, "redbcast", "rdb"}, // 128..255: < 131072 nonoverlapping, < 524288 rd, then
+                    {255, 524288, "rdb", "redbcast"}, //   nonoverlapping
+                    {256, 4096, "redbcast", "rdb"},   // 256..511: < 4096 nonoverlapping, < 524288 rd, then
+                    {511, 524288, "rdb", "redbcast"}, //   nonoverlapping
+                    {512, 2048, "redbcast", "rdb"},   // >= 512: < 2048 nonoverlapping, then rd
                     {5000, 2048, "redbcast", "rdb"},
                 },
                 noncommutative);
@@ -355,8 +354,8 @@ TEST(mpi_coll_selectors, OmpiAlltoall)
 // "< 8" branch, which "ompi" follows, says pair for blocks of 512 KiB to 1 MiB.)
 TEST(mpi_coll_selectors, OmpiAlltoallIsTheDefaultSelectorsRule)
 {
-  for (int ranks : {2, 3, 7, 8, 15, 16, 31, 32, 63, 64, 127, 128, 255, 256, 511, 512, 1023, 1024, 2047, 2048, 4095,
-                    4096, 9000})
+  for (int ranks :
+       {2, 3, 7, 8, 15, 16, 31, 32, 63, 64, 127, 128, 255, 256, 511, 512, 1023, 1024, 2047, 2048, 4095, 4096, 9000})
     for (double t = 1; t <= 4194304; t *= 2)
       for (double bytes : {t - 1, t, t + 1})
         EXPECT_EQ(choose("ompi", C::Alltoall, ranks, bytes), choose("default", C::Alltoall, ranks, bytes))
@@ -368,16 +367,34 @@ TEST(mpi_coll_selectors, OmpiAlltoallvAndBarrier)
 {
   // Alltoallv: < 4 pairwise, < 64 linear, < 128 pairwise, < 256 linear, < 1024 pairwise, then linear.
   expect_by_size("ompi", C::Alltoallv,
-                 {{1, "pair"}, {3, "pair"}, {4, "ompi_basic_linear"}, {63, "ompi_basic_linear"}, {64, "pair"},
-                  {127, "pair"}, {128, "ompi_basic_linear"}, {255, "ompi_basic_linear"}, {256, "pair"},
-                  {1023, "pair"}, {1024, "ompi_basic_linear"}});
+                 {{1, "pair"},
+                  {3, "pair"},
+                  {4, "ompi_basic_linear"},
+                  {63, "ompi_basic_linear"},
+                  {64, "pair"},
+                  {127, "pair"},
+                  {128, "ompi_basic_linear"},
+                  {255, "ompi_basic_linear"},
+                  {256, "pair"},
+                  {1023, "pair"},
+                  {1024, "ompi_basic_linear"}});
   // Barrier: < 4 recursive doubling, < 8 linear, < 64 recursive doubling, < 256 bruck, < 512 tree, < 1024 bruck,
   // < 4096 tree, then bruck.
   expect_by_size("ompi", C::Barrier,
-                 {{1, "ompi_recursivedoubling"}, {3, "ompi_recursivedoubling"}, {4, "ompi_basic_linear"},
-                  {7, "ompi_basic_linear"}, {8, "ompi_recursivedoubling"}, {63, "ompi_recursivedoubling"},
-                  {64, "ompi_bruck"}, {255, "ompi_bruck"}, {256, "ompi_tree"}, {511, "ompi_tree"},
-                  {512, "ompi_bruck"}, {1023, "ompi_bruck"}, {1024, "ompi_tree"}, {4095, "ompi_tree"},
+                 {{1, "ompi_recursivedoubling"},
+                  {3, "ompi_recursivedoubling"},
+                  {4, "ompi_basic_linear"},
+                  {7, "ompi_basic_linear"},
+                  {8, "ompi_recursivedoubling"},
+                  {63, "ompi_recursivedoubling"},
+                  {64, "ompi_bruck"},
+                  {255, "ompi_bruck"},
+                  {256, "ompi_tree"},
+                  {511, "ompi_tree"},
+                  {512, "ompi_bruck"},
+                  {1023, "ompi_bruck"},
+                  {1024, "ompi_tree"},
+                  {4095, "ompi_tree"},
                   {4096, "ompi_bruck"}});
 }
 
@@ -433,7 +450,7 @@ TEST(mpi_coll_selectors, OmpiBcast)
                     {4096, 16384, "NTSB", knomial},
                     {9000, 262144, knomial, "scatter_rdb_allgather"},
                 });
-  EXPECT_EQ(choose("ompi", C::Bcast, 64, 1), knomial);       // 64..127: knomial
+  EXPECT_EQ(choose("ompi", C::Bcast, 64, 1), knomial); // 64..127: knomial
   EXPECT_EQ(choose("ompi", C::Bcast, 127, 1e8), knomial);
 }
 
@@ -509,32 +526,32 @@ TEST(mpi_coll_selectors, OmpiReduceScatter)
   const char* halving = "ompi_basic_recursivehalving";
   expect_bounds("ompi", C::ReduceScatter,
                 {
-                    {2, 65536, "ompi_ring", "ompi_butterfly"},       // < 4 ranks: < 65536 ring, < 131072 butterfly,
-                    {2, 131072, "ompi_butterfly", "ompi_ring"},      //   then ring
-                    {4, 8, "reduce_scatterv", halving},              // 4..7: < 8 non-overlapping, < 262144 halving,
-                    {4, 262144, halving, "ompi_ring"},               //   then ring
-                    {8, 262144, halving, "ompi_ring"},               // 8..31: < 262144 halving, then ring
-                    {32, 64, "reduce_scatterv", halving},            // 32..63: < 64, < 2048 halving, < 524288
-                    {32, 2048, halving, "ompi_butterfly"},           //   butterfly, then ring
+                    {2, 65536, "ompi_ring", "ompi_butterfly"},  // < 4 ranks: < 65536 ring, < 131072 butterfly,
+                    {2, 131072, "ompi_butterfly", "ompi_ring"}, //   then ring
+                    {4, 8, "reduce_scatterv", halving},         // 4..7: < 8 non-overlapping, < 262144 halving,
+                    {4, 262144, halving, "ompi_ring"},          //   then ring
+                    {8, 262144, halving, "ompi_ring"},          // 8..31: < 262144 halving, then ring
+                    {32, 64, "reduce_scatterv", halving},       // 32..63: < 64, < 2048 halving, < 524288
+                    {32, 2048, halving, "ompi_butterfly"},      //   butterfly, then ring
                     {32, 524288, "ompi_butterfly", "ompi_ring"},
-                    {64, 256, "reduce_scatterv", halving},           // 64..127: < 256, < 512 halving, < 2048
-                    {64, 512, halving, "ompi_butterfly"},            //   butterfly, < 4096 halving, then butterfly
+                    {64, 256, "reduce_scatterv", halving}, // 64..127: < 256, < 512 halving, < 2048
+                    {64, 512, halving, "ompi_butterfly"},  //   butterfly, < 4096 halving, then butterfly
                     {64, 2048, "ompi_butterfly", halving},
                     {64, 4096, halving, "ompi_butterfly"},
-                    {128, 256, "reduce_scatterv", halving},          // 128..255: < 256, < 512 halving, butterfly
+                    {128, 256, "reduce_scatterv", halving}, // 128..255: < 256, < 512 halving, butterfly
                     {128, 512, halving, "ompi_butterfly"},
-                    {256, 256, "reduce_scatterv", halving},          // 256..511: < 256, < 1024 halving, butterfly
+                    {256, 256, "reduce_scatterv", halving}, // 256..511: < 256, < 1024 halving, butterfly
                     {256, 1024, halving, "ompi_butterfly"},
-                    {512, 512, "reduce_scatterv", halving},          // 512..1023: < 512, < 2048 halving, < 8192
-                    {512, 2048, halving, "ompi_butterfly"},          //   butterfly, < 16384 halving, butterfly
+                    {512, 512, "reduce_scatterv", halving}, // 512..1023: < 512, < 2048 halving, < 8192
+                    {512, 2048, halving, "ompi_butterfly"}, //   butterfly, < 16384 halving, butterfly
                     {512, 8192, "ompi_butterfly", halving},
                     {512, 16384, halving, "ompi_butterfly"},
-                    {1024, 4096, halving, "ompi_butterfly"},         // 1024..2047: < 512, < 4096 halving, < 16384
-                    {1024, 16384, "ompi_butterfly", halving},        //   butterfly, < 32768 halving, butterfly
+                    {1024, 4096, halving, "ompi_butterfly"},  // 1024..2047: < 512, < 4096 halving, < 16384
+                    {1024, 16384, "ompi_butterfly", halving}, //   butterfly, < 32768 halving, butterfly
                     {1024, 32768, halving, "ompi_butterfly"},
-                    {2048, 512, "reduce_scatterv", halving},         // 2048..4095: < 512, < 4096 halving, butterfly
+                    {2048, 512, "reduce_scatterv", halving}, // 2048..4095: < 512, < 4096 halving, butterfly
                     {2048, 4096, halving, "ompi_butterfly"},
-                    {4096, 1024, "reduce_scatterv", halving},        // >= 4096: < 1024, < 8192 halving, butterfly
+                    {4096, 1024, "reduce_scatterv", halving}, // >= 4096: < 1024, < 8192 halving, butterfly
                     {4096, 8192, halving, "ompi_butterfly"},
                 });
   // Non-commutative: always non-overlapping; SimGrid's reduce + scatterv runs MPICH's rule on irregular counts
@@ -559,32 +576,32 @@ TEST(mpi_coll_selectors, OmpiAllgather)
   expect_by_size("ompi", C::Allgather, {{1, "rdb"}, {2, "pair"}, {3, "rdb"}, {31, "rdb"}});
   expect_bounds("ompi", C::Allgather,
                 {
-                    {32, 1024, "rdb", neighbor},       // 32..63: < 1024 rd, < 65536 neighbor, then ring
+                    {32, 1024, "rdb", neighbor}, // 32..63: < 1024 rd, < 65536 neighbor, then ring
                     {63, 65536, neighbor, "ring"},
-                    {64, 512, "rdb", neighbor},        // 64..127: < 512 rd, < 65536 neighbor, then ring
+                    {64, 512, "rdb", neighbor}, // 64..127: < 512 rd, < 65536 neighbor, then ring
                     {127, 65536, neighbor, "ring"},
-                    {128, 512, "rdb", neighbor},       // 128..255: < 512, < 131072 neighbor, < 524288 ring,
-                    {255, 131072, neighbor, "ring"},   //   < 1 MiB neighbor, then ring
+                    {128, 512, "rdb", neighbor},     // 128..255: < 512, < 131072 neighbor, < 524288 ring,
+                    {255, 131072, neighbor, "ring"}, //   < 1 MiB neighbor, then ring
                     {128, 524288, "ring", neighbor},
                     {255, 1048576, neighbor, "ring"},
-                    {256, 32, "rdb", "bruck"},         // 256..511: < 32 rd, < 128 bruck, < 1024 rd, then as 128..255
+                    {256, 32, "rdb", "bruck"}, // 256..511: < 32 rd, < 128 bruck, < 1024 rd, then as 128..255
                     {511, 128, "bruck", "rdb"},
                     {256, 1024, "rdb", neighbor},
-                    {512, 64, "rdb", "bruck"},         // 512..1023: < 64 rd, < 256 bruck, < 2048 rd, then neighbor
+                    {512, 64, "rdb", "bruck"}, // 512..1023: < 64 rd, < 256 bruck, < 2048 rd, then neighbor
                     {1023, 256, "bruck", "rdb"},
                     {512, 2048, "rdb", neighbor},
-                    {1024, 4, "rdb", "bruck"},         // 1024..2047: < 4 rd, < 8 bruck, < 16 rd, < 32 bruck,
-                    {1024, 8, "bruck", "rdb"},         //   < 256 rd, < 512 bruck, < 4096 rd, then neighbor
+                    {1024, 4, "rdb", "bruck"}, // 1024..2047: < 4 rd, < 8 bruck, < 16 rd, < 32 bruck,
+                    {1024, 8, "bruck", "rdb"}, //   < 256 rd, < 512 bruck, < 4096 rd, then neighbor
                     {2047, 16, "rdb", "bruck"},
                     {2047, 32, "bruck", "rdb"},
                     {1024, 256, "rdb", "bruck"},
                     {1024, 512, "bruck", "rdb"},
                     {2047, 4096, "rdb", neighbor},
-                    {2048, 32, "bruck", "rdb"},        // 2048..4095: < 32 bruck, < 128 rd, < 512 bruck, < 4096 rd
+                    {2048, 32, "bruck", "rdb"}, // 2048..4095: < 32 bruck, < 128 rd, < 512 bruck, < 4096 rd
                     {4095, 128, "rdb", "bruck"},
                     {2048, 512, "bruck", "rdb"},
                     {4095, 4096, "rdb", neighbor},
-                    {4096, 2, "rdb", "bruck"},         // >= 4096: < 2 rd, < 8 bruck, < 16 rd, < 512 bruck, < 4096 rd
+                    {4096, 2, "rdb", "bruck"}, // >= 4096: < 2 rd, < 8 bruck, < 16 rd, < 512 bruck, < 4096 rd
                     {4096, 8, "bruck", "rdb"},
                     {4096, 16, "rdb", "bruck"},
                     {4096, 512, "bruck", "rdb"},
@@ -599,30 +616,30 @@ TEST(mpi_coll_selectors, OmpiAllgatherv)
   const char* neighbor = "ompi_neighborexchange";
   expect_bounds("ompi", C::Allgatherv,
                 {
-                    {2, 2048, "mpich_ring", "pair"},            // 2 ranks: < 2048 ring, < 4096 two_proc, < 8192
-                    {2, 4096, "pair", "mpich_ring"},            //   ring, then two_proc
+                    {2, 2048, "mpich_ring", "pair"}, // 2 ranks: < 2048 ring, < 4096 two_proc, < 8192
+                    {2, 4096, "pair", "mpich_ring"}, //   ring, then two_proc
                     {2, 8192, "mpich_ring", "pair"},
-                    {3, 256, "GB", neighbor},                   // 3..7 (and 1): < 256 default, < 4096 neighbor,
-                    {7, 4096, neighbor, "mpich_ring"},          //   < 8192 ring, < 16384 neighbor, < 262144 bruck,
-                    {3, 8192, "mpich_ring", neighbor},          //   then neighbor
+                    {3, 256, "GB", neighbor},          // 3..7 (and 1): < 256 default, < 4096 neighbor,
+                    {7, 4096, neighbor, "mpich_ring"}, //   < 8192 ring, < 16384 neighbor, < 262144 bruck,
+                    {3, 8192, "mpich_ring", neighbor}, //   then neighbor
                     {7, 16384, neighbor, "ompi_bruck"},
                     {3, 262144, "ompi_bruck", neighbor},
                     {1, 256, "GB", neighbor},
-                    {8, 1024, "GB", "ompi_bruck"},              // 8..15: < 1024 default, then bruck
-                    {16, 128, "GB", "ompi_bruck"},              // 16..31: < 128 default, < 262144 bruck, then ring
+                    {8, 1024, "GB", "ompi_bruck"}, // 8..15: < 1024 default, then bruck
+                    {16, 128, "GB", "ompi_bruck"}, // 16..31: < 128 default, < 262144 bruck, then ring
                     {31, 262144, "ompi_bruck", "mpich_ring"},
-                    {32, 256, "GB", "ompi_bruck"},              // 32..63: < 256, < 8192 bruck, then ring
+                    {32, 256, "GB", "ompi_bruck"}, // 32..63: < 256, < 8192 bruck, then ring
                     {63, 8192, "ompi_bruck", "mpich_ring"},
-                    {64, 256, "GB", "ompi_bruck"},              // 64..127: < 256, < 4096 bruck, then ring
+                    {64, 256, "GB", "ompi_bruck"}, // 64..127: < 256, < 4096 bruck, then ring
                     {127, 4096, "ompi_bruck", "mpich_ring"},
-                    {128, 1024, "ompi_bruck", neighbor},        // 128..255: < 1024 bruck, < 65536 neighbor, ring
+                    {128, 1024, "ompi_bruck", neighbor}, // 128..255: < 1024 bruck, < 65536 neighbor, ring
                     {255, 65536, neighbor, "mpich_ring"},
-                    {256, 1024, "ompi_bruck", "mpich_ring"},    // 256..511: < 1024 bruck, then ring
-                    {512, 512, "ompi_bruck", "GB"},             // 512..1023: < 512 bruck, < 1024 default, < 4096
-                    {1023, 1024, "GB", "ompi_bruck"},           //   bruck, < 1 MiB neighbor, then ring
+                    {256, 1024, "ompi_bruck", "mpich_ring"}, // 256..511: < 1024 bruck, then ring
+                    {512, 512, "ompi_bruck", "GB"},          // 512..1023: < 512 bruck, < 1024 default, < 4096
+                    {1023, 1024, "GB", "ompi_bruck"},        //   bruck, < 1 MiB neighbor, then ring
                     {512, 4096, "ompi_bruck", neighbor},
                     {1023, 1048576, neighbor, "mpich_ring"},
-                    {1024, 4096, "ompi_bruck", neighbor},       // >= 1024: < 4096 bruck, then neighbor
+                    {1024, 4096, "ompi_bruck", neighbor}, // >= 1024: < 4096 bruck, then neighbor
                 });
   // The average is the integer quotient: 3 ranks with 767 B in all average 255 B (default), 768 B average 256 B.
   mpi::CollectiveCall call = make_call(C::Allgatherv, 3, 0);
@@ -647,7 +664,7 @@ TEST(mpi_coll_selectors, OmpiGatherAndScatter)
                     {7, 8192, "ompi_basic_linear", "ompi_binomial"},  //   < 32768 binomial, < 262144 linear,
                     {4, 32768, "ompi_binomial", "ompi_basic_linear"}, //   then linear_sync
                     {7, 262144, "ompi_basic_linear", "ompi_linear_sync"},
-                    {8, 1e9, "ompi_binomial", "ompi_binomial"},       // 8..255: binomial
+                    {8, 1e9, "ompi_binomial", "ompi_binomial"}, // 8..255: binomial
                     {255, 1, "ompi_binomial", "ompi_binomial"},
                     {256, 2048, "ompi_binomial", "ompi_basic_linear"}, // 256..511: < 2048 binomial, < 8192
                     {511, 8192, "ompi_basic_linear", "ompi_binomial"}, //   linear, then binomial
@@ -655,22 +672,22 @@ TEST(mpi_coll_selectors, OmpiGatherAndScatter)
                 });
   expect_bounds("ompi", C::Scatter,
                 {
-                    {2, 2, "ompi_linear_nb", "ompi_basic_linear"},     // < 4 ranks: < 2 linear_nb, < 131072
+                    {2, 2, "ompi_linear_nb", "ompi_basic_linear"},      // < 4 ranks: < 2 linear_nb, < 131072
                     {3, 131072, "ompi_basic_linear", "ompi_linear_nb"}, //   linear, < 262144 linear_nb, linear
                     {2, 262144, "ompi_linear_nb", "ompi_basic_linear"},
-                    {4, 2048, "ompi_binomial", "ompi_basic_linear"},   // 4..7: < 2048 binomial, < 4096 linear,
-                    {7, 4096, "ompi_basic_linear", "ompi_binomial"},   //   < 8192 binomial, < 32768 linear,
-                    {4, 8192, "ompi_binomial", "ompi_basic_linear"},   //   < 1 MiB linear_nb, then linear
+                    {4, 2048, "ompi_binomial", "ompi_basic_linear"}, // 4..7: < 2048 binomial, < 4096 linear,
+                    {7, 4096, "ompi_basic_linear", "ompi_binomial"}, //   < 8192 binomial, < 32768 linear,
+                    {4, 8192, "ompi_binomial", "ompi_basic_linear"}, //   < 1 MiB linear_nb, then linear
                     {7, 32768, "ompi_basic_linear", "ompi_linear_nb"},
                     {4, 1048576, "ompi_linear_nb", "ompi_basic_linear"},
-                    {8, 16384, "ompi_binomial", "ompi_linear_nb"},     // 8..15: < 16384 binomial, < 1 MiB
+                    {8, 16384, "ompi_binomial", "ompi_linear_nb"},        // 8..15: < 16384 binomial, < 1 MiB
                     {15, 1048576, "ompi_linear_nb", "ompi_basic_linear"}, // linear_nb, then linear
-                    {16, 16384, "ompi_binomial", "ompi_basic_linear"}, // 16..31: < 16384 binomial, < 32768
-                    {31, 32768, "ompi_basic_linear", "ompi_linear_nb"}, //   linear, then linear_nb
-                    {32, 512, "ompi_binomial", "ompi_linear_nb"},      // 32..63: < 512 binomial, < 8192
-                    {63, 8192, "ompi_linear_nb", "ompi_binomial"},     //   linear_nb, < 16384 binomial,
-                    {32, 16384, "ompi_binomial", "ompi_linear_nb"},    //   then linear_nb
-                    {64, 512, "ompi_binomial", "ompi_linear_nb"},      // >= 64: < 512 binomial, then linear_nb
+                    {16, 16384, "ompi_binomial", "ompi_basic_linear"},    // 16..31: < 16384 binomial, < 32768
+                    {31, 32768, "ompi_basic_linear", "ompi_linear_nb"},   //   linear, then linear_nb
+                    {32, 512, "ompi_binomial", "ompi_linear_nb"},         // 32..63: < 512 binomial, < 8192
+                    {63, 8192, "ompi_linear_nb", "ompi_binomial"},        //   linear_nb, < 16384 binomial,
+                    {32, 16384, "ompi_binomial", "ompi_linear_nb"},       //   then linear_nb
+                    {64, 512, "ompi_binomial", "ompi_linear_nb"},         // >= 64: < 512 binomial, then linear_nb
                 });
 }
 
@@ -693,8 +710,8 @@ TEST(mpi_coll_selectors, UntunedOperationsRunSimGridsImplementations)
 TEST(mpi_coll_selectors, MpichFixedChoices)
 {
   for (int ranks : {2, 7, 64}) {
-    EXPECT_EQ(choose("mpich", C::Barrier, ranks, 0), "ompi_bruck");   // barrier: bruck
-    EXPECT_EQ(choose("mpich", C::Alltoallv, ranks, 10), "bruck");     // alltoallv: bruck
+    EXPECT_EQ(choose("mpich", C::Barrier, ranks, 0), "ompi_bruck");    // barrier: bruck
+    EXPECT_EQ(choose("mpich", C::Alltoallv, ranks, 10), "bruck");      // alltoallv: bruck
     EXPECT_EQ(choose("mpich", C::Gather, ranks, 10), "ompi_binomial"); // gather, scatter: binomial
     EXPECT_EQ(choose("mpich", C::Scatter, ranks, 1e6), "ompi_binomial");
   }
@@ -733,7 +750,7 @@ TEST(mpi_coll_selectors, MpichBcast)
   expect_bounds("mpich", C::Bcast,
                 {
                     {8, 1e6, "binomial_tree", "binomial_tree"},
-                    {9, 12288, "binomial_tree", "scatter_LR_allgather"},  // odd size: ring allgather
+                    {9, 12288, "binomial_tree", "scatter_LR_allgather"}, // odd size: ring allgather
                     {10, 12288, "binomial_tree", "scatter_rdb_allgather"},
                     {10, 524288, "scatter_rdb_allgather", "scatter_LR_allgather"},
                 },
@@ -820,10 +837,12 @@ TEST(mpi_coll_selectors, Mvapich2Alltoall)
 TEST(mpi_coll_selectors, Mvapich2Allgather)
 {
   // 1 ppn: <= 2 ranks ring; <= 4 rd up to 262144; <= 64 rd up to 32768; then ring.
-  expect_inclusive_bounds(C::Allgather, {{2, 1, "ring", "ring"}, {4, 262144, "rdb", "ring"}, {64, 32768, "rdb", "ring"}});
+  expect_inclusive_bounds(C::Allgather,
+                          {{2, 1, "ring", "ring"}, {4, 262144, "rdb", "ring"}, {64, 32768, "rdb", "ring"}});
   // 2 ppn, <= 8 ranks: rd up to 32768, then ring two-level; <= 32: rd two-level up to 65536.
-  expect_inclusive_bounds(C::Allgather, {{8, 32768, "rdb", "mvapich2_smp"}, {32, 65536, "mvapich2_smp", "mvapich2_smp"}},
-                          {}, [](int n) { return smp(n, 2); });
+  expect_inclusive_bounds(C::Allgather,
+                          {{8, 32768, "rdb", "mvapich2_smp"}, {32, 65536, "mvapich2_smp", "mvapich2_smp"}}, {},
+                          [](int n) { return smp(n, 2); });
   // Same, ranks not consecutive: MPICH's allgather (8 ranks x 32769 B = 262152 B < 524288 B: recursive doubling).
   EXPECT_EQ(choose("mvapich2", make_call(C::Allgather, 8, 32769), round_robin(8, 2)), "rdb");
   // 16 ppn: <= 16 ranks rd up to 1024; more ranks: MVAPICH2's "RD allgather comm" up to 1024 (run as rdb), then ring.
@@ -880,7 +899,8 @@ TEST(mpi_coll_selectors, Mvapich2RulesThatComputeTheNodeLayout)
 // to 256, then ring; recursive doubling needs a power of two (Bruck otherwise).
 TEST(mpi_coll_selectors, Mvapich2Allgatherv)
 {
-  expect_inclusive_bounds(C::Allgatherv, {{16, 512, "mpich_rdb", "mpich_ring"}, {64, 256, "mpich_rdb", "mpich_ring"},
+  expect_inclusive_bounds(C::Allgatherv, {{16, 512, "mpich_rdb", "mpich_ring"},
+                                          {64, 256, "mpich_rdb", "mpich_ring"},
                                           {12, 512, "ompi_bruck", "mpich_ring"}});
 }
 
@@ -949,8 +969,9 @@ TEST(mpi_coll_selectors, Mvapich2Scatter)
   expect_inclusive_bounds(C::Scatter, {{8, 512, "mvapich2_two_level_direct", "ompi_basic_linear"}}, {},
                           [](int n) { return smp(n, 2); });
   EXPECT_EQ(choose("mvapich2", make_call(C::Scatter, 8, 512), round_robin(8, 2)), "ompi_binomial");
-  expect_inclusive_bounds(C::Scatter, {{128, 16, "mvapich2_two_level_direct", "mvapich2_two_level_direct"},
-                                       {128, 2048, "mvapich2_two_level_direct", "ompi_basic_linear"}},
+  expect_inclusive_bounds(C::Scatter,
+                          {{128, 16, "mvapich2_two_level_direct", "mvapich2_two_level_direct"},
+                           {128, 2048, "mvapich2_two_level_direct", "ompi_basic_linear"}},
                           {}, [](int n) { return smp(n, 16); });
   // 16 ppn, > 1024 ranks: multicast up to 16 B falls back to two-level binomial.
   EXPECT_EQ(choose("mvapich2", make_call(C::Scatter, 4096, 16), smp(4096, 16)), "mvapich2_two_level_binomial");
@@ -1004,8 +1025,12 @@ TEST(mpi_coll_selectors, ImpiAlltoall)
 TEST(mpi_coll_selectors, ImpiBarrierAndAlltoallv)
 {
   expect_by_size("impi", C::Barrier,
-                 {{2, "ompi_recursivedoubling"}, {3, "ompi_basic_linear"}, {8, "ompi_basic_linear"},
-                  {9, "ompi_recursivedoubling"}, {64, "ompi_recursivedoubling"}, {65, "ompi_basic_linear"}});
+                 {{2, "ompi_recursivedoubling"},
+                  {3, "ompi_basic_linear"},
+                  {8, "ompi_basic_linear"},
+                  {9, "ompi_recursivedoubling"},
+                  {64, "ompi_recursivedoubling"},
+                  {65, "ompi_basic_linear"}});
   for (int ranks : {2, 16, 1000})
     EXPECT_EQ(choose("impi", C::Alltoallv, ranks, 1e6), "ompi_basic_linear");
 }

@@ -34,7 +34,7 @@ using Values = std::vector<Word>;
 // ------------------------------------------------------------------------------------------------------------------
 
 struct Reduction {
-  bool matrix = false; // else SUM on MPI_UNSIGNED
+  bool matrix = false;                            // else SUM on MPI_UNSIGNED
   size_t words() const { return matrix ? 4 : 1; } // words per element
 
   // a op b, per element, as MPI defines it (a from the lower rank).
@@ -77,7 +77,10 @@ void set_reduction(mpi::CollectiveCall& call, const Reduction& reduction)
 }
 
 // Word k of rank r's input (distinct across ranks and positions; matrix entries kept small and varied).
-Word input(int rank, size_t k) { return static_cast<Word>((rank * 7919 + k * 104729 + 13) % 65521 + 1); }
+Word input(int rank, size_t k)
+{
+  return static_cast<Word>((rank * 7919 + k * 104729 + 13) % 65521 + 1);
+}
 Values inputs(int rank, size_t words, size_t from = 0)
 {
   Values v(words);
@@ -156,11 +159,20 @@ void run_with_data(mpi::Collective op, const std::string& algorithm, int P, cons
   }
 }
 
-std::byte* bytes_of(Values& v) { return reinterpret_cast<std::byte*>(v.data()); }
-double bytes(size_t words) { return 4.0 * static_cast<double>(words); }
+std::byte* bytes_of(Values& v)
+{
+  return reinterpret_cast<std::byte*>(v.data());
+}
+double bytes(size_t words)
+{
+  return 4.0 * static_cast<double>(words);
+}
 
 // The words of `v` in [from, from + n).
-Values slice(const Values& v, size_t from, size_t n) { return Values(v.begin() + from, v.begin() + from + n); }
+Values slice(const Values& v, size_t from, size_t n)
+{
+  return Values(v.begin() + from, v.begin() + from + n);
+}
 
 // ------------------------------------------------------------------------------------------------------------------
 // One case per operation: prepares every rank's buffers, then checks each rank's result.
@@ -168,7 +180,7 @@ Values slice(const Values& v, size_t from, size_t n) { return Values(v.begin() +
 
 struct Case {
   int P;
-  size_t count;   // elements per block (v-variants: a base, varied per rank)
+  size_t count; // elements per block (v-variants: a base, varied per rank)
   int root;
   bool in_place;
   Reduction reduction;
@@ -181,7 +193,10 @@ std::string describe(const Case& c)
 }
 
 // v-variant sizes: rank r's block (words) for block size base.
-size_t v_count(int r, size_t base) { return base == 0 ? 0 : base + static_cast<size_t>(r % 3); }
+size_t v_count(int r, size_t base)
+{
+  return base == 0 ? 0 : base + static_cast<size_t>(r % 3);
+}
 // Displacements with a gap of one word between blocks (the layout is the user's, not packed).
 std::vector<double> gapped(const std::vector<size_t>& counts, size_t& total_words)
 {
@@ -212,231 +227,231 @@ void run_case(mpi::Collective op, const std::string& algorithm, const Case& k, c
   Prepare prepare;
   Check check;
   switch (op) {
-    case C::Barrier:
-      prepare = [](int, RankData&) {};
-      check = [](int, const RankData&) {};
-      break;
-    case C::Bcast:
-      prepare = [&](int me, RankData& d) {
-        d.recv = me == k.root ? inputs(k.root, n) : Values(n, kUntouched);
-        d.call.root = k.root;
-        d.call.bytes = bytes(n);
-        d.call.recv_data = bytes_of(d.recv);
-      };
-      check = [&](int, const RankData& d) { EXPECT_EQ(d.recv, inputs(k.root, n)); };
-      break;
-    case C::Reduce:
-    case C::Allreduce:
-    case C::Scan:
-    case C::Exscan:
-      prepare = [&, op](int me, RankData& d) {
-        set_reduction(d.call, k.reduction);
-        d.call.root = k.root;
-        d.call.bytes = bytes(n * w);
-        d.send = inputs(me, n * w);
-        const bool gets_result = op != C::Reduce || me == k.root;
-        if (k.in_place && gets_result) {
-          d.recv = d.send;
-          d.call.send_data = d.call.recv_data = bytes_of(d.recv);
-        } else {
-          d.recv = Values(n * w, kUntouched);
-          d.call.send_data = bytes_of(d.send);
-          d.call.recv_data = gets_result ? bytes_of(d.recv) : nullptr;
-        }
-      };
-      check = [&, op](int me, const RankData& d) {
-        if (op == C::Reduce && me != k.root)
-          return;
-        if (op == C::Exscan && me == 0)
-          return; // undefined
-        const int last = op == C::Scan ? me : op == C::Exscan ? me - 1 : P - 1;
-        EXPECT_EQ(d.recv, fold(k.reduction, 0, last, n)) << "rank " << me;
-      };
-      break;
-    case C::ReduceScatter:
-      prepare = [&](int me, RankData& d) {
-        set_reduction(d.call, k.reduction);
-        std::vector<size_t> counts; // elements kept by each rank: regular when the root is 0, varied otherwise
-        for (int r = 0; r < P; ++r)
-          counts.push_back(k.root == 0 ? n : v_count(r, n));
-        for (size_t c : counts)
-          d.call.recv_counts.push_back(bytes(c * w));
-        const size_t whole = std::accumulate(counts.begin(), counts.end(), size_t{0});
-        d.send = inputs(me, whole * w);
-        d.recv = Values(counts[me] * w, kUntouched);
+  case C::Barrier:
+    prepare = [](int, RankData&) {};
+    check = [](int, const RankData&) {};
+    break;
+  case C::Bcast:
+    prepare = [&](int me, RankData& d) {
+      d.recv = me == k.root ? inputs(k.root, n) : Values(n, kUntouched);
+      d.call.root = k.root;
+      d.call.bytes = bytes(n);
+      d.call.recv_data = bytes_of(d.recv);
+    };
+    check = [&](int, const RankData& d) { EXPECT_EQ(d.recv, inputs(k.root, n)); };
+    break;
+  case C::Reduce:
+  case C::Allreduce:
+  case C::Scan:
+  case C::Exscan:
+    prepare = [&, op](int me, RankData& d) {
+      set_reduction(d.call, k.reduction);
+      d.call.root = k.root;
+      d.call.bytes = bytes(n * w);
+      d.send = inputs(me, n * w);
+      const bool gets_result = op != C::Reduce || me == k.root;
+      if (k.in_place && gets_result) {
+        d.recv = d.send;
+        d.call.send_data = d.call.recv_data = bytes_of(d.recv);
+      } else {
+        d.recv = Values(n * w, kUntouched);
         d.call.send_data = bytes_of(d.send);
-        d.call.recv_data = bytes_of(d.recv);
-      };
-      check = [&](int me, const RankData& d) {
-        size_t offset = 0, mine = 0;
-        for (int r = 0; r <= me; ++r) {
-          mine = (k.root == 0 ? n : v_count(r, n)) * w;
-          if (r < me)
-            offset += mine;
-        }
-        size_t whole = 0;
-        for (int r = 0; r < P; ++r)
-          whole += (k.root == 0 ? n : v_count(r, n)) * w;
-        const Values all = fold(k.reduction, 0, P - 1, whole / w);
-        EXPECT_EQ(d.recv, slice(all, offset, mine)) << "rank " << me;
-      };
-      break;
-    case C::Alltoall:
-      // Rank r's block for rank j: words starting at (j * P) * n, distinct per (r, j).
-      prepare = [&](int me, RankData& d) {
-        d.call.bytes = d.call.recv_bytes = bytes(n);
-        d.send = inputs(me, P * n);
-        d.recv = Values(P * n, kUntouched);
+        d.call.recv_data = gets_result ? bytes_of(d.recv) : nullptr;
+      }
+    };
+    check = [&, op](int me, const RankData& d) {
+      if (op == C::Reduce && me != k.root)
+        return;
+      if (op == C::Exscan && me == 0)
+        return; // undefined
+      const int last = op == C::Scan ? me : op == C::Exscan ? me - 1 : P - 1;
+      EXPECT_EQ(d.recv, fold(k.reduction, 0, last, n)) << "rank " << me;
+    };
+    break;
+  case C::ReduceScatter:
+    prepare = [&](int me, RankData& d) {
+      set_reduction(d.call, k.reduction);
+      std::vector<size_t> counts; // elements kept by each rank: regular when the root is 0, varied otherwise
+      for (int r = 0; r < P; ++r)
+        counts.push_back(k.root == 0 ? n : v_count(r, n));
+      for (size_t c : counts)
+        d.call.recv_counts.push_back(bytes(c * w));
+      const size_t whole = std::accumulate(counts.begin(), counts.end(), size_t{0});
+      d.send = inputs(me, whole * w);
+      d.recv = Values(counts[me] * w, kUntouched);
+      d.call.send_data = bytes_of(d.send);
+      d.call.recv_data = bytes_of(d.recv);
+    };
+    check = [&](int me, const RankData& d) {
+      size_t offset = 0, mine = 0;
+      for (int r = 0; r <= me; ++r) {
+        mine = (k.root == 0 ? n : v_count(r, n)) * w;
+        if (r < me)
+          offset += mine;
+      }
+      size_t whole = 0;
+      for (int r = 0; r < P; ++r)
+        whole += (k.root == 0 ? n : v_count(r, n)) * w;
+      const Values all = fold(k.reduction, 0, P - 1, whole / w);
+      EXPECT_EQ(d.recv, slice(all, offset, mine)) << "rank " << me;
+    };
+    break;
+  case C::Alltoall:
+    // Rank r's block for rank j: words starting at (j * P) * n, distinct per (r, j).
+    prepare = [&](int me, RankData& d) {
+      d.call.bytes = d.call.recv_bytes = bytes(n);
+      d.send = inputs(me, P * n);
+      d.recv = Values(P * n, kUntouched);
+      d.call.send_data = bytes_of(d.send);
+      d.call.recv_data = bytes_of(d.recv);
+    };
+    check = [&](int me, const RankData& d) {
+      Values expected;
+      for (int j = 0; j < P; ++j) {
+        const Values block = inputs(j, n, me * n);
+        expected.insert(expected.end(), block.begin(), block.end());
+      }
+      EXPECT_EQ(d.recv, expected) << "rank " << me;
+    };
+    break;
+  case C::Alltoallv:
+  case C::Alltoallw: // per-peer datatypes are packed by the front end: the library sees alltoallv's bytes
+    // Rank r sends v_count(r + j) words to j, from a gapped layout; j receives them into a gapped layout.
+    prepare = [&](int me, RankData& d) {
+      std::vector<size_t> out, in;
+      for (int j = 0; j < P; ++j) {
+        out.push_back(v_count(me + j, n));
+        in.push_back(v_count(j + me, n));
+      }
+      size_t send_words = 0, recv_words = 0;
+      d.call.send_displs = gapped(out, send_words);
+      d.call.recv_displs = gapped(in, recv_words);
+      d.call.send_counts = as_bytes(out);
+      d.call.recv_counts = as_bytes(in);
+      d.send = Values(send_words, kUntouched);
+      for (int j = 0; j < P; ++j) {
+        const Values block = inputs(me, out[j], 1000 * j);
+        std::copy(block.begin(), block.end(), d.send.begin() + static_cast<long>(d.call.send_displs[j] / 4));
+      }
+      d.recv = Values(recv_words, kUntouched);
+      d.call.send_data = bytes_of(d.send);
+      d.call.recv_data = bytes_of(d.recv);
+    };
+    check = [&](int me, const RankData& d) {
+      Values expected;
+      for (int j = 0; j < P; ++j) {
+        const Values block = inputs(j, v_count(j + me, n), 1000 * me);
+        expected.insert(expected.end(), block.begin(), block.end());
+        expected.push_back(kUntouched); // the gap
+      }
+      EXPECT_EQ(d.recv, expected) << "rank " << me;
+    };
+    break;
+  case C::Gather:
+  case C::Allgather:
+    prepare = [&, op](int me, RankData& d) {
+      d.call.root = k.root;
+      d.call.bytes = d.call.recv_bytes = bytes(n);
+      d.send = inputs(me, n);
+      const bool gets = op == C::Allgather || me == k.root;
+      d.recv = gets ? Values(P * n, kUntouched) : Values{};
+      d.call.recv_data = gets ? bytes_of(d.recv) : nullptr;
+      if (k.in_place && gets) {
+        std::copy(d.send.begin(), d.send.end(), d.recv.begin() + static_cast<long>(me * n));
+        d.call.send_data = d.call.recv_data + static_cast<long>(4 * me * n);
+      } else {
         d.call.send_data = bytes_of(d.send);
-        d.call.recv_data = bytes_of(d.recv);
-      };
-      check = [&](int me, const RankData& d) {
-        Values expected;
-        for (int j = 0; j < P; ++j) {
-          const Values block = inputs(j, n, me * n);
-          expected.insert(expected.end(), block.begin(), block.end());
-        }
+      }
+    };
+    check = [&, op](int me, const RankData& d) {
+      if (op == C::Gather && me != k.root)
+        return;
+      Values expected;
+      for (int j = 0; j < P; ++j) {
+        const Values block = inputs(j, n);
+        expected.insert(expected.end(), block.begin(), block.end());
+      }
+      EXPECT_EQ(d.recv, expected) << "rank " << me;
+    };
+    break;
+  case C::Gatherv:
+  case C::Allgatherv:
+    prepare = [&, op](int me, RankData& d) {
+      d.call.root = k.root;
+      d.call.bytes = bytes(v_count(me, n));
+      d.send = inputs(me, v_count(me, n));
+      d.call.send_data = bytes_of(d.send);
+      const bool gets = op == C::Allgatherv || me == k.root;
+      if (not gets)
+        return;
+      std::vector<size_t> counts;
+      for (int j = 0; j < P; ++j)
+        counts.push_back(v_count(j, n));
+      size_t words = 0;
+      d.call.recv_displs = gapped(counts, words);
+      d.call.recv_counts = as_bytes(counts);
+      d.recv = Values(words, kUntouched);
+      d.call.recv_data = bytes_of(d.recv);
+    };
+    check = [&, op](int me, const RankData& d) {
+      if (op == C::Gatherv && me != k.root)
+        return;
+      Values expected;
+      for (int j = 0; j < P; ++j) {
+        const Values block = inputs(j, v_count(j, n));
+        expected.insert(expected.end(), block.begin(), block.end());
+        expected.push_back(kUntouched);
+      }
+      EXPECT_EQ(d.recv, expected) << "rank " << me;
+    };
+    break;
+  case C::Scatter:
+    prepare = [&](int me, RankData& d) {
+      d.call.root = k.root;
+      d.call.bytes = d.call.recv_bytes = bytes(n);
+      if (me == k.root) {
+        d.send = inputs(k.root, P * n);
+        d.call.send_data = bytes_of(d.send);
+      }
+      if (k.in_place && me == k.root) {
+        d.call.recv_data = bytes_of(d.send) + static_cast<long>(4 * me * n);
+        return;
+      }
+      d.recv = Values(n, kUntouched);
+      d.call.recv_data = bytes_of(d.recv);
+    };
+    check = [&](int me, const RankData& d) {
+      const Values expected = inputs(k.root, n, me * n);
+      if (k.in_place && me == k.root)
+        EXPECT_EQ(slice(d.send, me * n, n), expected);
+      else
         EXPECT_EQ(d.recv, expected) << "rank " << me;
-      };
-      break;
-    case C::Alltoallv:
-    case C::Alltoallw: // per-peer datatypes are packed by the front end: the library sees alltoallv's bytes
-      // Rank r sends v_count(r + j) words to j, from a gapped layout; j receives them into a gapped layout.
-      prepare = [&](int me, RankData& d) {
-        std::vector<size_t> out, in;
-        for (int j = 0; j < P; ++j) {
-          out.push_back(v_count(me + j, n));
-          in.push_back(v_count(j + me, n));
-        }
-        size_t send_words = 0, recv_words = 0;
-        d.call.send_displs = gapped(out, send_words);
-        d.call.recv_displs = gapped(in, recv_words);
-        d.call.send_counts = as_bytes(out);
-        d.call.recv_counts = as_bytes(in);
-        d.send = Values(send_words, kUntouched);
-        for (int j = 0; j < P; ++j) {
-          const Values block = inputs(me, out[j], 1000 * j);
-          std::copy(block.begin(), block.end(), d.send.begin() + static_cast<long>(d.call.send_displs[j] / 4));
-        }
-        d.recv = Values(recv_words, kUntouched);
-        d.call.send_data = bytes_of(d.send);
-        d.call.recv_data = bytes_of(d.recv);
-      };
-      check = [&](int me, const RankData& d) {
-        Values expected;
-        for (int j = 0; j < P; ++j) {
-          const Values block = inputs(j, v_count(j + me, n), 1000 * me);
-          expected.insert(expected.end(), block.begin(), block.end());
-          expected.push_back(kUntouched); // the gap
-        }
-        EXPECT_EQ(d.recv, expected) << "rank " << me;
-      };
-      break;
-    case C::Gather:
-    case C::Allgather:
-      prepare = [&, op](int me, RankData& d) {
-        d.call.root = k.root;
-        d.call.bytes = d.call.recv_bytes = bytes(n);
-        d.send = inputs(me, n);
-        const bool gets = op == C::Allgather || me == k.root;
-        d.recv = gets ? Values(P * n, kUntouched) : Values{};
-        d.call.recv_data = gets ? bytes_of(d.recv) : nullptr;
-        if (k.in_place && gets) {
-          std::copy(d.send.begin(), d.send.end(), d.recv.begin() + static_cast<long>(me * n));
-          d.call.send_data = d.call.recv_data + static_cast<long>(4 * me * n);
-        } else {
-          d.call.send_data = bytes_of(d.send);
-        }
-      };
-      check = [&, op](int me, const RankData& d) {
-        if (op == C::Gather && me != k.root)
-          return;
-        Values expected;
-        for (int j = 0; j < P; ++j) {
-          const Values block = inputs(j, n);
-          expected.insert(expected.end(), block.begin(), block.end());
-        }
-        EXPECT_EQ(d.recv, expected) << "rank " << me;
-      };
-      break;
-    case C::Gatherv:
-    case C::Allgatherv:
-      prepare = [&, op](int me, RankData& d) {
-        d.call.root = k.root;
-        d.call.bytes = bytes(v_count(me, n));
-        d.send = inputs(me, v_count(me, n));
-        d.call.send_data = bytes_of(d.send);
-        const bool gets = op == C::Allgatherv || me == k.root;
-        if (not gets)
-          return;
-        std::vector<size_t> counts;
-        for (int j = 0; j < P; ++j)
-          counts.push_back(v_count(j, n));
-        size_t words = 0;
-        d.call.recv_displs = gapped(counts, words);
-        d.call.recv_counts = as_bytes(counts);
-        d.recv = Values(words, kUntouched);
-        d.call.recv_data = bytes_of(d.recv);
-      };
-      check = [&, op](int me, const RankData& d) {
-        if (op == C::Gatherv && me != k.root)
-          return;
-        Values expected;
-        for (int j = 0; j < P; ++j) {
-          const Values block = inputs(j, v_count(j, n));
-          expected.insert(expected.end(), block.begin(), block.end());
-          expected.push_back(kUntouched);
-        }
-        EXPECT_EQ(d.recv, expected) << "rank " << me;
-      };
-      break;
-    case C::Scatter:
-      prepare = [&](int me, RankData& d) {
-        d.call.root = k.root;
-        d.call.bytes = d.call.recv_bytes = bytes(n);
-        if (me == k.root) {
-          d.send = inputs(k.root, P * n);
-          d.call.send_data = bytes_of(d.send);
-        }
-        if (k.in_place && me == k.root) {
-          d.call.recv_data = bytes_of(d.send) + static_cast<long>(4 * me * n);
-          return;
-        }
-        d.recv = Values(n, kUntouched);
-        d.call.recv_data = bytes_of(d.recv);
-      };
-      check = [&](int me, const RankData& d) {
-        const Values expected = inputs(k.root, n, me * n);
-        if (k.in_place && me == k.root)
-          EXPECT_EQ(slice(d.send, me * n, n), expected);
-        else
-          EXPECT_EQ(d.recv, expected) << "rank " << me;
-      };
-      break;
-    case C::Scatterv:
-      prepare = [&](int me, RankData& d) {
-        d.call.root = k.root;
-        d.call.recv_bytes = bytes(v_count(me, n));
-        d.recv = Values(v_count(me, n), kUntouched);
-        d.call.recv_data = bytes_of(d.recv);
-        if (me != k.root)
-          return;
-        std::vector<size_t> counts;
-        for (int j = 0; j < P; ++j)
-          counts.push_back(v_count(j, n));
-        size_t words = 0;
-        d.call.send_displs = gapped(counts, words);
-        d.call.send_counts = as_bytes(counts);
-        d.send = inputs(k.root, words);
-        d.call.send_data = bytes_of(d.send);
-      };
-      check = [&](int me, const RankData& d) {
-        size_t offset = 0;
-        for (int j = 0; j < me; ++j)
-          offset += v_count(j, n) + 1;
-        EXPECT_EQ(d.recv, inputs(k.root, v_count(me, n), offset)) << "rank " << me;
-      };
-      break;
+    };
+    break;
+  case C::Scatterv:
+    prepare = [&](int me, RankData& d) {
+      d.call.root = k.root;
+      d.call.recv_bytes = bytes(v_count(me, n));
+      d.recv = Values(v_count(me, n), kUntouched);
+      d.call.recv_data = bytes_of(d.recv);
+      if (me != k.root)
+        return;
+      std::vector<size_t> counts;
+      for (int j = 0; j < P; ++j)
+        counts.push_back(v_count(j, n));
+      size_t words = 0;
+      d.call.send_displs = gapped(counts, words);
+      d.call.send_counts = as_bytes(counts);
+      d.send = inputs(k.root, words);
+      d.call.send_data = bytes_of(d.send);
+    };
+    check = [&](int me, const RankData& d) {
+      size_t offset = 0;
+      for (int j = 0; j < me; ++j)
+        offset += v_count(j, n) + 1;
+      EXPECT_EQ(d.recv, inputs(k.root, v_count(me, n), offset)) << "rank " << me;
+    };
+    break;
   }
   run_with_data(op, algorithm, P, placement, prepare, check);
 }

@@ -139,9 +139,7 @@ TEST(mpi_collectives_algorithms, EveryAlgorithmSendsWhatItsDefinitionSays)
 // (every ordered pair once).
 TEST(mpi_collectives_algorithms, PowerOfTwoBranches)
 {
-  auto make = [](mpi::Collective op) {
-    return [op](int me) { return call_for(op, me, 8); };
-  };
+  auto make = [](mpi::Collective op) { return [op](int me) { return call_for(op, me, 8); }; };
   {
     Messages expected = {{0, 4, B}, {0, 2, B}, {0, 1, B}, {4, 6, B}, {4, 5, B}, {2, 3, B}, {6, 7, B}};
     std::sort(expected.begin(), expected.end());
@@ -159,8 +157,7 @@ TEST(mpi_collectives_algorithms, PowerOfTwoBranches)
         expected.push_back({me, (me + d) % 8, 4 * B});
     std::sort(expected.begin(), expected.end());
     const auto alltoall = make(mpi::Collective::Alltoall);
-    EXPECT_EQ(run_collective(mpi::Collective::Alltoall, "bruck", 8, "test-counting", "", alltoall).messages,
-              expected);
+    EXPECT_EQ(run_collective(mpi::Collective::Alltoall, "bruck", 8, "test-counting", "", alltoall).messages, expected);
     EXPECT_EQ(run_collective(mpi::Collective::Alltoall, "pair", 8, "test-counting", "", alltoall).messages,
               all_pairs(8, [](int, int) { return B; }));
   }
@@ -187,7 +184,7 @@ mpi::CollectiveCall megabyte(mpi::Collective op, int me)
 TEST(mpi_collectives_dates, BinomialBcastTakesLog2PSteps)
 {
   const CollectiveRun run = run_collective(mpi::Collective::Bcast, "binomial_tree", 8, "fluid", kStar,
-                                 [](int me) { return megabyte(mpi::Collective::Bcast, me); });
+                                           [](int me) { return megabyte(mpi::Collective::Bcast, me); });
   for (int rank = 0; rank < 8; ++rank)
     EXPECT_NEAR(run.returned[rank], 3e-3, 1e-12) << "rank " << rank;
 }
@@ -245,10 +242,10 @@ TEST(mpi_collectives_selector, DefaultChoices)
   mpi::CollectiveCall irregular;
   irregular.op = C::ReduceScatter;
   irregular.element_bytes = 8;
-  irregular.recv_counts = {8.0 * 262144, 8.0 * 262144};        // 524288 elements: not above the threshold
+  irregular.recv_counts = {8.0 * 262144, 8.0 * 262144}; // 524288 elements: not above the threshold
   const auto& selector = mpi::SelectorRegistry::find("default");
   EXPECT_EQ(selector.choose(irregular, mpi::CommShape::flat(3)), "reduce_scatterv"); // regular after all
-  irregular.recv_counts = {8.0 * 262144, 8.0 * 262144, 8.0};   // 524289 elements, irregular
+  irregular.recv_counts = {8.0 * 262144, 8.0 * 262144, 8.0};                         // 524289 elements, irregular
   EXPECT_EQ(selector.choose(irregular, mpi::CommShape::flat(3)), "mpich_pair");
   irregular.recv_counts = {8.0 * 1000, 8.0 * 262144, 8.0};
   EXPECT_EQ(selector.choose(irregular, mpi::CommShape::flat(3)), "mpich_rdb");
@@ -271,8 +268,16 @@ std::string simgrid_alltoall_ompi(int n, double d)
 {
   int alg = 1;
   if (n == 2) {
-    alg = d < 2 ? 2 : d < 4 ? 5 : d < 16 ? 2 : d < 64 ? 5 : d < 256 ? 2 : d < 4096 ? 5 : d < 32768 ? 2 : d < 262144 ? 4
-        : d < 1048576 ? 5 : 2;
+    alg = d < 2         ? 2
+          : d < 4       ? 5
+          : d < 16      ? 2
+          : d < 64      ? 5
+          : d < 256     ? 2
+          : d < 4096    ? 5
+          : d < 32768   ? 2
+          : d < 262144  ? 4
+          : d < 1048576 ? 5
+                        : 2;
   } else if (n < 8) {
     alg = d < 8192 ? 4 : d < 16384 ? 1 : d < 65536 ? 4 : d < 524288 ? 1 : d < 1048576 ? 2 : 1;
   } else if (n < 16) {
@@ -303,9 +308,9 @@ std::string simgrid_alltoall_ompi(int n, double d)
 // t-1, t, t+1 around every block threshold).
 TEST(mpi_collectives_selector, AlltoallFollowsOpenMpiTableAsSimGrid)
 {
-  const std::vector<int> sizes = {2,   3,   4,   7,    8,    9,    15,   16,   17,   31,   32,   33,  63,
-                                  64,  65,  127, 128,  129,  255,  256,  257,  511,  512,  513,  1023, 1024,
-                                  1025, 2047, 2048, 2049, 4095, 4096, 4097, 8192};
+  const std::vector<int> sizes = {2,    3,    4,    7,    8,    9,    15,   16,   17,   31,  32,  33,
+                                  63,   64,   65,   127,  128,  129,  255,  256,  257,  511, 512, 513,
+                                  1023, 1024, 1025, 2047, 2048, 2049, 4095, 4096, 4097, 8192};
   const std::vector<double> thresholds = {2,    4,     16,    64,    256,    512,    1024,   2048,   4096,
                                           8192, 16384, 32768, 65536, 131072, 262144, 524288, 1048576};
   std::vector<double> blocks = {0, 1e7};

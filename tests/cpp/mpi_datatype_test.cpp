@@ -13,8 +13,14 @@ using namespace mpisim::mpi;
 
 namespace {
 
-DatatypePtr type_int() { return Datatype::predefined(Element::Int); }
-DatatypePtr type_double() { return Datatype::predefined(Element::Double); }
+DatatypePtr type_int()
+{
+  return Datatype::predefined(Element::Int);
+}
+DatatypePtr type_double()
+{
+  return Datatype::predefined(Element::Double);
+}
 
 template <typename T> std::vector<T> packed(const Datatype& type, const void* source, size_t count)
 {

@@ -43,8 +43,14 @@ void run(int ranks, const std::function<void(mpi::Rank&)>& main, Parameters para
   simulation.engine().run();
 }
 
-double now(mpi::Rank& rank) { return rank.world().engine().now(); }
-const mpi::Communicator& world(mpi::Rank& rank) { return rank.world().comm_world(); }
+double now(mpi::Rank& rank)
+{
+  return rank.world().engine().now();
+}
+const mpi::Communicator& world(mpi::Rank& rank)
+{
+  return rank.world().comm_world();
+}
 
 // ------------------------------------------------------------------------------------------------------------------
 // Synchronous sends
@@ -96,8 +102,8 @@ TEST(mpi_p2p_modes, SynchronousSendIgnoresTheEagerProtocolButPaysTheModelsOverhe
         [&](mpi::Rank& rank) {
           if (rank.world_rank() == 0) {
             const auto mode = synchronous ? mpi::SendMode::Synchronous : mpi::SendMode::Standard;
-            mpi::RequestPtr request = rank.isend(world(rank), 1, 0, nullptr, 1000,
-                                                 mpi::Datatype::predefined(mpi::Element::Byte), mode);
+            mpi::RequestPtr request =
+                rank.isend(world(rank), 1, 0, nullptr, 1000, mpi::Datatype::predefined(mpi::Element::Byte), mode);
             posted = now(rank);
             rank.wait(*request);
             sent = now(rank);

@@ -60,8 +60,14 @@ void run(int ranks, const std::function<void(mpi::Rank&)>& main, const std::stri
   simulation.engine().run();
 }
 
-double now(mpi::Rank& rank) { return rank.world().engine().now(); }
-const mpi::Communicator& world(mpi::Rank& rank) { return rank.world().comm_world(); }
+double now(mpi::Rank& rank)
+{
+  return rank.world().engine().now();
+}
+const mpi::Communicator& world(mpi::Rank& rank)
+{
+  return rank.world().comm_world();
+}
 
 // ------------------------------------------------------------------------------------------------------------------
 // Matching
@@ -375,8 +381,8 @@ TEST(mpi_p2p_placement, PlatformAndSortedOrdersWrapAround)
             (Names{"node-0", "node-1", "node-2", "node-3", "node-4", "node-5", "node-6", "node-7", "node-8", "node-9",
                    "node-10", "node-11", "node-0", "node-1"}));
   EXPECT_EQ(host_names(*platform, mpi::place_ranks(*platform, 14, mpi::PlacementOrder::Sorted)),
-            (Names{"node-0", "node-1", "node-10", "node-11", "node-2", "node-3", "node-4", "node-5", "node-6",
-                   "node-7", "node-8", "node-9", "node-0", "node-1"}));
+            (Names{"node-0", "node-1", "node-10", "node-11", "node-2", "node-3", "node-4", "node-5", "node-6", "node-7",
+                   "node-8", "node-9", "node-0", "node-1"}));
 }
 
 // Hostfile: one host per line, "host:N" for N slots, blank lines and '#' comments skipped, a last line without
@@ -444,8 +450,8 @@ TEST(mpi_p2p_typed, DerivedTypesArePackedAndUnpacked)
     options.model = "hybrid";
     mpi::Simulation simulation(options, 2);
     auto integer = mpi::Datatype::predefined(mpi::Element::Int);
-    auto column = mpi::Datatype::vector(column_length, 1, 4, integer);       // every 4th int
-    auto spaced = mpi::Datatype::resized(integer, 0, 2 * sizeof(int));       // every other int
+    auto column = mpi::Datatype::vector(column_length, 1, 4, integer); // every 4th int
+    auto spaced = mpi::Datatype::resized(integer, 0, 2 * sizeof(int)); // every other int
     std::vector<int> matrix(4 * column_length), received(column_length, -1), spread(2 * column_length, -1);
     for (size_t i = 0; i < matrix.size(); ++i)
       matrix[i] = static_cast<int>(i);

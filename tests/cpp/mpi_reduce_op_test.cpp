@@ -12,7 +12,10 @@ using namespace mpisim::mpi;
 
 namespace {
 
-const Datatype& type(Element element) { return *Datatype::predefined(element); }
+const Datatype& type(Element element)
+{
+  return *Datatype::predefined(element);
+}
 void reduce(ReduceOperation op, const void* in, void* inout, size_t count, const Datatype& t)
 {
   ReduceOp::predefined(op)->apply(in, inout, count, t);
@@ -61,8 +64,8 @@ TEST(mpi_reduce_op, MaxLocAndMinLocOnPairs)
   reduce(ReduceOperation::MaxLoc, in, inout, 3, type(Element::DoubleInt));
   EXPECT_EQ(inout[0].value, 2.0);
   EXPECT_EQ(inout[0].index, 5);
-  EXPECT_EQ(inout[1].index, 1); // tie: smaller index
-  EXPECT_EQ(inout[2].index, 2); // tie: smaller index kept
+  EXPECT_EQ(inout[1].index, 1);                      // tie: smaller index
+  EXPECT_EQ(inout[2].index, 2);                      // tie: smaller index kept
   int pairs_in[2] = {3, 8}, pairs_inout[2] = {5, 1}; // MPI_2INT: (value, index)
   reduce(ReduceOperation::MinLoc, pairs_in, pairs_inout, 1, type(Element::TwoInt));
   EXPECT_EQ(pairs_inout[0], 3);

@@ -14,8 +14,7 @@ namespace {
 
 constexpr HandleKind kKind{MPI_ERR_ARG, "thing"};
 
-template <class Table>
-void expect_handles_in_order_never_reused(Table& table)
+template <class Table> void expect_handles_in_order_never_reused(Table& table)
 {
   EXPECT_EQ(table.insert("a"), 5);
   EXPECT_EQ(table.insert("b"), 6);
@@ -28,8 +27,7 @@ void expect_handles_in_order_never_reused(Table& table)
   EXPECT_EQ(*table.find(7), "c");
 }
 
-template <class Table>
-void expect_invalid_handles_found_null(Table& table)
+template <class Table> void expect_invalid_handles_found_null(Table& table)
 {
   table.insert("a"); // handle 5
   for (int handle : {-1, 0, 4, 6, 1000})

@@ -53,7 +53,7 @@ TEST(platform_api, ClusterHostsFollowTheRadicalOrder)
 
 TEST(platform_api, HostAttributesAndProperties)
 {
-  auto platform   = load("full.xml");
+  auto platform = load("full.xml");
   const auto& bob = platform->hosts()[*platform->find_host("bob")];
   EXPECT_DOUBLE_EQ(bob.speed, 1e9); // pstate="1" of "2Gf,1Gf,500Mf"
   EXPECT_EQ(bob.cores, 4);
@@ -87,7 +87,7 @@ TEST(platform_api, ConfigKeepsTheFirstValue)
 
 TEST(platform_api, RoutesAndLatency)
 {
-  auto platform  = load("full.xml");
+  auto platform = load("full.xml");
   double latency = 0;
   EXPECT_EQ(route_names(*platform, "alice", "bob", &latency), (Names{"lan", "wan_UP", "fat"}));
   EXPECT_DOUBLE_EQ(latency, 50e-6 + 10e-3 + 1e-6);
@@ -100,8 +100,8 @@ TEST(platform_api, RoutesAndLatency)
 TEST(platform_api, LoopbackRules)
 {
   auto full = load("full.xml");
-  EXPECT_EQ(route_names(*full, "alice", "alice"), (Names{"self"}));       // declared
-  EXPECT_EQ(route_names(*full, "bob", "bob"), (Names{"__loopback__"}));  // SimGrid's global loopback
+  EXPECT_EQ(route_names(*full, "alice", "alice"), (Names{"self"}));     // declared
+  EXPECT_EQ(route_names(*full, "bob", "bob"), (Names{"__loopback__"})); // SimGrid's global loopback
   const LinkSpec& loopback = full->links()[*full->find_link("__loopback__")];
   EXPECT_DOUBLE_EQ(loopback.bandwidth, 10e9);
   EXPECT_DOUBLE_EQ(loopback.latency, 0);
@@ -113,8 +113,8 @@ TEST(platform_api, LoopbackRules)
 
   // A FLAT cluster without loopback goes up and down its own link (the backbone counted once).
   auto clusters = load("clusters.xml");
-  EXPECT_EQ(route_names(*clusters, "d2", "d2"), (Names{"cD_link_2_limiter", "cD_link_2_UP", "cD_backbone",
-                                                       "cD_link_2_DOWN"}));
+  EXPECT_EQ(route_names(*clusters, "d2", "d2"),
+            (Names{"cD_link_2_limiter", "cD_link_2_UP", "cD_backbone", "cD_link_2_DOWN"}));
 }
 
 TEST(platform_api, LoopbackLinkFollowsTheConfiguration)
@@ -124,7 +124,7 @@ TEST(platform_api, LoopbackLinkFollowsTheConfiguration)
                          "<config><prop id=\"network/loopback-bw\" value=\"5GBps\"/>"
                          "<prop id=\"network/loopback-lat\" value=\"2us\"/></config>\n"
                          "<zone id=\"z\" routing=\"Full\"><host id=\"a\" speed=\"1Gf\"/></zone>\n</platform>\n";
-  auto platform            = load_platform(path);
+  auto platform = load_platform(path);
   const LinkSpec& loopback = platform->links()[*platform->find_link("__loopback__")];
   EXPECT_DOUBLE_EQ(loopback.bandwidth, 5e9);
   EXPECT_DOUBLE_EQ(loopback.latency, 2e-6);
@@ -133,23 +133,23 @@ TEST(platform_api, LoopbackLinkFollowsTheConfiguration)
 TEST(platform_api, DeprecatedSpellingsAreReadWithWarnings)
 {
   const std::string path = mpisim::testing_support::unique_temp_path("deprecated.xml");
-  std::ofstream(path) << "<?xml version='1.0'?>\n<platform version=\"4\">\n"                       // 1-2
-                         "<AS id=\"z\" routing=\"Full\">\n"                                           // 3
-                         "  <host id=\"a\" speed=\"1Gf\" speed_file=\"a.profile\"/>\n"              // 4
-                         "  <host id=\"b\" speed=\"1Gf\"/>\n"                                         // 5
-                         "  <link id=\"l\" bandwidth=\"1Gbps\" sharing_policy=\"FULLDUPLEX\"/>\n"   // 6
+  std::ofstream(path) << "<?xml version='1.0'?>\n<platform version=\"4\">\n"                            // 1-2
+                         "<AS id=\"z\" routing=\"Full\">\n"                                             // 3
+                         "  <host id=\"a\" speed=\"1Gf\" speed_file=\"a.profile\"/>\n"                  // 4
+                         "  <host id=\"b\" speed=\"1Gf\"/>\n"                                           // 5
+                         "  <link id=\"l\" bandwidth=\"1Gbps\" sharing_policy=\"FULLDUPLEX\"/>\n"       // 6
                          "  <route src=\"a\" dst=\"b\"><link_ctn id=\"l\" direction=\"UP\"/></route>\n" // 7
                          "</AS>\n"
-                         "<trace_connect trace=\"t\" element=\"a\" kind=\"SPEED\"/>\n"               // 9
+                         "<trace_connect trace=\"t\" element=\"a\" kind=\"SPEED\"/>\n" // 9
                          "<actor host=\"a\" function=\"f\"><argument value=\"1\"/></actor>\n"
                          "</platform>\n";
   auto platform = load_platform(path);
-  EXPECT_EQ(platform->warnings(),
-            (std::vector<std::string>{
-                path + ":3: <AS> is deprecated: use <zone>",
-                path + ":4: host 'a': speed_file ignored (mpisim does not vary resources over time)",
-                path + ":6: link 'l': sharing_policy FULLDUPLEX is deprecated: use SPLITDUPLEX",
-                path + ":9: <trace_connect> ignored: mpisim does not vary resources over time"}));
+  EXPECT_EQ(
+      platform->warnings(),
+      (std::vector<std::string>{path + ":3: <AS> is deprecated: use <zone>",
+                                path + ":4: host 'a': speed_file ignored (mpisim does not vary resources over time)",
+                                path + ":6: link 'l': sharing_policy FULLDUPLEX is deprecated: use SPLITDUPLEX",
+                                path + ":9: <trace_connect> ignored: mpisim does not vary resources over time"}));
   EXPECT_EQ(route_names(*platform, "b", "a"), (Names{"l_DOWN"}));
 }
 
@@ -164,14 +164,14 @@ TEST(platform_api, MissingRadicalsAreAnErrorExtraOnesAWarning)
 // A 16 384-host torus routes in time proportional to the route length, without per-pair tables.
 TEST(platform_api, LargeTorusRoutesQuickly)
 {
-  auto start    = std::chrono::steady_clock::now();
+  auto start = std::chrono::steady_clock::now();
   auto platform = generate_platform("torus:32x32x16");
   ASSERT_EQ(platform->hosts().size(), 16384u);
   EXPECT_EQ(platform->links().size(), 16384u * 3 * 2);
   std::vector<LinkId> links;
-  double latency   = 0;
-  size_t crossed   = 0;
-  uint64_t state   = 1;
+  double latency = 0;
+  size_t crossed = 0;
+  uint64_t state = 1;
   for (int i = 0; i < 200000; i++) {
     state = state * 6364136223846793005ULL + 1442695040888963407ULL;
     platform->route(static_cast<HostId>((state >> 33) % 16384), static_cast<HostId>((state >> 13) % 16384), links,

@@ -18,7 +18,7 @@ namespace {
 
 std::unique_ptr<Platform> from_cluster_element(const std::string& cluster)
 {
-  static int counter     = 0;
+  static int counter = 0;
   const std::string path = mpisim::testing_support::unique_temp_path("generated_" + std::to_string(counter++) + ".xml");
   std::ofstream(path) << "<?xml version='1.0'?>\n<platform version=\"4.1\">\n" << cluster << "\n</platform>\n";
   return load_platform(path);
@@ -121,7 +121,7 @@ TEST(platform_generator, BadSpecsNameTheBadPart)
             "kilo prefix is a lower-case k: write 'kBps')");
   EXPECT_EQ(spec_error("cluster:4,bw=1000"), "platform spec 'cluster:4,bw=1000': option bw: '1000' needs a unit");
   EXPECT_EQ(spec_error("cluster:4,lat=1us,lat=2us"), "platform spec 'cluster:4,lat=1us,lat=2us': option 'lat' is "
-                                                    "given twice");
+                                                     "given twice");
   EXPECT_EQ(spec_error("cluster:4,oops"), "platform spec 'cluster:4,oops': '4,oops' is not a positive integer");
   EXPECT_EQ(spec_error("torus:4x0"), "platform spec 'torus:4x0': bad torus dimension '0' in '4,0' (expected "
                                      "positive integers separated by commas)");

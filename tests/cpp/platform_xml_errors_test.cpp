@@ -21,7 +21,8 @@ namespace {
 std::string write_platform(const std::string& body, const std::string& version = "4.1")
 {
   static int counter = 0;
-  const std::string path = mpisim::testing_support::unique_temp_path("platform_error_" + std::to_string(counter++) + ".xml");
+  const std::string path =
+      mpisim::testing_support::unique_temp_path("platform_error_" + std::to_string(counter++) + ".xml");
   std::ofstream out(path);
   out << "<?xml version='1.0'?>\n<platform version=\"" << version << "\">\n" << body << "</platform>\n";
   return path;
@@ -49,11 +50,11 @@ Failure load_failure(const std::string& body, const std::string& version = "4.1"
 // A Full zone with three hosts and two links; `extra` goes before </zone> (line 9 onwards).
 std::string zone_with(const std::string& extra)
 {
-  return "<zone id=\"z\" routing=\"Full\">\n"       // 3
-         "  <host id=\"a\" speed=\"1Gf\"/>\n"      // 4
-         "  <host id=\"b\" speed=\"1Gf\"/>\n"      // 5
-         "  <host id=\"c\" speed=\"1Gf\"/>\n"      // 6
-         "  <link id=\"l\" bandwidth=\"1Gbps\"/>\n" // 7
+  return "<zone id=\"z\" routing=\"Full\">\n"                                       // 3
+         "  <host id=\"a\" speed=\"1Gf\"/>\n"                                       // 4
+         "  <host id=\"b\" speed=\"1Gf\"/>\n"                                       // 5
+         "  <host id=\"c\" speed=\"1Gf\"/>\n"                                       // 6
+         "  <link id=\"l\" bandwidth=\"1Gbps\"/>\n"                                 // 7
          "  <link id=\"sd\" bandwidth=\"1Gbps\" sharing_policy=\"SPLITDUPLEX\"/>\n" // 8
          + extra + "</zone>\n";
 }
@@ -164,8 +165,8 @@ TEST(platform_xml_errors, BadEnumeratedValues)
             "link 'm': bad sharing_policy 'SHARD' (expected one of SHARED, SPLITDUPLEX, FULLDUPLEX, FATPIPE, WIFI)");
   Failure wifi = load_failure(zone_with("  <link id=\"m\" bandwidth=\"54Mbps\" sharing_policy=\"WIFI\"/>\n"));
   EXPECT_EQ(wifi.message, "link 'm': sharing_policy WIFI is not supported by mpisim");
-  Failure symmetrical = load_failure(
-      zone_with("  <route src=\"a\" dst=\"b\" symmetrical=\"maybe\"><link_ctn id=\"l\"/></route>\n"));
+  Failure symmetrical =
+      load_failure(zone_with("  <route src=\"a\" dst=\"b\" symmetrical=\"maybe\"><link_ctn id=\"l\"/></route>\n"));
   EXPECT_EQ(symmetrical.message, "<route>: bad symmetrical 'maybe' (expected one of YES, NO, yes, no)");
   Failure direction =
       load_failure(zone_with("  <route src=\"a\" dst=\"b\"><link_ctn id=\"sd\" direction=\"LEFT\"/></route>\n"));
@@ -209,7 +210,8 @@ TEST(platform_xml_errors, UnknownHostsAndLinksInRoutes)
   Failure split = load_failure(zone_with("  <route src=\"a\" dst=\"b\"><link_ctn id=\"sd\"/></route>\n"));
   EXPECT_EQ(split.message,
             "link 'sd' is split-duplex: give direction=\"UP\" or \"DOWN\", or name 'sd_UP' or 'sd_DOWN'");
-  Failure plain = load_failure(zone_with("  <route src=\"a\" dst=\"b\"><link_ctn id=\"l\" direction=\"UP\"/></route>\n"));
+  Failure plain =
+      load_failure(zone_with("  <route src=\"a\" dst=\"b\"><link_ctn id=\"l\" direction=\"UP\"/></route>\n"));
   EXPECT_EQ(plain.message, "direction=\"UP\" needs a SPLITDUPLEX link, and 'l' is not one");
 }
 
@@ -242,20 +244,22 @@ TEST(platform_xml_errors, FloydSelfRouteMustNotBeSymmetrical)
 
 TEST(platform_xml_errors, GatewaysMustBeInsideTheirZones)
 {
-  Failure f = load_failure("<zone id=\"top\" routing=\"Full\">\n"                     // 3
-                           "  <zone id=\"z1\" routing=\"Full\"><host id=\"a\" speed=\"1Gf\"/></zone>\n" // 4
-                           "  <zone id=\"z2\" routing=\"Full\"><host id=\"b\" speed=\"1Gf\"/></zone>\n" // 5
-                           "  <link id=\"l\" bandwidth=\"1Gbps\"/>\n"                  // 6
-                           "  <zoneRoute src=\"z1\" dst=\"z2\" gw_src=\"b\" gw_dst=\"a\"><link_ctn id=\"l\"/></zoneRoute>\n"
-                           "</zone>\n");
+  Failure f =
+      load_failure("<zone id=\"top\" routing=\"Full\">\n"                                       // 3
+                   "  <zone id=\"z1\" routing=\"Full\"><host id=\"a\" speed=\"1Gf\"/></zone>\n" // 4
+                   "  <zone id=\"z2\" routing=\"Full\"><host id=\"b\" speed=\"1Gf\"/></zone>\n" // 5
+                   "  <link id=\"l\" bandwidth=\"1Gbps\"/>\n"                                   // 6
+                   "  <zoneRoute src=\"z1\" dst=\"z2\" gw_src=\"b\" gw_dst=\"a\"><link_ctn id=\"l\"/></zoneRoute>\n"
+                   "</zone>\n");
   EXPECT_EQ(f.line, 7);
   EXPECT_EQ(f.message, "zone route from 'z1' (gateway 'b') to 'z2' (gateway 'a'): gateway 'b' is not inside zone 'z1'");
-  Failure g = load_failure("<zone id=\"top\" routing=\"Full\">\n"
-                           "  <zone id=\"z1\" routing=\"Full\"><host id=\"a\" speed=\"1Gf\"/></zone>\n"
-                           "  <zone id=\"z2\" routing=\"Full\"><host id=\"b\" speed=\"1Gf\"/></zone>\n"
-                           "  <link id=\"l\" bandwidth=\"1Gbps\"/>\n"
-                           "  <zoneRoute src=\"z1\" dst=\"b\" gw_src=\"a\" gw_dst=\"b\"><link_ctn id=\"l\"/></zoneRoute>\n"
-                           "</zone>\n");
+  Failure g =
+      load_failure("<zone id=\"top\" routing=\"Full\">\n"
+                   "  <zone id=\"z1\" routing=\"Full\"><host id=\"a\" speed=\"1Gf\"/></zone>\n"
+                   "  <zone id=\"z2\" routing=\"Full\"><host id=\"b\" speed=\"1Gf\"/></zone>\n"
+                   "  <link id=\"l\" bandwidth=\"1Gbps\"/>\n"
+                   "  <zoneRoute src=\"z1\" dst=\"b\" gw_src=\"a\" gw_dst=\"b\"><link_ctn id=\"l\"/></zoneRoute>\n"
+                   "</zone>\n");
   EXPECT_EQ(g.line, 7);
   EXPECT_EQ(g.message, "zone route from 'z1' (gateway 'a') to 'b' (gateway 'b'): 'b' is not declared directly in zone "
                        "'top'");
@@ -297,10 +301,9 @@ TEST(platform_xml_errors, ClusterZoneElements)
   Failure cabinet = load_failure(zone_with("  <cabinet id=\"k\" prefix=\"n\" suffix=\"\" radical=\"0-1\" speed=\"1Gf\" "
                                            "bw=\"1Gbps\" lat=\"1us\"/>\n"));
   EXPECT_EQ(cabinet.line, 9);
-  EXPECT_EQ(cabinet.message,
-            "<cabinet> belongs in a zone with routing=\"Cluster\", and zone 'z' has routing=\"Full\"");
+  EXPECT_EQ(cabinet.message, "<cabinet> belongs in a zone with routing=\"Cluster\", and zone 'z' has routing=\"Full\"");
   Failure host_link = load_failure("<zone id=\"z\" routing=\"Cluster\">\n" // 3
-                                   "  <host id=\"a\" speed=\"1Gf\"/>\n"     // 4
+                                   "  <host id=\"a\" speed=\"1Gf\"/>\n"    // 4
                                    "  <link id=\"up\" bandwidth=\"1Gbps\"/>\n"
                                    "  <host_link id=\"a\" up=\"up\" down=\"nowhere\"/>\n" // 6
                                    "</zone>\n");
@@ -343,10 +346,11 @@ TEST(platform_xml_errors, ClusterAttributes)
 TEST(platform_xml_errors, RouteBetweenHostsWithNoPath)
 {
   const std::string path = write_platform(zone_with("  <route src=\"a\" dst=\"b\"><link_ctn id=\"l\"/></route>\n"));
-  auto platform          = load_platform(path);
+  auto platform = load_platform(path);
   ASSERT_EQ(platform->warnings().size(), 1u);
-  EXPECT_EQ(platform->warnings()[0],
-            path + ":3: zone 'z' (routing Full) has no route from 'a' to 'c' (and maybe others): asking for one will fail");
+  EXPECT_EQ(
+      platform->warnings()[0],
+      path + ":3: zone 'z' (routing Full) has no route from 'a' to 'c' (and maybe others): asking for one will fail");
   std::vector<LinkId> links;
   double latency = 0;
   EXPECT_NO_THROW(platform->route(*platform->find_host("a"), *platform->find_host("b"), links, latency));
@@ -364,14 +368,16 @@ TEST(platform_xml_errors, RouteBetweenHostsWithNoPath)
 TEST(platform_xml_errors, GraphZonesWarnAboutHostsTheyCannotReach)
 {
   for (const std::string routing : {"Floyd", "Dijkstra"}) {
-    const std::string path = write_platform("<zone id=\"g\" routing=\"" + routing + "\">\n" // 3
-                                            "  <host id=\"a\" speed=\"1Gf\"/>\n"
-                                            "  <host id=\"b\" speed=\"1Gf\"/>\n"
-                                            "  <host id=\"c\" speed=\"1Gf\"/>\n"
-                                            "  <link id=\"l\" bandwidth=\"1Gbps\"/>\n"
-                                            "  <route src=\"a\" dst=\"b\"><link_ctn id=\"l\"/></route>\n"
-                                            "  <route src=\"b\" dst=\"c\" symmetrical=\"NO\"><link_ctn id=\"l\"/></route>\n"
-                                            "</zone>\n");
+    const std::string path =
+        write_platform("<zone id=\"g\" routing=\"" + routing +
+                       "\">\n" // 3
+                       "  <host id=\"a\" speed=\"1Gf\"/>\n"
+                       "  <host id=\"b\" speed=\"1Gf\"/>\n"
+                       "  <host id=\"c\" speed=\"1Gf\"/>\n"
+                       "  <link id=\"l\" bandwidth=\"1Gbps\"/>\n"
+                       "  <route src=\"a\" dst=\"b\"><link_ctn id=\"l\"/></route>\n"
+                       "  <route src=\"b\" dst=\"c\" symmetrical=\"NO\"><link_ctn id=\"l\"/></route>\n"
+                       "</zone>\n");
     auto platform = load_platform(path);
     ASSERT_EQ(platform->warnings().size(), 1u) << routing;
     EXPECT_EQ(platform->warnings()[0], path + ":3: zone 'g' (routing " + routing +

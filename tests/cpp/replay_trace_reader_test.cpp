@@ -135,9 +135,9 @@ const char* const kEveryAction = "0 init\n"
 
 TEST(TraceDatatypeTest, SizesFollowSimGridTable)
 {
-  EXPECT_EQ(datatype_size(0), 8u);  // MPI_DOUBLE
-  EXPECT_EQ(datatype_size(1), 4u);  // MPI_INT
-  EXPECT_EQ(datatype_size(6), 1u);  // MPI_BYTE
+  EXPECT_EQ(datatype_size(0), 8u);   // MPI_DOUBLE
+  EXPECT_EQ(datatype_size(1), 4u);   // MPI_INT
+  EXPECT_EQ(datatype_size(6), 1u);   // MPI_BYTE
   EXPECT_EQ(datatype_size(14), 16u); // MPI_LONG_DOUBLE
   EXPECT_EQ(datatype_size(27), 32u); // MPI_C_LONG_DOUBLE_COMPLEX
   EXPECT_EQ(datatype_size(43), 16u); // MPI_COMPLEX16
@@ -326,8 +326,8 @@ TEST_F(TraceReaderTest, EveryActionKindParsesIntoItsFields)
 TEST_F(TraceReaderTest, AllGatherVDisplacementsAndDatatypes)
 {
   const auto a = parse_rank0("0 allgatherv 1 1 2 3 4 5 0 0 1 2 3\n" // datatypes and displacements
-                             "0 allgatherv 1 1 2 3 4 0 -1 2 3\n"  // displacements alone (default datatype)
-                             "0 allgatherv 1 1 2 3 4 5\n"          // send datatype only
+                             "0 allgatherv 1 1 2 3 4 0 -1 2 3\n"    // displacements alone (default datatype)
+                             "0 allgatherv 1 1 2 3 4 5\n"           // send datatype only
                              "0 allgatherv 1 1 2 3 4\n");
   ASSERT_EQ(a.size(), 4u);
   EXPECT_EQ(a[0].datatype1, 5);
@@ -354,7 +354,7 @@ TEST_F(TraceReaderTest, CountsAcceptAnyNumberSyntaxAndAreTruncated)
   EXPECT_EQ(a[1].amount, 2);
   EXPECT_EQ(a[2].amount, 0); // truncated to 0: a real receive of 0 elements, not a probe
   EXPECT_EQ(a[3].details->call.recv_counts, (std::vector<double>{1000, 2, 3, 4})); // MPI_BYTE
-  EXPECT_EQ(a[4].amount, 2.5e9); // flops are not truncated
+  EXPECT_EQ(a[4].amount, 2.5e9);                                                   // flops are not truncated
 }
 
 TEST_F(TraceReaderTest, BlankLinesCommentsAndTrailingBlanksAreSkipped)

@@ -556,9 +556,7 @@ public:
       solver_.set_bound(v, bound);
       break;
     }
-    case 4:
-      expand_randomly(v);
-      break;
+    case 4: expand_randomly(v); break;
     default: {
       size_t c = maker_.index_below(constraints_.size());
       double capacity = maker_.capacity();

@@ -71,7 +71,10 @@ std::string read(const std::string& path)
   return text.str();
 }
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+bool contains(const std::string& text, const std::string& part)
+{
+  return text.find(part) != std::string::npos;
+}
 
 // The value of "key": in a one-line JSON object (numbers and plain strings only).
 std::string field(const std::string& line, const std::string& key)

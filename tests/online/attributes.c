@@ -8,12 +8,12 @@
 #include <string.h>
 
 static int rank, size, failures = 0;
-#define EXPECT(condition)                                                                                            \
-  do {                                                                                                               \
-    if (!(condition)) {                                                                                              \
-      printf("rank %d: FAILED line %d: %s\n", rank, __LINE__, #condition);                                           \
-      ++failures;                                                                                                    \
-    }                                                                                                                \
+#define EXPECT(condition)                                                                                              \
+  do {                                                                                                                 \
+    if (!(condition)) {                                                                                                \
+      printf("rank %d: FAILED line %d: %s\n", rank, __LINE__, #condition);                                             \
+      ++failures;                                                                                                      \
+    }                                                                                                                  \
   } while (0)
 
 static int copies = 0, deletions = 0, last_deleted = -1;
@@ -197,8 +197,9 @@ static const char* class_name(int code)
 {
   int error_class;
   MPI_Error_class(code, &error_class);
-  return error_class == MPI_ERR_KEYVAL ? "MPI_ERR_KEYVAL" : error_class == MPI_SUCCESS ? "MPI_SUCCESS"
-                                                                                    : "another class";
+  return error_class == MPI_ERR_KEYVAL ? "MPI_ERR_KEYVAL"
+         : error_class == MPI_SUCCESS  ? "MPI_SUCCESS"
+                                       : "another class";
 }
 
 static void errors(void)

@@ -57,7 +57,10 @@ int main(int argc, char** argv)
     factorial *= i;
   check(inplace == factorial, "allreduce in place");
 
-  struct { double value; int index; } pair = {rank % 3, rank}, best;
+  struct {
+    double value;
+    int index;
+  } pair = {rank % 3, rank}, best;
   MPI_Allreduce(&pair, &best, 1, MPI_DOUBLE_INT, MPI_MAXLOC, MPI_COMM_WORLD);
   check(best.value == (n >= 3 ? 2 : n - 1) && best.index == (n >= 3 ? 2 : n - 1), "allreduce maxloc");
 

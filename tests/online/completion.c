@@ -50,8 +50,8 @@ static int exchange(int rank, int size, int method)
         MPI_Testsome(n, requests, &outcount, indices, statuses);
       for (int k = 0; k < outcount; ++k) {
         const int peer = indices[k] - 1;
-        ok &= requests[indices[k]] == MPI_REQUEST_NULL && statuses[k].MPI_SOURCE == peer &&
-              statuses[k].MPI_TAG == method;
+        ok &=
+            requests[indices[k]] == MPI_REQUEST_NULL && statuses[k].MPI_SOURCE == peer && statuses[k].MPI_TAG == method;
       }
       completed += outcount;
     } else {

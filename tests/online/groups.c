@@ -7,18 +7,20 @@
 #include <string.h>
 
 static int failures = 0;
-#define EXPECT(condition)                                                                                            \
-  do {                                                                                                               \
-    if (!(condition)) {                                                                                              \
-      printf("rank %d: FAILED line %d: %s\n", rank, __LINE__, #condition);                                           \
-      ++failures;                                                                                                    \
-    }                                                                                                                \
+#define EXPECT(condition)                                                                                              \
+  do {                                                                                                                 \
+    if (!(condition)) {                                                                                                \
+      printf("rank %d: FAILED line %d: %s\n", rank, __LINE__, #condition);                                             \
+      ++failures;                                                                                                      \
+    }                                                                                                                  \
   } while (0)
 
 static const char* comparison(int result)
 {
-  return result == MPI_IDENT ? "ident" : result == MPI_CONGRUENT ? "congruent" : result == MPI_SIMILAR ? "similar"
-                                                                                                     : "unequal";
+  return result == MPI_IDENT       ? "ident"
+         : result == MPI_CONGRUENT ? "congruent"
+         : result == MPI_SIMILAR   ? "similar"
+                                   : "unequal";
 }
 
 static int rank, size;

@@ -8,11 +8,14 @@
  * Each receiving rank prints its checks; with the argument "report", rank 0 also says whether its send was
  * cancelled (implementations may refuse to cancel sends). */
 #include <mpi.h>
-#include <stdio.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
-static void say(int rank, const char* what, int yes) { printf("rank %d: %s: %s\n", rank, what, yes ? "yes" : "no"); }
+static void say(int rank, const char* what, int yes)
+{
+  printf("rank %d: %s: %s\n", rank, what, yes ? "yes" : "no");
+}
 
 static void matched_probes(int rank, int from, int to)
 {
@@ -43,7 +46,8 @@ static void matched_probes(int rank, int from, int to)
   MPI_Request request;
   MPI_Imrecv(&c, 1, MPI_INT, &message, &request);
   MPI_Wait(&request, &status);
-  say(rank, "MPI_Improbe and MPI_Imrecv", c == 10 * from + 1 && status.MPI_SOURCE == from && message == MPI_MESSAGE_NULL);
+  say(rank, "MPI_Improbe and MPI_Imrecv",
+      c == 10 * from + 1 && status.MPI_SOURCE == from && message == MPI_MESSAGE_NULL);
   MPI_Mprobe(MPI_PROC_NULL, 0, MPI_COMM_WORLD, &message, &status);
   const int no_proc = message == MPI_MESSAGE_NO_PROC && status.MPI_SOURCE == MPI_PROC_NULL;
   MPI_Mrecv(&c, 1, MPI_INT, &message, &status);
@@ -99,7 +103,10 @@ static void cancellation(int rank, int from, int to, int report)
 static void statuses(int rank, int from, int to)
 {
   /* A struct {int, double} and a message of int, double, int: 1 whole element and part of the next. */
-  struct pair { int i; double d; } pairs[2];
+  struct pair {
+    int i;
+    double d;
+  } pairs[2];
   int blocklengths[2] = {1, 1};
   MPI_Aint displacements[2] = {offsetof(struct pair, i), offsetof(struct pair, d)};
   MPI_Datatype types[2] = {MPI_INT, MPI_DOUBLE}, pair_type, three;

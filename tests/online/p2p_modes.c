@@ -35,7 +35,10 @@ static double posted_date(int tag)
   return posted;
 }
 
-static void say(const char* what, int yes) { printf("%s: %s\n", what, yes ? "yes" : "no"); }
+static void say(const char* what, int yes)
+{
+  printf("%s: %s\n", what, yes ? "yes" : "no");
+}
 
 int main(int argc, char** argv)
 {

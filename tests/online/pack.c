@@ -70,8 +70,8 @@ static void ring_of_packed_messages(int rank, int size)
   for (int row = 0; row < 4; row++)
     ok = ok && got_column[row][1] == 1000 * previous + 4 * row + 2 && got_column[row][0] == 0;
   printf("rank %d unpacked from rank %d: %s (ints %d..%d, double %.1f, column %d %d %d %d)\n", rank, previous,
-         ok ? "ok" : "WRONG", got_ints[0], got_ints[4], got_value, got_column[0][1], got_column[1][1],
-         got_column[2][1], got_column[3][1]);
+         ok ? "ok" : "WRONG", got_ints[0], got_ints[4], got_value, got_column[0][1], got_column[1][1], got_column[2][1],
+         got_column[3][1]);
   check(ok, rank, "unpacked values");
   MPI_Type_free(&column);
 }

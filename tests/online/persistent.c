@@ -66,8 +66,8 @@ static int inactive(int rank, int size)
   MPI_Wait(&request, &status);
   int count = -1;
   MPI_Get_count(&status, MPI_INT, &count);
-  ok &= request != MPI_REQUEST_NULL && status.MPI_SOURCE == MPI_ANY_SOURCE && status.MPI_TAG == MPI_ANY_TAG &&
-        count == 0;
+  ok &=
+      request != MPI_REQUEST_NULL && status.MPI_SOURCE == MPI_ANY_SOURCE && status.MPI_TAG == MPI_ANY_TAG && count == 0;
   MPI_Test(&request, &flag, &status);
   ok &= flag == 1 && status.MPI_SOURCE == MPI_ANY_SOURCE;
   MPI_Waitany(1, &request, &index, MPI_STATUS_IGNORE);
@@ -149,12 +149,12 @@ static const char* class_name(int code)
   int error_class;
   MPI_Error_class(code, &error_class);
   switch (error_class) {
-    case MPI_SUCCESS: return "MPI_SUCCESS";
-    case MPI_ERR_REQUEST: return "MPI_ERR_REQUEST";
-    case MPI_ERR_RANK: return "MPI_ERR_RANK";
-    case MPI_ERR_TAG: return "MPI_ERR_TAG";
-    case MPI_ERR_COUNT: return "MPI_ERR_COUNT";
-    default: return "another class";
+  case MPI_SUCCESS: return "MPI_SUCCESS";
+  case MPI_ERR_REQUEST: return "MPI_ERR_REQUEST";
+  case MPI_ERR_RANK: return "MPI_ERR_RANK";
+  case MPI_ERR_TAG: return "MPI_ERR_TAG";
+  case MPI_ERR_COUNT: return "MPI_ERR_COUNT";
+  default: return "another class";
   }
 }
 

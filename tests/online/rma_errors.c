@@ -75,8 +75,7 @@ int main(int argc, char** argv)
   expect("MPI_Get from rank -5", MPI_Get(&value, 1, MPI_INT, -5, 0, 1, MPI_INT, win), MPI_ERR_RANK);
   expect("MPI_Put with a negative count", MPI_Put(&value, -1, MPI_INT, 0, 0, -1, MPI_INT, win), MPI_ERR_COUNT);
   expect("MPI_Put with a negative displacement", MPI_Put(&value, 1, MPI_INT, 0, -1, 1, MPI_INT, win), MPI_ERR_DISP);
-  expect("MPI_Put beyond the target's window", MPI_Put(&value, 1, MPI_INT, 0, 4, 1, MPI_INT, win),
-         MPI_ERR_RMA_RANGE);
+  expect("MPI_Put beyond the target's window", MPI_Put(&value, 1, MPI_INT, 0, 4, 1, MPI_INT, win), MPI_ERR_RMA_RANGE);
   MPI_Op op;
   MPI_Op_create(user_op, 1, &op);
   expect("MPI_Accumulate with a user operation", MPI_Accumulate(&value, 1, MPI_INT, 0, 0, 1, MPI_INT, op, win),
@@ -87,8 +86,8 @@ int main(int argc, char** argv)
   expect("MPI_Win_set_attr on MPI_WIN_BASE", MPI_Win_set_attr(win, MPI_WIN_BASE, &value), MPI_ERR_KEYVAL);
 #endif
   MPI_Win_fence(MPI_MODE_NOSUCCEED, win);
-  expect("MPI_Put after a fence with MPI_MODE_NOSUCCEED",
-         MPI_Put(&value, 1, MPI_INT, 0, 0, 1, MPI_INT, win), MPI_ERR_RMA_SYNC);
+  expect("MPI_Put after a fence with MPI_MODE_NOSUCCEED", MPI_Put(&value, 1, MPI_INT, 0, 0, 1, MPI_INT, win),
+         MPI_ERR_RMA_SYNC);
 
   MPI_Win_create_errhandler(handler, &errhandler);
   MPI_Win_set_errhandler(win, errhandler);

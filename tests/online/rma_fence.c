@@ -169,8 +169,8 @@ static void doubles_and_proc_null(void)
     MPI_Accumulate(&third, 1, MPI_DOUBLE, target, 1, 1, MPI_DOUBLE, MPI_SUM, win);
   MPI_Put(&third, 1, MPI_DOUBLE, MPI_PROC_NULL, 0, 1, MPI_DOUBLE, win);
   MPI_Win_fence(0, win);
-  report("accumulate doubles in an allocated window", base[1] > 0.5 + size * third - 1e-12 &&
-                                                        base[1] < 0.5 + size * third + 1e-12 && base[0] == 0.5);
+  report("accumulate doubles in an allocated window",
+         base[1] > 0.5 + size * third - 1e-12 && base[1] < 0.5 + size * third + 1e-12 && base[0] == 0.5);
   void* attribute = NULL;
   int flag = 0, ok = 1;
   MPI_Win_get_attr(win, MPI_WIN_BASE, &attribute, &flag);

@@ -25,10 +25,10 @@ int main(int argc, char** argv)
   keyval_copy = keyval;
   MPI_Win_set_attr(windows[0], keyval, NULL);
   MPI_Win_set_attr(windows[1], keyval, NULL);
-  errors[0] = MPI_Win_free(&windows[0]);          /* first free, in the callback */
-  errors[1] = MPI_Win_free_keyval(&keyval);       /* second */
-  errors[2] = MPI_Win_free_keyval(&keyval_copy);  /* third */
-  errors[3] = MPI_Win_free(&windows[1]);          /* fourth, in the callback */
+  errors[0] = MPI_Win_free(&windows[0]);         /* first free, in the callback */
+  errors[1] = MPI_Win_free_keyval(&keyval);      /* second */
+  errors[2] = MPI_Win_free_keyval(&keyval_copy); /* third */
+  errors[3] = MPI_Win_free(&windows[1]);         /* fourth, in the callback */
   int failed = 0;
   for (int i = 0; i < 4; ++i)
     failed += errors[i] != MPI_SUCCESS;

@@ -11,7 +11,8 @@
  *   takes the same time.
  * Lines are deterministic. Other checks (mpisim's only: SMPI does not support these cases), chosen by the argument:
  * `mpi-in-body` makes an MPI call inside a sampled body, `nested` nests sampled loops (both errors); `break` leaves a
- * sampled loop by `break` and samples again; `wtime-in-body` reads MPI_Wtime in a sampled body (allowed, as in SMPI). */
+ * sampled loop by `break` and samples again; `wtime-in-body` reads MPI_Wtime in a sampled body (allowed, as in SMPI).
+ */
 #include <mpi.h>
 #include <smpi/smpi.h>
 
@@ -50,10 +51,16 @@ static void injected_time(int rank)
 {
   double start = MPI_Wtime();
   int ran = 0;
-  SMPI_SAMPLE_FLOPS(1e9) { ++ran; }
+  SMPI_SAMPLE_FLOPS(1e9)
+  {
+    ++ran;
+  }
   expect_time(rank, "SMPI_SAMPLE_FLOPS(1e9)", since(start), 1.0);
   start = MPI_Wtime();
-  SMPI_SAMPLE_DELAY(0.25) { ++ran; }
+  SMPI_SAMPLE_DELAY(0.25)
+  {
+    ++ran;
+  }
   expect_time(rank, "SMPI_SAMPLE_DELAY(0.25)", since(start), 0.5);
   printf("rank %d: the blocks of SMPI_SAMPLE_FLOPS and SMPI_SAMPLE_DELAY ran %d times\n", rank, ran);
   failures += ran != 0;
@@ -155,12 +162,18 @@ int main(int argc, char** argv)
   wtime_cost = MPI_Wtime() - start;
   const char* mode = argc > 1 ? argv[1] : "";
   if (strcmp(mode, "mpi-in-body") == 0) {
-    SMPI_SAMPLE_LOCAL(int i = 0, i < 4, i++, 2, -1) { MPI_Barrier(MPI_COMM_WORLD); }
+    SMPI_SAMPLE_LOCAL(int i = 0, i < 4, i++, 2, -1)
+    {
+      MPI_Barrier(MPI_COMM_WORLD);
+    }
   }
   if (strcmp(mode, "nested") == 0) {
     SMPI_SAMPLE_LOCAL(int i = 0, i < 4, i++, 2, -1)
     {
-      SMPI_SAMPLE_LOCAL(int j = 0, j < 4, j++, 2, -1) { work(); }
+      SMPI_SAMPLE_LOCAL(int j = 0, j < 4, j++, 2, -1)
+      {
+        work();
+      }
     }
   }
   if (strcmp(mode, "wtime-in-body") == 0) {

@@ -7,12 +7,12 @@
 #include <string.h>
 
 static int rank, size, failures = 0;
-#define EXPECT(condition)                                                                                            \
-  do {                                                                                                               \
-    if (!(condition)) {                                                                                              \
-      printf("rank %d: FAILED line %d: %s\n", rank, __LINE__, #condition);                                           \
-      ++failures;                                                                                                    \
-    }                                                                                                                \
+#define EXPECT(condition)                                                                                              \
+  do {                                                                                                                 \
+    if (!(condition)) {                                                                                                \
+      printf("rank %d: FAILED line %d: %s\n", rank, __LINE__, #condition);                                             \
+      ++failures;                                                                                                      \
+    }                                                                                                                  \
   } while (0)
 
 static void dims(void)

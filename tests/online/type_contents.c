@@ -19,20 +19,20 @@ static void check(int condition, const char* what)
 static const char* combiner_name(int combiner)
 {
   switch (combiner) {
-    case MPI_COMBINER_NAMED: return "NAMED";
-    case MPI_COMBINER_DUP: return "DUP";
-    case MPI_COMBINER_CONTIGUOUS: return "CONTIGUOUS";
-    case MPI_COMBINER_VECTOR: return "VECTOR";
-    case MPI_COMBINER_HVECTOR: return "HVECTOR";
-    case MPI_COMBINER_INDEXED: return "INDEXED";
-    case MPI_COMBINER_HINDEXED: return "HINDEXED";
-    case MPI_COMBINER_INDEXED_BLOCK: return "INDEXED_BLOCK";
-    case MPI_COMBINER_HINDEXED_BLOCK: return "HINDEXED_BLOCK";
-    case MPI_COMBINER_STRUCT: return "STRUCT";
-    case MPI_COMBINER_SUBARRAY: return "SUBARRAY";
-    case MPI_COMBINER_RESIZED: return "RESIZED";
-    case MPI_COMBINER_DARRAY: return "DARRAY";
-    default: return "OTHER";
+  case MPI_COMBINER_NAMED: return "NAMED";
+  case MPI_COMBINER_DUP: return "DUP";
+  case MPI_COMBINER_CONTIGUOUS: return "CONTIGUOUS";
+  case MPI_COMBINER_VECTOR: return "VECTOR";
+  case MPI_COMBINER_HVECTOR: return "HVECTOR";
+  case MPI_COMBINER_INDEXED: return "INDEXED";
+  case MPI_COMBINER_HINDEXED: return "HINDEXED";
+  case MPI_COMBINER_INDEXED_BLOCK: return "INDEXED_BLOCK";
+  case MPI_COMBINER_HINDEXED_BLOCK: return "HINDEXED_BLOCK";
+  case MPI_COMBINER_STRUCT: return "STRUCT";
+  case MPI_COMBINER_SUBARRAY: return "SUBARRAY";
+  case MPI_COMBINER_RESIZED: return "RESIZED";
+  case MPI_COMBINER_DARRAY: return "DARRAY";
+  default: return "OTHER";
   }
 }
 
@@ -104,17 +104,15 @@ static MPI_Datatype rebuild(MPI_Datatype type)
   MPI_Datatype types[64], result = MPI_DATATYPE_NULL;
   MPI_Type_get_contents(type, ni, na, nd, ints, addrs, types);
   switch (combiner) {
-    case MPI_COMBINER_VECTOR: MPI_Type_vector(ints[0], ints[1], ints[2], types[0], &result); break;
-    case MPI_COMBINER_INDEXED: MPI_Type_indexed(ints[0], ints + 1, ints + 1 + ints[0], types[0], &result); break;
-    case MPI_COMBINER_STRUCT: MPI_Type_create_struct(ints[0], ints + 1, addrs, types, &result); break;
-    case MPI_COMBINER_HINDEXED_BLOCK:
-      MPI_Type_create_hindexed_block(ints[0], ints[1], addrs, types[0], &result);
-      break;
-    case MPI_COMBINER_SUBARRAY:
-      MPI_Type_create_subarray(ints[0], ints + 1, ints + 1 + ints[0], ints + 1 + 2 * ints[0], ints[1 + 3 * ints[0]],
-                               types[0], &result);
-      break;
-    default: break;
+  case MPI_COMBINER_VECTOR: MPI_Type_vector(ints[0], ints[1], ints[2], types[0], &result); break;
+  case MPI_COMBINER_INDEXED: MPI_Type_indexed(ints[0], ints + 1, ints + 1 + ints[0], types[0], &result); break;
+  case MPI_COMBINER_STRUCT: MPI_Type_create_struct(ints[0], ints + 1, addrs, types, &result); break;
+  case MPI_COMBINER_HINDEXED_BLOCK: MPI_Type_create_hindexed_block(ints[0], ints[1], addrs, types[0], &result); break;
+  case MPI_COMBINER_SUBARRAY:
+    MPI_Type_create_subarray(ints[0], ints + 1, ints + 1 + ints[0], ints + 1 + 2 * ints[0], ints[1 + 3 * ints[0]],
+                             types[0], &result);
+    break;
+  default: break;
   }
   for (int i = 0; i < nd; i++) {
     int tni, tna, tnd, tcombiner;
@@ -150,8 +148,8 @@ static void darrays(void)
   for (int order = 0; order < 2; order++)
     for (int process = 0; process < 4; process++) {
       MPI_Datatype darray;
-      MPI_Type_create_darray(4, process, 2, gsizes, distribs, dargs, psizes,
-                             order ? MPI_ORDER_FORTRAN : MPI_ORDER_C, MPI_INT, &darray);
+      MPI_Type_create_darray(4, process, 2, gsizes, distribs, dargs, psizes, order ? MPI_ORDER_FORTRAN : MPI_ORDER_C,
+                             MPI_INT, &darray);
       MPI_Type_commit(&darray);
       int size, position = 0, ni, na, nd, combiner;
       MPI_Aint lb, extent;
@@ -204,8 +202,8 @@ int main(int argc, char** argv)
   MPI_Type_dup(indexed, &dup);
   MPI_Type_contiguous(2, vector, &nested);
 
-  MPI_Datatype built[] = {contiguous, vector, hvector, indexed, hindexed, indexed_block, hindexed_block, structure,
-                          subarray, resized, dup, nested};
+  MPI_Datatype built[] = {contiguous,     vector,    hvector,  indexed, hindexed, indexed_block,
+                          hindexed_block, structure, subarray, resized, dup,      nested};
   for (size_t i = 0; i < sizeof built / sizeof built[0]; i++)
     MPI_Type_commit(&built[i]);
   show("MPI_INT", MPI_INT);
@@ -259,8 +257,9 @@ int main(int argc, char** argv)
   check(named == MPI_ERR_ARG && small == MPI_ERR_ARG, "erroneous MPI_Type_get_contents calls are MPI_ERR_ARG");
 #endif
 
-  MPI_Datatype all[] = {contiguous, vector, hvector, indexed, hindexed, indexed_block, hindexed_block, structure,
-                        subarray, resized, dup, nested, rebuilt[0], rebuilt[1], rebuilt[2], rebuilt[3], rebuilt[4]};
+  MPI_Datatype all[] = {contiguous,     vector,     hvector,    indexed,    hindexed,  indexed_block,
+                        hindexed_block, structure,  subarray,   resized,    dup,       nested,
+                        rebuilt[0],     rebuilt[1], rebuilt[2], rebuilt[3], rebuilt[4]};
   for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
     MPI_Type_free(&all[i]);
   int total = 0;

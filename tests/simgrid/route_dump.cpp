@@ -34,16 +34,11 @@ namespace {
 const char* policy_name(simgrid::s4u::Link::SharingPolicy policy)
 {
   switch (policy) {
-    case simgrid::s4u::Link::SharingPolicy::FATPIPE:
-      return "FATPIPE";
-    case simgrid::s4u::Link::SharingPolicy::SHARED:
-      return "SHARED";
-    case simgrid::s4u::Link::SharingPolicy::SPLITDUPLEX:
-      return "SPLITDUPLEX";
-    case simgrid::s4u::Link::SharingPolicy::WIFI:
-      return "WIFI";
-    default:
-      return "OTHER";
+  case simgrid::s4u::Link::SharingPolicy::FATPIPE: return "FATPIPE";
+  case simgrid::s4u::Link::SharingPolicy::SHARED: return "SHARED";
+  case simgrid::s4u::Link::SharingPolicy::SPLITDUPLEX: return "SPLITDUPLEX";
+  case simgrid::s4u::Link::SharingPolicy::WIFI: return "WIFI";
+  default: return "OTHER";
   }
 }
 
@@ -67,7 +62,7 @@ std::vector<std::pair<size_t, size_t>> choose_pairs(size_t host_count, size_t ma
     add(x, x);
   }
   uint64_t state = 12345;
-  auto next      = [&state]() {
+  auto next = [&state]() {
     state = state * 6364136223846793005ULL + 1442695040888963407ULL;
     return state >> 33;
   };
@@ -89,7 +84,7 @@ int main(int argc, char** argv)
     return 1;
   }
   std::string platform = argv[1];
-  size_t max_pairs     = 20000;
+  size_t max_pairs = 20000;
   for (int i = 2; i < argc; i++) {
     std::string arg = argv[i];
     if (arg == "--max-pairs" && i + 1 < argc)
@@ -99,8 +94,8 @@ int main(int argc, char** argv)
       return 1;
     }
   }
-  int sg_argc         = 1;
-  char* sg_argv[]     = {argv[0], nullptr};
+  int sg_argc = 1;
+  char* sg_argv[] = {argv[0], nullptr};
   simgrid::s4u::Engine engine(&sg_argc, sg_argv);
   engine.load_platform(platform);
   // Zones compute their loopbacks and shortest paths when sealed, which a simulation does when it starts.

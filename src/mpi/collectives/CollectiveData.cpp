@@ -47,6 +47,9 @@ std::vector<double> displacements(const std::vector<double>& counts, const std::
   return out;
 }
 
-double total(const std::vector<double>& counts) { return std::accumulate(counts.begin(), counts.end(), 0.0); }
+double total(const std::vector<double>& counts)
+{
+  return std::accumulate(counts.begin(), counts.end(), 0.0);
+}
 
 } // namespace mpisim::mpi::coll

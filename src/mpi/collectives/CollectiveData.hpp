@@ -45,7 +45,10 @@ std::vector<double> displacements(const std::vector<double>& counts, const std::
 double total(const std::vector<double>& counts);
 
 // Number of elements of the call's reduction (or block) type in `bytes`.
-inline double elements(const CollectiveCall& call, double bytes) { return bytes / call.element_bytes; }
+inline double elements(const CollectiveCall& call, double bytes)
+{
+  return bytes / call.element_bytes;
+}
 
 // Where the communicator's ranks run, by host (SMP-aware algorithms): see World::node_layout.
 inline const NodeLayout& node_layout(const CollectiveContext& context)

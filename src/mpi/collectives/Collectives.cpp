@@ -12,9 +12,8 @@ namespace mpisim::mpi {
 namespace {
 
 constexpr std::array<const char*, kCollectiveCount> kNames = {
-    "barrier", "bcast",   "reduce",    "allreduce", "alltoall",  "alltoallv",      "gather", "gatherv",
-    "scatter", "scatterv", "allgather", "allgatherv", "reduce_scatter", "scan", "exscan",
-    "alltoallw"};
+    "barrier", "bcast",    "reduce",    "allreduce",  "alltoall",       "alltoallv", "gather", "gatherv",
+    "scatter", "scatterv", "allgather", "allgatherv", "reduce_scatter", "scan",      "exscan", "alltoallw"};
 
 std::vector<AlgorithmEntry>& algorithms()
 {
@@ -30,7 +29,10 @@ std::vector<SelectorEntry>& selectors()
 
 } // namespace
 
-const char* collective_name(Collective op) { return kNames[static_cast<size_t>(op)]; }
+const char* collective_name(Collective op)
+{
+  return kNames[static_cast<size_t>(op)];
+}
 
 Collective collective_from_name(const std::string& name)
 {
@@ -131,8 +133,8 @@ std::string SelectorEntry::choose(const CollectiveCall& call, const CommShape& s
 void SelectorRegistry::add(SelectorEntry entry)
 {
   auto& registry = selectors();
-  auto position = std::find_if(registry.begin(), registry.end(),
-                               [&](const SelectorEntry& e) { return e.name > entry.name; });
+  auto position =
+      std::find_if(registry.begin(), registry.end(), [&](const SelectorEntry& e) { return e.name > entry.name; });
   registry.insert(position, std::move(entry));
 }
 
@@ -168,7 +170,8 @@ CollectiveLibrary::CollectiveLibrary(const std::string& selector, const std::map
 
 void CollectiveLibrary::run(Rank& rank, const Communicator& comm, const CollectiveCall& call) const
 {
-  CollectiveContext context{rank, comm, *this, comm.local_rank(rank.world_rank()), comm.size(), collective_tag(call.op)};
+  CollectiveContext context{
+      rank, comm, *this, comm.local_rank(rank.world_rank()), comm.size(), collective_tag(call.op)};
   choose(context, call).run(context, call);
 }
 

@@ -11,8 +11,8 @@
 
 #include <array>
 #include <functional>
-#include <memory>
 #include <map>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -20,8 +20,22 @@
 namespace mpisim::mpi {
 
 enum class Collective : uint8_t {
-  Barrier, Bcast, Reduce, Allreduce, Alltoall, Alltoallv, Gather, Gatherv, Scatter, Scatterv, Allgather, Allgatherv,
-  ReduceScatter, Scan, Exscan, Alltoallw
+  Barrier,
+  Bcast,
+  Reduce,
+  Allreduce,
+  Alltoall,
+  Alltoallv,
+  Gather,
+  Gatherv,
+  Scatter,
+  Scatterv,
+  Allgather,
+  Allgatherv,
+  ReduceScatter,
+  Scan,
+  Exscan,
+  Alltoallw
 };
 inline constexpr size_t kCollectiveCount = 16;
 
@@ -105,10 +119,10 @@ struct RegisterAlgorithm {
 // over nodes (hosts).
 struct CommShape {
   int size = 1;
-  int nodes = 1;          // hosts the ranks run on
-  int ranks_per_node = 1; // the largest number of ranks on one host
-  bool uniform = true;    // every node has the same number of ranks
-  bool blocked = true;    // each node's ranks are consecutive
+  int nodes = 1;               // hosts the ranks run on
+  int ranks_per_node = 1;      // the largest number of ranks on one host
+  bool uniform = true;         // every node has the same number of ranks
+  bool blocked = true;         // each node's ranks are consecutive
   bool hierarchy_part = false; // a node or leader communicator of an SMP-aware algorithm (SimGrid's is_smp_comm)
   bool layout_computed = true; // an earlier collective computed the node layout (NodeLayout::computed_by_collective)
   // A shape of `size` ranks, one per node.
@@ -158,8 +172,7 @@ struct SelectorEntry {
   // A selector given by its rule: each run makes a selector that resolves every name the rule gives to its
   // algorithm once (per operation and name) and answers with the entry from then on. `computes_layout`, if given,
   // says which calls compute the node layout while deciding.
-  SelectorEntry(std::string name, std::string description, SelectorRule rule,
-                ComputesLayout computes_layout = nullptr);
+  SelectorEntry(std::string name, std::string description, SelectorRule rule, ComputesLayout computes_layout = nullptr);
 
   // The rule's choice, by name (tests, and selectors that defer to another library's rules). std::logic_error for a
   // selector without a rule (automatic).
@@ -229,7 +242,13 @@ CommShape comm_shape(const CollectiveContext& context);
 
 // Tags of collective traffic: negative, so MPI_ANY_TAG never matches them. Blocking collectives use one per
 // operation; the n-th non-blocking collective on a communicator uses its own.
-inline int collective_tag(Collective op) { return -100 - static_cast<int>(op); }
-inline int nonblocking_collective_tag(uint32_t sequence) { return -1000 - static_cast<int>(sequence % 1000000000u); }
+inline int collective_tag(Collective op)
+{
+  return -100 - static_cast<int>(op);
+}
+inline int nonblocking_collective_tag(uint32_t sequence)
+{
+  return -1000 - static_cast<int>(sequence % 1000000000u);
+}
 
 } // namespace mpisim::mpi

@@ -41,12 +41,11 @@ private:
 } // namespace mpisim::online
 
 // PMPI_name is the implementation; MPI_name a weak alias a profiling library may override.
-#define MPISIM_ALIAS(name)                                                                                           \
-  extern "C" __attribute__((weak, alias("PMPI_" #name))) decltype(PMPI_##name) MPI_##name;
+#define MPISIM_ALIAS(name) extern "C" __attribute__((weak, alias("PMPI_" #name))) decltype(PMPI_##name) MPI_##name;
 
 // Argument checks: `return` the raised error from the enclosing API function.
-#define MPISIM_CHECK(condition, comm, error_class, what)                                                             \
-  do {                                                                                                               \
-    if (not(condition))                                                                                              \
-      return ::mpisim::online::raise_error(comm, error_class, __func__ + 1, what);                                  \
+#define MPISIM_CHECK(condition, comm, error_class, what)                                                               \
+  do {                                                                                                                 \
+    if (not(condition))                                                                                                \
+      return ::mpisim::online::raise_error(comm, error_class, __func__ + 1, what);                                     \
   } while (0)

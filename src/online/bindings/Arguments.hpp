@@ -22,8 +22,8 @@ void fill_empty_status(MPI_Status* status); // a request on MPI_PROC_NULL, or MP
 } // namespace mpisim::online
 
 // Evaluates a check returning an error class, returning it from the enclosing function when it is not success.
-#define MPISIM_TRY(expression)                                                                                       \
-  do {                                                                                                               \
-    if (int mpisim_error_ = (expression); mpisim_error_ != MPI_SUCCESS)                                              \
-      return mpisim_error_;                                                                                          \
+#define MPISIM_TRY(expression)                                                                                         \
+  do {                                                                                                                 \
+    if (int mpisim_error_ = (expression); mpisim_error_ != MPI_SUCCESS)                                                \
+      return mpisim_error_;                                                                                            \
   } while (0)

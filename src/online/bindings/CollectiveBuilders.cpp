@@ -72,8 +72,8 @@ int prepare_gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, vo
 {
   const bool all = root < 0;
   const bool v = recvcounts != nullptr;
-  const Collective kind = all ? (v ? Collective::Allgatherv : Collective::Allgather)
-                              : (v ? Collective::Gatherv : Collective::Gather);
+  const Collective kind =
+      all ? (v ? Collective::Allgatherv : Collective::Allgather) : (v ? Collective::Gatherv : Collective::Gather);
   MPISIM_TRY(start(kind, comm, call, out));
   PreparedCollective& p = *out;
   if (not all)
@@ -110,9 +110,9 @@ int prepare_gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, vo
   return MPI_SUCCESS;
 }
 
-int prepare_scatter(const void* sendbuf, int sendcount, const int* sendcounts, const int* displs,
-                    MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype, int root,
-                    MPI_Comm comm, const char* call, PreparedOut& out)
+int prepare_scatter(const void* sendbuf, int sendcount, const int* sendcounts, const int* displs, MPI_Datatype sendtype,
+                    void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, const char* call,
+                    PreparedOut& out)
 {
   const bool v = sendcounts != nullptr;
   MPISIM_TRY(start(v ? Collective::Scatterv : Collective::Scatter, comm, call, out));

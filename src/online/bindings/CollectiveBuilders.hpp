@@ -17,9 +17,9 @@ int prepare_gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, vo
                    const int* recvcounts, const int* displs, MPI_Datatype recvtype, int root, MPI_Comm comm,
                    const char* call, PreparedOut& out);
 // scatter; v-form when sendcounts is not null.
-int prepare_scatter(const void* sendbuf, int sendcount, const int* sendcounts, const int* displs,
-                    MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype, int root,
-                    MPI_Comm comm, const char* call, PreparedOut& out);
+int prepare_scatter(const void* sendbuf, int sendcount, const int* sendcounts, const int* displs, MPI_Datatype sendtype,
+                    void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, const char* call,
+                    PreparedOut& out);
 // alltoall; v-form when sendcounts is not null.
 int prepare_alltoall(const void* sendbuf, int sendcount, const int* sendcounts, const int* sdispls,
                      MPI_Datatype sendtype, void* recvbuf, int recvcount, const int* recvcounts, const int* rdispls,

@@ -2,8 +2,7 @@
 
 namespace mpisim::online {
 
-int check_send(MPI_Comm comm, int count, MPI_Datatype type, int dest, int tag, const char* call,
-               MessageArguments& out)
+int check_send(MPI_Comm comm, int count, MPI_Datatype type, int dest, int tag, const char* call, MessageArguments& out)
 {
   MPISIM_TRY(resolve_comm(comm, call, out.comm));
   MPISIM_TRY(resolve_type(comm, type, call, out.type));

@@ -12,8 +12,7 @@ struct MessageArguments {
   mpi::DatatypePtr type;
 };
 
-int check_send(MPI_Comm comm, int count, MPI_Datatype type, int dest, int tag, const char* call,
-               MessageArguments& out);
+int check_send(MPI_Comm comm, int count, MPI_Datatype type, int dest, int tag, const char* call, MessageArguments& out);
 int check_receive(MPI_Comm comm, int count, MPI_Datatype type, int source, int tag, const char* call,
                   MessageArguments& out);
 

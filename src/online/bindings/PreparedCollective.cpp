@@ -4,8 +4,7 @@
 
 namespace mpisim::online {
 
-PreparedCollective::PreparedCollective(mpi::Collective op, const mpi::Communicator& comm, int me)
-    : comm(comm), me(me)
+PreparedCollective::PreparedCollective(mpi::Collective op, const mpi::Communicator& comm, int me) : comm(comm), me(me)
 {
   call.op = op;
   call.with_data = true;
@@ -80,8 +79,8 @@ const std::byte* PreparedCollective::input_v(const void* buffer, const int* coun
 }
 
 std::byte* PreparedCollective::output_v(void* buffer, const int* counts, const int* displs,
-                                        const mpi::DatatypePtr& type, bool initialize,
-                                        std::vector<double>& byte_counts, std::vector<double>& byte_displs)
+                                        const mpi::DatatypePtr& type, bool initialize, std::vector<double>& byte_counts,
+                                        std::vector<double>& byte_displs)
 {
   const std::byte* packed = input_v(buffer, counts, displs, *type, byte_counts, byte_displs);
   if (type->is_contiguous())
@@ -166,13 +165,13 @@ void describe(ApiScope& scope, const PreparedCollective& prepared)
   const mpi::CollectiveCall& call = prepared.call;
   bool rooted = false;
   switch (call.op) {
-    case mpi::Collective::Bcast:
-    case mpi::Collective::Reduce:
-    case mpi::Collective::Gather:
-    case mpi::Collective::Gatherv:
-    case mpi::Collective::Scatter:
-    case mpi::Collective::Scatterv: rooted = true; break;
-    default: break;
+  case mpi::Collective::Bcast:
+  case mpi::Collective::Reduce:
+  case mpi::Collective::Gather:
+  case mpi::Collective::Gatherv:
+  case mpi::Collective::Scatter:
+  case mpi::Collective::Scatterv: rooted = true; break;
+  default: break;
   }
   double bytes = call.bytes;
   for (double count : call.send_counts)

@@ -35,8 +35,8 @@ public:
   // v-forms: blocks of counts[i] elements at displs[i] extents; their packed byte counts and offsets are returned.
   const std::byte* input_v(const void* buffer, const int* counts, const int* displs, const mpi::Datatype& type,
                            std::vector<double>& byte_counts, std::vector<double>& byte_displs);
-  std::byte* output_v(void* buffer, const int* counts, const int* displs, const mpi::DatatypePtr& type,
-                      bool initialize, std::vector<double>& byte_counts, std::vector<double>& byte_displs);
+  std::byte* output_v(void* buffer, const int* counts, const int* displs, const mpi::DatatypePtr& type, bool initialize,
+                      std::vector<double>& byte_counts, std::vector<double>& byte_displs);
   // w-forms (alltoallw): block i is counts[i] elements of types[i] at byte displacement displs[i]; the blocks are
   // always packed, one after the other (the input is read now, so in-place calls may pass the output buffer).
   const std::byte* input_w(const void* buffer, const int* counts, const int* displs,

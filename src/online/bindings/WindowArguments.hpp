@@ -11,8 +11,8 @@ namespace mpisim::online {
 struct WindowAccess {
   Window* window = nullptr;
   WindowPart* part = nullptr;
-  int local_rank = -1;                          // in the window's communicator
-  const mpi::Communicator* channel = nullptr;   // the hidden communicator
+  int local_rank = -1;                        // in the window's communicator
+  const mpi::Communicator* channel = nullptr; // the hidden communicator
 };
 
 // MPI_SUCCESS and `out` filled, or MPI_ERR_WIN raised on MPI_COMM_WORLD (a handle that is not a window of the calling
@@ -25,8 +25,8 @@ int raise_window_error(MPI_Win win, int error_class, const char* call, const std
 } // namespace mpisim::online
 
 // Argument checks of window calls: `return` the error raised through the window's handler, naming `call`.
-#define MPISIM_WIN_CHECK(condition, win, error_class, call, what)                                                    \
-  do {                                                                                                               \
-    if (not(condition))                                                                                              \
-      return ::mpisim::online::raise_window_error(win, error_class, call, what);                                    \
+#define MPISIM_WIN_CHECK(condition, win, error_class, call, what)                                                      \
+  do {                                                                                                                 \
+    if (not(condition))                                                                                                \
+      return ::mpisim::online::raise_window_error(win, error_class, call, what);                                       \
   } while (0)

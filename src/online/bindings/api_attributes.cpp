@@ -22,11 +22,11 @@ int* predefined_value(int keyval)
     return &runtime.process_objects().of_rank(runtime.current_rank()).last_used_code;
   }
   static int tag_ub = MPI_TAG_UB_VALUE;
-  static int host = MPI_PROC_NULL;           // no host process
-  static int io = MPI_ANY_SOURCE;            // every rank may do I/O (as Open MPI and MPICH answer)
-  static int wtime_is_global = 1;            // one simulated clock for every rank
+  static int host = MPI_PROC_NULL; // no host process
+  static int io = MPI_ANY_SOURCE;  // every rank may do I/O (as Open MPI and MPICH answer)
+  static int wtime_is_global = 1;  // one simulated clock for every rank
   static int universe_size = 0;
-  static int appnum = 0;                     // one application (no MPMD launch)
+  static int appnum = 0; // one application (no MPMD launch)
   universe_size = Runtime::get().world().size();
   int* values[] = {&tag_ub, &host, &io, &wtime_is_global, &universe_size, nullptr, &appnum};
   return values[keyval - MPI_TAG_UB];

@@ -38,12 +38,12 @@ int post_buffered_send(mpi::Rank& rank, MPI_Comm comm, const MessageArguments& a
   const size_t used = buffer.attached ? room_in_use(buffer) : 0;
   const size_t capacity = buffer.attached ? static_cast<size_t>(buffer.size) : 0;
   if (used + room > capacity)
-    return raise_error(comm, MPI_ERR_BUFFER, call,
-                       "a buffered message of " + std::to_string(bytes) + " bytes needs " + std::to_string(room) +
-                           " bytes of the attached buffer (MPI_BSEND_OVERHEAD included); " +
-                           (buffer.attached ? std::to_string(capacity - used) + " of " + std::to_string(capacity) +
-                                                  " bytes are free"
-                                            : std::string("no buffer is attached")));
+    return raise_error(
+        comm, MPI_ERR_BUFFER, call,
+        "a buffered message of " + std::to_string(bytes) + " bytes needs " + std::to_string(room) +
+            " bytes of the attached buffer (MPI_BSEND_OVERHEAD included); " +
+            (buffer.attached ? std::to_string(capacity - used) + " of " + std::to_string(capacity) + " bytes are free"
+                             : std::string("no buffer is attached")));
   mpi::RequestPtr copy;
   if (blocking && args.type->is_contiguous()) {
     copy = rank.bsend(*args.comm, dest, tag, static_cast<double>(bytes), buf);
@@ -74,8 +74,7 @@ extern "C" int PMPI_Buffer_attach(void* buffer, int size)
 {
   ApiScope scope;
   AttachedBuffer& attached = scope.runtime().attached_buffer(scope.runtime().current_rank());
-  MPISIM_CHECK(not attached.attached, MPI_COMM_WORLD, MPI_ERR_BUFFER,
-               "a buffer is already attached (detach it first)");
+  MPISIM_CHECK(not attached.attached, MPI_COMM_WORLD, MPI_ERR_BUFFER, "a buffer is already attached (detach it first)");
   MPISIM_CHECK(size >= 0, MPI_COMM_WORLD, MPI_ERR_ARG, "negative buffer size " + std::to_string(size));
   MPISIM_CHECK(buffer != nullptr || size == 0, MPI_COMM_WORLD, MPI_ERR_BUFFER, "null buffer");
   attached.address = buffer;

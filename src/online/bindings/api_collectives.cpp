@@ -6,8 +6,7 @@ using mpisim::mpi::Collective;
 
 namespace {
 // Prepares then runs: `prepare` is one of the CollectiveBuilders.
-template <typename Prepare>
-int run(Prepare&& prepare, const char* call = __builtin_FUNCTION())
+template <typename Prepare> int run(Prepare&& prepare, const char* call = __builtin_FUNCTION())
 {
   ApiScope scope(call); // named after the MPI function calling this helper
   PreparedOut prepared(PreparedOut::Place::Frame);
@@ -49,8 +48,7 @@ extern "C" int PMPI_Scan(const void* sendbuf, void* recvbuf, int count, MPI_Data
   });
 }
 
-extern "C" int PMPI_Exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
-                           MPI_Comm comm)
+extern "C" int PMPI_Exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm)
 {
   return run([&](PreparedOut& p) {
     return prepare_reduction(Collective::Exscan, sendbuf, recvbuf, count, type, op, -1, comm, "MPI_Exscan", p);
@@ -125,8 +123,8 @@ extern "C" int PMPI_Alltoallv(const void* sendbuf, const int sendcounts[], const
                               MPI_Comm comm)
 {
   return run([&](PreparedOut& p) {
-    return prepare_alltoall(sendbuf, 0, sendcounts, sdispls, sendtype, recvbuf, 0, recvcounts, rdispls, recvtype,
-                            comm, "MPI_Alltoallv", p);
+    return prepare_alltoall(sendbuf, 0, sendcounts, sdispls, sendtype, recvbuf, 0, recvcounts, rdispls, recvtype, comm,
+                            "MPI_Alltoallv", p);
   });
 }
 

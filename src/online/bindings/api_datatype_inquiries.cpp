@@ -17,19 +17,19 @@ int combiner_constant(Datatype::Combiner combiner)
 {
   using C = Datatype::Combiner;
   switch (combiner) {
-    case C::Named: return MPI_COMBINER_NAMED;
-    case C::Dup: return MPI_COMBINER_DUP;
-    case C::Contiguous: return MPI_COMBINER_CONTIGUOUS;
-    case C::Vector: return MPI_COMBINER_VECTOR;
-    case C::Hvector: return MPI_COMBINER_HVECTOR;
-    case C::Indexed: return MPI_COMBINER_INDEXED;
-    case C::Hindexed: return MPI_COMBINER_HINDEXED;
-    case C::IndexedBlock: return MPI_COMBINER_INDEXED_BLOCK;
-    case C::HindexedBlock: return MPI_COMBINER_HINDEXED_BLOCK;
-    case C::Struct: return MPI_COMBINER_STRUCT;
-    case C::Subarray: return MPI_COMBINER_SUBARRAY;
-    case C::Darray: return MPI_COMBINER_DARRAY;
-    case C::Resized: return MPI_COMBINER_RESIZED;
+  case C::Named: return MPI_COMBINER_NAMED;
+  case C::Dup: return MPI_COMBINER_DUP;
+  case C::Contiguous: return MPI_COMBINER_CONTIGUOUS;
+  case C::Vector: return MPI_COMBINER_VECTOR;
+  case C::Hvector: return MPI_COMBINER_HVECTOR;
+  case C::Indexed: return MPI_COMBINER_INDEXED;
+  case C::Hindexed: return MPI_COMBINER_HINDEXED;
+  case C::IndexedBlock: return MPI_COMBINER_INDEXED_BLOCK;
+  case C::HindexedBlock: return MPI_COMBINER_HINDEXED_BLOCK;
+  case C::Struct: return MPI_COMBINER_STRUCT;
+  case C::Subarray: return MPI_COMBINER_SUBARRAY;
+  case C::Darray: return MPI_COMBINER_DARRAY;
+  case C::Resized: return MPI_COMBINER_RESIZED;
   }
   return MPI_COMBINER_NAMED;
 }

@@ -14,8 +14,7 @@ using mpisim::mpi::DatatypePtr;
 
 namespace {
 // Builds a type, turning the runtime's InputError (negative counts, ...) into MPI_ERR_ARG.
-template <typename Build>
-int define(MPI_Datatype* newtype, const char* call, Build&& build)
+template <typename Build> int define(MPI_Datatype* newtype, const char* call, Build&& build)
 {
   try {
     *newtype = Runtime::get().datatypes().add(build());
@@ -146,8 +145,8 @@ extern "C" int PMPI_Type_create_darray(int size, int rank, int ndims, const int 
   MPISIM_CHECK(ndims > 0, MPI_COMM_WORLD, MPI_ERR_ARG, "ndims must be positive, got " + std::to_string(ndims));
   MPISIM_CHECK(order == MPI_ORDER_C || order == MPI_ORDER_FORTRAN, MPI_COMM_WORLD, MPI_ERR_ARG,
                "unknown order " + std::to_string(order));
-  DarrayRequest request{size, rank, {gsizes, gsizes + ndims}, {}, {}, {psizes, psizes + ndims},
-                        order == MPI_ORDER_FORTRAN};
+  DarrayRequest request{
+      size, rank, {gsizes, gsizes + ndims}, {}, {}, {psizes, psizes + ndims}, order == MPI_ORDER_FORTRAN};
   for (int d = 0; d < ndims; ++d) {
     const int distribution = distribs[d];
     MPISIM_CHECK(distribution == MPI_DISTRIBUTE_BLOCK || distribution == MPI_DISTRIBUTE_CYCLIC ||
@@ -164,8 +163,7 @@ extern "C" int PMPI_Type_create_darray(int size, int rank, int ndims, const int 
     integers.insert(integers.end(), array, array + ndims);
   integers.push_back(order);
   return define(newtype, "MPI_Type_create_darray", [&] {
-    return Datatype::with_recipe(darray_layout(request, old),
-                                 {Datatype::Combiner::Darray, integers, {}, {old}});
+    return Datatype::with_recipe(darray_layout(request, old), {Datatype::Combiner::Darray, integers, {}, {old}});
   });
 }
 

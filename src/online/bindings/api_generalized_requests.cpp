@@ -20,7 +20,7 @@ extern "C" int PMPI_Grequest_start(MPI_Grequest_query_function* query_fn, MPI_Gr
   RequestEntry entry;
   const int me = scope.runtime().current_rank();
   entry.request = std::make_shared<mpisim::mpi::Request>(mpisim::mpi::RequestKind::Generalized, me,
-                                                          *scope.runtime().comm(MPI_COMM_SELF), 0, 0, 0);
+                                                         *scope.runtime().comm(MPI_COMM_SELF), 0, 0, 0);
   entry.query = [query_fn, extra_state](MPI_Status* status) { return query_fn(extra_state, status); };
   entry.release = [free_fn, extra_state] { return free_fn(extra_state); };
   entry.cancel = [cancel_fn, extra_state](bool complete) { return cancel_fn(extra_state, complete ? 1 : 0); };

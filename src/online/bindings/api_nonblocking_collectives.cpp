@@ -8,8 +8,7 @@ using namespace mpisim::online;
 using mpisim::mpi::Collective;
 
 namespace {
-template <typename Prepare>
-int start(MPI_Request* request, Prepare&& prepare, const char* call = __builtin_FUNCTION())
+template <typename Prepare> int start(MPI_Request* request, Prepare&& prepare, const char* call = __builtin_FUNCTION())
 {
   ApiScope scope(call); // named after the MPI function calling this helper
   PreparedOut prepared(PreparedOut::Place::Heap);
@@ -53,8 +52,8 @@ extern "C" int PMPI_Iscan(const void* sendbuf, void* recvbuf, int count, MPI_Dat
   });
 }
 
-extern "C" int PMPI_Iexscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
-                            MPI_Comm comm, MPI_Request* request)
+extern "C" int PMPI_Iexscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
+                            MPI_Request* request)
 {
   return start(request, [&](PreparedOut& p) {
     return prepare_reduction(Collective::Exscan, sendbuf, recvbuf, count, type, op, -1, comm, "MPI_Iexscan", p);
@@ -70,8 +69,8 @@ extern "C" int PMPI_Igather(const void* sendbuf, int sendcount, MPI_Datatype sen
   });
 }
 
-extern "C" int PMPI_Iallgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                               int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request)
+extern "C" int PMPI_Iallgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                               MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request)
 {
   return start(request, [&](PreparedOut& p) {
     return prepare_gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, nullptr, nullptr, recvtype, -1, comm,
@@ -127,20 +126,19 @@ extern "C" int PMPI_Iscatterv(const void* sendbuf, const int sendcounts[], const
   });
 }
 
-extern "C" int PMPI_Ialltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
-                               MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
-                               MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request)
+extern "C" int PMPI_Ialltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                               void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                               MPI_Comm comm, MPI_Request* request)
 {
   return start(request, [&](PreparedOut& p) {
-    return prepare_alltoall(sendbuf, 0, sendcounts, sdispls, sendtype, recvbuf, 0, recvcounts, rdispls, recvtype,
-                            comm, "MPI_Ialltoallv", p);
+    return prepare_alltoall(sendbuf, 0, sendcounts, sdispls, sendtype, recvbuf, 0, recvcounts, rdispls, recvtype, comm,
+                            "MPI_Ialltoallv", p);
   });
 }
 
 extern "C" int PMPI_Ialltoallw(const void* sendbuf, const int sendcounts[], const int sdispls[],
                                const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
-                               const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
-                               MPI_Request* request)
+                               const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request* request)
 {
   return start(request, [&](PreparedOut& p) {
     return prepare_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm,
@@ -163,8 +161,7 @@ extern "C" int PMPI_Ireduce_scatter_block(const void* sendbuf, void* recvbuf, in
   MPISIM_TRY(resolve_comm(comm, "MPI_Comm_size", c)); // the error names the call it was raised in before
   std::vector<int> recvcounts(c->size(), recvcount);  // read while preparing: need not outlive the call
   return start(request, [&](PreparedOut& p) {
-    return prepare_reduce_scatter(sendbuf, recvbuf, recvcounts.data(), type, op, comm, "MPI_Ireduce_scatter_block",
-                                  p);
+    return prepare_reduce_scatter(sendbuf, recvbuf, recvcounts.data(), type, op, comm, "MPI_Ireduce_scatter_block", p);
   });
 }
 

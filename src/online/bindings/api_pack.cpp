@@ -34,15 +34,15 @@ int check_window(MPI_Comm comm, const Position* position, Position capacity, siz
 std::vector<size_t> swap_units(Element element)
 {
   switch (element) {
-    case Element::FloatComplex:
-    case Element::CxxFloatComplex: return {sizeof(float), sizeof(float)};
-    case Element::DoubleComplex:
-    case Element::CxxDoubleComplex: return {sizeof(double), sizeof(double)};
-    case Element::FloatInt:
-    case Element::DoubleInt:
-    case Element::TwoInt:
-    case Element::ShortInt: return {mpisim::mpi::element_size(element) - sizeof(int), sizeof(int)};
-    default: return {mpisim::mpi::element_size(element)};
+  case Element::FloatComplex:
+  case Element::CxxFloatComplex: return {sizeof(float), sizeof(float)};
+  case Element::DoubleComplex:
+  case Element::CxxDoubleComplex: return {sizeof(double), sizeof(double)};
+  case Element::FloatInt:
+  case Element::DoubleInt:
+  case Element::TwoInt:
+  case Element::ShortInt: return {mpisim::mpi::element_size(element) - sizeof(int), sizeof(int)};
+  default: return {mpisim::mpi::element_size(element)};
   }
 }
 
@@ -51,15 +51,15 @@ std::vector<size_t> swap_units(Element element)
 bool external32_supported(Element element)
 {
   switch (element) {
-    case Element::Long:
-    case Element::UnsignedLong:
-    case Element::WChar:
-    case Element::LongDouble:
-    case Element::LongDoubleComplex:
-    case Element::CxxLongDoubleComplex:
-    case Element::LongInt:
-    case Element::LongDoubleInt: return false;
-    default: return true;
+  case Element::Long:
+  case Element::UnsignedLong:
+  case Element::WChar:
+  case Element::LongDouble:
+  case Element::LongDoubleComplex:
+  case Element::CxxLongDoubleComplex:
+  case Element::LongInt:
+  case Element::LongDoubleInt: return false;
+  default: return true;
   }
 }
 
@@ -110,8 +110,8 @@ extern "C" int PMPI_Pack(const void* inbuf, int incount, MPI_Datatype type, void
   return MPI_SUCCESS;
 }
 
-extern "C" int PMPI_Unpack(const void* inbuf, int insize, int* position, void* outbuf, int outcount,
-                           MPI_Datatype type, MPI_Comm comm)
+extern "C" int PMPI_Unpack(const void* inbuf, int insize, int* position, void* outbuf, int outcount, MPI_Datatype type,
+                           MPI_Comm comm)
 {
   const mpisim::mpi::Communicator* c = nullptr;
   DatatypePtr t;
@@ -138,8 +138,8 @@ extern "C" int PMPI_Pack_size(int incount, MPI_Datatype type, MPI_Comm comm, int
   return MPI_SUCCESS;
 }
 
-extern "C" int PMPI_Pack_external(const char datarep[], const void* inbuf, int incount, MPI_Datatype type,
-                                  void* outbuf, MPI_Aint outsize, MPI_Aint* position)
+extern "C" int PMPI_Pack_external(const char datarep[], const void* inbuf, int incount, MPI_Datatype type, void* outbuf,
+                                  MPI_Aint outsize, MPI_Aint* position)
 {
   DatatypePtr t;
   MPISIM_TRY(resolve_type(MPI_COMM_WORLD, type, "MPI_Pack_external", t));

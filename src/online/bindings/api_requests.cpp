@@ -225,8 +225,7 @@ extern "C" int PMPI_Waitany(int count, MPI_Request requests[], int* index, MPI_S
   return raise_failure(finish(scope.runtime(), &requests[*index], status), "MPI_Waitany");
 }
 
-extern "C" int PMPI_Waitsome(int incount, MPI_Request requests[], int* outcount, int indices[],
-                             MPI_Status statuses[])
+extern "C" int PMPI_Waitsome(int incount, MPI_Request requests[], int* outcount, int indices[], MPI_Status statuses[])
 {
   ApiScope scope;
   MPISIM_TRY(check_requests(scope.runtime(), incount, requests, "MPI_Waitsome"));
@@ -314,8 +313,7 @@ extern "C" int PMPI_Testany(int count, MPI_Request requests[], int* index, int* 
   return raise_failure(finish(scope.runtime(), &requests[*index], status), "MPI_Testany");
 }
 
-extern "C" int PMPI_Testsome(int incount, MPI_Request requests[], int* outcount, int indices[],
-                             MPI_Status statuses[])
+extern "C" int PMPI_Testsome(int incount, MPI_Request requests[], int* outcount, int indices[], MPI_Status statuses[])
 {
   ApiScope scope;
   MPISIM_TRY(check_requests(scope.runtime(), incount, requests, "MPI_Testsome"));
@@ -373,7 +371,7 @@ extern "C" int PMPI_Cancel(MPI_Request* request)
     return invalid_request(*request, "MPI_Cancel");
   if (not is_active(entry) || not entry->request)
     return MPI_SUCCESS; // nothing in progress: a complete request completes normally
-  if (entry->cancel) // a generalized request: the application cancels it, told whether it is complete
+  if (entry->cancel)    // a generalized request: the application cancels it, told whether it is complete
     return entry->cancel(entry->request->done());
   if (entry->request->kind() == mpisim::mpi::RequestKind::Collective)
     return raise_error(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Cancel", "a non-blocking collective cannot be cancelled");

@@ -81,8 +81,8 @@ int check_access(MPI_Win win, int origin_count, MPI_Datatype origin_type, int ta
   const int members = out.window.channel->size();
   out.to_nobody = target_rank == MPI_PROC_NULL;
   MPISIM_WIN_CHECK(out.to_nobody || (target_rank >= 0 && target_rank < members), win, MPI_ERR_RANK, call,
-                   "invalid target rank " + std::to_string(target_rank) + " in a window of " +
-                       std::to_string(members) + " ranks");
+                   "invalid target rank " + std::to_string(target_rank) + " in a window of " + std::to_string(members) +
+                       " ranks");
   MPISIM_WIN_CHECK(out.window.part->epoch_open, win, MPI_ERR_RMA_SYNC, call,
                    "no access epoch: the operation must come between two MPI_Win_fence calls");
   if (out.to_nobody)
@@ -128,8 +128,7 @@ int check_accumulate(MPI_Win win, const Access& access, MPI_Op op, const char* c
 
 // Sends one operation to its target and notes it in the origin's epoch. Puts and accumulates carry `count` elements
 // of the origin's data (`data` may be MPI_BOTTOM), packed after the header; gets carry the header alone.
-void issue(ApiScope& scope, Access& access, int target_rank, const OperationHeader& header, const void* data,
-           int count)
+void issue(ApiScope& scope, Access& access, int target_rank, const OperationHeader& header, const void* data, int count)
 {
   RmaEpoch& epoch = access.window.part->epoch;
   const bool carries_data = header.kind != OperationKind::Get;
@@ -234,9 +233,9 @@ extern "C" int PMPI_Put(const void* origin_addr, int origin_count, MPI_Datatype 
                 target_count, target_datatype, win, "MPI_Put");
 }
 
-extern "C" int PMPI_Accumulate(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype,
-                               int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype,
-                               MPI_Op op, MPI_Win win)
+extern "C" int PMPI_Accumulate(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+                               MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op,
+                               MPI_Win win)
 {
   return update(OperationKind::Accumulate, op, origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                 target_count, target_datatype, win, "MPI_Accumulate");
@@ -277,7 +276,7 @@ extern "C" int PMPI_Win_fence(int assert, MPI_Win win)
   } else {
     MPISIM_TRY(complete_epoch(scope, window));
   }
-  window.part->epoch_open = (assert & MPI_MODE_NOSUCCEED) == 0;
+  window.part->epoch_open = (assert& MPI_MODE_NOSUCCEED) == 0;
   return MPI_SUCCESS;
 }
 

@@ -32,9 +32,8 @@ int calling_rank()
   Runtime& runtime = Runtime::get();
   char date[32];
   std::snprintf(date, sizeof date, "%.9f", runtime.now());
-  terminate_run("mpisim: rank " + std::to_string(runtime.current_rank()) + ": " + what + " (simulated time " + date +
-                    " s)",
-                1);
+  terminate_run(
+      "mpisim: rank " + std::to_string(runtime.current_rank()) + ": " + what + " (simulated time " + date + " s)", 1);
 }
 
 // Runs `simulate` as an annotation: the computation measured before it is injected first, its own real time is not.
@@ -219,8 +218,9 @@ extern "C" void* mpisim_shared_malloc(size_t size, const char* file, int line)
   Sampling& sampling = Runtime::get().sampling();
   const SharedBlock* block = sampling.block_of(site);
   if (block != nullptr && size > block->size)
-    fail("SMPI_SHARED_MALLOC at " + site + ": " + std::to_string(size) + " bytes asked, but the block shared there has "
-         + std::to_string(block->size) + " (its first allocation sets its size)");
+    fail("SMPI_SHARED_MALLOC at " + site + ": " + std::to_string(size) +
+         " bytes asked, but the block shared there has " + std::to_string(block->size) +
+         " (its first allocation sets its size)");
   void* address = sampling.share(site, size);
   if (address == nullptr)
     fail("SMPI_SHARED_MALLOC at " + site + ": cannot map " + std::to_string(size) + " bytes");
@@ -265,7 +265,7 @@ extern "C" void* mpisim_shared_set_call(const char* function, const char* input,
 
 // SMPI's names -------------------------------------------------------------------------------------------------------
 
-#define MPISIM_SMPI_NAME(smpi_name, mpisim_name)                                                                     \
+#define MPISIM_SMPI_NAME(smpi_name, mpisim_name)                                                                       \
   extern "C" __attribute__((alias(#mpisim_name))) decltype(mpisim_name) smpi_name;
 
 MPISIM_SMPI_NAME(smpi_execute_flops, mpisim_execute_flops)

@@ -178,8 +178,8 @@ extern "C" int PMPI_Win_create_keyval(MPI_Win_copy_attr_function* copy_fn, MPI_W
                                       int* keyval, void* extra_state)
 {
   // Windows are never duplicated: the copy callback is kept but never called.
-  *keyval = Runtime::get().attributes().create_keyval(Keyval{AttributeObject::Win, me(), copy_fn, delete_fn,
-                                                             extra_state});
+  *keyval =
+      Runtime::get().attributes().create_keyval(Keyval{AttributeObject::Win, me(), copy_fn, delete_fn, extra_state});
   return MPI_SUCCESS;
 }
 

@@ -19,7 +19,7 @@ enum class AttributeObject { Comm, Type, Win };
 
 struct Keyval {
   AttributeObject object;
-  int owner; // world rank
+  int owner;                                       // world rank
   MPI_Comm_copy_attr_function* copy = nullptr;     // null: MPI_..._NULL_COPY_FN
   MPI_Comm_delete_attr_function* remove = nullptr; // null: MPI_..._NULL_DELETE_FN
   void* extra_state = nullptr;
@@ -50,8 +50,8 @@ public:
 
 private:
   using ObjectKey = std::tuple<int, AttributeObject, int>; // (owner, kind, handle)
-  using Values = std::vector<std::pair<int, void*>>;      // (keyval, value) in the order they were first set
-  const Keyval& known(int keyval) const;                  // a keyval attributes hold (kept until the last goes)
+  using Values = std::vector<std::pair<int, void*>>;       // (keyval, value) in the order they were first set
+  const Keyval& known(int keyval) const;                   // a keyval attributes hold (kept until the last goes)
   int run_delete(int keyval, int handle, void* value);
   void forget_if_unused(int keyval);
 

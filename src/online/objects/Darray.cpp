@@ -49,8 +49,8 @@ mpi::DatatypePtr darray_layout(const DarrayRequest& request, const mpi::Datatype
               request.psizes.size() == dims,
           "ndims must be positive");
   const long processes = std::accumulate(request.psizes.begin(), request.psizes.end(), 1L, std::multiplies<>());
-  require(processes == request.size, "the process grid has " + std::to_string(processes) + " processes, not " +
-                                         std::to_string(request.size));
+  require(processes == request.size,
+          "the process grid has " + std::to_string(processes) + " processes, not " + std::to_string(request.size));
   require(request.rank >= 0 && request.rank < request.size, "invalid rank " + std::to_string(request.rank));
   // Process coordinates: ranks number the grid in row-major order, whatever the array's order.
   std::vector<int> coords(dims);
@@ -69,8 +69,8 @@ mpi::DatatypePtr darray_layout(const DarrayRequest& request, const mpi::Datatype
   std::vector<std::vector<int>> owned(dims);
   for (size_t d = 0; d < dims; ++d) {
     require(request.gsizes[d] > 0, "global sizes must be positive");
-    owned[d] = owned_indices(request.gsizes[d], request.distributions[d], request.dargs[d], request.psizes[d],
-                             coords[d]);
+    owned[d] =
+        owned_indices(request.gsizes[d], request.distributions[d], request.dargs[d], request.psizes[d], coords[d]);
   }
   // One row: the owned indices of the fastest dimension; rows at every combination of the other dimensions' indices.
   const size_t fastest = order.back();

@@ -39,9 +39,9 @@ struct RankObjects {
   int last_used_code = MPI_ERR_LASTCODE; // the latest class or code added (MPI_LASTUSEDCODE)
   std::map<int, int> class_of_code;      // added codes and classes -> their class
   std::map<int, std::string> error_strings;
-  std::map<int, std::string> type_names;  // by datatype handle
-  std::map<int, InfoObject> comm_hints;   // by communicator handle (MPI_Comm_set_info)
-  int thread_level = MPI_THREAD_SINGLE;   // provided by MPI_Init_thread
+  std::map<int, std::string> type_names; // by datatype handle
+  std::map<int, InfoObject> comm_hints;  // by communicator handle (MPI_Comm_set_info)
+  int thread_level = MPI_THREAD_SINGLE;  // provided by MPI_Init_thread
 };
 
 // Memory of MPI_Alloc_mem and MPI_Win_allocate (`size` >= 0): simulated hosts have no special memory, so the info

@@ -63,12 +63,9 @@ constexpr int kProcNull = -2; // MPI_PROC_NULL
 std::vector<int> topology_sources(const Topology& topology, int rank)
 {
   switch (topology.kind) {
-  case Topology::Kind::Cart:
-    return cart_neighbors(topology, rank, kProcNull);
-  case Topology::Kind::Graph:
-    return graph_neighbors(topology, rank);
-  case Topology::Kind::DistGraph:
-    return topology.sources;
+  case Topology::Kind::Cart: return cart_neighbors(topology, rank, kProcNull);
+  case Topology::Kind::Graph: return graph_neighbors(topology, rank);
+  case Topology::Kind::DistGraph: return topology.sources;
   }
   return {};
 }

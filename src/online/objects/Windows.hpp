@@ -57,7 +57,7 @@ struct WindowPart {
 
 struct Window {
   int handle = MPI_WIN_NULL;
-  int channel = MPI_COMM_NULL; // the hidden communicator the operations travel on (same members, same order)
+  int channel = MPI_COMM_NULL;   // the hidden communicator the operations travel on (same members, same order)
   std::vector<WindowPart> parts; // by rank in the window's communicator
   int live_parts = 0;
 };

@@ -37,7 +37,7 @@ void install_crash_handler()
   stack.ss_sp = alternate_stack;
   stack.ss_size = sizeof alternate_stack;
   sigaltstack(&stack, nullptr);
-  struct sigaction action{};
+  struct sigaction action {};
   action.sa_handler = report_crash;
   action.sa_flags = SA_ONSTACK;
   sigemptyset(&action.sa_mask);

@@ -16,7 +16,7 @@ namespace mpisim::online {
 
 class OutputTagger {
 public:
-  OutputTagger(); // redirects stdout and stderr
+  OutputTagger();  // redirects stdout and stderr
   ~OutputTagger(); // flushes every partial line and restores both streams
   OutputTagger(const OutputTagger&) = delete;
   OutputTagger& operator=(const OutputTagger&) = delete;

@@ -35,8 +35,8 @@ std::unique_ptr<PrivatizedProgram> load_privatized_program(const std::string& pr
   const std::optional<ProgramLayout> layout = read_program_layout(program);
   const std::string refusal = swap_refusal(layout);
   if (mode == Privatization::Swap && not refusal.empty())
-    throw InputError(program, 0, "--privatization swap cannot load this program: " + refusal +
-                                     "; use --privatization dlopen");
+    throw InputError(program, 0,
+                     "--privatization swap cannot load this program: " + refusal + "; use --privatization dlopen");
   if (mode == Privatization::Auto && (not refusal.empty() || layout->private_bytes() > kAutoSwapLimit))
     return std::make_unique<ProgramCopies>(program, ranks, tmpdir);
   return std::make_unique<SwappedProgram>(program, *layout, ranks);

@@ -12,8 +12,7 @@ namespace mpisim::online {
 
 namespace {
 
-template <class T>
-bool read_at(std::ifstream& in, uint64_t offset, T& value)
+template <class T> bool read_at(std::ifstream& in, uint64_t offset, T& value)
 {
   in.seekg(static_cast<std::streamoff>(offset));
   return static_cast<bool>(in.read(reinterpret_cast<char*>(&value), sizeof value));
@@ -44,8 +43,8 @@ size_t init_array_entries(std::ifstream& in, const Elf64_Phdr& dynamic)
 // Sections the loader fills and the program never writes: identical for every rank, so not part of its image.
 bool loader_only(const std::string& name)
 {
-  static const char* const names[] = {".dynamic", ".got", ".got.plt", ".init_array", ".fini_array", ".preinit_array",
-                                      ".data.rel.ro"};
+  static const char* const names[] = {".dynamic",    ".got",           ".got.plt",    ".init_array",
+                                      ".fini_array", ".preinit_array", ".data.rel.ro"};
   return std::find(std::begin(names), std::end(names), name) != std::end(names);
 }
 
@@ -62,7 +61,8 @@ bool program_data_span(std::ifstream& in, const Elf64_Ehdr& header, uintptr_t& s
   const Elf64_Shdr& names = sections[header.e_shstrndx];
   uintptr_t low = end, high = start;
   for (const Elf64_Shdr& section : sections) {
-    const bool data = (section.sh_flags & SHF_ALLOC) && (section.sh_flags & SHF_WRITE) && not(section.sh_flags & SHF_TLS);
+    const bool data =
+        (section.sh_flags & SHF_ALLOC) && (section.sh_flags & SHF_WRITE) && not(section.sh_flags & SHF_TLS);
     if (not data || section.sh_size == 0 || section.sh_addr < start || section.sh_addr + section.sh_size > end)
       continue;
     std::string name(64, '\0');
@@ -88,8 +88,8 @@ std::optional<ProgramLayout> read_program_layout(const std::string& path)
 {
   std::ifstream in(path, std::ios::binary);
   Elf64_Ehdr header{};
-  if (not in || not read_at(in, 0, header) || std::char_traits<char>::compare(
-                    reinterpret_cast<const char*>(header.e_ident), ELFMAG, SELFMAG) != 0 ||
+  if (not in || not read_at(in, 0, header) ||
+      std::char_traits<char>::compare(reinterpret_cast<const char*>(header.e_ident), ELFMAG, SELFMAG) != 0 ||
       header.e_ident[EI_CLASS] != ELFCLASS64 || header.e_type != ET_DYN)
     return std::nullopt;
   const std::vector<Elf64_Phdr> headers = program_headers(in, header);

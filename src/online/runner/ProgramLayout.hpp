@@ -15,8 +15,8 @@ struct ProgramLayout {
   // section headers, the writable segment less its RELRO part.
   uintptr_t data_start = 0;
   uintptr_t data_end = 0;
-  size_t tls_size = 0;        // the thread-local block (.tdata + .tbss)
-  size_t constructors = 0;    // .init_array entries (1: the compiler's own frame_dummy)
+  size_t tls_size = 0;     // the thread-local block (.tdata + .tbss)
+  size_t constructors = 0; // .init_array entries (1: the compiler's own frame_dummy)
 
   size_t private_bytes() const { return data_end - data_start + tls_size; }
   // Static constructors of the program's own (C++ globals, __attribute__((constructor))): they run once at load,

@@ -67,15 +67,14 @@ std::string summary_json(const RunnerOptions& options, const Runtime& runtime, c
 {
   std::ostringstream out;
   out << "{\n  \"simulated_time\": " << exact(outcome.simulated_time)
-      << ",\n  \"wall_seconds\": " << outcome.wall_seconds
-      << ",\n  \"exit_status\": " << outcome.exit_status
+      << ",\n  \"wall_seconds\": " << outcome.wall_seconds << ",\n  \"exit_status\": " << outcome.exit_status
       << ",\n  \"fingerprint\": " << outcome.fingerprint << ",\n  \"inputs\": {\"program\": " << quoted(options.program)
-      << ", \"platform\": " << quoted(options.simulation.platform) << ", \"model\": "
-      << quoted(options.simulation.model) << ", \"collective_selector\": "
-      << quoted(options.simulation.collective_selector) << ", \"ranks\": " << options.ranks
-      << ", \"host_speed\": " << outcome.host_speed << ", \"compute_time\": "
-      << (options.online.compute_time ? "true" : "false") << ", \"privatization\": "
-      << quoted(outcome.privatization) << "},\n  \"model_parameters\": {";
+      << ", \"platform\": " << quoted(options.simulation.platform)
+      << ", \"model\": " << quoted(options.simulation.model)
+      << ", \"collective_selector\": " << quoted(options.simulation.collective_selector)
+      << ", \"ranks\": " << options.ranks << ", \"host_speed\": " << outcome.host_speed
+      << ", \"compute_time\": " << (options.online.compute_time ? "true" : "false")
+      << ", \"privatization\": " << quoted(outcome.privatization) << "},\n  \"model_parameters\": {";
   bool first = true;
   for (const auto& [name, value] : const_cast<Runtime&>(runtime).simulation().model_parameters()) {
     out << (first ? "" : ", ") << quoted(name) << ": " << quoted(value);

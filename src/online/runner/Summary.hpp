@@ -11,12 +11,12 @@ namespace mpisim::online {
 
 struct RunOutcome {
   double simulated_time = 0;
-  double wall_seconds = 0;     // real time of the whole simulation
-  double host_speed = 0;       // flop/s used to scale computation
-  int exit_status = 0;         // the first non-zero status a rank's main returned
+  double wall_seconds = 0; // real time of the whole simulation
+  double host_speed = 0;   // flop/s used to scale computation
+  int exit_status = 0;     // the first non-zero status a rank's main returned
   int failed_rank = -1;
-  uint64_t fingerprint = 0;    // the engine's hash of the event sequence: equal runs, equal fingerprints
-  std::string privatization;   // how the ranks' globals were made private: "dlopen" or "swap"
+  uint64_t fingerprint = 0;  // the engine's hash of the event sequence: equal runs, equal fingerprints
+  std::string privatization; // how the ranks' globals were made private: "dlopen" or "swap"
 };
 
 std::string summary_text(const RunnerOptions& options, const Runtime& runtime, const RunOutcome& outcome);

@@ -42,11 +42,11 @@ private:
   void restore(const std::byte* image);
 
   ProgramMain main_ = nullptr;
-  std::vector<Region> regions_;     // the writable data, the thread-local block
+  std::vector<Region> regions_; // the writable data, the thread-local block
   size_t image_size_ = 0;
-  std::vector<std::byte> initial_;  // the values after loading: each rank's until it first runs
+  std::vector<std::byte> initial_; // the values after loading: each rank's until it first runs
   std::unique_ptr<std::byte[]> images_;
-  std::vector<bool> saved_;         // images_ holds the rank's values
+  std::vector<bool> saved_; // images_ holds the rank's values
   int current_ = kernel::kNoMemoryContext;
 };
 

@@ -146,8 +146,8 @@ int run(const RunnerOptions& options)
     launch_ranks(simulation, runtime, *program, options, outcome);
   } catch (const std::bad_alloc&) { // a stack could not be mapped
     throw std::runtime_error("cannot allocate the stacks of " + std::to_string(options.ranks) + " ranks (" +
-                             std::to_string(options.simulation.stack_size >> 10) + " KiB each): " +
-                             mapping_limit_hint());
+                             std::to_string(options.simulation.stack_size >> 10) +
+                             " KiB each): " + mapping_limit_hint());
   }
   install_crash_handler();
   g_run = {&runtime, timeline.get()};

@@ -43,7 +43,7 @@ private:
   };
 
   mpi::World& world_;
-  std::vector<OpenCall> open_; // by world rank
+  std::vector<OpenCall> open_;                         // by world rank
   std::unordered_map<const char*, std::string> names_; // by the function name's address (a string literal)
   std::function<void()> on_abrupt_end_;
 };

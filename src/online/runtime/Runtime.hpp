@@ -7,13 +7,13 @@
 #pragma once
 
 #include "mpi/Simulation.hpp"
-#include "online/options/OnlineOptions.hpp"
 #include "online/objects/Attributes.hpp"
 #include "online/objects/CommProperties.hpp"
 #include "online/objects/Communicators.hpp"
 #include "online/objects/Datatypes.hpp"
 #include "online/objects/Groups.hpp"
 #include "online/objects/Requests.hpp"
+#include "online/options/OnlineOptions.hpp"
 
 #include <cstdint>
 #include <functional>
@@ -28,9 +28,9 @@ class Sampling;
 
 // Where one rank's simulated time went.
 struct RankAccount {
-  double compute = 0;   // computation injected between MPI calls
-  double mpi = 0;       // inside MPI calls
-  double finish = -1;   // date main returned (-1: still running)
+  double compute = 0; // computation injected between MPI calls
+  double mpi = 0;     // inside MPI calls
+  double finish = -1; // date main returned (-1: still running)
   uint64_t calls = 0;
   double cpu_mark = 0;  // host thread CPU time when the rank last left the MPI library
   double wall_mark = 0; // host monotonic time just before cpu_mark was read

@@ -39,7 +39,7 @@ private:
 
 // A pass of a sampled loop on one rank: from the loop's start to its end.
 struct SamplePass {
-  mpisim_sample_pass visible{}; // what the macros read
+  mpisim_sample_pass visible{};           // what the macros read
   SampleStatistics* statistics = nullptr; // null: no pass in progress
   std::string where;                      // "file:line", for messages
   double started = 0;                     // thread CPU time at the start of the iteration that runs

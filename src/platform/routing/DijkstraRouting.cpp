@@ -72,7 +72,7 @@ public:
       }
     }
     const std::vector<bool> from_hub = reachable(forward, node_of(hub));
-    const std::vector<bool> to_hub   = reachable(backward, node_of(hub));
+    const std::vector<bool> to_hub = reachable(backward, node_of(hub));
     for (uint32_t member = 0; member < needed.size(); member++) {
       if (!needed[member] || member == hub)
         continue;
@@ -137,7 +137,7 @@ private:
     StoredRoute route;
   };
   static constexpr uint32_t kNotInGraph = std::numeric_limits<uint32_t>::max();
-  static constexpr int64_t kUnreached   = -1;
+  static constexpr int64_t kUnreached = -1;
 
   uint32_t node_of(uint32_t member) const
   {
@@ -166,7 +166,7 @@ private:
   void add_edge(uint32_t src, uint32_t dst, StoredRoute route, const RouteContext& context)
   {
     const uint32_t from = node_for(src);
-    const uint32_t to   = node_for(dst);
+    const uint32_t to = node_for(dst);
     if (find_edge(from, to) != nullptr)
       throw InputError("", 0,
                        "duplicate route from '" + context.point(members()[src]).name + "' to '" +
@@ -215,7 +215,7 @@ private:
       for (const auto& edge : edges_[node]) {
         const uint64_t through = cost[node] + edge.route.links.size();
         if (through < cost[edge.target]) {
-          cost[edge.target]     = through;
+          cost[edge.target] = through;
           previous[edge.target] = node;
           queue.emplace(through, edge.target);
         }

@@ -72,10 +72,12 @@ void build_flat_cluster(const ClusterSpec& spec, PlatformBuilder& builder, Zone*
 
 TopologyEntry flat_cluster_topology_entry()
 {
-  return {"FLAT", "cluster",
+  return {"FLAT",
+          "cluster",
           "hosts on private links around a switch or backbone (star)",
           "SimGrid 3.32 <cluster topology=\"FLAT\"> (StarZone)",
-          [](std::string_view) -> size_t { return 0; }, build_flat_cluster};
+          [](std::string_view) -> size_t { return 0; },
+          build_flat_cluster};
 }
 
 } // namespace mpisim::platform

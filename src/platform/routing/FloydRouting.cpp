@@ -36,15 +36,15 @@ public:
     for (const auto& [key, route] : edges_) {
       const size_t src = key >> 32;
       const size_t dst = key & 0xffffffffU;
-      cost_[src * size_ + dst]        = static_cast<uint32_t>(route.links.size());
+      cost_[src * size_ + dst] = static_cast<uint32_t>(route.links.size());
       predecessor_[src * size_ + dst] = static_cast<int32_t>(src);
     }
     if (!has_children()) {
       for (uint32_t member = 0; member < size_; member++) {
         if (edges_.count(key(member, member)))
           continue;
-        edges_[key(member, member)]           = StoredRoute{{builder.global_loopback()}, kNoPoint, kNoPoint};
-        cost_[member * size_ + member]        = 1;
+        edges_[key(member, member)] = StoredRoute{{builder.global_loopback()}, kNoPoint, kNoPoint};
+        cost_[member * size_ + member] = 1;
         predecessor_[member * size_ + member] = static_cast<int32_t>(member);
       }
     }
@@ -55,9 +55,9 @@ public:
           continue;
         for (size_t b = 0; b < size_; b++) {
           const uint32_t c_to_b = cost_[c * size_ + b];
-          uint32_t& a_to_b      = cost_[a * size_ + b];
+          uint32_t& a_to_b = cost_[a * size_ + b];
           if (c_to_b != kInfinite && (a_to_b == kInfinite || a_to_c + c_to_b < a_to_b)) {
-            a_to_b                       = a_to_c + c_to_b;
+            a_to_b = a_to_c + c_to_b;
             predecessor_[a * size_ + b] = predecessor_[c * size_ + b];
           }
         }
@@ -108,7 +108,7 @@ public:
 
 private:
   static constexpr uint32_t kInfinite = std::numeric_limits<uint32_t>::max();
-  static constexpr int32_t kNone      = -1;
+  static constexpr int32_t kNone = -1;
   static uint64_t key(uint32_t src, uint32_t dst) { return (uint64_t{src} << 32) | dst; }
 
   void store(uint32_t src, uint32_t dst, StoredRoute stored, const RouteContext& context)

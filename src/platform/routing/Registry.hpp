@@ -30,8 +30,8 @@ struct ZoneRoutingEntry {
 };
 
 struct TopologyEntry {
-  std::string xml_name;    // as in <cluster topology="...">
-  std::string spec_name;   // prefix of generate_platform specs
+  std::string xml_name;  // as in <cluster topology="...">
+  std::string spec_name; // prefix of generate_platform specs
   std::string description;
   std::string citation;
   // Host count the topo_parameters describe, or 0 when the radicals give it (FLAT). Throws

@@ -15,22 +15,22 @@ StarRouting::MemberLinks& StarRouting::links_of(uint32_t member)
 void StarRouting::set_up_links(uint32_t member, std::vector<LinkId> links, PointId gateway)
 {
   MemberLinks& own = links_of(member);
-  own.up           = std::move(links);
-  own.gateway      = gateway;
+  own.up = std::move(links);
+  own.gateway = gateway;
 }
 
 void StarRouting::set_down_links(uint32_t member, std::vector<LinkId> links, PointId gateway)
 {
   MemberLinks& own = links_of(member);
-  own.down         = std::move(links);
-  own.gateway      = gateway;
+  own.down = std::move(links);
+  own.gateway = gateway;
 }
 
 void StarRouting::set_loopback(uint32_t member, std::vector<LinkId> links)
 {
-  MemberLinks& own  = links_of(member);
-  own.loopback      = std::move(links);
-  own.has_loopback  = true;
+  MemberLinks& own = links_of(member);
+  own.loopback = std::move(links);
+  own.has_loopback = true;
 }
 
 void StarRouting::add_route(const RouteDeclaration& route, const RouteContext& context)
@@ -53,11 +53,11 @@ Gateways StarRouting::local_route(uint32_t src, uint32_t dst, const RouteContext
 {
   static const MemberLinks none;
   const MemberLinks& from = src < members_links_.size() ? members_links_[src] : none;
-  const MemberLinks& to   = dst < members_links_.size() ? members_links_[dst] : none;
+  const MemberLinks& to = dst < members_links_.size() ? members_links_[dst] : none;
   // SimGrid adds each link once per local route: a host reaching itself without loopback crosses
   // the shared backbone (or SHARED private link) only once.
   const size_t start = links.size();
-  auto add_once      = [&](const std::vector<LinkId>& more) {
+  auto add_once = [&](const std::vector<LinkId>& more) {
     for (LinkId link : more) {
       bool seen = false;
       for (size_t i = start; i < links.size() && !seen; i++)

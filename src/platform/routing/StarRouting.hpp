@@ -32,7 +32,7 @@ private:
     std::vector<LinkId> down;
     std::vector<LinkId> loopback;
     bool has_loopback = false;
-    PointId gateway   = kNoPoint; // SimGrid keeps one gateway per member, for both directions
+    PointId gateway = kNoPoint; // SimGrid keeps one gateway per member, for both directions
   };
   MemberLinks& links_of(uint32_t member);
 

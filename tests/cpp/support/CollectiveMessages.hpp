@@ -83,29 +83,29 @@ inline mpi::CollectiveCall call_for(mpi::Collective op, int me, int P)
   call.bytes = B;
   call.recv_bytes = B;
   switch (op) {
-    case mpi::Collective::Alltoallv:
-    case mpi::Collective::Alltoallw: // blocks of per-peer datatypes, packed: bytes as in alltoallv
-      for (int p = 0; p < P; ++p) {
-        call.send_counts.push_back(100 * me + p + 1); // me -> p
-        call.recv_counts.push_back(100 * p + me + 1); // p -> me
-      }
-      break;
-    case mpi::Collective::Gatherv:
-    case mpi::Collective::Allgatherv:
-      call.bytes = 10 * (me + 1);
-      for (int p = 0; p < P; ++p)
-        call.recv_counts.push_back(10 * (p + 1));
-      break;
-    case mpi::Collective::Scatterv:
-      for (int p = 0; p < P; ++p)
-        call.send_counts.push_back(10 * (p + 1));
-      call.recv_bytes = 10 * (me + 1);
-      break;
-    case mpi::Collective::ReduceScatter:
-      for (int p = 0; p < P; ++p)
-        call.recv_counts.push_back(10 * (p + 1));
-      break;
-    default: break;
+  case mpi::Collective::Alltoallv:
+  case mpi::Collective::Alltoallw: // blocks of per-peer datatypes, packed: bytes as in alltoallv
+    for (int p = 0; p < P; ++p) {
+      call.send_counts.push_back(100 * me + p + 1); // me -> p
+      call.recv_counts.push_back(100 * p + me + 1); // p -> me
+    }
+    break;
+  case mpi::Collective::Gatherv:
+  case mpi::Collective::Allgatherv:
+    call.bytes = 10 * (me + 1);
+    for (int p = 0; p < P; ++p)
+      call.recv_counts.push_back(10 * (p + 1));
+    break;
+  case mpi::Collective::Scatterv:
+    for (int p = 0; p < P; ++p)
+      call.send_counts.push_back(10 * (p + 1));
+    call.recv_bytes = 10 * (me + 1);
+    break;
+  case mpi::Collective::ReduceScatter:
+    for (int p = 0; p < P; ++p)
+      call.recv_counts.push_back(10 * (p + 1));
+    break;
+  default: break;
   }
   return call;
 }
@@ -118,8 +118,8 @@ struct CollectiveRun {
 };
 
 inline CollectiveRun run_collective(mpi::Collective op, const std::string& algorithm, int P,
-                             const std::string& model = "test-counting", const std::string& platform = "",
-                             const std::function<mpi::CollectiveCall(int me)>& make_call = {})
+                                    const std::string& model = "test-counting", const std::string& platform = "",
+                                    const std::function<mpi::CollectiveCall(int me)>& make_call = {})
 {
   traffic().clear();
   mpi::SimulationOptions options;

@@ -47,6 +47,9 @@ inline std::string unique_temp_path(const std::string& stem)
          std::to_string(getpid()) + "_" + stem;
 }
 
-inline std::string cluster4() { return std::string(MPISIM_SOURCE_DIR) + "/examples/replay-basic/cluster4.xml"; }
+inline std::string cluster4()
+{
+  return std::string(MPISIM_SOURCE_DIR) + "/examples/replay-basic/cluster4.xml";
+}
 
 } // namespace mpisim::testing_support

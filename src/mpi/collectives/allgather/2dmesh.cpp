@@ -27,8 +27,10 @@ void allgather_2dmesh(const CollectiveContext& c, const CollectiveCall& call)
     row.push_back(row_base + i);
   for (int i = 0; i < X; ++i)
     column.push_back(i * Y + c.me % Y);
-  allgather::exchange_with(c, call, row, 1, [](int peer) { return peer; }, c.me);
-  allgather::exchange_with(c, call, column, Y, [Y](int peer) { return (peer / Y) * Y; }, row_base);
+  allgather::exchange_with(
+      c, call, row, 1, [](int peer) { return peer; }, c.me);
+  allgather::exchange_with(
+      c, call, column, Y, [Y](int peer) { return (peer / Y) * Y; }, row_base);
 }
 
 const RegisterAlgorithm kRegister({Collective::Allgather, "2dmesh", "all-to-all within rows, then within columns",

@@ -32,9 +32,12 @@ void allgather_3dmesh(const CollectiveContext& c, const CollectiveCall& call)
   }
   for (int i = 1; i < Z; ++i)
     across.push_back((c.me + i * plane) % P);
-  allgather::exchange_with(c, call, row, 1, [](int peer) { return peer; }, c.me);
-  allgather::exchange_with(c, call, column, X, [X](int peer) { return (peer / X) * X; }, row_base);
-  allgather::exchange_with(c, call, across, plane, [plane](int peer) { return (peer / plane) * plane; }, z_base);
+  allgather::exchange_with(
+      c, call, row, 1, [](int peer) { return peer; }, c.me);
+  allgather::exchange_with(
+      c, call, column, X, [X](int peer) { return (peer / X) * X; }, row_base);
+  allgather::exchange_with(
+      c, call, across, plane, [plane](int peer) { return (peer / plane) * plane; }, z_base);
 }
 
 const RegisterAlgorithm kRegister({Collective::Allgather, "3dmesh", "all-to-all along rows, columns, then planes",

@@ -16,11 +16,11 @@ void allgather_bruck(const CollectiveContext& c, const CollectiveCall& call)
   int held = 1;
   int distance = 1;
   for (; distance <= c.size / 2; distance *= 2, held *= 2)
-    c.rank.sendrecv(c.comm, (c.me - distance + c.size) % c.size, c.tag, held * block, (c.me + distance) % c.size,
-                    c.tag, held * block, work.data(), work.at(held * block));
+    c.rank.sendrecv(c.comm, (c.me - distance + c.size) % c.size, c.tag, held * block, (c.me + distance) % c.size, c.tag,
+                    held * block, work.data(), work.at(held * block));
   if (const int remainder = c.size - distance; remainder > 0)
-    c.rank.sendrecv(c.comm, (c.me - distance + c.size) % c.size, c.tag, remainder * block,
-                    (c.me + distance) % c.size, c.tag, remainder * block, work.data(), work.at(held * block));
+    c.rank.sendrecv(c.comm, (c.me - distance + c.size) % c.size, c.tag, remainder * block, (c.me + distance) % c.size,
+                    c.tag, remainder * block, work.data(), work.at(held * block));
   for (int i = 0; i < c.size; ++i)
     coll::copy(allgather::slot(call, (c.me + i) % c.size), work.at(i * block), block);
 }

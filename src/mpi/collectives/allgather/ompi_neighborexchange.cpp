@@ -27,9 +27,8 @@ void allgather_neighborexchange(const CollectiveContext& c, const CollectiveCall
   for (int i = 1; i < P / 2; ++i) {
     const int parity = i % 2;
     received_from[parity] = (received_from[parity] + offset_at_step[parity] + P) % P;
-    c.rank.sendrecv(c.comm, neighbor[parity], c.tag, 2 * call.recv_bytes, neighbor[parity], c.tag,
-                    2 * call.recv_bytes, allgather::slot(call, send_from),
-                    allgather::slot(call, received_from[parity]));
+    c.rank.sendrecv(c.comm, neighbor[parity], c.tag, 2 * call.recv_bytes, neighbor[parity], c.tag, 2 * call.recv_bytes,
+                    allgather::slot(call, send_from), allgather::slot(call, received_from[parity]));
     send_from = received_from[parity];
   }
 }

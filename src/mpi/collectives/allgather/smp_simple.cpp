@@ -28,8 +28,8 @@ void allgather_smp_simple(const CollectiveContext& c, const CollectiveCall& call
       requests.push_back(c.rank.irecv(c.comm, src, c.tag, cores * call.recv_bytes, allgather::slot(call, src)));
     }
     for (int i = 1; i < nodes; ++i)
-      requests.push_back(c.rank.isend(c.comm, ((node + i) % nodes) * cores, c.tag, cores * call.bytes,
-                                      allgather::slot(call, c.me)));
+      requests.push_back(
+          c.rank.isend(c.comm, ((node + i) % nodes) * cores, c.tag, cores * call.bytes, allgather::slot(call, c.me)));
     c.rank.waitall(requests);
     for (int i = 1; i < on_my_node; ++i)
       c.rank.send(c.comm, c.me + i, c.tag, c.size * call.bytes, call.recv_data);

@@ -16,8 +16,7 @@ void allgatherv_pair(const CollectiveContext& c, const CollectiveCall& call)
   coll::copy(blocks.at(c.me), call.send_data, blocks.counts[c.me]);
   for (int i = 1; i < c.size; ++i) {
     const int peer = c.me ^ i;
-    c.rank.sendrecv(c.comm, peer, c.tag, call.bytes, peer, c.tag, blocks.counts[peer], call.send_data,
-                    blocks.at(peer));
+    c.rank.sendrecv(c.comm, peer, c.tag, call.bytes, peer, c.tag, blocks.counts[peer], call.send_data, blocks.at(peer));
   }
 }
 

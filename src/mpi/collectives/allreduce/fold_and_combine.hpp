@@ -76,8 +76,8 @@ inline void combine(const CollectiveCall& call, int me, int from, std::byte* rec
 }
 
 // Runs `algorithm` of operation `op` (a sub-collective with the library's choice) on the given buffers.
-inline void allgather_part(const CollectiveContext& c, const CollectiveCall& call, double block,
-                           const std::byte* send, std::byte* recv)
+inline void allgather_part(const CollectiveContext& c, const CollectiveCall& call, double block, const std::byte* send,
+                           std::byte* recv)
 {
   CollectiveCall part = call;
   part.op = Collective::Allgather;

@@ -44,10 +44,9 @@ void allreduce_smp_binomial_pipeline(const CollectiveContext& c, const Collectiv
   }
 }
 
-const RegisterAlgorithm kRegister({Collective::Allreduce, "smp_binomial_pipeline",
-                                   "smp_binomial pipelined over segments of 4096 elements",
-                                   "Patarasuk, SimGrid allreduce__smp_binomial_pipeline",
-                                   allreduce_smp_binomial_pipeline});
+const RegisterAlgorithm
+    kRegister({Collective::Allreduce, "smp_binomial_pipeline", "smp_binomial pipelined over segments of 4096 elements",
+               "Patarasuk, SimGrid allreduce__smp_binomial_pipeline", allreduce_smp_binomial_pipeline});
 
 } // namespace
 } // namespace mpisim::mpi

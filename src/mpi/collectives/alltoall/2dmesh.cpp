@@ -54,8 +54,8 @@ void alltoall_2dmesh(const CollectiveContext& c, const CollectiveCall& call)
   for (int i = 0; i < X; ++i) {
     const int src = i * Y + column;
     if (src != c.me)
-      requests.push_back(c.rank.irecv(c.comm, src, c.tag, Y * call.recv_bytes,
-                                      coll::at(call.recv_data, (src / Y) * Y * block)));
+      requests.push_back(
+          c.rank.irecv(c.comm, src, c.tag, Y * call.recv_bytes, coll::at(call.recv_data, (src / Y) * Y * block)));
   }
   for (int i = 0; i < X; ++i) {
     const int dst = i * Y + column;

@@ -15,7 +15,8 @@ void alltoall_basic_linear(const CollectiveContext& c, const CollectiveCall& cal
   std::vector<RequestPtr> requests;
   requests.reserve(2 * (c.size - 1));
   for (int peer = (c.me + 1) % c.size; peer != c.me; peer = (peer + 1) % c.size)
-    requests.push_back(c.rank.irecv(c.comm, peer, tag, call.recv_bytes, coll::at(call.recv_data, peer * call.recv_bytes)));
+    requests.push_back(
+        c.rank.irecv(c.comm, peer, tag, call.recv_bytes, coll::at(call.recv_data, peer * call.recv_bytes)));
   for (int peer = (c.me + c.size - 1) % c.size; peer != c.me; peer = (peer + c.size - 1) % c.size)
     requests.push_back(c.rank.isend(c.comm, peer, tag, call.bytes, coll::at(call.send_data, peer * call.bytes)));
   c.rank.waitall(requests);

@@ -23,8 +23,8 @@ void alltoall_bruck(const CollectiveContext& c, const CollectiveCall& call)
     coll::Temp out(call, bytes * block), in(call, bytes * block);
     for (size_t j = 0; j < moving.size(); ++j)
       coll::copy(out.at(j * block), work.at(moving[j] * block), block);
-    c.rank.sendrecv(c.comm, (c.me + distance) % c.size, c.tag, bytes * call.bytes,
-                    (c.me - distance + c.size) % c.size, c.tag, bytes * call.recv_bytes, out.data(), in.data());
+    c.rank.sendrecv(c.comm, (c.me + distance) % c.size, c.tag, bytes * call.bytes, (c.me - distance + c.size) % c.size,
+                    c.tag, bytes * call.recv_bytes, out.data(), in.data());
     for (size_t j = 0; j < moving.size(); ++j)
       coll::copy(work.at(moving[j] * block), in.at(j * block), block);
   }

@@ -12,10 +12,9 @@ void alltoall_pair_light_barrier(const CollectiveContext& c, const CollectiveCal
   exchange::phased(c, call, exchange::Partners::Xor, exchange::Sync::Light);
 }
 
-const RegisterAlgorithm kRegister({Collective::Alltoall, "pair_light_barrier",
-                                   "pairwise exchange, 1-byte sync with the next partner",
-                                   "SimGrid 3.32 alltoall-pair-light-barrier.cpp (Star-MPI)",
-                                   alltoall_pair_light_barrier});
+const RegisterAlgorithm
+    kRegister({Collective::Alltoall, "pair_light_barrier", "pairwise exchange, 1-byte sync with the next partner",
+               "SimGrid 3.32 alltoall-pair-light-barrier.cpp (Star-MPI)", alltoall_pair_light_barrier});
 
 } // namespace
 } // namespace mpisim::mpi

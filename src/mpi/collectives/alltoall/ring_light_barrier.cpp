@@ -12,10 +12,9 @@ void alltoall_ring_light_barrier(const CollectiveContext& c, const CollectiveCal
   exchange::phased(c, call, exchange::Partners::Ring, exchange::Sync::Light);
 }
 
-const RegisterAlgorithm kRegister({Collective::Alltoall, "ring_light_barrier",
-                                   "ring exchange, 1-byte sync with the next partners",
-                                   "SimGrid 3.32 alltoall-ring-light-barrier.cpp (Star-MPI)",
-                                   alltoall_ring_light_barrier});
+const RegisterAlgorithm
+    kRegister({Collective::Alltoall, "ring_light_barrier", "ring exchange, 1-byte sync with the next partners",
+               "SimGrid 3.32 alltoall-ring-light-barrier.cpp (Star-MPI)", alltoall_ring_light_barrier});
 
 } // namespace
 } // namespace mpisim::mpi

@@ -16,10 +16,12 @@ void alltoallv_linear(const CollectiveContext& c, const CollectiveCall& call)
   requests.reserve(2 * c.size);
   for (int peer = 0; peer < c.size; ++peer)
     if (peer != c.me)
-      requests.push_back(c.rank.irecv(c.comm, peer, tag, call.recv_counts[peer], coll::at(call.recv_data, recv_displs[peer])));
+      requests.push_back(
+          c.rank.irecv(c.comm, peer, tag, call.recv_counts[peer], coll::at(call.recv_data, recv_displs[peer])));
   for (int peer = 0; peer < c.size; ++peer)
     if (peer != c.me)
-      requests.push_back(c.rank.isend(c.comm, peer, tag, call.send_counts[peer], coll::at(call.send_data, send_displs[peer])));
+      requests.push_back(
+          c.rank.isend(c.comm, peer, tag, call.send_counts[peer], coll::at(call.send_data, send_displs[peer])));
   c.rank.waitall(requests);
 }
 

@@ -12,10 +12,9 @@ void alltoallv_pair_light_barrier(const CollectiveContext& c, const CollectiveCa
   exchange::phased(c, call, exchange::Partners::Xor, exchange::Sync::Light);
 }
 
-const RegisterAlgorithm kRegister({Collective::Alltoallv, "pair_light_barrier",
-                                   "pairwise exchange, 1-byte sync with the next partner",
-                                   "SimGrid 3.32 alltoallv-pair-light-barrier.cpp (Star-MPI)",
-                                   alltoallv_pair_light_barrier});
+const RegisterAlgorithm
+    kRegister({Collective::Alltoallv, "pair_light_barrier", "pairwise exchange, 1-byte sync with the next partner",
+               "SimGrid 3.32 alltoallv-pair-light-barrier.cpp (Star-MPI)", alltoallv_pair_light_barrier});
 
 } // namespace
 } // namespace mpisim::mpi

@@ -12,10 +12,9 @@ void alltoallv_pair_mpi_barrier(const CollectiveContext& c, const CollectiveCall
   exchange::phased(c, call, exchange::Partners::Xor, exchange::Sync::BarrierEachStep);
 }
 
-const RegisterAlgorithm kRegister({Collective::Alltoallv, "pair_mpi_barrier",
-                                   "pairwise exchange, a barrier before every step",
-                                   "SimGrid 3.32 alltoallv-pair-mpi-barrier.cpp (Star-MPI)",
-                                   alltoallv_pair_mpi_barrier});
+const RegisterAlgorithm
+    kRegister({Collective::Alltoallv, "pair_mpi_barrier", "pairwise exchange, a barrier before every step",
+               "SimGrid 3.32 alltoallv-pair-mpi-barrier.cpp (Star-MPI)", alltoallv_pair_mpi_barrier});
 
 } // namespace
 } // namespace mpisim::mpi

@@ -12,8 +12,7 @@ void alltoallv_pair_one_barrier(const CollectiveContext& c, const CollectiveCall
   exchange::phased(c, call, exchange::Partners::Xor, exchange::Sync::OneBarrier);
 }
 
-const RegisterAlgorithm kRegister({Collective::Alltoallv, "pair_one_barrier",
-                                   "one barrier, then pairwise exchange",
+const RegisterAlgorithm kRegister({Collective::Alltoallv, "pair_one_barrier", "one barrier, then pairwise exchange",
                                    "SimGrid 3.32 alltoallv-pair-one-barrier.cpp (Star-MPI)",
                                    alltoallv_pair_one_barrier});
 

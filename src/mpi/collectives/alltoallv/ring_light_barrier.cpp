@@ -12,10 +12,9 @@ void alltoallv_ring_light_barrier(const CollectiveContext& c, const CollectiveCa
   exchange::phased(c, call, exchange::Partners::Ring, exchange::Sync::Light);
 }
 
-const RegisterAlgorithm kRegister({Collective::Alltoallv, "ring_light_barrier",
-                                   "ring exchange, 1-byte sync with the next partners",
-                                   "SimGrid 3.32 alltoallv-ring-light-barrier.cpp (Star-MPI)",
-                                   alltoallv_ring_light_barrier});
+const RegisterAlgorithm
+    kRegister({Collective::Alltoallv, "ring_light_barrier", "ring exchange, 1-byte sync with the next partners",
+               "SimGrid 3.32 alltoallv-ring-light-barrier.cpp (Star-MPI)", alltoallv_ring_light_barrier});
 
 } // namespace
 } // namespace mpisim::mpi

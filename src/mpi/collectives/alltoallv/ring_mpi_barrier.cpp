@@ -11,10 +11,9 @@ void alltoallv_ring_mpi_barrier(const CollectiveContext& c, const CollectiveCall
   exchange::phased(c, call, exchange::Partners::Ring, exchange::Sync::BarrierEachStep);
 }
 
-const RegisterAlgorithm kRegister({Collective::Alltoallv, "ring_mpi_barrier",
-                                   "ring exchange, a barrier before every step",
-                                   "SimGrid 3.32 alltoallv-ring-mpi-barrier.cpp (Star-MPI)",
-                                   alltoallv_ring_mpi_barrier});
+const RegisterAlgorithm
+    kRegister({Collective::Alltoallv, "ring_mpi_barrier", "ring exchange, a barrier before every step",
+               "SimGrid 3.32 alltoallv-ring-mpi-barrier.cpp (Star-MPI)", alltoallv_ring_mpi_barrier});
 
 } // namespace
 } // namespace mpisim::mpi

@@ -11,8 +11,7 @@ void alltoallv_ring_one_barrier(const CollectiveContext& c, const CollectiveCall
   exchange::phased(c, call, exchange::Partners::Ring, exchange::Sync::OneBarrier);
 }
 
-const RegisterAlgorithm kRegister({Collective::Alltoallv, "ring_one_barrier",
-                                   "one barrier, then ring exchange",
+const RegisterAlgorithm kRegister({Collective::Alltoallv, "ring_one_barrier", "one barrier, then ring exchange",
                                    "SimGrid 3.32 alltoallv-ring-one-barrier.cpp (Star-MPI)",
                                    alltoallv_ring_one_barrier});
 

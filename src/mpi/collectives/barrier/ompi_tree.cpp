@@ -9,7 +9,10 @@ namespace mpisim::mpi {
 namespace {
 
 // Whether r and r XOR jump are paired at this step: the partner has no bit below `jump` and exists.
-bool paired(int partner, int jump, int size) { return (partner & (jump - 1)) == 0 && partner < size; }
+bool paired(int partner, int jump, int size)
+{
+  return (partner & (jump - 1)) == 0 && partner < size;
+}
 
 void barrier_ompi_tree(const CollectiveContext& c, const CollectiveCall&)
 {

@@ -77,8 +77,7 @@ void bcast_arrival_pattern_aware(const CollectiveContext& c, const CollectiveCal
 
 const RegisterAlgorithm kRegister({Collective::Bcast, "arrival_pattern_aware",
                                    "rank 0 chains the ranks in their order of arrival, 8 KiB segments",
-                                   "SimGrid 3.32 bcast-arrival-pattern-aware (STAR-MPI)",
-                                   bcast_arrival_pattern_aware});
+                                   "SimGrid 3.32 bcast-arrival-pattern-aware (STAR-MPI)", bcast_arrival_pattern_aware});
 
 } // namespace
 } // namespace mpisim::mpi

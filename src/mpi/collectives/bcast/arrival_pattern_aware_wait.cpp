@@ -26,8 +26,8 @@ void run_rank_zero(const CollectiveContext& c, const CollectiveCall& call, doubl
     c.rank.send(c.comm, group.front(), c.tag, bcast::kHeaderBytes, header.data());
     std::vector<RequestPtr> sends;
     for (long i = 0; i < pipe_length; ++i)
-      sends.push_back(c.rank.isend(c.comm, group.front(), c.tag, segment_bytes,
-                                   coll::at(call.recv_data, i * segment_bytes)));
+      sends.push_back(
+          c.rank.isend(c.comm, group.front(), c.tag, segment_bytes, coll::at(call.recv_data, i * segment_bytes)));
     c.rank.waitall(sends);
   }
   watch.finish();

@@ -17,10 +17,7 @@ struct Pieces {
   long n;
   double element;
   double offset(long i) const { return static_cast<double>(i * (count / n)) * element; }
-  double bytes(long i) const
-  {
-    return static_cast<double>(count / n + (i == n - 1 ? count % n : 0)) * element;
-  }
+  double bytes(long i) const { return static_cast<double>(count / n + (i == n - 1 ? count % n : 0)) * element; }
 };
 
 void run_rank_zero(const CollectiveContext& c, const CollectiveCall& call, long count, double element)

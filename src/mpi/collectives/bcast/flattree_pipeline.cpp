@@ -27,8 +27,8 @@ void bcast_flattree_pipeline(const CollectiveContext& c, const CollectiveCall& c
   if (c.me != call.root) {
     std::vector<RequestPtr> receives;
     for (long i = 0; i < s.pipe_length; ++i)
-      receives.push_back(c.rank.irecv(c.comm, call.root, c.tag, s.segment_bytes(),
-                                      coll::at(call.recv_data, i * s.segment_bytes())));
+      receives.push_back(
+          c.rank.irecv(c.comm, call.root, c.tag, s.segment_bytes(), coll::at(call.recv_data, i * s.segment_bytes())));
     c.rank.waitall(receives);
     if (send_tail)
       c.rank.recv(c.comm, call.root, c.tag, tail_bytes, coll::at(call.recv_data, tail_offset));

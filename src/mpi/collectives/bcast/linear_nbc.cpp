@@ -7,7 +7,8 @@ namespace {
 
 void bcast_linear(const CollectiveContext& c, const CollectiveCall& call)
 {
-  linear::fan_out(c, call.root, [&](int) { return call.bytes; }, call.recv_data, [&](int) { return call.recv_data; });
+  linear::fan_out(
+      c, call.root, [&](int) { return call.bytes; }, call.recv_data, [&](int) { return call.recv_data; });
 }
 
 const RegisterAlgorithm kRegister({Collective::Bcast, "linear_nbc", "the root sends to all at once",

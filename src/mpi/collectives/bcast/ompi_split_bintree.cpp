@@ -16,15 +16,15 @@ namespace mpisim::mpi {
 namespace {
 
 struct Half {
-  long count = 0;     // elements
-  double offset = 0;  // bytes into the buffer
+  long count = 0;    // elements
+  double offset = 0; // bytes into the buffer
   long segments = 0;
 };
 
 // Segments of this rank's half, from the parent (none at the root), forwarded to the children with blocking sends.
 // The pattern of Open MPI: the receive of the next segment is posted before the current one is waited for.
-void pipeline_half(const CollectiveContext& c, const CollectiveCall& call, const ompi::Tree& node,
-                   const Half& half, long per_segment, double element)
+void pipeline_half(const CollectiveContext& c, const CollectiveCall& call, const ompi::Tree& node, const Half& half,
+                   long per_segment, double element)
 {
   const double segment_bytes = static_cast<double>(per_segment) * element;
   auto bytes_of = [&](long i) {
@@ -104,8 +104,8 @@ void bcast_ompi_split_bintree(const CollectiveContext& c, const CollectiveCall& 
   } else if (c.size % 2 == 0 && c.me == last) {
     c.rank.recv(c.comm, call.root, c.tag, bytes(halves[1]), coll::at(call.recv_data, halves[1].offset));
   } else if (c.me != call.root) {
-    c.rank.sendrecv(c.comm, pair, c.tag, bytes(mine), pair, c.tag, bytes(other),
-                    coll::at(call.recv_data, mine.offset), coll::at(call.recv_data, other.offset));
+    c.rank.sendrecv(c.comm, pair, c.tag, bytes(mine), pair, c.tag, bytes(other), coll::at(call.recv_data, mine.offset),
+                    coll::at(call.recv_data, other.offset));
   }
 }
 

@@ -24,15 +24,13 @@ void bcast_scatter_lr_allgather(const CollectiveContext& c, const CollectiveCall
     const int next_relative = (next - call.root + c.size) % c.size;
     // Pieces before a non-empty one are full, so piece i starts at i * piece.
     c.rank.sendrecv(c.comm, right, c.tag, piece_bytes(sent_relative), left, c.tag, piece_bytes(next_relative),
-                    coll::at(call.recv_data, sent_relative * piece),
-                    coll::at(call.recv_data, next_relative * piece));
+                    coll::at(call.recv_data, sent_relative * piece), coll::at(call.recv_data, next_relative * piece));
     sent = next;
     next = (next + c.size - 1) % c.size;
   }
 }
 
-const RegisterAlgorithm kRegister({Collective::Bcast, "scatter_LR_allgather",
-                                   "binomial scatter, then ring allgather",
+const RegisterAlgorithm kRegister({Collective::Bcast, "scatter_LR_allgather", "binomial scatter, then ring allgather",
                                    "MPICH long-message bcast (Thakur et al. 2005), SimGrid 3.32",
                                    bcast_scatter_lr_allgather});
 

@@ -9,7 +9,10 @@
 namespace mpisim::mpi::allgather {
 
 // Where rank `r`'s block (of call.recv_bytes) lives in recv_data (null in replay).
-inline std::byte* slot(const CollectiveCall& call, int r) { return coll::at(call.recv_data, r * call.recv_bytes); }
+inline std::byte* slot(const CollectiveCall& call, int r)
+{
+  return coll::at(call.recv_data, r * call.recv_bytes);
+}
 
 // Copies this rank's block into its slot (nothing in place or in replay).
 inline void place_own(const CollectiveContext& c, const CollectiveCall& call)
@@ -32,7 +35,10 @@ inline int cores_per_node(const CollectiveContext& c)
   return static_cast<int>(layout.members[layout.node_of[c.me]].size());
 }
 
-inline bool is_power_of_two(int n) { return (n & (n - 1)) == 0; }
+inline bool is_power_of_two(int n)
+{
+  return (n & (n - 1)) == 0;
+}
 
 // Receives from each rank of `peers` (except me) the `blocks` blocks starting at slot `first_block(peer)`, then sends
 // the `blocks` blocks starting at slot `mine` to each of them with blocking sends, then waits (the mesh algorithms).

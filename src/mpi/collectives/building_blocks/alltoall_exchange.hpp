@@ -61,7 +61,10 @@ inline void barrier(const CollectiveContext& c)
   c.library.run_part(c, call);
 }
 
-inline bool power_of_two(int size) { return (size & (size - 1)) == 0; }
+inline bool power_of_two(int size)
+{
+  return (size & (size - 1)) == 0;
+}
 
 // Who a rank exchanges with at each step: rank XOR step (pairs; SimGrid's "pair" family, which refuses sizes that
 // are not powers of two), or rank+step / rank-step (rings).

@@ -33,7 +33,10 @@ Tree in_real_ranks(const ShiftedLinks& links, const Viewpoint& at, RootParent ro
 }
 
 // A communicator of one rank: the rank alone, with no parent.
-Tree lone_root(const Viewpoint& at) { return Tree{at.root, kNoParent, {}}; }
+Tree lone_root(const Viewpoint& at)
+{
+  return Tree{at.root, kNoParent, {}};
+}
 
 // --- k-ary tree ----------------------------------------------------------------------------------------------------
 
@@ -84,9 +87,18 @@ struct Run {
 
 // --- binomial trees ------------------------------------------------------------------------------------------------
 
-unsigned bits(int shifted) { return static_cast<unsigned>(shifted); }
-int highest_bit(int shifted) { return static_cast<int>(std::bit_floor(bits(shifted))); }
-int lowest_bit(int shifted) { return shifted & -shifted; }
+unsigned bits(int shifted)
+{
+  return static_cast<unsigned>(shifted);
+}
+int highest_bit(int shifted)
+{
+  return static_cast<int>(std::bit_floor(bits(shifted)));
+}
+int lowest_bit(int shifted)
+{
+  return shifted & -shifted;
+}
 
 // Children shifted + step for step = first_step, 2 * first_step, ... while step < step_limit and inside the
 // communicator.

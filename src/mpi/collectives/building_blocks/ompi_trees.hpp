@@ -55,7 +55,10 @@ int in_order_binomial_subtree_size(const Viewpoint& at, int child);
 inline constexpr int kMaxChains = 32;
 Tree chains(int chain_count, const Viewpoint& at);
 // root -> root + 1 -> ... -> root + size - 1.
-inline Tree pipeline(const Viewpoint& at) { return chains(1, at); }
+inline Tree pipeline(const Viewpoint& at)
+{
+  return chains(1, at);
+}
 
 // Open MPI's number of elements per segment for segments of about `segment_bytes`: the whole message (`count`
 // elements of `element_bytes`) when a segment would be below one element or hold it all; otherwise the segment

@@ -62,7 +62,10 @@ double BlockLayout::bytes(BlockRange range) const
   return std::accumulate(sizes.begin() + range.first, sizes.begin() + range.last, 0.0);
 }
 
-std::byte* BlockLayout::start(BlockRange range) const { return range.empty() ? base : block(range.first); }
+std::byte* BlockLayout::start(BlockRange range) const
+{
+  return range.empty() ? base : block(range.first);
+}
 
 void gather(const CollectiveContext& c, const BlockLayout& layout, int origin)
 {
@@ -71,14 +74,14 @@ void gather(const CollectiveContext& c, const BlockLayout& layout, int origin)
   for (const Step& step : schedule(c.size, me)) {
     const int peer = real(step.peer);
     switch (step.move) {
-      case Move::Exchange:
-        c.rank.sendrecv(c.comm, peer, c.tag, layout.bytes(step.sent), peer, c.tag, layout.bytes(step.received),
-                        layout.start(step.sent), layout.start(step.received));
-        break;
-      case Move::Send: c.rank.send(c.comm, peer, c.tag, layout.bytes(step.sent), layout.start(step.sent)); break;
-      case Move::Receive:
-        c.rank.recv(c.comm, peer, c.tag, layout.bytes(step.received), layout.start(step.received));
-        break;
+    case Move::Exchange:
+      c.rank.sendrecv(c.comm, peer, c.tag, layout.bytes(step.sent), peer, c.tag, layout.bytes(step.received),
+                      layout.start(step.sent), layout.start(step.received));
+      break;
+    case Move::Send: c.rank.send(c.comm, peer, c.tag, layout.bytes(step.sent), layout.start(step.sent)); break;
+    case Move::Receive:
+      c.rank.recv(c.comm, peer, c.tag, layout.bytes(step.received), layout.start(step.received));
+      break;
     }
   }
 }

@@ -11,7 +11,8 @@ void gather_linear(const CollectiveContext& c, const CollectiveCall& call)
   auto slot = [&](int peer) { return coll::at(call.recv_data, peer * call.recv_bytes); };
   if (c.me == call.root)
     coll::copy(slot(c.me), call.send_data, call.recv_bytes);
-  linear::fan_in(c, call.root, [&](int) { return bytes; }, call.send_data, slot);
+  linear::fan_in(
+      c, call.root, [&](int) { return bytes; }, call.send_data, slot);
 }
 
 void gatherv_linear(const CollectiveContext& c, const CollectiveCall& call)
@@ -23,8 +24,8 @@ void gatherv_linear(const CollectiveContext& c, const CollectiveCall& call)
   if (c.me == call.root)
     coll::copy(slot(c.me), call.send_data, call.recv_counts[c.me]);
   linear::fan_in(
-      c, call.root, [&](int peer) { return c.me == call.root ? call.recv_counts[peer] : call.bytes; },
-      call.send_data, slot);
+      c, call.root, [&](int peer) { return c.me == call.root ? call.recv_counts[peer] : call.bytes; }, call.send_data,
+      slot);
 }
 
 const RegisterAlgorithm kGather({Collective::Gather, "linear_nbc", "all send to the root at once",

@@ -12,10 +12,10 @@
 // not checked against SimGrid's.
 // Origin: SimGrid 3.32 reduce-arrival-pattern-aware.cpp (from the STAR-MPI collection). Non-commutative operations:
 // ompi_basic_linear (the chain follows arrival order, not rank order; SimGrid's default reduce also picks it).
-#include "mpi/collectives/CollectiveData.hpp"
 #include "mpi/Communicator.hpp"
 #include "mpi/Mailbox.hpp"
 #include "mpi/World.hpp"
+#include "mpi/collectives/CollectiveData.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -26,8 +26,8 @@ namespace {
 constexpr double kSegmentBytes = 8192;
 constexpr int kHeaderInts = 1024;
 constexpr double kHeaderBytes = kHeaderInts * sizeof(int);
-constexpr double kIprobeSleep = 1e-4; // smpi/iprobe
-constexpr double kPollSleep = 1e-4;   // the algorithm's own sleep after each probe (unsegmented case)
+constexpr double kIprobeSleep = 1e-4;    // smpi/iprobe
+constexpr double kPollSleep = 1e-4;      // the algorithm's own sleep after each probe (unsegmented case)
 constexpr int kRemainderTagOffset = 100; // collective tags are -100 - operation: -2xx is free
 
 // MPI_Iprobe as SMPI does it: costs time growing with consecutive failures, then looks for a message from `peer`.
@@ -37,8 +37,8 @@ public:
   bool probe(int peer)
   {
     c_.rank.sleep(failures_ * kIprobeSleep);
-    const bool found = c_.rank.world().mailbox(c_.rank.world_rank()).find_unexpected(c_.comm.context(), peer,
-                                                                                      c_.tag) != nullptr;
+    const bool found =
+        c_.rank.world().mailbox(c_.rank.world_rank()).find_unexpected(c_.comm.context(), peer, c_.tag) != nullptr;
     failures_ = found ? 1 : failures_ + 1;
     return found;
   }
@@ -188,8 +188,8 @@ void reduce_arrival_pattern_aware(const CollectiveContext& c, const CollectiveCa
 }
 
 const RegisterAlgorithm kRegister({Collective::Reduce, "arrival_pattern_aware",
-                                   "chains of ranks in order of arrival, pipelined",
-                                   "SimGrid 3.32 (STAR-MPI)", reduce_arrival_pattern_aware});
+                                   "chains of ranks in order of arrival, pipelined", "SimGrid 3.32 (STAR-MPI)",
+                                   reduce_arrival_pattern_aware});
 
 } // namespace
 } // namespace mpisim::mpi

@@ -6,7 +6,10 @@
 namespace mpisim::mpi {
 namespace {
 
-void reduce_flat_tree(const CollectiveContext& c, const CollectiveCall& call) { reduce_flat::to_root(c, call); }
+void reduce_flat_tree(const CollectiveContext& c, const CollectiveCall& call)
+{
+  reduce_flat::to_root(c, call);
+}
 
 const RegisterAlgorithm kRegister({Collective::Reduce, "flat_tree", "the root receives from each rank in turn",
                                    "SimGrid 3.32 (STAR-MPI)", reduce_flat_tree});

@@ -13,7 +13,8 @@ void reduce_linear(const CollectiveContext& c, const CollectiveCall& call)
   auto slot = [&](int peer) { return slots.at(peer * call.bytes); };
   if (c.me == call.root)
     coll::copy(slot(c.me), call.send_data, call.bytes);
-  linear::fan_in(c, call.root, [&](int) { return call.bytes; }, call.send_data, slot);
+  linear::fan_in(
+      c, call.root, [&](int) { return call.bytes; }, call.send_data, slot);
   if (c.me != call.root || not call.has_data())
     return;
   coll::copy(call.recv_data, slot(c.size - 1), call.bytes);

@@ -14,8 +14,8 @@
 namespace mpisim::mpi {
 namespace {
 
-constexpr double kIntraShmemBytes = 2048;   // MV2_INTRA_SHMEM_REDUCE_MSG
-constexpr double kMpichShortBytes = 2048;   // MPICH's reduce: binomial below this message size
+constexpr double kIntraShmemBytes = 2048; // MV2_INTRA_SHMEM_REDUCE_MSG
+constexpr double kMpichShortBytes = 2048; // MPICH's reduce: binomial below this message size
 
 // A collective context on `comm`, where this rank is `me`.
 CollectiveContext on(const CollectiveContext& c, const Communicator& comm, int me)

@@ -6,7 +6,10 @@
 namespace mpisim::mpi {
 namespace {
 
-void reduce_ompi_basic_linear(const CollectiveContext& c, const CollectiveCall& call) { reduce_flat::to_root(c, call); }
+void reduce_ompi_basic_linear(const CollectiveContext& c, const CollectiveCall& call)
+{
+  reduce_flat::to_root(c, call);
+}
 
 const RegisterAlgorithm kRegister({Collective::Reduce, "ompi_basic_linear", "the root receives from each rank in turn",
                                    "Open MPI coll/basic linear reduce", reduce_ompi_basic_linear});

@@ -57,8 +57,7 @@ inline void generic(const CollectiveContext& c, const CollectiveCall& call, cons
       } else if (s > 0) {
         fold(slot ^ 1, s - 1);
         if (c.me != tree.root)
-          c.rank.send(c.comm, tree.parent, c.tag, segment_bytes(s - 1),
-                      accumulator.at((s - 1) * segment * element));
+          c.rank.send(c.comm, tree.parent, c.tag, segment_bytes(s - 1), accumulator.at((s - 1) * segment * element));
         if (s == segments)
           break;
       }

@@ -16,8 +16,8 @@ void reduce_scatter_mpich_pair(const CollectiveContext& c, const CollectiveCall&
   for (int step = 1; step < c.size; ++step) {
     const int dst = (c.me + step) % c.size;
     const int src = (c.me - step + c.size) % c.size;
-    c.rank.sendrecv(c.comm, dst, c.tag, call.recv_counts[dst], src, c.tag, mine,
-                    coll::at(call.send_data, displs[dst]), contributions.at(src * mine));
+    c.rank.sendrecv(c.comm, dst, c.tag, call.recv_counts[dst], src, c.tag, mine, coll::at(call.send_data, displs[dst]),
+                    contributions.at(src * mine));
   }
   if (not call.has_data())
     return;

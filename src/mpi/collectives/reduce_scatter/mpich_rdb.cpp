@@ -99,18 +99,18 @@ void reduce_scatter_mpich_rdb(const CollectiveContext& c, const CollectiveCall& 
       combine_pending();
     level = step.level;
     switch (step.move) {
-      case Move::Exchange:
-        c.rank.sendrecv(c.comm, step.peer, c.tag, partial.outside(step.sent).bytes(), step.peer, c.tag,
-                        partial.outside(step.received).bytes(), partial.pack_outside(step.sent), partial.incoming());
-        pending = step.received;
-        break;
-      case Move::Send:
-        c.rank.send(c.comm, step.peer, c.tag, partial.outside(step.sent).bytes(), partial.incoming());
-        break;
-      case Move::Receive:
-        c.rank.recv(c.comm, step.peer, c.tag, partial.outside(step.received).bytes(), partial.incoming());
-        pending = step.received;
-        break;
+    case Move::Exchange:
+      c.rank.sendrecv(c.comm, step.peer, c.tag, partial.outside(step.sent).bytes(), step.peer, c.tag,
+                      partial.outside(step.received).bytes(), partial.pack_outside(step.sent), partial.incoming());
+      pending = step.received;
+      break;
+    case Move::Send:
+      c.rank.send(c.comm, step.peer, c.tag, partial.outside(step.sent).bytes(), partial.incoming());
+      break;
+    case Move::Receive:
+      c.rank.recv(c.comm, step.peer, c.tag, partial.outside(step.received).bytes(), partial.incoming());
+      pending = step.received;
+      break;
     }
   }
   combine_pending();

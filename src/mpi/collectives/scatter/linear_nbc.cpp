@@ -11,7 +11,8 @@ void scatter_linear(const CollectiveContext& c, const CollectiveCall& call)
   auto slot = [&](int peer) { return coll::at(call.send_data, peer * call.bytes); };
   if (c.me == call.root)
     coll::copy(call.recv_data, slot(c.me), call.recv_bytes);
-  linear::fan_out(c, call.root, [&](int) { return bytes; }, call.recv_data, slot);
+  linear::fan_out(
+      c, call.root, [&](int) { return bytes; }, call.recv_data, slot);
 }
 
 void scatterv_linear(const CollectiveContext& c, const CollectiveCall& call)

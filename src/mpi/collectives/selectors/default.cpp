@@ -28,10 +28,10 @@ std::string choose_reduce_scatter(const CollectiveCall& call)
 std::string choose_nonblocking(const CollectiveCall& call)
 {
   switch (call.op) {
-    case Collective::Barrier: return "ompi_basic_linear";
-    case Collective::Scan:
-    case Collective::Exscan: return "linear";
-    default: return "linear_nbc";
+  case Collective::Barrier: return "ompi_basic_linear";
+  case Collective::Scan:
+  case Collective::Exscan: return "linear";
+  default: return "linear_nbc";
   }
 }
 
@@ -40,22 +40,22 @@ std::string choose_default(const CollectiveCall& call, const CommShape& shape)
   if (call.nonblocking)
     return choose_nonblocking(call);
   switch (call.op) {
-    case Collective::Barrier: return "ompi_basic_linear";
-    case Collective::Bcast: return "binomial_tree";
-    case Collective::Reduce: return "linear_nbc";
-    case Collective::Allreduce: return "redbcast";
-    case Collective::Alltoall: return ompi_tables::lookup(ompi_tables::alltoall(), shape.size, call.bytes);
-    case Collective::Alltoallv: return "linear_nbc";
-    case Collective::Gather: return "linear_nbc";
-    case Collective::Gatherv: return "linear_nbc";
-    case Collective::Scatter: return "linear_nbc";
-    case Collective::Scatterv: return "linear_nbc";
-    case Collective::Allgather: return "linear_nbc";
-    case Collective::Allgatherv: return "linear_nbc";
-    case Collective::ReduceScatter: return choose_reduce_scatter(call);
-    case Collective::Scan: return "linear";
-    case Collective::Exscan: return "linear";
-    case Collective::Alltoallw: return "linear_nbc"; // the only one, as in SimGrid
+  case Collective::Barrier: return "ompi_basic_linear";
+  case Collective::Bcast: return "binomial_tree";
+  case Collective::Reduce: return "linear_nbc";
+  case Collective::Allreduce: return "redbcast";
+  case Collective::Alltoall: return ompi_tables::lookup(ompi_tables::alltoall(), shape.size, call.bytes);
+  case Collective::Alltoallv: return "linear_nbc";
+  case Collective::Gather: return "linear_nbc";
+  case Collective::Gatherv: return "linear_nbc";
+  case Collective::Scatter: return "linear_nbc";
+  case Collective::Scatterv: return "linear_nbc";
+  case Collective::Allgather: return "linear_nbc";
+  case Collective::Allgatherv: return "linear_nbc";
+  case Collective::ReduceScatter: return choose_reduce_scatter(call);
+  case Collective::Scan: return "linear";
+  case Collective::Exscan: return "linear";
+  case Collective::Alltoallw: return "linear_nbc"; // the only one, as in SimGrid
   }
   return "linear_nbc";
 }

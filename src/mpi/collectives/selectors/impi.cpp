@@ -43,30 +43,30 @@ const DecisionTable& table_for(const std::vector<PpnTable>& tables, const CommSh
 double decision_bytes(const CollectiveCall& call)
 {
   switch (call.op) {
-    case Collective::Barrier:
-    case Collective::Alltoallv: return 1;
-    case Collective::ReduceScatter:
-    case Collective::Allgatherv: return total(call.recv_counts);
-    case Collective::Allgather: return call.recv_bytes;
-    default: return call.bytes;
+  case Collective::Barrier:
+  case Collective::Alltoallv: return 1;
+  case Collective::ReduceScatter:
+  case Collective::Allgatherv: return total(call.recv_counts);
+  case Collective::Allgather: return call.recv_bytes;
+  default: return call.bytes;
   }
 }
 
 const std::vector<PpnTable>* tables_of(Collective op)
 {
   switch (op) {
-    case Collective::Barrier: return &barrier();
-    case Collective::Bcast: return &bcast();
-    case Collective::Reduce: return &reduce();
-    case Collective::Allreduce: return &allreduce();
-    case Collective::Alltoall: return &alltoall();
-    case Collective::Alltoallv: return &alltoallv();
-    case Collective::Gather: return &gather();
-    case Collective::Scatter: return &scatter();
-    case Collective::Allgather: return &allgather();
-    case Collective::Allgatherv: return &allgatherv();
-    case Collective::ReduceScatter: return &reduce_scatter();
-    default: return nullptr;
+  case Collective::Barrier: return &barrier();
+  case Collective::Bcast: return &bcast();
+  case Collective::Reduce: return &reduce();
+  case Collective::Allreduce: return &allreduce();
+  case Collective::Alltoall: return &alltoall();
+  case Collective::Alltoallv: return &alltoallv();
+  case Collective::Gather: return &gather();
+  case Collective::Scatter: return &scatter();
+  case Collective::Allgather: return &allgather();
+  case Collective::Allgatherv: return &allgatherv();
+  case Collective::ReduceScatter: return &reduce_scatter();
+  default: return nullptr;
   }
 }
 
@@ -89,12 +89,12 @@ std::string resolve(const std::string& algorithm, const CollectiveCall& call, co
 std::string choose_impi(const CollectiveCall& call, const CommShape& shape)
 {
   switch (call.op) {
-    case Collective::Gatherv: return "linear_nbc";
-    case Collective::Scatterv: return "linear_nbc";
-    case Collective::Scan: return "linear";
-    case Collective::Exscan: return "linear";
-    case Collective::Alltoallw: return "linear_nbc"; // the only one, as in SimGrid
-    default: break;
+  case Collective::Gatherv: return "linear_nbc";
+  case Collective::Scatterv: return "linear_nbc";
+  case Collective::Scan: return "linear";
+  case Collective::Exscan: return "linear";
+  case Collective::Alltoallw: return "linear_nbc"; // the only one, as in SimGrid
+  default: break;
   }
   const DecisionTable& table = table_for(*tables_of(call.op), shape);
   return resolve(decision::decide(table, shape.size, decision_bytes(call)), call, shape);

@@ -5,8 +5,8 @@
 // MVAPICH2's two-level algorithms, and bcast on a uniform communicator (the same number of ranks on every node) runs
 // SMP_binomial. Those branches are skipped on the node and leader communicators SMP-aware algorithms build
 // (SimGrid's is_smp_comm; CommShape::hierarchy_part). Reduce_scatter and allgatherv decide on element counts
-// (SimGrid sums the counts without the type size), the others on bytes. Operations MPICH tunes but SimGrid does not select (gatherv,
-// scatterv, scan, exscan) run what SimGrid runs for them.
+// (SimGrid sums the counts without the type size), the others on bytes. Operations MPICH tunes but SimGrid does not
+// select (gatherv, scatterv, scan, exscan) run what SimGrid runs for them.
 #include "mpi/collectives/Collectives.hpp"
 
 #include <algorithm>
@@ -17,9 +17,9 @@ namespace mpisim::mpi {
 namespace {
 
 // MPICH's thresholds (bytes unless said otherwise).
-constexpr double kAllreduceShort = 2048;          // MPIR_PARAM_ALLREDUCE_SHORT_MSG_SIZE
-constexpr double kAlltoallShort = 256;            // per-peer block
-constexpr double kAlltoallMedium = 32768;         // per-peer block
+constexpr double kAllreduceShort = 2048;  // MPIR_PARAM_ALLREDUCE_SHORT_MSG_SIZE
+constexpr double kAlltoallShort = 256;    // per-peer block
+constexpr double kAlltoallMedium = 32768; // per-peer block
 constexpr int kAlltoallBruckMinRanks = 8;
 constexpr double kBcastShort = 12288;
 constexpr double kBcastMedium = 524288;
@@ -114,33 +114,32 @@ std::string choose_mpich(const CollectiveCall& call, const CommShape& shape)
 {
   const int size = shape.size;
   switch (call.op) {
-    case Collective::Barrier: return "ompi_bruck";
-    case Collective::Bcast: return choose_bcast(call, shape);
-    case Collective::Reduce: return choose_reduce(call, shape);
-    case Collective::Allreduce: return choose_allreduce(call, shape);
-    case Collective::Alltoall: return choose_alltoall(call, size);
-    case Collective::Alltoallv: return "bruck";
-    case Collective::Gather: return "ompi_binomial";
-    case Collective::Scatter: return "ompi_binomial";
-    case Collective::Allgather: return choose_allgather(call.bytes * size, size, "rdb", "bruck", "ring");
-    case Collective::Allgatherv:
-      // With nothing to gather SimGrid's rule returns at once: mpich_ring sends no message then.
-      if (total(call.recv_counts) == 0)
-        return "mpich_ring";
-      return choose_allgather(total(call.recv_counts) / call.element_bytes, size, "mpich_rdb", "ompi_bruck",
-                              "mpich_ring");
-    case Collective::ReduceScatter: return choose_reduce_scatter(call, size);
-    case Collective::Gatherv: return "linear_nbc";
-    case Collective::Scatterv: return "linear_nbc";
-    case Collective::Scan: return "linear";
-    case Collective::Exscan: return "linear";
-    case Collective::Alltoallw: return "linear_nbc"; // the only one, as in SimGrid
+  case Collective::Barrier: return "ompi_bruck";
+  case Collective::Bcast: return choose_bcast(call, shape);
+  case Collective::Reduce: return choose_reduce(call, shape);
+  case Collective::Allreduce: return choose_allreduce(call, shape);
+  case Collective::Alltoall: return choose_alltoall(call, size);
+  case Collective::Alltoallv: return "bruck";
+  case Collective::Gather: return "ompi_binomial";
+  case Collective::Scatter: return "ompi_binomial";
+  case Collective::Allgather: return choose_allgather(call.bytes * size, size, "rdb", "bruck", "ring");
+  case Collective::Allgatherv:
+    // With nothing to gather SimGrid's rule returns at once: mpich_ring sends no message then.
+    if (total(call.recv_counts) == 0)
+      return "mpich_ring";
+    return choose_allgather(total(call.recv_counts) / call.element_bytes, size, "mpich_rdb", "ompi_bruck",
+                            "mpich_ring");
+  case Collective::ReduceScatter: return choose_reduce_scatter(call, size);
+  case Collective::Gatherv: return "linear_nbc";
+  case Collective::Scatterv: return "linear_nbc";
+  case Collective::Scan: return "linear";
+  case Collective::Exscan: return "linear";
+  case Collective::Alltoallw: return "linear_nbc"; // the only one, as in SimGrid
   }
   return "linear_nbc";
 }
 
-const RegisterSelector kRegister({"mpich", "MPICH 3.3b's decision rules, as SimGrid 3.32 encodes them",
-                                  choose_mpich});
+const RegisterSelector kRegister({"mpich", "MPICH 3.3b's decision rules, as SimGrid 3.32 encodes them", choose_mpich});
 
 } // namespace
 } // namespace mpisim::mpi

@@ -207,22 +207,22 @@ std::string choose_mvapich2(const CollectiveCall& call, const CommShape& shape)
 {
   const int size = shape.size;
   switch (call.op) {
-    case Collective::Barrier: return "mvapich2_pair";
-    case Collective::Bcast: return choose_bcast(call, shape);
-    case Collective::Reduce: return choose_reduce(call, size);
-    case Collective::Allreduce: return choose_allreduce(call, size);
-    case Collective::Alltoall: return choose_alltoall(call, shape);
-    case Collective::Alltoallv: return in_place(call) ? "ompi_basic_linear" : "ring";
-    case Collective::Gather: return choose_gather(call, shape);
-    case Collective::Scatter: return choose_scatter(call, shape);
-    case Collective::Allgather: return choose_allgather(call, shape);
-    case Collective::Allgatherv: return choose_allgatherv(call, size);
-    case Collective::ReduceScatter: return choose_reduce_scatter(call, size);
-    case Collective::Gatherv: return "linear_nbc";
-    case Collective::Scatterv: return "linear_nbc";
-    case Collective::Scan: return "linear";
-    case Collective::Exscan: return "linear";
-    case Collective::Alltoallw: return "linear_nbc"; // the only one, as in SimGrid
+  case Collective::Barrier: return "mvapich2_pair";
+  case Collective::Bcast: return choose_bcast(call, shape);
+  case Collective::Reduce: return choose_reduce(call, size);
+  case Collective::Allreduce: return choose_allreduce(call, size);
+  case Collective::Alltoall: return choose_alltoall(call, shape);
+  case Collective::Alltoallv: return in_place(call) ? "ompi_basic_linear" : "ring";
+  case Collective::Gather: return choose_gather(call, shape);
+  case Collective::Scatter: return choose_scatter(call, shape);
+  case Collective::Allgather: return choose_allgather(call, shape);
+  case Collective::Allgatherv: return choose_allgatherv(call, size);
+  case Collective::ReduceScatter: return choose_reduce_scatter(call, size);
+  case Collective::Gatherv: return "linear_nbc";
+  case Collective::Scatterv: return "linear_nbc";
+  case Collective::Scan: return "linear";
+  case Collective::Exscan: return "linear";
+  case Collective::Alltoallw: return "linear_nbc"; // the only one, as in SimGrid
   }
   return "linear_nbc";
 }

@@ -55,26 +55,26 @@ std::string choose_ompi(const CollectiveCall& call, const CommShape& shape)
   using decision::decide;
   const int size = shape.size;
   switch (call.op) {
-    case Collective::Barrier: return decide(ompi_rules::barrier(), size, 0);
-    case Collective::Bcast: return decide(ompi_rules::bcast(), size, call.bytes);
-    case Collective::Reduce:
-      return decide(call.commutative ? ompi_rules::reduce_commutative() : ompi_rules::reduce_noncommutative(), size,
-                    call.bytes);
-    case Collective::Allreduce:
-      return decide(call.commutative ? ompi_rules::allreduce_commutative() : ompi_rules::allreduce_noncommutative(),
-                    size, call.bytes);
-    case Collective::Alltoall: return decide(ompi_rules::alltoall(), size, call.bytes);
-    case Collective::Alltoallv: return decide(ompi_rules::alltoallv(), size, 0);
-    case Collective::Gather: return decide(ompi_rules::gather(), size, call.bytes);
-    case Collective::Scatter: return decide(ompi_rules::scatter(), size, call.bytes);
-    case Collective::Allgather: return decide(ompi_rules::allgather(), size, call.bytes);
-    case Collective::Allgatherv: return decide(ompi_rules::allgatherv(), size, allgatherv_block(call, size));
-    case Collective::ReduceScatter: return choose_reduce_scatter(call, size);
-    case Collective::Gatherv: return "linear_nbc";
-    case Collective::Scatterv: return "linear_nbc";
-    case Collective::Scan: return "linear";
-    case Collective::Exscan: return "linear";
-    case Collective::Alltoallw: return "linear_nbc"; // the only one, as in SimGrid
+  case Collective::Barrier: return decide(ompi_rules::barrier(), size, 0);
+  case Collective::Bcast: return decide(ompi_rules::bcast(), size, call.bytes);
+  case Collective::Reduce:
+    return decide(call.commutative ? ompi_rules::reduce_commutative() : ompi_rules::reduce_noncommutative(), size,
+                  call.bytes);
+  case Collective::Allreduce:
+    return decide(call.commutative ? ompi_rules::allreduce_commutative() : ompi_rules::allreduce_noncommutative(), size,
+                  call.bytes);
+  case Collective::Alltoall: return decide(ompi_rules::alltoall(), size, call.bytes);
+  case Collective::Alltoallv: return decide(ompi_rules::alltoallv(), size, 0);
+  case Collective::Gather: return decide(ompi_rules::gather(), size, call.bytes);
+  case Collective::Scatter: return decide(ompi_rules::scatter(), size, call.bytes);
+  case Collective::Allgather: return decide(ompi_rules::allgather(), size, call.bytes);
+  case Collective::Allgatherv: return decide(ompi_rules::allgatherv(), size, allgatherv_block(call, size));
+  case Collective::ReduceScatter: return choose_reduce_scatter(call, size);
+  case Collective::Gatherv: return "linear_nbc";
+  case Collective::Scatterv: return "linear_nbc";
+  case Collective::Scan: return "linear";
+  case Collective::Exscan: return "linear";
+  case Collective::Alltoallw: return "linear_nbc"; // the only one, as in SimGrid
   }
   return "linear_nbc";
 }
