@@ -44,6 +44,19 @@ private:
 std::vector<double> displacements(const std::vector<double>& counts, const std::vector<double>& displs);
 double total(const std::vector<double>& counts);
 
+// n is a power of two (n > 0), and the largest power of two <= n (1 for n < 2): the selectors' size tests.
+inline bool power_of_two(int n)
+{
+  return n > 0 && (n & (n - 1)) == 0;
+}
+inline int power_of_two_below(int n)
+{
+  int pof2 = 1;
+  while (pof2 * 2 <= n)
+    pof2 *= 2;
+  return pof2;
+}
+
 // Number of elements of the call's reduction (or block) type in `bytes`.
 inline double elements(const CollectiveCall& call, double bytes)
 {

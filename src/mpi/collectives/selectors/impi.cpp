@@ -6,6 +6,7 @@
 // others SimGrid runs the MVAPICH2 selector too. SimGrid's reduce + scatterv switches to MPICH's rule on irregular
 // counts. Messages of 2^31 B or more fall past the tables' last bound, where SimGrid reads an empty entry (undefined);
 // we keep the last entry. Operations SimGrid does not select (gatherv, scatterv, scan, exscan) run what SimGrid runs.
+#include "mpi/collectives/CollectiveData.hpp"
 #include "mpi/collectives/Collectives.hpp"
 #include "mpi/collectives/selectors/impi_tables.hpp"
 
@@ -16,12 +17,9 @@
 namespace mpisim::mpi {
 namespace {
 
-using namespace impi_rules;
+using coll::total;
 
-double total(const std::vector<double>& counts)
-{
-  return std::accumulate(counts.begin(), counts.end(), 0.0);
-}
+using namespace impi_rules;
 
 bool all_equal(const std::vector<double>& counts)
 {

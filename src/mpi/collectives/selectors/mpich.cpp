@@ -7,6 +7,7 @@
 // (SimGrid's is_smp_comm; CommShape::hierarchy_part). Reduce_scatter and allgatherv decide on element counts
 // (SimGrid sums the counts without the type size), the others on bytes. Operations MPICH tunes but SimGrid does not
 // select (gatherv, scatterv, scan, exscan) run what SimGrid runs for them.
+#include "mpi/collectives/CollectiveData.hpp"
 #include "mpi/collectives/Collectives.hpp"
 
 #include <algorithm>
@@ -15,6 +16,10 @@
 
 namespace mpisim::mpi {
 namespace {
+
+using coll::power_of_two;
+using coll::power_of_two_below;
+using coll::total;
 
 // MPICH's thresholds (bytes unless said otherwise).
 constexpr double kAllreduceShort = 2048;  // MPIR_PARAM_ALLREDUCE_SHORT_MSG_SIZE
@@ -28,25 +33,6 @@ constexpr double kReduceShort = 2048;
 constexpr double kReduceScatterLongElements = 524288; // elements in the whole vector
 constexpr double kAllgatherMedium = 524288;           // whole gathered vector
 constexpr double kAllgatherShort = 81920;             // whole gathered vector (inclusive bound)
-
-bool power_of_two(int n)
-{
-  return n > 0 && (n & (n - 1)) == 0;
-}
-
-// The largest power of two <= n.
-int power_of_two_below(int n)
-{
-  int pof2 = 1;
-  while (pof2 * 2 <= n)
-    pof2 *= 2;
-  return pof2;
-}
-
-double total(const std::vector<double>& counts)
-{
-  return std::accumulate(counts.begin(), counts.end(), 0.0);
-}
 
 std::string choose_allreduce(const CollectiveCall& call, const CommShape& shape)
 {

@@ -17,6 +17,7 @@
 // State SimGrid's selector leaves in globals for later algorithms (knomial factors, segment sizes, intra-node
 // functions) is not passed: algorithms use their SimGrid defaults.
 // Operations MVAPICH2 tunes but SimGrid does not select (gatherv, scatterv, scan, exscan) run what SimGrid runs.
+#include "mpi/collectives/CollectiveData.hpp"
 #include "mpi/collectives/Collectives.hpp"
 #include "mpi/collectives/selectors/mvapich2_tables.hpp"
 
@@ -27,25 +28,11 @@
 namespace mpisim::mpi {
 namespace {
 
+using coll::power_of_two;
+using coll::power_of_two_below;
+using coll::total;
+
 using namespace mvapich2_rules;
-
-bool power_of_two(int n)
-{
-  return n > 0 && (n & (n - 1)) == 0;
-}
-
-int power_of_two_below(int n)
-{
-  int pof2 = 1;
-  while (pof2 * 2 <= n)
-    pof2 *= 2;
-  return pof2;
-}
-
-double total(const std::vector<double>& counts)
-{
-  return std::accumulate(counts.begin(), counts.end(), 0.0);
-}
 
 bool all_equal(const std::vector<double>& counts)
 {

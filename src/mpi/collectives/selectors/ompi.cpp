@@ -5,6 +5,7 @@
 // Reductions split on commutativity (allreduce, reduce, reduce_scatter). SimGrid's reduce_scatter "default" is reduce
 // followed by scatterv, which switches to MPICH's rule when the counts are not all equal; we do the same. Operations
 // Open MPI tunes but SimGrid does not select (gatherv, scatterv, scan, exscan) run what SimGrid runs for them.
+#include "mpi/collectives/CollectiveData.hpp"
 #include "mpi/collectives/Collectives.hpp"
 #include "mpi/collectives/selectors/ompi_tables.hpp"
 
@@ -16,10 +17,7 @@
 namespace mpisim::mpi {
 namespace {
 
-double total(const std::vector<double>& counts)
-{
-  return std::accumulate(counts.begin(), counts.end(), 0.0);
-}
+using coll::total;
 
 bool all_equal(const std::vector<double>& counts)
 {
