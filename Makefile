@@ -4,12 +4,13 @@
 #   make asan   the C++ tests of the solver, kernel, models, MPI layer and replay under AddressSanitizer + UBSan
 #   make format apply .clang-format to every C and C++ file; `make format-check` (part of `make test`) fails on any
 #               file that differs from it
+#   make tidy   clang-tidy's checks of .clang-tidy over src/ (part of `make test`); any warning fails
 VENV    := .venv
 PYTHON  := $(VENV)/bin/python
 BUILD   := build/python
 JOBS    ?= $(shell nproc)
 
-.PHONY: all deps venv build demo test test-cpp test-python asan bench clean format format-check
+.PHONY: all deps venv build demo test test-cpp test-python asan bench clean format format-check tidy
 
 all: build
 
@@ -29,7 +30,7 @@ build: venv
 demo: build
 	$(VENV)/bin/mpisim compare-models data/traces/npb/lu.S.4.txt --platform platforms/graphene.xml --models smpi,hybrid,loggps,fluid
 
-test: format-check build test-cpp test-python asan
+test: format-check build test-cpp test-python asan tidy
 
 # The C++ tests reuse the package's build tree (same objects), with the test targets switched on.
 test-cpp: build
@@ -53,6 +54,13 @@ format: deps
 
 format-check: deps
 	@$(FORMATTED) | xargs clang-format --dry-run -Werror && echo "format-check: every C and C++ file follows .clang-format"
+
+# clang-tidy reads the compile commands of a configure-only tree (nothing is built there).
+tidy: deps
+	cmake -S . -B build/tidy -DCMAKE_EXPORT_COMPILE_COMMANDS=ON -DMPISIM_BUILD_TESTS=OFF > /dev/null
+	run-clang-tidy -p build/tidy -j $(JOBS) -quiet 'src/' > build/tidy/report.txt 2>&1 \
+	  || { grep -E 'warning:|error:' build/tidy/report.txt | sort -u; echo "tidy: see build/tidy/report.txt"; exit 1; }
+	@echo "tidy: no clang-tidy warning in src/"
 
 bench: build
 	$(PYTHON) bench/replay_bench.py

@@ -2,13 +2,13 @@
 # Installs the Debian packages mpisim needs (as root, or through sudo), skipping those already present.
 # Usage: scripts/install-deps.sh [--with-test-tools]
 #   --with-test-tools: also SimGrid 3.32 (the reference the agreement tests compare against), Open MPI (real runs for
-#   the trace recorder: it is built when an MPI library is found), pajeng (checks Paje timelines) and clang-format
-#   (`make format-check`, part of `make test`).
+#   the trace recorder: it is built when an MPI library is found), pajeng (checks Paje timelines), clang-format
+#   (`make format-check`) and clang-tidy (`make tidy`), both part of `make test`.
 set -euo pipefail
 
 packages=(build-essential cmake g++ python3-venv python3-dev libboost-context-dev libpugixml-dev libgtest-dev)
 if [[ "${1:-}" == "--with-test-tools" || "${1:-}" == "--with-simgrid" ]]; then
-  packages+=(libsimgrid-dev openmpi-bin libopenmpi-dev pajeng clang-format)
+  packages+=(libsimgrid-dev openmpi-bin libopenmpi-dev pajeng clang-format clang-tidy)
 fi
 
 missing=()

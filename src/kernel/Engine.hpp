@@ -97,7 +97,7 @@ private:
   Actor* running_ = nullptr;
   MemoryContexts* memory_contexts_ = nullptr;
   size_t alive_ = 0;
-  size_t stack_size_ = 256 * 1024;
+  size_t stack_size_ = size_t{256} * 1024;
   uint64_t fingerprint_ = 1469598103934665603ULL;
   uint64_t events_fired_ = 0;
   Engine* previous_ = nullptr;

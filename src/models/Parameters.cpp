@@ -100,7 +100,7 @@ void Parameters::load_file(const std::string& path)
     throw InputError(path, 0, "cannot open the parameter file");
   std::string line;
   long number = 0;
-  auto trim = [](std::string text) {
+  auto trim = [](const std::string& text) {
     size_t begin = text.find_first_not_of(" \t\r");
     size_t end = text.find_last_not_of(" \t\r");
     return begin == std::string::npos ? std::string() : text.substr(begin, end - begin + 1);

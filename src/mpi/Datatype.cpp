@@ -266,6 +266,7 @@ DatatypePtr Datatype::indexed(const std::vector<int>& blocklengths, const std::v
 {
   require_old(old, "MPI_Type_indexed");
   std::vector<std::ptrdiff_t> bytes;
+  bytes.reserve(displacements.size());
   for (int displacement : displacements)
     bytes.push_back(static_cast<std::ptrdiff_t>(displacement) * old->extent());
   std::vector<int> integers{static_cast<int>(blocklengths.size())};

@@ -26,7 +26,7 @@ struct SimulationOptions {
   PlacementOrder placement = PlacementOrder::Platform;
   std::string collective_selector = "default";
   std::map<std::string, std::string> collective_algorithms; // operation -> algorithm
-  size_t stack_size = 256 * 1024;
+  size_t stack_size = size_t{256} * 1024;
 };
 
 // Loads a platform file, or builds one from a generator spec when `text` is not an existing file.

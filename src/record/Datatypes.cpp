@@ -10,7 +10,7 @@ struct Known {
   int simgrid_size; // bytes, as SimGrid 3.32 declares it on x86-64 Linux
 };
 
-// SimGrid 3.32's ids (smpi_datatype.cpp; the same table as src/replay/TiDatatypes.cpp). Types that MPI-3 leaves
+// SimGrid 3.32's ids (the same table as src/replay/TiDatatypes.cpp). Types that MPI-3 leaves
 // optional are guarded: both Open MPI and MPICH define every datatype name as a macro. Ids SimGrid gives to
 // non-standard names (MPI_2FLOAT 35, MPI_2DOUBLE 36, MPI_2LONG 37, MPI_PTR 58) and the removed MPI_LB/MPI_UB are not
 // produced.

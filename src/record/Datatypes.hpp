@@ -1,5 +1,5 @@
-// MPI datatypes as the TI format writes them: a count followed by SimGrid 3.32's datatype id (the ids of
-// src/smpi/mpi/smpi_datatype.cpp, the table mpisim's trace reader also uses: 0 MPI_DOUBLE, 1 MPI_INT, 2 MPI_CHAR,
+// MPI datatypes as the TI format writes them: a count followed by SimGrid 3.32's datatype id (the table
+// mpisim's trace reader also uses: 0 MPI_DOUBLE, 1 MPI_INT, 2 MPI_CHAR,
 // ..., 6 MPI_BYTE, ...).
 //
 // A predefined type keeps its id when SimGrid gives that id the same size as this MPI library does. Anything else

@@ -1,5 +1,5 @@
 // Parsing of action lines. Facts about the format (action names, argument orders, defaults) come from SimGrid 3.32
-// (src/smpi/internals/smpi_replay.cpp and the TI writer in src/instr/instr_private.hpp); the code is ours.
+// (its replay and its trace writer); the code is ours.
 #include "replay/ActionParser.hpp"
 
 #include "common/Errors.hpp"

@@ -1,4 +1,4 @@
-// The TI datatype table. Facts (ids, sizes) from SimGrid 3.32 (src/smpi/mpi/smpi_datatype.cpp); the code is ours.
+// The TI datatype table. Facts (ids, sizes) from SimGrid 3.32's datatypes; the code is ours.
 #include "replay/TiDatatypes.hpp"
 
 #include "common/Errors.hpp"

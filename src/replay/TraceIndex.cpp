@@ -17,7 +17,7 @@ constexpr size_t kKiB = 1024;
 constexpr size_t kIndexChunk = 64 * kKiB;
 constexpr size_t kSharedChunk = 1024 * kKiB;
 // Read buffers of all per-rank streams together stay under this budget, within [kMinRankChunk, kMaxRankChunk] each.
-constexpr size_t kRankBufferBudget = 4 * 1024 * kKiB; // small: replay memory must stay below SMPI's
+constexpr size_t kRankBufferBudget = size_t{4} * 1024 * kKiB; // small: replay memory must stay below SMPI's
 constexpr size_t kMinRankChunk = 4 * kKiB;
 constexpr size_t kMaxRankChunk = 64 * kKiB;
 // Guards the rank-count scan against a typo such as `1000000000 send ...` allocating a queue per rank.

@@ -1,8 +1,8 @@
 // The library selectors: ompi, mpich, mvapich2, impi (SimGrid 3.32's encodings of Open MPI 4.1.2, MPICH 3.3b,
 // MVAPICH2 1.9 for Stampede and Intel MPI 4.1.3).
 //
-// Each expectation is written from the library's rule as SimGrid 3.32 states it (src/smpi/colls/smpi_*_selector.cpp
-// and smpi_mvapich2_selector_stampede.hpp), cited in the comment above it, not from the selectors' tables. Thresholds
+// Each expectation is written from the library's rule as SimGrid 3.32 states it (its four selectors
+// and its MVAPICH2 Stampede tables), cited in the comment above it, not from the selectors' tables. Thresholds
 // are checked on both sides: Open MPI, MPICH and Intel MPI compare "size < bound" (checked at bound - 1, bound and
 // bound + 1), MVAPICH2 "size <= bound" (checked at bound - 1, bound, bound + 1 with the change after bound).
 // Communicator-size rows are checked at their first and last sizes.
@@ -231,7 +231,7 @@ TEST(mpi_coll_selectors, EveryChoiceIsASimGridAlgorithm)
 }
 
 // ------------------------------------------------------------------------------------------------------------------
-// ompi: Open MPI 4.1.2's coll_tuned_decision_fixed.c (SimGrid 3.32's smpi_openmpi_selector.cpp). Sizes: bytes of
+// ompi: Open MPI 4.1.2's fixed decision rules (SimGrid 3.32's ompi selector). Sizes: bytes of
 // the buffer (allreduce, bcast, reduce), of one block (alltoall, allgather, gather, scatter), of the whole vector
 // (reduce_scatter), of the whole vector / ranks (allgatherv).
 // ------------------------------------------------------------------------------------------------------------------
@@ -704,7 +704,7 @@ TEST(mpi_coll_selectors, UntunedOperationsRunSimGridsImplementations)
 }
 
 // ------------------------------------------------------------------------------------------------------------------
-// mpich: MPICH 3.3b (SimGrid 3.32's smpi_mpich_selector.cpp)
+// mpich: MPICH 3.3b (SimGrid 3.32's mpich selector)
 // ------------------------------------------------------------------------------------------------------------------
 
 TEST(mpi_coll_selectors, MpichFixedChoices)
@@ -792,8 +792,8 @@ TEST(mpi_coll_selectors, MpichAllgather)
 }
 
 // ------------------------------------------------------------------------------------------------------------------
-// mvapich2: MVAPICH2 1.9, Stampede tables (SimGrid 3.32's smpi_mvapich2_selector.cpp and
-// smpi_mvapich2_selector_stampede.hpp). Rows serve communicators up to their size (the last row the rest); entries
+// mvapich2: MVAPICH2 1.9, Stampede tables (as SimGrid 3.32's
+// mvapich2 selector encodes them). Rows serve communicators up to their size (the last row the rest); entries
 // message sizes up to their bound.
 // ------------------------------------------------------------------------------------------------------------------
 
@@ -978,7 +978,7 @@ TEST(mpi_coll_selectors, Mvapich2Scatter)
 }
 
 // ------------------------------------------------------------------------------------------------------------------
-// impi: Intel MPI 4.1.3 (SimGrid 3.32's smpi_intel_mpi_selector.cpp). Tables by ranks per node (1, 2, 4, 8, 16 on
+// impi: Intel MPI 4.1.3 (SimGrid 3.32's impi selector). Tables by ranks per node (1, 2, 4, 8, 16 on
 // uniform communicators, 1 otherwise); rows serve communicators up to their size; entries sizes below their bound.
 // ------------------------------------------------------------------------------------------------------------------
 

@@ -7,7 +7,7 @@
 //    envelope) on a star cluster with zero latency and 1 GBps split-duplex private links, so a message of B bytes
 //    alone on its links takes B / 1e9 s, and k messages sharing an uplink (or a downlink) take k * B / 1e9 s.
 // 3. The default selector's choices, including Open MPI's alltoall decision table checked against SimGrid 3.32's
-//    alltoall__ompi (src/smpi/colls/smpi_openmpi_selector.cpp), and the errors for unknown names.
+//    alltoall__ompi (its ompi selector), and the errors for unknown names.
 //
 // Suite names start with "mpi" so that `ctest -R mpi` selects them.
 #include "common/Errors.hpp"
@@ -229,7 +229,7 @@ std::string default_choice(mpi::Collective op, int comm_size, double bytes = 100
   return mpi::SelectorRegistry::find("default").choose(call, mpi::CommShape::flat(comm_size));
 }
 
-// SimGrid 3.32's smpi_default_selector.cpp: bcast = binomial_tree, barrier = ompi_basic_linear, allreduce = reduce +
+// SimGrid 3.32's default selection: bcast = binomial_tree, barrier = ompi_basic_linear, allreduce = reduce +
 // bcast, reduce_scatter = reduce + scatterv, and the non-blocking "i" implementation + wait for the others.
 TEST(mpi_collectives_selector, DefaultChoices)
 {
@@ -261,7 +261,7 @@ TEST(mpi_collectives_selector, DefaultChoices)
   }
 }
 
-// SimGrid 3.32's alltoall__ompi (smpi_openmpi_selector.cpp), transcribed branch for branch: the reference the table
+// SimGrid 3.32's alltoall__ompi (its ompi selector), transcribed branch for branch: the reference the table
 // in ompi_alltoall_table.hpp must reproduce. Algorithms 1 linear, 2 pairwise, 3 modified bruck, 4 linear_sync,
 // 5 two_proc; SimGrid runs 1, 4 and 5 as basic_linear.
 std::string simgrid_alltoall_ompi(int n, double d)

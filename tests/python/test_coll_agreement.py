@@ -20,7 +20,7 @@ from tracegen import write_trace
 
 TOLERANCE = 0.01
 
-# SimGrid 3.32's algorithms per tunable collective (src/smpi/colls/smpi_coll.cpp), besides the selector names.
+# SimGrid 3.32's algorithms per tunable collective (its collective table), besides the selector names.
 SIMGRID_ALGORITHMS = {
     "gather": "ompi_basic_linear ompi_binomial ompi_linear_sync mvapich2_two_level",
     "allgather": "2dmesh 3dmesh bruck GB loosely_lr NTSLR NTSLR_NB pair rdb rhv ring SMP_NTS smp_simple "

@@ -40,7 +40,7 @@ void rebase_bottom(const void*& buf, int count, MessageArguments& args)
     return;
   const std::ptrdiff_t start = args.type->true_lb();
   args.type = mpi::Datatype::hindexed_block(1, {-start}, args.type);
-  buf = reinterpret_cast<const void*>(start);
+  buf = reinterpret_cast<const void*>(start); // NOLINT(performance-no-int-to-ptr): MPI_BOTTOM-relative absolute address
 }
 
 void rebase_bottom(void*& buf, int count, MessageArguments& args)

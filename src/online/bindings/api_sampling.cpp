@@ -1,5 +1,5 @@
 // SMPI's annotations for large studies (include/mpisim.h): injected computation and sleeps, sampled loops, shared
-// buffers. The rules are SimGrid 3.32's (src/smpi/internals/smpi_bench.cpp, smpi_shared.cpp); the state is in
+// buffers. The rules are SimGrid 3.32's (docs/online.md states them); the state is in
 // Sampling.hpp. Each function is reached by its mpisim_ name and by SMPI's.
 #include "online/bindings/Api.hpp"
 #include "online/runtime/Sampling.hpp"
@@ -266,7 +266,7 @@ extern "C" void* mpisim_shared_set_call(const char* function, const char* input,
 // SMPI's names -------------------------------------------------------------------------------------------------------
 
 #define MPISIM_SMPI_NAME(smpi_name, mpisim_name)                                                                       \
-  extern "C" __attribute__((alias(#mpisim_name))) decltype(mpisim_name) smpi_name;
+  extern "C" __attribute__((alias(#mpisim_name))) decltype(mpisim_name) smpi_name; // NOLINT(bugprone-macro-parentheses)
 
 MPISIM_SMPI_NAME(smpi_execute_flops, mpisim_execute_flops)
 MPISIM_SMPI_NAME(smpi_execute_flops_benched, mpisim_execute_flops)

@@ -45,6 +45,7 @@ MPI_Comm split_comm(Runtime& runtime, MPI_Comm comm, const mpi::Communicator& pa
     std::copy_if(all.begin(), all.end(), std::back_inserter(mine), [color](auto& e) { return e.color == color; });
     std::stable_sort(mine.begin(), mine.end(), [](auto& a, auto& b) { return a.key < b.key; });
     std::vector<int> ranks;
+    ranks.reserve(mine.size());
     for (const SplitEntry& e : mine)
       ranks.push_back(e.world_rank);
     return ranks;
@@ -105,6 +106,7 @@ int group_of(Runtime& runtime, const mpi::Communicator& comm)
 std::vector<int> members_of(const mpi::Communicator& comm)
 {
   std::vector<int> members;
+  members.reserve(static_cast<size_t>(comm.size()));
   for (int r = 0; r < comm.size(); ++r)
     members.push_back(comm.world_rank(r));
   return members;

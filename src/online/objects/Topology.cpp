@@ -104,6 +104,7 @@ std::optional<std::vector<int>> dims_create(int nnodes, std::vector<int> dims)
       // Each factor's distance to the smallest one, compared from the largest factor down.
       auto spreads = [](const std::vector<int>& f) {
         std::vector<int> s;
+        s.reserve(f.size());
         for (int factor : f)
           s.push_back(factor - f.back());
         return s;

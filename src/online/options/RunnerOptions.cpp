@@ -13,7 +13,6 @@ namespace mpisim::online {
 namespace {
 
 using options::Option;
-using options::OptionInfo;
 using options::OptionTable;
 using options::OptionValue;
 using options::ValueType;

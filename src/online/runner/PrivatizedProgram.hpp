@@ -24,7 +24,7 @@ public:
 };
 
 // Above this many private bytes per rank, auto prefers dlopen: swap copies them twice at every switch of rank.
-inline constexpr size_t kAutoSwapLimit = 16 * 1024;
+inline constexpr size_t kAutoSwapLimit = size_t{16} * 1024;
 
 // Loads `program` for `ranks` ranks. Throws InputError (unloadable program, swap asked for a program it cannot
 // serve) or UnsupportedMpiCall.

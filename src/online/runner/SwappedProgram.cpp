@@ -12,7 +12,7 @@ struct TlsIndex {
   unsigned long module;
   unsigned long offset;
 };
-extern "C" void* __tls_get_addr(TlsIndex* index);
+extern "C" void* __tls_get_addr(TlsIndex* index); // NOLINT(bugprone-reserved-identifier): the ABI names it
 
 namespace mpisim::online {
 
@@ -23,7 +23,7 @@ std::byte* load_base(void* handle, const std::string& program)
   link_map* map = nullptr;
   if (dlinfo(handle, RTLD_DI_LINKMAP, &map) != 0 || map == nullptr)
     throw InputError(program, 0, std::string("cannot locate the loaded program: ") + dlerror());
-  return reinterpret_cast<std::byte*>(map->l_addr);
+  return reinterpret_cast<std::byte*>(map->l_addr); // NOLINT(performance-no-int-to-ptr): ld.so gives an address
 }
 
 // The main thread's block of the program's thread-locals (the ranks all run on it).

@@ -111,7 +111,7 @@ private:
   static constexpr int32_t kNone = -1;
   static uint64_t key(uint32_t src, uint32_t dst) { return (uint64_t{src} << 32) | dst; }
 
-  void store(uint32_t src, uint32_t dst, StoredRoute stored, const RouteContext& context)
+  void store(uint32_t src, uint32_t dst, StoredRoute&& stored, const RouteContext& context)
   {
     auto [where, inserted] = edges_.try_emplace(key(src, dst), std::move(stored));
     if (!inserted)

@@ -60,8 +60,8 @@ public:
 private:
   static uint64_t key(uint32_t src, uint32_t dst) { return (uint64_t{src} << 32) | dst; }
 
-  void store(uint32_t src, uint32_t dst, StoredRoute stored, const RouteDeclaration& route, const RouteContext& context,
-             const char* duplicate_hint)
+  void store(uint32_t src, uint32_t dst, StoredRoute&& stored, const RouteDeclaration& route,
+             const RouteContext& context, const char* duplicate_hint)
   {
     auto [where, inserted] = routes_.try_emplace(key(src, dst), std::move(stored));
     if (!inserted)

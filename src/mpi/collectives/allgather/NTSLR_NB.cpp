@@ -17,6 +17,7 @@ void allgather_NTSLR_NB(const CollectiveContext& c, const CollectiveCall& call)
   const int left = (c.me - 1 + c.size) % c.size;
   auto block_at_step = [&](int i) { return allgather::slot(call, (c.me - i + c.size) % c.size); };
   std::vector<RequestPtr> receives;
+  receives.reserve(static_cast<size_t>(c.size));
   for (int i = 0; i < c.size - 1; ++i)
     receives.push_back(c.rank.irecv(c.comm, left, c.tag, call.recv_bytes, block_at_step(i + 1)));
   for (int i = 0; i < c.size - 1; ++i) {

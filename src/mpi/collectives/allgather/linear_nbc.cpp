@@ -10,7 +10,7 @@ void exchange_with_all(const CollectiveContext& c, const CollectiveCall& call, B
 {
   coll::copy(slot(c.me), call.send_data, bytes_from(c.me));
   std::vector<RequestPtr> requests;
-  requests.reserve(2 * c.size);
+  requests.reserve(2 * static_cast<size_t>(c.size));
   for (int peer = 0; peer < c.size; ++peer) {
     if (peer == c.me)
       continue;

@@ -1,14 +1,16 @@
-// Helpers shared by the allreduce algorithms taken from SimGrid 3.32 (src/smpi/colls/allreduce/).
+// Helpers shared by the allreduce algorithms SimGrid 3.32 names (their behaviour: docs/collectives.md).
 #pragma once
 
 #include "mpi/collectives/CollectiveData.hpp"
+
+#include <cmath>
 
 namespace mpisim::mpi::allreduce {
 
 // Number of whole elements of the call's buffer (SimGrid's `count`).
 inline long element_count(const CollectiveCall& call)
 {
-  return static_cast<long>(call.bytes / call.element_bytes + 0.5);
+  return std::lround(call.bytes / call.element_bytes);
 }
 
 // The largest power of two <= size.

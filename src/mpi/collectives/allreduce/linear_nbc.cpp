@@ -11,7 +11,7 @@ void allreduce_linear(const CollectiveContext& c, const CollectiveCall& call)
   auto slot = [&](int p) { return slots.at(p * call.bytes); };
   coll::copy(slot(c.me), call.send_data, call.bytes);
   std::vector<RequestPtr> requests;
-  requests.reserve(2 * c.size);
+  requests.reserve(2 * static_cast<size_t>(c.size));
   for (int peer = 0; peer < c.size; ++peer) {
     if (peer == c.me)
       continue;

@@ -19,7 +19,8 @@ void allreduce_lr(const CollectiveContext& c, const CollectiveCall& call)
     return;
   }
   const int P = c.size;
-  const double block = static_cast<double>(n / P) * call.element_bytes;
+  const long elements_per_block = n / P; // whole elements: the remainder stays out of the ring
+  const double block = static_cast<double>(elements_per_block) * call.element_bytes;
   const double ring_bytes = block * P;
   // The input, kept apart when called in place (the ring overwrites the receive buffer).
   coll::Temp input_copy(call, call.send_data == call.recv_data ? ring_bytes : 0);

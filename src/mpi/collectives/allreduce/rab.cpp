@@ -6,7 +6,7 @@
 // rest; the rank whose bit j is 0 keeps the lower part and sends the upper. The allgather walks the levels back,
 // each pair swapping the parts they hold, and each even rank of the first 2r finally sends the whole result to its
 // odd partner. Every reduction keeps the lower ranks on the left (non-commutative operations keep their order).
-// Origin: Rabenseifner's MPI_I_anyReduce, as SimGrid 3.32's allreduce__rab (src/smpi/colls/reduce/reduce-rab.cpp).
+// Origin: Rabenseifner's MPI_I_anyReduce, as SimGrid 3.32's allreduce__rab (its reduce rab).
 // SimGrid runs this protocol only for predefined operations on predefined types (count >= 1, P > 1) and otherwise
 // calls the configured allreduce, rab itself: replays (MPI_BYTE, no operation), user operations and one rank
 // recurse without end there. The protocol runs here in every case (one rank: a copy).

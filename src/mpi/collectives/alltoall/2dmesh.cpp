@@ -1,7 +1,7 @@
 // alltoall "2dmesh": ranks form an X x Y grid (X <= Y, the divisor of P closest above sqrt(P)); each rank first sends
 // its whole send buffer to the other ranks of its row (an allgather along the row, blocking sends after all
 // receives are posted), then sends to each rank of its column the Y blocks its row holds for that rank. Origin:
-// SimGrid 3.32 alltoall-2dmesh.cpp (Star-MPI). SimGrid finds no grid for P = 1 or a prime P > 3 and returns an error
+// SimGrid 3.32's alltoall 2dmesh (Star-MPI). SimGrid finds no grid for P = 1 or a prime P > 3 and returns an error
 // without communicating; mpisim then runs "basic_linear".
 #include "mpi/collectives/CollectiveData.hpp"
 
@@ -53,9 +53,10 @@ void alltoall_2dmesh(const CollectiveContext& c, const CollectiveCall& call)
   requests.clear();
   for (int i = 0; i < X; ++i) {
     const int src = i * Y + column;
+    const int src_row = src / Y;
     if (src != c.me)
       requests.push_back(
-          c.rank.irecv(c.comm, src, c.tag, Y * call.recv_bytes, coll::at(call.recv_data, (src / Y) * Y * block)));
+          c.rank.irecv(c.comm, src, c.tag, Y * call.recv_bytes, coll::at(call.recv_data, src_row * Y * block)));
   }
   for (int i = 0; i < X; ++i) {
     const int dst = i * Y + column;
@@ -69,7 +70,7 @@ void alltoall_2dmesh(const CollectiveContext& c, const CollectiveCall& call)
 }
 
 const RegisterAlgorithm kRegister({Collective::Alltoall, "2dmesh", "allgather along rows, then exchange along columns",
-                                   "SimGrid 3.32 alltoall-2dmesh.cpp (Star-MPI)", alltoall_2dmesh});
+                                   "SimGrid 3.32's alltoall 2dmesh (Star-MPI)", alltoall_2dmesh});
 
 } // namespace
 } // namespace mpisim::mpi

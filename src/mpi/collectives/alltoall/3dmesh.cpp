@@ -2,7 +2,7 @@
 // each rank sends its whole send buffer along its row (X ranks), then its row's buffers along its column, so that
 // every rank holds the send buffers of its whole plane; then it sends to the rank at the same place of each other
 // plane (rank + k X^2) the X^2 blocks its plane holds for it. Blocking sends, after the receives of each phase are
-// posted. Origin: SimGrid 3.32 alltoall-3dmesh.cpp (Star-MPI). SimGrid finds no mesh for P = 1, 2 and some others
+// posted. Origin: SimGrid 3.32's alltoall 3dmesh (Star-MPI). SimGrid finds no mesh for P = 1, 2 and some others
 // (10, ...) and returns an error without communicating; mpisim then runs "basic_linear".
 #include "mpi/collectives/CollectiveData.hpp"
 
@@ -63,8 +63,9 @@ void alltoall_3dmesh(const CollectiveContext& c, const CollectiveCall& call)
   requests.clear();
   for (int k = 1; k < Z; ++k) {
     const int src = (c.me + k * plane) % P;
-    requests.push_back(c.rank.irecv(c.comm, src, c.tag, plane * call.recv_bytes,
-                                    coll::at(call.recv_data, (src / plane) * plane * block)));
+    const int src_plane = src / plane;
+    requests.push_back(
+        c.rank.irecv(c.comm, src, c.tag, plane * call.recv_bytes, coll::at(call.recv_data, src_plane * plane * block)));
   }
   for (int k = 1; k < Z; ++k) {
     const int dst = (c.me + k * plane) % P;
@@ -77,7 +78,7 @@ void alltoall_3dmesh(const CollectiveContext& c, const CollectiveCall& call)
 
 const RegisterAlgorithm kRegister({Collective::Alltoall, "3dmesh",
                                    "allgather along rows and columns, then exchange between planes",
-                                   "SimGrid 3.32 alltoall-3dmesh.cpp (Star-MPI)", alltoall_3dmesh});
+                                   "SimGrid 3.32's alltoall 3dmesh (Star-MPI)", alltoall_3dmesh});
 
 } // namespace
 } // namespace mpisim::mpi

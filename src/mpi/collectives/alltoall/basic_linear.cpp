@@ -13,7 +13,7 @@ void alltoall_basic_linear(const CollectiveContext& c, const CollectiveCall& cal
   if (c.size < 2)
     return;
   std::vector<RequestPtr> requests;
-  requests.reserve(2 * (c.size - 1));
+  requests.reserve(2 * static_cast<size_t>(c.size - 1));
   for (int peer = (c.me + 1) % c.size; peer != c.me; peer = (peer + 1) % c.size)
     requests.push_back(
         c.rank.irecv(c.comm, peer, tag, call.recv_bytes, coll::at(call.recv_data, peer * call.recv_bytes)));

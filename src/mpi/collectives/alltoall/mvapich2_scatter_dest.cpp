@@ -1,7 +1,7 @@
 // alltoall "mvapich2_scatter_dest": peers 4 at a time (MV2_ALLTOALL_THROTTLE_FACTOR): receives from rank+ii+i, sends
 // to rank-ii-i (i < 4), then a wait for those requests. The own block travels as a message to oneself, as in
 // MVAPICH2. Nothing at all when the receive count is 0. Origin: MVAPICH2 2.x MPIR_Alltoall_Scatter_dest_MV2, as in
-// SimGrid 3.32 alltoall-mvapich-scatter-dest.cpp.
+// SimGrid 3.32's alltoall mvapich_scatter_dest.
 #include "mpi/collectives/building_blocks/alltoall_exchange.hpp"
 
 namespace mpisim::mpi {

@@ -1,7 +1,7 @@
 // alltoall "pair_mpi_barrier": P steps, each a barrier (the library's) then one sendrecv with one partner (step 0: the
 // own block, copied). With a power-of-two size, step i's partner is rank XOR i; SimGrid refuses other sizes, where this
 // falls back to sending to rank+i and receiving from rank-i (the ring schedule), so every size works. Origin: SimGrid
-// 3.32 alltoall-pair-mpi-barrier.cpp (Star-MPI).
+// 3.32's alltoall pair_mpi_barrier (Star-MPI).
 #include "mpi/collectives/building_blocks/alltoall_exchange.hpp"
 
 namespace mpisim::mpi {
@@ -14,7 +14,7 @@ void alltoall_pair_mpi_barrier(const CollectiveContext& c, const CollectiveCall&
 
 const RegisterAlgorithm kRegister({Collective::Alltoall, "pair_mpi_barrier",
                                    "pairwise exchange, a barrier before every step",
-                                   "SimGrid 3.32 alltoall-pair-mpi-barrier.cpp (Star-MPI)", alltoall_pair_mpi_barrier});
+                                   "SimGrid 3.32's alltoall pair_mpi_barrier (Star-MPI)", alltoall_pair_mpi_barrier});
 
 } // namespace
 } // namespace mpisim::mpi

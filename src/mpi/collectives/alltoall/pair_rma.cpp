@@ -1,6 +1,6 @@
 // alltoall "pair_rma": SimGrid's one-sided pairwise exchange, emulated with point-to-point messages (mpisim has no
 // RMA yet). SimGrid creates a window over the receive buffer, fences, puts its block for rank XOR i to that rank for
-// i = 1..P-1, fences and frees the window. In SimGrid 3.32 (smpi_win.cpp) that is, in messages:
+// i = 1..P-1, fences and frees the window. In SimGrid 3.32's windows that is, in messages:
 //   window creation: an allgather of the window handles (8 bytes each, the library's allgather);
 //   fence: barrier, barrier;
 //   puts: a send of one block to each partner, whose receive is posted at once on the target's behalf;
@@ -12,7 +12,7 @@
 // data moves to the right place here. SimGrid has no guard for sizes that are not powers of two (rank XOR i can be
 // past P, and it crashes); mpisim puts to rank+i there. SimGrid 3.32's replay crashes on this algorithm; run online
 // (smpirun on an MPI_Alltoall program), it agrees with this emulation within 0.1 % on 4, 8 and 16 ranks.
-// Origin: SimGrid 3.32 alltoall-pair.cpp (alltoall__pair_rma).
+// Origin: SimGrid 3.32's alltoall pair (alltoall__pair_rma).
 #include "mpi/collectives/building_blocks/alltoall_exchange.hpp"
 
 namespace mpisim::mpi {

@@ -23,7 +23,7 @@ void alltoall_rdb(const CollectiveContext& c, const CollectiveCall& call)
 }
 
 const RegisterAlgorithm kRegister({Collective::Alltoall, "rdb", "allgather by recursive doubling, then local picks",
-                                   "SimGrid 3.32 alltoall-rdb.cpp (Star-MPI; MPICH allgather rdb)", alltoall_rdb});
+                                   "SimGrid 3.32's alltoall rdb (Star-MPI; MPICH allgather rdb)", alltoall_rdb});
 
 } // namespace
 } // namespace mpisim::mpi

@@ -1,5 +1,5 @@
 // alltoall "ring_mpi_barrier": P steps, each a barrier (the library's) then one sendrecv sending to rank+i and
-// receiving from rank-i (step 0: the own block, copied). Origin: SimGrid 3.32 alltoall-ring-mpi-barrier.cpp (Star-MPI).
+// receiving from rank-i (step 0: the own block, copied). Origin: SimGrid 3.32's alltoall ring_mpi_barrier (Star-MPI).
 #include "mpi/collectives/building_blocks/alltoall_exchange.hpp"
 
 namespace mpisim::mpi {
@@ -12,7 +12,7 @@ void alltoall_ring_mpi_barrier(const CollectiveContext& c, const CollectiveCall&
 
 const RegisterAlgorithm kRegister({Collective::Alltoall, "ring_mpi_barrier",
                                    "ring exchange, a barrier before every step",
-                                   "SimGrid 3.32 alltoall-ring-mpi-barrier.cpp (Star-MPI)", alltoall_ring_mpi_barrier});
+                                   "SimGrid 3.32's alltoall ring_mpi_barrier (Star-MPI)", alltoall_ring_mpi_barrier});
 
 } // namespace
 } // namespace mpisim::mpi

@@ -13,7 +13,7 @@ void alltoallv_linear(const CollectiveContext& c, const CollectiveCall& call)
   coll::copy(coll::at(call.recv_data, recv_displs[c.me]), coll::at(call.send_data, send_displs[c.me]),
              call.recv_counts[c.me]);
   std::vector<RequestPtr> requests;
-  requests.reserve(2 * c.size);
+  requests.reserve(2 * static_cast<size_t>(c.size));
   for (int peer = 0; peer < c.size; ++peer)
     if (peer != c.me)
       requests.push_back(

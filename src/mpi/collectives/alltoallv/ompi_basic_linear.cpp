@@ -1,7 +1,7 @@
 // alltoallv "ompi_basic_linear": the own block is copied, then persistent receives from every other rank in rank
 // order and sends to every other rank in rank order are started together and waited for: the messages and order of
-// "linear_nbc", which runs it. Origin: Open MPI coll/basic alltoallv_intra_basic_linear (SimGrid 3.32
-// alltoallv-ompi-basic-linear.cpp).
+// "linear_nbc", which runs it. Origin: Open MPI coll/basic alltoallv_intra_basic_linear (SimGrid 3.32's
+// alltoallv ompi_basic_linear).
 #include "mpi/collectives/Collectives.hpp"
 
 namespace mpisim::mpi {

@@ -1,6 +1,6 @@
 // alltoallv "ring": P steps of one sendrecv each (step 0: own block, copied). Unlike alltoall's ring, SimGrid's
 // alltoallv ring pairs ranks by XOR when the size is a power of two (step i: partner rank XOR i), and sends to rank+i,
-// receiving from rank-i, otherwise. Origin: SimGrid 3.32 alltoallv-ring.cpp (Star-MPI).
+// receiving from rank-i, otherwise. Origin: SimGrid 3.32's alltoallv ring (Star-MPI).
 #include "mpi/collectives/building_blocks/alltoall_exchange.hpp"
 
 namespace mpisim::mpi {
@@ -13,7 +13,7 @@ void alltoallv_ring(const CollectiveContext& c, const CollectiveCall& call)
 }
 
 const RegisterAlgorithm kRegister({Collective::Alltoallv, "ring", "XOR pairs (power-of-two sizes) or ring exchange",
-                                   "SimGrid 3.32 alltoallv-ring.cpp (Star-MPI)", alltoallv_ring});
+                                   "SimGrid 3.32's alltoallv ring (Star-MPI)", alltoallv_ring});
 
 } // namespace
 } // namespace mpisim::mpi

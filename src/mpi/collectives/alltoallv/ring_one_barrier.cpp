@@ -1,5 +1,5 @@
 // alltoallv "ring_one_barrier": one barrier (the library's), then P steps of one sendrecv sending to rank+i and
-// receiving from rank-i (step 0: the own block, copied). Origin: SimGrid 3.32 alltoallv-ring-one-barrier.cpp (Star-
+// receiving from rank-i (step 0: the own block, copied). Origin: SimGrid 3.32's alltoallv ring_one_barrier (Star-
 // MPI).
 #include "mpi/collectives/building_blocks/alltoall_exchange.hpp"
 
@@ -12,8 +12,7 @@ void alltoallv_ring_one_barrier(const CollectiveContext& c, const CollectiveCall
 }
 
 const RegisterAlgorithm kRegister({Collective::Alltoallv, "ring_one_barrier", "one barrier, then ring exchange",
-                                   "SimGrid 3.32 alltoallv-ring-one-barrier.cpp (Star-MPI)",
-                                   alltoallv_ring_one_barrier});
+                                   "SimGrid 3.32's alltoallv ring_one_barrier (Star-MPI)", alltoallv_ring_one_barrier});
 
 } // namespace
 } // namespace mpisim::mpi

@@ -2,7 +2,7 @@
 // tree where rank r has children 2r+1 and 2r+2. Up to one segment (8192 B) the buffer travels whole with blocking
 // sends (left child first); above, every rank posts the receives of all whole segments and forwards each one to
 // its children with non-blocking sends as it arrives, then the remainder (count % segment elements) is broadcast
-// with the library's bcast. Origin: SimGrid 3.32 (bcast-NTSB.cpp, from STAR-MPI).
+// with the library's bcast. Origin: SimGrid 3.32 (its bcast NTSB, from STAR-MPI).
 #include "mpi/collectives/building_blocks/bcast_pipeline.hpp"
 
 #include <vector>

@@ -2,7 +2,7 @@
 // starts a chain 0 -> 1 -> ... -> P-1. Up to one segment (8192 B) the buffer travels whole with blocking sends;
 // above, every rank posts the receives of all whole segments and forwards each one with a non-blocking send as it
 // arrives, and the remainder (count % segment elements) is then broadcast with the library's bcast.
-// Origin: SimGrid 3.32 (bcast-NTSL.cpp, bcast-NTSL-Isend.cpp, from STAR-MPI); both send the same messages.
+// Origin: SimGrid 3.32 (its bcast NTSL, its bcast NTSL_Isend, from STAR-MPI); both send the same messages.
 // On one rank there is nothing to do (SimGrid would send to itself).
 #include "mpi/collectives/building_blocks/bcast_pipeline.hpp"
 

@@ -4,7 +4,7 @@
 // to its inter-node children first, then its intra-node ones, with blocking sends. Up to one segment (8192 B) the
 // buffer travels whole; above, ranks post the receives of every whole segment and forward each as it arrives, and
 // the remainder (count % segment elements) is broadcast with the library's bcast.
-// Origin: SimGrid 3.32 (bcast-SMP-binary.cpp); like SimGrid, on a communicator whose nodes hold different numbers
+// Origin: SimGrid 3.32 (its bcast SMP_binary); like SimGrid, on a communicator whose nodes hold different numbers
 // of ranks it runs bcast__mpich's choice instead.
 #include "mpi/collectives/building_blocks/bcast_pipeline.hpp"
 

@@ -1,7 +1,7 @@
 // bcast "SMP_binomial": two-level binomial broadcast for SMP clusters. The root first hands the buffer to rank 0;
 // the node leaders (local rank 0 of each block of `ranks per node` consecutive ranks) run a binomial tree from
 // rank 0, then each leader runs a binomial tree inside its node. Blocking sends, whole buffer.
-// Origin: SimGrid 3.32 (bcast-SMP-binomial.cpp); like SimGrid, it assumes each node's ranks are consecutive, and
+// Origin: SimGrid 3.32 (its bcast SMP_binomial); like SimGrid, it assumes each node's ranks are consecutive, and
 // on a communicator whose nodes hold different numbers of ranks it runs bcast__mpich's choice instead.
 #include "mpi/collectives/building_blocks/bcast_pipeline.hpp"
 

@@ -4,7 +4,7 @@
 // next local rank, with blocking sends. Up to one segment (8192 B) the buffer travels whole; above, ranks post the
 // receives of every whole segment and forward each as it arrives, and the remainder (count % segment elements) is
 // broadcast with the library's bcast. On one node it runs "binomial_tree" (SimGrid's bcast__default).
-// Origin: SimGrid 3.32 (bcast-SMP-linear.cpp); like SimGrid, on a communicator whose nodes hold different numbers
+// Origin: SimGrid 3.32 (its bcast SMP_linear); like SimGrid, on a communicator whose nodes hold different numbers
 // of ranks it runs bcast__mpich's choice instead.
 //
 // With one rank per node SimGrid's version sends each message twice to the next rank (its next leader is also its

@@ -4,7 +4,7 @@
 // new has arrived, rank 0 serves the lowest unserved rank alone. Up to one segment (8192 B) the data goes whole with
 // blocking sends; above, rank 0 sends the whole segments with blocking sends and the others forward each segment as
 // it arrives (non-blocking), then the remainder (count % segment elements) goes with the library's bcast.
-// Origin: SimGrid 3.32 (bcast-arrival-pattern-aware.cpp, from STAR-MPI); see arrival_tracking.hpp for how arrivals
+// Origin: SimGrid 3.32 (its bcast arrival_pattern_aware, from STAR-MPI); see arrival_tracking.hpp for how arrivals
 // are seen. SimGrid 3.32's replay aborts on it (a receive truncated), so there is no timing to compare with.
 #include "mpi/collectives/bcast/arrival_tracking.hpp"
 #include "mpi/collectives/building_blocks/bcast_pipeline.hpp"
@@ -45,7 +45,7 @@ void run_other(const CollectiveContext& c, const CollectiveCall& call, const bca
 {
   const bcast::HeaderReceived got = bcast::arrive_and_get_header(c, kAnySource);
   const int position = bcast::position_in(got.header, c.me);
-  const int next = got.header[static_cast<size_t>(position + 1)];
+  const int next = got.header[static_cast<size_t>(position) + 1];
   if (whole) {
     c.rank.recv(c.comm, got.source, c.tag, call.bytes, call.recv_data);
     if (next != -1) {

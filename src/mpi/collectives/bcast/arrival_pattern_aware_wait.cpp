@@ -2,7 +2,7 @@
 // arrived: it looks three times over the unserved ranks, then sends the group of arrived ranks a chain (header,
 // then the data as non-blocking segments of 8192 B, the whole buffer when smaller); each rank forwards the header
 // and each segment to the next as it arrives. The remainder (count % segment elements) then goes with the library's
-// bcast. Origin: SimGrid 3.32 (bcast-arrival-pattern-aware-wait.cpp, from STAR-MPI); see arrival_tracking.hpp for how
+// bcast. Origin: SimGrid 3.32 (its bcast arrival_pattern_aware_wait, from STAR-MPI); see arrival_tracking.hpp for how
 // arrivals are seen. SimGrid 3.32's replay aborts on it (a receive truncated), so there is no timing to compare with.
 #include "mpi/collectives/bcast/arrival_tracking.hpp"
 #include "mpi/collectives/building_blocks/bcast_pipeline.hpp"
@@ -37,8 +37,8 @@ void run_other(const CollectiveContext& c, const CollectiveCall& call, double se
 {
   const bcast::HeaderReceived got = bcast::arrive_and_get_header(c, kAnySource);
   const int position = bcast::position_in(got.header, c.me);
-  const int next = got.header[static_cast<size_t>(position + 1)];
-  const int previous = position == 0 ? 0 : got.header[static_cast<size_t>(position - 1)];
+  const int next = got.header[static_cast<size_t>(position) + 1];
+  const int previous = position == 0 ? 0 : got.header[static_cast<size_t>(position) - 1];
   std::vector<int> children;
   if (next != -1) {
     c.rank.send(c.comm, next, c.tag, bcast::kHeaderBytes, got.header.data());

@@ -3,7 +3,7 @@
 // ranks) to each of them, then scatters the buffer among them (count / n elements each, the last one also the
 // remainder), and the group completes it with a ring allgather. Below one element per rank it runs "binomial_tree"
 // (SimGrid calls the library's bcast, which recurses into arrival_scatter when it is the one configured).
-// Origin: SimGrid 3.32 (bcast-arrival-scatter.cpp, from STAR-MPI); see arrival_tracking.hpp for how arrivals are
+// Origin: SimGrid 3.32 (its bcast arrival_scatter, from STAR-MPI); see arrival_tracking.hpp for how arrivals are
 // seen. SimGrid 3.32's replay aborts on it (a receive truncated), so there is no timing to compare with.
 #include "mpi/collectives/bcast/arrival_tracking.hpp"
 #include "mpi/collectives/building_blocks/bcast_pipeline.hpp"
@@ -16,8 +16,9 @@ struct Pieces {
   long count;
   long n;
   double element;
-  double offset(long i) const { return static_cast<double>(i * (count / n)) * element; }
-  double bytes(long i) const { return static_cast<double>(count / n + (i == n - 1 ? count % n : 0)) * element; }
+  long share() const { return count / n; } // whole elements per piece; the last piece takes the remainder
+  double offset(long i) const { return static_cast<double>(i * share()) * element; }
+  double bytes(long i) const { return static_cast<double>(share() + (i == n - 1 ? count % n : 0)) * element; }
 };
 
 void run_rank_zero(const CollectiveContext& c, const CollectiveCall& call, long count, double element)

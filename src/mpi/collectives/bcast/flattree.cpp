@@ -1,5 +1,5 @@
 // bcast "flattree": the root posts a non-blocking send of the whole buffer to every other rank, in rank order, and
-// waits for them all; the others receive from the root. Origin: SimGrid 3.32 (bcast-flattree.cpp, STAR-MPI).
+// waits for them all; the others receive from the root. Origin: SimGrid 3.32 (its bcast flattree, STAR-MPI).
 #include "mpi/collectives/CollectiveData.hpp"
 
 #include <vector>

@@ -1,6 +1,6 @@
 // bcast "flattree_pipeline": the buffer is cut into segments of 8192 B (whole elements); the root sends, rank after
 // rank, every segment with blocking sends; the others post every receive and wait for them all. Below one segment
-// it runs "flattree". Origin: SimGrid 3.32 (bcast-flattree-pipeline.cpp, STAR-MPI).
+// it runs "flattree". Origin: SimGrid 3.32 (its bcast flattree_pipeline, STAR-MPI).
 //
 // SimGrid never sends the elements after the last whole segment (count % segment): the messages are kept, and when
 // the call carries data (online mode) the root sends that remainder to each rank in one more message, so the data

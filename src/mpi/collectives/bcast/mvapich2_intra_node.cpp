@@ -2,7 +2,7 @@
 // than 16384 B and less than 524288 B go two-level: the inter-node phase (see mvapich2_inter_node), then each node
 // leader broadcasts to its node with MPICH's choice (up to 131072 B) or the 4-nomial tree. Other messages go flat:
 // binomial_tree up to 16384 B, scatter_LR_allgather above. Beyond 64 ranks always two-level. Nothing for an empty
-// buffer. Origin: MVAPICH2 bcast_osu.c, as in SimGrid 3.32 (bcast-mvapich-smp.cpp).
+// buffer. Origin: MVAPICH2's broadcast, as in SimGrid 3.32 (its bcast mvapich_smp).
 //
 // SimGrid's intra-node MPICH phase is rooted at the call's root taken as a rank of the node's communicator (a bug:
 // that rank may not exist or may not hold the data); here it is rooted at the leader, which holds the data.

@@ -1,5 +1,5 @@
-// The pieces of MVAPICH2's broadcast (see mvapich2_steps.hpp). Origin: MVAPICH2's ch3 bcast_osu.c, as in SimGrid
-// 3.32 (bcast-mvapich-smp.cpp; k-nomial factor 4 from smpi_mvapich2_selector_stampede.hpp).
+// The pieces of MVAPICH2's broadcast (see mvapich2_steps.hpp). Origin: MVAPICH2's broadcast, as in SimGrid
+// 3.32 (its bcast mvapich_smp; k-nomial factor 4 from the MVAPICH2 Stampede tables).
 #include "mpi/collectives/bcast/mvapich2_steps.hpp"
 
 #include "mpi/collectives/building_blocks/bcast_pipeline.hpp"

@@ -1,4 +1,4 @@
-// The two-level pieces of MVAPICH2's broadcast, as SimGrid 3.32 runs them (bcast-mvapich-smp.cpp) when no MVAPICH2
+// The two-level pieces of MVAPICH2's broadcast, as SimGrid 3.32 runs them (its bcast mvapich_smp) when no MVAPICH2
 // table has set its function pointers: every inner broadcast is bcast__mpich, MPICH's choice by size.
 #pragma once
 

@@ -2,7 +2,7 @@
 // 16 KiB (Open MPI's fitted decision on P and the message size), in whole elements. The root sends segment after
 // segment (non-blocking, completed before the next); the others keep two receives posted and forward each segment
 // as it arrives (non-blocking, completed before the next). Origin: Open MPI's coll_tuned
-// bcast_intra_pipeline, as in SimGrid 3.32 (bcast-ompi-pipeline.cpp). An empty buffer sends nothing (SimGrid
+// bcast_intra_pipeline, as in SimGrid 3.32 (its bcast ompi_pipeline). An empty buffer sends nothing (SimGrid
 // divides by a zero segment count there).
 #include "mpi/collectives/CollectiveData.hpp"
 #include "mpi/collectives/building_blocks/ompi_trees.hpp"

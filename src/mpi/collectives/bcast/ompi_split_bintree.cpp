@@ -4,7 +4,7 @@
 // the right), in segments of 1 KiB (8 KiB from 370728 B on), blocking sends. Then each rank swaps halves with its
 // pair in the other subtree (shifted ranks 1<->2, 3<->4, ...); on an even number of ranks the last one gets the
 // second half from the root. Below one segment per half it runs "SMP_linear".
-// Origin: Open MPI's coll_tuned bcast_intra_split_bintree, as in SimGrid 3.32 (bcast-ompi-split-bintree.cpp).
+// Origin: Open MPI's coll_tuned bcast_intra_split_bintree, as in SimGrid 3.32 (its bcast ompi_split_bintree).
 #include "mpi/collectives/CollectiveData.hpp"
 #include "mpi/collectives/building_blocks/ompi_trees.hpp"
 

@@ -2,7 +2,7 @@
 // allgather: P-1 steps where each rank sends to its right neighbour the piece it got last (its own first) and
 // receives from its left neighbour the next one. Pieces are counted from the root (piece i belongs to relative rank
 // i), so they may be short or empty. Origin: MPICH's long-message broadcast (Thakur et al. 2005), as in SimGrid 3.32
-// (bcast-scatter-LR-allgather.cpp).
+// (its bcast scatter_LR_allgather).
 #include "mpi/collectives/building_blocks/bcast_binomial_scatter.hpp"
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-// Shapes shared by the alltoall and alltoallv algorithms of SimGrid 3.32 (src/smpi/colls/alltoall, alltoallv): the
+// Shapes shared by the alltoall and alltoallv algorithms of SimGrid 3.32: the
 // phased pairwise exchanges ("pair", "ring" and their barrier variants) and the throttled linear exchange (Tony
 // Ladd's "post 4 pairs at a time" of MPICH / MVAPICH2). Both operations are described by the same per-peer blocks, so
 // one implementation serves alltoall and alltoallv.

@@ -1,5 +1,5 @@
 // The binomial scatter of MPICH's long-message broadcasts (see bcast_binomial_scatter.hpp). Origin: MPICH's
-// scatter_for_bcast, as in SimGrid 3.32 (bcast-scatter-LR-allgather.cpp, bcast-scatter-rdb-allgather.cpp).
+// scatter_for_bcast, as in SimGrid 3.32 (its bcast scatter_LR_allgather and scatter_rdb_allgather).
 #include "mpi/collectives/building_blocks/bcast_binomial_scatter.hpp"
 
 #include <cmath>

@@ -116,8 +116,11 @@ private:
 inline BlockLayout folded_blocks(const std::vector<double>& counts, const Fold& fold)
 {
   std::vector<double> sizes;
-  for (int k = 0; k < fold.survivors(); ++k)
-    sizes.push_back(k < fold.extra() ? counts[2 * k] + counts[2 * k + 1] : counts[k + fold.extra()]);
+  sizes.reserve(static_cast<size_t>(fold.survivors()));
+  for (size_t k = 0; k < static_cast<size_t>(fold.survivors()); ++k) {
+    const size_t extra = static_cast<size_t>(fold.extra());
+    sizes.push_back(k < extra ? counts[2 * k] + counts[2 * k + 1] : counts[k + extra]);
+  }
   return BlockLayout::of_sizes(sizes);
 }
 

@@ -1,7 +1,7 @@
 // reduce "NTSL": a pipelined chain root-1 -> root-2 -> ... -> root+1 -> root (each rank receives from me+1 and sends
 // to me-1). Buffers of at most 8 KiB go whole with blocking calls; larger ones go in 8 KiB segments (all receives
 // posted first, each segment forwarded as soon as it is folded in), and the remainder that does not fill a segment
-// is reduced afterwards by SimGrid's default reduce (linear_nbc). Origin: SimGrid 3.32 reduce-NTSL.cpp
+// is reduced afterwards by SimGrid's default reduce (linear_nbc). Origin: SimGrid 3.32's reduce NTSL
 // ("non-topology-specific pipelined linear", from the STAR-MPI collection). Non-commutative operations: the chain
 // wraps around rank 0 for most roots, so they run ompi_basic_linear (SimGrid's default choice for them).
 #include "mpi/collectives/CollectiveData.hpp"

@@ -10,7 +10,7 @@
 // (SimGrid's smpi/iprobe), n counting the failed probes since the last success (SimGrid keeps n process-wide across
 // calls; here it starts at 1 in each call). SimGrid 3.32 deadlocks on this algorithm in replay, so its timing is
 // not checked against SimGrid's.
-// Origin: SimGrid 3.32 reduce-arrival-pattern-aware.cpp (from the STAR-MPI collection). Non-commutative operations:
+// Origin: SimGrid 3.32's reduce arrival_pattern_aware (from the STAR-MPI collection). Non-commutative operations:
 // ompi_basic_linear (the chain follows arrival order, not rank order; SimGrid's default reduce also picks it).
 #include "mpi/Communicator.hpp"
 #include "mpi/Mailbox.hpp"

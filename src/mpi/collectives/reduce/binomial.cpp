@@ -2,7 +2,7 @@
 // so that each subtree holds consecutive ranks), with blocking sends; at step k, a rank whose relative rank has bit k
 // set sends its partial result to the rank without that bit and leaves. With a non-commutative operation and a
 // root other than 0, rank 0 finally sends the result to the root. Nothing is sent for an empty buffer.
-// Origin: MPICH's binomial reduce, as SimGrid 3.32 reduce-binomial.cpp.
+// Origin: MPICH's binomial reduce, as SimGrid 3.32's reduce binomial.
 #include "mpi/collectives/CollectiveData.hpp"
 
 namespace mpisim::mpi {

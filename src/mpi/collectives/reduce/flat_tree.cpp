@@ -1,5 +1,5 @@
 // reduce "flat_tree": every rank sends its buffer to the root with a blocking send; the root receives them in
-// decreasing rank order and combines them as they come. Origin: SimGrid 3.32 reduce-flat-tree.cpp (from the
+// decreasing rank order and combines them as they come. Origin: SimGrid 3.32's reduce flat_tree (from the
 // STAR-MPI collection).
 #include "mpi/collectives/reduce/flat_reduction.hpp"
 

@@ -9,7 +9,7 @@
 // those whose bit differs from the root's send their current half again, to partners that receive it. These
 // messages only cost time (their data is never used) and are kept.
 //
-// Origin: Rabenseifner's MPI_I_anyReduce, as SimGrid 3.32 reduce-rab.cpp. SimGrid runs the protocol only for
+// Origin: Rabenseifner's MPI_I_anyReduce, as SimGrid 3.32's reduce rab. SimGrid runs the protocol only for
 // predefined operations on predefined types (all counts, as built) and otherwise calls the configured reduce, which
 // is rab itself: replays (MPI_BYTE, no operation) and user operations recurse without end there. We run the protocol
 // in every case; one rank: a copy.

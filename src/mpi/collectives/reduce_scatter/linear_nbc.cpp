@@ -14,7 +14,7 @@ void reduce_scatter_linear(const CollectiveContext& c, const CollectiveCall& cal
   auto slot = [&](int p) { return slots.at(p * mine); };
   coll::copy(slot(c.me), coll::at(call.send_data, displs[c.me]), mine);
   std::vector<RequestPtr> requests;
-  requests.reserve(2 * c.size);
+  requests.reserve(2 * static_cast<size_t>(c.size));
   for (int peer = 0; peer < c.size; ++peer) {
     if (peer == c.me)
       continue;

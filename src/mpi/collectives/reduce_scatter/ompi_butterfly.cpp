@@ -12,7 +12,6 @@
 namespace mpisim::mpi {
 namespace {
 
-using halving::BlockLayout;
 using halving::Fold;
 using halving::Split;
 

@@ -1,4 +1,4 @@
-// Selector "default": what SimGrid 3.32 runs when no selector is configured (smpi_default_selector.cpp): binomial
+// Selector "default": what SimGrid 3.32 runs when no selector is configured: binomial
 // bcast, Open MPI's linear barrier, Open MPI's alltoall decision table, reduce + bcast for allreduce, reduce +
 // scatterv for reduce_scatter, and "post everything then wait" for the rest.
 //
@@ -23,7 +23,7 @@ std::string choose_reduce_scatter(const CollectiveCall& call)
   return elements > 524288 ? "mpich_pair" : "mpich_rdb";
 }
 
-// SimGrid's non-blocking collectives (smpi_nbc_impl.cpp): post every message at once. Its ibarrier lets the root
+// SimGrid's non-blocking collectives: post every message at once. Its ibarrier lets the root
 // answer before everyone has arrived, which is no barrier: the linear barrier (same messages) is run instead.
 std::string choose_nonblocking(const CollectiveCall& call)
 {

@@ -1,4 +1,4 @@
-// Selector "impi": Intel MPI 4.1.3's tuning tables, as SimGrid 3.32 encodes them (smpi_intel_mpi_selector.cpp). The
+// Selector "impi": Intel MPI 4.1.3's tuning tables, as SimGrid 3.32 encodes them (its impi selector). The
 // tables, and the map from Intel's algorithms to algorithm names, are in impi_tables.hpp.
 //
 // Where SimGrid's tables name an algorithm it does not have (Shumilin's, Plum's), SimGrid runs its MVAPICH2

@@ -1,5 +1,5 @@
 // Intel MPI 4.1.3's tuning tables (from table 3.5-2 of the Intel MPI Reference Manual), as SimGrid 3.32 ships them
-// (smpi_intel_mpi_selector.cpp), with each Intel algorithm under the name of the algorithm SimGrid runs for it:
+// (its impi selector), with each Intel algorithm under the name of the algorithm SimGrid runs for it:
 //   allreduce: recursive doubling -> rdb; Rabenseifner -> rab1; reduce + bcast -> redbcast; topology-aware
 //              reduce + bcast and topology-aware binomial gather + scatter -> mvapich2_two_level; binomial gather +
 //              scatter -> smp_binomial; Shumilin's ring and ring -> ompi_ring_segmented

@@ -1,4 +1,4 @@
-// Selector "mpich": MPICH 3.3b's decision rules as SimGrid 3.32 encodes them (smpi_mpich_selector.cpp). MPICH's
+// Selector "mpich": MPICH 3.3b's decision rules as SimGrid 3.32 encodes them (its mpich selector). MPICH's
 // rules are a few thresholds each, kept here as named constants; the documentation page lists them as tables.
 //
 // SimGrid's MPICH takes the SMP-aware path on every ordinary communicator: commutative allreduce and reduce run

@@ -1,5 +1,5 @@
 // Selector "mvapich2": MVAPICH2 1.9's rules with its tuning tables for TACC Stampede, as SimGrid 3.32 encodes them
-// (smpi_mvapich2_selector.cpp, smpi_mvapich2_selector_stampede.hpp). The tables, and the map from MVAPICH2's
+// (its mvapich2 selector). The tables, and the map from MVAPICH2's
 // functions to algorithm names, are in mvapich2_tables.hpp; this file holds the rules around them.
 //
 // Where SimGrid's selector does more than pick one algorithm, the name chosen here is the closest registered one:
@@ -102,7 +102,7 @@ std::string choose_gather(const CollectiveCall& call, const CommShape& shape)
 std::string choose_allgatherv(const CollectiveCall& call, int size)
 {
   const Mv2Row& row = row_for(allgatherv(), size);
-  const std::string algorithm = row.entries[entry_index(row, total(call.recv_counts), 0, size)].algorithm;
+  std::string algorithm = row.entries[entry_index(row, total(call.recv_counts), 0, size)].algorithm;
   if (algorithm == "mpich_rdb" && !power_of_two(size))
     return "ompi_bruck";
   return algorithm;
@@ -149,7 +149,7 @@ std::string choose_bcast(const CollectiveCall& call, const CommShape& shape)
 std::string choose_reduce(const CollectiveCall& call, int size)
 {
   const Mv2Entry& entry = entry_for(reduce(), size, call.bytes);
-  const std::string algorithm = entry.algorithm;
+  std::string algorithm = entry.algorithm;
   if (entry.two_level)
     return call.commutative ? "mvapich2_two_level" : "binomial";
   if (algorithm == "mvapich2_knomial")
@@ -165,7 +165,7 @@ std::string choose_reduce_scatter(const CollectiveCall& call, int size)
   const bool regular = all_equal(call.recv_counts);
   if (!call.commutative)
     return power_of_two(size) && regular ? "mpich_noncomm" : "mpich_rdb";
-  const std::string algorithm = entry_for(reduce_scatter(), size, total(call.recv_counts)).algorithm;
+  std::string algorithm = entry_for(reduce_scatter(), size, total(call.recv_counts)).algorithm;
   if (algorithm == "reduce_scatterv" && !regular)
     return total(call.recv_counts) / call.element_bytes > 524288 ? "mpich_pair" : "mpich_rdb";
   return algorithm;
@@ -183,7 +183,7 @@ std::string choose_scatter(const CollectiveCall& call, const CommShape& shape)
       return "ompi_binomial";
     ++index;
   }
-  const std::string algorithm = row.entries[index].algorithm;
+  std::string algorithm = row.entries[index].algorithm;
   const bool two_level = algorithm == "mvapich2_two_level_direct" || algorithm == "mvapich2_two_level_binomial";
   if (two_level && !shape.blocked)
     return "ompi_binomial";

@@ -1,4 +1,4 @@
-// MVAPICH2 1.9's tuning tables for TACC Stampede, as SimGrid 3.32 ships them (smpi_mvapich2_selector_stampede.hpp),
+// MVAPICH2 1.9's tuning tables for TACC Stampede, as SimGrid 3.32 ships them,
 // with each MVAPICH2 function under the name of the algorithm SimGrid runs for it:
 //   alltoall: MPIR_Alltoall_bruck_MV2 -> bruck; _RD_ -> rdb; _Scatter_dest_ -> mvapich2_scatter_dest;
 //             _pairwise_ -> pair; _inplace_ -> ring

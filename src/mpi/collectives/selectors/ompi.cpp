@@ -1,5 +1,5 @@
-// Selector "ompi": Open MPI 4.1.2's fixed decision rules (coll_tuned_decision_fixed.c), as SimGrid 3.32's
-// smpi_openmpi_selector.cpp encodes them. The thresholds are tables in ompi_tables.hpp, with the map from
+// Selector "ompi": Open MPI 4.1.2's fixed decision rules (its tuned module), as SimGrid 3.32's
+// ompi selector encodes them. The thresholds are tables in ompi_tables.hpp, with the map from
 // Open MPI's algorithm names to the names SimGrid (and mpisim) runs.
 //
 // Reductions split on commutativity (allreduce, reduce, reduce_scatter). SimGrid's reduce_scatter "default" is reduce

@@ -1,5 +1,5 @@
-// Open MPI 4.1's fixed decision table for alltoall, as SimGrid 3.32 ships it (smpi_openmpi_selector.cpp, from Open
-// MPI's coll_tuned_decision_fixed.c). Rows: communicators smaller than `comm_below`; within a row, the first entry
+// Open MPI 4.1's fixed decision table for alltoall, as SimGrid 3.32 ships it (in its ompi selector, from Open
+// MPI's tuned module). Rows: communicators smaller than `comm_below`; within a row, the first entry
 // whose `block_below` exceeds the per-peer block size (bytes) gives the algorithm. Open MPI's "linear_sync" and
 // "two_proc" are run as basic_linear, as SimGrid does.
 #pragma once

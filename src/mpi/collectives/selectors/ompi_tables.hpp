@@ -1,5 +1,5 @@
-// Open MPI 4.1.2's fixed decision rules (coll_tuned_decision_fixed.c) as SimGrid 3.32 encodes them
-// (src/smpi/colls/smpi_openmpi_selector.cpp), with each rule's algorithm under the name SimGrid runs for it:
+// Open MPI 4.1.2's fixed decision rules (its tuned module) as SimGrid 3.32 encodes them
+// (its ompi selector), with each rule's algorithm under the name SimGrid runs for it:
 //   allreduce: basic_linear, nonoverlapping -> redbcast; recursive_doubling -> rdb; ring -> lr;
 //              segmented_ring -> ompi_ring_segmented; rabenseifner -> rab_rdb
 //   alltoall: linear, linear_sync, two_proc -> basic_linear; pairwise -> pair; modified_bruck -> bruck
