@@ -45,7 +45,7 @@ const char* expected_python_value(options::ValueType type)
 
 // A keyword argument's value, typed as its option declares: text is parsed as on the command line; numbers, booleans,
 // dicts and pairs are taken as they are. Errors name the keyword.
-options::OptionValue value_from_python(const options::OptionInfo& option, const py::handle& value)
+options::OptionValue typed_from_python(const options::OptionInfo& option, const py::handle& value)
 {
   const std::string& keyword = option.keyword;
   using options::ValueType;
@@ -57,8 +57,13 @@ options::OptionValue value_from_python(const options::OptionInfo& option, const 
       return value.cast<bool>();
     break;
   case ValueType::Integer: // int, or anything that is one (numpy's integers)
-    if (not py::isinstance<py::bool_>(value) && py::hasattr(value, "__index__"))
-      return py::int_(value.attr("__index__")()).cast<long long>();
+    if (not py::isinstance<py::bool_>(value) && py::hasattr(value, "__index__")) {
+      try {
+        return py::int_(value.attr("__index__")()).cast<long long>();
+      } catch (const py::cast_error&) { // beyond 64 bits
+        throw InputError(keyword + " expects a 64-bit integer, got " + py::repr(value).cast<std::string>());
+      }
+    }
     break;
   case ValueType::Time:
   case ValueType::Speed:
@@ -94,6 +99,14 @@ options::OptionValue value_from_python(const options::OptionInfo& option, const 
   }
   throw InputError(keyword + " expects " + expected_python_value(option.type) + ", got " +
                    py::repr(value).cast<std::string>());
+}
+
+// The same, within the option's bounds (text was checked as it was parsed).
+options::OptionValue value_from_python(const options::OptionInfo& option, const py::handle& value)
+{
+  options::OptionValue typed = typed_from_python(option, value);
+  options::check_bounds(option, typed, option.keyword);
+  return typed;
 }
 
 // Applies the keywords of `o` that options of `table` declare (others are left to the caller).
@@ -198,12 +211,20 @@ std::unique_ptr<timeline::TimelineWriter> open_timeline(const py::dict& o)
   return timeline::open_timeline(t, t.format);
 }
 
+const options::OptionInfo& run_option_named(const std::string& name)
+{
+  const auto* option = options::find_option(online::runner_option_table(), name);
+  if (option == nullptr)
+    throw std::invalid_argument("no run option " + name);
+  return option->info;
+}
+
 py::dict run_replay(const py::dict& options)
 {
   replay::ReplayOptions o;
   o.trace = options["trace"].cast<std::string>();
-  if (options.contains("ranks") && not options["ranks"].is_none())
-    o.ranks = options["ranks"].cast<int>();
+  if (given(options, "ranks")) // typed and bounded as `mpisim run`'s -np
+    o.ranks = static_cast<int>(std::get<long long>(value_from_python(run_option_named("-np"), options["ranks"])));
   o.simulation = simulation_options(options);
   std::unique_ptr<timeline::TimelineWriter> timeline = open_timeline(options);
   if (timeline)
@@ -255,6 +276,7 @@ py::list network_models()
       py::dict parameter;
       parameter["name"] = p.name;
       parameter["unit"] = models::unit_of(p.kind);
+      parameter["range"] = p.kind == models::ParameterKind::Bool ? "" : models::range_of(p.range);
       parameter["default"] = p.default_value;
       parameter["description"] = p.description;
       parameter["aliases"] = p.aliases;
@@ -335,7 +357,7 @@ py::dict describe_platform(const std::string& text)
   py::list hosts;
   for (const platform::HostSpec& host : platform->hosts()) {
     py::dict h;
-    h["name"] = host.name;
+    h["name"] = printable_text(host.name); // names are the file's bytes
     h["speed"] = host.speed;
     h["cores"] = host.cores;
     hosts.append(h);
@@ -343,7 +365,7 @@ py::dict describe_platform(const std::string& text)
   py::list links;
   for (const platform::LinkSpec& link : platform->links()) {
     py::dict l;
-    l["name"] = link.name;
+    l["name"] = printable_text(link.name);
     l["bandwidth"] = link.bandwidth;
     l["latency"] = link.latency;
     l["sharing"] = link.sharing == platform::LinkSharing::Fatpipe ? "FATPIPE" : "SHARED";
@@ -367,7 +389,7 @@ py::dict route(const std::string& text, const std::string& src, const std::strin
   platform->route(*a, *b, links, latency);
   py::list names;
   for (platform::LinkId link : links)
-    names.append(platform->links()[link].name);
+    names.append(printable_text(platform->links()[link].name));
   py::dict out;
   out["links"] = names;
   out["latency"] = latency;
@@ -416,23 +438,17 @@ py::list run_options()
     option["choices"] = o.choices;
     option["group"] = group_of(o.name);
     option["required"] = o.required;
+    option["minimum"] = o.minimum;
+    option["maximum"] = o.maximum;
     out.append(option);
   }
   return out;
 }
 
-const options::OptionInfo& run_option_named(const std::string& name)
-{
-  const auto* option = options::find_option(online::runner_option_table(), name);
-  if (option == nullptr)
-    throw std::invalid_argument("no run option " + name);
-  return option->info;
-}
-
 // The text given to an option on the command line, typed by the table (errors name the option).
 py::object parse_run_option(const std::string& name, const std::string& text)
 {
-  return to_python(options::parse_value(run_option_named(name), text));
+  return to_python(options::parse_value(run_option_named(name), text, name));
 }
 
 // A typed value as the runner's command line writes it: quantities in their base unit, at full precision.
@@ -489,16 +505,23 @@ PYBIND11_MODULE(_core, m)
   static py::exception<InputError> input_error(m, "InputError", PyExc_ValueError);
   static py::exception<DeadlockError> deadlock_error(m, "DeadlockError", PyExc_RuntimeError);
   static py::exception<SimulationError> simulation_error(m, "SimulationError", PyExc_RuntimeError);
+  // Messages quote input bytes, which Python would fail to decode as UTF-8 (losing the message): printable_text.
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p)
         std::rethrow_exception(p);
     } catch (const InputError& e) {
-      input_error(e.what());
+      input_error(printable_text(e.what()).c_str());
     } catch (const DeadlockError& e) {
-      deadlock_error(e.what());
+      deadlock_error(printable_text(e.what()).c_str());
     } catch (const SimulationError& e) {
-      simulation_error(e.what());
+      simulation_error(printable_text(e.what()).c_str());
+    } catch (const std::bad_alloc&) {
+      throw; // pybind11's MemoryError
+    } catch (const std::exception& e) {
+      if (printable_text(e.what()) == e.what())
+        throw; // pybind11's own mapping (ValueError, IndexError, ...)
+      PyErr_SetString(PyExc_RuntimeError, printable_text(e.what()).c_str());
     }
   });
   m.def("replay", &run_replay, "Replay a time-independent trace; returns a dict of results");

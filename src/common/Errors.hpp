@@ -7,11 +7,12 @@
 
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace mpisim {
 
 // Bad input: malformed file, unknown name, wrong argument. what() is "FILE:LINE: message"
-// (or "FILE: message" when line is 0, or just "message" when file is empty).
+// (or "FILE: message" when line is 0, or just "message" when file is empty), through printable_text().
 class InputError : public std::runtime_error {
 public:
   InputError(std::string file, long line, const std::string& message);
@@ -38,5 +39,9 @@ class DeadlockError : public SimulationError {
 public:
   using SimulationError::SimulationError;
 };
+
+// `text` with every byte that is not part of well-formed UTF-8 written as \xNN, so that a message quoting a file's
+// bytes can be shown (and decoded by Python) whatever the file holds; well-formed text is returned unchanged.
+std::string printable_text(std::string_view text);
 
 } // namespace mpisim

@@ -5,6 +5,8 @@
 
 #include <cctype>
 #include <charconv>
+#include <cmath>
+#include <cstdio>
 
 namespace mpisim::options {
 
@@ -24,13 +26,44 @@ std::string_view trimmed(std::string_view text)
   return text;
 }
 
-long long parse_integer(std::string_view text, std::string_view shown_as)
+// "an integer", "an integer from 1 to 2147483647", "an integer >= 1".
+std::string integer_expected(const OptionInfo& option)
+{
+  std::string text = "an integer";
+  if (not option.minimum.empty() && not option.maximum.empty())
+    return text + " from " + option.minimum + " to " + option.maximum;
+  if (not option.minimum.empty())
+    return text + " >= " + option.minimum;
+  if (not option.maximum.empty())
+    return text + " <= " + option.maximum;
+  return text;
+}
+
+long long parse_integer(std::string_view text, const OptionInfo& option, std::string_view shown_as)
 {
   long long value = 0;
   const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (text.empty() || error != std::errc() || end != text.data() + text.size())
-    throw InputError(std::string(shown_as) + " expects an integer, got " + quoted(text));
+    throw InputError(std::string(shown_as) + " expects " + integer_expected(option) + ", got " + quoted(text));
   return value;
+}
+
+// A typed value for the bound messages: a quantity in its base unit ("1024B").
+std::string shown_value(const OptionInfo& option, const OptionValue& value)
+{
+  if (const long long* integer = std::get_if<long long>(&value))
+    return std::to_string(*integer);
+  const char* unit = option.type == ValueType::Time ? "s" : option.type == ValueType::Speed ? "f" : "B";
+  char text[48];
+  std::snprintf(text, sizeof text, "%g%s", std::get<double>(value), unit);
+  return text;
+}
+
+double as_number(const OptionValue& value)
+{
+  if (const long long* integer = std::get_if<long long>(&value))
+    return static_cast<double>(*integer);
+  return std::get<double>(value);
 }
 
 // "NAME=VALUE", both sides trimmed; the name must not be empty.
@@ -78,10 +111,14 @@ std::string parse_choice(std::string_view text, const OptionInfo& option, std::s
 }
 
 // A quantity with a unit: the unit parser's message, prefixed by the option.
-template <class Parse> double parse_quantity(Parse parse, std::string_view text, std::string_view shown_as)
+double parse_quantity(ValueType type, std::string_view text, std::string_view shown_as)
 {
   try {
-    return parse(text, units::WarningHandler{});
+    switch (type) {
+    case ValueType::Time: return units::parse_time(text);
+    case ValueType::Speed: return units::parse_speed(text);
+    default: return units::parse_size(text);
+    }
   } catch (const InputError& error) {
     throw InputError(std::string(shown_as) + ": " + error.message());
   }
@@ -114,21 +151,60 @@ OptionValue parse_value(const OptionInfo& option, std::string_view text, std::st
     if (text == "false" || text == "no" || text == "0")
       return false;
     throw InputError(std::string(shown_as) + " is a flag: true or false, got " + quoted(text));
-  case ValueType::Integer: return parse_integer(text, shown_as);
+  case ValueType::Integer: {
+    const OptionValue value = parse_integer(text, option, shown_as);
+    check_bounds(option, value, shown_as);
+    return value;
+  }
   case ValueType::Text: return std::string(text);
   case ValueType::Choice: return parse_choice(text, option, shown_as);
-  case ValueType::Time: return parse_quantity(units::parse_time, text, shown_as);
-  case ValueType::Speed: return parse_quantity(units::parse_speed, text, shown_as);
-  case ValueType::Size: return parse_quantity(units::parse_size, text, shown_as);
+  case ValueType::Time:
+  case ValueType::Speed:
+  case ValueType::Size: {
+    const OptionValue value = parse_quantity(option.type, text, shown_as);
+    check_bounds(option, value, shown_as);
+    return value;
+  }
   case ValueType::Assignment: return Assignments{parse_assignment(text, option, shown_as)};
   case ValueType::AssignmentList: return parse_assignment_list(text, option, shown_as);
   }
   return std::string(text);
 }
 
+void check_bounds(const OptionInfo& option, const OptionValue& value, std::string_view shown_as)
+{
+  if (option.type == ValueType::Integer) {
+    const long long given = std::get<long long>(value);
+    const bool below = not option.minimum.empty() && given < parse_integer(option.minimum, option, "minimum");
+    const bool above = not option.maximum.empty() && given > parse_integer(option.maximum, option, "maximum");
+    if (below || above)
+      throw InputError(std::string(shown_as) + " expects " + integer_expected(option) + ", got " +
+                       quoted(shown_value(option, value)));
+    return;
+  }
+  if (option.type != ValueType::Time && option.type != ValueType::Speed && option.type != ValueType::Size)
+    return;
+  const double given = as_number(value);
+  if (not std::isfinite(given) || given < 0) // only the Python API can give these: text went through the units
+    throw InputError(std::string(shown_as) + ": " + quoted(shown_value(option, value)) +
+                     " is not a finite number >= 0");
+  if (not option.minimum.empty() && given < parse_quantity(option.type, option.minimum, "minimum"))
+    throw InputError(std::string(shown_as) + ": " + quoted(shown_value(option, value)) + " is below the minimum, " +
+                     option.minimum);
+  if (not option.maximum.empty() && given > parse_quantity(option.type, option.maximum, "maximum"))
+    throw InputError(std::string(shown_as) + ": " + quoted(shown_value(option, value)) + " is above the maximum, " +
+                     option.maximum);
+}
+
 std::string describe(const OptionInfo& option)
 {
   std::string text = option.help;
+  if (not option.minimum.empty() && not option.maximum.empty())
+    text += " (" + option.minimum + " to " + option.maximum + ")";
+  else if (not option.minimum.empty())
+    text += " (at least " + option.minimum + ")";
+  else if (not option.maximum.empty())
+    text += " (at most " + option.maximum + ")";
   if (not option.default_value.empty())
     text += " (default: " + option.default_value + ")";
   if (not option.simgrid.empty()) {

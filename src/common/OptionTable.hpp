@@ -41,6 +41,10 @@ struct OptionInfo {
   std::string keyword = {};              // keyword of mpisim.replay / mpisim.run; empty: command line only
   std::vector<std::string> choices = {}; // ValueType::Choice
   bool required = false;
+  // Integer and quantity options: the smallest and largest values taken, written as on the command line ("1",
+  // "64KiB"); empty: no bound but the type's (quantities are >= 0 and finite).
+  std::string minimum = {};
+  std::string maximum = {};
 };
 
 using Assignments = std::vector<std::pair<std::string, std::string>>;
@@ -48,13 +52,17 @@ using OptionValue = std::variant<bool, long long, double, std::string, Assignmen
 
 const char* type_name(ValueType type); // "flag", "integer", ..., as exposed to Python
 
-// The value written after the option, typed. Bad values throw InputError naming `shown_as` (the option's name on
-// the command line, its keyword in the Python API) and the text.
+// The value written after the option, typed and within its bounds. Bad values throw InputError naming `shown_as` (the
+// option's name on the command line, its keyword in the Python API) and the text.
 OptionValue parse_value(const OptionInfo& option, std::string_view text, std::string_view shown_as);
 inline OptionValue parse_value(const OptionInfo& option, std::string_view text)
 {
   return parse_value(option, text, option.name);
 }
+
+// Throws InputError when a typed value (from text, or given as a number by the Python API) is outside the option's
+// minimum and maximum.
+void check_bounds(const OptionInfo& option, const OptionValue& value, std::string_view shown_as);
 
 // The help text with its default and SimGrid names: "network model (default: smpi)".
 std::string describe(const OptionInfo& option);

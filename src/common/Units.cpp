@@ -140,7 +140,10 @@ double parse_quantity(std::string_view text, const QuantityKind& kind, const War
   auto found = kind.units.find(unit);
   if (found == kind.units.end())
     throw InputError("", 0, "unknown unit '" + unit + "' in " + kind.name + " " + quoted + suggestion(kind, unit));
-  return value * found->second;
+  const double scaled = value * found->second;
+  if (!std::isfinite(scaled)) // "1e308GBps": finite number, infinite quantity
+    throw InputError("", 0, std::string(kind.name) + " " + quoted + " is out of range");
+  return scaled;
 }
 
 } // namespace

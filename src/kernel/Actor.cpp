@@ -5,8 +5,16 @@
 #include <boost/context/stack_context.hpp>
 #include <boost/context/stack_traits.hpp>
 
+#include "common/Errors.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
 #include <new>
+#include <string>
+
 #include <sys/mman.h>
+#include <sys/resource.h>
 
 #if defined(__SANITIZE_ADDRESS__)
 #include <sanitizer/asan_interface.h>
@@ -87,7 +95,61 @@ private:
   StackBounds* bounds_;
 };
 
+long long read_number(const char* path)
+{
+  std::ifstream in(path);
+  long long value = -1;
+  return in >> value ? value : -1;
+}
+
+long long mappings_in_use()
+{
+  std::ifstream maps("/proc/self/maps");
+  long long lines = 0;
+  for (std::string line; std::getline(maps, line);)
+    ++lines;
+  return lines;
+}
+
+// "8 MiB", "1.2e+03 TiB": bytes in the largest binary unit below them.
+std::string in_units(double bytes)
+{
+  static const char* const kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  size_t unit = 0;
+  while (unit + 1 < std::size(kUnits) && bytes >= 1024) {
+    bytes /= 1024;
+    ++unit;
+  }
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g %s", bytes, kUnits[unit]);
+  return text;
+}
+
 } // namespace
+
+void check_stack_capacity(long long actors, size_t stack_size)
+{
+  const long long needed = 2 * actors; // stack and guard page
+  const long long limit = read_number("/proc/sys/vm/max_map_count");
+  const long long in_use = mappings_in_use();
+  if (limit > 0 && needed + in_use > limit) {
+    const long long suggested = (needed + in_use) * 5 / 4 / 65536 * 65536 + 65536;
+    throw InputError(std::to_string(actors) + " ranks need " + std::to_string(needed) +
+                     " memory mappings (a stack and its guard page each), more than vm.max_map_count allows (" +
+                     std::to_string(limit) + ", " + std::to_string(in_use) + " in use): raise it, as root, with " +
+                     "`sysctl -w vm.max_map_count=" + std::to_string(suggested) + "`, or simulate fewer ranks");
+  }
+  const size_t page = boost::context::stack_traits::page_size();
+  const double bytes = static_cast<double>(actors) * static_cast<double>((stack_size + page - 1) / page * page + page);
+  double address_space = 128.0 * 1024 * 1024 * 1024 * 1024; // 47-bit user space (x86-64, AArch64 by default)
+  struct rlimit limit_as {};
+  if (::getrlimit(RLIMIT_AS, &limit_as) == 0 && limit_as.rlim_cur != RLIM_INFINITY)
+    address_space = std::min(address_space, static_cast<double>(limit_as.rlim_cur));
+  if (bytes > address_space)
+    throw InputError(std::to_string(actors) + " ranks with stacks of " + in_units(static_cast<double>(stack_size)) +
+                     " need " + in_units(bytes) + " of address space, more than the process has (" +
+                     in_units(address_space) + "): use a smaller stack size or fewer ranks");
+}
 
 struct Actor::Stacks {
   StackBounds own;

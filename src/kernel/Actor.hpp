@@ -16,6 +16,11 @@
 
 namespace mpisim::kernel {
 
+// Throws InputError, before any is created, when `actors` stacks of `stack_size` bytes cannot all be mapped: each
+// takes two memory mappings (the stack and its guard page), counted against vm.max_map_count with the mappings the
+// process already has, and its size in address space. The message says which limit and how to raise it.
+void check_stack_capacity(long long actors, size_t stack_size);
+
 class Actor {
 public:
   enum class State : uint8_t { Created, Ready, Running, Blocked, Finished };

@@ -1,9 +1,12 @@
 #include "models/Parameters.hpp"
 
 #include "common/Errors.hpp"
+#include "common/InputFiles.hpp"
 #include "common/Units.hpp"
 #include "models/PiecewiseTable.hpp"
 
+#include <cmath>
+#include <cstdio>
 #include <fstream>
 
 namespace mpisim::models {
@@ -20,6 +23,45 @@ const char* unit_of(ParameterKind kind)
   }
   return "";
 }
+
+const char* range_of(ValueRange range)
+{
+  return range == ValueRange::Positive ? "> 0" : ">= 0";
+}
+
+namespace {
+
+std::string format_number(double value)
+{
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", value);
+  return text;
+}
+
+bool in_range(double value, ValueRange range)
+{
+  return range == ValueRange::Positive ? value > 0 : value >= 0;
+}
+
+// Finite and in the parameter's range; for a table, every value of it (parse() checked its thresholds).
+void check_range(const ParameterSpec& spec, const std::string& value, double number)
+{
+  if (spec.kind == ParameterKind::Bool)
+    return;
+  if (spec.kind == ParameterKind::Table) {
+    const double lowest = PiecewiseTable::parse(value).lowest_value();
+    if (std::isfinite(lowest) && not in_range(lowest, spec.range))
+      throw InputError("value " + format_number(lowest) + " in the table '" + value +
+                       "' is out of range: " + spec.name + " values must be " + range_of(spec.range));
+    return;
+  }
+  if (not std::isfinite(number))
+    throw InputError("'" + value + "' is not a finite number");
+  if (not in_range(number, spec.range))
+    throw InputError("'" + value + "' is out of range: " + spec.name + " must be " + range_of(spec.range));
+}
+
+} // namespace
 
 Parameters::Parameters(const std::vector<ParameterSpec>& specs) : specs_(specs)
 {
@@ -55,8 +97,9 @@ void Parameters::parse_into(Entry& target, const std::string& value, const std::
       else
         throw InputError("'" + value + "' is not yes or no");
       break;
-    case ParameterKind::Table: PiecewiseTable::parse(value); break; // validate only
+    case ParameterKind::Table: break; // checked with its range below
     }
+    check_range(*entry.spec, value, entry.number);
   } catch (const std::invalid_argument&) {
     throw InputError(origin + ": parameter " + entry.spec->name + ": '" + value + "' is not a number");
   } catch (const std::out_of_range&) {
@@ -95,6 +138,7 @@ bool Parameters::set(const std::string& name, const std::string& value, const st
 
 void Parameters::load_file(const std::string& path)
 {
+  require_regular_file(path, "parameter file");
   std::ifstream in(path);
   if (not in)
     throw InputError(path, 0, "cannot open the parameter file");

@@ -13,15 +13,22 @@ namespace mpisim::models {
 
 enum class ParameterKind { Number, Time, Bandwidth, Size, Bool, Table };
 
+// The values a parameter takes, besides being finite: for a table, its values (its thresholds are message sizes,
+// >= 0). Latencies, overheads, sizes and weights are >= 0; a factor that divides (bandwidth) is > 0, since a zero
+// rate would never deliver the message and a negative one is meaningless.
+enum class ValueRange { NonNegative, Positive };
+
 struct ParameterSpec {
   std::string name;
   ParameterKind kind;
   std::string default_value;
   std::string description;
   std::vector<std::string> aliases = {}; // SimGrid --cfg names
+  ValueRange range = ValueRange::NonNegative;
 };
 
 const char* unit_of(ParameterKind kind);
+const char* range_of(ValueRange range); // ">= 0", "> 0"
 
 class Parameters {
 public:

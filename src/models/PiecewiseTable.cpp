@@ -3,21 +3,28 @@
 #include "common/Errors.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <sstream>
 
 namespace mpisim::models {
 
 namespace {
+// A finite number: NaN or infinity in a factor or an overhead would make a transfer never end.
 double to_number(const std::string& token, const std::string& text)
 {
+  double value = 0;
+  size_t used = 0;
   try {
-    size_t used = 0;
-    double value = std::stod(token, &used);
-    if (used == token.size())
-      return value;
-  } catch (const std::exception&) {
+    value = std::stod(token, &used);
+  } catch (const std::exception&) { // no number, or out of a double's range
+    used = 0;
   }
-  throw InputError("'" + token + "' is not a number in the table '" + text + "'");
+  if (used == 0 || used != token.size())
+    throw InputError("'" + token + "' is not a number in the table '" + text + "'");
+  if (not std::isfinite(value))
+    throw InputError("'" + token + "' is not a finite number in the table '" + text + "'");
+  return value;
 }
 } // namespace
 
@@ -34,9 +41,11 @@ PiecewiseTable PiecewiseTable::parse(const std::string& text)
     Entry entry{0, {}};
     bool first = true;
     while (std::getline(fields, field, ':')) {
-      if (first)
+      if (first) {
         entry.threshold = to_number(field, text);
-      else
+        if (entry.threshold < 0) // a message size
+          throw InputError("threshold " + field + " of the table '" + text + "' is negative (sizes are >= 0)");
+      } else
         entry.values.push_back(to_number(field, text));
       first = false;
     }
@@ -47,6 +56,15 @@ PiecewiseTable PiecewiseTable::parse(const std::string& text)
   std::stable_sort(table.entries_.begin(), table.entries_.end(),
                    [](const Entry& a, const Entry& b) { return a.threshold < b.threshold; });
   return table;
+}
+
+double PiecewiseTable::lowest_value() const
+{
+  double lowest = std::numeric_limits<double>::infinity();
+  for (const Entry& entry : entries_)
+    for (double value : entry.values)
+      lowest = std::min(lowest, value);
+  return lowest;
 }
 
 double PiecewiseTable::factor(double size, double fallback) const

@@ -3,6 +3,8 @@
 // Lookup rule (SimGrid 3.32, verified): the value of the largest threshold t with t < size (strictly), or the
 // default (1.0 for factors) when no threshold is below the size. So intervals are (t_i, t_{i+1}]. Affine entries
 // "threshold:a:b" give a + b*size (SimGrid's smpi/os syntax), where the first entry applies below every threshold.
+// Every number must be finite and every threshold >= 0 (InputError otherwise); what range the values take is the
+// parameter's business (models/Parameters.hpp).
 #pragma once
 
 #include <string>
@@ -21,6 +23,8 @@ public:
   double affine(double size) const;
 
   bool empty() const { return entries_.empty(); }
+  // The smallest value of any section (infinity for an empty table), for range checks.
+  double lowest_value() const;
 
 private:
   struct Entry {

@@ -3,6 +3,7 @@
 #include "mpi/Rank.hpp"
 
 #include "common/Errors.hpp"
+#include "kernel/Actor.hpp"
 
 #include <filesystem>
 
@@ -29,6 +30,7 @@ Simulation::Simulation(const SimulationOptions& options, int ranks, std::shared_
 {
   if (ranks < 1)
     throw InputError("the number of ranks must be at least 1 (got " + std::to_string(ranks) + ")");
+  kernel::check_stack_capacity(ranks, options.stack_size); // before anything per rank is made
   engine_->set_stack_size(options.stack_size);
 
   const models::NetworkModelEntry& model = models::NetworkModelRegistry::find(options.model);

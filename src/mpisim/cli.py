@@ -1,13 +1,15 @@
 """The `mpisim` command line.
 
-Exit status: 0 success, 2 bad input (one line "FILE:LINE: what is wrong"), 3 the simulated application deadlocked
-(the report lists what each blocked rank waits for), 1 any other simulated failure.
+Exit status: 0 success, 2 bad input (one line "FILE:LINE: what is wrong"; also an input that is too large for this
+machine, or a file or the output that cannot be read or written), 3 the simulated application deadlocked (the report
+lists what each blocked rank waits for), 1 any other simulated failure.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from typing import List, Optional, Sequence
 
@@ -78,7 +80,14 @@ def _replay(args: argparse.Namespace):
     if not timeline["timeline"] and (timeline["timeline_format"] or timeline["timeline_internals"]
                                      or timeline["timeline_links"]):
         raise ValueError("--timeline-format, --timeline-internals and --timeline-links need --timeline FILE")
-    return api.replay(args.trace, np=args.np, **timeline, **_replay_kwargs(args))
+    return api.replay(args.trace, np=_ranks(args), **timeline, **_replay_kwargs(args))
+
+
+def _ranks(args: argparse.Namespace) -> Optional[int]:
+    """--np, typed and bounded as `mpisim run`'s -np (one line and exit 2 for `abc`, `0`, `2147483648`)."""
+    from mpisim._core import parse_run_option
+
+    return None if args.np is None else parse_run_option("--np", args.np)
 
 
 def _print_summary(result, out=sys.stdout) -> None:
@@ -112,6 +121,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         sys.stdout.write(json.dumps(result.to_dict(), indent=2) + "\n")  # one write, even unbuffered
     else:
         _print_summary(result)
+    sys.stdout.flush()  # a full disk is reported here, by main, not at exit
     return 0
 
 
@@ -123,7 +133,7 @@ def cmd_compare_models(args: argparse.Namespace) -> int:
     rows = []
     for model in models:
         kwargs["model"] = model
-        result = replay(args.trace, np=args.np, **kwargs)
+        result = replay(args.trace, np=_ranks(args), **kwargs)
         rows.append((model, result.simulated_time, result.actions))
     print(f"Predicted time of {args.trace} on {args.platform}:")
     print(f"{'model':>10} {'simulated time (s)':>20} {'actions':>10}")
@@ -141,10 +151,11 @@ def models_markdown() -> str:
            "do not edit by hand.", ""]
     for model in network_models():
         out += [f"## `{model['name']}`", "", model["description"] + ".", "", f"Source: {model['citation']}.", "",
-                "| parameter | unit | default | meaning | SimGrid name |", "| --- | --- | --- | --- | --- |"]
+                "| parameter | unit | range | default | meaning | SimGrid name |",
+                "| --- | --- | --- | --- | --- | --- |"]
         for p in model["parameters"]:
             default = p["default"].replace(";", "; ")
-            out.append(f"| `{p['name']}` | {p['unit'] or 'number'} | `{default}` | {p['description']} | "
+            out.append(f"| `{p['name']}` | {p['unit'] or 'number'} | {p['range']} | `{default}` | {p['description']} | "
                        f"{', '.join(f'`{a}`' for a in p['aliases'])} |")
         out.append("")
     return "\n".join(out)
@@ -161,7 +172,8 @@ def cmd_models(args: argparse.Namespace) -> int:
         print(f"    source: {model['citation']}")
         for p in model["parameters"]:
             aliases = f" (SimGrid: {', '.join(p['aliases'])})" if p["aliases"] else ""
-            print(f"    --param {p['name']}=<{p['unit'] or 'number'}>  default {p['default']}: "
+            bounds = f", {p['range']}" if p["range"] else ""
+            print(f"    --param {p['name']}=<{p['unit'] or 'number'}{bounds}>  default {p['default']}: "
                   f"{p['description']}{aliases}")
     return 0
 
@@ -212,7 +224,7 @@ def run_options_markdown() -> str:
              "| --- | --- | --- | --- | --- | --- | --- |"]
     for o in run_options():
         names = ", ".join(f"`{n}`" for n in [o["name"], *o["spellings"]])
-        value = f"`{o['metavar']}` ({o['type']})" if o["type"] != "flag" else "flag"
+        value = f"`{o['metavar']}` ({o['type']}{_bounds_text(o)})" if o["type"] != "flag" else "flag"
         if o["choices"]:
             value += ": " + ", ".join(f"`{c}`" for c in o["choices"])
         default = f"`{o['default_text']}`" if o["default_text"] else ("required" if o["required"] else "")
@@ -222,6 +234,14 @@ def run_options_markdown() -> str:
         lines.append(f"| {names} | {keyword} | {value} | {default} | {meaning} | {simgrid} | "
                      f"{', '.join(o['front_ends'])} |")
     return "\n".join(lines) + "\n"
+
+
+def _bounds_text(option: dict) -> str:
+    """", 1 to 2147483647", ", at least 64KiB", or "" for an option without bounds."""
+    low, high = option["minimum"], option["maximum"]
+    if low and high:
+        return f", {low} to {high}"
+    return f", at least {low}" if low else f", at most {high}" if high else ""
 
 
 def cmd_options(args: argparse.Namespace) -> int:
@@ -279,7 +299,7 @@ def build_parser() -> argparse.ArgumentParser:
     # replay's own options (trace, --np defaulting to the trace's ranks, --json of the result); the simulation and
     # timeline options come from the native core's table, shared with `mpisim run` (src/mpi/RunOptions.cpp).
     p.add_argument("trace", help="index file (one per-rank file per line) or a single file holding every rank")
-    p.add_argument("--np", type=int, default=None, help="number of ranks (default: as many as the trace lists)")
+    p.add_argument("--np", default=None, metavar="N", help="number of ranks (default: as many as the trace lists)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     _add_simulation_options(p)
     _add_timeline_options(p)
@@ -287,7 +307,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("compare-models", help="replay one trace under several network models, side by side")
     p.add_argument("trace")
-    p.add_argument("--np", type=int, default=None)
+    p.add_argument("--np", default=None, metavar="N")
     p.add_argument("--models", default="smpi,hybrid,loggps,fluid")
     _add_simulation_options(p)
     p.set_defaults(func=cmd_compare_models)
@@ -401,6 +421,24 @@ def main(argv: Optional[List[str]] = None) -> int:
     except BrokenPipeError:  # output piped into `head` and the like
         sys.stderr.close()
         return 0
+    except MemoryError:  # what no check foresaw: still one line
+        print("mpisim: out of memory: the input needs more than this machine has", file=sys.stderr)
+        return EXIT_INPUT
+    except OSError as error:  # a file given that cannot be read or written, stdout on a full disk
+        _drop_pending_output()
+        where = f"{error.filename}: " if error.filename else "cannot write the output: " if error.errno else ""
+        print(f"mpisim: {where}{error.strerror or error}", file=sys.stderr)
+        return EXIT_INPUT
+
+
+def _drop_pending_output() -> None:
+    """Output that could not be written is dropped: flushing it again at exit would print a traceback."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # stdout closed or not a file
+        pass
 
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@
 
 #include "common/Errors.hpp"
 #include "platform/PlatformBuilder.hpp"
+#include "platform/PlatformSize.hpp"
 #include "platform/routing/Registry.hpp"
 
 #include <charconv>
@@ -42,16 +43,23 @@ std::vector<std::string_view> split(std::string_view text, char separator)
 
 std::vector<int> parse_radicals(std::string_view text)
 {
-  std::vector<int> radicals;
+  std::vector<std::pair<int, int>> ranges;
+  uint64_t hosts = 0;
   for (std::string_view group : split(text, ',')) {
     const size_t dash = group.find('-');
     const int first = parse_radical_number(group.substr(0, dash), group, text);
     const int last = dash == std::string_view::npos ? first : parse_radical_number(group.substr(dash + 1), group, text);
     if (last < first)
       throw InputError("", 0, "empty radical range '" + std::string(group) + "' in '" + std::string(text) + "'");
-    for (int radical = first; radical <= last; radical++)
-      radicals.push_back(radical);
+    ranges.emplace_back(first, last);
+    hosts += static_cast<uint64_t>(int64_t(last) - first + 1);
   }
+  check_host_count(hosts, "radical '" + std::string(text) + "'"); // before expanding "0-2000000000"
+  std::vector<int> radicals;
+  radicals.reserve(hosts);
+  for (const auto& [first, last] : ranges)
+    for (int64_t radical = first; radical <= last; radical++) // int64: `last` may be INT_MAX
+      radicals.push_back(static_cast<int>(radical));
   return radicals;
 }
 
@@ -113,8 +121,10 @@ std::pair<LinkId, LinkId> add_cluster_link(const ClusterSpec& spec, PlatformBuil
   return {both, both};
 }
 
-void check_hierarchical_cluster(const ClusterSpec& spec, PlatformBuilder& builder, size_t host_count)
+void check_hierarchical_cluster(const ClusterSpec& spec, PlatformBuilder& builder, size_t host_count, uint64_t elements)
 {
+  check_host_count(host_count, "cluster '" + spec.id + "' (" + spec.topology + " " + spec.topo_parameters + ")",
+                   elements);
   if (!(spec.bandwidth > 0))
     throw InputError("", 0, "cluster '" + spec.id + "' needs a positive bw");
   if (spec.radicals.size() < host_count)

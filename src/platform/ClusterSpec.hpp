@@ -79,7 +79,9 @@ std::pair<LinkId, LinkId> add_cluster_link(const ClusterSpec& spec, PlatformBuil
                                            double bandwidth_factor = 1.0);
 
 // Checks common to the hierarchical topologies: enough radicals for `host_count` hosts (extra
-// radicals are ignored, with a warning), positive bandwidth.
-void check_hierarchical_cluster(const ClusterSpec& spec, PlatformBuilder& builder, size_t host_count);
+// radicals are ignored, with a warning), positive bandwidth, a size that fits in memory
+// (platform/PlatformSize.hpp; `elements`: hosts and links, when the topology knows them).
+void check_hierarchical_cluster(const ClusterSpec& spec, PlatformBuilder& builder, size_t host_count,
+                                uint64_t elements = 0);
 
 } // namespace mpisim::platform

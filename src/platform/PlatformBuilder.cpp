@@ -2,6 +2,7 @@
 
 #include "common/Errors.hpp"
 #include "common/Units.hpp"
+#include "platform/PlatformSize.hpp"
 
 namespace mpisim::platform {
 
@@ -19,7 +20,7 @@ std::string kind_name(PointKind kind)
 
 } // namespace
 
-PlatformBuilder::PlatformBuilder() : platform_(std::make_unique<Platform>())
+PlatformBuilder::PlatformBuilder() : platform_(std::make_unique<Platform>()), element_limit_(platform_element_limit())
 {
   platform_->zones_ = std::make_unique<ZoneTree>();
   tree_ = platform_->zones_.get();
@@ -40,8 +41,21 @@ void PlatformBuilder::warn_at(long line, const std::string& message)
     warn(platform_->source_ + ":" + std::to_string(line) + ": " + message);
 }
 
+// What no check before building could foresee (a file of many elements, a topology whose links are not estimated)
+// still stops at the memory available, rather than when the process is killed.
+void PlatformBuilder::count_element()
+{
+  if (++elements_ <= element_limit_)
+    return;
+  throw InputError("", 0,
+                   "the platform has more than " + std::to_string(element_limit_) +
+                       " hosts, routers, zones and links, more than the memory available holds (about " +
+                       std::to_string(kBytesPerPlatformElement) + " bytes each)");
+}
+
 PointId PlatformBuilder::add_point(const std::string& name, PointKind kind, Zone* zone)
 {
+  count_element();
   if (name.empty())
     throw InputError("", 0, "empty " + kind_name(kind) + " name");
   if (auto existing = tree_->find_point(name))
@@ -97,6 +111,7 @@ PointId PlatformBuilder::add_router(Zone& zone, const std::string& name)
 
 LinkId PlatformBuilder::add_link(LinkSpec link)
 {
+  count_element();
   if (link.name.empty())
     throw InputError("", 0, "empty link name");
   if (platform_->link_ids_.count(link.name))

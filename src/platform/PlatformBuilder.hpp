@@ -73,6 +73,9 @@ private:
   std::map<std::string, std::pair<LinkId, LinkId>, std::less<>> split_duplex_links_;
   std::optional<LinkId> global_loopback_;
   std::map<std::string, uint64_t> counters_;
+  void count_element(); // one more host, router, zone or link: refused past platform_element_limit()
+  uint64_t elements_ = 0;
+  uint64_t element_limit_;
 };
 
 } // namespace mpisim::platform

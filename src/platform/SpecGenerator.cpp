@@ -10,6 +10,7 @@
 #include "platform/ClusterSpec.hpp"
 #include "platform/Platform.hpp"
 #include "platform/PlatformBuilder.hpp"
+#include "platform/PlatformSize.hpp"
 #include "platform/routing/Registry.hpp"
 
 #include <cctype>
@@ -75,6 +76,11 @@ public:
         if (options_.count(key))
           fail("option '" + std::string(key) + "' applies to cluster: specs only");
       }
+    }
+    try {
+      check_host_count(hosts, "the shape"); // before the radicals, one per host, are made
+    } catch (const InputError& error) {
+      fail(error.message());
     }
     for (size_t i = 0; i < hosts; i++)
       cluster.radicals.push_back(static_cast<int>(i));

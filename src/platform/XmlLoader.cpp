@@ -5,6 +5,7 @@
 // DTD; every problem throws InputError(path, line, message) where the line is the one of the
 // offending element (pugixml gives byte offsets; LineIndex turns them into line numbers).
 #include "common/Errors.hpp"
+#include "common/InputFiles.hpp"
 #include "common/Units.hpp"
 #include "platform/ClusterSpec.hpp"
 #include "platform/Platform.hpp"
@@ -27,8 +28,12 @@ namespace mpisim::platform {
 namespace {
 
 // A zone being read, with what <zone routing="Cluster"> collects until its end tag.
+// Real platforms nest a handful of zones (a site, its clusters, their cabinets); 10 000 levels overflowed the stack.
+constexpr int kMaxZoneDepth = 1000;
+
 struct OpenZone {
   Zone* zone = nullptr;
+  int depth = 1;               // the top-level zone is at depth 1
   StarRouting* star = nullptr; // routing="Cluster"
   ZoneContent content = ZoneContent::Undecided;
   LinkId backbone = kNoLink;
@@ -264,6 +269,10 @@ private:
 
   void read_zone(const pugi::xml_node& element, OpenZone* parent)
   {
+    const int depth = parent ? parent->depth + 1 : 1;
+    if (depth > kMaxZoneDepth) // the walk and the zone tree's checks recurse: bounded, not a stack overflow
+      fail("zones nested " + std::to_string(depth) + " deep: mpisim reads at most " + std::to_string(kMaxZoneDepth) +
+           " levels of nested zones");
     const std::string id = text(element, "id");
     const std::string routing = text(element, "routing");
     if (std::string_view(element.name()) == "AS")
@@ -277,6 +286,7 @@ private:
       fail("zone '" + id + "': unknown routing '" + routing + "' (known: " + zone_routing_names() + ")");
     }
     OpenZone zone;
+    zone.depth = depth;
     zone.zone = &builder_.add_zone(parent ? parent->zone : nullptr, entry->create(id), line(element));
     zone.star = dynamic_cast<StarRouting*>(zone.zone);
     for (pugi::xml_node child :
@@ -559,6 +569,7 @@ private:
 
 std::unique_ptr<Platform> load_platform(const std::string& path)
 {
+  require_regular_file(path, "platform");
   std::ifstream file(path, std::ios::binary);
   if (!file)
     throw InputError(path, 0, std::string("cannot open the platform file: ") + std::strerror(errno));

@@ -1,6 +1,7 @@
 #include "replay/LineReader.hpp"
 
 #include "common/Errors.hpp"
+#include "common/InputFiles.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -13,6 +14,8 @@ namespace mpisim::replay {
 
 void ChunkedLineReader::refill()
 {
+  if (file_offset_ == 0)
+    require_regular_file(path_, "trace");
   const int fd = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0)
     throw InputError(path_, 0, std::string("cannot open: ") + std::strerror(errno));

@@ -127,6 +127,17 @@ TEST(Units, MalformedNumbersAreRejected)
   EXPECT_EQ(error_of(parse_time, "-1s"), "time '-1s' is negative");
   EXPECT_EQ(error_of(parse_bandwidth, "infGbps"), "bandwidth 'infGbps' is not a finite number");
   EXPECT_EQ(error_of(parse_bandwidth, "1e999Bps"), "bandwidth '1e999Bps' is out of range");
+  EXPECT_EQ(error_of(parse_time, "nans"), "time 'nans' is not a finite number");
+}
+
+// A number a double holds, times its unit, may not be: 1e308 GB/s is 1e317 B/s, infinite. A model would then divide
+// by infinity (a transfer of zero time) or multiply zero by it (NaN, a run that never ends).
+TEST(Units, QuantitiesTooLargeOnceScaledAreRejected)
+{
+  EXPECT_EQ(error_of(parse_bandwidth, "1e308GBps"), "bandwidth '1e308GBps' is out of range");
+  EXPECT_EQ(error_of(parse_time, "1e307w"), "time '1e307w' is out of range");
+  EXPECT_EQ(error_of(parse_size, "1e300YiB"), "size '1e300YiB' is out of range");
+  EXPECT_DOUBLE_EQ(parse_size("1e300B"), 1e300); // large but finite: kept
 }
 
 TEST(Units, ErrorsCarryNoLocation)

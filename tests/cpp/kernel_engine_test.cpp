@@ -1,9 +1,11 @@
 // Kernel: the event queue's ordering rule, actors, sleeping, waiting, deadlock reports, determinism.
 #include "common/Errors.hpp"
+#include "kernel/Actor.hpp"
 #include "kernel/Engine.hpp"
 
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -154,3 +156,32 @@ TEST(KernelEngine, FingerprintIsReproducibleAndSensitive)
 }
 
 } // namespace
+
+// Issue 13: ranks whose stacks cannot all be mapped are refused before the first is made, naming the limit. A thousand
+// stacks of 1 TiB are about 2^50 bytes, more than a process's address space (2^47); four of 8 MiB fit.
+TEST(Kernel, StackCapacityIsCheckedBeforeAnyActorIsMade)
+{
+  EXPECT_NO_THROW(check_stack_capacity(4, 8u << 20));
+  try {
+    check_stack_capacity(1000, size_t(1) << 40);
+    FAIL() << "no error";
+  } catch (const InputError& error) {
+    EXPECT_EQ(error.line(), 0);
+    EXPECT_NE(error.message().find("1000 ranks with stacks of 1 TiB need 1e+03 TiB of address space"),
+              std::string::npos)
+        << error.what();
+    EXPECT_NE(error.message().find("more than the process has"), std::string::npos) << error.what();
+  }
+  std::ifstream limit("/proc/sys/vm/max_map_count");
+  long long mappings = 0;
+  if (limit >> mappings) { // half as many stacks as mappings allowed, plus one: over vm.max_map_count
+    try {
+      check_stack_capacity(mappings / 2 + 1, 64 * 1024);
+      FAIL() << "no error";
+    } catch (const InputError& error) {
+      EXPECT_NE(error.message().find("vm.max_map_count allows (" + std::to_string(mappings)), std::string::npos)
+          << error.what();
+      EXPECT_NE(error.message().find("sysctl -w vm.max_map_count="), std::string::npos) << error.what();
+    }
+  }
+}

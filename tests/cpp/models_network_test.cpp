@@ -279,6 +279,54 @@ TEST(models_parameters, OutOfRangeNumbersAreInputErrors)
   }
 }
 
+// Every parameter is finite and in its declared range when it is set: NaN or infinity in an overhead or a factor made
+// transfers never end (the replay spun at 100 % CPU), a bandwidth factor of 0 left every message pending (reported
+// as a deadlock). The messages name the origin, the parameter and the value.
+TEST(models_parameters, NonFiniteAndOutOfRangeValuesAreInputErrors)
+{
+  models::Parameters smpi(models::NetworkModelRegistry::find("smpi").parameters);
+  auto message = [&](const std::string& name, const std::string& value) -> std::string {
+    try {
+      smpi.set(name, value, "--param " + name);
+    } catch (const InputError& error) {
+      return error.what();
+    }
+    return "(no error)";
+  };
+  EXPECT_EQ(message("smpi/os", "0:nan"),
+            "--param smpi/os: parameter os: 'nan' is not a finite number in the table '0:nan'");
+  EXPECT_EQ(message("smpi/os", "0:inf"),
+            "--param smpi/os: parameter os: 'inf' is not a finite number in the table '0:inf'");
+  EXPECT_EQ(message("smpi/or", "0:nan"),
+            "--param smpi/or: parameter or: 'nan' is not a finite number in the table '0:nan'");
+  EXPECT_EQ(message("smpi/bw-factor", "0:inf"),
+            "--param smpi/bw-factor: parameter bw-factor: 'inf' is not a finite number in the table '0:inf'");
+  EXPECT_EQ(message("smpi/bw-factor", "0:0"), "--param smpi/bw-factor: parameter bw-factor: value 0 in the table "
+                                              "'0:0' is out of range: bw-factor values must be > 0");
+  EXPECT_EQ(message("bw-factor", "0:1;100:-1"), "--param bw-factor: parameter bw-factor: value -1 in the table "
+                                                "'0:1;100:-1' is out of range: bw-factor values must be > 0");
+  EXPECT_EQ(message("os", "0:1e-6:-1e-9"), "--param os: parameter os: value -1e-09 in the table '0:1e-6:-1e-9' is "
+                                           "out of range: os values must be >= 0");
+  EXPECT_EQ(message("lat-factor", "-5:1"), "--param lat-factor: parameter lat-factor: threshold -5 of the table "
+                                           "'-5:1' is negative (sizes are >= 0)");
+  EXPECT_EQ(message("weight-S", "nan"), "--param weight-S: parameter weight-S: 'nan' is not a finite number");
+  EXPECT_EQ(message("weight-S", "-inf"), "--param weight-S: parameter weight-S: '-inf' is not a finite number");
+  EXPECT_EQ(message("weight-S", "-1"),
+            "--param weight-S: parameter weight-S: '-1' is out of range: weight-S must be >= 0");
+  // In range: accepted, and the rejected values above left the defaults in place.
+  EXPECT_EQ(message("lat-factor", "0:0"), "(no error)");
+  EXPECT_EQ(message("bw-factor", "0:1e-300"), "(no error)");
+  EXPECT_EQ(smpi.text("os"), "0:0:0:0:0");
+  EXPECT_EQ(smpi.text("weight-S"), "8775");
+}
+
+// Each model's defaults satisfy the ranges they declare (the constructor checks them as it does any value).
+TEST(models_parameters, EveryModelsDefaultsAreInRange)
+{
+  for (const models::NetworkModelEntry& entry : models::NetworkModelRegistry::all())
+    EXPECT_NO_THROW(models::Parameters{entry.parameters}) << entry.name;
+}
+
 // Parameter files: "name = value" lines, '#' comments; errors carry file:line.
 TEST(models_parameters, ParameterFileErrorsGiveFileAndLine)
 {

@@ -397,6 +397,22 @@ TEST(mpi_p2p_placement, HostfileWithSlotCountsWrapsAround)
             (Names{"node-3", "node-3", "node-10", "node-1", "node-1", "node-1", "node-3", "node-3"}));
 }
 
+// "host:N" is not expanded: a billion slots on node-0 place a 4-rank job on node-0 at once (it was a vector of a
+// billion entries, a MemoryError), and a job longer than the file wraps around its entries.
+TEST(mpi_p2p_placement, HugeSlotCountsAreNotExpanded)
+{
+  Scratch scratch;
+  auto platform = mpi::load_or_generate_platform("cluster:4");
+  using Names = std::vector<std::string>;
+  const std::string huge = scratch.write("huge", "node-0:1000000000\nnode-1\n");
+  EXPECT_EQ(host_names(*platform, mpi::place_ranks_from_hostfile(*platform, 4, huge)),
+            (Names{"node-0", "node-0", "node-0", "node-0"}));
+  const std::string entries = scratch.write("entries", "node-2:2\nnode-1\n");
+  EXPECT_EQ(host_names(*platform, mpi::place_ranks_from_hostfile(*platform, 7, entries)),
+            (Names{"node-2", "node-2", "node-1", "node-2", "node-2", "node-1", "node-2"}));
+  EXPECT_EQ(mpi::hostfile_slots(mpi::read_hostfile(huge)), 1000000001);
+}
+
 TEST(mpi_p2p_placement, HostfileErrorsGiveFileAndLine)
 {
   Scratch scratch;
@@ -418,6 +434,11 @@ TEST(mpi_p2p_placement, HostfileErrorsGiveFileAndLine)
   const InputError count = failure("count", "node-0:0\n");
   EXPECT_EQ(count.line(), 1);
   EXPECT_NE(count.message().find("'0'"), std::string::npos) << count.what();
+  const InputError huge = failure("huge", "node-0\nnode-1:99999999999999999999\n"); // was vector::_M_fill_insert
+  EXPECT_EQ(huge.line(), 2);
+  EXPECT_EQ(huge.message(), "slot count '99999999999999999999' is out of range (1 to 2147483647)");
+  const InputError letters = failure("letters", "node-0:abc\n");
+  EXPECT_EQ(letters.message(), "bad slot count 'abc' (expected host or host:N with N >= 1)");
   const InputError empty = failure("empty", "# nothing\n\n");
   EXPECT_NE(empty.message().find("no host"), std::string::npos) << empty.what();
 

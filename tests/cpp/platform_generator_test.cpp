@@ -4,6 +4,7 @@
 // Suite names repeat the file name so that `ctest -R platform` selects them.
 #include "common/Errors.hpp"
 #include "platform/Platform.hpp"
+#include "platform/PlatformSize.hpp"
 
 #include "support/Scratch.hpp"
 
@@ -138,3 +139,52 @@ TEST(platform_generator, BadSpecsNameTheBadPart)
 }
 
 } // namespace
+
+// Issue 13: a spec's size is computed before anything is built, with products that saturate instead of wrapping
+// around (20 dimensions of 1000 hosts is 10^60, not a small number modulo 2^64), and refused past the memory a
+// platform may take. Nothing is allocated for the refused shapes: these tests run in milliseconds.
+TEST(platform_generator, ShapesTooLargeForMemoryAreRefusedWithTheirSize)
+{
+  auto error_of = [](const std::string& spec) -> std::string {
+    try {
+      generate_platform(spec);
+    } catch (const InputError& error) {
+      return error.what();
+    }
+    return "(no error)";
+  };
+  const std::string cube = error_of("torus:1000x1000x1000");
+  EXPECT_EQ(cube.rfind("platform spec 'torus:1000x1000x1000': the shape has 1000000000 hosts, which would need about "
+                       "477 GiB of memory; a platform may take half of the ",
+                       0),
+            0u)
+      << cube;
+  std::string twenty = "torus:1000";
+  for (int i = 1; i < 20; i++)
+    twenty += "x1000";
+  EXPECT_NE(error_of(twenty).find("has more than 10^19 hosts"), std::string::npos) << error_of(twenty);
+  EXPECT_NE(error_of("cluster:1000000000000").find("has 1000000000000 hosts"), std::string::npos);
+  EXPECT_NE(error_of("dragonfly:100000,1;100000,1;100000,1;100000").find("more than 10^19 hosts"), std::string::npos)
+      << error_of("dragonfly:100000,1;100000,1;100000,1;100000");
+}
+
+TEST(platform_generator, SaturatingProductNeverWrapsAround)
+{
+  EXPECT_EQ(saturating_product(1000, 1000), 1000000u);
+  EXPECT_EQ(saturating_product(uint64_t(1) << 32, uint64_t(1) << 32), UINT64_MAX);
+  EXPECT_EQ(saturating_product(UINT64_MAX, 2), UINT64_MAX);
+  EXPECT_EQ(saturating_product(UINT64_MAX, 1), UINT64_MAX);
+}
+
+// A <cluster> radical range is sized before it is expanded: "0-2000000000" was two billion ints first.
+TEST(platform_generator, HugeRadicalRangesAreRefusedBeforeExpanding)
+{
+  try {
+    from_cluster_element(R"(<cluster id="c" prefix="n" suffix="" radical="0-2000000000,5" speed="1Gf" bw="1GBps")"
+                         R"( lat="1us"/>)");
+    FAIL() << "no error";
+  } catch (const InputError& error) {
+    EXPECT_EQ(error.line(), 3);
+    EXPECT_NE(error.message().find("radical '0-2000000000,5' has 2000000002 hosts"), std::string::npos) << error.what();
+  }
+}

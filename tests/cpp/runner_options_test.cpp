@@ -3,6 +3,7 @@
 #include "common/Errors.hpp"
 #include "mpi/RunOptions.hpp"
 #include "online/options/RunnerOptions.hpp"
+#include "support/Scratch.hpp"
 
 #include <gtest/gtest.h>
 
@@ -115,7 +116,7 @@ TEST(RunnerOptions, BadValuesAreInputErrorsNamingTheOption)
     arguments.emplace_back("./app");
     return error_of(arguments);
   };
-  EXPECT_EQ(with({"-np", "four"}), "-np expects an integer, got 'four'");
+  EXPECT_EQ(with({"-np", "four"}), "-np expects an integer from 1 to 2147483647, got 'four'");
   EXPECT_EQ(with({"--privatization", "mmap"}), "--privatization: unknown mode 'mmap' (auto, dlopen, swap)");
   EXPECT_EQ(with({"--map", "random"}), "--map: unknown order 'random' (platform, sorted)");
   EXPECT_EQ(with({"--param", "novalue"}), "--param expects NAME=VALUE, got 'novalue'");
@@ -128,6 +129,50 @@ TEST(RunnerOptions, BadValuesAreInputErrorsNamingTheOption)
   EXPECT_EQ(error_of({"./app"}), "--platform is required");
   EXPECT_EQ(error_of({"--platform"}), "--platform expects a value");
   EXPECT_EQ(error_of({"--platform", "p"}).rfind("no program given\n", 0), 0u);
+}
+
+// Issue 13: -np abc and a hostfile "node-0:abc" ended in `stoi` (exit 1), -np 99999999999 wrapped around, -np -1
+// ran one rank, --stack-size 0 crashed (exit 139). Each is one InputError naming the option and its range.
+TEST(RunnerOptions, RankCountsAndStackSizesAreBounded)
+{
+  auto with = [&](std::vector<std::string> arguments) {
+    arguments.insert(arguments.begin(), {"--platform", "cluster:2"});
+    arguments.emplace_back("./app");
+    return error_of(arguments);
+  };
+  EXPECT_EQ(with({"-np", "abc"}), "-np expects an integer from 1 to 2147483647, got 'abc'");
+  EXPECT_EQ(with({"-np", "99999999999"}), "-np expects an integer from 1 to 2147483647, got '99999999999'");
+  EXPECT_EQ(with({"-np", "2147483648"}), "-np expects an integer from 1 to 2147483647, got '2147483648'");
+  EXPECT_EQ(with({"-np", "99999999999999999999"}),
+            "-np expects an integer from 1 to 2147483647, got '99999999999999999999'");
+  EXPECT_EQ(with({"-np", "-1"}), "-np expects an integer from 1 to 2147483647, got '-1'");
+  EXPECT_EQ(with({"-np", "0"}), "-np expects an integer from 1 to 2147483647, got '0'");
+  EXPECT_EQ(with({"-np", "2147483647"}), "");
+  EXPECT_EQ(with({"--stack-size", "0"}), "--stack-size: '0B' is below the minimum, 64KiB");
+  EXPECT_EQ(with({"--stack-size", "1KiB"}), "--stack-size: '1024B' is below the minimum, 64KiB");
+  EXPECT_EQ(with({"--stack-size", "2TiB"}), "--stack-size: '2.19902e+12B' is above the maximum, 1TiB");
+  EXPECT_EQ(with({"--stack-size", "64KiB"}), "");
+  EXPECT_EQ(with({"--host-speed", "0f"}), "--host-speed: '0f' is below the minimum, 1f");
+}
+
+TEST(RunnerOptions, HostfileSlotCountsAreCheckedWithFileAndLine)
+{
+  testing_support::Scratch scratch;
+  auto ranks_from = [&](const std::string& path) -> std::string {
+    try {
+      return std::to_string(parse_runner_options({"--platform", "cluster:2", "--hostfile", path, "./app"}).ranks);
+    } catch (const InputError& error) {
+      return error.what();
+    }
+  };
+  EXPECT_EQ(ranks_from(scratch.write("two", "node-0:3\n# comment\n  node-1\n")), "4");
+  const std::string abc = scratch.write("abc", "node-0\nnode-1:abc\n");
+  EXPECT_EQ(ranks_from(abc), abc + ":2: bad slot count 'abc' (expected host or host:N with N >= 1)");
+  const std::string huge = scratch.write("huge", "node-0:99999999999999999999\n");
+  EXPECT_EQ(ranks_from(huge), huge + ":1: slot count '99999999999999999999' is out of range (1 to 2147483647)");
+  const std::string many = scratch.write("many", "node-0:2147483647\nnode-1:1\n");
+  EXPECT_EQ(ranks_from(many), many + ": the hostfile lists 2147483648 slots, more ranks than -np takes (2147483647): "
+                                     "give -np");
 }
 
 TEST(RunnerOptions, UsageListsEveryOptionWithItsHelp)

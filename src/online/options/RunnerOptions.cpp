@@ -1,11 +1,12 @@
 #include "online/options/RunnerOptions.hpp"
 
 #include "common/Errors.hpp"
+#include "mpi/Placement.hpp"
 #include "mpi/RunOptions.hpp"
 #include "timeline/TimelineOptionTable.hpp"
 
 #include <cstdlib>
-#include <fstream>
+#include <limits>
 #include <set>
 
 namespace mpisim::online {
@@ -17,19 +18,15 @@ using options::OptionTable;
 using options::OptionValue;
 using options::ValueType;
 
+// The ranks a hostfile lists, as the default of -np; read as placement reads it (mpi/Placement.hpp).
 int count_hostfile_entries(const std::string& path)
 {
-  std::ifstream in(path);
-  if (not in)
-    throw InputError(path, 0, "cannot open the hostfile");
-  int entries = 0;
-  for (std::string line; std::getline(in, line);) {
-    if (line.empty() || line[0] == '#')
-      continue;
-    const size_t colon = line.find(':');
-    entries += colon == std::string::npos ? 1 : std::stoi(line.substr(colon + 1));
-  }
-  return entries;
+  const long long slots = mpi::hostfile_slots(mpi::read_hostfile(path));
+  if (slots > std::numeric_limits<int>::max())
+    throw InputError(path, 0,
+                     "the hostfile lists " + std::to_string(slots) + " slots, more ranks than -np takes (" +
+                         std::to_string(std::numeric_limits<int>::max()) + "): give -np");
+  return static_cast<int>(slots);
 }
 
 using Target = RunnerOptions;
@@ -46,7 +43,8 @@ OptionTable<Target> own_options()
                             "when absent",
                     .simgrid = {"smpi/host-speed"},
                     .front_ends = options::Run,
-                    .keyword = "host_speed"},
+                    .keyword = "host_speed",
+                    .minimum = "1f"}, // measured computation is divided by it
                    [](Target& o, const OptionValue& v) {
                      o.online.host_speed = std::get<double>(v);
                      o.host_speed_given = true;
@@ -85,7 +83,9 @@ OptionTable<Target> own_options()
         .help = "stack of each rank",
         .simgrid = {"contexts/stack-size"},
         .front_ends = options::Run,
-        .keyword = "stack_size"},
+        .keyword = "stack_size",
+        .minimum = "64KiB", // the runtime's frames, the program's main and a printf
+        .maximum = "1TiB"},
        [](Target& o, const OptionValue& v) { o.simulation.stack_size = static_cast<size_t>(std::get<double>(v)); }});
   table.push_back({{.name = "--tmpdir",
                     .type = ValueType::Text,
@@ -156,7 +156,9 @@ OptionTable<Target> make_table()
                     .metavar = "N",
                     .help = "number of ranks (default: the hostfile's entries, else 1)",
                     .front_ends = options::Run,
-                    .keyword = "np"},
+                    .keyword = "np",
+                    .minimum = "1",
+                    .maximum = "2147483647"}, // an int, as MPI's ranks
                    [](Target& o, const OptionValue& v) { o.ranks = static_cast<int>(std::get<long long>(v)); }});
   for (auto part : {options::nested(mpi::simulation_option_table(), &Target::simulation), own_options(),
                     options::nested(timeline::timeline_option_table(), &Target::timeline), summary_options()})

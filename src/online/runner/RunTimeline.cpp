@@ -1,5 +1,7 @@
 #include "online/runner/RunTimeline.hpp"
 
+#include "common/Errors.hpp"
+
 #include <iostream>
 #include <sstream>
 
@@ -57,7 +59,7 @@ void RunTimeline::finish()
   try {
     writer_->finish();
   } catch (const std::exception& error) {
-    std::cerr << "mpisim run: timeline: " << error.what() << "\n";
+    std::cerr << "mpisim run: timeline: " << printable_text(error.what()) << "\n";
   }
   writer_.reset();
 }

@@ -194,13 +194,13 @@ int main(int argc, char** argv)
       options.online.host_speed = measure_host_speed();
     return run(options);
   } catch (const UnsupportedMpiCall& error) {
-    std::cerr << error.what() << "\n";
+    std::cerr << printable_text(error.what()) << "\n";
     return 2;
   } catch (const InputError& error) {
-    std::cerr << "mpisim run: " << error.what() << "\n";
+    std::cerr << "mpisim run: " << printable_text(error.what()) << "\n";
     return 2;
   } catch (const std::exception& error) {
-    std::cerr << "mpisim run: " << error.what() << "\n";
+    std::cerr << "mpisim run: " << printable_text(error.what()) << "\n";
     return 1;
   }
 }

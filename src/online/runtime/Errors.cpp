@@ -1,5 +1,6 @@
 #include "online/runtime/Errors.hpp"
 
+#include "common/Errors.hpp"
 #include "online/objects/ProcessObjects.hpp"
 #include "online/runtime/CallReporter.hpp"
 #include "online/runtime/ErrorClasses.hpp"
@@ -58,7 +59,7 @@ void terminate_run(const std::string& report, int status)
   if (Runtime::active() && Runtime::get().call_reporter() != nullptr) // the timeline shows the run up to here
     Runtime::get().call_reporter()->abrupt_end();
   std::fflush(nullptr);
-  std::string line = report + "\n";
+  const std::string line = printable_text(report) + "\n"; // it may quote the program's or an input's bytes
   [[maybe_unused]] ssize_t written = write(STDERR_FILENO, line.data(), line.size());
   _exit(status);
 }

@@ -10,6 +10,7 @@
 // SPLITDUPLEX, the suffix _UP (from the lower number to the higher; host to router) or _DOWN.
 #include "common/Errors.hpp"
 #include "platform/PlatformBuilder.hpp"
+#include "platform/PlatformSize.hpp"
 #include "platform/routing/Registry.hpp"
 
 #include <algorithm>
@@ -32,8 +33,8 @@ struct DragonflyShape {
   uint32_t hosts_per_router = 1;
 
   uint64_t routers_per_group() const { return uint64_t(chassis_per_group) * routers_per_chassis; }
-  uint64_t router_count() const { return groups * routers_per_group(); }
-  uint64_t host_count() const { return router_count() * hosts_per_router; }
+  uint64_t router_count() const { return saturating_product(groups, routers_per_group()); }
+  uint64_t host_count() const { return saturating_product(router_count(), hosts_per_router); }
 };
 
 // Where a router sits. Its index counts blades fastest, then chassis, then groups.

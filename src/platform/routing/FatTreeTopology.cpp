@@ -12,6 +12,7 @@
 // Hosts have ids 0..H-1 (their positions); switches count down from 2H-1, level 1 first.
 #include "common/Errors.hpp"
 #include "platform/PlatformBuilder.hpp"
+#include "platform/PlatformSize.hpp"
 #include "platform/routing/Registry.hpp"
 
 #include <cstdint>
@@ -47,7 +48,7 @@ public:
   {
     host_count_ = 1;
     for (const auto& level : levels_)
-      host_count_ *= level.children;
+      host_count_ = saturating_product(host_count_, level.children);
     uint64_t switches = 0;
     for (size_t level = 1; level <= height(); level++) {
       first_switch_.push_back(switches);
@@ -66,7 +67,7 @@ public:
   {
     uint64_t count = 1;
     for (size_t digit = 1; digit <= height(); digit++)
-      count *= radix(level, digit);
+      count = saturating_product(count, radix(level, digit));
     return count;
   }
 

@@ -8,6 +8,7 @@
 // so the link between two neighbours belongs to the one the other follows.
 #include "common/Errors.hpp"
 #include "platform/PlatformBuilder.hpp"
+#include "platform/PlatformSize.hpp"
 #include "platform/routing/Registry.hpp"
 
 #include <cstdint>
@@ -29,7 +30,7 @@ public:
     Rank stride = 1;
     for (uint32_t size : ring_sizes_) {
       strides_.push_back(stride);
-      stride *= size;
+      stride = saturating_product(stride, size);
     }
     host_count_ = stride;
   }
@@ -162,7 +163,9 @@ size_t torus_host_count(std::string_view topo_parameters)
 void build_torus(const ClusterSpec& spec, PlatformBuilder& builder, Zone* parent)
 {
   TorusShape shape = parse_torus_shape(spec.topo_parameters);
-  check_hierarchical_cluster(spec, builder, shape.host_count());
+  // each host: itself and a cable per dimension, two links when split-duplex
+  const uint64_t elements = saturating_product(shape.host_count(), 1 + 2 * shape.dimensions());
+  check_hierarchical_cluster(spec, builder, shape.host_count(), elements);
   auto& zone = static_cast<TorusRouting&>(
       builder.add_zone(parent, std::make_unique<TorusRouting>(spec.id, std::move(shape)), spec.line));
 
