@@ -29,11 +29,33 @@ static void round_trip(int rank)
   }
 }
 
-enum clock_kind { WTIME, GETTIMEOFDAY, REALTIME, MONOTONIC, MONOTONIC_RAW, BOOTTIME, TIMESPEC_GET, CLOCK, TIMES, RUSAGE,
-                  PROCESS_CPU, THREAD_CPU, KINDS };
-static const char* names[KINDS] = {"MPI_Wtime", "gettimeofday", "CLOCK_REALTIME", "CLOCK_MONOTONIC",
-                                   "CLOCK_MONOTONIC_RAW", "CLOCK_BOOTTIME", "timespec_get", "clock", "times",
-                                   "getrusage", "CLOCK_PROCESS_CPUTIME_ID", "CLOCK_THREAD_CPUTIME_ID"};
+enum clock_kind {
+  WTIME,
+  GETTIMEOFDAY,
+  REALTIME,
+  MONOTONIC,
+  MONOTONIC_RAW,
+  BOOTTIME,
+  TIMESPEC_GET,
+  CLOCK,
+  TIMES,
+  RUSAGE,
+  PROCESS_CPU,
+  THREAD_CPU,
+  KINDS
+};
+static const char* names[KINDS] = {"MPI_Wtime",
+                                   "gettimeofday",
+                                   "CLOCK_REALTIME",
+                                   "CLOCK_MONOTONIC",
+                                   "CLOCK_MONOTONIC_RAW",
+                                   "CLOCK_BOOTTIME",
+                                   "timespec_get",
+                                   "clock",
+                                   "times",
+                                   "getrusage",
+                                   "CLOCK_PROCESS_CPUTIME_ID",
+                                   "CLOCK_THREAD_CPUTIME_ID"};
 
 static double seconds(struct timespec t)
 {

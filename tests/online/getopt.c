@@ -73,8 +73,8 @@ static void parse_long(int argc, char** argv, int rank, int interleave)
 /* getopt_long_only: single-dash long options, with a short option as fallback; the rank's own value in an option. */
 static void parse_long_only(int rank, int interleave)
 {
-  static const struct option options[] = {{"size", required_argument, NULL, 's'}, {"nodes", required_argument, NULL, 'n'},
-                                          {NULL, 0, NULL, 0}};
+  static const struct option options[] = {
+      {"size", required_argument, NULL, 's'}, {"nodes", required_argument, NULL, 'n'}, {NULL, 0, NULL, 0}};
   char value[16];
   snprintf(value, sizeof value, "%d", rank);
   char* argv[] = {"prog", "-size", value, "file", "-nodes=4", "-q", NULL};
@@ -133,7 +133,7 @@ int main(int argc, char** argv)
     copy[i] = argv[i];
   copy[argc < 31 ? argc : 31] = NULL;
   for (int interleave = 0; interleave <= 1; ++interleave) {
-    optind = interleave ? 0 : optind; /* the first pass starts as a fresh process does */
+    optind = interleave ? 0 : optind;        /* the first pass starts as a fresh process does */
     for (int i = 0; i < argc && i < 31; ++i) /* the first pass permuted argv: start from the same order */
       argv[i] = copy[i];
     parse_long(argc, argv, rank, interleave);

@@ -9,10 +9,10 @@
 #include <unistd.h>
 
 static int flag = 0;
-static const struct option longs[] = {{"size", required_argument, NULL, 's'},  {"mode", optional_argument, NULL, 'm'},
-                                      {"verbose", no_argument, &flag, 7},      {"verify", no_argument, NULL, 'V'},
-                                      {"same1", no_argument, NULL, 'z'},       {"same2", no_argument, NULL, 'z'},
-                                      {"x", no_argument, NULL, 'X'},           {NULL, 0, NULL, 0}};
+static const struct option longs[] = {{"size", required_argument, NULL, 's'}, {"mode", optional_argument, NULL, 'm'},
+                                      {"verbose", no_argument, &flag, 7},     {"verify", no_argument, NULL, 'V'},
+                                      {"same1", no_argument, NULL, 'z'},      {"same2", no_argument, NULL, 'z'},
+                                      {"x", no_argument, NULL, 'X'},          {NULL, 0, NULL, 0}};
 
 enum kind { SHORT, LONG, LONG_ONLY };
 
@@ -60,8 +60,9 @@ int main(void)
   run(SHORT, "ab", (const char*[]){"p", "x", "--", "-a", "y", NULL});
   run(SHORT, "ab", (const char*[]){"p", "-a", "-", "-b", "--", NULL});
   run(SHORT, "abW;", (const char*[]){"p", "-ab", "-:", "-;", NULL});
-  run(LONG, "ab:W;", (const char*[]){"p", "--size", "10", "in", "--mode=m", "--mode", "--verbose", "-a", "out",
-                                      "--siz=3", "-W", "size=4", "-Wverify", NULL});
+  run(LONG, "ab:W;",
+      (const char*[]){"p", "--size", "10", "in", "--mode=m", "--mode", "--verbose", "-a", "out", "--siz=3", "-W",
+                      "size=4", "-Wverify", NULL});
   run(LONG, "a", (const char*[]){"p", "--ver", "--verb", "--sa", "--s", "--size", NULL});
   run(LONG, "a", (const char*[]){"p", "--verify=1", "--nosuch", "--nosuch=2", "--x", "--", "--size", NULL});
   run(LONG, ":a", (const char*[]){"p", "--size", NULL});

@@ -162,9 +162,10 @@ def test_clocks_see_the_computation_they_time(built):
     cpu = values["cpu"]
     injected = summary["ranks"][0]["compute"]
     assert 0.7 * injected < cpu <= injected
-    # Each read injects what ran since the previous one (a few microseconds) and the wall clocks' reads spend 10 ns.
+    # Each read injects what ran since the previous one (microseconds, tens on a loaded machine) and the wall clocks'
+    # reads spend 10 ns: 1 % apart at most, where the real clocks would be 4 times apart.
     for name in ["monotonic", "gettimeofday", "clock", "getrusage"]:
-        assert values[name] == pytest.approx(cpu, abs=2e-5), name
+        assert values[name] == pytest.approx(cpu, rel=0.01), name
 
 
 def test_sleeps_pass_in_simulated_time(built):

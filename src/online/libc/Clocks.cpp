@@ -38,11 +38,9 @@ ClockKind kind_of(clockid_t clock)
   case CLOCK_BOOTTIME:
   case CLOCK_REALTIME_ALARM:
   case CLOCK_BOOTTIME_ALARM:
-  case CLOCK_TAI:
-    return ClockKind::Wall;
+  case CLOCK_TAI: return ClockKind::Wall;
   case CLOCK_PROCESS_CPUTIME_ID:
-  case CLOCK_THREAD_CPUTIME_ID:
-    return ClockKind::Cpu;
+  case CLOCK_THREAD_CPUTIME_ID: return ClockKind::Cpu;
   default: // negative: the CPU clock of a process or thread (clock_getcpuclockid, pthread_getcpuclockid)
     return clock < 0 ? ClockKind::Cpu : ClockKind::Other;
   }

@@ -111,7 +111,8 @@ int Scanner::next()
       s_.next = r_.argv[optind] + 2;
       return long_option("--");
     }
-    if (r_.longs != nullptr && r_.long_only && (argument[2] != '\0' || std::strchr(r_.shorts, argument[1]) == nullptr)) {
+    if (r_.longs != nullptr && r_.long_only &&
+        (argument[2] != '\0' || std::strchr(r_.shorts, argument[1]) == nullptr)) {
       s_.next = r_.argv[optind] + 1;
       if (const int outcome = long_option("-"); outcome != -1)
         return outcome;

@@ -5,6 +5,7 @@
 #include "online/libc/Caller.hpp"
 
 #include <cstdlib>
+#include <mutex>
 
 using namespace mpisim::online;
 
@@ -18,12 +19,39 @@ RandomStates& states()
   return *random;
 }
 
+// Outside ranks the state is the process's, which threads the program starts may share: locked, as glibc locks its
+// own. A rank's state is only used by the rank's own fiber.
+class StateLock {
+public:
+  StateLock() : locked_(Runtime::libc_rank() < 0)
+  {
+    if (locked_)
+      process_mutex().lock();
+  }
+  ~StateLock()
+  {
+    if (locked_)
+      process_mutex().unlock();
+  }
+  StateLock(const StateLock&) = delete;
+  StateLock& operator=(const StateLock&) = delete;
+
+private:
+  static std::mutex& process_mutex()
+  {
+    static std::mutex mutex;
+    return mutex;
+  }
+  bool locked_;
+};
+
 } // namespace
 
 // rand and random ----------------------------------------------------------------------------------------------------
 
 extern "C" long random() noexcept
 {
+  const StateLock lock;
   int32_t value = 0;
   random_r(&states().data, &value);
   return value;
@@ -36,6 +64,7 @@ extern "C" int rand() noexcept
 
 extern "C" void srandom(unsigned int seed) noexcept
 {
+  const StateLock lock;
   srandom_r(seed, &states().data);
 }
 
@@ -46,6 +75,7 @@ extern "C" void srand(unsigned int seed) noexcept
 
 extern "C" char* initstate(unsigned int seed, char* buffer, size_t size) noexcept
 {
+  const StateLock lock;
   RandomStates& random = states();
   char* previous = random.buffer;
   if (initstate_r(seed, buffer, size, &random.data) != 0)
@@ -56,6 +86,7 @@ extern "C" char* initstate(unsigned int seed, char* buffer, size_t size) noexcep
 
 extern "C" char* setstate(char* buffer) noexcept
 {
+  const StateLock lock;
   RandomStates& random = states();
   char* previous = random.buffer;
   if (setstate_r(buffer, &random.data) != 0)
@@ -68,6 +99,7 @@ extern "C" char* setstate(char* buffer) noexcept
 
 extern "C" double drand48() noexcept
 {
+  const StateLock lock;
   double value = 0;
   drand48_r(&states().drand48, &value);
   return value;
@@ -75,6 +107,7 @@ extern "C" double drand48() noexcept
 
 extern "C" double erand48(unsigned short state[3]) noexcept
 {
+  const StateLock lock;
   double value = 0;
   erand48_r(state, &states().drand48, &value);
   return value;
@@ -82,6 +115,7 @@ extern "C" double erand48(unsigned short state[3]) noexcept
 
 extern "C" long lrand48() noexcept
 {
+  const StateLock lock;
   long value = 0;
   lrand48_r(&states().drand48, &value);
   return value;
@@ -89,6 +123,7 @@ extern "C" long lrand48() noexcept
 
 extern "C" long nrand48(unsigned short state[3]) noexcept
 {
+  const StateLock lock;
   long value = 0;
   nrand48_r(state, &states().drand48, &value);
   return value;
@@ -96,6 +131,7 @@ extern "C" long nrand48(unsigned short state[3]) noexcept
 
 extern "C" long mrand48() noexcept
 {
+  const StateLock lock;
   long value = 0;
   mrand48_r(&states().drand48, &value);
   return value;
@@ -103,6 +139,7 @@ extern "C" long mrand48() noexcept
 
 extern "C" long jrand48(unsigned short state[3]) noexcept
 {
+  const StateLock lock;
   long value = 0;
   jrand48_r(state, &states().drand48, &value);
   return value;
@@ -110,11 +147,13 @@ extern "C" long jrand48(unsigned short state[3]) noexcept
 
 extern "C" void srand48(long seed) noexcept
 {
+  const StateLock lock;
   srand48_r(seed, &states().drand48);
 }
 
 extern "C" unsigned short* seed48(unsigned short seed[3]) noexcept
 {
+  const StateLock lock;
   drand48_data& data = states().drand48;
   seed48_r(seed, &data);
   return data.__old_x; // the previous state, as glibc's seed48 returns it
@@ -122,5 +161,6 @@ extern "C" unsigned short* seed48(unsigned short seed[3]) noexcept
 
 extern "C" void lcong48(unsigned short parameters[7]) noexcept
 {
+  const StateLock lock;
   lcong48_r(parameters, &states().drand48);
 }

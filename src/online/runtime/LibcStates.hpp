@@ -24,7 +24,7 @@ namespace mpisim::online {
 // getopt's state between calls, besides the variables the program sees.
 struct GetoptScan {
   bool initialized = false;
-  char* next = nullptr;  // the rest of a cluster of short options (-abc)
+  char* next = nullptr;                        // the rest of a cluster of short options (-abc)
   int first_nonoption = 1, last_nonoption = 1; // the non-options skipped so far, moved behind the options
   enum class Order { Permute, RequireOrder, ReturnInOrder } order = Order::Permute;
   int option_character = 0; // what optopt is after each call, as glibc keeps it (0 until an error)
@@ -35,9 +35,9 @@ struct GetoptScan {
 struct RandomStates {
   RandomStates();
   random_data data{};
-  char* buffer = nullptr;               // the state array in use (initstate/setstate may give another)
-  int32_t table[32]{};                  // the default state array (128 bytes)
-  drand48_data drand48{};               // zeroed: the defaults of a fresh process
+  char* buffer = nullptr; // the state array in use (initstate/setstate may give another)
+  int32_t table[32]{};    // the default state array (128 bytes)
+  drand48_data drand48{}; // zeroed: the defaults of a fresh process
 };
 
 // A rank's environment once it changed it (setenv, putenv, unsetenv, clearenv): its own array of entries. Until then
