@@ -46,9 +46,23 @@ ClockKind kind_of(clockid_t clock)
   }
 }
 
+// Under --no-compute-time the ranks' computation is not simulated, so their CPU-time clocks are the real ones: a
+// program that computes until its CPU clock says so still gets there.
+bool cpu_time_is_simulated()
+{
+  return caller_time_is_simulated() && Runtime::get().options().compute_time;
+}
+
 bool simulated_clock(clockid_t clock)
 {
-  return kind_of(clock) != ClockKind::Other && caller_time_is_simulated();
+  switch (kind_of(clock)) {
+  case ClockKind::Wall:
+    return caller_time_is_simulated();
+  case ClockKind::Cpu:
+    return cpu_time_is_simulated();
+  default:
+    return false;
+  }
 }
 
 double read_simulated(clockid_t clock)
@@ -135,7 +149,7 @@ extern "C" int timespec_get(timespec* time, int base) noexcept
 
 extern "C" clock_t clock() noexcept
 {
-  if (not caller_time_is_simulated())
+  if (not cpu_time_is_simulated())
     return real::clock();
   return static_cast<clock_t>(Runtime::get().read_cpu_clock() * CLOCKS_PER_SEC);
 }
@@ -145,15 +159,17 @@ extern "C" clock_t times(tms* buffer) noexcept
   if (not caller_time_is_simulated())
     return real::times(buffer);
   Runtime& runtime = Runtime::get();
-  if (buffer != nullptr)
+  if (buffer != nullptr && cpu_time_is_simulated())
     *buffer = {clock_ticks(runtime.read_cpu_clock()), 0, 0, 0};
+  else if (buffer != nullptr)
+    real::times(buffer);
   return clock_ticks(runtime.read_clock());
 }
 
 extern "C" int getrusage(__rusage_who_t who, rusage* usage) noexcept
 {
   const int status = real::getrusage(who, usage); // the memory and I/O figures are the process's
-  if (status != 0 || not caller_time_is_simulated() || (who != RUSAGE_SELF && who != RUSAGE_THREAD))
+  if (status != 0 || not cpu_time_is_simulated() || (who != RUSAGE_SELF && who != RUSAGE_THREAD))
     return status;
   const timespec user = as_timespec(Runtime::get().read_cpu_clock());
   usage->ru_utime = {user.tv_sec, static_cast<suseconds_t>(user.tv_nsec / 1000)};
