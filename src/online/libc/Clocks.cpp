@@ -56,12 +56,9 @@ bool cpu_time_is_simulated()
 bool simulated_clock(clockid_t clock)
 {
   switch (kind_of(clock)) {
-  case ClockKind::Wall:
-    return caller_time_is_simulated();
-  case ClockKind::Cpu:
-    return cpu_time_is_simulated();
-  default:
-    return false;
+  case ClockKind::Wall: return caller_time_is_simulated();
+  case ClockKind::Cpu: return cpu_time_is_simulated();
+  default: return false;
   }
 }
 
