@@ -11,6 +11,9 @@ struct OnlineOptions {
   // Simulated time each MPI_Wtime call spends after reading the clock (smpi/wtime), so that loops polling MPI_Wtime
   // see time advance.
   double wtime_delay = 1e-8;
+  // The program's clocks and sleeps are the real ones (gettimeofday, clock_gettime, std::chrono, sleep, ...) instead
+  // of the rank's simulated time (online/libc/Clocks.cpp).
+  bool real_clocks = false;
 };
 
 } // namespace mpisim::online

@@ -75,6 +75,13 @@ OptionTable<Target> own_options()
                     .front_ends = options::Run,
                     .keyword = "wtime_delay"},
                    [](Target& o, const OptionValue& v) { o.online.wtime_delay = std::get<double>(v); }});
+  table.push_back({{.name = "--real-clocks",
+                    .type = ValueType::Flag,
+                    .help = "the program's clocks and sleeps (gettimeofday, clock_gettime, time, clock, getrusage, "
+                            "std::chrono, sleep, nanosleep, ...) are the real ones, not the rank's simulated time",
+                    .front_ends = options::Run,
+                    .keyword = "real_clocks"},
+                   [](Target& o, const OptionValue& v) { o.online.real_clocks = std::get<bool>(v); }});
   table.push_back(
       {{.name = "--stack-size",
         .type = ValueType::Size,

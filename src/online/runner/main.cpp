@@ -78,15 +78,24 @@ void report_exit_during_run()
                g_run.runtime->now());
 }
 
-// The engine switches the ranks' private memory while the program is loaded; never after (the engine may still
-// unwind blocked ranks when it is destroyed, after the program object is gone).
+// The engine switches the ranks' private memory while the program is loaded: the C library's per-rank variables
+// (errno, optind, environ, ...), and the program's data under swap privatization. Never after (the engine may still
+// unwind blocked ranks when it is destroyed, after the program object is gone); the process's environment is put
+// back then.
 struct MemoryContextsInstalled {
-  MemoryContextsInstalled(kernel::Engine& engine, kernel::MemoryContexts* contexts) : engine(engine)
+  MemoryContextsInstalled(kernel::Engine& engine, LibcStates& libc, kernel::MemoryContexts* program)
+      : engine(engine), libc(libc)
   {
-    engine.set_memory_contexts(contexts);
+    libc.install(program);
+    engine.set_memory_contexts(&libc);
   }
-  ~MemoryContextsInstalled() { engine.set_memory_contexts(nullptr); }
+  ~MemoryContextsInstalled()
+  {
+    engine.set_memory_contexts(nullptr);
+    libc.uninstall();
+  }
   kernel::Engine& engine;
+  LibcStates& libc;
 };
 
 void write_summary(const RunnerOptions& options, const Runtime& runtime, const RunOutcome& outcome)
@@ -129,7 +138,7 @@ int run(const RunnerOptions& options)
   Runtime runtime(simulation, options.online);
   const std::unique_ptr<PrivatizedProgram> program =
       load_privatized_program(options.program, options.ranks, options.tmpdir, options.privatization);
-  const MemoryContextsInstalled contexts(simulation.engine(), program->memory_contexts());
+  const MemoryContextsInstalled contexts(simulation.engine(), runtime.libc(), program->memory_contexts());
   std::unique_ptr<OutputTagger> tagger;
   if (options.tag_output) {
     tagger = std::make_unique<OutputTagger>();

@@ -3,6 +3,7 @@
 #include "online/objects/ProcessObjects.hpp"
 #include "online/objects/Windows.hpp"
 #include "online/runtime/CallReporter.hpp"
+#include "online/runtime/RealLibc.hpp"
 #include "online/runtime/Sampling.hpp"
 
 #include "mpi/Rank.hpp"
@@ -19,20 +20,21 @@ Runtime* g_runtime = nullptr;
 double thread_cpu_time()
 {
   timespec now{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  real::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
   return static_cast<double>(now.tv_sec) + 1e-9 * static_cast<double>(now.tv_nsec);
 }
 
 double monotonic_time()
 {
   timespec now{};
-  clock_gettime(CLOCK_MONOTONIC, &now);
+  real::clock_gettime(CLOCK_MONOTONIC, &now);
   return static_cast<double>(now.tv_sec) + 1e-9 * static_cast<double>(now.tv_nsec);
 }
 
 Runtime::Runtime(mpi::Simulation& simulation, OnlineOptions options)
     : simulation_(simulation), options_(options), accounts_(simulation.world().size()),
-      communicators_(simulation.world()), process_objects_(std::make_unique<ProcessObjects>(simulation.world().size()))
+      communicators_(simulation.world()), process_objects_(std::make_unique<ProcessObjects>(simulation.world().size())),
+      libc_(simulation.world().size()), thread_(pthread_self())
 {
   g_runtime = this;
 }
@@ -80,6 +82,17 @@ int Runtime::current_rank() const
 {
   const auto actor = static_cast<size_t>(simulation_.engine().self().id());
   return actor < rank_of_actor_.size() ? rank_of_actor_[actor] : -1;
+}
+
+int Runtime::libc_rank()
+{
+  if (g_runtime == nullptr || not pthread_equal(pthread_self(), g_runtime->thread_))
+    return -1;
+  const kernel::Actor* actor = g_runtime->simulation_.engine().running();
+  if (actor == nullptr)
+    return -1;
+  const auto id = static_cast<size_t>(actor->id());
+  return id < g_runtime->rank_of_actor_.size() ? g_runtime->rank_of_actor_[id] : -1;
 }
 
 void Runtime::enter_call(const char* call)
@@ -182,6 +195,37 @@ void Runtime::inject_computation(int world_rank, double flops)
   accounts_[world_rank].compute += now() - start;
   if (reporter_)
     reporter_->compute(world_rank, start, now(), flops);
+}
+
+double Runtime::read_clock()
+{
+  if (in_sampled_body()) // as MPI_Wtime: the sampler measures the body's real time itself
+    return now();
+  flush_computation();
+  const double date = now();
+  sleep(options_.wtime_delay);
+  restart_computation(); // other ranks ran meanwhile, on the same thread
+  return date;
+}
+
+double Runtime::read_cpu_clock()
+{
+  RankAccount& account = accounts_[current_rank()];
+  if (options_.compute_time && not in_sampled_body()) {
+    const double burst = computation_burst(account);
+    if (burst >= options_.cpu_threshold) {
+      execute_flops(burst * options_.host_speed);
+      restart_computation();
+    }
+  }
+  return account.compute;
+}
+
+void Runtime::sleep_for(double seconds)
+{
+  flush_computation();
+  sleep(seconds);
+  restart_computation();
 }
 
 void Runtime::sleep(double seconds)

@@ -14,11 +14,13 @@
 #include "online/objects/Groups.hpp"
 #include "online/objects/Requests.hpp"
 #include "online/options/OnlineOptions.hpp"
+#include "online/runtime/LibcStates.hpp"
 
 #include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
+#include <pthread.h>
 #include <vector>
 
 namespace mpisim::online {
@@ -67,6 +69,10 @@ public:
   void attach(int world_rank);
   void detach(int world_rank);
   int current_rank() const; // the calling rank, -1 outside any rank
+  // The rank whose own actor runs now on the simulation's thread, or -1 (no run, another thread, the engine's own
+  // code, an actor working for a rank): for the C library functions mpisim defines (online/libc/), which may be called
+  // from anywhere.
+  static int libc_rank();
   // The rank whose code runs now, kept without asking the engine (for the crash handler): set when a rank starts and
   // whenever an MPI call returns to it.
   int running_rank() const { return running_rank_; }
@@ -135,6 +141,19 @@ public:
   // Simulates `flops` on the calling rank's host, accounted as computation; a simulated sleep, accounted as neither.
   void execute_flops(double flops);
   void sleep(double seconds);
+  // ---- Time as the program sees it through the C library (online/libc/) ----
+  // The simulated date, as MPI_Wtime gives it: the computation since the rank last left the MPI library is injected
+  // first, --wtime-delay spent after reading.
+  double read_clock();
+  // The rank's simulated computation so far (its CPU-time clocks). The computation since it last left the MPI
+  // library is injected first; a burst under --cpu-threshold is kept for the next measurement rather than dropped,
+  // so that a loop reading a CPU clock sees it advance.
+  double read_cpu_clock();
+  // A simulated sleep (sleep, nanosleep, ...), after injecting the computation before it.
+  void sleep_for(double seconds);
+  // The C library's per-rank state (LibcStates.hpp); also the engine's memory contexts (runner/main.cpp).
+  LibcStates& libc() { return libc_; }
+
   // What each MPI process of a real run keeps: info objects, error handlers and codes, names (ProcessObjects.hpp).
   ProcessObjects& process_objects() { return *process_objects_; }
 
@@ -167,12 +186,15 @@ private:
   std::unique_ptr<Sampling> sampling_; // made on first use
   std::unique_ptr<ProcessObjects> process_objects_;
   std::unique_ptr<Windows> windows_; // one-sided communication: made on first use
+  LibcStates libc_;
+  pthread_t thread_; // the thread running the simulation
 
   // Host CPU time used by the rank since it last left the MPI library (0 when surely below the threshold).
   double computation_burst(const RankAccount& account) const;
   void mark_cpu(RankAccount& account);
 };
 
+// Both read the real clocks (RealLibc.hpp), whatever the program sees.
 // Host CPU time of the calling thread, in seconds (a system call).
 double thread_cpu_time();
 // Host monotonic time, in seconds (no system call: vDSO).
