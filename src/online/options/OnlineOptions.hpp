@@ -2,6 +2,8 @@
 // online/options/RunnerOptions.cpp).
 #pragma once
 
+#include "mpi/Polling.hpp"
+
 namespace mpisim::online {
 
 struct OnlineOptions {
@@ -11,6 +13,8 @@ struct OnlineOptions {
   // Simulated time each MPI_Wtime call spends after reading the clock (smpi/wtime), so that loops polling MPI_Wtime
   // see time advance.
   double wtime_delay = 1e-8;
+  // What polling calls cost (--polling and its parameters; mpi/Polling.hpp): realistic unless asked otherwise.
+  mpi::PollingSettings polling{.rule = mpi::PollingRule::Realistic};
 };
 
 } // namespace mpisim::online

@@ -34,6 +34,7 @@ Runtime::Runtime(mpi::Simulation& simulation, OnlineOptions options)
     : simulation_(simulation), options_(options), accounts_(simulation.world().size()),
       communicators_(simulation.world()), process_objects_(std::make_unique<ProcessObjects>(simulation.world().size()))
 {
+  simulation.world().set_polling(options_.polling);
   g_runtime = this;
 }
 
