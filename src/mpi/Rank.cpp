@@ -237,8 +237,8 @@ bool Rank::wait_for_polled_change()
   for (const ProbeFilter& filter : streak_.filters()) {
     if (mailbox.find_unexpected(filter.comm->context(), filter.source, filter.tag) != nullptr)
       return true;
-    probes.push_back(std::make_shared<Request>(RequestKind::Probe, world_rank_, *filter.comm, filter.source,
-                                               filter.tag, 0));
+    probes.push_back(
+        std::make_shared<Request>(RequestKind::Probe, world_rank_, *filter.comm, filter.source, filter.tag, 0));
     mailbox.add_probe(probes.back());
     watched.push_back(probes.back().get());
   }
@@ -293,8 +293,8 @@ bool Rank::test(Request& request)
   if (smpi_rule(world_))
     return smpi_test(request);
   const RequestPtr self = std::static_pointer_cast<Request>(request.shared_from_this());
-  const bool done = poll(pending_of({&self, 1}), nullptr, request.kind() != RequestKind::Generalized,
-                         [&] { return request.done(); });
+  const bool done =
+      poll(pending_of({&self, 1}), nullptr, request.kind() != RequestKind::Generalized, [&] { return request.done(); });
   if (done)
     pay_pending_overhead(request);
   return done;

@@ -127,7 +127,7 @@ private:
   World& world_;
   int world_rank_;
   PollStreak streak_;
-  std::shared_ptr<PollRelease> release_; // while fast-forwarded
+  std::shared_ptr<PollRelease> release_;                      // while fast-forwarded
   std::unordered_map<int, uint32_t> nonblocking_collectives_; // by communicator context
   MessageLog* log_ = nullptr;
 };

@@ -225,21 +225,24 @@ TEST(mpi_p2p_modes, MatchedProbeTakesTheMessageOutOfMatching)
 {
   double probed_at = -1;
   mpi::Status other, claimed;
-  run(2, [&](mpi::Rank& rank) {
-    if (rank.world_rank() == 1) {
-      rank.sleep(0.5);
-      rank.send(world(rank), 0, 4, 100);
-      rank.sleep(0.2);
-      rank.send(world(rank), 0, 4, 200);
-      return;
-    }
-    EXPECT_EQ(rank.improbe(world(rank), 1, 4), nullptr);
-    mpi::MessagePtr message = rank.mprobe(world(rank), mpi::kAnySource, mpi::kAnyTag);
-    probed_at = now(rank);
-    other = rank.recv(world(rank), mpi::kAnySource, mpi::kAnyTag, 1000);
-    mpi::RequestPtr receive = rank.mrecv(message, nullptr, 1000, mpi::Datatype::predefined(mpi::Element::Byte));
-    claimed = rank.wait(*receive);
-  }, {}, mpi::PollingRule::Realistic);
+  run(
+      2,
+      [&](mpi::Rank& rank) {
+        if (rank.world_rank() == 1) {
+          rank.sleep(0.5);
+          rank.send(world(rank), 0, 4, 100);
+          rank.sleep(0.2);
+          rank.send(world(rank), 0, 4, 200);
+          return;
+        }
+        EXPECT_EQ(rank.improbe(world(rank), 1, 4), nullptr);
+        mpi::MessagePtr message = rank.mprobe(world(rank), mpi::kAnySource, mpi::kAnyTag);
+        probed_at = now(rank);
+        other = rank.recv(world(rank), mpi::kAnySource, mpi::kAnyTag, 1000);
+        mpi::RequestPtr receive = rank.mrecv(message, nullptr, 1000, mpi::Datatype::predefined(mpi::Element::Byte));
+        claimed = rank.wait(*receive);
+      },
+      {}, mpi::PollingRule::Realistic);
   EXPECT_DATE(probed_at, 0.5);
   EXPECT_EQ(other.bytes, 200);
   EXPECT_EQ(claimed.bytes, 100);

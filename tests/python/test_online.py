@@ -1051,16 +1051,21 @@ def test_bounded_polling_loop_is_released_and_an_endless_one_is_a_deadlock(built
     assert done.stdout.startswith("bounded: 100 probes found 0, exchange done after "), done.stdout
     done = run(built, "polling", "forever", np=2, options=("--no-compute-time", "--quiet"))
     assert done.returncode == 3, done.stderr
-    assert "deadlock" in done.stderr and "polling (fast-forwarded" in done.stderr, done.stderr
+    # Found at the second stall: 2 probes, released, 1000 more, then the repeat: 1003 x 100 ns.
+    assert done.stderr.startswith("mpisim: deadlock at simulated time 0.0001003 s: 1 blocked actor\n"
+                                  "  rank 0 waits for probe for a message from any rank, tag 5"), done.stderr
 
 
-@pytest.mark.parametrize("mode,np,size,rounds", [("test", 2, "1000000", "3"), ("test", 2, "1000", "5"),
-                                                 ("testany", 2, "100000", "3"), ("testall", 2, "100000", "3"),
-                                                 ("iprobe", 2, "1000000", "3"), ("workers", 4, "100000", "12")])
+@pytest.mark.parametrize("mode,np,size,rounds", [("test", 2, "1000000", "3"), ("test", 2, "100000", "3"),
+                                                 ("test", 2, "1000", "2"), ("testany", 2, "100000", "3"),
+                                                 ("testall", 2, "1000000", "3"), ("iprobe", 2, "1000000", "3"),
+                                                 ("iprobe", 2, "100000", "3"), ("workers", 4, "100000", "12"),
+                                                 ("workers", 4, "1000", "20")])
 def test_polling_agrees_with_smpirun_under_polling_smpi(built, tmp_path, mode, np, size, rounds):
     # SimGrid 3.32's rule: growing delays with counters shared by every rank, MPI_Iprobe charged as computation,
     # MPI_Probe a loop of them (the manager/worker program finds its workers' answers with MPI_Probe on
-    # MPI_ANY_SOURCE). The times MPI_Wtime measures are the same.
+    # MPI_ANY_SOURCE). The times MPI_Wtime measures are the same. (Not chosen: cases where both ranks' polls end at
+    # the same date up to rounding, which SimGrid and mpisim order differently: docs/specifications/polling.md.)
     smpi = smpirun_stdout(tmp_path, "polling", np, mode, size, rounds)
     ours = run(built, "polling", mode, size, rounds, np=np, platform=CLUSTER4,
                options=SMPI_AGREEMENT + ("--no-compute-time", "--quiet"))

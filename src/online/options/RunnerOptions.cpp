@@ -89,8 +89,8 @@ OptionTable<Target> own_options()
                     .keyword = "polling",
                     .choices = {"realistic", "smpi"}},
                    [](Target& o, const OptionValue& v) {
-                     o.online.polling.rule = std::get<std::string>(v) == "smpi" ? mpi::PollingRule::Smpi
-                                                                                 : mpi::PollingRule::Realistic;
+                     o.online.polling.rule =
+                         std::get<std::string>(v) == "smpi" ? mpi::PollingRule::Smpi : mpi::PollingRule::Realistic;
                    }});
   table.push_back({{.name = "--poll-cost",
                     .type = ValueType::Time,
