@@ -244,7 +244,7 @@ class Runner:
             summary = log_prefix + ".json"
             command = self.tools.mpisim + [
                 "run", "-np", str(ranks), "--platform", platform, "--hostfile", hostfile, "--model", "smpi",
-                "--host-speed", HOST_SPEED, "--stack-size", str(self.stack_size), "--json", "--summary", summary]
+                "--polling", "smpi", "--host-speed", HOST_SPEED, "--stack-size", str(self.stack_size), "--json", "--summary", summary]
             command += [] if computation else ["--no-compute-time"]
             run = measure(simulator, ranks, command + [binary] + arguments, folder, log_prefix, self.timeout,
                           self.memory_limit, self.tools.env)

@@ -174,8 +174,11 @@ void Engine::run()
     update_models();
     if (not ready_.empty())
       continue;
-    if (events_.empty())
+    if (events_.empty()) {
+      if (stall_handler_ && stall_handler_())
+        continue;
       report_deadlock();
+    }
     fire_due_events();
   }
 }

@@ -60,6 +60,10 @@ public:
   // The actor running now, or null in the engine's own code.
   Actor* running() const { return running_; }
 
+  // Called when every remaining actor is blocked and nothing is pending, before a deadlock is reported: returns true
+  // when it made an actor ready (the MPI layer releases ranks it fast-forwarded through polling loops).
+  void set_stall_handler(std::function<bool()> handler) { stall_handler_ = std::move(handler); }
+
   // Model registration (not owned).
   void add_model(Model& model) { models_.push_back(&model); }
 
@@ -96,6 +100,7 @@ private:
   std::vector<Model*> models_;
   Actor* running_ = nullptr;
   MemoryContexts* memory_contexts_ = nullptr;
+  std::function<bool()> stall_handler_;
   size_t alive_ = 0;
   size_t stack_size_ = size_t{256} * 1024;
   uint64_t fingerprint_ = 1469598103934665603ULL;

@@ -61,6 +61,16 @@ MessagePtr Mailbox::claim_unexpected(int context, int source, int tag)
   return nullptr;
 }
 
+void Mailbox::remove_probe(const Request& probe)
+{
+  for (auto it = probes_.begin(); it != probes_.end(); ++it) {
+    if (it->get() == &probe) {
+      probes_.erase(it);
+      return;
+    }
+  }
+}
+
 bool Mailbox::cancel_receive(const Request& receive)
 {
   for (auto it = posted_.begin(); it != posted_.end(); ++it) {

@@ -18,6 +18,8 @@ public:
   // The first unexpected message a probe with this filter would match, or null.
   const Message* find_unexpected(int context, int source, int tag) const;
   void add_probe(const RequestPtr& probe) { probes_.push_back(probe); }
+  // A blocked probe no longer waited for (a fast-forwarded poll that another change woke).
+  void remove_probe(const Request& probe);
   // Matched probe (MPI_Improbe): takes the first unexpected message with this filter out of the queue (null if
   // none), so that only the MPI_Mrecv given it can receive it.
   MessagePtr claim_unexpected(int context, int source, int tag);

@@ -10,6 +10,7 @@ namespace mpisim::mpi {
 RequestPtr Rank::post_send(const Communicator& comm, int dst, int tag, double bytes, const void* data,
                            std::vector<std::byte> packed, bool blocking, SendMode mode)
 {
+  end_polling_streak();
   const models::NetworkModel& network = world_.network();
   const SendProtocol chosen = choose_send_protocol(mode, blocking, bytes, network.protocol_thresholds());
   const models::Protocol protocol = chosen.protocol;
@@ -85,6 +86,7 @@ RequestPtr Rank::irecv(const Communicator& comm, int src, int tag, double bytes,
 
 RequestPtr Rank::post_receive(const Communicator& comm, int src, int tag, double bytes, void* buffer, DatatypePtr type)
 {
+  end_polling_streak();
   auto request = std::make_shared<Request>(RequestKind::Receive, world_rank_, comm, src, tag, bytes);
   request->buffer = buffer;
   request->datatype = std::move(type); // before matching: an eager message already here is delivered at once
@@ -133,6 +135,7 @@ void Rank::pay_pending_overhead(Request& request)
 
 Status Rank::wait(Request& request)
 {
+  end_polling_streak();
   world_.engine().wait(request);
   pay_pending_overhead(request);
   return request.status;
@@ -140,6 +143,7 @@ Status Rank::wait(Request& request)
 
 void Rank::waitall(std::span<const RequestPtr> requests)
 {
+  end_polling_streak();
   for (const RequestPtr& request : requests)
     if (request)
       world_.engine().wait(*request);
@@ -150,6 +154,7 @@ void Rank::waitall(std::span<const RequestPtr> requests)
 
 size_t Rank::waitany(std::span<const RequestPtr> requests)
 {
+  end_polling_streak();
   std::vector<kernel::Activity*> activities;
   activities.reserve(requests.size());
   for (const RequestPtr& request : requests)
@@ -159,40 +164,248 @@ size_t Rank::waitany(std::span<const RequestPtr> requests)
   return index;
 }
 
-void Rank::sleep_test_delay()
+// Polling ----------------------------------------------------------------------------------------------------------
+
+namespace {
+
+bool smpi_rule(const World& world)
 {
-  // As SMPI: each test costs time, more after consecutive failures, so polling loops let the clock advance.
-  sleep((world_.settings().grow_test_delay ? failed_tests_ + 1 : 1) * world_.settings().test_delay);
+  return world.settings().polling.rule == PollingRule::Smpi;
 }
 
-bool Rank::test(Request& request)
+// The requests of a poll that are not complete yet: what could change its answer.
+std::vector<kernel::ActivityPtr> pending_of(std::span<const RequestPtr> requests)
 {
-  sleep_test_delay();
-  if (not request.done()) {
-    ++failed_tests_;
+  std::vector<kernel::ActivityPtr> pending;
+  for (const RequestPtr& request : requests)
+    if (request && not request->done())
+      pending.push_back(request);
+  return pending;
+}
+
+// A generalized request completes when the program says so, maybe later in the same loop: never fast-forwarded.
+bool all_simulated(std::span<const RequestPtr> requests)
+{
+  return std::none_of(requests.begin(), requests.end(),
+                      [](const RequestPtr& r) { return r && r->kind() == RequestKind::Generalized; });
+}
+
+} // namespace
+
+void Rank::end_polling_streak()
+{
+  streak_.clear();
+  world_.note_polling_progress();
+}
+
+template <class Found>
+bool Rank::poll(const std::vector<kernel::ActivityPtr>& pending, const ProbeFilter* filter, bool may_fast_forward,
+                Found found)
+{
+  const double cost = world_.settings().polling.poll_cost;
+  sleep(cost);
+  if (found()) {
+    end_polling_streak();
+    return true;
+  }
+  if (may_fast_forward && streak_.may_fast_forward() && streak_.covers(pending, filter)) {
+    // A repeat: nothing this loop of polls looks at has changed. Wait for the first change, then poll once more.
+    if (not wait_for_polled_change())
+      return false;
+    sleep(cost);
+    if (found()) {
+      end_polling_streak();
+      return true;
+    }
     return false;
   }
-  failed_tests_ = 0;
+  streak_.count_unsuccessful();
+  streak_.add(pending, filter);
+  return false;
+}
+
+bool Rank::wait_for_polled_change()
+{
+  Mailbox& mailbox = world_.mailbox(world_rank_);
+  std::vector<kernel::Activity*> watched;
+  for (const kernel::ActivityPtr& request : streak_.requests()) {
+    if (request->done())
+      return true; // changed already, while the loop looked elsewhere
+    watched.push_back(request.get());
+  }
+  std::vector<RequestPtr> probes; // one blocked probe per filter: woken by the first matching message
+  for (const ProbeFilter& filter : streak_.filters()) {
+    if (mailbox.find_unexpected(filter.comm->context(), filter.source, filter.tag) != nullptr)
+      return true;
+    probes.push_back(
+        std::make_shared<Request>(RequestKind::Probe, world_rank_, *filter.comm, filter.source, filter.tag, 0));
+    mailbox.add_probe(probes.back());
+    watched.push_back(probes.back().get());
+  }
+  release_ = std::make_shared<PollRelease>();
+  watched.push_back(release_.get());
+  world_.engine().wait_any(watched);
+  for (const RequestPtr& probe : probes)
+    if (not probe->done())
+      mailbox.remove_probe(*probe);
+  const bool released = release_->done();
+  release_.reset();
+  if (released)
+    streak_.released();
+  return not released;
+}
+
+bool Rank::release_fast_forward()
+{
+  if (not release_ || release_->done())
+    return false;
+  release_->complete();
+  return true;
+}
+
+bool Rank::smpi_test(Request& request)
+{
+  const PollingSettings& polling = world_.settings().polling;
+  int& multiplier = world_.smpi_poll_counters().test;
+  if (polling.test_delay > 0)
+    sleep(multiplier * polling.test_delay);
+  if (not request.done()) {
+    if (polling.grow_injected_times)
+      ++multiplier;
+    return false;
+  }
+  multiplier = 1;
+  request.test_saw_complete = true;
   pay_pending_overhead(request);
   return true;
 }
 
+// SimGrid charges an iprobe as computation on the rank's host (a core's worth of flops for the delay).
+void Rank::smpi_iprobe_delay()
+{
+  const PollingSettings& polling = world_.settings().polling;
+  if (polling.iprobe_delay > 0)
+    compute(world_.smpi_poll_counters().iprobe * polling.iprobe_delay * world_.cpu().speed(host()));
+}
+
+bool Rank::test(Request& request)
+{
+  if (smpi_rule(world_))
+    return smpi_test(request);
+  const RequestPtr self = std::static_pointer_cast<Request>(request.shared_from_this());
+  const bool done =
+      poll(pending_of({&self, 1}), nullptr, request.kind() != RequestKind::Generalized, [&] { return request.done(); });
+  if (done)
+    pay_pending_overhead(request);
+  return done;
+}
+
+void Rank::test_inactive()
+{
+  const PollingSettings& polling = world_.settings().polling;
+  if (not smpi_rule(world_)) {
+    sleep(polling.poll_cost);
+    end_polling_streak();
+  } else if (polling.test_delay > 0) {
+    sleep(world_.smpi_poll_counters().test * polling.test_delay);
+  }
+}
+
 std::optional<size_t> Rank::testany(std::span<const RequestPtr> requests)
 {
-  sleep_test_delay();
-  for (size_t i = 0; i < requests.size(); ++i) {
-    if (requests[i] && requests[i]->done()) {
-      failed_tests_ = 0;
-      pay_pending_overhead(*requests[i]);
-      return i;
-    }
+  auto first_done = [&]() -> std::optional<size_t> {
+    for (size_t i = 0; i < requests.size(); ++i)
+      if (requests[i] && requests[i]->done())
+        return i;
+    return std::nullopt;
+  };
+  std::optional<size_t> index;
+  if (smpi_rule(world_)) {
+    const PollingSettings& polling = world_.settings().polling;
+    int& multiplier = world_.smpi_poll_counters().testany;
+    if (polling.test_delay > 0)
+      sleep(multiplier * polling.test_delay);
+    index = first_done();
+    multiplier = index ? 1 : multiplier + 1; // SimGrid grows this one whatever smpi/grow-injected-times says
+  } else {
+    poll(pending_of(requests), nullptr, all_simulated(requests), [&] { return (index = first_done()).has_value(); });
   }
-  ++failed_tests_;
-  return std::nullopt;
+  if (index)
+    pay_pending_overhead(*requests[*index]);
+  return index;
+}
+
+bool Rank::testall(std::span<const RequestPtr> requests)
+{
+  if (smpi_rule(world_)) {
+    // One test per request, but SimGrid frees a request the first time a test finds it complete: not tested again.
+    bool all = true;
+    for (const RequestPtr& request : requests)
+      if (request && not request->test_saw_complete)
+        all = smpi_test(*request) && all;
+    return all;
+  }
+  auto all_done = [&] {
+    return std::all_of(requests.begin(), requests.end(), [](const RequestPtr& r) { return not r || r->done(); });
+  };
+  if (not poll(pending_of(requests), nullptr, all_simulated(requests), all_done))
+    return false;
+  for (const RequestPtr& request : requests)
+    if (request)
+      pay_pending_overhead(*request);
+  return true;
+}
+
+bool Rank::testsome(std::span<const RequestPtr> requests)
+{
+  if (smpi_rule(world_)) {
+    bool some = false;
+    for (const RequestPtr& request : requests)
+      if (request)
+        some = smpi_test(*request) || some;
+    return some;
+  }
+  auto some_done = [&] {
+    return std::any_of(requests.begin(), requests.end(), [](const RequestPtr& r) { return r && r->done(); });
+  };
+  return poll(pending_of(requests), nullptr, all_simulated(requests), some_done);
+}
+
+std::optional<Status> Rank::iprobe(const Communicator& comm, int src, int tag)
+{
+  Mailbox& mailbox = world_.mailbox(world_rank_);
+  const Message* message = nullptr;
+  auto look = [&] { return (message = mailbox.find_unexpected(comm.context(), src, tag)) != nullptr; };
+  if (smpi_rule(world_)) {
+    smpi_iprobe_delay();
+    int& multiplier = world_.smpi_poll_counters().iprobe;
+    if (look())
+      multiplier = 1;
+    else if (world_.settings().polling.grow_injected_times)
+      ++multiplier;
+  } else {
+    const ProbeFilter filter{&comm, src, tag};
+    poll({}, &filter, true, look);
+  }
+  if (message == nullptr)
+    return std::nullopt;
+  return Status{message->source(), message->tag(), message->bytes(), false};
 }
 
 Status Rank::probe(const Communicator& comm, int src, int tag)
 {
+  if (smpi_rule(world_)) { // SimGrid's MPI_Probe: MPI_Iprobe until it finds the message
+    std::optional<Status> found;
+    while (not(found = iprobe(comm, src, tag)))
+      ;
+    return *found;
+  }
+  return wait_for_message(comm, src, tag);
+}
+
+Status Rank::wait_for_message(const Communicator& comm, int src, int tag)
+{
+  end_polling_streak();
   Mailbox& mailbox = world_.mailbox(world_rank_);
   if (const Message* message = mailbox.find_unexpected(comm.context(), src, tag))
     return Status{message->source(), message->tag(), message->bytes(), false};
@@ -202,14 +415,39 @@ Status Rank::probe(const Communicator& comm, int src, int tag)
   return probe->status;
 }
 
-MessagePtr Rank::improbe(const Communicator& comm, int src, int tag)
+MessagePtr Rank::claim_message(const Communicator& comm, int src, int tag)
 {
   return world_.mailbox(world_rank_).claim_unexpected(comm.context(), src, tag);
 }
 
+MessagePtr Rank::improbe(const Communicator& comm, int src, int tag)
+{
+  MessagePtr message;
+  auto claim = [&] { return (message = claim_message(comm, src, tag)) != nullptr; };
+  if (smpi_rule(world_)) { // not in SimGrid 3.32: charged as its MPI_Iprobe, with the same counter
+    smpi_iprobe_delay();
+    int& multiplier = world_.smpi_poll_counters().iprobe;
+    if (claim())
+      multiplier = 1;
+    else if (world_.settings().polling.grow_injected_times)
+      ++multiplier;
+  } else {
+    const ProbeFilter filter{&comm, src, tag};
+    poll({}, &filter, true, claim);
+  }
+  return message;
+}
+
 MessagePtr Rank::mprobe(const Communicator& comm, int src, int tag)
 {
-  if (MessagePtr message = improbe(comm, src, tag))
+  if (smpi_rule(world_)) { // as SimGrid builds MPI_Probe on MPI_Iprobe
+    MessagePtr message;
+    while (not(message = improbe(comm, src, tag)))
+      ;
+    return message;
+  }
+  end_polling_streak();
+  if (MessagePtr message = claim_message(comm, src, tag))
     return message;
   auto probe = std::make_shared<Request>(RequestKind::Probe, world_rank_, comm, src, tag, 0);
   probe->claims_message = true;
@@ -231,6 +469,7 @@ RequestPtr Rank::mrecv(const MessagePtr& message, void* buffer, size_t count, co
 
 bool Rank::cancel(Request& request)
 {
+  end_polling_streak();
   if (request.buffered_copy) {
     const bool taken = cancel(*request.buffered_copy) && request.buffered_copy->status.cancelled;
     request.status.cancelled = request.status.cancelled || taken;
@@ -248,6 +487,7 @@ bool Rank::cancel(Request& request)
 
 void Rank::compute(double flops)
 {
+  end_polling_streak();
   if (flops <= 0)
     return;
   auto execution = world_.cpu().execute(host(), flops);

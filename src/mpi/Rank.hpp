@@ -60,16 +60,35 @@ public:
   Status wait(Request& request);
   void waitall(std::span<const RequestPtr> requests);
   size_t waitany(std::span<const RequestPtr> requests);
-  bool test(Request& request);
-  // One test of a set (MPI_Testany): one injected delay; the index of a completed request, or none.
-  std::optional<size_t> testany(std::span<const RequestPtr> requests);
-  // Blocks until a matching message is available (without receiving it).
-  Status probe(const Communicator& comm, int src, int tag);
 
-  // Matched probes (MPI_Mprobe, MPI_Improbe): the message is taken out of matching, for mrecv only. improbe returns
-  // null when no message matches now.
+  // Polling calls, each costing what the world's polling rule says (Polling.hpp, docs/specifications/polling.md).
+  // A request that completes pays its pending receive overhead. Null entries of the spans are skipped.
+  bool test(Request& request);
+  // MPI_Test of a request that is not active (a persistent one not started): complete, at a test's cost.
+  void test_inactive();
+  // MPI_Testany: the index of a completed request, or none.
+  std::optional<size_t> testany(std::span<const RequestPtr> requests);
+  // MPI_Testall: whether all are complete (then each has paid its overhead).
+  bool testall(std::span<const RequestPtr> requests);
+  // MPI_Testsome: whether one at least is complete (the caller finishes those with wait()).
+  bool testsome(std::span<const RequestPtr> requests);
+  // MPI_Iprobe: the status of the first message matching now, or none.
+  std::optional<Status> iprobe(const Communicator& comm, int src, int tag);
+  // MPI_Probe: until a matching message is available (without receiving it); under SimGrid's rule a loop of
+  // iprobes, as SimGrid builds it.
+  Status probe(const Communicator& comm, int src, int tag);
+  // Blocks until a matching message is available, at no cost: the runtime's own probes (one-sided operations).
+  Status wait_for_message(const Communicator& comm, int src, int tag);
+
+  // Matched probes (MPI_Mprobe, MPI_Improbe): the message is taken out of matching, for mrecv only. improbe, a
+  // polling call, returns null when no message matches now.
   MessagePtr mprobe(const Communicator& comm, int src, int tag);
   MessagePtr improbe(const Communicator& comm, int src, int tag);
+
+  // The program read the simulated clock: a polling loop bounded by time must see time pass at each poll.
+  void note_clock_read() { end_polling_streak(); }
+  // The engine stalled: a poll fast-forwarded now returns (World::release_fast_forwarded_polls). True if there was.
+  bool release_fast_forward();
   RequestPtr mrecv(const MessagePtr& message, void* buffer, size_t count, const DatatypePtr& type);
 
   // MPI_Cancel: a receive not matched yet, or a send whose message no receive has matched, is taken back and its
@@ -89,7 +108,17 @@ public:
 private:
   void note_received(const Request& request);
   void pay_pending_overhead(Request& request);
-  void sleep_test_delay();
+  // The realistic rule: one polling call looking at `pending` (requests not complete) and `filter` (a probe's),
+  // whose answer `found` gives. Fast-forwards a repeated unsuccessful poll to the next change.
+  template <class Found>
+  bool poll(const std::vector<kernel::ActivityPtr>& pending, const ProbeFilter* filter, bool may_fast_forward,
+            Found found);
+  bool wait_for_polled_change(); // false when released (nothing changed)
+  void end_polling_streak();
+  // SimGrid's rule: one test of a request (the building block of MPI_Test, Testall, Testsome).
+  bool smpi_test(Request& request);
+  void smpi_iprobe_delay();
+  MessagePtr claim_message(const Communicator& comm, int src, int tag);
   RequestPtr post_receive(const Communicator& comm, int src, int tag, double bytes, void* buffer, DatatypePtr type);
   // `data` is contiguous payload to copy or reference; `packed` is payload already packed (moved into the message).
   RequestPtr post_send(const Communicator& comm, int dst, int tag, double bytes, const void* data,
@@ -97,7 +126,8 @@ private:
 
   World& world_;
   int world_rank_;
-  int failed_tests_ = 0;
+  PollStreak streak_;
+  std::shared_ptr<PollRelease> release_;                      // while fast-forwarded
   std::unordered_map<int, uint32_t> nonblocking_collectives_; // by communicator context
   MessageLog* log_ = nullptr;
 };

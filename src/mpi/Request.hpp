@@ -68,6 +68,8 @@ public:
   // until a receive matches it.
   std::shared_ptr<Request> buffered_copy;
   std::shared_ptr<Message> claimed;
+  // A test found it complete (--polling smpi): SimGrid frees it then, and MPI_Testall does not test it again.
+  bool test_saw_complete = false;
 
 private:
   RequestKind kind_;

@@ -28,6 +28,19 @@ World::World(kernel::Engine& engine, const platform::Platform& platform, models:
   comm_world_ = &create_communicator("MPI_COMM_WORLD", std::move(everyone));
   for (int rank = 0; rank < size(); ++rank)
     ranks_.push_back(std::make_unique<Rank>(*this, rank));
+  engine_.set_stall_handler([this] { return release_fast_forwarded_polls(); });
+}
+
+bool World::release_fast_forwarded_polls()
+{
+  if (polling_progress_ == progress_at_release_)
+    return false;
+  bool released = false;
+  for (const std::unique_ptr<Rank>& rank : ranks_) // in rank order: deterministic
+    released = rank->release_fast_forward() || released;
+  if (released)
+    progress_at_release_ = polling_progress_;
+  return released;
 }
 
 World::~World() = default;

@@ -6,6 +6,7 @@
 #include "mpi/Communicator.hpp"
 #include "mpi/Mailbox.hpp"
 #include "mpi/Observer.hpp"
+#include "mpi/Polling.hpp"
 #include "resources/ComputeResources.hpp"
 
 #include <functional>
@@ -45,8 +46,7 @@ private:
 };
 
 struct WorldSettings {
-  double test_delay = 1e-4;    // seconds injected by each MPI_Test (SimGrid's smpi/test)
-  bool grow_test_delay = true; // consecutive failed tests inject growing delays (smpi/grow-injected-times)
+  PollingSettings polling; // what MPI_Test, MPI_Iprobe and their kin cost (Polling.hpp)
 };
 
 class World {
@@ -60,6 +60,11 @@ public:
   models::NetworkModel& network() { return network_; }
   resources::ComputeResources& cpu() { return cpu_; }
   const WorldSettings& settings() const { return settings_; }
+  void set_polling(const PollingSettings& polling) { settings_.polling = polling; }
+  // SimGrid's polling multipliers, shared by every rank as in SimGrid (--polling smpi).
+  SmpiPollCounters& smpi_poll_counters() { return smpi_poll_counters_; }
+  // A rank ended a polling streak (it polled successfully or did something else): the run moves on.
+  void note_polling_progress() { ++polling_progress_; }
 
   int size() const { return static_cast<int>(rank_hosts_.size()); }
   platform::HostId host_of(int world_rank) const { return rank_hosts_[world_rank]; }
@@ -108,6 +113,13 @@ private:
   std::vector<std::unique_ptr<std::function<void(Rank&)>>> mains_; // what launch() runs
   std::vector<Observer*> observers_;
   uint64_t last_message_id_ = 0;
+  SmpiPollCounters smpi_poll_counters_;
+  uint64_t polling_progress_ = 0;
+  uint64_t progress_at_release_ = ~0ULL;
+
+  // The engine's stall handler: lets the ranks fast-forwarded through polling loops poll on, unless the previous
+  // release led nowhere (then every rank is waiting for good: a deadlock).
+  bool release_fast_forwarded_polls();
 };
 
 } // namespace mpisim::mpi

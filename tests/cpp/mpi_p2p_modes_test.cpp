@@ -33,12 +33,15 @@ constexpr double kT1e6 = 0.015490655617065698;
 
 using Parameters = std::vector<std::pair<std::string, std::string>>;
 
-void run(int ranks, const std::function<void(mpi::Rank&)>& main, Parameters parameters = {})
+// Polling calls cost what SimGrid's rule says unless told otherwise (mpi_polling_test.cpp).
+void run(int ranks, const std::function<void(mpi::Rank&)>& main, Parameters parameters = {},
+         mpi::PollingRule polling = mpi::PollingRule::Smpi)
 {
   mpi::SimulationOptions options;
   options.platform = testing_support::cluster4();
   options.model_parameters = std::move(parameters);
   mpi::Simulation simulation(options, ranks);
+  simulation.world().set_polling({.rule = polling});
   simulation.world().launch(main);
   simulation.engine().run();
 }
@@ -215,27 +218,31 @@ TEST(mpi_p2p_modes, CancelTakesBackWhatIsNotMatched)
 // Matched probes, testany
 // ------------------------------------------------------------------------------------------------------------------
 
-// Rank 1 sends 100 B at 0.5 s and 200 B at 0.7 s, same tag. Rank 0's mprobe blocks until 0.5 s and takes the first
-// message; a wildcard receive posted next cannot match it and gets the second; mrecv then receives the first.
+// Rank 1 sends 100 B at 0.5 s and 200 B at 0.7 s, same tag. Rank 0's mprobe blocks until 0.5 s (realistic polling:
+// under SimGrid's rule it would be a loop of growing improbes) and takes the first message; a wildcard receive
+// posted next cannot match it and gets the second; mrecv then receives the first.
 TEST(mpi_p2p_modes, MatchedProbeTakesTheMessageOutOfMatching)
 {
   double probed_at = -1;
   mpi::Status other, claimed;
-  run(2, [&](mpi::Rank& rank) {
-    if (rank.world_rank() == 1) {
-      rank.sleep(0.5);
-      rank.send(world(rank), 0, 4, 100);
-      rank.sleep(0.2);
-      rank.send(world(rank), 0, 4, 200);
-      return;
-    }
-    EXPECT_EQ(rank.improbe(world(rank), 1, 4), nullptr);
-    mpi::MessagePtr message = rank.mprobe(world(rank), mpi::kAnySource, mpi::kAnyTag);
-    probed_at = now(rank);
-    other = rank.recv(world(rank), mpi::kAnySource, mpi::kAnyTag, 1000);
-    mpi::RequestPtr receive = rank.mrecv(message, nullptr, 1000, mpi::Datatype::predefined(mpi::Element::Byte));
-    claimed = rank.wait(*receive);
-  });
+  run(
+      2,
+      [&](mpi::Rank& rank) {
+        if (rank.world_rank() == 1) {
+          rank.sleep(0.5);
+          rank.send(world(rank), 0, 4, 100);
+          rank.sleep(0.2);
+          rank.send(world(rank), 0, 4, 200);
+          return;
+        }
+        EXPECT_EQ(rank.improbe(world(rank), 1, 4), nullptr);
+        mpi::MessagePtr message = rank.mprobe(world(rank), mpi::kAnySource, mpi::kAnyTag);
+        probed_at = now(rank);
+        other = rank.recv(world(rank), mpi::kAnySource, mpi::kAnyTag, 1000);
+        mpi::RequestPtr receive = rank.mrecv(message, nullptr, 1000, mpi::Datatype::predefined(mpi::Element::Byte));
+        claimed = rank.wait(*receive);
+      },
+      {}, mpi::PollingRule::Realistic);
   EXPECT_DATE(probed_at, 0.5);
   EXPECT_EQ(other.bytes, 200);
   EXPECT_EQ(claimed.bytes, 100);

@@ -25,6 +25,9 @@ PROGRAMS += ["libc_names", "extra_types", "ibsend_cancel", "bottom", "grequest"]
 PROGRAMS += ["persistent", "p2p_modes", "mprobe_cancel", "completion"]  # point-to-point (see the tests at the end)
 PROGRAMS += ["rma_fence", "rma_errors", "rma_keyval", "rma_timing"]  # one-sided communication (see the tests at the end)
 PROGRAMS += ["gather_after_allgather"]  # selector state kept across calls
+PROGRAMS += ["polling"]  # polling loops (see the tests at the end)
+# What every comparison with smpirun runs under: SimGrid 3.32's rule for polling calls (docs/specifications/polling.md).
+SMPI_AGREEMENT = ("--polling", "smpi")
 
 
 def _environment():
@@ -241,7 +244,8 @@ def test_times_agree_with_smpirun(built, tmp_path, program, argument):
     # the default selector), under the default smpi model.
     np = 2 if program == "pingpong" else 4
     smpi = smpirun_stdout(tmp_path, program, np, argument)
-    ours = run(built, program, argument, np=np, platform=CLUSTER4, options=("--no-compute-time", "--quiet"))
+    ours = run(built, program, argument, np=np, platform=CLUSTER4,
+               options=SMPI_AGREEMENT + ("--no-compute-time", "--quiet"))
     assert ours.returncode == 0, ours.stderr
     assert ours.stdout == smpi
 
@@ -266,7 +270,8 @@ def test_mvapich2_gather_depends_on_an_earlier_allgather_as_in_smpirun(built, tm
                            *arguments], capture_output=True, text=True, timeout=120)
     assert smpi.returncode == 0, smpi.stderr
     ours = mpisim("run", "-np", "24", "--platform", platform, "--hostfile", str(hostfile), "--coll-selector",
-                  "mvapich2", "--no-compute-time", "--quiet", built["gather_after_allgather"], *arguments)
+                  "mvapich2", *SMPI_AGREEMENT, "--no-compute-time", "--quiet", built["gather_after_allgather"],
+                  *arguments)
     assert ours.returncode == 0, ours.stderr
     reference, measured = (float(out.split()[1]) for out in (smpi.stdout, ours.stdout))
     assert abs(measured - reference) / reference <= 0.01, f"mpisim {measured} vs SimGrid {reference}"
@@ -448,10 +453,11 @@ def test_annotated_programs_agree_with_smpirun(built, tmp_path):
     # The same sources, built unchanged by smpicc, give the same lines under SimGrid 3.32's smpirun.
     smpi = _smpirun_lines(tmp_path, "sampling", 4, "--cfg=smpi/simulate-computation:no", "--cfg=smpi/host-speed:2Gf")
     assert smpi == _sampling_expected_lines(4)
-    ours = run(built, "sampling", np=4, platform=CLUSTER4, options=SAMPLING_OPTIONS["no-compute"] + ("--quiet",))
+    ours = run(built, "sampling", np=4, platform=CLUSTER4,
+               options=SMPI_AGREEMENT + SAMPLING_OPTIONS["no-compute"] + ("--quiet",))
     assert sorted(ours.stdout.splitlines()) == smpi
     smpi = _smpirun_lines(tmp_path, "shared_malloc", 4, "--cfg=smpi/shared-malloc:local")
-    ours = run(built, "shared_malloc", np=4, platform=CLUSTER4)
+    ours = run(built, "shared_malloc", np=4, platform=CLUSTER4, options=SMPI_AGREEMENT + ("--quiet",))
     assert sorted(line for line in ours.stdout.splitlines() if not line.startswith("mpisim:")) == smpi
 
 
@@ -815,7 +821,8 @@ def test_ssend_waits_for_the_late_receive_as_under_smpirun(built, tmp_path):
     # A 4-byte MPI_Ssend to a receiver that polls MPI_Wtime for 1 ms first: it returns once the transfer that starts
     # at the receive has ended, as under SimGrid 3.32 (a synchronous send is never detached); same dates.
     smpi = smpirun_stdout(tmp_path, "p2p_modes", 2, "timing")
-    ours = run(built, "p2p_modes", "timing", np=2, platform=CLUSTER4, options=("--no-compute-time", "--quiet"))
+    ours = run(built, "p2p_modes", "timing", np=2, platform=CLUSTER4,
+               options=SMPI_AGREEMENT + ("--no-compute-time", "--quiet"))
     assert ours.returncode == 0, ours.stderr
     assert ours.stdout == smpi
     # Not before the receive: one transfer of 4 (+16) bytes on cluster4 later, T = 600e-6 * 2.01467 + 20 / (125e6 *
@@ -936,7 +943,8 @@ def test_rma_epochs_of_large_transfers_take_smpiruns_time(built, tmp_path):
     # smpirun's (SimGrid 3.32 moves RMA data at call time and fences with two barriers; mpisim's fence is a
     # reduce-scatter of counts and one barrier, and a get is a request then the reply: a few latencies apart).
     smpi = smpirun_stdout(tmp_path, "rma_timing", 4, "10000000")
-    ours = run(built, "rma_timing", "10000000", np=4, platform=CLUSTER4, options=("--no-compute-time", "--quiet"))
+    ours = run(built, "rma_timing", "10000000", np=4, platform=CLUSTER4,
+               options=SMPI_AGREEMENT + ("--no-compute-time", "--quiet"))
     assert ours.returncode == 0, ours.stderr
 
     def epochs(line):
@@ -990,3 +998,76 @@ def test_cart_sub_keeping_no_dimension_gives_rank_0_a_communicator(built):
     assert sorted(done.stdout.splitlines()) == [
         "rank 0: 1 rank(s), congruent to MPI_COMM_SELF, Cartesian 1, 0 dimensions",
         "rank 1: MPI_COMM_NULL", "rank 2: MPI_COMM_NULL", "rank 3: MPI_COMM_NULL"]
+
+
+# Polling loops (docs/specifications/polling.md; tests/online/polling.c) ------------------------------------------
+
+def _polled_time(done):
+    assert done.returncode == 0, done.stderr
+    return float(done.stdout.split()[-2])
+
+
+@pytest.mark.parametrize("mode", ["wait", "test", "testany", "testall"])
+def test_polling_pingpong_closed_form_under_realistic_polling(built, mode):
+    # fluid on cluster:2 (L = 2 x 10 us, B = 1 GB/s): 1 MB takes 20e-6 + 1e6 / 1e9 = 1.020 ms each way. Blocking
+    # receives: 2.040 ms per round trip. Polled ones: each completion is seen by the poll after it, 100 ns later
+    # (--poll-cost), whatever the loop: 2.0402 ms.
+    done = run(built, "polling", mode, "1000000", "1", np=2, platform="cluster:2,bw=1GBps,lat=10us",
+               options=("--model", "fluid", "--no-compute-time", "--wtime-delay", "0", "--quiet"))
+    expected = 2.040e-3 if mode == "wait" else 2.040e-3 + 2 * 100e-9
+    assert _polled_time(done) == pytest.approx(expected, abs=1e-12), done.stdout
+
+
+def test_test_loop_costs_the_blocking_receive_plus_one_poll(built):
+    # Under the smpi network model on cluster4: three round trips of 1 MB received by MPI_Test loops take what
+    # blocking receives take, plus one poll (100 ns) per receive: 6 x 100 ns. (SimGrid's rule adds 14 % here.)
+    times = {}
+    for mode in ("wait", "test", "iprobe"):
+        times[mode] = _polled_time(run(built, "polling", mode, "1000000", "3", np=2, platform=CLUSTER4,
+                                       options=("--no-compute-time", "--quiet")))
+    assert times["test"] - times["wait"] == pytest.approx(6e-7, abs=1e-12), times
+    assert 0 <= times["iprobe"] - times["wait"] <= 6 * 2e-7, times
+
+
+def test_rank_polling_while_another_computes_is_fast_forwarded(built):
+    # Rank 1 computes 1000 s then sends 1 MB; rank 0 polls with MPI_Test all along. Fluid model: the message arrives
+    # at 1000 + 20e-6 + 1e-3 s, seen 100 ns later; the run takes a fraction of a second, not 1e10 polls.
+    import time
+    started = time.monotonic()
+    done = run(built, "polling", "late", "1000000", np=2, platform="cluster:2,bw=1GBps,lat=10us",
+               options=("--model", "fluid", "--no-compute-time", "--wtime-delay", "0", "--json"))
+    wall = time.monotonic() - started
+    assert _polled_time(done) == pytest.approx(1000 + 20e-6 + 1e-3 + 100e-9, abs=1e-9), done.stdout
+    assert json.loads(done.stderr)["simulated_time"] == pytest.approx(1000.0010201, abs=1e-9)
+    assert wall < 5, wall
+
+
+def test_bounded_polling_loop_is_released_and_an_endless_one_is_a_deadlock(built):
+    # Rank 0 probes 100 times for a message rank 1 sends only after rank 0's next send: fast-forwarded, then released
+    # when both ranks wait; 100 probes of 100 ns, then the exchange. A loop probing for a message nobody sends is a
+    # deadlock (a real run would spin forever).
+    done = run(built, "polling", "bounded", "0", "100", np=2, options=("--no-compute-time", "--quiet"))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("bounded: 100 probes found 0, exchange done after "), done.stdout
+    done = run(built, "polling", "forever", np=2, options=("--no-compute-time", "--quiet"))
+    assert done.returncode == 3, done.stderr
+    # Found at the second stall: 2 probes, released, 1000 more, then the repeat: 1003 x 100 ns.
+    assert done.stderr.startswith("mpisim: deadlock at simulated time 0.0001003 s: 1 blocked actor\n"
+                                  "  rank 0 waits for probe for a message from any rank, tag 5"), done.stderr
+
+
+@pytest.mark.parametrize("mode,np,size,rounds", [("test", 2, "1000000", "3"), ("test", 2, "100000", "3"),
+                                                 ("test", 2, "1000", "2"), ("testany", 2, "100000", "3"),
+                                                 ("testall", 2, "1000000", "3"), ("iprobe", 2, "1000000", "3"),
+                                                 ("iprobe", 2, "100000", "3"), ("workers", 4, "100000", "12"),
+                                                 ("workers", 4, "1000", "20")])
+def test_polling_agrees_with_smpirun_under_polling_smpi(built, tmp_path, mode, np, size, rounds):
+    # SimGrid 3.32's rule: growing delays with counters shared by every rank, MPI_Iprobe charged as computation,
+    # MPI_Probe a loop of them (the manager/worker program finds its workers' answers with MPI_Probe on
+    # MPI_ANY_SOURCE). The times MPI_Wtime measures are the same. (Not chosen: cases where both ranks' polls end at
+    # the same date up to rounding, which SimGrid and mpisim order differently: docs/specifications/polling.md.)
+    smpi = smpirun_stdout(tmp_path, "polling", np, mode, size, rounds)
+    ours = run(built, "polling", mode, size, rounds, np=np, platform=CLUSTER4,
+               options=SMPI_AGREEMENT + ("--no-compute-time", "--quiet"))
+    assert ours.returncode == 0, ours.stderr
+    assert ours.stdout == smpi

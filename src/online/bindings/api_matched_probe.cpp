@@ -68,10 +68,7 @@ extern "C" int PMPI_Improbe(int source, int tag, MPI_Comm comm, int* flag, MPI_M
     fill_empty_status(status);
     return MPI_SUCCESS;
   }
-  // As MPI_Iprobe: each probe costs the test delay, so polling loops let simulated time advance.
-  mpisim::mpi::Rank& rank = scope.rank();
-  rank.sleep(rank.world().settings().test_delay);
-  mpisim::mpi::MessagePtr found = rank.improbe(*c, source, tag);
+  mpisim::mpi::MessagePtr found = scope.rank().improbe(*c, source, tag);
   *flag = found != nullptr;
   if (found)
     give_message(scope.runtime(), found, message, status);

@@ -4,6 +4,7 @@
 
 #include "mpi/Mailbox.hpp"
 
+#include <optional>
 #include <vector>
 
 using namespace mpisim::online;
@@ -217,14 +218,10 @@ extern "C" int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int* flag, MPI_St
     fill_empty_status(status);
     return MPI_SUCCESS;
   }
-  // As SMPI: each probe costs the test delay, so polling loops let simulated time advance.
-  mpisim::mpi::Rank& rank = scope.rank();
-  rank.sleep(rank.world().settings().test_delay);
-  const mpisim::mpi::Message* message =
-      rank.world().mailbox(rank.world_rank()).find_unexpected(c->context(), source, tag);
-  *flag = message != nullptr;
-  if (message)
-    fill_status(status, mpisim::mpi::Status{message->source(), message->tag(), message->bytes(), false});
+  const std::optional<mpisim::mpi::Status> found = scope.rank().iprobe(*c, source, tag);
+  *flag = found.has_value();
+  if (found)
+    fill_status(status, *found);
   return MPI_SUCCESS;
 }
 

@@ -123,6 +123,16 @@ void pending_requests(Runtime& runtime, int count, const MPI_Request requests[],
   }
 }
 
+// The simulator's requests of the active handles (those complete when posted have none).
+std::vector<RequestPtr> active_requests(Runtime& runtime, int count, const MPI_Request requests[])
+{
+  std::vector<RequestPtr> active;
+  for (int i = 0; i < count; ++i)
+    if (RequestEntry* entry = lookup(runtime, requests[i]); is_active(entry) && entry->request)
+      active.push_back(entry->request);
+  return active;
+}
+
 bool any_active(Runtime& runtime, int count, const MPI_Request requests[])
 {
   for (int i = 0; i < count; ++i)
@@ -252,6 +262,8 @@ extern "C" int PMPI_Test(MPI_Request* request, int* flag, MPI_Status* status)
   if (entry == nullptr && *request != MPI_REQUEST_NULL)
     return invalid_request(*request, "MPI_Test");
   if (not is_active(entry)) {
+    if (entry != nullptr) // a persistent request not started: a test all the same (a null handle costs nothing)
+      scope.rank().test_inactive();
     *flag = 1;
     fill_inactive_status(status);
     return MPI_SUCCESS;
@@ -266,14 +278,8 @@ extern "C" int PMPI_Testall(int count, MPI_Request requests[], int* flag, MPI_St
 {
   ApiScope scope;
   MPISIM_TRY(check_requests(scope.runtime(), count, requests, "MPI_Testall"));
-  bool all_done = true;
-  for (int i = 0; i < count; ++i) {
-    RequestEntry* entry = lookup(scope.runtime(), requests[i]);
-    if (is_active(entry) && entry->request && not scope.rank().test(*entry->request))
-      all_done = false;
-  }
-  *flag = all_done;
-  if (not all_done)
+  *flag = scope.rank().testall(active_requests(scope.runtime(), count, requests));
+  if (not *flag)
     return MPI_SUCCESS;
   return raise_failure(finish_all(scope.runtime(), count, requests, statuses), "MPI_Testall");
 }
@@ -321,12 +327,7 @@ extern "C" int PMPI_Testsome(int incount, MPI_Request requests[], int* outcount,
     *outcount = MPI_UNDEFINED;
     return MPI_SUCCESS;
   }
-  // As SimGrid, each active request is tested (and each test costs the test delay).
-  for (int i = 0; i < incount; ++i) {
-    RequestEntry* entry = lookup(scope.runtime(), requests[i]);
-    if (is_active(entry) && entry->request)
-      scope.rank().test(*entry->request);
-  }
+  scope.rank().testsome(active_requests(scope.runtime(), incount, requests));
   return raise_failure(finish_completed(scope, incount, requests, outcount, indices, statuses), "MPI_Testsome");
 }
 

@@ -168,7 +168,7 @@ void serve(ApiScope& scope, const WindowAccess& window, int incoming, std::vecto
   const mpisim::mpi::Communicator& channel = *window.channel;
   reply_data.reserve(static_cast<size_t>(incoming));
   for (int i = 0; i < incoming; ++i) {
-    const mpisim::mpi::Status probed = scope.rank().probe(channel, mpisim::mpi::kAnySource, kOperationTag);
+    const mpisim::mpi::Status probed = scope.rank().wait_for_message(channel, mpisim::mpi::kAnySource, kOperationTag);
     std::vector<std::byte> message(static_cast<size_t>(probed.bytes));
     scope.rank().recv(channel, probed.source, kOperationTag, probed.bytes, message.data());
     OperationHeader header;

@@ -60,7 +60,10 @@ void check_amount(double amount, const char* call, const char* unit)
 
 void simulated_sleep(double seconds)
 {
-  annotate([&](Runtime& runtime) { runtime.sleep(seconds); });
+  annotate([&](Runtime& runtime) {
+    runtime.rank().note_clock_read(); // a loop that sleeps between polls is not fast-forwarded past its sleeps
+    runtime.sleep(seconds);
+  });
 }
 
 } // namespace

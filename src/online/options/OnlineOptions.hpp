@@ -2,6 +2,8 @@
 // online/options/RunnerOptions.cpp).
 #pragma once
 
+#include "mpi/Polling.hpp"
+
 namespace mpisim::online {
 
 struct OnlineOptions {
@@ -14,6 +16,8 @@ struct OnlineOptions {
   // The program's clocks and sleeps are the real ones (gettimeofday, clock_gettime, std::chrono, sleep, ...) instead
   // of the rank's simulated time (online/libc/Clocks.cpp).
   bool real_clocks = false;
+  // What polling calls cost (--polling and its parameters; mpi/Polling.hpp): realistic unless asked otherwise.
+  mpi::PollingSettings polling{.rule = mpi::PollingRule::Realistic};
 };
 
 } // namespace mpisim::online

@@ -82,6 +82,59 @@ OptionTable<Target> own_options()
                     .front_ends = options::Run,
                     .keyword = "real_clocks"},
                    [](Target& o, const OptionValue& v) { o.online.real_clocks = std::get<bool>(v); }});
+  table.push_back({{.name = "--polling",
+                    .type = ValueType::Choice,
+                    .metavar = "RULE",
+                    .default_value = "realistic",
+                    .help = "what MPI_Test, MPI_Iprobe and their kin cost: realistic (--poll-cost each, a rank "
+                            "polling with nothing changed jumps to the next change) or smpi (SimGrid 3.32's growing "
+                            "delays) (docs/specifications/polling.md)",
+                    .front_ends = options::Run,
+                    .keyword = "polling",
+                    .choices = {"realistic", "smpi"}},
+                   [](Target& o, const OptionValue& v) {
+                     o.online.polling.rule =
+                         std::get<std::string>(v) == "smpi" ? mpi::PollingRule::Smpi : mpi::PollingRule::Realistic;
+                   }});
+  table.push_back({{.name = "--poll-cost",
+                    .type = ValueType::Time,
+                    .metavar = "T",
+                    .default_value = "100ns",
+                    .help = "--polling realistic: simulated time of one polling call (Open MPI 4.1.4 measured, "
+                            "bench/polling/)",
+                    .front_ends = options::Run,
+                    .keyword = "poll_cost"},
+                   [](Target& o, const OptionValue& v) { o.online.polling.poll_cost = std::get<double>(v); }});
+  table.push_back({{.name = "--test-delay",
+                    .type = ValueType::Time,
+                    .metavar = "T",
+                    .default_value = "100us",
+                    .help = "--polling smpi: base delay of a test, multiplied by a count of failed tests",
+                    .simgrid = {"smpi/test"},
+                    .front_ends = options::Run,
+                    .keyword = "test_delay"},
+                   [](Target& o, const OptionValue& v) { o.online.polling.test_delay = std::get<double>(v); }});
+  table.push_back({{.name = "--iprobe-delay",
+                    .type = ValueType::Time,
+                    .metavar = "T",
+                    .default_value = "100us",
+                    .help = "--polling smpi: base delay of an iprobe, multiplied by a count of failed iprobes",
+                    .simgrid = {"smpi/iprobe"},
+                    .front_ends = options::Run,
+                    .keyword = "iprobe_delay"},
+                   [](Target& o, const OptionValue& v) { o.online.polling.iprobe_delay = std::get<double>(v); }});
+  table.push_back({{.name = "--grow-injected-times",
+                    .type = ValueType::Choice,
+                    .metavar = "yes|no",
+                    .default_value = "yes",
+                    .help = "--polling smpi: whether failed tests and iprobes make the next ones longer",
+                    .simgrid = {"smpi/grow-injected-times"},
+                    .front_ends = options::Run,
+                    .keyword = "grow_injected_times",
+                    .choices = {"yes", "no"}},
+                   [](Target& o, const OptionValue& v) {
+                     o.online.polling.grow_injected_times = std::get<std::string>(v) == "yes";
+                   }});
   table.push_back(
       {{.name = "--stack-size",
         .type = ValueType::Size,

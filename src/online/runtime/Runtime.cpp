@@ -36,6 +36,7 @@ Runtime::Runtime(mpi::Simulation& simulation, OnlineOptions options)
       communicators_(simulation.world()), process_objects_(std::make_unique<ProcessObjects>(simulation.world().size())),
       libc_(simulation.world().size()), thread_(pthread_self())
 {
+  simulation.world().set_polling(options_.polling);
   g_runtime = this;
 }
 
@@ -203,6 +204,7 @@ double Runtime::read_clock()
     return now();
   flush_computation();
   const double date = now();
+  rank().note_clock_read(); // as MPI_Wtime: a polling loop bounded by time is not fast-forwarded past its bound
   sleep(options_.wtime_delay);
   restart_computation(); // other ranks ran meanwhile, on the same thread
   return date;
@@ -211,6 +213,7 @@ double Runtime::read_clock()
 double Runtime::read_cpu_clock()
 {
   RankAccount& account = accounts_[current_rank()];
+  rank().note_clock_read();
   if (options_.compute_time && not in_sampled_body()) {
     const double burst = computation_burst(account);
     if (burst >= options_.cpu_threshold) {
@@ -223,6 +226,7 @@ double Runtime::read_cpu_clock()
 
 void Runtime::sleep_for(double seconds)
 {
+  rank().note_clock_read(); // a loop that sleeps between polls is not fast-forwarded past its sleeps
   flush_computation();
   sleep(seconds);
   restart_computation();
