@@ -9,6 +9,8 @@
  *   late     rank 1 computes 1000 s, then sends SIZE bytes; rank 0 waits for them with MPI_Test in a loop
  *   bounded  rank 0 probes 100 times for a message rank 1 sends only once rank 0 has sent it one (after the loop)
  *   forever  rank 0 probes for a message nobody sends: a deadlock a real run would spin in forever
+ *   deadline rank 1 sleeps 1 s, then sends; rank 0 polls with MPI_Test until gettimeofday says 1 ms has passed, then
+ *            waits for the message
  * Rank 0 prints the time measured (and, for workers, how many tasks each worker did). */
 #include <mpi.h>
 #include <smpi/smpi.h>
@@ -16,6 +18,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
+#include <unistd.h>
 
 static void receive_polling(const char* mode, char* buffer, int bytes, int peer)
 {
@@ -162,6 +166,34 @@ static void forever(int rank)
     MPI_Iprobe(MPI_ANY_SOURCE, 5, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
 }
 
+static double seconds_now(void)
+{
+  struct timeval now;
+  gettimeofday(&now, NULL);
+  return now.tv_sec + 1e-6 * now.tv_usec;
+}
+
+static void deadline(int rank)
+{
+  int value = 0, flag = 0;
+  if (rank == 1) {
+    sleep(1);
+    MPI_Send(&value, 1, MPI_INT, 0, 0, MPI_COMM_WORLD);
+  } else if (rank == 0) {
+    MPI_Request request;
+    MPI_Irecv(&value, 1, MPI_INT, 1, 0, MPI_COMM_WORLD, &request);
+    const double start = seconds_now();
+    double waited = 0;
+    while (!flag && waited < 1e-3) {
+      MPI_Test(&request, &flag, MPI_STATUS_IGNORE);
+      waited = seconds_now() - start;
+    }
+    printf("deadline: flag %d after %.6f s\n", flag, waited);
+    if (!flag)
+      MPI_Wait(&request, MPI_STATUS_IGNORE);
+  }
+}
+
 int main(int argc, char** argv)
 {
   MPI_Init(&argc, &argv);
@@ -179,6 +211,8 @@ int main(int argc, char** argv)
     bounded(rank, rounds);
   else if (strcmp(mode, "forever") == 0)
     forever(rank);
+  else if (strcmp(mode, "deadline") == 0)
+    deadline(rank);
   else
     pingpong(mode, rank, bytes, rounds);
   MPI_Finalize();

@@ -1056,6 +1056,16 @@ def test_bounded_polling_loop_is_released_and_an_endless_one_is_a_deadlock(built
                                   "  rank 0 waits for probe for a message from any rank, tag 5"), done.stderr
 
 
+def test_polling_loop_bounded_by_gettimeofday_stops_at_its_deadline(built):
+    # The C library's clocks end a polling streak as MPI_Wtime does: rank 0 gives up after 1 ms of gettimeofday
+    # time (each read spends --wtime-delay, 10 ns; each MPI_Test 100 ns), not when rank 1's message arrives after its
+    # sleep(1), which a fast-forward past the deadline would show.
+    done = run(built, "polling", "deadline", np=2, options=("--no-compute-time", "--quiet"))
+    assert done.returncode == 0, done.stderr
+    flag, waited = done.stdout.split()[2], float(done.stdout.split()[4])
+    assert flag == "0" and 1e-3 <= waited < 1.01e-3, done.stdout
+
+
 @pytest.mark.parametrize("mode,np,size,rounds", [("test", 2, "1000000", "3"), ("test", 2, "100000", "3"),
                                                  ("test", 2, "1000", "2"), ("testany", 2, "100000", "3"),
                                                  ("testall", 2, "1000000", "3"), ("iprobe", 2, "1000000", "3"),
