@@ -25,6 +25,7 @@ PROGRAMS += ["libc_names", "extra_types", "ibsend_cancel", "bottom", "grequest"]
 PROGRAMS += ["persistent", "p2p_modes", "mprobe_cancel", "completion"]  # point-to-point (see the tests at the end)
 PROGRAMS += ["rma_fence", "rma_errors", "rma_keyval", "rma_timing"]  # one-sided communication (see the tests at the end)
 PROGRAMS += ["gather_after_allgather"]  # selector state kept across calls
+PROGRAMS += ["fortran_types", "mpi1_legacy"]  # the C header's Fortran names and MPI-1 interface
 
 
 def _environment():
@@ -990,3 +991,24 @@ def test_cart_sub_keeping_no_dimension_gives_rank_0_a_communicator(built):
     assert sorted(done.stdout.splitlines()) == [
         "rank 0: 1 rank(s), congruent to MPI_COMM_SELF, Cartesian 1, 0 dimensions",
         "rank 1: MPI_COMM_NULL", "rank 2: MPI_COMM_NULL", "rank 3: MPI_COMM_NULL"]
+
+
+@pytest.mark.parametrize("np", [1, 2, 5])
+def test_fortran_named_types_and_handle_conversions(built, np):
+    """MPI_INTEGER, MPI_REAL, MPI_COMPLEX ... in C: sizes and names, reductions the standard defines on them (and
+    MPI_ERR_OP for one it does not), MPI_Type_match_size, f2c/c2f of every handle kind and of a status. The program
+    checks each value against the one computed by hand and prints "ok" when all match."""
+    done = run(built, "fortran_types", np=np)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert sorted(done.stdout.splitlines()) == [f"rank {r}: ok" for r in range(np)], done.stdout
+
+
+@pytest.mark.parametrize("np", [1, 4])
+def test_mpi1_interface_removed_in_mpi3(built, np):
+    """MPI_LB/MPI_UB (sticky through derived types, as MPI-1.1 section 3.12.3 says; SMPI 3.32 drops them in a type
+    built from a marked type, MPICH keeps them), MPI_Type_struct/hvector/hindexed, MPI_Type_extent/lb/ub,
+    MPI_Address, MPI_Errhandler_create/set/get, MPI_Keyval_create and MPI_Attr_* with the MPI-1 callbacks. Values
+    computed by hand in the program."""
+    done = run(built, "mpi1_legacy", np=np)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert sorted(done.stdout.splitlines()) == [f"rank {r}: ok" for r in range(np)], done.stdout
