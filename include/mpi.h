@@ -88,6 +88,39 @@ typedef struct MPI_Status {
 #define MPI_CXX_FLOAT_COMPLEX 40
 #define MPI_CXX_DOUBLE_COMPLEX 41
 #define MPI_CXX_LONG_DOUBLE_COMPLEX 42
+/* The Fortran types, for C programs that exchange Fortran data (MPI-3.1 section 17.2.5). Each has the representation
+ * of its gfortran counterpart: MPI_INTEGER and MPI_LOGICAL an int, MPI_REAL a float, MPI_DOUBLE_PRECISION a double,
+ * MPI_REAL16 a long double (as MPICH and SMPI on x86-64), MPI_INTEGER16 a __int128; MPI_2INTEGER, MPI_2REAL and
+ * MPI_2DOUBLE_PRECISION hold two values of the type (the MAXLOC/MINLOC pairs). No C type has 2-byte reals: MPI_REAL2
+ * and MPI_COMPLEX4 are MPI_DATATYPE_NULL, as the standard allows for optional types. */
+#define MPI_CHARACTER 43
+#define MPI_LOGICAL 44
+#define MPI_INTEGER 45
+#define MPI_REAL 46
+#define MPI_DOUBLE_PRECISION 47
+#define MPI_COMPLEX 48
+#define MPI_DOUBLE_COMPLEX 49
+#define MPI_2INTEGER 50
+#define MPI_2REAL 51
+#define MPI_2DOUBLE_PRECISION 52
+#define MPI_INTEGER1 53
+#define MPI_INTEGER2 54
+#define MPI_INTEGER4 55
+#define MPI_INTEGER8 56
+#define MPI_INTEGER16 57
+#define MPI_REAL4 58
+#define MPI_REAL8 59
+#define MPI_REAL16 60
+#define MPI_COMPLEX8 61
+#define MPI_COMPLEX16 62
+#define MPI_COMPLEX32 63
+#define MPI_REAL2 MPI_DATATYPE_NULL
+#define MPI_COMPLEX4 MPI_DATATYPE_NULL
+/* MPI-1's bound markers, removed in MPI-3.0 and still provided by MPICH, Open MPI and SMPI: in MPI_Type_struct (or
+ * MPI_Type_create_struct), the lowest MPI_LB sets the lower bound and the highest MPI_UB the upper bound, and they
+ * stay in force in every type built from that one. */
+#define MPI_LB 64
+#define MPI_UB 65
 
 /* Reduction operations */
 #define MPI_OP_NULL 0
@@ -763,6 +796,67 @@ MPISIM_DECLARE(int, Accumulate,
                 MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win))
 MPISIM_DECLARE(int, Win_fence, (int assert, MPI_Win win))
 /* End of one-sided communication ------------------------------------------------------------------------------- */
+
+/* Language interoperability (src/online/bindings/api_fortran_handles.cpp; MPI-3.1 section 17.2.4): a Fortran handle
+ * is the C handle's integer, so MPI_X_f2c and MPI_X_c2f return their argument. A Fortran status is MPI_F_STATUS_SIZE
+ * integers: source, tag and error at MPI_F_SOURCE, MPI_F_TAG and MPI_F_ERROR (MPI-4.0's names), then the received
+ * byte count (low and high halves) and the cancelled flag. ------------------------------------------------------ */
+typedef int MPI_Fint;
+#define MPI_F_STATUS_SIZE 6
+#define MPI_F_SOURCE 0
+#define MPI_F_TAG 1
+#define MPI_F_ERROR 2
+#define MPI_F_STATUS_IGNORE ((MPI_Fint*)0)
+#define MPI_F_STATUSES_IGNORE ((MPI_Fint*)0)
+MPISIM_DECLARE(MPI_Comm, Comm_f2c, (MPI_Fint comm))
+MPISIM_DECLARE(MPI_Fint, Comm_c2f, (MPI_Comm comm))
+MPISIM_DECLARE(MPI_Datatype, Type_f2c, (MPI_Fint datatype))
+MPISIM_DECLARE(MPI_Fint, Type_c2f, (MPI_Datatype datatype))
+MPISIM_DECLARE(MPI_Group, Group_f2c, (MPI_Fint group))
+MPISIM_DECLARE(MPI_Fint, Group_c2f, (MPI_Group group))
+MPISIM_DECLARE(MPI_Request, Request_f2c, (MPI_Fint request))
+MPISIM_DECLARE(MPI_Fint, Request_c2f, (MPI_Request request))
+MPISIM_DECLARE(MPI_Op, Op_f2c, (MPI_Fint op))
+MPISIM_DECLARE(MPI_Fint, Op_c2f, (MPI_Op op))
+MPISIM_DECLARE(MPI_Info, Info_f2c, (MPI_Fint info))
+MPISIM_DECLARE(MPI_Fint, Info_c2f, (MPI_Info info))
+MPISIM_DECLARE(MPI_Win, Win_f2c, (MPI_Fint win))
+MPISIM_DECLARE(MPI_Fint, Win_c2f, (MPI_Win win))
+MPISIM_DECLARE(MPI_Errhandler, Errhandler_f2c, (MPI_Fint errhandler))
+MPISIM_DECLARE(MPI_Fint, Errhandler_c2f, (MPI_Errhandler errhandler))
+MPISIM_DECLARE(MPI_Message, Message_f2c, (MPI_Fint message))
+MPISIM_DECLARE(MPI_Fint, Message_c2f, (MPI_Message message))
+MPISIM_DECLARE(int, Status_f2c, (const MPI_Fint* f_status, MPI_Status* c_status))
+MPISIM_DECLARE(int, Status_c2f, (const MPI_Status* c_status, MPI_Fint* f_status))
+
+/* MPI-1 functions removed in MPI-3.0, which MPICH, Open MPI and SMPI still provide; each is its MPI-2 replacement
+ * (src/online/bindings: each next to its replacement, in api_datatypes.cpp, api_memory.cpp, api_errhandlers.cpp and,
+ * with MPI_Keyval_create, MPI_Attr_put ..., api_attributes.cpp).
+ * MPI_Type_struct and MPI_Type_create_struct honour MPI_LB and MPI_UB. ------------------------------------------ */
+typedef MPI_Comm_errhandler_function MPI_Handler_function;
+MPISIM_DECLARE(int, Errhandler_create, (MPI_Handler_function * function, MPI_Errhandler* errhandler))
+MPISIM_DECLARE(int, Errhandler_set, (MPI_Comm comm, MPI_Errhandler errhandler))
+MPISIM_DECLARE(int, Errhandler_get, (MPI_Comm comm, MPI_Errhandler* errhandler))
+MPISIM_DECLARE(int, Address, (const void* location, MPI_Aint* address))
+MPISIM_DECLARE(int, Type_extent, (MPI_Datatype type, MPI_Aint* extent))
+MPISIM_DECLARE(int, Type_lb, (MPI_Datatype type, MPI_Aint* displacement))
+MPISIM_DECLARE(int, Type_ub, (MPI_Datatype type, MPI_Aint* displacement))
+MPISIM_DECLARE(int, Type_hvector,
+               (int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype, MPI_Datatype* newtype))
+MPISIM_DECLARE(int, Type_hindexed,
+               (int count, const int blocklengths[], const MPI_Aint displacements[], MPI_Datatype oldtype,
+                MPI_Datatype* newtype))
+MPISIM_DECLARE(int, Type_struct,
+               (int count, const int blocklengths[], const MPI_Aint displacements[], const MPI_Datatype types[],
+                MPI_Datatype* newtype))
+/* The MPI-1 attribute callbacks as functions (MPI_NULL_COPY_FN, MPI_NULL_DELETE_FN and MPI_DUP_FN name the same
+ * behaviour): copy nothing, delete nothing, copy the attribute's value. */
+int MPI_Null_copy_fn(MPI_Comm comm, int keyval, void* extra_state, void* attribute_val_in, void* attribute_val_out,
+                     int* flag);
+int MPI_Null_delete_fn(MPI_Comm comm, int keyval, void* attribute_val, void* extra_state);
+int MPI_Dup_fn(MPI_Comm comm, int keyval, void* extra_state, void* attribute_val_in, void* attribute_val_out,
+               int* flag);
+/* End of language interoperability and MPI-1 functions --------------------------------------------------------- */
 
 #undef MPISIM_DECLARE
 

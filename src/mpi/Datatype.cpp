@@ -8,6 +8,7 @@
 #include <cstring>
 #include <limits>
 #include <numeric>
+#include <optional>
 
 namespace mpisim::mpi {
 
@@ -39,6 +40,12 @@ template <typename Value> ElementInfo pair(const char* name)
           sizeof(Pair),
           alignof(Pair),
           {{0, sizeof(Value)}, {static_cast<std::ptrdiff_t>(offsetof(Pair, index)), sizeof(int)}}};
+}
+
+// Fortran's pair types (MPI_2INTEGER, MPI_2REAL ...): two values of one type, the index being the second.
+template <typename Value> ElementInfo twin(const char* name)
+{
+  return {name, 2 * sizeof(Value), 2 * sizeof(Value), alignof(Value), {{0, 2 * sizeof(Value)}}};
 }
 
 const std::vector<ElementInfo>& elements()
@@ -86,6 +93,27 @@ const std::vector<ElementInfo>& elements()
       scalar<std::complex<float>>("MPI_CXX_FLOAT_COMPLEX"),
       scalar<std::complex<double>>("MPI_CXX_DOUBLE_COMPLEX"),
       scalar<std::complex<long double>>("MPI_CXX_LONG_DOUBLE_COMPLEX"),
+      scalar<char>("MPI_CHARACTER"),
+      scalar<int>("MPI_LOGICAL"),
+      scalar<int>("MPI_INTEGER"),
+      scalar<float>("MPI_REAL"),
+      scalar<double>("MPI_DOUBLE_PRECISION"),
+      scalar<std::complex<float>>("MPI_COMPLEX"),
+      scalar<std::complex<double>>("MPI_DOUBLE_COMPLEX"),
+      twin<int>("MPI_2INTEGER"),
+      twin<float>("MPI_2REAL"),
+      twin<double>("MPI_2DOUBLE_PRECISION"),
+      scalar<int8_t>("MPI_INTEGER1"),
+      scalar<int16_t>("MPI_INTEGER2"),
+      scalar<int32_t>("MPI_INTEGER4"),
+      scalar<int64_t>("MPI_INTEGER8"),
+      scalar<Integer16Value>("MPI_INTEGER16"),
+      scalar<float>("MPI_REAL4"),
+      scalar<double>("MPI_REAL8"),
+      scalar<long double>("MPI_REAL16"),
+      scalar<std::complex<float>>("MPI_COMPLEX8"),
+      scalar<std::complex<double>>("MPI_COMPLEX16"),
+      scalar<std::complex<long double>>("MPI_COMPLEX32"),
   };
   return table;
 }
@@ -139,13 +167,55 @@ DatatypePtr Datatype::predefined(Element element)
   return types[static_cast<size_t>(element)];
 }
 
+DatatypePtr Datatype::lower_bound_marker()
+{
+  static const DatatypePtr marker = [] {
+    auto type = std::shared_ptr<Datatype>(new Datatype());
+    type->name_ = "MPI_LB";
+    type->predefined_ = true;
+    type->lb_from_ = Bound::Marker;
+    type->ub_from_ = Bound::Absent;
+    type->finish();
+    return type;
+  }();
+  return marker;
+}
+
+DatatypePtr Datatype::upper_bound_marker()
+{
+  static const DatatypePtr marker = [] {
+    auto type = std::shared_ptr<Datatype>(new Datatype());
+    type->name_ = "MPI_UB";
+    type->predefined_ = true;
+    type->lb_from_ = Bound::Absent;
+    type->ub_from_ = Bound::Marker;
+    type->finish();
+    return type;
+  }();
+  return marker;
+}
+
+namespace {
+// The extreme bound of each origin seen so far while assembling a type.
+struct BoundCandidates {
+  std::optional<std::ptrdiff_t> data, marker;
+};
+} // namespace
+
 std::shared_ptr<Datatype> Datatype::assemble(const std::vector<std::ptrdiff_t>& displacements,
                                              const std::vector<size_t>& lengths, const std::vector<DatatypePtr>& types,
                                              std::string name)
 {
   auto type = std::shared_ptr<Datatype>(new Datatype());
   type->name_ = std::move(name);
-  bool any = false;
+  BoundCandidates lower, upper;
+  const auto take = [](BoundCandidates& candidates, Bound from, std::ptrdiff_t value, auto better) {
+    std::optional<std::ptrdiff_t>& slot = from == Bound::Marker ? candidates.marker : candidates.data;
+    if (from != Bound::Absent)
+      slot = slot ? better(*slot, value) : value;
+  };
+  const auto min = [](std::ptrdiff_t a, std::ptrdiff_t b) { return std::min(a, b); };
+  const auto max = [](std::ptrdiff_t a, std::ptrdiff_t b) { return std::max(a, b); };
   size_t alignment = 1;
   for (size_t k = 0; k < displacements.size(); ++k) {
     const Datatype& old = *types[k];
@@ -173,17 +243,26 @@ std::shared_ptr<Datatype> Datatype::assemble(const std::vector<std::ptrdiff_t>& 
     const std::ptrdiff_t span = static_cast<std::ptrdiff_t>(lengths[k] - 1) * old.extent();
     const std::ptrdiff_t first = displacements[k] + old.lb_ + std::min<std::ptrdiff_t>(span, 0);
     const std::ptrdiff_t last = displacements[k] + old.ub_ + std::max<std::ptrdiff_t>(span, 0);
-    type->lb_ = any ? std::min(type->lb_, first) : first;
-    type->ub_ = any ? std::max(type->ub_, last) : last;
-    type->explicit_bounds_ = type->explicit_bounds_ || old.explicit_bounds_;
+    take(lower, old.lb_from_, first, min);
+    take(upper, old.ub_from_, last, max);
     for (const Run& run : old.signature_)
       alignment = std::max(alignment, info(run.element).alignment);
     type->size_ += lengths[k] * old.size_;
-    any = true;
   }
+  // A marker wins over the data. A type holding only an upper bound marker has no lower bound of its own and takes
+  // the upper one (extent 0), and conversely; a type of no elements has its bounds at 0, from its (empty) data.
+  const bool empty = not(lower.data || lower.marker || upper.data || upper.marker);
+  const auto settle = [empty](const BoundCandidates& candidates, Bound& from) {
+    from = candidates.marker ? Bound::Marker : (candidates.data || empty) ? Bound::Data : Bound::Absent;
+    return candidates.marker ? candidates.marker : candidates.data;
+  };
+  const std::optional<std::ptrdiff_t> lb = settle(lower, type->lb_from_), ub = settle(upper, type->ub_from_);
+  type->lb_ = lb.value_or(ub.value_or(0));
+  type->ub_ = ub.value_or(type->lb_);
   // Struct types are padded to the alignment of their widest member, as C compilers and MPI libraries do, unless
-  // bounds were set explicitly.
-  if (any && displacements.size() > 1 && not type->explicit_bounds_) {
+  // a bound was set explicitly.
+  const bool any_marker = type->lb_from_ == Bound::Marker || type->ub_from_ == Bound::Marker;
+  if (lb && ub && displacements.size() > 1 && not any_marker) {
     const auto align = static_cast<std::ptrdiff_t>(alignment);
     std::ptrdiff_t extent = type->ub_ - type->lb_;
     type->ub_ = type->lb_ + (extent + align - 1) / align * align;
@@ -319,7 +398,7 @@ DatatypePtr Datatype::resized(const DatatypePtr& old, std::ptrdiff_t lb, std::pt
   type->predefined_ = false;
   type->lb_ = lb;
   type->ub_ = lb + extent;
-  type->explicit_bounds_ = true;
+  type->lb_from_ = type->ub_from_ = Bound::Marker;
   type->finish();
   return recorded(type, {Combiner::Resized, {}, {lb, extent}, {old}});
 }

@@ -60,8 +60,36 @@ enum class Element : uint8_t {
   CxxBool,
   CxxFloatComplex,
   CxxDoubleComplex,
-  CxxLongDoubleComplex
+  CxxLongDoubleComplex,
+  // The Fortran types C programs name (MPI-3.1 section 3.2.2 and 17.2.5), after the C ones for the same reason. Each
+  // has the C representation of its gfortran counterpart: INTEGER and LOGICAL are int, REAL float, DOUBLE PRECISION
+  // double, REAL16 long double (16 bytes on x86-64, as MPICH and SMPI map it), INTEGER16 a 128-bit integer; the pair
+  // types of MAXLOC/MINLOC hold two values of the same type.
+  FortranCharacter,
+  FortranLogical,
+  FortranInteger,
+  FortranReal,
+  FortranDoublePrecision,
+  FortranComplex,
+  FortranDoubleComplex,
+  FortranTwoInteger,
+  FortranTwoReal,
+  FortranTwoDoublePrecision,
+  Integer1,
+  Integer2,
+  Integer4,
+  Integer8,
+  Integer16,
+  Real4,
+  Real8,
+  Real16,
+  Complex8,
+  Complex16,
+  Complex32
 };
+
+// The value of MPI_INTEGER16: GCC's and Clang's 128-bit integer (an extension, hence the marker).
+__extension__ typedef __int128 Integer16Value;
 
 size_t element_size(Element element);
 const char* element_name(Element element);
@@ -105,6 +133,11 @@ public:
 
   // Predefined types.
   static DatatypePtr predefined(Element element);
+  // MPI-1's MPI_LB and MPI_UB: no data, a lower (upper) bound marker at displacement 0. In a constructed type the
+  // markers are "sticky": the lowest LB marker is the type's lower bound and the highest UB marker its upper bound,
+  // whatever the data around them, and they carry over into the types built from it (MPI-1.1 section 3.12.3).
+  static DatatypePtr lower_bound_marker();
+  static DatatypePtr upper_bound_marker();
 
   // Derived-type constructors (MPI_Type_*). Counts and lengths must be >= 0 (InputError otherwise); `old` must
   // not be null.
@@ -157,6 +190,9 @@ private:
                                             const std::vector<size_t>& lengths, const std::vector<DatatypePtr>& types,
                                             std::string name);
   void finish();
+  // Where a bound comes from: the data of the type map, a sticky marker (MPI_LB/MPI_UB, or resized's bounds, which
+  // MPI-2 defines as markers), or nothing (the other marker type has no such bound and does not move it).
+  enum class Bound : uint8_t { Data, Marker, Absent };
   // Sets the recipe of a type this class just built (not yet shared with anyone).
   static DatatypePtr recorded(const DatatypePtr& fresh, Recipe recipe);
 
@@ -165,7 +201,7 @@ private:
   std::ptrdiff_t lb_ = 0, ub_ = 0, true_lb_ = 0, true_ub_ = 0;
   bool predefined_ = false;
   bool contiguous_ = false;
-  bool explicit_bounds_ = false; // set by resized: propagates as MPI's sticky LB/UB markers
+  Bound lb_from_ = Bound::Data, ub_from_ = Bound::Data;
   std::vector<Block> blocks_;
   std::vector<Run> signature_;
   Recipe recipe_;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <complex>
+#include <cstddef>
 #include <cstring>
 #include <type_traits>
 #include <vector>
@@ -72,28 +73,60 @@ template <typename T> void combine(ReduceOperation op, Element element, const st
   }
 }
 
-// MAXLOC / MINLOC over packed (value, int) pairs: the better value wins; on equal values, the smaller index.
-template <typename Value>
+// MAXLOC / MINLOC over packed (value, index) pairs: the better value wins; on equal values, the smaller index. The
+// index is an int in C's pair types, of the value's type in Fortran's (MPI_2REAL ...).
+template <typename Value, typename Index = int>
 void combine_location(ReduceOperation op, Element element, const std::byte* in, std::byte* inout, size_t n)
 {
   if (op != ReduceOperation::MaxLoc && op != ReduceOperation::MinLoc)
     undefined(op, element);
-  constexpr size_t stride = sizeof(Value) + sizeof(int);
+  constexpr size_t stride = sizeof(Value) + sizeof(Index);
   for (size_t i = 0; i < n; ++i) {
     Value a, b;
-    int ia, ib;
+    Index ia, ib;
     std::memcpy(&a, in + i * stride, sizeof(Value));
-    std::memcpy(&ia, in + i * stride + sizeof(Value), sizeof(int));
+    std::memcpy(&ia, in + i * stride + sizeof(Value), sizeof(Index));
     std::memcpy(&b, inout + i * stride, sizeof(Value));
-    std::memcpy(&ib, inout + i * stride + sizeof(Value), sizeof(int));
+    std::memcpy(&ib, inout + i * stride + sizeof(Value), sizeof(Index));
     bool take_in = op == ReduceOperation::MaxLoc ? a > b : a < b;
     if (a == b)
       take_in = ia < ib;
     if (take_in) {
       std::memcpy(inout + i * stride, &a, sizeof(Value));
-      std::memcpy(inout + i * stride + sizeof(Value), &ia, sizeof(int));
+      std::memcpy(inout + i * stride + sizeof(Value), &ia, sizeof(Index));
     }
   }
+}
+
+bool is_location_pair(Element element)
+{
+  switch (element) {
+  case Element::FloatInt:
+  case Element::DoubleInt:
+  case Element::LongInt:
+  case Element::TwoInt:
+  case Element::ShortInt:
+  case Element::LongDoubleInt:
+  case Element::FortranTwoInteger:
+  case Element::FortranTwoReal:
+  case Element::FortranTwoDoublePrecision: return true;
+  default: return false;
+  }
+}
+
+bool is_logical_operation(ReduceOperation op)
+{
+  return op == ReduceOperation::LogicalAnd || op == ReduceOperation::LogicalOr || op == ReduceOperation::LogicalXor;
+}
+
+// Fortran's INTEGERs and REALs are not in the standard's logical group (MPI-3.1 section 5.9.2). mpisim accepts the
+// logical operations on C's floating types, as MPICH does (its test suite checks it), but not on Fortran's.
+template <typename T>
+void combine_fortran_number(ReduceOperation op, Element element, const std::byte* in, std::byte* inout, size_t n)
+{
+  if (is_logical_operation(op))
+    undefined(op, element);
+  combine<T>(op, element, in, inout, n);
 }
 
 void combine_run(ReduceOperation op, Element element, const std::byte* in, std::byte* inout, size_t n)
@@ -104,9 +137,7 @@ void combine_run(ReduceOperation op, Element element, const std::byte* in, std::
   }
   if (op == ReduceOperation::NoOp)
     return;
-  if (element != Element::FloatInt && element != Element::DoubleInt && element != Element::LongInt &&
-      element != Element::TwoInt && element != Element::ShortInt && element != Element::LongDoubleInt &&
-      (op == ReduceOperation::MaxLoc || op == ReduceOperation::MinLoc))
+  if (not is_location_pair(element) && (op == ReduceOperation::MaxLoc || op == ReduceOperation::MinLoc))
     undefined(op, element);
   switch (element) {
   case Element::Char: combine<char>(op, element, in, inout, n); break;
@@ -140,10 +171,35 @@ void combine_run(ReduceOperation op, Element element, const std::byte* in, std::
   case Element::UInt64: combine<uint64_t>(op, element, in, inout, n); break;
   case Element::CBool:
   case Element::CxxBool:
-    if (op != ReduceOperation::LogicalAnd && op != ReduceOperation::LogicalOr && op != ReduceOperation::LogicalXor)
+    if (not is_logical_operation(op))
       undefined(op, element);
     combine<bool>(op, element, in, inout, n);
     break;
+  case Element::FortranLogical:
+    if (not is_logical_operation(op))
+      undefined(op, element);
+    combine<int>(op, element, in, inout, n);
+    break;
+  case Element::FortranCharacter: undefined(op, element);
+  case Element::FortranInteger:
+  case Element::Integer4: combine_fortran_number<int32_t>(op, element, in, inout, n); break;
+  case Element::Integer1: combine_fortran_number<int8_t>(op, element, in, inout, n); break;
+  case Element::Integer2: combine_fortran_number<int16_t>(op, element, in, inout, n); break;
+  case Element::Integer8: combine_fortran_number<int64_t>(op, element, in, inout, n); break;
+  case Element::Integer16: combine_fortran_number<Integer16Value>(op, element, in, inout, n); break;
+  case Element::FortranReal:
+  case Element::Real4: combine_fortran_number<float>(op, element, in, inout, n); break;
+  case Element::FortranDoublePrecision:
+  case Element::Real8: combine_fortran_number<double>(op, element, in, inout, n); break;
+  case Element::Real16: combine_fortran_number<long double>(op, element, in, inout, n); break;
+  case Element::FortranComplex:
+  case Element::Complex8: combine<std::complex<float>>(op, element, in, inout, n); break;
+  case Element::FortranDoubleComplex:
+  case Element::Complex16: combine<std::complex<double>>(op, element, in, inout, n); break;
+  case Element::Complex32: combine<std::complex<long double>>(op, element, in, inout, n); break;
+  case Element::FortranTwoInteger: combine_location<int, int>(op, element, in, inout, n); break;
+  case Element::FortranTwoReal: combine_location<float, float>(op, element, in, inout, n); break;
+  case Element::FortranTwoDoublePrecision: combine_location<double, double>(op, element, in, inout, n); break;
   case Element::WChar: combine<wchar_t>(op, element, in, inout, n); break;
   case Element::FloatComplex:
   case Element::CxxFloatComplex: combine<std::complex<float>>(op, element, in, inout, n); break;
@@ -188,6 +244,22 @@ std::shared_ptr<const ReduceOp> ReduceOp::user(UserFunction function, bool commu
   op->commutative_ = commutative;
   op->name_ = std::move(name);
   return op;
+}
+
+std::string ReduceOp::undefined_for(const Datatype& type) const
+{
+  if (not predefined_)
+    return {};
+  // Combining one element of each kind the signature holds raises what a whole reduction would.
+  alignas(std::max_align_t) std::byte in[64] = {}, inout[64] = {};
+  for (const Datatype::Run& run : type.signature()) {
+    try {
+      combine_run(operation_, run.element, in, inout, 1);
+    } catch (const InputError& error) {
+      return error.what();
+    }
+  }
+  return {};
 }
 
 void ReduceOp::apply_packed(const std::byte* in, std::byte* inout, size_t count, const Datatype& type) const

@@ -39,6 +39,9 @@ public:
   bool commutative() const { return commutative_; }
   const std::string& name() const { return name_; }
 
+  // Why the operation is not defined for the datatype's elements ("MPI_SUM is not defined for MPI_2INT"), or an empty
+  // string when it is (always for user operations): the check a binding makes before a reduction starts.
+  std::string undefined_for(const Datatype& type) const;
   // Throws InputError when the operation is not defined for the datatype's elements (MPI_SUM on MPI_2INT, ...).
   void apply(const void* in, void* inout, size_t count, const Datatype& type) const;
   // The same on packed data (`count` elements of `type`, contiguous, as collectives move them).

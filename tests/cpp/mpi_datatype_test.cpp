@@ -115,6 +115,66 @@ TEST(mpi_datatype, ResizedChangesTheStride)
   EXPECT_EQ(packed<int>(*r, data, 3), (std::vector<int>{0, 3, 6}));
 }
 
+// MPI-1's markers (MPI-1.1 section 3.12.3). struct {LB at -4, int at 0, UB at 12}: lb -4, ub 12 (extent 16), 4 bytes
+// of data. Two of them in a row: copies 16 bytes apart, markers at -4, 12 (lower) and 12, 28 (upper): lb -4, ub 28.
+// The markers are sticky: next to a double at 100, the framed int keeps the type's upper bound at 12, where the
+// data alone would give 108 (and 112 once padded).
+TEST(mpi_datatype, BoundMarkersAreStickyThroughDerivedTypes)
+{
+  const DatatypePtr lb = Datatype::lower_bound_marker(), ub = Datatype::upper_bound_marker();
+  EXPECT_EQ(lb->size(), 0u);
+  EXPECT_EQ(lb->extent(), 0);
+  DatatypePtr framed = Datatype::structure({1, 1, 1}, {-4, 0, 12}, {lb, type_int(), ub});
+  EXPECT_EQ(framed->lb(), -4);
+  EXPECT_EQ(framed->extent(), 16);
+  EXPECT_EQ(framed->size(), 4u);
+  EXPECT_EQ(framed->true_lb(), 0);
+  EXPECT_EQ(framed->true_extent(), 4);
+  DatatypePtr two = Datatype::contiguous(2, framed);
+  EXPECT_EQ(two->lb(), -4);
+  EXPECT_EQ(two->extent(), 32);
+  DatatypePtr outer = Datatype::structure({1, 1}, {0, 100}, {framed, type_double()});
+  EXPECT_EQ(outer->lb(), -4);
+  EXPECT_EQ(outer->extent(), 16);
+  EXPECT_EQ(outer->size(), 12u);
+  // Without markers the same struct spans the data, padded to the double's alignment: 0 .. 112.
+  DatatypePtr unmarked = Datatype::structure({1, 1}, {0, 100}, {type_int(), type_double()});
+  EXPECT_EQ(unmarked->extent(), 112);
+  // Resized bounds are markers too (MPI-2): an int resized to 0..4 next to the double keeps the upper bound at 4.
+  DatatypePtr resized = Datatype::structure({1, 1}, {0, 100}, {Datatype::resized(type_int(), 0, 4), type_double()});
+  EXPECT_EQ(resized->extent(), 4);
+}
+
+// One marker alone: struct {char at 0, UB at 8} spans 0..8 (the data's lower bound, the marker's upper one, no
+// padding); three such elements pack the chars at 0, 8 and 16.
+TEST(mpi_datatype, AnUpperMarkerAloneSetsTheStride)
+{
+  DatatypePtr t =
+      Datatype::structure({1, 1}, {0, 8}, {Datatype::predefined(Element::Char), Datatype::upper_bound_marker()});
+  EXPECT_EQ(t->lb(), 0);
+  EXPECT_EQ(t->extent(), 8);
+  const char data[24] = {'a', 0, 0, 0, 0, 0, 0, 0, 'b', 0, 0, 0, 0, 0, 0, 0, 'c'};
+  EXPECT_EQ(packed<char>(*t, data, 3), (std::vector<char>{'a', 'b', 'c'}));
+  // A type holding only the marker has no data bounds: lb = ub = the marker's displacement.
+  DatatypePtr only = Datatype::structure({1}, {8}, {Datatype::upper_bound_marker()});
+  EXPECT_EQ(only->lb(), 8);
+  EXPECT_EQ(only->extent(), 0);
+}
+
+// The Fortran types: their sizes, and the pair types' layout (two values, no padding).
+TEST(mpi_datatype, FortranTypes)
+{
+  EXPECT_EQ(Datatype::predefined(Element::FortranInteger)->size(), 4u);
+  EXPECT_EQ(Datatype::predefined(Element::FortranDoubleComplex)->size(), 16u);
+  EXPECT_EQ(Datatype::predefined(Element::Integer16)->size(), 16u);
+  EXPECT_EQ(Datatype::predefined(Element::Complex32)->size(), 32u);
+  DatatypePtr two_real = Datatype::predefined(Element::FortranTwoReal);
+  EXPECT_EQ(two_real->size(), 8u);
+  EXPECT_EQ(two_real->extent(), 8);
+  EXPECT_TRUE(two_real->is_contiguous());
+  EXPECT_EQ(two_real->name(), "MPI_2REAL");
+}
+
 // MPICH datatype/lbub: 4 bytes resized to lb 6, extent -9 (ub -3); three copies sit at 0, -9, -18, so the bounds are
 // those of the last copy (lb -12) and of the first (ub -3): extent 9; true bounds -18..4.
 TEST(mpi_datatype, ContiguousOfNegativeExtentTakesBoundsFromBothEnds)

@@ -53,6 +53,38 @@ TEST(mpi_reduce_op, LogicalAndBitwise)
   EXPECT_FALSE(u[1]);
 }
 
+// The Fortran types reduce as the standard's groups say (MPI-3.1 section 5.9.2): MPI_COMPLEX sums, MPI_2REAL pairs
+// take MINLOC with a real index, MPI_LOGICAL takes the logical operations only, MPI_INTEGER not the logical ones,
+// MPI_CHARACTER none.
+TEST(mpi_reduce_op, FortranTypesFollowTheStandardsGroups)
+{
+  std::complex<float> c[1] = {{1, 2}}, d[1] = {{3, -1}};
+  reduce(ReduceOperation::Sum, c, d, 1, type(Element::FortranComplex));
+  EXPECT_EQ(d[0], std::complex<float>(4, 1));
+  float pairs_in[4] = {2.5f, 7, 1.0f, 9}, pairs_inout[4] = {2.5f, 3, 4.0f, 1}; // (value, index) x 2
+  reduce(ReduceOperation::MinLoc, pairs_in, pairs_inout, 2, type(Element::FortranTwoReal));
+  EXPECT_EQ(std::vector<float>(pairs_inout, pairs_inout + 4), (std::vector<float>{2.5f, 3, 1.0f, 9}));
+  int logical_in[2] = {1, 0}, logical_inout[2] = {1, 1};
+  reduce(ReduceOperation::LogicalAnd, logical_in, logical_inout, 2, type(Element::FortranLogical));
+  EXPECT_EQ(std::vector<int>(logical_inout, logical_inout + 2), (std::vector<int>{1, 0}));
+  Integer16Value big_in[1] = {Integer16Value{1} << 100}, big_inout[1] = {Integer16Value{1} << 100};
+  reduce(ReduceOperation::Sum, big_in, big_inout, 1, type(Element::Integer16));
+  EXPECT_TRUE(big_inout[0] == (Integer16Value{1} << 101));
+
+  const auto op = [](ReduceOperation operation) { return ReduceOp::predefined(operation); };
+  EXPECT_EQ(op(ReduceOperation::Sum)->undefined_for(type(Element::FortranLogical)),
+            "MPI_SUM is not defined for MPI_LOGICAL");
+  EXPECT_EQ(op(ReduceOperation::LogicalOr)->undefined_for(type(Element::FortranInteger)),
+            "MPI_LOR is not defined for MPI_INTEGER");
+  EXPECT_EQ(op(ReduceOperation::Max)->undefined_for(type(Element::FortranCharacter)),
+            "MPI_MAX is not defined for MPI_CHARACTER");
+  EXPECT_EQ(op(ReduceOperation::MaxLoc)->undefined_for(type(Element::FortranDoublePrecision)),
+            "MPI_MAXLOC is not defined for MPI_DOUBLE_PRECISION");
+  EXPECT_EQ(op(ReduceOperation::BitwiseAnd)->undefined_for(type(Element::Integer2)), "");
+  EXPECT_EQ(op(ReduceOperation::MinLoc)->undefined_for(type(Element::FortranTwoInteger)), "");
+  EXPECT_EQ(op(ReduceOperation::Prod)->undefined_for(type(Element::Complex32)), "");
+}
+
 // MAXLOC: larger value wins; equal values keep the smaller index. MINLOC mirrors it.
 TEST(mpi_reduce_op, MaxLocAndMinLocOnPairs)
 {

@@ -19,6 +19,12 @@ int resolve_op(MPI_Comm comm, MPI_Op op, const char* call, mpi::ReduceOpPtr& out
   return Runtime::get().operations().resolve(op, comm, call, out);
 }
 
+int check_op_defined(MPI_Comm comm, const mpi::ReduceOp& op, const mpi::Datatype& type, const char* call)
+{
+  const std::string undefined = op.undefined_for(type);
+  return undefined.empty() ? MPI_SUCCESS : raise_error(comm, MPI_ERR_OP, call, undefined);
+}
+
 int check_count(MPI_Comm comm, int count, const char* call)
 {
   if (count < 0)

@@ -11,6 +11,8 @@ int resolve_comm(MPI_Comm comm, const char* call, const mpi::Communicator*& out)
 int resolve_type(MPI_Comm comm, MPI_Datatype type, const char* call, mpi::DatatypePtr& out);
 int resolve_op(MPI_Comm comm, MPI_Op op, const char* call, mpi::ReduceOpPtr& out);
 int check_count(MPI_Comm comm, int count, const char* call);
+// MPI_ERR_OP when a predefined operation is not defined for the datatype's elements (MPI_SUM on MPI_LOGICAL ...).
+int check_op_defined(MPI_Comm comm, const mpi::ReduceOp& op, const mpi::Datatype& type, const char* call);
 // A peer rank: valid in `comm`, or MPI_PROC_NULL, or (receives) MPI_ANY_SOURCE.
 int check_peer(MPI_Comm comm, const mpi::Communicator& c, int peer, bool any_allowed, const char* call);
 int check_tag(MPI_Comm comm, int tag, bool any_allowed, const char* call);

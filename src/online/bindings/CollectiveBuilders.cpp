@@ -51,6 +51,7 @@ int prepare_reduction(Collective op_kind, const void* sendbuf, void* recvbuf, in
   mpi::ReduceOpPtr o;
   MPISIM_TRY(resolve_type(comm, type, call, t));
   MPISIM_TRY(resolve_op(comm, op, call, o));
+  MPISIM_TRY(check_op_defined(comm, *o, *t, call));
   MPISIM_TRY(check_count(comm, count, call));
   if (op_kind == Collective::Reduce)
     MPISIM_TRY(check_root(comm, out->comm, root, call));
@@ -226,6 +227,7 @@ int prepare_reduce_scatter(const void* sendbuf, void* recvbuf, const int* recvco
   mpi::ReduceOpPtr o;
   MPISIM_TRY(resolve_type(comm, type, call, t));
   MPISIM_TRY(resolve_op(comm, op, call, o));
+  MPISIM_TRY(check_op_defined(comm, *o, *t, call));
   p.reduce_with(t, o);
   size_t total = 0;
   for (int i = 0; i < p.comm.size(); ++i) {

@@ -125,6 +125,27 @@ extern "C" int mpisim_attribute_dup_fn(int oldobject, int keyval, void* extra_st
   return MPI_SUCCESS;
 }
 
+// The MPI-1 callbacks as functions: what MPI_NULL_COPY_FN, MPI_NULL_DELETE_FN and MPI_DUP_FN stand for.
+extern "C" int MPI_Null_copy_fn(MPI_Comm comm, int keyval, void* extra_state, void* attribute_val_in,
+                                void* attribute_val_out, int* flag)
+{
+  (void)comm, (void)keyval, (void)extra_state, (void)attribute_val_in, (void)attribute_val_out;
+  *flag = 0;
+  return MPI_SUCCESS;
+}
+
+extern "C" int MPI_Null_delete_fn(MPI_Comm comm, int keyval, void* attribute_val, void* extra_state)
+{
+  (void)comm, (void)keyval, (void)attribute_val, (void)extra_state;
+  return MPI_SUCCESS;
+}
+
+extern "C" int MPI_Dup_fn(MPI_Comm comm, int keyval, void* extra_state, void* attribute_val_in, void* attribute_val_out,
+                          int* flag)
+{
+  return mpisim_attribute_dup_fn(comm, keyval, extra_state, attribute_val_in, attribute_val_out, flag);
+}
+
 // Communicators -------------------------------------------------------------------------------------------------------
 
 extern "C" int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function* copy_fn, MPI_Comm_delete_attr_function* delete_fn,

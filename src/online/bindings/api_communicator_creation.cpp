@@ -81,7 +81,7 @@ extern "C" int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm* newcomm, MPI_Request* req
   // sequence as MPI_Comm_dup, which MPI orders with the other collectives on `comm`).
   const int me = scope.runtime().current_rank();
   *newcomm = scope.runtime().communicators().adopt(me, *parent, 0, [parent] { return members_of(*parent); });
-  MPISIM_TRY(inherit_on_dup(scope.runtime(), comm, *newcomm));
+  MPISIM_TRY(inherit_on_dup(scope.runtime(), comm, newcomm));
   *request = scope.runtime().requests().add(RequestEntry{});
   return MPI_SUCCESS;
 }

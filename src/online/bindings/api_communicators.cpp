@@ -41,7 +41,7 @@ extern "C" int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm)
     *newcomm = split_comm(runtime, comm, *parent, 0, parent->local_rank(runtime.current_rank()));
   }
   // Outside the call's scope, as before: MPI calls the copy callbacks make are the application's own.
-  return inherit_on_dup(runtime, comm, *newcomm); // error handler, attributes, topology (MPI-3.1 section 6.4.2)
+  return inherit_on_dup(runtime, comm, newcomm); // error handler, attributes, topology (MPI-3.1 section 6.4.2)
 }
 
 extern "C" int PMPI_Comm_free(MPI_Comm* comm)

@@ -140,10 +140,10 @@ extern "C" int PMPI_Type_get_true_extent_x(MPI_Datatype type, MPI_Count* true_lb
 
 extern "C" int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype* type)
 {
-  // The C types of each class, smallest first (mpisim has no Fortran types to offer).
-  static const MPI_Datatype integers[] = {MPI_INT8_T, MPI_INT16_T, MPI_INT32_T, MPI_INT64_T};
-  static const MPI_Datatype reals[] = {MPI_FLOAT, MPI_DOUBLE, MPI_LONG_DOUBLE};
-  static const MPI_Datatype complexes[] = {MPI_C_FLOAT_COMPLEX, MPI_C_DOUBLE_COMPLEX, MPI_C_LONG_DOUBLE_COMPLEX};
+  // The sized Fortran types of each class, smallest first (MPI-3.1 section 17.2.5).
+  static const MPI_Datatype integers[] = {MPI_INTEGER1, MPI_INTEGER2, MPI_INTEGER4, MPI_INTEGER8, MPI_INTEGER16};
+  static const MPI_Datatype reals[] = {MPI_REAL4, MPI_REAL8, MPI_REAL16};
+  static const MPI_Datatype complexes[] = {MPI_COMPLEX8, MPI_COMPLEX16, MPI_COMPLEX32};
   auto pick = [&](const MPI_Datatype* candidates, size_t count) {
     for (size_t i = 0; i < count; ++i)
       if (static_cast<int>(Runtime::get().datatypes().find(candidates[i])->size()) == size)

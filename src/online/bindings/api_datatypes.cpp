@@ -1,5 +1,8 @@
 // Derived datatypes (MPI_Type_contiguous/vector/indexed/create_struct/create_hindexed_block/dup/commit/free/size/
 // get_extent). Each type remembers how it was built (mpi::Datatype::Recipe, for MPI_Type_get_contents).
+// Also the MPI-1 names removed in MPI-3.0 (MPI_Type_hvector, MPI_Type_hindexed, MPI_Type_struct, MPI_Type_extent,
+// MPI_Type_lb, MPI_Type_ub): the same constructors and inquiries under their old names, as MPICH and Open MPI keep
+// them.
 #include "online/bindings/Arguments.hpp"
 #include "online/objects/Attributes.hpp"
 #include "online/objects/Darray.hpp"
@@ -50,35 +53,56 @@ extern "C" int PMPI_Type_indexed(int count, const int blocklengths[], const int 
   });
 }
 
+namespace {
+// The bodies MPI_Type_create_struct/hvector/hindexed share with their MPI-1 names, `call` naming the one called.
+int build_struct(int count, const int blocklengths[], const MPI_Aint displacements[], const MPI_Datatype types[],
+                 MPI_Datatype* newtype, const char* call)
+{
+  MPISIM_TRY(check_count(MPI_COMM_WORLD, count, call));
+  std::vector<DatatypePtr> members(count);
+  for (int i = 0; i < count; ++i)
+    MPISIM_TRY(resolve_type(MPI_COMM_WORLD, types[i], call, members[i]));
+  return define(newtype, call, [&] {
+    return Datatype::structure({blocklengths, blocklengths + count}, {displacements, displacements + count}, members);
+  });
+}
+
+int build_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype, MPI_Datatype* newtype,
+                  const char* call)
+{
+  DatatypePtr old;
+  MPISIM_TRY(resolve_type(MPI_COMM_WORLD, oldtype, call, old));
+  return define(newtype, call, [&] { return Datatype::hvector(count, blocklength, stride, old); });
+}
+
+int build_hindexed(int count, const int blocklengths[], const MPI_Aint displacements[], MPI_Datatype oldtype,
+                   MPI_Datatype* newtype, const char* call)
+{
+  DatatypePtr old;
+  MPISIM_TRY(resolve_type(MPI_COMM_WORLD, oldtype, call, old));
+  MPISIM_TRY(check_count(MPI_COMM_WORLD, count, call));
+  return define(newtype, call, [&] {
+    return Datatype::hindexed({blocklengths, blocklengths + count}, {displacements, displacements + count}, old);
+  });
+}
+} // namespace
+
 extern "C" int PMPI_Type_create_struct(int count, const int blocklengths[], const MPI_Aint displacements[],
                                        const MPI_Datatype types[], MPI_Datatype* newtype)
 {
-  MPISIM_TRY(check_count(MPI_COMM_WORLD, count, "MPI_Type_create_struct"));
-  std::vector<DatatypePtr> members(count);
-  for (int i = 0; i < count; ++i)
-    MPISIM_TRY(resolve_type(MPI_COMM_WORLD, types[i], "MPI_Type_create_struct", members[i]));
-  return define(newtype, "MPI_Type_create_struct", [&] {
-    return Datatype::structure({blocklengths, blocklengths + count}, {displacements, displacements + count}, members);
-  });
+  return build_struct(count, blocklengths, displacements, types, newtype, "MPI_Type_create_struct");
 }
 
 extern "C" int PMPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
                                         MPI_Datatype* newtype)
 {
-  DatatypePtr old;
-  MPISIM_TRY(resolve_type(MPI_COMM_WORLD, oldtype, "MPI_Type_create_hvector", old));
-  return define(newtype, "MPI_Type_create_hvector", [&] { return Datatype::hvector(count, blocklength, stride, old); });
+  return build_hvector(count, blocklength, stride, oldtype, newtype, "MPI_Type_create_hvector");
 }
 
 extern "C" int PMPI_Type_create_hindexed(int count, const int blocklengths[], const MPI_Aint displacements[],
                                          MPI_Datatype oldtype, MPI_Datatype* newtype)
 {
-  DatatypePtr old;
-  MPISIM_TRY(resolve_type(MPI_COMM_WORLD, oldtype, "MPI_Type_create_hindexed", old));
-  MPISIM_TRY(check_count(MPI_COMM_WORLD, count, "MPI_Type_create_hindexed"));
-  return define(newtype, "MPI_Type_create_hindexed", [&] {
-    return Datatype::hindexed({blocklengths, blocklengths + count}, {displacements, displacements + count}, old);
-  });
+  return build_hindexed(count, blocklengths, displacements, oldtype, newtype, "MPI_Type_create_hindexed");
 }
 
 extern "C" int PMPI_Type_create_indexed_block(int count, int blocklength, const int displacements[],
@@ -112,7 +136,14 @@ extern "C" int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype* newtype)
   if (error != MPI_SUCCESS)
     return error;
   Runtime& runtime = Runtime::get();
-  return runtime.attributes().copy_all(runtime.current_rank(), AttributeObject::Type, oldtype, *newtype);
+  const int copy_error =
+      runtime.attributes().copy_all(runtime.current_rank(), AttributeObject::Type, oldtype, *newtype);
+  if (copy_error != MPI_SUCCESS) { // a copy callback failed: no duplicate (as MPICH does)
+    runtime.attributes().remove_all(runtime.current_rank(), AttributeObject::Type, *newtype);
+    runtime.datatypes().release(*newtype);
+    *newtype = MPI_DATATYPE_NULL;
+  }
+  return copy_error;
 }
 
 extern "C" int PMPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent, MPI_Datatype* newtype)
@@ -211,6 +242,50 @@ extern "C" int PMPI_Type_get_extent(MPI_Datatype type, MPI_Aint* lb, MPI_Aint* e
   return MPI_SUCCESS;
 }
 
+// MPI-1 names ---------------------------------------------------------------------------------------------------------
+
+extern "C" int PMPI_Type_struct(int count, const int blocklengths[], const MPI_Aint displacements[],
+                                const MPI_Datatype types[], MPI_Datatype* newtype)
+{
+  return build_struct(count, blocklengths, displacements, types, newtype, "MPI_Type_struct");
+}
+
+extern "C" int PMPI_Type_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
+                                 MPI_Datatype* newtype)
+{
+  return build_hvector(count, blocklength, stride, oldtype, newtype, "MPI_Type_hvector");
+}
+
+extern "C" int PMPI_Type_hindexed(int count, const int blocklengths[], const MPI_Aint displacements[],
+                                  MPI_Datatype oldtype, MPI_Datatype* newtype)
+{
+  return build_hindexed(count, blocklengths, displacements, oldtype, newtype, "MPI_Type_hindexed");
+}
+
+extern "C" int PMPI_Type_extent(MPI_Datatype type, MPI_Aint* extent)
+{
+  DatatypePtr t;
+  MPISIM_TRY(resolve_type(MPI_COMM_WORLD, type, "MPI_Type_extent", t));
+  *extent = t->extent();
+  return MPI_SUCCESS;
+}
+
+extern "C" int PMPI_Type_lb(MPI_Datatype type, MPI_Aint* displacement)
+{
+  DatatypePtr t;
+  MPISIM_TRY(resolve_type(MPI_COMM_WORLD, type, "MPI_Type_lb", t));
+  *displacement = t->lb();
+  return MPI_SUCCESS;
+}
+
+extern "C" int PMPI_Type_ub(MPI_Datatype type, MPI_Aint* displacement)
+{
+  DatatypePtr t;
+  MPISIM_TRY(resolve_type(MPI_COMM_WORLD, type, "MPI_Type_ub", t));
+  *displacement = t->lb() + t->extent();
+  return MPI_SUCCESS;
+}
+
 MPISIM_ALIAS(Type_contiguous)
 MPISIM_ALIAS(Type_vector)
 MPISIM_ALIAS(Type_indexed)
@@ -228,3 +303,9 @@ MPISIM_ALIAS(Type_commit)
 MPISIM_ALIAS(Type_free)
 MPISIM_ALIAS(Type_size)
 MPISIM_ALIAS(Type_get_extent)
+MPISIM_ALIAS(Type_struct)
+MPISIM_ALIAS(Type_hvector)
+MPISIM_ALIAS(Type_hindexed)
+MPISIM_ALIAS(Type_extent)
+MPISIM_ALIAS(Type_lb)
+MPISIM_ALIAS(Type_ub)

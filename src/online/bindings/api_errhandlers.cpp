@@ -1,5 +1,6 @@
 // Error handlers, classes, codes and strings: MPI_Comm_set/get_errhandler, MPI_Comm_create_errhandler,
-// MPI_Errhandler_free, MPI_Comm_call_errhandler, MPI_Error_class, MPI_Error_string, MPI_Add_error_class/code/string.
+// MPI_Errhandler_free, MPI_Comm_call_errhandler, MPI_Error_class, MPI_Error_string, MPI_Add_error_class/code/string,
+// and the MPI-1 names removed in MPI-3.0: MPI_Errhandler_create, MPI_Errhandler_set, MPI_Errhandler_get.
 //
 // A user handler is called with the communicator and the error code, then the failing call returns the code
 // (raise_error). Classes and codes a rank adds are numbered from MPI_ERR_LASTCODE + 1, in the order it adds them.
@@ -102,11 +103,47 @@ extern "C" int PMPI_Add_error_string(int errorcode, const char* string)
   return MPI_SUCCESS;
 }
 
-extern "C" int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function* function, MPI_Errhandler* errhandler)
+namespace {
+// The bodies the MPI-2 calls share with their MPI-1 names, `call` naming the one called.
+int create_errhandler(MPI_Comm_errhandler_function* function, MPI_Errhandler* errhandler, const char* call)
 {
-  MPISIM_CHECK(function != nullptr, MPI_COMM_WORLD, MPI_ERR_ARG, "null error handler function");
+  if (function == nullptr)
+    return raise_error(MPI_COMM_WORLD, MPI_ERR_ARG, call, "null error handler function");
   *errhandler = Runtime::get().process_objects().add_errhandler(function);
   return MPI_SUCCESS;
+}
+
+int set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler, const char* call)
+{
+  Runtime& runtime = Runtime::get();
+  const mpisim::mpi::Communicator* c = nullptr;
+  MPISIM_TRY(resolve_comm(comm, call, c));
+  if (not is_attachable(errhandler))
+    return raise_error(comm, MPI_ERR_ARG, call, "invalid error handler " + std::to_string(errhandler));
+  runtime.communicators().set_errhandler(runtime.current_rank(), comm, errhandler);
+  return MPI_SUCCESS;
+}
+
+int get_errhandler(MPI_Comm comm, MPI_Errhandler* errhandler, const char* call)
+{
+  Runtime& runtime = Runtime::get();
+  const mpisim::mpi::Communicator* c = nullptr;
+  MPISIM_TRY(resolve_comm(comm, call, c));
+  *errhandler = runtime.communicators().errhandler(runtime.current_rank(), comm);
+  if (UserErrhandler* user = runtime.process_objects().errhandler(*errhandler))
+    ++user->references; // a new handle the application frees
+  return MPI_SUCCESS;
+}
+} // namespace
+
+extern "C" int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function* function, MPI_Errhandler* errhandler)
+{
+  return create_errhandler(function, errhandler, "MPI_Comm_create_errhandler");
+}
+
+extern "C" int PMPI_Errhandler_create(MPI_Handler_function* function, MPI_Errhandler* errhandler)
+{
+  return create_errhandler(function, errhandler, "MPI_Errhandler_create");
 }
 
 extern "C" int PMPI_Errhandler_free(MPI_Errhandler* errhandler)
@@ -124,23 +161,22 @@ extern "C" int PMPI_Errhandler_free(MPI_Errhandler* errhandler)
 
 extern "C" int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
 {
-  Runtime& runtime = Runtime::get();
-  const mpisim::mpi::Communicator* c = nullptr;
-  MPISIM_TRY(resolve_comm(comm, "MPI_Comm_set_errhandler", c));
-  MPISIM_CHECK(is_attachable(errhandler), comm, MPI_ERR_ARG, "invalid error handler " + std::to_string(errhandler));
-  runtime.communicators().set_errhandler(runtime.current_rank(), comm, errhandler);
-  return MPI_SUCCESS;
+  return set_errhandler(comm, errhandler, "MPI_Comm_set_errhandler");
+}
+
+extern "C" int PMPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler errhandler)
+{
+  return set_errhandler(comm, errhandler, "MPI_Errhandler_set");
 }
 
 extern "C" int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler* errhandler)
 {
-  Runtime& runtime = Runtime::get();
-  const mpisim::mpi::Communicator* c = nullptr;
-  MPISIM_TRY(resolve_comm(comm, "MPI_Comm_get_errhandler", c));
-  *errhandler = runtime.communicators().errhandler(runtime.current_rank(), comm);
-  if (UserErrhandler* user = runtime.process_objects().errhandler(*errhandler))
-    ++user->references; // a new handle the application frees
-  return MPI_SUCCESS;
+  return get_errhandler(comm, errhandler, "MPI_Comm_get_errhandler");
+}
+
+extern "C" int PMPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler* errhandler)
+{
+  return get_errhandler(comm, errhandler, "MPI_Errhandler_get");
 }
 
 extern "C" int PMPI_Comm_call_errhandler(MPI_Comm comm, int errorcode)
@@ -171,3 +207,6 @@ MPISIM_ALIAS(Errhandler_free)
 MPISIM_ALIAS(Comm_set_errhandler)
 MPISIM_ALIAS(Comm_get_errhandler)
 MPISIM_ALIAS(Comm_call_errhandler)
+MPISIM_ALIAS(Errhandler_create)
+MPISIM_ALIAS(Errhandler_set)
+MPISIM_ALIAS(Errhandler_get)

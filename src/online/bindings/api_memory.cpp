@@ -1,10 +1,17 @@
-// Addresses and memory: MPI_Get_address, MPI_Aint_add, MPI_Aint_diff, MPI_Alloc_mem, MPI_Free_mem.
+// Addresses and memory: MPI_Get_address (and its MPI-1 name MPI_Address, removed in MPI-3.0), MPI_Aint_add,
+// MPI_Aint_diff, MPI_Alloc_mem, MPI_Free_mem.
 #include "online/bindings/Arguments.hpp"
 #include "online/objects/ProcessObjects.hpp"
 
 using namespace mpisim::online;
 
 extern "C" int PMPI_Get_address(const void* location, MPI_Aint* address)
+{
+  *address = reinterpret_cast<MPI_Aint>(location);
+  return MPI_SUCCESS;
+}
+
+extern "C" int PMPI_Address(const void* location, MPI_Aint* address)
 {
   *address = reinterpret_cast<MPI_Aint>(location);
   return MPI_SUCCESS;
@@ -38,6 +45,7 @@ extern "C" int PMPI_Free_mem(void* base)
 }
 
 MPISIM_ALIAS(Get_address)
+MPISIM_ALIAS(Address)
 MPISIM_ALIAS(Aint_add)
 MPISIM_ALIAS(Aint_diff)
 MPISIM_ALIAS(Alloc_mem)

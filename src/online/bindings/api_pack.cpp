@@ -35,9 +35,16 @@ std::vector<size_t> swap_units(Element element)
 {
   switch (element) {
   case Element::FloatComplex:
-  case Element::CxxFloatComplex: return {sizeof(float), sizeof(float)};
+  case Element::CxxFloatComplex:
+  case Element::FortranComplex:
+  case Element::Complex8:
+  case Element::FortranTwoInteger:
+  case Element::FortranTwoReal: return {4, 4};
   case Element::DoubleComplex:
-  case Element::CxxDoubleComplex: return {sizeof(double), sizeof(double)};
+  case Element::CxxDoubleComplex:
+  case Element::FortranDoubleComplex:
+  case Element::Complex16:
+  case Element::FortranTwoDoublePrecision: return {8, 8};
   case Element::FloatInt:
   case Element::DoubleInt:
   case Element::TwoInt:
@@ -58,7 +65,9 @@ bool external32_supported(Element element)
   case Element::LongDoubleComplex:
   case Element::CxxLongDoubleComplex:
   case Element::LongInt:
-  case Element::LongDoubleInt: return false;
+  case Element::LongDoubleInt:
+  case Element::Real16: // a quadruple in external32, an 80-bit extended in this machine's long double
+  case Element::Complex32: return false;
   default: return true;
   }
 }

@@ -59,7 +59,7 @@ MPI_Comm split_comm(Runtime& runtime, MPI_Comm comm, const mpi::Communicator& pa
 int dup_comm(Runtime& runtime, MPI_Comm comm, const mpi::Communicator& parent, MPI_Comm* newcomm)
 {
   *newcomm = split_comm(runtime, comm, parent, 0, parent.local_rank(runtime.current_rank()));
-  return inherit_on_dup(runtime, comm, *newcomm); // error handler, attributes, topology (MPI-3.1 section 6.4.2)
+  return inherit_on_dup(runtime, comm, newcomm); // error handler, attributes, topology (MPI-3.1 section 6.4.2)
 }
 
 MPI_Comm create_comm(Runtime& runtime, MPI_Comm comm, const mpi::Communicator& parent, const GroupMembers& members)
@@ -119,13 +119,19 @@ void inherit_errhandler(Runtime& runtime, MPI_Comm parent, MPI_Comm child)
     runtime.communicators().set_errhandler(me, child, runtime.communicators().errhandler(me, parent));
 }
 
-int inherit_on_dup(Runtime& runtime, MPI_Comm from, MPI_Comm to)
+int inherit_on_dup(Runtime& runtime, MPI_Comm from, MPI_Comm* to)
 {
   const int me = runtime.current_rank();
-  inherit_errhandler(runtime, from, to);
+  inherit_errhandler(runtime, from, *to);
   if (auto topology = runtime.comm_properties().topology(me, from))
-    runtime.comm_properties().set_topology(me, to, topology);
-  return runtime.attributes().copy_all(me, AttributeObject::Comm, from, to);
+    runtime.comm_properties().set_topology(me, *to, topology);
+  const int error = runtime.attributes().copy_all(me, AttributeObject::Comm, from, *to);
+  if (error != MPI_SUCCESS) { // the failed duplicate is dropped with what was copied so far
+    release_on_free(runtime, *to);
+    runtime.communicators().release(*to);
+    *to = MPI_COMM_NULL;
+  }
+  return error;
 }
 
 int release_on_free(Runtime& runtime, MPI_Comm comm)

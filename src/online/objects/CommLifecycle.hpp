@@ -15,7 +15,8 @@ namespace mpisim::online {
 // communicator of the calling rank's color, ordered by key then parent rank, inheriting `comm`'s error handler.
 // MPI_COMM_NULL for color MPI_UNDEFINED.
 MPI_Comm split_comm(Runtime& runtime, MPI_Comm comm, const mpi::Communicator& parent, int color, int key);
-// MPI_Comm_dup: a split keeping the order, then inherit_on_dup. Returns a copy callback's error (`newcomm` is set).
+// MPI_Comm_dup: a split keeping the order, then inherit_on_dup. Returns a copy callback's error (`newcomm` is then
+// MPI_COMM_NULL).
 int dup_comm(Runtime& runtime, MPI_Comm comm, const mpi::Communicator& parent, MPI_Comm* newcomm);
 // MPI_Comm_create: the communicator of `members` (world ranks of the calling rank's group, all in `parent`) for its
 // members, MPI_COMM_NULL for the others; the context agreed by an allreduce over `parent`.
@@ -31,8 +32,8 @@ int group_of(Runtime& runtime, const mpi::Communicator& comm);
 std::vector<int> members_of(const mpi::Communicator& comm);
 
 // MPI_Comm_dup/idup: the error handler, the attributes whose copy callbacks keep them, and the topology. Returns a
-// copy callback's error.
-int inherit_on_dup(Runtime& runtime, MPI_Comm from, MPI_Comm to);
+// copy callback's error, the duplicate then freed and `to` set to MPI_COMM_NULL (as MPICH does).
+int inherit_on_dup(Runtime& runtime, MPI_Comm from, MPI_Comm* to);
 // MPI_Comm_create, MPI_Comm_split ...: a new communicator inherits its parent's error handler (MPI-3.1 section 8.3).
 void inherit_errhandler(Runtime& runtime, MPI_Comm parent, MPI_Comm child);
 // MPI_Comm_free: runs the delete callbacks of the calling rank's attributes, forgets its name and topology. Returns a

@@ -3,14 +3,20 @@
 namespace mpisim::online {
 
 namespace {
-constexpr int kPredefinedTypes = 42; // MPI_CHAR (1) .. MPI_CXX_LONG_DOUBLE_COMPLEX (42), in mpi::Element order
-constexpr int kPredefinedOps = 14;   // MPI_MAX (1) .. MPI_NO_OP (14), in mpi::ReduceOperation order
+// MPI_CHAR (1) .. MPI_COMPLEX32 (63), in mpi::Element order, then the MPI-1 bound markers.
+constexpr int kPredefinedElements = static_cast<int>(mpi::Element::Complex32) + 1;
+constexpr int kPredefinedTypes = MPI_UB;
+constexpr int kPredefinedOps = 14; // MPI_MAX (1) .. MPI_NO_OP (14), in mpi::ReduceOperation order
+static_assert(kPredefinedElements == MPI_COMPLEX32 && MPI_LB == MPI_COMPLEX32 + 1 && MPI_UB == MPI_LB + 1,
+              "include/mpi.h numbers the predefined datatypes in mpi::Element order, then MPI_LB and MPI_UB");
 } // namespace
 
 Datatypes::Datatypes() : table_({MPI_ERR_TYPE, "datatype"}, kPredefinedTypes + 1)
 {
-  for (int element = 0; element < kPredefinedTypes; ++element)
+  for (int element = 0; element < kPredefinedElements; ++element)
     table_.insert_predefined(element + 1, mpi::Datatype::predefined(static_cast<mpi::Element>(element)));
+  table_.insert_predefined(MPI_LB, mpi::Datatype::lower_bound_marker());
+  table_.insert_predefined(MPI_UB, mpi::Datatype::upper_bound_marker());
 }
 
 mpi::DatatypePtr Datatypes::find(int handle) const
