@@ -34,6 +34,7 @@ Simulation::Simulation(const SimulationOptions& options, int ranks, std::shared_
   engine_->set_stack_size(options.stack_size);
 
   const models::NetworkModelEntry& model = models::NetworkModelRegistry::find(options.model);
+  model_name_ = model.name;
   parameters_ = std::make_unique<models::Parameters>(model.parameters);
   for (const auto& [name, value] : platform_->config())
     parameters_->set(name, value, "platform <config>", /*ignore_unknown=*/true);

@@ -43,6 +43,9 @@ public:
   const platform::Platform& platform() const { return *platform_; }
   World& world() { return *world_; }
   const CollectiveLibrary& collectives() const { return *collectives_; }
+  // The network model's registered name ("smpi", "fluid", ...): online runs mimic SMPI's internal messages under
+  // "smpi".
+  const std::string& model_name() const { return model_name_; }
   // Parameter name -> value actually used, for provenance in results.
   const std::map<std::string, std::string>& model_parameters() const { return parameter_values_; }
 
@@ -58,6 +61,7 @@ private:
   std::unique_ptr<World> world_;
   std::unique_ptr<CollectiveLibrary> collectives_;
   std::map<std::string, std::string> parameter_values_;
+  std::string model_name_;
 };
 
 } // namespace mpisim::mpi

@@ -36,7 +36,7 @@ extern "C" int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm* newcom
   MPISIM_TRY(resolve_comm(comm, "MPI_Comm_create", parent));
   const GroupMembers* members = nullptr;
   MPISIM_TRY(resolve_subgroup(comm, *parent, group, "MPI_Comm_create", members));
-  *newcomm = create_comm(scope.runtime(), comm, *parent, *members);
+  *newcomm = create_from_group(scope.runtime(), comm, *parent, *members);
   return MPI_SUCCESS;
 }
 
@@ -52,9 +52,7 @@ extern "C" int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, M
     *newcomm = MPI_COMM_NULL; // only the group's members call it; an outsider gets nothing (as MPICH)
     return MPI_SUCCESS;
   }
-  *newcomm = scope.runtime().communicators().adopt_group(scope.runtime().current_rank(), *parent, tag, *members);
-  inherit_errhandler(scope.runtime(), comm, *newcomm);
-  agree_on_context(scope.runtime(), *scope.runtime().comm(*newcomm));
+  *newcomm = create_from_group_members(scope.runtime(), comm, *parent, tag, *members);
   return MPI_SUCCESS;
 }
 
@@ -67,8 +65,7 @@ extern "C" int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_
   MPISIM_CHECK(split_type == MPI_COMM_TYPE_SHARED || split_type == MPI_UNDEFINED, comm, MPI_ERR_ARG,
                "unknown split type " + std::to_string(split_type));
   ApiScope scope("PMPI_Comm_split"); // the timeline names it after the split it makes, as before
-  const int host = static_cast<int>(runtime.world().host_of(runtime.current_rank()));
-  *newcomm = split_comm(runtime, comm, *parent, split_type == MPI_UNDEFINED ? MPI_UNDEFINED : host, key);
+  *newcomm = split_by_host(runtime, comm, *parent, split_type == MPI_COMM_TYPE_SHARED, key);
   return MPI_SUCCESS;
 }
 

@@ -38,7 +38,7 @@ extern "C" int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm)
   MPISIM_TRY(resolve_comm(comm, "MPI_Comm_dup", parent));
   {
     ApiScope scope("PMPI_Comm_split"); // the timeline names the call after the split it makes, as before
-    *newcomm = split_comm(runtime, comm, *parent, 0, parent->local_rank(runtime.current_rank()));
+    *newcomm = duplicate_comm(runtime, comm, *parent);
   }
   // Outside the call's scope, as before: MPI calls the copy callbacks make are the application's own.
   return inherit_on_dup(runtime, comm, newcomm); // error handler, attributes, topology (MPI-3.1 section 6.4.2)

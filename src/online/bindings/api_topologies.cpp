@@ -61,6 +61,26 @@ int create_with_topology(MPI_Comm comm, int color, Topology topology, MPI_Comm* 
   return MPI_SUCCESS;
 }
 
+// The communicator of the first `count` ranks of `comm` (checked by the caller), in order, with the topology; the
+// others get MPI_COMM_NULL. Under SMPI, as it makes them: only the members send (they name the communicator);
+// otherwise a split keeping the order.
+int create_prefix_with_topology(MPI_Comm comm, int count, Topology topology, MPI_Comm* newcomm)
+{
+  Runtime& runtime = Runtime::get();
+  const mpisim::mpi::Communicator& parent = *runtime.comm(comm);
+  const int rank = parent.local_rank(runtime.current_rank());
+  if (creation_messages(runtime) == CreationMessages::ContextAgreement)
+    return create_with_topology(comm, rank < count ? 0 : MPI_UNDEFINED, std::move(topology), newcomm);
+  GroupMembers members;
+  for (int r = 0; r < count; ++r)
+    members.push_back(parent.world_rank(r));
+  *newcomm = create_from_group(runtime, comm, parent, members);
+  if (*newcomm != MPI_COMM_NULL)
+    runtime.comm_properties().set_topology(runtime.current_rank(), *newcomm,
+                                           std::make_shared<const Topology>(std::move(topology)));
+  return MPI_SUCCESS;
+}
+
 Topology cartesian(int ndims, const int dims[], const int periods[])
 {
   Topology cart;
@@ -99,8 +119,7 @@ extern "C" int PMPI_Cart_create(MPI_Comm comm, int ndims, const int dims[], cons
   const int size = cart_size(std::vector<int>(dims, dims + ndims));
   MPISIM_CHECK(size <= parent->size(), comm, MPI_ERR_TOPOLOGY,
                "a grid of " + std::to_string(size) + " ranks on a communicator of " + std::to_string(parent->size()));
-  const int rank = parent->local_rank(scope.runtime().current_rank());
-  return create_with_topology(comm, rank < size ? 0 : MPI_UNDEFINED, cartesian(ndims, dims, periods), newcomm);
+  return create_prefix_with_topology(comm, size, cartesian(ndims, dims, periods), newcomm);
 }
 
 extern "C" int PMPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[])
@@ -166,7 +185,7 @@ extern "C" int PMPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm* n
   // Every dimension dropped: a zero-dimensional grid has one process, so (as MPICH and SMPI do) rank 0 gets a
   // communicator of its own and the others MPI_COMM_NULL, as MPI_Cart_create with ndims = 0 would give.
   if (sub.dims.empty())
-    color = me == 0 ? 0 : MPI_UNDEFINED;
+    return create_prefix_with_topology(comm, 1, std::move(sub), newcomm);
   return create_with_topology(comm, color, std::move(sub), newcomm);
 }
 
@@ -237,8 +256,7 @@ extern "C" int PMPI_Graph_create(MPI_Comm comm, int nnodes, const int index[], c
   graph.kind = Topology::Kind::Graph;
   graph.index.assign(index, index + nnodes);
   graph.edges.assign(edges, edges + (nnodes == 0 ? 0 : index[nnodes - 1]));
-  const int rank = parent->local_rank(scope.runtime().current_rank());
-  return create_with_topology(comm, rank < nnodes ? 0 : MPI_UNDEFINED, std::move(graph), newcomm);
+  return create_prefix_with_topology(comm, nnodes, std::move(graph), newcomm);
 }
 
 extern "C" int PMPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int index[], int edges[])
@@ -339,7 +357,7 @@ extern "C" int PMPI_Dist_graph_create_adjacent(MPI_Comm comm, int indegree, cons
   graph.source_weights = weights_of(sourceweights, indegree);
   graph.destination_weights = weights_of(destweights, outdegree);
   graph.weighted = sourceweights != MPI_UNWEIGHTED;
-  return create_with_topology(comm, 0, std::move(graph), newcomm);
+  return create_prefix_with_topology(comm, parent->size(), std::move(graph), newcomm);
 }
 
 extern "C" int PMPI_Dist_graph_create(MPI_Comm comm, int n, const int sources[], const int degrees[],
@@ -381,7 +399,7 @@ extern "C" int PMPI_Dist_graph_create(MPI_Comm comm, int n, const int sources[],
       graph.destination_weights.push_back(all[e + 2]);
     }
   }
-  return create_with_topology(comm, 0, std::move(graph), newcomm);
+  return create_prefix_with_topology(comm, size, std::move(graph), newcomm);
 }
 
 extern "C" int PMPI_Dist_graph_neighbors_count(MPI_Comm comm, int* indegree, int* outdegree, int* weighted)

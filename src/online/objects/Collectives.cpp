@@ -65,6 +65,34 @@ void run_allgather(Runtime& runtime, const mpi::Communicator& comm, const void* 
   run(runtime, comm, call);
 }
 
+void run_bcast(Runtime& runtime, const mpi::Communicator& comm, void* buffer, int count, MPI_Datatype type, int root)
+{
+  const mpi::DatatypePtr t = runtime.datatypes().find(type);
+  mpi::CollectiveCall call = call_with_data(mpi::Collective::Bcast);
+  call.bytes = static_cast<double>(t->packed_size(count));
+  call.recv_data = static_cast<std::byte*>(buffer);
+  call.element_bytes = element_bytes(*t);
+  call.root = root;
+  run(runtime, comm, call);
+}
+
+void run_gather_with(Runtime& runtime, const mpi::Communicator& comm, const std::string& algorithm, const void* send,
+                     void* recv, int count, MPI_Datatype type, int root)
+{
+  const mpi::DatatypePtr t = runtime.datatypes().find(type);
+  mpi::CollectiveCall call = call_with_data(mpi::Collective::Gather);
+  call.bytes = call.recv_bytes = static_cast<double>(t->packed_size(count));
+  call.send_data = static_cast<const std::byte*>(send);
+  call.recv_data = static_cast<std::byte*>(recv);
+  call.element_bytes = element_bytes(*t);
+  call.root = root;
+  mpi::Rank& rank = runtime.rank();
+  const mpi::CollectiveLibrary& library = runtime.simulation().collectives();
+  const mpi::CollectiveContext context{
+      rank, comm, library, comm.local_rank(rank.world_rank()), comm.size(), mpi::collective_tag(call.op)};
+  library.run_algorithm(context, algorithm, call);
+}
+
 void run_allgatherv(Runtime& runtime, const mpi::Communicator& comm, const void* send, int count, void* recv,
                     const int* counts, const int* displs, MPI_Datatype type)
 {

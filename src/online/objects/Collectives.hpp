@@ -9,11 +9,17 @@
 
 #include <mpi.h>
 
+#include <string>
+
 namespace mpisim::online {
 
 void run_barrier(Runtime& runtime, const mpi::Communicator& comm);
 void run_allreduce(Runtime& runtime, const mpi::Communicator& comm, const void* send, void* recv, int count,
                    MPI_Datatype type, MPI_Op op);
+void run_bcast(Runtime& runtime, const mpi::Communicator& comm, void* buffer, int count, MPI_Datatype type, int root);
+// A gather by the named algorithm whatever the selector (SMPI's own uses of its default gather).
+void run_gather_with(Runtime& runtime, const mpi::Communicator& comm, const std::string& algorithm, const void* send,
+                     void* recv, int count, MPI_Datatype type, int root);
 // `count` elements from each member, in rank order.
 void run_allgather(Runtime& runtime, const mpi::Communicator& comm, const void* send, void* recv, int count,
                    MPI_Datatype type);

@@ -9,18 +9,40 @@
 
 #include <mpi.h>
 
+#include <cstdint>
+
 namespace mpisim::online {
 
-// MPI_Comm_split: every member's color and key gathered by an allgather over `parent` (handle `comm`); the new
-// communicator of the calling rank's color, ordered by key then parent rank, inheriting `comm`'s error handler.
-// MPI_COMM_NULL for color MPI_UNDEFINED.
+// Which messages creating a communicator sends (docs/specifications/communicator-creation.md): SimGrid 3.32's SMPI's
+// under --model smpi, so that programs are timed as smpirun times them; under the other models the collectives of
+// MPICH and Open MPI's context agreement.
+enum class CreationMessages : uint8_t { Smpi, ContextAgreement };
+CreationMessages creation_messages(Runtime& runtime);
+
+// MPI_Comm_split: the new communicator of the calling rank's color, ordered by key then parent rank, inheriting
+// `comm`'s error handler; MPI_COMM_NULL for color MPI_UNDEFINED. SMPI: (color, key) gathered at rank 0, which sends
+// each member its group, then each group named; otherwise every member's color and key allgathered over `parent`.
 MPI_Comm split_comm(Runtime& runtime, MPI_Comm comm, const mpi::Communicator& parent, int color, int key);
-// MPI_Comm_dup: a split keeping the order, then inherit_on_dup. Returns a copy callback's error (`newcomm` is then
+// The collective part of MPI_Comm_dup: SMPI names the duplicate; otherwise a split keeping the order.
+MPI_Comm duplicate_comm(Runtime& runtime, MPI_Comm comm, const mpi::Communicator& parent);
+// MPI_Comm_dup: duplicate_comm, then inherit_on_dup. Returns a copy callback's error (`newcomm` is then
 // MPI_COMM_NULL).
 int dup_comm(Runtime& runtime, MPI_Comm comm, const mpi::Communicator& parent, MPI_Comm* newcomm);
-// MPI_Comm_create: the communicator of `members` (world ranks of the calling rank's group, all in `parent`) for its
-// members, MPI_COMM_NULL for the others; the context agreed by an allreduce over `parent`.
+// The communicator of `members` (world ranks of the calling rank's group, all in `parent`) for its members,
+// MPI_COMM_NULL for the others; the context agreed by an allreduce over `parent` (MPICH's way, whatever the model:
+// windows' hidden communicators).
 MPI_Comm create_comm(Runtime& runtime, MPI_Comm comm, const mpi::Communicator& parent, const GroupMembers& members);
+// MPI_Comm_create, MPI_Cart_create, MPI_Graph_create: as create_comm, except that under SMPI only the members name
+// the new communicator (the others send nothing).
+MPI_Comm create_from_group(Runtime& runtime, MPI_Comm comm, const mpi::Communicator& parent,
+                           const GroupMembers& members);
+// MPI_Comm_create_group, for a member of `members`: SMPI names the new communicator; otherwise its members agree
+// on a context (an allreduce).
+MPI_Comm create_from_group_members(Runtime& runtime, MPI_Comm comm, const mpi::Communicator& parent, int tag,
+                                   const GroupMembers& members);
+// MPI_Comm_split_type with MPI_COMM_TYPE_SHARED (`shared`) or MPI_UNDEFINED: the parent's ranks on the calling
+// rank's host. SMPI sends nothing and, as it does, ignores the key (parent order); otherwise a split by host.
+MPI_Comm split_by_host(Runtime& runtime, MPI_Comm comm, const mpi::Communicator& parent, bool shared, int key);
 // What creating a context id costs in MPICH and Open MPI: an allreduce over the communicator.
 void agree_on_context(Runtime& runtime, const mpi::Communicator& comm);
 // MPI_Comm_free's work: the calling rank's attributes (delete callbacks), name and topology of `comm` dropped.

@@ -35,11 +35,23 @@ int Communicators::adopt(int rank, const mpi::Communicator& parent, int color,
                          const std::function<std::vector<int>()>& members)
 {
   const uint32_t sequence = view(rank).creations[parent.context()]++;
-  auto key = std::make_tuple(parent.context(), sequence, color);
+  return created(std::make_tuple(parent.context(), sequence, color), parent.name(), members);
+}
+
+int Communicators::prepare(int rank, const mpi::Communicator& parent, int color, const std::vector<int>& members)
+{
+  const uint32_t sequence = view(rank).creations[parent.context()];
+  return created(std::make_tuple(parent.context(), sequence, color), parent.name(), [&members] { return members; });
+}
+
+int Communicators::created(const std::tuple<int, uint32_t, int>& key, const std::string& parent_name,
+                           const std::function<std::vector<int>()>& members)
+{
   auto found = created_.find(key);
   if (found != created_.end())
     return found->second;
-  const std::string name = parent.name() + "/" + std::to_string(sequence) + ":" + std::to_string(color);
+  const auto& [context, sequence, color] = key;
+  const std::string name = parent_name + "/" + std::to_string(sequence) + ":" + std::to_string(color);
   const int handle = table_.insert(&world_.create_communicator(name, members()));
   created_[key] = handle;
   return handle;

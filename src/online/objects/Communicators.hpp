@@ -13,6 +13,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <string>
 #include <tuple>
 #include <vector>
 
@@ -31,6 +32,11 @@ public:
   // The communicator made by `rank`'s n-th creation on `parent` with this color: every member gets the same handle;
   // `members` is called by the first one to arrive.
   int adopt(int rank, const mpi::Communicator& parent, int color, const std::function<std::vector<int>()>& members);
+  // The communicator of `color` that `rank`'s next creation on `parent` gives, made now by the one rank that knows
+  // its members (SMPI's split: the parent's rank 0, before it tells them); their adopt() finds it.
+  int prepare(int rank, const mpi::Communicator& parent, int color, const std::vector<int>& members);
+  // `rank`'s next creation on `parent` gives it no communicator (MPI_UNDEFINED, outside the group) and makes none.
+  void skip(int rank, const mpi::Communicator& parent) { ++view(rank).creations[parent.context()]; }
   // The communicator MPI_Comm_create_group makes for `members` (world ranks, in order) with `tag`; every member gets
   // the same handle. Creations are counted per (rank, parent, tag, members), as only the members take part.
   int adopt_group(int rank, const mpi::Communicator& parent, int tag, const std::vector<int>& members);
@@ -48,6 +54,9 @@ private:
     std::map<int, int> errhandlers;    // by handle, when not MPI_ERRORS_ARE_FATAL
   };
   RankView& view(int rank);
+  // The communicator created under `key` (parent context, sequence, color), made by the first caller.
+  int created(const std::tuple<int, uint32_t, int>& key, const std::string& parent_name,
+              const std::function<std::vector<int>()>& members);
 
   mpi::World& world_;
   HandleTable<const mpi::Communicator*, HandleStorage::Dense> table_; // 0: MPI_COMM_NULL; 2: MPI_COMM_SELF (below)

@@ -1,6 +1,9 @@
-// reduce "linear_nbc": every rank sends its whole buffer to the root, which receives them all at once and combines
-// them in rank order (so non-commutative operations are right). Origin: SimGrid 3.32's non-blocking reduce, used by
-// its default selector.
+// reduce "linear_nbc": every rank sends its whole buffer to the root, which receives them all at once. A commutative
+// operation is combined as SimGrid does, once all have arrived: starting from the root's own buffer, each other
+// rank's in increasing rank order, as the left operand (acc = x_r op acc), so the sums round as smpirun's. SimGrid
+// applies the same order to a non-commutative operation (its MPI_Ireduce; its blocking default reduce runs another
+// algorithm for those), which is not MPI's: mpisim keeps MPI's order there, x0 op (x1 op (... op x(P-1))).
+// Origin: SimGrid 3.32's non-blocking reduce, used by its default selector.
 #include "mpi/collectives/building_blocks/linear_nbc.hpp"
 
 namespace mpisim::mpi {
@@ -17,9 +20,16 @@ void reduce_linear(const CollectiveContext& c, const CollectiveCall& call)
       c, call.root, [&](int) { return call.bytes; }, call.send_data, slot);
   if (c.me != call.root || not call.has_data())
     return;
-  coll::copy(call.recv_data, slot(c.size - 1), call.bytes);
-  for (int peer = c.size - 2; peer >= 0; --peer)
-    coll::reduce(call, slot(peer), call.recv_data, call.bytes);
+  if (not call.commutative) {
+    coll::copy(call.recv_data, slot(c.size - 1), call.bytes);
+    for (int peer = c.size - 2; peer >= 0; --peer)
+      coll::reduce(call, slot(peer), call.recv_data, call.bytes);
+    return;
+  }
+  coll::copy(call.recv_data, slot(call.root), call.bytes);
+  for (int peer = 0; peer < c.size; ++peer)
+    if (peer != call.root)
+      coll::reduce(call, slot(peer), call.recv_data, call.bytes);
 }
 
 const RegisterAlgorithm kRegister({Collective::Reduce, "linear_nbc", "all send to the root at once",
