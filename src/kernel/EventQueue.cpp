@@ -4,7 +4,8 @@
 
 namespace mpisim::kernel {
 
-void EventQueue::place(size_t index, const Slot& slot)
+// Inline: called at every step of every sift, and a flow's completion is rescheduled at each change of its share.
+inline void EventQueue::place(size_t index, const Slot& slot)
 {
   heap_[index] = slot;
   slot.event->heap_index_ = index;

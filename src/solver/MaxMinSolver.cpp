@@ -6,7 +6,6 @@
 #include <bit>
 #include <cmath>
 #include <cstdio>
-#include <functional>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -38,24 +37,23 @@ void require_non_negative(const char* caller, const char* name, double value)
   require(std::isfinite(value) && value >= 0, caller, name, value, "a finite value >= 0");
 }
 
-// The bound heap is a min-heap on (bound level, id): the id breaks ties so the order is total.
-constexpr std::greater<std::pair<double, VarId>> kLowerBoundFirst{};
+// The bound heap is a min-heap on (bound level, id): the id breaks ties so the order is total. (Levels are never NaN.)
+constexpr auto kLowerBoundFirst = [](const std::pair<double, VarId>& a, const std::pair<double, VarId>& b) {
+  return a.first > b.first || (a.first == b.first && a.second > b.second);
+};
 
 } // namespace
 
 // ---- Access checks -------------------------------------------------------------------------------------------
 
-// Misuse is cheap to detect here and expensive to debug later, so it throws even in release builds.
-void MaxMinSolver::require_live_variable(VarId v, const char* caller) const
+void MaxMinSolver::report_no_live_variable(VarId v, const char* caller)
 {
-  if (v >= variables_.size() || !variables_[v].alive)
-    misuse(caller, "no live variable " + std::to_string(v));
+  misuse(caller, "no live variable " + std::to_string(v));
 }
 
-void MaxMinSolver::require_constraint(CnstId c, const char* caller) const
+void MaxMinSolver::report_no_constraint(CnstId c, const char* caller)
 {
-  if (c >= constraints_.size())
-    misuse(caller, "no constraint " + std::to_string(c));
+  misuse(caller, "no constraint " + std::to_string(c));
 }
 
 // ---- Building the system -------------------------------------------------------------------------------------
@@ -206,12 +204,6 @@ void MaxMinSolver::remove_variable(VarId v)
   --live_variable_count_;
 }
 
-double MaxMinSolver::value(VarId v) const
-{
-  require_live_variable(v, "value");
-  return variables_[v].value;
-}
-
 double MaxMinSolver::consumption(CnstId c) const
 {
   require_constraint(c, "consumption");
@@ -316,6 +308,9 @@ void MaxMinSolver::detach_from_constraints(VarId v)
 }
 
 // ---- Solving -------------------------------------------------------------------------------------------------
+//
+// The helpers declared `inline` below run once per variable, constraint or (variable, constraint) pair of a solve:
+// the hint lets the compiler fold them into their callers, which matters as much as their bodies.
 
 void MaxMinSolver::solve()
 {
@@ -332,22 +327,14 @@ void MaxMinSolver::solve()
   for (VarId v : dirty_variables_) {
     Variable& var = variables_[v];
     var.dirty = false;
-    if (var.alive && var.component_mark < first_mark_of_this_solve) {
-      start_component();
-      enter_component(v);
-      collect_component();
-      solve_component();
-    }
+    if (var.alive && var.component_mark < first_mark_of_this_solve)
+      solve_component_of(v);
   }
   for (CnstId c : dirty_constraints_) {
     Constraint& cnst = constraints_[c];
     cnst.dirty = false;
-    if (cnst.component_mark < first_mark_of_this_solve) {
-      start_component();
-      enter_component_constraint(c);
-      collect_component();
-      solve_component();
-    }
+    if (cnst.component_mark < first_mark_of_this_solve)
+      solve_component_of_constraint(c);
   }
   dirty_variables_.clear();
   dirty_constraints_.clear();
@@ -358,23 +345,14 @@ void MaxMinSolver::solve()
 // reaches and that SimGrid leaves out of sharing (disabled, or without constraint: value 0, or their bound).
 void MaxMinSolver::solve_marked(uint64_t first_mark_of_this_solve)
 {
-  for (CnstId c : dirty_constraints_) {
-    if (constraints_[c].component_mark < first_mark_of_this_solve) {
-      start_component();
-      enter_component_constraint(c);
-      collect_component();
-      solve_component();
-    }
-  }
+  for (CnstId c : dirty_constraints_)
+    if (constraints_[c].component_mark < first_mark_of_this_solve)
+      solve_component_of_constraint(c);
   for (VarId v : dirty_variables_) {
     Variable& var = variables_[v];
     var.dirty = false;
-    if (var.alive && var.component_mark < first_mark_of_this_solve && (!var.enabled() || var.uses.empty())) {
-      start_component();
-      enter_component(v);
-      collect_component();
-      solve_component();
-    }
+    if (var.alive && var.component_mark < first_mark_of_this_solve && (!var.enabled() || var.uses.empty()))
+      solve_component_of(v);
   }
   // A variable recomputed against its marked constraints also changes what its unmarked ones carry.
   if (track_constraints_)
@@ -393,6 +371,34 @@ void MaxMinSolver::solve_marked(uint64_t first_mark_of_this_solve)
   visited_variables_.clear();
 }
 
+// The trivial components, a disabled variable (it links nothing and gets 0) and a constraint without enabled users
+// (no value to compute, only its consumption, now 0, to report), skip the filling: many rounds of a replay create
+// disabled flows or leave a link idle.
+void MaxMinSolver::solve_component_of(VarId v)
+{
+  start_component();
+  enter_component(v);
+  if (!variables_[v].enabled()) {
+    modified_.push_back(v);
+    return;
+  }
+  collect_component();
+  solve_component();
+}
+
+void MaxMinSolver::solve_component_of_constraint(CnstId c)
+{
+  start_component();
+  enter_component_constraint(c);
+  if (constraints_[c].users.empty()) {
+    if (track_constraints_)
+      solved_constraints_.push_back(c);
+    return;
+  }
+  collect_component();
+  solve_component();
+}
+
 void MaxMinSolver::start_component()
 {
   ++last_component_mark_;
@@ -401,7 +407,7 @@ void MaxMinSolver::start_component()
 }
 
 // A variable's solve scratch is reset as it enters.
-void MaxMinSolver::enter_component(VarId v)
+inline void MaxMinSolver::enter_component(VarId v)
 {
   Variable& var = variables_[v];
   var.component_mark = last_component_mark_;
@@ -411,7 +417,7 @@ void MaxMinSolver::enter_component(VarId v)
   component_variables_.push_back(v);
 }
 
-void MaxMinSolver::enter_component_constraint(CnstId c)
+inline void MaxMinSolver::enter_component_constraint(CnstId c)
 {
   constraints_[c].component_mark = last_component_mark_;
   component_constraints_.push_back(c);
@@ -440,7 +446,7 @@ void MaxMinSolver::collect_component()
   }
 }
 
-void MaxMinSolver::collect_constraint_users(Constraint& cnst)
+inline void MaxMinSolver::collect_constraint_users(Constraint& cnst)
 {
   cnst.remaining = cnst.capacity;
   cnst.usage = 0;
@@ -515,7 +521,7 @@ void MaxMinSolver::prepare_component()
   std::make_heap(bound_heap_.begin(), bound_heap_.end(), kLowerBoundFirst);
 }
 
-void MaxMinSolver::add_to_usage(Constraint& cnst, double weight)
+inline void MaxMinSolver::add_to_usage(Constraint& cnst, double weight)
 {
   if (cnst.sharing == Sharing::Shared) {
     cnst.usage += weight;
@@ -529,7 +535,7 @@ void MaxMinSolver::add_to_usage(Constraint& cnst, double weight)
 
 // The level at which the constraint would saturate if all its free users kept rising together, never below the
 // current level: rounding may leave a few ulps of capacity (or a negative remainder) that mean "saturated now".
-double MaxMinSolver::saturation_level(const Constraint& cnst) const
+inline double MaxMinSolver::saturation_level(const Constraint& cnst) const
 {
   double available = cnst.sharing == Sharing::Shared ? cnst.remaining : cnst.capacity;
   return std::max(available / cnst.usage, level_);
@@ -572,7 +578,7 @@ void MaxMinSolver::collect_saturating_group(double threshold)
   }
 }
 
-void MaxMinSolver::fix_variable(VarId v, double value)
+inline void MaxMinSolver::fix_variable(VarId v, double value)
 {
   Variable& var = variables_[v];
   var.fixed = true;
@@ -584,7 +590,7 @@ void MaxMinSolver::fix_variable(VarId v, double value)
 }
 
 // The variable stops rising: the constraint loses a free user and, if shared, the capacity it now consumes.
-void MaxMinSolver::release_from_constraint(CnstId c, const Variable& var, double coefficient)
+inline void MaxMinSolver::release_from_constraint(CnstId c, const Variable& var, double coefficient)
 {
   Constraint& cnst = constraints_[c];
   --cnst.free_users;

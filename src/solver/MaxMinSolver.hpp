@@ -93,8 +93,13 @@ public:
 
   // Recompute the components touched since the last solve. Setting a parameter to its current value touches nothing.
   void solve();
-  // The value computed by the last solve that covered v (0 before that).
-  double value(VarId v) const;
+  // The value computed by the last solve that covered v (0 before that). Inline: the models call it for every
+  // variable a solve recomputed.
+  double value(VarId v) const
+  {
+    require_live_variable(v, "value");
+    return variables_[v].value;
+  }
   // Live variables whose value the last solve() recomputed, changed or not, in ascending id order.
   const std::vector<VarId>& modified() const { return modified_; }
   size_t variable_count() const { return live_variable_count_; }
@@ -153,8 +158,20 @@ private:
     bool level_outdated = false; // listed in outdated_constraints_
   };
 
-  void require_live_variable(VarId v, const char* caller) const;
-  void require_constraint(CnstId c, const char* caller) const;
+  // Misuse is cheap to detect here and expensive to debug later, so it throws even in release builds. The checks run
+  // on every call, so they are inline; building the message is not.
+  void require_live_variable(VarId v, const char* caller) const
+  {
+    if (v >= variables_.size() || !variables_[v].alive) [[unlikely]]
+      report_no_live_variable(v, caller);
+  }
+  void require_constraint(CnstId c, const char* caller) const
+  {
+    if (c >= constraints_.size()) [[unlikely]]
+      report_no_constraint(c, caller);
+  }
+  [[noreturn]] static void report_no_live_variable(VarId v, const char* caller);
+  [[noreturn]] static void report_no_constraint(CnstId c, const char* caller);
 
   void mark_dirty(VarId v);
   void mark_dirty_constraint(CnstId c);
@@ -168,6 +185,8 @@ private:
 
   // solve() steps, one component at a time.
   void solve_marked(uint64_t first_mark_of_this_solve);
+  void solve_component_of(VarId v);
+  void solve_component_of_constraint(CnstId c);
   void start_component();
   void enter_component(VarId v);
   void enter_component_constraint(CnstId c);
