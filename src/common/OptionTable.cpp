@@ -152,7 +152,7 @@ OptionValue parse_value(const OptionInfo& option, std::string_view text, std::st
       return false;
     throw InputError(std::string(shown_as) + " is a flag: true or false, got " + quoted(text));
   case ValueType::Integer: {
-    const OptionValue value = parse_integer(text, option, shown_as);
+    OptionValue value = parse_integer(text, option, shown_as);
     check_bounds(option, value, shown_as);
     return value;
   }
@@ -161,7 +161,7 @@ OptionValue parse_value(const OptionInfo& option, std::string_view text, std::st
   case ValueType::Time:
   case ValueType::Speed:
   case ValueType::Size: {
-    const OptionValue value = parse_quantity(option.type, text, shown_as);
+    OptionValue value = parse_quantity(option.type, text, shown_as);
     check_bounds(option, value, shown_as);
     return value;
   }

@@ -140,7 +140,8 @@ void check_stack_capacity(long long actors, size_t stack_size)
                      "`sysctl -w vm.max_map_count=" + std::to_string(suggested) + "`, or simulate fewer ranks");
   }
   const size_t page = boost::context::stack_traits::page_size();
-  const double bytes = static_cast<double>(actors) * static_cast<double>((stack_size + page - 1) / page * page + page);
+  const size_t pages_per_stack = (stack_size + page - 1) / page + 1; // rounded up to whole pages, plus a guard page
+  const double bytes = static_cast<double>(actors) * static_cast<double>(pages_per_stack * page);
   double address_space = 128.0 * 1024 * 1024 * 1024 * 1024; // 47-bit user space (x86-64, AArch64 by default)
   struct rlimit limit_as {};
   if (::getrlimit(RLIMIT_AS, &limit_as) == 0 && limit_as.rlim_cur != RLIM_INFINITY)

@@ -132,7 +132,7 @@ int Scanner::short_option()
   if (spec == nullptr || c == ':' || c == ';') {
     if (r_.report())
       std::fprintf(stderr, "%s: invalid option -- '%c'\n", r_.argv[0], c);
-    optopt = c;
+    optopt = c; // NOLINT(bugprone-signed-char-misuse): as glibc, a char
     return '?';
   }
   if (spec[0] == 'W' && spec[1] == ';' && r_.longs != nullptr) { // -W foo is --foo
@@ -140,7 +140,7 @@ int Scanner::short_option()
     if (*s_.next == '\0' && optind == r_.argc) {
       if (r_.report())
         std::fprintf(stderr, "%s: option requires an argument -- '%c'\n", r_.argv[0], c);
-      optopt = c;
+      optopt = c; // NOLINT(bugprone-signed-char-misuse): as glibc, a char
       return r_.missing_argument();
     }
     if (*s_.next == '\0')
@@ -163,7 +163,7 @@ int Scanner::short_option()
   } else if (optind == r_.argc) {
     if (r_.report())
       std::fprintf(stderr, "%s: option requires an argument -- '%c'\n", r_.argv[0], c);
-    optopt = c;
+    optopt = c; // NOLINT(bugprone-signed-char-misuse): as glibc, a char
     s_.next = nullptr;
     return r_.missing_argument();
   } else {
@@ -292,7 +292,8 @@ extern "C" int getopt(int argc, char* const* argv, const char* shorts) noexcept
   return scan(argc, argv, shorts, nullptr, nullptr, false, false);
 }
 
-// What <unistd.h> calls getopt under _POSIX_C_SOURCE without _GNU_SOURCE: no permutation.
+// What <unistd.h> calls getopt under _POSIX_C_SOURCE without _GNU_SOURCE: no permutation. The name is glibc's.
+// NOLINTNEXTLINE(bugprone-reserved-identifier)
 extern "C" int __posix_getopt(int argc, char* const* argv, const char* shorts) noexcept
 {
   return scan(argc, argv, shorts, nullptr, nullptr, false, true);

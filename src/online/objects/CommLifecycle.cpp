@@ -57,14 +57,14 @@ void send_groups_like_smpi(Runtime& runtime, const mpi::Communicator& parent, co
   mpi::Rank& rank = runtime.rank();
   std::vector<bool> grouped(static_cast<size_t>(size), false);
   for (int first = 0; first < size; ++first) {
-    const int color = gathered[static_cast<size_t>(2 * first)];
+    const int color = gathered[2 * static_cast<size_t>(first)];
     if (color == MPI_UNDEFINED || grouped[static_cast<size_t>(first)])
       continue;
     std::vector<std::pair<int, int>> by_key; // (key, parent rank)
     for (int r = first; r < size; ++r)
-      if (not grouped[static_cast<size_t>(r)] && gathered[static_cast<size_t>(2 * r)] == color) {
+      if (not grouped[static_cast<size_t>(r)] && gathered[2 * static_cast<size_t>(r)] == color) {
         grouped[static_cast<size_t>(r)] = true;
-        by_key.emplace_back(gathered[static_cast<size_t>(2 * r + 1)], r);
+        by_key.emplace_back(gathered[2 * static_cast<size_t>(r) + 1], r);
       }
     std::sort(by_key.begin(), by_key.end());
     std::vector<int> members;
