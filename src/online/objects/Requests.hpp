@@ -12,6 +12,8 @@
 
 #include <functional>
 #include <memory>
+#include <string>
+#include <vector>
 
 namespace mpisim::online {
 
@@ -42,6 +44,12 @@ public:
   {
     return requests_.raise_invalid(handle, comm, call);
   }
+
+  // The handles of the requests `world_rank` made that are still active (neither completed by a wait or test nor
+  // freed; persistent ones started and not completed), in handle order: what MPI_Finalize warns about.
+  std::vector<int> pending_of(int world_rank) const;
+  // "send to rank 1, tag 5, on MPI_COMM_WORLD (not complete)": the request as a report names it.
+  static std::string describe_pending(const RequestEntry& entry);
 
   int add_message(mpi::MessagePtr message) { return messages_.insert(std::move(message)); }
   mpi::MessagePtr take_message(int handle); // null for an unknown handle

@@ -3,13 +3,16 @@
 #include "online/objects/ProcessObjects.hpp"
 #include "online/objects/Windows.hpp"
 #include "online/runtime/CallReporter.hpp"
+#include "online/runtime/Errors.hpp"
 #include "online/runtime/RealLibc.hpp"
 #include "online/runtime/Sampling.hpp"
 
 #include "mpi/Rank.hpp"
 
+#include <algorithm>
 #include <ctime>
 #include <stdexcept>
+#include <string_view>
 
 namespace mpisim::online {
 
@@ -95,12 +98,47 @@ int Runtime::libc_rank()
   return id < g_runtime->rank_of_actor_.size() ? g_runtime->rank_of_actor_[id] : -1;
 }
 
+bool Runtime::running_rank_overflows_stack(const void* address, const void* stack_pointer) const
+{
+  const kernel::Actor* actor = simulation_.engine().running();
+  return actor != nullptr && actor->overflows_stack(address, stack_pointer);
+}
+
+std::vector<Runtime::WaitingRank> Runtime::waiting_ranks() const
+{
+  std::vector<WaitingRank> waiting;
+  for (const kernel::Engine::BlockedActor& blocked : simulation_.engine().blocked_actors()) {
+    const auto actor = static_cast<size_t>(blocked.actor->id());
+    if (actor < rank_of_actor_.size() && rank_of_actor_[actor] >= 0)
+      waiting.push_back({rank_of_actor_[actor], blocked.waits_for});
+  }
+  std::sort(waiting.begin(), waiting.end(), [](const WaitingRank& a, const WaitingRank& b) { return a.rank < b.rank; });
+  return waiting;
+}
+
+void Runtime::refuse_call(int world_rank, const char* call)
+{
+  const std::string_view name = std::string_view(call).starts_with("PMPI_") ? call + 1 : call;
+  const RankAccount& account = accounts_[world_rank];
+  // Calls that make sense outside: MPI_Init first of all, time, and ending the run (Open MPI and MPICH allow
+  // MPI_Wtime anywhere; MPI_Abort ends the run as asked).
+  if (name == "MPI_Wtime" || name == "MPI_Abort" || (name == "MPI_Init" && not account.finalized))
+    return;
+  terminate_on_mpi_error(std::string(name) +
+                         (account.finalized ? " called after MPI_Finalize" : " called before MPI_Init"));
+}
+
 void Runtime::enter_call(const char* call)
 {
   const int me = current_rank();
   RankAccount& account = accounts_[me];
-  if (account.depth++ > 0)
+  if (account.depth > 0) {
+    ++account.depth;
     return;
+  }
+  if (call != nullptr)
+    check_call_allowed(call);
+  ++account.depth;
   output_boundary(me);
   ++account.calls;
   const double burst = options_.compute_time ? computation_burst(account) : 0;
