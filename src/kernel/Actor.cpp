@@ -147,8 +147,8 @@ void check_stack_capacity(long long actors, size_t stack_size)
                      "`sysctl -w vm.max_map_count=" + std::to_string(suggested) + "`, or simulate fewer ranks");
   }
   const size_t page = boost::context::stack_traits::page_size();
-  const double bytes =
-      static_cast<double>(actors) * static_cast<double>((stack_size + page - 1) / page * page + stack_guard_bytes());
+  const size_t mapped_per_actor = (stack_size + page - 1) / page * page + stack_guard_bytes(); // whole pages
+  const double bytes = static_cast<double>(actors) * static_cast<double>(mapped_per_actor);
   double address_space = 128.0 * 1024 * 1024 * 1024 * 1024; // 47-bit user space (x86-64, AArch64 by default)
   struct rlimit limit_as {};
   if (::getrlimit(RLIMIT_AS, &limit_as) == 0 && limit_as.rlim_cur != RLIM_INFINITY)
@@ -190,14 +190,14 @@ Actor::Actor(Engine& engine, int id, std::string name, std::function<void()> bod
 
 Actor::~Actor() = default;
 
-bool Actor::overflows_stack(const void* address, const void* stack_pointer) const
+bool Actor::overflows_stack(const void* address, uintptr_t stack_pointer) const
 {
   const auto bottom = reinterpret_cast<uintptr_t>(stacks_->own.bottom);
   if (bottom == 0)
     return false;
   const uintptr_t usable = bottom + stack_guard_bytes();
   const auto fault = reinterpret_cast<uintptr_t>(address);
-  const auto sp = reinterpret_cast<uintptr_t>(stack_pointer);
+  const uintptr_t sp = stack_pointer;
   const bool in_guard = fault >= bottom && fault < usable;
   // A stack pointer below the usable bottom (within a bound that keeps out values that are no stack pointer).
   constexpr uintptr_t kLargestFrame = uintptr_t{1} << 30;

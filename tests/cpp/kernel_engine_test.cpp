@@ -172,11 +172,12 @@ TEST(KernelEngine, StackOverflowIsToldByTheGuardRegion)
     const auto* frame = static_cast<const char*>(__builtin_frame_address(0));
     const char* in_guard = frame - 66 * 1024;
     EXPECT_GE(stack_guard_bytes(), 4096u);
-    EXPECT_TRUE(me.overflows_stack(in_guard, frame));                 // the faulting access is in the guard
-    EXPECT_TRUE(me.overflows_stack(nullptr, in_guard));               // the stack pointer has gone below the stack
-    EXPECT_FALSE(me.overflows_stack(frame, frame));                   // a fault inside the stack
-    EXPECT_FALSE(me.overflows_stack(nullptr, frame));                 // a null pointer
-    EXPECT_FALSE(me.overflows_stack(other_frame - 66 * 1024, frame)); // another actor's guard
+    const auto sp = [](const char* address) { return reinterpret_cast<uintptr_t>(address); };
+    EXPECT_TRUE(me.overflows_stack(in_guard, sp(frame)));                 // the faulting access is in the guard
+    EXPECT_TRUE(me.overflows_stack(nullptr, sp(in_guard)));               // the stack pointer has gone below the stack
+    EXPECT_FALSE(me.overflows_stack(frame, sp(frame)));                   // a fault inside the stack
+    EXPECT_FALSE(me.overflows_stack(nullptr, sp(frame)));                 // a null pointer
+    EXPECT_FALSE(me.overflows_stack(other_frame - 66 * 1024, sp(frame))); // another actor's guard
   });
   engine.run();
 }

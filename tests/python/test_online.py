@@ -969,16 +969,18 @@ def test_tag_output_tags_stderr_as_stdout_and_leaves_the_summary_untagged(built)
 @pytest.mark.parametrize("end,status,last_line,report", [
     ("abort", 5, "[1] err 1 aborting", "mpisim: rank 1 called MPI_Abort with error code 5 at simulated time "),
     ("crash", 139, "[1] err 1 crashing", "mpisim: rank 1 received signal 11 (Segmentation fault) at simulated time "),
-    ("exit", 3, "[1] err 1 exiting", "mpisim: rank 1 called exit() at simulated time ")])
+    ("exit", 3, "[1] err 1 exiting", "mpisim: rank 1 exited with status 3 (called exit) at simulated time ")])
 def test_tag_output_keeps_the_last_lines_before_an_abnormal_end(built, end, status, last_line, report):
     # What rank 1 wrote on stderr just before ending the run (a line without its newline for exit()) comes out
-    # tagged; mpisim's report comes last, untagged, on the real stderr.
+    # tagged; mpisim's report comes last, untagged, on the real stderr (for exit(), with the ranks left waiting).
     done = run(built, "two_streams", end, np=3, platform="cluster:3", options=("--tag-output", "--quiet"))
     assert done.returncode == status, done.stderr
     lines = done.stderr.splitlines()
     assert last_line in lines
-    assert lines[-1].startswith(report) and lines.index(last_line) < len(lines) - 1
-    assert all(line.startswith("[") for line in lines[:-1]), lines
+    first = next(i for i, line in enumerate(lines) if line.startswith("mpisim: "))
+    assert lines[first].startswith(report) and lines.index(last_line) < first
+    assert all(line.startswith("[") for line in lines[:first]), lines
+    assert all(line.startswith("  rank ") for line in lines[first + 1:]), lines
     assert all(line.startswith("[") for line in done.stdout.splitlines())
 
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <csignal>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -16,17 +17,17 @@ namespace {
 
 size_t g_stack_size = 0;
 
-// The faulting code's stack pointer, from the signal's saved context (null where the architecture is not known).
-const void* stack_pointer(const void* context)
+// The faulting code's stack pointer, from the signal's saved context (0 where the architecture is not known).
+uintptr_t stack_pointer(const void* context)
 {
   const auto* saved = static_cast<const ucontext_t*>(context);
 #if defined(__x86_64__)
-  return reinterpret_cast<const void*>(saved->uc_mcontext.gregs[REG_RSP]);
+  return static_cast<uintptr_t>(saved->uc_mcontext.gregs[REG_RSP]);
 #elif defined(__aarch64__)
-  return reinterpret_cast<const void*>(saved->uc_mcontext.sp);
+  return static_cast<uintptr_t>(saved->uc_mcontext.sp);
 #else
   (void)saved;
-  return nullptr;
+  return 0;
 #endif
 }
 

@@ -98,7 +98,7 @@ int Runtime::libc_rank()
   return id < g_runtime->rank_of_actor_.size() ? g_runtime->rank_of_actor_[id] : -1;
 }
 
-bool Runtime::running_rank_overflows_stack(const void* address, const void* stack_pointer) const
+bool Runtime::running_rank_overflows_stack(const void* address, uintptr_t stack_pointer) const
 {
   const kernel::Actor* actor = simulation_.engine().running();
   return actor != nullptr && actor->overflows_stack(address, stack_pointer);

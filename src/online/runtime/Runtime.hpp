@@ -81,7 +81,7 @@ public:
   int running_rank() const { return running_rank_; }
   // Whether a memory fault at `address` with the stack pointer at `stack_pointer` is the running actor overflowing
   // its stack (the crash handler's question).
-  bool running_rank_overflows_stack(const void* address, const void* stack_pointer) const;
+  bool running_rank_overflows_stack(const void* address, uintptr_t stack_pointer) const;
   mpi::Rank& rank() { return world().rank(current_rank()); }
   RankAccount& account(int world_rank) { return accounts_[world_rank]; }
   const std::vector<RankAccount>& accounts() const { return accounts_; }
