@@ -98,6 +98,16 @@ def test_application_status_3_and_a_deadlock_no_longer_share_an_exit_status(prog
     assert "rank 0 waits for receive from rank 1, tag 5" in summary["report"]
 
 
+def test_rank_returning_0_without_finalize_is_named_in_the_deadlock_report(program, tmp_path):
+    # Status 0: not the application's failure status, so a deadlock (mpisim's verdict), whose report says who left.
+    done, summary = run_json(program, tmp_path, "return", "0")
+    assert done.returncode == 124, done.stderr
+    assert summary["outcome"] == "deadlock" and summary["application_status"] is None
+    assert re.search(r"\n  rank 1 returned from main at simulated time \d+\.\d{9} s without calling MPI_Finalize$",
+                     summary["report"]), summary["report"]
+    assert "rank 0 waits for receive from rank 1, tag 3" in summary["report"]
+
+
 def test_every_outcome_is_in_the_summary(program, tmp_path):
     done, summary = run_json(program, tmp_path, "ok")
     assert done.returncode == 0, done.stderr

@@ -94,6 +94,19 @@ RunEnd application_exit(int rank, int status, const char* how, double date, cons
                     waiting_ranks_text(runtime.waiting_ranks())};
 }
 
+// A deadlock's report, with the ranks whose main returned without calling MPI_Finalize: often the cause (a rank left
+// while the others still expected messages from it), which the blocked ranks' lines alone do not show.
+std::string deadlock_report(const DeadlockError& error, const Runtime& runtime)
+{
+  std::string report = std::string("mpisim: ") + error.what();
+  const auto& accounts = runtime.accounts();
+  for (size_t r = 0; r < accounts.size(); ++r)
+    if (accounts[r].finish >= 0 && not accounts[r].finalized)
+      report += "\n  rank " + std::to_string(r) + " returned from main at simulated time " +
+                date_text(accounts[r].finish) + " s without calling MPI_Finalize";
+  return report;
+}
+
 // A rank calling exit() ends the whole process (as in SMPI): say which rank did, with which status, when, and who was
 // waiting, let its output out, and write the summary.
 struct RunInProgress {
@@ -232,7 +245,7 @@ int run(const RunnerOptions& options)
     terminate_run({.outcome = Outcome::Deadlock,
                    .exit_status = kExitDeadlock,
                    .application_status = std::nullopt,
-                   .report = std::string("mpisim: ") + error.what()});
+                   .report = deadlock_report(error, runtime)});
   } catch (const std::exception& error) {
     if (timeline)
       timeline->finish();
