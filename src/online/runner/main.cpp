@@ -107,6 +107,18 @@ std::string deadlock_report(const DeadlockError& error, const Runtime& runtime)
   return report;
 }
 
+// An exception escaped a rank (the engine rethrows it): the run ends, reported as `outcome`.
+[[noreturn]] void terminate_on_rank_failure(const std::exception& error, Outcome outcome, int status,
+                                            RunTimeline* timeline)
+{
+  if (timeline != nullptr)
+    timeline->finish();
+  terminate_run({.outcome = outcome,
+                 .exit_status = status,
+                 .application_status = std::nullopt,
+                 .report = std::string("mpisim: rank failed: ") + error.what()});
+}
+
 // A rank calling exit() ends the whole process (as in SMPI): say which rank did, with which status, when, and who was
 // waiting, let its output out, and write the summary.
 struct RunInProgress {
@@ -246,13 +258,12 @@ int run(const RunnerOptions& options)
                    .exit_status = kExitDeadlock,
                    .application_status = std::nullopt,
                    .report = deadlock_report(error, runtime)});
-  } catch (const std::exception& error) {
-    if (timeline)
-      timeline->finish();
-    terminate_run({.outcome = Outcome::Failure,
-                   .exit_status = kExitFailure,
-                   .application_status = std::nullopt,
-                   .report = std::string("mpisim: rank failed: ") + error.what()});
+  } catch (const SimulationError& error) { // the application's doing, found below the C API
+    terminate_on_rank_failure(error, Outcome::MpiError, kExitMpiError, timeline.get());
+  } catch (const InputError& error) { // the same (an operation undefined for a datatype the C API let through)
+    terminate_on_rank_failure(error, Outcome::MpiError, kExitMpiError, timeline.get());
+  } catch (const std::exception& error) { // mpisim's own failure
+    terminate_on_rank_failure(error, Outcome::Failure, kExitFailure, timeline.get());
   }
   g_run = {};
   runtime.set_run_end(nullptr);
