@@ -5,7 +5,6 @@
 
 #include "platform/Platform.hpp"
 
-#include <algorithm>
 #include <cstdio>
 #include <cstring>
 
@@ -46,30 +45,9 @@ extern "C" int PMPI_Initialized(int* flag)
   return MPI_SUCCESS;
 }
 
-namespace {
-// Requests the rank never completed are erroneous at MPI_Finalize (MPI-3.1 section 8.7); the run goes on, with a
-// warning naming how many and the first few, as MPI debuggers report them.
-void warn_pending_requests(Runtime& runtime)
-{
-  const int me = runtime.current_rank();
-  const std::vector<int> pending = runtime.requests().pending_of(me);
-  if (pending.empty())
-    return;
-  constexpr size_t kShown = 3;
-  std::string text = "rank " + std::to_string(me) + " called MPI_Finalize with " + std::to_string(pending.size()) +
-                     " request" + (pending.size() == 1 ? "" : "s") + " pending: ";
-  for (size_t i = 0; i < std::min(kShown, pending.size()); ++i)
-    text += (i ? "; " : "") + Requests::describe_pending(*runtime.requests().find(pending[i]));
-  if (pending.size() > kShown)
-    text += "; and " + std::to_string(pending.size() - kShown) + " more";
-  runtime.warn(text);
-}
-} // namespace
-
 extern "C" int PMPI_Finalize(void)
 {
   ApiScope scope;
-  warn_pending_requests(scope.runtime());
   // MPI_COMM_SELF is freed first, so that its attributes' delete callbacks run (MPI-3.1 section 8.7.1).
   release_on_free(scope.runtime(), MPI_COMM_SELF);
   scope.runtime().account(scope.runtime().current_rank()).finalized = true;

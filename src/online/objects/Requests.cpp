@@ -8,11 +8,15 @@ mpi::MessagePtr Requests::take_message(int handle)
   return message ? std::move(*message) : nullptr;
 }
 
-std::vector<int> Requests::pending_of(int world_rank) const
+std::map<int, std::vector<int>> Requests::pending_by_rank(const std::function<bool(int world_rank)>& wanted) const
 {
-  return requests_.handles_where([world_rank](const RequestEntry& entry) {
-    return entry.active && entry.request != nullptr && entry.request->owner() == world_rank;
+  std::map<int, std::vector<int>> pending;
+  const std::vector<int> handles = requests_.handles_where([&wanted](const RequestEntry& entry) {
+    return entry.active && entry.request != nullptr && wanted(entry.request->owner());
   });
+  for (int handle : handles) // in handle order, so each rank's list is too
+    pending[requests_.find(handle)->request->owner()].push_back(handle);
+  return pending;
 }
 
 std::string Requests::describe_pending(const RequestEntry& entry)

@@ -276,6 +276,7 @@ int run(const RunnerOptions& options)
   outcome.simulated_time = simulation.engine().now();
   outcome.fingerprint = simulation.engine().fingerprint();
   outcome.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  runtime.warn_requests_pending_at_finalize();
   for (const std::string& warning : runtime.warnings())
     std::cerr << "mpisim: warning: " << warning << "\n";
   if (outcome.end.outcome == Outcome::ApplicationExit) {

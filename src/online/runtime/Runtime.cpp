@@ -98,6 +98,21 @@ int Runtime::libc_rank()
   return id < g_runtime->rank_of_actor_.size() ? g_runtime->rank_of_actor_[id] : -1;
 }
 
+void Runtime::warn_requests_pending_at_finalize()
+{
+  constexpr size_t kShown = 3;
+  const auto pending = requests_.pending_by_rank([this](int rank) { return accounts_[rank].finalized; });
+  for (const auto& [rank, handles] : pending) {
+    std::string text = "rank " + std::to_string(rank) + " called MPI_Finalize with " + std::to_string(handles.size()) +
+                       " request" + (handles.size() == 1 ? "" : "s") + " pending: ";
+    for (size_t i = 0; i < std::min(kShown, handles.size()); ++i)
+      text += (i ? "; " : "") + Requests::describe_pending(*requests_.find(handles[i]));
+    if (handles.size() > kShown)
+      text += "; and " + std::to_string(handles.size() - kShown) + " more";
+    warn(std::move(text));
+  }
+}
+
 bool Runtime::running_rank_overflows_stack(const void* address, uintptr_t stack_pointer) const
 {
   const kernel::Actor* actor = simulation_.engine().running();
