@@ -135,8 +135,8 @@ void Runtime::refuse_call(int world_rank, const char* call)
 {
   const std::string_view name = std::string_view(call).starts_with("PMPI_") ? call + 1 : call;
   const RankAccount& account = accounts_[world_rank];
-  // Calls that make sense outside: MPI_Init first of all, time, and ending the run (Open MPI and MPICH allow
-  // MPI_Wtime anywhere; MPI_Abort ends the run as asked).
+  // Calls that make sense outside: MPI_Init first of all, time (Open MPI 4.1 reads MPI_Wtime before MPI_Init too),
+  // and ending the run (MPI_Abort does what the program asks).
   if (name == "MPI_Wtime" || name == "MPI_Abort" || (name == "MPI_Init" && not account.finalized))
     return;
   terminate_on_mpi_error(std::string(name) +

@@ -114,11 +114,11 @@ public:
   // mpisim's warnings about the application (requests pending at MPI_Finalize), in the order given: printed at the
   // end of the run and listed in the JSON summary.
   void warn(std::string warning) { warnings_.push_back(std::move(warning)); }
+  const std::vector<std::string>& warnings() const { return warnings_; }
   // Requests the ranks never completed are erroneous at MPI_Finalize (MPI-3.1 section 8.7): once the run is over, a
   // warning per rank that finalized with some, naming how many and the first few (as MPI debuggers report them).
   // After the run, since a finalized rank can no longer touch its requests: one scan for all ranks.
   void warn_requests_pending_at_finalize();
-  const std::vector<std::string>& warnings() const { return warnings_; }
   // The ranks blocked now, in rank order, each with what it waits for (reports of a run cut short).
   struct WaitingRank {
     int rank;
