@@ -2,7 +2,7 @@
 //
 // Two families, kept apart so front ends can map them to exit codes:
 //  - InputError: the user's files or arguments are wrong (exit status 2). Carries file and line.
-//  - SimulationError: the simulated application failed (deadlock: exit status 3, rank crash, ...).
+//  - SimulationError: the simulated application failed (deadlock: exit status 124, rank crash, ...).
 #pragma once
 
 #include <stdexcept>

@@ -8,6 +8,7 @@
 #include "common/Errors.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <fstream>
 #include <new>
@@ -56,7 +57,7 @@ void clear_stack_poison([[maybe_unused]] void* base, [[maybe_unused]] size_t byt
 #endif
 }
 
-// Allocates stacks of `size` bytes (rounded up to pages) above a guard page, and remembers where the actor's stack
+// Allocates stacks of `size` bytes (rounded up to pages) above a guard region, and remembers where the actor's stack
 // lies (for the sanitizer annotations). Pages are reserved, not touched: a stack costs the pages it uses. Throws
 // std::bad_alloc when the guard cannot be set, which happens when the process runs out of memory mappings (a
 // guarded stack is two): boost's protected_fixedsize_stack only asserts that in debug builds, so past the limit
@@ -67,11 +68,11 @@ public:
   boost::context::stack_context allocate()
   {
     const size_t page = boost::context::stack_traits::page_size();
-    const size_t bytes = ((size_ + page - 1) / page + 1) * page;
+    const size_t bytes = (size_ + page - 1) / page * page + stack_guard_bytes();
     void* base = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (base == MAP_FAILED)
       throw std::bad_alloc();
-    if (::mprotect(base, page, PROT_NONE) != 0) {
+    if (::mprotect(base, stack_guard_bytes(), PROT_NONE) != 0) {
       ::munmap(base, bytes);
       throw std::bad_alloc();
     }
@@ -127,6 +128,12 @@ std::string in_units(double bytes)
 
 } // namespace
 
+size_t stack_guard_bytes()
+{
+  const size_t page = boost::context::stack_traits::page_size();
+  return std::max(page, size_t{64} * 1024) / page * page;
+}
+
 void check_stack_capacity(long long actors, size_t stack_size)
 {
   const long long needed = 2 * actors; // stack and guard page
@@ -140,8 +147,8 @@ void check_stack_capacity(long long actors, size_t stack_size)
                      "`sysctl -w vm.max_map_count=" + std::to_string(suggested) + "`, or simulate fewer ranks");
   }
   const size_t page = boost::context::stack_traits::page_size();
-  const size_t pages_per_stack = (stack_size + page - 1) / page + 1; // rounded up to whole pages, plus a guard page
-  const double bytes = static_cast<double>(actors) * static_cast<double>(pages_per_stack * page);
+  const size_t mapped_per_actor = (stack_size + page - 1) / page * page + stack_guard_bytes(); // whole pages
+  const double bytes = static_cast<double>(actors) * static_cast<double>(mapped_per_actor);
   double address_space = 128.0 * 1024 * 1024 * 1024 * 1024; // 47-bit user space (x86-64, AArch64 by default)
   struct rlimit limit_as {};
   if (::getrlimit(RLIMIT_AS, &limit_as) == 0 && limit_as.rlim_cur != RLIM_INFINITY)
@@ -182,6 +189,21 @@ Actor::Actor(Engine& engine, int id, std::string name, std::function<void()> bod
 }
 
 Actor::~Actor() = default;
+
+bool Actor::overflows_stack(const void* address, uintptr_t stack_pointer) const
+{
+  const auto bottom = reinterpret_cast<uintptr_t>(stacks_->own.bottom);
+  if (bottom == 0)
+    return false;
+  const uintptr_t usable = bottom + stack_guard_bytes();
+  const auto fault = reinterpret_cast<uintptr_t>(address);
+  const uintptr_t sp = stack_pointer;
+  const bool in_guard = fault >= bottom && fault < usable;
+  // A stack pointer below the usable bottom (within a bound that keeps out values that are no stack pointer).
+  constexpr uintptr_t kLargestFrame = uintptr_t{1} << 30;
+  const bool sp_below = sp != 0 && sp < usable && usable - sp <= kLargestFrame;
+  return in_guard || sp_below;
+}
 
 void Actor::resume()
 {

@@ -9,6 +9,7 @@
 
 #include <boost/context/fiber.hpp>
 
+#include <cstdint>
 #include <exception>
 #include <functional>
 #include <memory>
@@ -20,6 +21,11 @@ namespace mpisim::kernel {
 // takes two memory mappings (the stack and its guard page), counted against vm.max_map_count with the mappings the
 // process already has, and its size in address space. The message says which limit and how to raise it.
 void check_stack_capacity(long long actors, size_t stack_size);
+
+// The inaccessible region under each actor's stack: an overflow faults there instead of writing into whatever lies
+// below. Larger than a page, so that a frame of a few kilobytes (a local array) cannot jump over it; address space
+// only (one mapping, no memory).
+size_t stack_guard_bytes();
 
 class Actor {
 public:
@@ -35,6 +41,10 @@ public:
   State state() const { return state_; }
   // What the actor is blocked on (null when it is not blocked on an activity).
   const Activity* blocked_on() const { return blocked_on_; }
+  // Whether a memory fault at `address`, with the stack pointer at `stack_pointer` (0 when unknown), is this
+  // actor overflowing its stack: the address lies in the guard region under the stack, or the stack pointer has
+  // gone below the stack's usable bottom (a frame larger than the guard jumps over it).
+  bool overflows_stack(const void* address, uintptr_t stack_pointer) const;
   // The memory context the actor acts for (kernel/MemoryContexts.hpp); inherited from the actor that spawned it.
   int memory_context() const { return memory_context_; }
   void set_memory_context(int id) { memory_context_ = id; }

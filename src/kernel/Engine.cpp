@@ -183,20 +183,24 @@ void Engine::run()
   }
 }
 
+std::vector<Engine::BlockedActor> Engine::blocked_actors() const
+{
+  std::vector<BlockedActor> blocked;
+  for (const auto& actor : actors_)
+    if (actor->state_ == Actor::State::Blocked)
+      blocked.push_back({actor.get(), actor->blocked_on_ != nullptr ? actor->blocked_on_->describe()
+                                                                    : std::string("one of several requests")});
+  return blocked;
+}
+
 void Engine::report_deadlock() const
 {
   std::ostringstream out;
-  size_t blocked = 0;
-  for (const auto& actor : actors_)
-    if (actor->state_ == Actor::State::Blocked)
-      ++blocked;
-  out << "deadlock at simulated time " << now_ << " s: " << blocked << " blocked actor" << (blocked == 1 ? "" : "s");
-  for (const auto& actor : actors_) {
-    if (actor->state_ != Actor::State::Blocked)
-      continue;
-    out << "\n  " << actor->name_ << " waits for "
-        << (actor->blocked_on_ != nullptr ? actor->blocked_on_->describe() : std::string("one of several requests"));
-  }
+  const std::vector<BlockedActor> blocked = blocked_actors();
+  out << "deadlock at simulated time " << now_ << " s: " << blocked.size() << " blocked actor"
+      << (blocked.size() == 1 ? "" : "s");
+  for (const BlockedActor& b : blocked)
+    out << "\n  " << b.actor->name() << " waits for " << b.waits_for;
   throw DeadlockError(out.str());
 }
 

@@ -82,6 +82,13 @@ public:
   // Makes a blocked actor runnable again (called when an activity it waits for completes).
   void wake(Actor& actor);
 
+  // The actors blocked now, in creation order, each with what it waits for (the lines of a deadlock report).
+  struct BlockedActor {
+    const Actor* actor;
+    std::string waits_for;
+  };
+  std::vector<BlockedActor> blocked_actors() const;
+
   uint64_t fingerprint() const { return fingerprint_; }
   size_t actor_count() const { return actors_.size(); }
   uint64_t events_fired() const { return events_fired_; }

@@ -140,7 +140,8 @@ class OnlineRankStats:
 @dataclass
 class RunResult(Result):
     """What an online run (`run`) simulated, with its provenance, the program's output and its exit status (the
-    first non-zero status a rank's main returned)."""
+    first non-zero status a rank's main returned); `outcome` is "ok" or "application-exit", `warnings` mpisim's
+    warnings about the program (requests pending at MPI_Finalize)."""
 
     simulated_time: float
     ranks: List[OnlineRankStats]
@@ -151,6 +152,8 @@ class RunResult(Result):
     wall_seconds: float
     inputs: Dict[str, object] = field(default_factory=dict)
     model_parameters: Dict[str, str] = field(default_factory=dict)
+    outcome: str = "ok"
+    warnings: List[str] = field(default_factory=list)
 
     def to_dict(self) -> dict:
         from mpisim import __version__
@@ -158,7 +161,9 @@ class RunResult(Result):
         return {
             "mpisim_version": __version__,
             "simulated_time": self.simulated_time,
+            "outcome": self.outcome,
             "exit_status": self.exit_status,
+            "warnings": self.warnings,
             "fingerprint": f"{self.fingerprint:016x}",
             "wall_seconds": self.wall_seconds,
             "inputs": self.inputs,
@@ -189,6 +194,28 @@ def _runner_failure(status: int, stdout: str, stderr: str) -> Exception:
     error = kind(report)
     error.exit_status, error.stdout, error.stderr = status, stdout, stderr
     return error
+
+
+_FAILURE_KINDS = {"bad-input": _core.InputError, "deadlock": _core.DeadlockError}
+
+
+def _summary_failure(summary: dict, status: int, stdout: str, stderr: str) -> Exception:
+    """The exception for a run whose summary says it did not complete: its outcome tells the kind (docs/online.md,
+    "Exit status and reports"), its report the message."""
+    report = summary.get("report") or f"mpisim-run ended with outcome {summary['outcome']}"
+    for prefix in ("mpisim run: ", "mpisim: "):
+        if report.startswith(prefix):
+            report = report[len(prefix):]
+            break
+    error = _FAILURE_KINDS.get(summary["outcome"], _core.SimulationError)(report)
+    error.exit_status, error.stdout, error.stderr = status, stdout, stderr
+    error.outcome = summary["outcome"]
+    return error
+
+
+def _completed(summary: dict) -> bool:
+    """Whether every rank's main returned (outcome ok or application-exit, no rank cut short by exit())."""
+    return summary.get("outcome", "ok") in ("ok", "application-exit") and all(r["finish"] >= 0 for r in summary["ranks"])
 
 
 def _forced_algorithms(coll) -> Dict[str, str]:
@@ -234,6 +261,8 @@ def run(program: str, args: Sequence[str] = (), **options) -> RunResult:
             raise _runner_failure(status, done.stdout, done.stderr)
         with open(summary_path) as summary_file:
             summary = json.load(summary_file)
+        if not _completed(summary):
+            raise _summary_failure(summary, status, done.stdout, done.stderr)
     given = summary["inputs"]
     inputs = {
         "program": _absolute(program),
@@ -261,6 +290,8 @@ def run(program: str, args: Sequence[str] = (), **options) -> RunResult:
         wall_seconds=summary["wall_seconds"],
         inputs=inputs,
         model_parameters=dict(summary["model_parameters"]),
+        outcome=summary["outcome"],
+        warnings=list(summary["warnings"]),
     )
 
 

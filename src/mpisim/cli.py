@@ -1,8 +1,9 @@
 """The `mpisim` command line.
 
 Exit status: 0 success, 2 bad input (one line "FILE:LINE: what is wrong"; also an input that is too large for this
-machine, or a file or the output that cannot be read or written), 3 the simulated application deadlocked (the report
-lists what each blocked rank waits for), 1 any other simulated failure.
+machine, or a file or the output that cannot be read or written), 124 the simulated application deadlocked (the
+report lists what each blocked rank waits for; the code `mpisim run` uses too, docs/online.md), 1 any other simulated
+failure (an erroneous MPI call, as `mpisim run`'s fatal MPI errors).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import sys
 from typing import List, Optional, Sequence
 
 EXIT_INPUT = 2
-EXIT_DEADLOCK = 3
+EXIT_DEADLOCK = 124  # as `mpisim run` (GNU timeout's code for "did not finish"): not 3, which a program may return
 
 
 def _shared_options(group: str, exclude: Sequence[str] = ()) -> List[dict]:

@@ -155,6 +155,33 @@ TEST(KernelEngine, FingerprintIsReproducibleAndSensitive)
   EXPECT_NE(run(2.0), run(3.0));
 }
 
+// Issue 12: the crash handler tells a stack overflow from other faults by the guard region under each actor's stack.
+// With a 64 KiB stack, an address 66 KiB below the running frame (a few hundred bytes under the stack's top) lies in
+// the guard; the frame itself, null and the guard of another actor are not this actor's overflow.
+TEST(KernelEngine, StackOverflowIsToldByTheGuardRegion)
+{
+  Engine engine;
+  engine.set_stack_size(64 * 1024);
+  const char* other_frame = nullptr;
+  engine.spawn("first", [&] {
+    other_frame = static_cast<const char*>(__builtin_frame_address(0));
+    engine.sleep(1.0);
+  });
+  engine.spawn("second", [&] {
+    const Actor& me = engine.self();
+    const auto* frame = static_cast<const char*>(__builtin_frame_address(0));
+    const char* in_guard = frame - 66 * 1024;
+    EXPECT_GE(stack_guard_bytes(), 4096u);
+    const auto sp = [](const char* address) { return reinterpret_cast<uintptr_t>(address); };
+    EXPECT_TRUE(me.overflows_stack(in_guard, sp(frame)));                 // the faulting access is in the guard
+    EXPECT_TRUE(me.overflows_stack(nullptr, sp(in_guard)));               // the stack pointer has gone below the stack
+    EXPECT_FALSE(me.overflows_stack(frame, sp(frame)));                   // a fault inside the stack
+    EXPECT_FALSE(me.overflows_stack(nullptr, sp(frame)));                 // a null pointer
+    EXPECT_FALSE(me.overflows_stack(other_frame - 66 * 1024, sp(frame))); // another actor's guard
+  });
+  engine.run();
+}
+
 } // namespace
 
 // Issue 13: ranks whose stacks cannot all be mapped are refused before the first is made, naming the limit. A thousand

@@ -155,9 +155,9 @@ def test_run_gives_what_the_command_line_prints(programs, tmp_path):
 def test_run_raises_as_replay_does(programs, tmp_path):
     with pytest.raises(mpisim.DeadlockError, match="^deadlock at simulated time") as failure:
         mpisim.run(programs["deadlock"], np=2, platform=CLUSTER4, no_compute_time=True)
-    assert failure.value.exit_status == 3 and "rank 0 waits for receive from rank 1" in str(failure.value)
+    assert failure.value.exit_status == 124 and "rank 0 waits for receive from rank 1" in str(failure.value)
     # Told by the report, not by the status: exit(4) and MPI_Abort(..., 7) are the program's failures.
-    with pytest.raises(mpisim.SimulationError, match=r"^rank 2 called exit\(\) at simulated time") as failure:
+    with pytest.raises(mpisim.SimulationError, match=r"^rank 2 exited with status 4 \(called exit\) at simulated time") as failure:
         mpisim.run(programs["exit"], np=4, platform=CLUSTER4, no_compute_time=True)
     assert failure.value.exit_status == 4 and not isinstance(failure.value, mpisim.DeadlockError)
     with pytest.raises(mpisim.SimulationError, match="called MPI_Abort with error code 7") as failure:

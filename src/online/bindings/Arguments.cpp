@@ -5,13 +5,16 @@ namespace mpisim::online {
 int resolve_comm(MPI_Comm comm, const char* call, const mpi::Communicator*& out)
 {
   Runtime& runtime = Runtime::get();
+  runtime.check_call_allowed(call); // local calls too (MPI_Comm_rank after MPI_Finalize)
   out = runtime.comm(comm);
   return out != nullptr ? MPI_SUCCESS : runtime.communicators().raise_invalid(comm, MPI_COMM_WORLD, call);
 }
 
 int resolve_type(MPI_Comm comm, MPI_Datatype type, const char* call, mpi::DatatypePtr& out)
 {
-  return Runtime::get().datatypes().resolve(type, comm, call, out);
+  Runtime& runtime = Runtime::get();
+  runtime.check_call_allowed(call);
+  return runtime.datatypes().resolve(type, comm, call, out);
 }
 
 int resolve_op(MPI_Comm comm, MPI_Op op, const char* call, mpi::ReduceOpPtr& out)

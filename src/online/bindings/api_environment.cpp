@@ -68,10 +68,12 @@ extern "C" int PMPI_Abort(MPI_Comm comm, int errorcode)
   std::snprintf(date, sizeof date, "%.9f", scope.runtime().now());
   // The exit status is the error code as a process would report it (its low byte), and never 0.
   const int status = errorcode & 0xff ? errorcode & 0xff : 1;
-  terminate_run("mpisim: rank " + std::to_string(scope.runtime().current_rank()) +
-                    " called MPI_Abort with error code " + std::to_string(errorcode) + " at simulated time " + date +
-                    " s",
-                status);
+  terminate_run({.outcome = Outcome::Abort,
+                 .exit_status = status,
+                 .application_status = errorcode,
+                 .report = "mpisim: rank " + std::to_string(scope.runtime().current_rank()) +
+                           " called MPI_Abort with error code " + std::to_string(errorcode) + " at simulated time " +
+                           date + " s"});
 }
 
 extern "C" double PMPI_Wtime(void)

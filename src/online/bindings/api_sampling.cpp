@@ -29,11 +29,7 @@ int calling_rank()
     std::fprintf(stderr, "mpisim: %s (outside a simulated rank)\n", what.c_str());
     std::abort();
   }
-  Runtime& runtime = Runtime::get();
-  char date[32];
-  std::snprintf(date, sizeof date, "%.9f", runtime.now());
-  terminate_run(
-      "mpisim: rank " + std::to_string(runtime.current_rank()) + ": " + what + " (simulated time " + date + " s)", 1);
+  terminate_on_mpi_error(what);
 }
 
 // Runs `simulate` as an annotation: the computation measured before it is injected first, its own real time is not.

@@ -11,7 +11,10 @@
 #include <mpi.h>
 
 #include <functional>
+#include <map>
 #include <memory>
+#include <string>
+#include <vector>
 
 namespace mpisim::online {
 
@@ -42,6 +45,13 @@ public:
   {
     return requests_.raise_invalid(handle, comm, call);
   }
+
+  // The handles of the requests still active (neither completed by a wait or test nor freed; persistent ones started
+  // and not completed), in handle order, for each rank `wanted` accepts: what the warning about MPI_Finalize lists.
+  // One scan of the table, however many ranks.
+  std::map<int, std::vector<int>> pending_by_rank(const std::function<bool(int world_rank)>& wanted) const;
+  // "send to rank 1, tag 5, on MPI_COMM_WORLD (not complete)": the request as a report names it.
+  static std::string describe_pending(const RequestEntry& entry);
 
   int add_message(mpi::MessagePtr message) { return messages_.insert(std::move(message)); }
   mpi::MessagePtr take_message(int handle); // null for an unknown handle

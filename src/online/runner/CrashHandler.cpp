@@ -2,44 +2,93 @@
 
 #include "online/runtime/Runtime.hpp"
 
+#include <algorithm>
 #include <csignal>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <string>
+#include <ucontext.h>
 #include <unistd.h>
 
 namespace mpisim::online {
 
 namespace {
 
-void report_crash(int signal)
+size_t g_stack_size = 0;
+
+// The faulting code's stack pointer, from the signal's saved context (0 where the architecture is not known).
+uintptr_t stack_pointer(const void* context)
+{
+  const auto* saved = static_cast<const ucontext_t*>(context);
+#if defined(__x86_64__)
+  return static_cast<uintptr_t>(saved->uc_mcontext.gregs[REG_RSP]);
+#elif defined(__aarch64__)
+  return static_cast<uintptr_t>(saved->uc_mcontext.sp);
+#else
+  (void)saved;
+  return 0;
+#endif
+}
+
+// "8 MiB", "64 KiB": the stack size as --stack-size reads it back.
+std::string stack_size_text(size_t bytes)
+{
+  char text[32];
+  if (bytes % (size_t{1} << 20) == 0)
+    std::snprintf(text, sizeof text, "%zuMiB", bytes >> 20);
+  else
+    std::snprintf(text, sizeof text, "%zuKiB", bytes >> 10);
+  return text;
+}
+
+void report_crash(int signal, siginfo_t* info, void* context)
 {
   // Not async-signal-safe in general; the process is about to end and the simulator's state is not being modified.
+  const bool in_rank = Runtime::active() && Runtime::get().running_rank() >= 0;
   if (Runtime::active())
     Runtime::get().end_output(); // the crashing rank's last lines, tagged, before the report
   std::fflush(stdout);
-  char line[256];
+  const bool overflow = in_rank && (signal == SIGSEGV || signal == SIGBUS) &&
+                        Runtime::get().running_rank_overflows_stack(info->si_addr, stack_pointer(context));
+  char line[512];
   int length = 0;
-  if (Runtime::active())
+  if (overflow)
+    length = std::snprintf(line, sizeof line,
+                           "mpisim: rank %d overflowed its stack (--stack-size %s) at simulated time %.9f s: run "
+                           "with a larger --stack-size, such as --stack-size %s\n",
+                           Runtime::get().running_rank(), stack_size_text(g_stack_size).c_str(), Runtime::get().now(),
+                           stack_size_text(4 * g_stack_size).c_str());
+  else if (in_rank)
     length = std::snprintf(line, sizeof line, "mpisim: rank %d received signal %d (%s) at simulated time %.9f s\n",
                            Runtime::get().running_rank(), signal, strsignal(signal), Runtime::get().now());
   else
     length = std::snprintf(line, sizeof line, "mpisim: received signal %d (%s)\n", signal, strsignal(signal));
+  length = std::min(length, static_cast<int>(sizeof line) - 1);
   [[maybe_unused]] ssize_t written = write(STDERR_FILENO, line, static_cast<size_t>(length));
+  if (Runtime::active()) {
+    RunEnd end{.outcome = Outcome::Crash,
+               .exit_status = 128 + signal,
+               .application_status = std::nullopt,
+               .report = std::string(line, length - 1)};
+    Runtime::get().run_ended(end);
+  }
   _exit(128 + signal);
 }
 
 } // namespace
 
-void install_crash_handler()
+void install_crash_handler(size_t stack_size)
 {
-  static char alternate_stack[64 * 1024];
+  g_stack_size = stack_size;
+  static char alternate_stack[256 * 1024]; // room for the summary too
   stack_t stack{};
   stack.ss_sp = alternate_stack;
   stack.ss_size = sizeof alternate_stack;
   sigaltstack(&stack, nullptr);
   struct sigaction action {};
-  action.sa_handler = report_crash;
-  action.sa_flags = SA_ONSTACK;
+  action.sa_sigaction = report_crash;
+  action.sa_flags = SA_ONSTACK | SA_SIGINFO;
   sigemptyset(&action.sa_mask);
   for (int signal : {SIGSEGV, SIGFPE, SIGBUS, SIGILL, SIGABRT})
     sigaction(signal, &action, nullptr);

@@ -30,6 +30,16 @@ std::string quoted(const std::string& text)
 {
   std::string out = "\"";
   for (char c : text) {
+    if (c == '\n') {
+      out += "\\n";
+      continue;
+    }
+    if (static_cast<unsigned char>(c) < 0x20) { // other control bytes, as JSON requires
+      char escaped[8];
+      std::snprintf(escaped, sizeof escaped, "\\u%04x", static_cast<unsigned>(c));
+      out += escaped;
+      continue;
+    }
     if (c == '"' || c == '\\')
       out += '\\';
     out += c;
@@ -63,12 +73,23 @@ std::string summary_text(const RunnerOptions& options, const Runtime& runtime, c
   return out.str();
 }
 
-std::string summary_json(const RunnerOptions& options, const Runtime& runtime, const RunOutcome& outcome)
+std::string summary_json(const RunnerOptions& options, const Runtime* runtime, const RunOutcome& outcome)
 {
+  const RunEnd& end = outcome.end;
   std::ostringstream out;
-  out << "{\n  \"simulated_time\": " << exact(outcome.simulated_time)
-      << ",\n  \"wall_seconds\": " << outcome.wall_seconds << ",\n  \"exit_status\": " << outcome.exit_status
-      << ",\n  \"fingerprint\": " << outcome.fingerprint << ",\n  \"inputs\": {\"program\": " << quoted(options.program)
+  out << "{\n  \"outcome\": " << quoted(outcome_name(end.outcome)) << ",\n  \"exit_status\": " << end.exit_status
+      << ",\n  \"application_status\": "
+      << (end.outcome == Outcome::Ok           ? std::string("0")
+          : end.application_status.has_value() ? std::to_string(*end.application_status)
+                                               : std::string("null"))
+      << ",\n  \"report\": " << (end.report.empty() ? std::string("null") : quoted(end.report))
+      << ",\n  \"warnings\": [";
+  if (runtime != nullptr)
+    for (size_t i = 0; i < runtime->warnings().size(); ++i)
+      out << (i ? ", " : "") << quoted(runtime->warnings()[i]);
+  out << "],\n  \"simulated_time\": " << exact(outcome.simulated_time)
+      << ",\n  \"wall_seconds\": " << outcome.wall_seconds << ",\n  \"fingerprint\": " << outcome.fingerprint
+      << ",\n  \"inputs\": {\"program\": " << quoted(options.program)
       << ", \"platform\": " << quoted(options.simulation.platform)
       << ", \"model\": " << quoted(options.simulation.model)
       << ", \"collective_selector\": " << quoted(options.simulation.collective_selector)
@@ -76,18 +97,19 @@ std::string summary_json(const RunnerOptions& options, const Runtime& runtime, c
       << ", \"compute_time\": " << (options.online.compute_time ? "true" : "false")
       << ", \"privatization\": " << quoted(outcome.privatization) << "},\n  \"model_parameters\": {";
   bool first = true;
-  for (const auto& [name, value] : const_cast<Runtime&>(runtime).simulation().model_parameters()) {
-    out << (first ? "" : ", ") << quoted(name) << ": " << quoted(value);
-    first = false;
-  }
+  if (runtime != nullptr)
+    for (const auto& [name, value] : const_cast<Runtime*>(runtime)->simulation().model_parameters()) {
+      out << (first ? "" : ", ") << quoted(name) << ": " << quoted(value);
+      first = false;
+    }
   out << "},\n  \"ranks\": [";
-  const auto& accounts = runtime.accounts();
-  for (size_t r = 0; r < accounts.size(); ++r) {
-    const RankAccount& a = accounts[r];
+  const size_t ranks = runtime != nullptr ? runtime->accounts().size() : 0;
+  for (size_t r = 0; r < ranks; ++r) {
+    const RankAccount& a = runtime->accounts()[r];
     out << (r ? ",\n    " : "\n    ") << "{\"rank\": " << r << ", \"compute\": " << exact(a.compute)
         << ", \"mpi\": " << exact(a.mpi) << ", \"finish\": " << exact(a.finish) << ", \"calls\": " << a.calls << "}";
   }
-  out << "\n  ]\n}\n";
+  out << (ranks ? "\n  ]\n}\n" : "]\n}\n");
   return out.str();
 }
 

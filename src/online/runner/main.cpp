@@ -1,7 +1,8 @@
 // mpisim-run: runs an MPI application, built as a shared object by `mpisim cc`, as simulated ranks (docs/online.md).
 //
-// Exit status: the application's (the first non-zero status a rank's main returned, MPI_Abort's error code),
-// 128 + signal when a rank crashes, 2 for bad arguments, 3 on deadlock.
+// Exit status (online/runtime/RunEnd.hpp, docs/online.md): the application's own (the first non-zero status a rank's
+// main returned, exit's argument, MPI_Abort's error code, 128 + signal when a rank crashes), 1 for a fatal MPI error,
+// 2 for bad input, 124 on deadlock, 125 when mpisim itself fails; the JSON summary names the outcome.
 #include "online/bindings/Api.hpp"
 #include "online/options/RunnerOptions.hpp"
 #include "online/runner/CrashHandler.hpp"
@@ -15,6 +16,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <iostream>
@@ -58,24 +60,86 @@ private:
   std::unique_ptr<char*[]> block_; // zeroed: argv[argc] is null
 };
 
-// A rank calling exit() ends the whole process (as in SMPI): say which rank did, and when, and let its output out.
+// "ranks 0, 2, 3 were waiting:" and what each waits for, one line each; empty when no rank waits.
+std::string waiting_ranks_text(const std::vector<Runtime::WaitingRank>& waiting)
+{
+  if (waiting.empty())
+    return "";
+  std::string ranks;
+  for (const Runtime::WaitingRank& w : waiting)
+    ranks += (ranks.empty() ? "" : ", ") + std::to_string(w.rank);
+  std::string text = std::string("; rank") + (waiting.size() == 1 ? " " : "s ") + ranks +
+                     (waiting.size() == 1 ? " was" : " were") + " waiting:";
+  for (const Runtime::WaitingRank& w : waiting)
+    text += "\n  rank " + std::to_string(w.rank) + " waits for " + w.waits_for;
+  return text;
+}
+
+std::string date_text(double seconds)
+{
+  char text[64];
+  std::snprintf(text, sizeof text, "%.9f", seconds);
+  return text;
+}
+
+// A rank ended the run by its own exit status (exit(), or main returning non-zero while other ranks still needed it):
+// which rank, when, and who was left waiting for what, rather than a deadlock.
+RunEnd application_exit(int rank, int status, const char* how, double date, const Runtime& runtime)
+{
+  return {.outcome = Outcome::ApplicationExit,
+          .exit_status = status & 0xff,
+          .application_status = status,
+          .report = "mpisim: rank " + std::to_string(rank) + " exited with status " + std::to_string(status) + " (" +
+                    how + ") at simulated time " + date_text(date) + " s" +
+                    waiting_ranks_text(runtime.waiting_ranks())};
+}
+
+// A deadlock's report, with the ranks whose main returned without calling MPI_Finalize: often the cause (a rank left
+// while the others still expected messages from it), which the blocked ranks' lines alone do not show.
+std::string deadlock_report(const DeadlockError& error, const Runtime& runtime)
+{
+  std::string report = std::string("mpisim: ") + error.what();
+  const auto& accounts = runtime.accounts();
+  for (size_t r = 0; r < accounts.size(); ++r)
+    if (accounts[r].finish >= 0 && not accounts[r].finalized)
+      report += "\n  rank " + std::to_string(r) + " returned from main at simulated time " +
+                date_text(accounts[r].finish) + " s without calling MPI_Finalize";
+  return report;
+}
+
+// An exception escaped a rank (the engine rethrows it): the run ends, reported as `outcome`.
+[[noreturn]] void terminate_on_rank_failure(const std::exception& error, Outcome outcome, int status,
+                                            RunTimeline* timeline)
+{
+  if (timeline != nullptr)
+    timeline->finish();
+  terminate_run({.outcome = outcome,
+                 .exit_status = status,
+                 .application_status = std::nullopt,
+                 .report = std::string("mpisim: rank failed: ") + error.what()});
+}
+
+// A rank calling exit() ends the whole process (as in SMPI): say which rank did, with which status, when, and who was
+// waiting, let its output out, and write the summary.
 struct RunInProgress {
   Runtime* runtime = nullptr;
   RunTimeline* timeline = nullptr;
 };
 RunInProgress g_run;
 
-void report_exit_during_run()
+void report_exit_during_run(int status, void* /*unused*/)
 {
   if (g_run.runtime == nullptr)
     return;
-  const int rank = g_run.runtime->running_rank();
-  g_run.runtime->end_output();
+  Runtime& runtime = *g_run.runtime;
+  const int rank = runtime.running_rank();
+  runtime.end_output();
   if (g_run.timeline)
     g_run.timeline->finish();
   std::fflush(stdout);
-  std::fprintf(stderr, "mpisim: rank %d called exit() at simulated time %.9f s: the run ends\n", rank,
-               g_run.runtime->now());
+  const RunEnd end = application_exit(rank, status, "called exit", runtime.now(), runtime);
+  std::fprintf(stderr, "%s\n", end.report.c_str());
+  runtime.run_ended(end);
 }
 
 // The engine switches the ranks' private memory while the program is loaded: the C library's per-rank variables
@@ -98,12 +162,12 @@ struct MemoryContextsInstalled {
   LibcStates& libc;
 };
 
-void write_summary(const RunnerOptions& options, const Runtime& runtime, const RunOutcome& outcome)
+void write_summary(const RunnerOptions& options, const Runtime* runtime, const RunOutcome& outcome)
 {
   if (options.quiet)
     return;
   const std::string text =
-      options.json ? summary_json(options, runtime, outcome) : summary_text(options, runtime, outcome);
+      options.json ? summary_json(options, runtime, outcome) : summary_text(options, *runtime, outcome);
   if (options.summary_file.empty()) {
     std::cerr << text << std::flush;
     return;
@@ -112,6 +176,21 @@ void write_summary(const RunnerOptions& options, const Runtime& runtime, const R
   out << text;
   if (not out)
     throw InputError(options.summary_file, 0, "cannot write the summary");
+}
+
+// The summary of a run that ends abruptly (JSON only: what scripts read to tell the outcome), best effort.
+void write_summary_at_abrupt_end(const RunnerOptions& options, const Runtime* runtime, RunOutcome outcome,
+                                 const RunEnd& end)
+{
+  if (not options.json)
+    return;
+  outcome.end = end;
+  if (runtime != nullptr)
+    outcome.simulated_time = const_cast<Runtime*>(runtime)->now();
+  try {
+    write_summary(options, runtime, outcome);
+  } catch (const std::exception&) { // the report on stderr already says what happened
+  }
 }
 
 // Every rank runs its own copy's main with its own argv; the first non-zero status is the run's.
@@ -125,8 +204,10 @@ void launch_ranks(mpi::Simulation& simulation, Runtime& runtime, const Privatize
     runtime.attach(me);
     const int status = program.main_of(me)(arguments.argc(), arguments.argv());
     runtime.detach(me);
-    if (status != 0 && outcome.exit_status == 0) {
-      outcome.exit_status = status;
+    if (status != 0 && outcome.end.outcome == Outcome::Ok) {
+      outcome.end.outcome = Outcome::ApplicationExit;
+      outcome.end.exit_status = status & 0xff;
+      outcome.end.application_status = status;
       outcome.failed_rank = me;
     }
   });
@@ -154,26 +235,38 @@ int run(const RunnerOptions& options)
   try {
     launch_ranks(simulation, runtime, *program, options, outcome);
   } catch (const std::bad_alloc&) { // a stack could not be mapped
-    throw std::runtime_error("cannot allocate the stacks of " + std::to_string(options.ranks) + " ranks (" +
-                             std::to_string(options.simulation.stack_size >> 10) +
-                             " KiB each): " + mapping_limit_hint());
+    throw InputError("cannot allocate the stacks of " + std::to_string(options.ranks) + " ranks (" +
+                     std::to_string(options.simulation.stack_size >> 10) + " KiB each): " + mapping_limit_hint());
   }
-  install_crash_handler();
+  install_crash_handler(options.simulation.stack_size);
   g_run = {&runtime, timeline.get()};
-  std::atexit(report_exit_during_run);
+  on_exit(report_exit_during_run, nullptr);
+  runtime.set_run_end([&options, &runtime, &outcome](const RunEnd& end) {
+    write_summary_at_abrupt_end(options, &runtime, outcome, end);
+  });
   const auto start = std::chrono::steady_clock::now();
   try {
     simulation.engine().run();
   } catch (const DeadlockError& error) {
     if (timeline) // what happened up to the deadlock
       timeline->finish();
-    terminate_run(std::string("mpisim: ") + error.what(), 3); // blocked ranks are not unwound through C frames
-  } catch (const std::exception& error) {
-    if (timeline)
-      timeline->finish();
-    terminate_run(std::string("mpisim: rank failed: ") + error.what(), 1);
+    // Blocked ranks are not unwound through C frames: the run ends here.
+    if (outcome.end.outcome == Outcome::ApplicationExit) // a rank left with a failure status, the others waited
+      terminate_run(application_exit(outcome.failed_rank, *outcome.end.application_status, "returned from main",
+                                     runtime.account(outcome.failed_rank).finish, runtime));
+    terminate_run({.outcome = Outcome::Deadlock,
+                   .exit_status = kExitDeadlock,
+                   .application_status = std::nullopt,
+                   .report = deadlock_report(error, runtime)});
+  } catch (const SimulationError& error) { // the application's doing, found below the C API
+    terminate_on_rank_failure(error, Outcome::MpiError, kExitMpiError, timeline.get());
+  } catch (const InputError& error) { // the same (an operation undefined for a datatype the C API let through)
+    terminate_on_rank_failure(error, Outcome::MpiError, kExitMpiError, timeline.get());
+  } catch (const std::exception& error) { // mpisim's own failure
+    terminate_on_rank_failure(error, Outcome::Failure, kExitFailure, timeline.get());
   }
   g_run = {};
+  runtime.set_run_end(nullptr);
   runtime.set_output_boundary(nullptr);
   runtime.set_output_end(nullptr);
   tagger.reset(); // the last lines out, stdout and stderr restored
@@ -183,33 +276,59 @@ int run(const RunnerOptions& options)
   outcome.simulated_time = simulation.engine().now();
   outcome.fingerprint = simulation.engine().fingerprint();
   outcome.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  if (outcome.exit_status != 0)
-    std::cerr << "mpisim: rank " << outcome.failed_rank << " returned exit status " << outcome.exit_status << "\n";
-  write_summary(options, runtime, outcome);
-  return outcome.exit_status;
+  runtime.warn_requests_pending_at_finalize();
+  for (const std::string& warning : runtime.warnings())
+    std::cerr << "mpisim: warning: " << warning << "\n";
+  if (outcome.end.outcome == Outcome::ApplicationExit) {
+    outcome.end.report = "mpisim: rank " + std::to_string(outcome.failed_rank) + " returned exit status " +
+                         std::to_string(*outcome.end.application_status);
+    std::cerr << outcome.end.report << "\n";
+  }
+  write_summary(options, &runtime, outcome);
+  return outcome.end.exit_status;
+}
+
+// Bad input found once the options are read (the platform, the program): one line, status 2, and under --json a
+// summary that says so.
+int refuse_input(const RunnerOptions& options, const std::string& report)
+{
+  std::cerr << report << "\n";
+  write_summary_at_abrupt_end(options, nullptr, RunOutcome{},
+                              {.outcome = Outcome::BadInput,
+                               .exit_status = kExitBadInput,
+                               .application_status = std::nullopt,
+                               .report = report});
+  return kExitBadInput;
 }
 
 } // namespace
 
 int main(int argc, char** argv)
 {
+  RunnerOptions options;
   try {
-    RunnerOptions options = parse_runner_options(argc, argv);
+    options = parse_runner_options(argc, argv);
     if (options.help) {
       std::cout << runner_usage();
       return 0;
     }
     if (not options.host_speed_given)
       options.online.host_speed = measure_host_speed();
-    return run(options);
-  } catch (const UnsupportedMpiCall& error) {
-    std::cerr << printable_text(error.what()) << "\n";
-    return 2;
   } catch (const InputError& error) {
     std::cerr << "mpisim run: " << printable_text(error.what()) << "\n";
-    return 2;
+    return kExitBadInput;
   } catch (const std::exception& error) {
     std::cerr << "mpisim run: " << printable_text(error.what()) << "\n";
-    return 1;
+    return kExitFailure;
+  }
+  try {
+    return run(options);
+  } catch (const UnsupportedMpiCall& error) {
+    return refuse_input(options, printable_text(error.what()));
+  } catch (const InputError& error) {
+    return refuse_input(options, "mpisim run: " + printable_text(error.what()));
+  } catch (const std::exception& error) {
+    std::cerr << "mpisim run: " << printable_text(error.what()) << "\n";
+    return kExitFailure;
   }
 }

@@ -33,14 +33,10 @@ int raise_through_handler(int handler, int object, int error_class, const char* 
     user->function(&handle, &code);
     return error_class;
   }
-  char date[64];
-  std::snprintf(date, sizeof date, "%.9f", runtime.now());
   // Classes the application added (MPI_Add_error_class) have no standard name.
   const std::string name =
       error_class > MPI_ERR_LASTCODE ? "error class " + std::to_string(error_class) : error_class_name(error_class);
-  terminate_run("mpisim: rank " + std::to_string(runtime.current_rank()) + ": " + call + ": " + name + ": " + what +
-                    " (simulated time " + date + " s)",
-                1);
+  terminate_on_mpi_error(std::string(call) + ": " + name + ": " + what);
 }
 
 int raise_error(int comm, int error_class, const char* call, const std::string& what)
@@ -52,16 +48,45 @@ int raise_error(int comm, int error_class, const char* call, const std::string& 
   return raise_through_handler(runtime.communicators().errhandler(me, comm), comm, error_class, call, what);
 }
 
-void terminate_run(const std::string& report, int status)
+const char* outcome_name(Outcome outcome)
+{
+  switch (outcome) {
+  case Outcome::Ok: return "ok";
+  case Outcome::ApplicationExit: return "application-exit";
+  case Outcome::Abort: return "abort";
+  case Outcome::Crash: return "crash";
+  case Outcome::MpiError: return "mpi-error";
+  case Outcome::Deadlock: return "deadlock";
+  case Outcome::Failure: return "failure";
+  case Outcome::BadInput: return "bad-input";
+  }
+  return "failure";
+}
+
+void terminate_run(const RunEnd& end)
 {
   if (Runtime::active())
     Runtime::get().end_output();
   if (Runtime::active() && Runtime::get().call_reporter() != nullptr) // the timeline shows the run up to here
     Runtime::get().call_reporter()->abrupt_end();
   std::fflush(nullptr);
-  const std::string line = printable_text(report) + "\n"; // it may quote the program's or an input's bytes
+  const std::string line = printable_text(end.report) + "\n"; // it may quote the program's or an input's bytes
   [[maybe_unused]] ssize_t written = write(STDERR_FILENO, line.data(), line.size());
-  _exit(status);
+  if (Runtime::active())
+    Runtime::get().run_ended(end);
+  _exit(end.exit_status);
+}
+
+void terminate_on_mpi_error(const std::string& what)
+{
+  Runtime& runtime = Runtime::get();
+  char date[64];
+  std::snprintf(date, sizeof date, "%.9f", runtime.now());
+  terminate_run({.outcome = Outcome::MpiError,
+                 .exit_status = kExitMpiError,
+                 .application_status = std::nullopt,
+                 .report = "mpisim: rank " + std::to_string(runtime.current_rank()) + ": " + what +
+                           " (simulated time " + date + " s)"});
 }
 
 } // namespace mpisim::online

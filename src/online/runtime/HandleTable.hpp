@@ -10,6 +10,7 @@
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -106,6 +107,23 @@ public:
     std::optional<Object> taken(std::move(*object));
     erase(handle);
     return taken;
+  }
+
+  // Every handle whose object satisfies `predicate`, in increasing order (any table; a scan of all objects).
+  template <class Predicate> std::vector<int> handles_where(const Predicate& predicate) const
+  {
+    std::vector<int> handles;
+    if constexpr (storage == HandleStorage::Dense) {
+      for (size_t handle = 0; handle < slots_.size(); ++handle)
+        if (slots_[handle] && predicate(*slots_[handle]))
+          handles.push_back(static_cast<int>(handle));
+    } else {
+      for (const auto& [handle, object] : objects_)
+        if (predicate(object))
+          handles.push_back(handle);
+      std::sort(handles.begin(), handles.end()); // the map's order is not reproducible
+    }
+    return handles;
   }
 
   // The first handle whose object satisfies `predicate`, in handle order (dense tables); 0 when none does.

@@ -3,13 +3,16 @@
 #include "online/objects/ProcessObjects.hpp"
 #include "online/objects/Windows.hpp"
 #include "online/runtime/CallReporter.hpp"
+#include "online/runtime/Errors.hpp"
 #include "online/runtime/RealLibc.hpp"
 #include "online/runtime/Sampling.hpp"
 
 #include "mpi/Rank.hpp"
 
+#include <algorithm>
 #include <ctime>
 #include <stdexcept>
+#include <string_view>
 
 namespace mpisim::online {
 
@@ -96,12 +99,62 @@ int Runtime::libc_rank()
   return id < g_runtime->rank_of_actor_.size() ? g_runtime->rank_of_actor_[id] : -1;
 }
 
+void Runtime::warn_requests_pending_at_finalize()
+{
+  constexpr size_t kShown = 3;
+  const auto pending = requests_.pending_by_rank([this](int rank) { return accounts_[rank].finalized; });
+  for (const auto& [rank, handles] : pending) {
+    std::string text = "rank " + std::to_string(rank) + " called MPI_Finalize with " + std::to_string(handles.size()) +
+                       " request" + (handles.size() == 1 ? "" : "s") + " pending: ";
+    for (size_t i = 0; i < std::min(kShown, handles.size()); ++i)
+      text += (i ? "; " : "") + Requests::describe_pending(*requests_.find(handles[i]));
+    if (handles.size() > kShown)
+      text += "; and " + std::to_string(handles.size() - kShown) + " more";
+    warn(std::move(text));
+  }
+}
+
+bool Runtime::running_rank_overflows_stack(const void* address, uintptr_t stack_pointer) const
+{
+  const kernel::Actor* actor = simulation_.engine().running();
+  return actor != nullptr && actor->overflows_stack(address, stack_pointer);
+}
+
+std::vector<Runtime::WaitingRank> Runtime::waiting_ranks() const
+{
+  std::vector<WaitingRank> waiting;
+  for (const kernel::Engine::BlockedActor& blocked : simulation_.engine().blocked_actors()) {
+    const auto actor = static_cast<size_t>(blocked.actor->id());
+    if (actor < rank_of_actor_.size() && rank_of_actor_[actor] >= 0)
+      waiting.push_back({rank_of_actor_[actor], blocked.waits_for});
+  }
+  std::sort(waiting.begin(), waiting.end(), [](const WaitingRank& a, const WaitingRank& b) { return a.rank < b.rank; });
+  return waiting;
+}
+
+void Runtime::refuse_call(int world_rank, const char* call)
+{
+  const std::string_view name = std::string_view(call).starts_with("PMPI_") ? call + 1 : call;
+  const RankAccount& account = accounts_[world_rank];
+  // Calls that make sense outside: MPI_Init first of all, time (Open MPI 4.1 reads MPI_Wtime before MPI_Init too),
+  // and ending the run (MPI_Abort does what the program asks).
+  if (name == "MPI_Wtime" || name == "MPI_Abort" || (name == "MPI_Init" && not account.finalized))
+    return;
+  terminate_on_mpi_error(std::string(name) +
+                         (account.finalized ? " called after MPI_Finalize" : " called before MPI_Init"));
+}
+
 void Runtime::enter_call(const char* call)
 {
   const int me = current_rank();
   RankAccount& account = accounts_[me];
-  if (account.depth++ > 0)
+  if (account.depth > 0) {
+    ++account.depth;
     return;
+  }
+  if (call != nullptr)
+    check_call_allowed(call);
+  ++account.depth;
   output_boundary(me);
   ++account.calls;
   const double burst = options_.compute_time ? computation_burst(account) : 0;

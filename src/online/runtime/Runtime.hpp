@@ -15,12 +15,15 @@
 #include "online/objects/Requests.hpp"
 #include "online/options/OnlineOptions.hpp"
 #include "online/runtime/LibcStates.hpp"
+#include "online/runtime/RunEnd.hpp"
 
 #include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
 #include <pthread.h>
+#include <string>
+#include <utility>
 #include <vector>
 
 namespace mpisim::online {
@@ -76,6 +79,9 @@ public:
   // The rank whose code runs now, kept without asking the engine (for the crash handler): set when a rank starts and
   // whenever an MPI call returns to it.
   int running_rank() const { return running_rank_; }
+  // Whether a memory fault at `address` with the stack pointer at `stack_pointer` is the running actor overflowing
+  // its stack (the crash handler's question).
+  bool running_rank_overflows_stack(const void* address, uintptr_t stack_pointer) const;
   mpi::Rank& rank() { return world().rank(current_rank()); }
   RankAccount& account(int world_rank) { return accounts_[world_rank]; }
   const std::vector<RankAccount>& accounts() const { return accounts_; }
@@ -97,9 +103,42 @@ public:
     if (output_end_)
       output_end_();
   }
+  // The run ends abruptly (terminate_run, the crash handler, exit()): the runner writes its summary, which names the
+  // outcome. Called once the report is out, just before the process ends.
+  void set_run_end(std::function<void(const RunEnd&)> hook) { run_end_ = std::move(hook); }
+  void run_ended(const RunEnd& end)
+  {
+    if (auto hook = std::exchange(run_end_, nullptr)) // once, even if writing the summary faults
+      hook(end);
+  }
+  // mpisim's warnings about the application (requests pending at MPI_Finalize), in the order given: printed at the
+  // end of the run and listed in the JSON summary.
+  void warn(std::string warning) { warnings_.push_back(std::move(warning)); }
+  const std::vector<std::string>& warnings() const { return warnings_; }
+  // Requests the ranks never completed are erroneous at MPI_Finalize (MPI-3.1 section 8.7): once the run is over, a
+  // warning per rank that finalized with some, naming how many and the first few (as MPI debuggers report them).
+  // After the run, since a finalized rank can no longer touch its requests: one scan for all ranks.
+  void warn_requests_pending_at_finalize();
+  // The ranks blocked now, in rank order, each with what it waits for (reports of a run cut short).
+  struct WaitingRank {
+    int rank;
+    std::string waits_for;
+  };
+  std::vector<WaitingRank> waiting_ranks() const;
+
+  // MPI may be called only between MPI_Init and MPI_Finalize (MPI-3.1 section 8.7): a call of the calling rank
+  // outside them ends the run as a fatal MPI error naming `call` (MPI_Send or PMPI_Send). The few calls allowed
+  // at any time (MPI_Initialized, MPI_Finalized, MPI_Get_version, MPI_Get_library_version; here also MPI_Wtime,
+  // MPI_Wtick and MPI_Abort) never ask.
+  void check_call_allowed(const char* call)
+  {
+    const int me = current_rank();
+    if (me >= 0 && (not accounts_[me].initialized || accounts_[me].finalized)) [[unlikely]]
+      refuse_call(me, call);
+  }
 
   // Entry and exit of every MPI call (ApiScope): computation since the last exit becomes simulated time. `call`
-  // names the MPI function, for the timeline.
+  // names the MPI function, for the timeline. The outermost call is checked first (check_call_allowed).
   void enter_call(const char* call = nullptr);
   void leave_call();
 
@@ -163,6 +202,7 @@ public:
 
 private:
   void inject_computation(int world_rank, double flops);
+  void refuse_call(int world_rank, const char* call);
 
   mpi::Simulation& simulation_;
   OnlineOptions options_;
@@ -176,6 +216,8 @@ private:
   int running_rank_ = -1;
   std::function<void(int)> output_boundary_;
   std::function<void()> output_end_;
+  std::function<void(const RunEnd&)> run_end_;
+  std::vector<std::string> warnings_;
   CallReporter* reporter_ = nullptr;
 
   // Groups, attributes, names, topologies (see above).
