@@ -30,6 +30,15 @@ uint64_t available_memory()
   return pages > 0 && page > 0 ? static_cast<uint64_t>(pages) * static_cast<uint64_t>(page) : 0;
 }
 
+uint64_t platform_memory_cap = 0; // cap_platform_memory(): set once by a tool, before any platform is built
+
+// What a platform may be sized against: the memory available, or the cap when it is lower.
+uint64_t memory_for_platforms()
+{
+  const uint64_t available = available_memory();
+  return platform_memory_cap > 0 ? std::min(available, platform_memory_cap) : available;
+}
+
 std::string gibibytes(double bytes)
 {
   char text[32];
@@ -41,8 +50,13 @@ std::string gibibytes(double bytes)
 
 uint64_t platform_element_limit()
 {
-  const uint64_t ids = std::numeric_limits<uint32_t>::max() - 1;           // HostId, LinkId, PointId
-  return std::min(ids, available_memory() / 2 / kBytesPerPlatformElement); // the other half: for the simulation
+  const uint64_t ids = std::numeric_limits<uint32_t>::max() - 1;               // HostId, LinkId, PointId
+  return std::min(ids, memory_for_platforms() / 2 / kBytesPerPlatformElement); // the other half: for the simulation
+}
+
+void cap_platform_memory(uint64_t bytes)
+{
+  platform_memory_cap = bytes;
 }
 
 void check_host_count(uint64_t hosts, const std::string& description, uint64_t elements)
@@ -58,7 +72,7 @@ void check_host_count(uint64_t hosts, const std::string& description, uint64_t e
                    description + " has " + count(hosts) + " hosts" + links + ", which would need about " +
                        gibibytes(static_cast<double>(elements) * kBytesPerPlatformElement) +
                        " of memory; a platform may take half of the " +
-                       gibibytes(static_cast<double>(available_memory())) + " available");
+                       gibibytes(static_cast<double>(memory_for_platforms())) + " available");
 }
 
 uint64_t saturating_product(uint64_t a, uint64_t b)

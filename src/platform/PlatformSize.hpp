@@ -12,8 +12,14 @@ namespace mpisim::platform {
 // Measured on generated clusters and tori of 10^5 to 10^6 hosts (resident memory / (hosts + links)), rounded up.
 inline constexpr uint64_t kBytesPerPlatformElement = 512;
 
-// The most hosts, routers, zones and links one platform may have here (memory available / 2 / bytes per element).
+// The most hosts, routers, zones and links one platform may have here (memory available / 2 / bytes per element,
+// or the cap below).
 uint64_t platform_element_limit();
+
+// Lowers the memory a platform may take to `bytes` for the rest of the process (0: no cap, the default). For tools
+// that build many platforms in one process, such as the fuzz harness (tests/fuzz): the size checks stay in the path,
+// with a ceiling small enough that one input cannot take the machine's memory.
+void cap_platform_memory(uint64_t bytes);
 
 // Throws InputError("", 0, "DESCRIPTION has N hosts, which would need about X GiB of memory; a platform may take
 // half of the Y GiB available")

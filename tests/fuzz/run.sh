@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Runs the fuzz targets built in build/fuzz (README.md in this folder), one after the other.
+# Usage: tests/fuzz/run.sh SECONDS [TARGET...]   (default: every target, SECONDS each)
+# Each target first replays its regression inputs (tests/fuzz/regressions/TARGET/: past findings, once each), then
+# fuzzes from its corpus (build/fuzz/corpus/TARGET: the seeds make_corpus.py generates, then what the fuzzer keeps)
+# and the hand-made seeds (tests/fuzz/seeds/TARGET). Findings go to build/fuzz/findings/TARGET/, the full output to
+# build/fuzz/logs/TARGET.log. Prints one line per target; exits 1 if any target found something.
+set -uo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+build=${FUZZ_BUILD:-$root/build/fuzz}
+seconds=${1:?usage: run.sh SECONDS [TARGET...]}
+shift
+targets=("$@")
+((${#targets[@]})) || targets=(trace_line trace_set platform_xml platform_spec hostfile model_parameters)
+
+# Limits that turn a runaway input into a finding: 10 s for one input, 1 GiB in one allocation, 2 GiB resident.
+limits=(-timeout=10 -malloc_limit_mb=1024 -rss_limit_mb=2048)
+
+python3 "$here/make_corpus.py" "$build/corpus" > /dev/null || exit 1
+mkdir -p "$build/logs"
+failed=0
+for target in "${targets[@]}"; do
+  exe=$build/tests/fuzz/fuzz_$target
+  log=$build/logs/$target.log
+  findings=$build/findings/$target
+  mkdir -p "$findings" "$build/corpus/$target"
+  seeds=()
+  [[ -d $here/seeds/$target ]] && seeds+=("$here/seeds/$target")
+
+  regressions=("$here/regressions/$target"/*)
+  if [[ -e ${regressions[0]} ]] &&
+     ! "$exe" "${limits[@]}" -artifact_prefix="$findings/" "${regressions[@]}" > "$log.regressions" 2>&1; then
+    echo "$target: a past finding fails again (see $log.regressions)"
+    failed=1
+    continue
+  fi
+
+  "$exe" "${limits[@]}" -max_total_time="$seconds" -print_final_stats=1 -dict="$here/dict/$target.dict" \
+    -artifact_prefix="$findings/" "$build/corpus/$target" "${seeds[@]}" > "$log" 2>&1
+  status=$?
+  executions=$(grep -oP 'stat::number_of_executed_units: \K[0-9]+' "$log" | tail -1)
+  coverage=$(grep -oP '^#[0-9]+.*\bcov: \K[0-9]+ ft: [0-9]+' "$log" | tail -1)
+  corpus=$(find "$build/corpus/$target" -type f | wc -l)
+  if ((status != 0)); then
+    failed=1
+    echo "$target: FINDING after ${executions:-?} executions: $(grep -m1 -E 'ERROR|finding|Timeout|out-of-memory' "$log")"
+    echo "  input: $(grep -oP 'Test unit written to \K.*' "$log" | tail -1); log: $log"
+  else
+    echo "$target: ${executions:-?} executions in ${seconds}s, cov: ${coverage:-?}, corpus: $corpus inputs, no finding"
+  fi
+done
+exit $failed
