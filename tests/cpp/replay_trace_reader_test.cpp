@@ -85,6 +85,14 @@ protected:
   fs::path dir_;
 };
 
+// The largest resident memory of this process so far, in KiB.
+long peak_resident_kib()
+{
+  rusage usage{};
+  ::getrusage(RUSAGE_SELF, &usage);
+  return usage.ru_maxrss;
+}
+
 // The per-rank byte array of a v-collective's call that holds the trace's one array (send counts for scatterv).
 std::vector<double> call_counts(const TraceAction& action)
 {
@@ -495,6 +503,26 @@ TEST_F(TraceReaderTest, InterleavedStreamingOfASharedTrace)
     }
   for (auto& stream : streams)
     EXPECT_FALSE(stream.next(action));
+}
+
+// Found by the fuzz harness (tests/fuzz/regressions/trace_set/): a shared trace naming rank 3458580 gave the reader
+// a queue per rank up front, an empty std::deque of about 600 bytes each: 2 GiB before the first action. Queues are
+// made on first use now, so the largest world the reader accepts (2^24 ranks) costs a pointer per rank.
+TEST_F(TraceReaderTest, SharedTraceOfMillionsOfRanksCostsNoQueuePerRank)
+{
+  const int last = (1 << 24) - 1;
+  const std::string lines = "0 compute 1\n" + std::to_string(last) + " compute 2\n0 compute 3\n";
+  TraceSet set = TraceSet::open(write("all.txt", lines));
+  ASSERT_EQ(set.size(), last + 1);
+  const long peak_before = peak_resident_kib();
+  const auto first = read_rank(set, 0); // reads the whole file, holding the last rank's action for it
+  ASSERT_EQ(first.size(), 2u);
+  EXPECT_EQ(first[1].amount, 3);
+  const auto others = read_rank(set, last);
+  ASSERT_EQ(others.size(), 1u);
+  EXPECT_EQ(others[0].amount, 2);
+  // 2^24 pointers and default datatypes: 144 MiB; a deque per rank: over 9 GiB.
+  EXPECT_LT(peak_resident_kib() - peak_before, 512 * 1024);
 }
 
 TEST_F(TraceReaderTest, TraceFileGivenDirectly)
