@@ -5,12 +5,15 @@
 #   make format apply .clang-format to every C and C++ file; `make format-check` (part of `make test`) fails on any
 #               file that differs from it
 #   make tidy   clang-tidy's checks of .clang-tidy over src/ (part of `make test`); any warning fails
+#   make fuzz   each libFuzzer target over the input readers for FUZZ_SECONDS (default 60) seconds; `make test` runs
+#               each for FUZZ_SMOKE_SECONDS (5) on its corpus (tests/fuzz/README.md)
 VENV    := .venv
 PYTHON  := $(VENV)/bin/python
 BUILD   := build/python
 JOBS    ?= $(shell nproc)
 
-.PHONY: all deps venv build demo test test-cpp test-python asan bench clean format format-check tidy
+.PHONY: all deps venv build demo test test-cpp test-python asan bench clean format format-check tidy fuzz fuzz-build \
+        fuzz-smoke
 
 all: build
 
@@ -30,7 +33,7 @@ build: venv
 demo: build
 	$(VENV)/bin/mpisim compare-models data/traces/npb/lu.S.4.txt --platform platforms/graphene.xml --models smpi,hybrid,loggps,fluid
 
-test: format-check build test-cpp test-python asan tidy
+test: format-check build test-cpp test-python asan tidy fuzz-smoke
 
 # The C++ tests reuse the package's build tree (same objects), with the test targets switched on.
 test-cpp: build
@@ -61,6 +64,21 @@ tidy: deps
 	run-clang-tidy -p build/tidy -j $(JOBS) -quiet 'src/' > build/tidy/report.txt 2>&1 \
 	  || { grep -E 'warning:|error:' build/tidy/report.txt | sort -u; echo "tidy: see build/tidy/report.txt"; exit 1; }
 	@echo "tidy: no clang-tidy warning in src/"
+
+# The fuzz tree: only the reading layers, built by clang with libFuzzer, ASan and UBSan (tests/fuzz/README.md).
+FUZZ_SECONDS       ?= 60
+FUZZ_SMOKE_SECONDS ?= 5
+
+fuzz-build: deps
+	cmake -S . -B build/fuzz -DMPISIM_FUZZ=ON -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
+	  -DCMAKE_BUILD_TYPE=RelWithDebInfo > /dev/null
+	cmake --build build/fuzz -j $(JOBS)
+
+fuzz: fuzz-build
+	bash tests/fuzz/run.sh $(FUZZ_SECONDS)
+
+fuzz-smoke: fuzz-build
+	bash tests/fuzz/run.sh $(FUZZ_SMOKE_SECONDS)
 
 bench: build
 	$(PYTHON) bench/replay_bench.py
