@@ -121,6 +121,11 @@ std::pair<LinkId, LinkId> add_cluster_link(const ClusterSpec& spec, PlatformBuil
   return {both, both};
 }
 
+uint64_t links_per_cable(const ClusterSpec& spec)
+{
+  return spec.sharing == ClusterSharing::SplitDuplex ? 2 : 1;
+}
+
 void check_hierarchical_cluster(const ClusterSpec& spec, PlatformBuilder& builder, size_t host_count, uint64_t elements)
 {
   check_host_count(host_count, "cluster '" + spec.id + "' (" + spec.topology + " " + spec.topo_parameters + ")",

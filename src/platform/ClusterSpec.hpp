@@ -74,9 +74,10 @@ ClusterLeaf add_cluster_leaf(const ClusterSpec& spec, PlatformBuilder& builder, 
 LinkId add_cluster_limiter(const ClusterSpec& spec, PlatformBuilder& builder, uint64_t id);
 
 // A topology link: <name>_UP and <name>_DOWN for SPLITDUPLEX clusters, otherwise one SHARED link
-// used both ways (SimGrid ignores FATPIPE here). Returns {up, down}.
+// used both ways (SimGrid ignores FATPIPE here). Returns {up, down}. links_per_cable() says how many.
 std::pair<LinkId, LinkId> add_cluster_link(const ClusterSpec& spec, PlatformBuilder& builder, const std::string& name,
                                            double bandwidth_factor = 1.0);
+uint64_t links_per_cable(const ClusterSpec& spec);
 
 // Checks common to the hierarchical topologies: enough radicals for `host_count` hosts (extra
 // radicals are ignored, with a warning), positive bandwidth, a size that fits in memory

@@ -81,4 +81,10 @@ uint64_t saturating_product(uint64_t a, uint64_t b)
   return __builtin_mul_overflow(a, b, &product) ? std::numeric_limits<uint64_t>::max() : product;
 }
 
+uint64_t saturating_sum(uint64_t a, uint64_t b)
+{
+  uint64_t sum = 0;
+  return __builtin_add_overflow(a, b, &sum) ? std::numeric_limits<uint64_t>::max() : sum;
+}
+
 } // namespace mpisim::platform

@@ -27,7 +27,8 @@ void cap_platform_memory(uint64_t bytes);
 // them (at least `hosts`); `description` names the spec or the cluster.
 void check_host_count(uint64_t hosts, const std::string& description, uint64_t elements = 0);
 
-// a * b, saturating at UINT64_MAX instead of wrapping around (shape products: a huge shape must stay huge).
+// a * b and a + b, saturating at UINT64_MAX instead of wrapping around (shape products: a huge shape must stay huge).
 uint64_t saturating_product(uint64_t a, uint64_t b);
+uint64_t saturating_sum(uint64_t a, uint64_t b);
 
 } // namespace mpisim::platform

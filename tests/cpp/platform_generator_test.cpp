@@ -168,12 +168,44 @@ TEST(platform_generator, ShapesTooLargeForMemoryAreRefusedWithTheirSize)
       << error_of("dragonfly:100000,1;100000,1;100000,1;100000");
 }
 
+// Found by the fuzz harness (the fat tree; the dragonfly has the same pattern; both inputs are in
+// tests/fuzz/regressions/platform_spec/): a fat tree or dragonfly of few hosts may still have billions of cables, and
+// their zones size a table of cables from the shape before any link is made. The size check now counts hosts,
+// switches or routers and the links of every cable. 16 hosts with 999999991 parallel cables
+// per pair: 2 x 32 * 999999991 links; 100 000 routers in one chassis: 5 * 10^9 green cables.
+TEST(platform_generator, CablesCountInTheSizeOfFatTreesAndDragonflies)
+{
+  auto error_of = [](const std::string& spec) -> std::string {
+    try {
+      generate_platform(spec);
+    } catch (const InputError& error) {
+      return error.what();
+    }
+    return "(no error)";
+  };
+  EXPECT_NE(error_of("fattree:2;4,4;2,2;999999991,1").find("has 16 hosts (63999999484 hosts and links)"),
+            std::string::npos)
+      << error_of("fattree:2;4,4;2,2;999999991,1");
+  EXPECT_NE(error_of("dragonfly:1,1;1,1;100000,1;1").find("has 100000 hosts (10000300000 hosts and links)"),
+            std::string::npos)
+      << error_of("dragonfly:1,1;1,1;100000,1;1");
+  // A small shape with few cables builds as before.
+  EXPECT_EQ(generate_platform("fattree:2;4,4;2,2;3,1")->hosts().size(), 16u);
+}
+
 TEST(platform_generator, SaturatingProductNeverWrapsAround)
 {
   EXPECT_EQ(saturating_product(1000, 1000), 1000000u);
   EXPECT_EQ(saturating_product(uint64_t(1) << 32, uint64_t(1) << 32), UINT64_MAX);
   EXPECT_EQ(saturating_product(UINT64_MAX, 2), UINT64_MAX);
   EXPECT_EQ(saturating_product(UINT64_MAX, 1), UINT64_MAX);
+}
+
+TEST(platform_generator, SaturatingSumNeverWrapsAround)
+{
+  EXPECT_EQ(saturating_sum(1000, 1000), 2000u);
+  EXPECT_EQ(saturating_sum(uint64_t(1) << 63, uint64_t(1) << 63), UINT64_MAX);
+  EXPECT_EQ(saturating_sum(UINT64_MAX, 1), UINT64_MAX);
 }
 
 // A <cluster> radical range is sized before it is expanded: "0-2000000000" was two billion ints first.

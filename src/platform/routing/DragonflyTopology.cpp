@@ -325,10 +325,25 @@ void add_blue_cables(const ClusterSpec& spec, PlatformBuilder& builder, Dragonfl
   }
 }
 
+// Hosts, routers and the links of the cables (local, green, black, blue): what the size check weighs before the zone
+// sizes its tables of green and black cables, which grow as the square of the routers per chassis and chassis per
+// group (`dragonfly:1,1;1,1;30000,1;1`: 30 000 hosts, 450 million green cables).
+uint64_t dragonfly_elements(const ClusterSpec& spec, const DragonflyShape& shape)
+{
+  const uint64_t green = saturating_product(saturating_product(shape.groups, shape.chassis_per_group),
+                                            pair_count(shape.routers_per_chassis));
+  const uint64_t black = saturating_product(saturating_product(shape.groups, pair_count(shape.chassis_per_group)),
+                                            shape.routers_per_chassis);
+  const uint64_t blue = pair_count(shape.groups);
+  const uint64_t cables = saturating_sum(saturating_sum(shape.host_count(), green), saturating_sum(black, blue));
+  return saturating_sum(saturating_sum(shape.host_count(), shape.router_count()),
+                        saturating_product(cables, links_per_cable(spec)));
+}
+
 void build_dragonfly(const ClusterSpec& spec, PlatformBuilder& builder, Zone* parent)
 {
   const DragonflyShape shape = parse_dragonfly_shape(spec.topo_parameters);
-  check_hierarchical_cluster(spec, builder, shape.host_count());
+  check_hierarchical_cluster(spec, builder, shape.host_count(), dragonfly_elements(spec, shape));
   check_blue_cables_fit(spec, shape);
   auto& zone = static_cast<DragonflyRouting&>(
       builder.add_zone(parent, std::make_unique<DragonflyRouting>(spec.id, shape), spec.line));

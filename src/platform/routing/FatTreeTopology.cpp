@@ -52,7 +52,7 @@ public:
     uint64_t switches = 0;
     for (size_t level = 1; level <= height(); level++) {
       first_switch_.push_back(switches);
-      switches += node_count(level);
+      switches = saturating_sum(switches, node_count(level));
     }
     switch_count_ = switches;
   }
@@ -340,10 +340,21 @@ void add_cables(const ClusterSpec& spec, PlatformBuilder& builder, FatTreeRoutin
   }
 }
 
+// Hosts, switches and the links of the cables: what the size check weighs before the zone sizes its table of cables
+// (a few hosts with a billion parallel cables per pair, `fattree:2;4,4;2,2;999999991,1`, would need 256 GB).
+uint64_t fat_tree_elements(const ClusterSpec& spec, const FatTreeShape& shape)
+{
+  uint64_t cables = 0;
+  for (size_t level = 1; level <= shape.height(); level++)
+    cables = saturating_sum(cables, saturating_product(shape.node_count(level - 1), shape.level(level).parent_ports()));
+  return saturating_sum(saturating_sum(shape.host_count(), shape.switch_count()),
+                        saturating_product(cables, links_per_cable(spec)));
+}
+
 void build_fat_tree(const ClusterSpec& spec, PlatformBuilder& builder, Zone* parent)
 {
   FatTreeShape shape = parse_fat_tree_shape(spec.topo_parameters);
-  check_hierarchical_cluster(spec, builder, shape.host_count());
+  check_hierarchical_cluster(spec, builder, shape.host_count(), fat_tree_elements(spec, shape));
   // SimGrid numbers positions across all fat trees of a process; routing depends on them.
   uint64_t& positions = builder.counter("fat_tree.position");
   const uint64_t first_position = positions;
