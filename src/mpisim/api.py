@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import tempfile
+import time
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence, Tuple
 
@@ -27,7 +28,8 @@ class RankStats:
 class Result:
     """What replay and run results share: `simulated_time`, per-rank figures (`ranks`), `fingerprint` (the engine's
     hash of the event sequence), and their provenance: `inputs`, `model_parameters` and, in `to_dict()`, the
-    version."""
+    version. `to_dict()` is the same for two runs of the same inputs except its "host" entry, what the machine and
+    the moment add (real time taken; for `run`, the host speed used)."""
 
     def to_dataframe(self):
         """Per-rank breakdown as a pandas DataFrame (needs pandas)."""
@@ -48,6 +50,7 @@ class ReplayResult(Result):
     model_parameters: Dict[str, str] = field(default_factory=dict)
     # --coll-selector automatic: per distinct call, the candidates' times and the choice
     collective_decisions: List[dict] = field(default_factory=list)
+    wall_seconds: float = 0.0  # real time the replay took
 
     def to_dict(self) -> dict:
         from mpisim import __version__
@@ -61,6 +64,7 @@ class ReplayResult(Result):
             "model_parameters": self.model_parameters,
             "ranks": [vars(r) for r in self.ranks],
             "collective_decisions": self.collective_decisions,
+            "host": {"wall_seconds": self.wall_seconds},
         }
 
 
@@ -102,7 +106,9 @@ def replay(
     if timeline:
         options.update(timeline=timeline, timeline_format=timeline_format, timeline_internals=timeline_internals,
                        timeline_links=timeline_links)
+    start = time.perf_counter()
     raw = _core.replay(options)
+    wall_seconds = time.perf_counter() - start
     ranks = [RankStats(rank=i, **r) for i, r in enumerate(raw["ranks"])]
     inputs = {
         "trace": os.path.abspath(trace) if os.path.exists(trace) else trace,
@@ -125,6 +131,7 @@ def replay(
         model_parameters=dict(raw["model_parameters"]),
         collective_decisions=[dict(d, candidates=[list(c) for c in d["candidates"]])
                               for d in raw["collective_decisions"]],
+        wall_seconds=wall_seconds,
     )
 
 
@@ -149,11 +156,12 @@ class RunResult(Result):
     exit_status: int
     stdout: str
     stderr: str
-    wall_seconds: float
+    wall_seconds: float  # real time the simulation took
     inputs: Dict[str, object] = field(default_factory=dict)
     model_parameters: Dict[str, str] = field(default_factory=dict)
     outcome: str = "ok"
     warnings: List[str] = field(default_factory=list)
+    host_speed: float = 0.0  # flop/s that scaled computation: measured at start unless given (then also in inputs)
 
     def to_dict(self) -> dict:
         from mpisim import __version__
@@ -165,10 +173,10 @@ class RunResult(Result):
             "exit_status": self.exit_status,
             "warnings": self.warnings,
             "fingerprint": f"{self.fingerprint:016x}",
-            "wall_seconds": self.wall_seconds,
             "inputs": self.inputs,
             "model_parameters": self.model_parameters,
             "ranks": [vars(r) for r in self.ranks],
+            "host": {"wall_seconds": self.wall_seconds, "host_speed": self.host_speed},
         }
 
 
@@ -287,11 +295,12 @@ def run(program: str, args: Sequence[str] = (), **options) -> RunResult:
         exit_status=summary["exit_status"],
         stdout=done.stdout,
         stderr=done.stderr,
-        wall_seconds=summary["wall_seconds"],
+        wall_seconds=summary["host"]["wall_seconds"],
         inputs=inputs,
         model_parameters=dict(summary["model_parameters"]),
         outcome=summary["outcome"],
         warnings=list(summary["warnings"]),
+        host_speed=summary["host"]["host_speed"],
     )
 
 

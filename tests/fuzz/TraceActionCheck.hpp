@@ -1,5 +1,6 @@
 // What the replayer takes for granted in a parsed action (replay/TraceAction.hpp): finite amounts, not negative
-// except the receive size (negative: probe for it), peers and roots among the ranks, a collective's call present.
+// except the receive size (negative: probe for it) and the source line of `location` (an annotation the replay
+// ignores, read as any integer as SimGrid does), peers and roots among the ranks, a collective's call present.
 // An action breaking these passed the reader's checks and would reach the simulation: a finding.
 #pragma once
 
@@ -14,7 +15,8 @@ inline void check_action(const replay::TraceAction& action, int world_size)
 {
   using replay::ActionKind;
   const std::string name(replay::action_name(action.kind));
-  const bool may_be_negative = action.kind == ActionKind::Recv || action.kind == ActionKind::Irecv;
+  const bool may_be_negative =
+      action.kind == ActionKind::Recv || action.kind == ActionKind::Irecv || action.kind == ActionKind::Location;
   if (not std::isfinite(action.amount) || not std::isfinite(action.amount2))
     finding(name + ": amount not finite");
   if (not may_be_negative && (action.amount < 0 || action.amount2 < 0))

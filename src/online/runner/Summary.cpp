@@ -77,6 +77,9 @@ std::string summary_json(const RunnerOptions& options, const Runtime* runtime, c
 {
   const RunEnd& end = outcome.end;
   std::ostringstream out;
+  // Everything but "host" depends only on the inputs: two runs of the same inputs give the same text, byte for byte
+  // (tests/python/test_determinism.py). "host" holds what the machine and the moment add: the real time taken, and
+  // the host speed used (measured at start unless --host-speed gave it, which inputs.host_speed then records).
   out << "{\n  \"outcome\": " << quoted(outcome_name(end.outcome)) << ",\n  \"exit_status\": " << end.exit_status
       << ",\n  \"application_status\": "
       << (end.outcome == Outcome::Ok           ? std::string("0")
@@ -88,12 +91,12 @@ std::string summary_json(const RunnerOptions& options, const Runtime* runtime, c
     for (size_t i = 0; i < runtime->warnings().size(); ++i)
       out << (i ? ", " : "") << quoted(runtime->warnings()[i]);
   out << "],\n  \"simulated_time\": " << exact(outcome.simulated_time)
-      << ",\n  \"wall_seconds\": " << outcome.wall_seconds << ",\n  \"fingerprint\": " << outcome.fingerprint
-      << ",\n  \"inputs\": {\"program\": " << quoted(options.program)
+      << ",\n  \"fingerprint\": " << outcome.fingerprint << ",\n  \"inputs\": {\"program\": " << quoted(options.program)
       << ", \"platform\": " << quoted(options.simulation.platform)
       << ", \"model\": " << quoted(options.simulation.model)
       << ", \"collective_selector\": " << quoted(options.simulation.collective_selector)
-      << ", \"ranks\": " << options.ranks << ", \"host_speed\": " << outcome.host_speed
+      << ", \"ranks\": " << options.ranks
+      << ", \"host_speed\": " << (options.host_speed_given ? exact(outcome.host_speed) : std::string("null"))
       << ", \"compute_time\": " << (options.online.compute_time ? "true" : "false")
       << ", \"privatization\": " << quoted(outcome.privatization) << "},\n  \"model_parameters\": {";
   bool first = true;
@@ -109,7 +112,8 @@ std::string summary_json(const RunnerOptions& options, const Runtime* runtime, c
     out << (r ? ",\n    " : "\n    ") << "{\"rank\": " << r << ", \"compute\": " << exact(a.compute)
         << ", \"mpi\": " << exact(a.mpi) << ", \"finish\": " << exact(a.finish) << ", \"calls\": " << a.calls << "}";
   }
-  out << (ranks ? "\n  ]\n}\n" : "]\n}\n");
+  out << (ranks ? "\n  ],\n" : "],\n") << "  \"host\": {\"wall_seconds\": " << exact(outcome.wall_seconds)
+      << ", \"host_speed\": " << exact(outcome.host_speed) << "}\n}\n";
   return out.str();
 }
 
