@@ -131,6 +131,9 @@ def test_the_deepest_nesting_allowed_replays(tmp_path):
     ("cluster:1000000000000", "1000000000000 hosts"),
     ("torus:" + "x".join(["1000"] * 20), "more than 10^19 hosts"),
     ("fattree:3;1000,1000,1000;1,1000,1000;1,1,1", "1000000000 hosts"),
+    # found by the fuzz harness (tests/fuzz): few hosts, billions of cables, sized before any link was made
+    ("fattree:2;4,4;2,2;999999991,1", "16 hosts (63999999484 hosts and links)"),
+    ("dragonfly:1,1;1,1;100000,1;1", "100000 hosts (10000300000 hosts and links)"),
 ])
 def test_generated_platforms_too_large_are_refused_before_building(spec, hosts):
     line = assert_one_line_error(["replay", INDEX, "--platform", spec], f"platform spec '{spec}'", hosts,
