@@ -45,6 +45,16 @@ private:
   bool locked_;
 };
 
+// One draw of the drand48 family from the calling rank's state, under the lock: `draw(data, &value)` is the
+// reentrant function of the same name (those given a state of the caller's take only the rank's constants).
+template <class Value, class Draw> Value draw48(Draw draw)
+{
+  const StateLock lock;
+  Value value{};
+  draw(states().drand48, &value);
+  return value;
+}
+
 } // namespace
 
 // rand and random ----------------------------------------------------------------------------------------------------
@@ -99,50 +109,32 @@ extern "C" char* setstate(char* buffer) noexcept
 
 extern "C" double drand48() noexcept
 {
-  const StateLock lock;
-  double value = 0;
-  drand48_r(&states().drand48, &value);
-  return value;
+  return draw48<double>([](drand48_data& data, double* value) { drand48_r(&data, value); });
 }
 
 extern "C" double erand48(unsigned short state[3]) noexcept
 {
-  const StateLock lock;
-  double value = 0;
-  erand48_r(state, &states().drand48, &value);
-  return value;
+  return draw48<double>([state](drand48_data& data, double* value) { erand48_r(state, &data, value); });
 }
 
 extern "C" long lrand48() noexcept
 {
-  const StateLock lock;
-  long value = 0;
-  lrand48_r(&states().drand48, &value);
-  return value;
+  return draw48<long>([](drand48_data& data, long* value) { lrand48_r(&data, value); });
 }
 
 extern "C" long nrand48(unsigned short state[3]) noexcept
 {
-  const StateLock lock;
-  long value = 0;
-  nrand48_r(state, &states().drand48, &value);
-  return value;
+  return draw48<long>([state](drand48_data& data, long* value) { nrand48_r(state, &data, value); });
 }
 
 extern "C" long mrand48() noexcept
 {
-  const StateLock lock;
-  long value = 0;
-  mrand48_r(&states().drand48, &value);
-  return value;
+  return draw48<long>([](drand48_data& data, long* value) { mrand48_r(&data, value); });
 }
 
 extern "C" long jrand48(unsigned short state[3]) noexcept
 {
-  const StateLock lock;
-  long value = 0;
-  jrand48_r(state, &states().drand48, &value);
-  return value;
+  return draw48<long>([state](drand48_data& data, long* value) { jrand48_r(state, &data, value); });
 }
 
 extern "C" void srand48(long seed) noexcept
