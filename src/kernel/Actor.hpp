@@ -14,6 +14,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace mpisim::kernel {
 
@@ -71,6 +72,7 @@ private:
   boost::context::fiber maestro_;
   std::exception_ptr failure_;
   bool cancelled_ = false;
+  std::vector<std::function<void()>> interrupts_; // Engine::interrupt: handlers to run when the actor resumes
 };
 
 } // namespace mpisim::kernel

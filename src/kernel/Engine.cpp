@@ -67,15 +67,42 @@ void Engine::wake(Actor& actor)
   ready_.push_back(&actor);
 }
 
+void Engine::interrupt(Actor& actor, std::function<void()> handler)
+{
+  if (actor.state_ == Actor::State::Finished)
+    return;
+  if (&actor == running_) {
+    handler();
+    return;
+  }
+  actor.interrupts_.push_back(std::move(handler));
+  wake(actor); // nothing when it is not blocked: it runs the handler when it next resumes
+}
+
+bool Engine::block(Actor& me, const Activity* on)
+{
+  me.state_ = Actor::State::Blocked;
+  me.blocked_on_ = on;
+  me.suspend();
+  if (me.interrupts_.empty())
+    return false;
+  while (not me.interrupts_.empty()) { // a handler may bring another (an interval timer, a signal sent to itself)
+    std::vector<std::function<void()>> handlers;
+    handlers.swap(me.interrupts_);
+    for (auto& handler : handlers)
+      handler();
+  }
+  return true;
+}
+
 void Engine::wait(Activity& activity)
 {
   if (activity.done())
     return;
   Actor& me = self();
-  activity.waiters_.push_back(&me);
-  me.state_ = Actor::State::Blocked;
-  me.blocked_on_ = &activity;
-  me.suspend();
+  activity.waiters_.push_back(&me); // stays registered across interrupts, until the activity completes
+  while (block(me, &activity) && not activity.done()) {
+  }
 }
 
 size_t Engine::wait_any(std::span<Activity* const> activities)
@@ -91,9 +118,9 @@ size_t Engine::wait_any(std::span<Activity* const> activities)
   Actor& me = self();
   for (Activity* activity : activities)
     activity->waiters_.push_back(&me);
-  me.state_ = Actor::State::Blocked;
-  me.blocked_on_ = activities.empty() ? nullptr : activities.front();
-  me.suspend();
+  const Activity* first = activities.empty() ? nullptr : activities.front();
+  while (block(me, first) && first_done() == activities.size()) {
+  }
   for (Activity* activity : activities) { // forget the registrations that did not fire
     auto& waiters = activity->waiters_;
     waiters.erase(std::remove(waiters.begin(), waiters.end(), &me), waiters.end());

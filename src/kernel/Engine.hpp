@@ -82,6 +82,11 @@ public:
   // Makes a blocked actor runnable again (called when an activity it waits for completes).
   void wake(Actor& actor);
 
+  // Runs `handler` in the actor's own context, as a process runs a signal handler: at once when the actor is the one
+  // running; otherwise when it next resumes, and an actor blocked in wait() or wait_any() is resumed for it at the
+  // current date, runs it, and blocks again on what it waited for. Dropped for an actor that has finished.
+  void interrupt(Actor& actor, std::function<void()> handler);
+
   // The actors blocked now, in creation order, each with what it waits for (the lines of a deadlock report).
   struct BlockedActor {
     const Actor* actor;
@@ -95,6 +100,9 @@ public:
 
 private:
   void run_ready_actors();
+  // Blocks the running actor until it is woken; runs the interrupts it was woken for (or that came meanwhile) and
+  // returns whether there were any.
+  bool block(Actor& me, const Activity* on);
   void update_models();
   void fire_due_events();
   [[noreturn]] void report_deadlock() const;

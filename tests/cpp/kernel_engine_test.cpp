@@ -92,6 +92,73 @@ TEST(KernelEngine, WaitAnyReturnsTheFirstToComplete)
   EXPECT_DOUBLE_EQ(when, 1.0);
 }
 
+// An interrupt (a simulated signal) runs in the interrupted actor at the date it is sent, while the actor is blocked;
+// the actor then goes back to what it waited for and resumes when that completes, not before.
+TEST(KernelEngine, InterruptRunsInTheBlockedActorThenItWaitsOn)
+{
+  Engine engine;
+  std::vector<std::pair<std::string, double>> log;
+  Actor& sleeper = engine.spawn("sleeper", [&] {
+    engine.sleep(5.0);
+    log.emplace_back("woke", engine.now());
+  });
+  engine.spawn("sender", [&] {
+    engine.sleep(2.0);
+    engine.interrupt(sleeper, [&] {
+      EXPECT_EQ(&engine.self(), &sleeper);
+      log.emplace_back("handler", engine.now());
+      engine.sleep(1.0); // a handler may block too: the sleeper's own wait still ends at 5
+      log.emplace_back("handler done", engine.now());
+    });
+    log.emplace_back("sent", engine.now());
+  });
+  engine.run();
+  const std::vector<std::pair<std::string, double>> expected = {
+      {"sent", 2.0}, {"handler", 2.0}, {"handler done", 3.0}, {"woke", 5.0}};
+  EXPECT_EQ(log, expected);
+}
+
+// In wait_any the interrupted actor resumes for the handler and returns only when one of its activities is done.
+TEST(KernelEngine, InterruptDuringWaitAnyKeepsWaiting)
+{
+  Engine engine;
+  size_t index = 99;
+  double when = -1;
+  int handled = 0;
+  Actor& waiter = engine.spawn("waiter", [&] {
+    auto slow = engine.start_timer(3.0, "slow");
+    auto fast = engine.start_timer(4.0, "fast");
+    Activity* both[] = {fast.get(), slow.get()};
+    index = engine.wait_any(both);
+    when = engine.now();
+  });
+  engine.spawn("sender", [&] {
+    engine.sleep(1.0);
+    engine.interrupt(waiter, [&] { ++handled; });
+    engine.interrupt(waiter, [&] { ++handled; });
+  });
+  engine.run();
+  EXPECT_EQ(handled, 2);
+  EXPECT_EQ(index, 1u);
+  EXPECT_DOUBLE_EQ(when, 3.0);
+}
+
+// Sent to itself, the handler runs at once (as raise() does); sent to an actor that has finished, it is dropped.
+TEST(KernelEngine, InterruptOfSelfRunsAtOnceAndOfFinishedActorIsDropped)
+{
+  Engine engine;
+  std::vector<std::string> log;
+  Actor& quick = engine.spawn("quick", [&] { log.emplace_back("quick ends"); });
+  engine.spawn("self", [&] {
+    engine.sleep(1.0);
+    engine.interrupt(engine.self(), [&] { log.emplace_back("own handler"); });
+    engine.interrupt(quick, [&] { log.emplace_back("never"); });
+    log.emplace_back("after");
+  });
+  engine.run();
+  EXPECT_EQ(log, (std::vector<std::string>{"quick ends", "own handler", "after"}));
+}
+
 TEST(KernelEngine, DeadlockNamesEachBlockedActorAndWhatItWaitsFor)
 {
   struct Never : Activity {

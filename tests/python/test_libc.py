@@ -21,7 +21,7 @@ from test_online import mpisim
 SOURCES = repo_path("tests", "online")
 CLUSTER4 = repo_path("examples", "replay-basic", "cluster4.xml")  # 1 Gf hosts
 PROGRAMS = {"getopt": "getopt.c", "getopt_cases": "getopt_cases.c", "libc_state": "libc_state.c",
-            "clocks": "clocks.c", "chrono": "chrono.cpp"}
+            "clocks": "clocks.c", "chrono": "chrono.cpp", "signals": "signals.c"}
 GETOPT_ARGUMENTS = ["-v", "--size", "100", "input1", "-o", "out.txt", "--mode=fast", "input2", "-abc", "--verb",
                     "-x7", "--", "-notanoption"]
 
@@ -190,3 +190,55 @@ def test_real_time_clocks_start_at_the_epoch_unless_real_clocks(built):
     assert real.returncode == 0, real.stderr
     seconds = [int(word) for word in real.stdout.split()[1::2]]
     assert all(abs(s - time.time()) < 600 for s in seconds), real.stdout
+
+
+# ------------------------------------------------------------------------------------------------------------ signals
+
+def test_alarm_goes_off_in_simulated_time_while_the_rank_waits_in_mpi(built):
+    # Ranks 1-3 wait in MPI_Barrier for rank 0, which sleeps 5 s: their alarm(2) handlers run at 2 s inside the
+    # barrier, which then goes on waiting; rank 0's runs during its sleep. (On the old build the alarm was real: the
+    # run ended before 2 real seconds and no handler ran, handler date -1.)
+    done = run(built, "signals", "alarm", options=("--quiet", "--no-compute-time"))
+    assert done.returncode == 0, done.stderr
+    lines = sorted(done.stdout.splitlines())
+    assert len(lines) == 4
+    for rank, line in enumerate(lines):
+        assert line.startswith(f"rank {rank}: previous alarm 0, handler at 2.000000, barrier left at 5.00"), line
+        assert line.endswith("alarm left 0"), line
+
+
+def test_interval_timer_ticks_in_simulated_time(built):
+    # setitimer(ITIMER_REAL, 1 s then every 0.5 s) during a 3.2 s usleep: ticks at 1, 1.5, 2, 2.5, 3 s; at 3.2 s the
+    # next is 0.3 s away.
+    done = run(built, "signals", "interval", np=2, options=("--quiet", "--no-compute-time"))
+    assert done.returncode == 0, done.stderr
+    for line in done.stdout.splitlines():
+        assert line.split(": ")[1] == "5 ticks, last at 3.000000, next in 0.300000 s, interval 0.500000 s", line
+
+
+def test_alarm_left_to_its_default_ends_the_run_naming_the_rank(built):
+    done = run(built, "signals", "default", options=("--quiet", "--no-compute-time"))
+    assert done.returncode == 128 + 14, done.stderr
+    assert done.stderr.strip().splitlines()[0] == ("mpisim: rank 1 received signal 14 (Alarm clock) at simulated "
+                                                   "time 1.000000000 s")
+
+
+def test_kill_between_ranks_reaches_the_rank_s_handler_at_the_sender_s_date(built):
+    # Rank 0 sends SIGUSR1 to rank 1's pid at 1 s while rank 1 waits in MPI_Recv (on the old build: ESRCH, the pid
+    # names no process), then to itself at 2 s, handled before kill returns.
+    done = run(built, "signals", "kill", np=2, options=("--quiet", "--no-compute-time"))
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[:3] == ["rank 1: signal 10 (code user) at 1.000000", "rank 0: signal 10 (code user) at 2.000000",
+                         "rank 0: after kill to itself at 2.000000"]
+    assert lines[3].startswith("rank 1: received 42 at 2.00")
+
+
+def test_program_s_sigsegv_handler_runs_and_dispositions_are_per_rank(built):
+    # Every rank installs its handler; rank 0's sigaction still reports the default as the previous disposition (its
+    # own, not another rank's). Rank 1's null write reaches its handler, which exits with 7.
+    done = run(built, "signals", "segv", options=("--quiet", "--no-compute-time"))
+    assert done.returncode == 7, done.stderr
+    assert done.stdout.splitlines()[0] == "rank 0: SIGSEGV was default"
+    assert "rank 1 caught signal 11 at 1.00" in done.stdout
+    assert "mpisim: rank 1 exited with status 7 (called exit)" in done.stderr

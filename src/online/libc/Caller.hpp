@@ -20,4 +20,8 @@ inline bool caller_time_is_simulated()
   return Runtime::libc_rank() >= 0 && not Runtime::get().options().real_clocks;
 }
 
+// Rank r's process id (getpid) is kFirstRankPid + r: deterministic, and above Linux's largest process id
+// (PID_MAX_LIMIT, 2^22), so that it never names a real process.
+constexpr int kFirstRankPid = 1 << 22;
+
 } // namespace mpisim::online

@@ -15,10 +15,6 @@ using namespace mpisim::online;
 
 namespace {
 
-// Rank r's process id is kFirstPid + r: deterministic, and above Linux's largest process id (PID_MAX_LIMIT, 2^22),
-// so it never names another process of the machine (kill() on it fails with ESRCH).
-constexpr int kFirstPid = 1 << 22;
-
 const std::string& host_name(int rank)
 {
   Runtime& runtime = Runtime::get();
@@ -59,5 +55,5 @@ extern "C" int uname(utsname* name) noexcept
 extern "C" pid_t getpid() noexcept
 {
   const int rank = Runtime::libc_rank();
-  return rank < 0 ? real::getpid() : kFirstPid + rank;
+  return rank < 0 ? real::getpid() : kFirstRankPid + rank;
 }

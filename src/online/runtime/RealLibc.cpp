@@ -1,6 +1,7 @@
 #include "online/runtime/RealLibc.hpp"
 
 #include <dlfcn.h>
+#include <signal.h>
 #include <sys/resource.h>
 #include <sys/time.h>
 #include <sys/times.h>
@@ -111,6 +112,42 @@ int getpid()
 {
   MPISIM_REAL(getpid);
   return function();
+}
+
+int sigaction(int signal, const struct sigaction* action, struct sigaction* previous)
+{
+  MPISIM_REAL(sigaction);
+  return function(signal, action, previous);
+}
+
+int kill(int pid, int signal)
+{
+  MPISIM_REAL(kill);
+  return function(pid, signal);
+}
+
+unsigned int alarm(unsigned int seconds)
+{
+  MPISIM_REAL(alarm);
+  return function(seconds);
+}
+
+unsigned int ualarm(unsigned int microseconds, unsigned int interval)
+{
+  MPISIM_REAL(ualarm);
+  return function(microseconds, interval);
+}
+
+int setitimer(int which, const itimerval* value, itimerval* previous)
+{
+  MPISIM_REAL(setitimer);
+  return function(static_cast<__itimer_which_t>(which), value, previous);
+}
+
+int getitimer(int which, itimerval* value)
+{
+  MPISIM_REAL(getitimer);
+  return function(static_cast<__itimer_which_t>(which), value);
 }
 
 } // namespace mpisim::online::real

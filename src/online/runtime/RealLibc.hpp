@@ -14,6 +14,8 @@ struct tms;
 struct rusage;
 struct utsname;
 struct option;
+struct itimerval;
+struct sigaction;
 
 namespace mpisim::online::real {
 
@@ -31,5 +33,11 @@ int clock_nanosleep(clockid_t clock, int flags, const timespec* duration, timesp
 int gethostname(char* name, size_t length);
 int uname(utsname* name);
 int getpid();
+int sigaction(int signal, const struct sigaction* action, struct sigaction* previous);
+int kill(int pid, int signal);
+unsigned int alarm(unsigned int seconds);
+unsigned int ualarm(unsigned int microseconds, unsigned int interval);
+int setitimer(int which, const itimerval* value, itimerval* previous);
+int getitimer(int which, itimerval* value);
 
 } // namespace mpisim::online::real

@@ -37,7 +37,8 @@ double monotonic_time()
 Runtime::Runtime(mpi::Simulation& simulation, OnlineOptions options)
     : simulation_(simulation), options_(options), accounts_(simulation.world().size()),
       communicators_(simulation.world()), process_objects_(std::make_unique<ProcessObjects>(simulation.world().size())),
-      libc_(simulation.world().size()), thread_(pthread_self())
+      libc_(simulation.world().size()), signals_(simulation.engine(), simulation.world().size()),
+      thread_(pthread_self())
 {
   simulation.world().set_polling(options_.polling);
   g_runtime = this;
@@ -71,6 +72,7 @@ void Runtime::attach(int world_rank)
   if (actor >= rank_of_actor_.size())
     rank_of_actor_.resize(actor + 1, -1);
   rank_of_actor_[actor] = world_rank;
+  signals_.bind(world_rank, simulation_.engine().self());
   running_rank_ = world_rank;
   if (options_.compute_time)
     mark_cpu(accounts_[world_rank]);

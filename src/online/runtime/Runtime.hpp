@@ -15,6 +15,7 @@
 #include "online/objects/Requests.hpp"
 #include "online/options/OnlineOptions.hpp"
 #include "online/runtime/LibcStates.hpp"
+#include "online/runtime/RankSignals.hpp"
 #include "online/runtime/RunEnd.hpp"
 
 #include <cstdint>
@@ -192,6 +193,8 @@ public:
   void sleep_for(double seconds);
   // The C library's per-rank state (LibcStates.hpp); also the engine's memory contexts (runner/main.cpp).
   LibcStates& libc() { return libc_; }
+  // Signals sent to ranks in simulated time (alarm, kill between ranks: online/libc/Signals.cpp).
+  RankSignals& signals() { return signals_; }
 
   // What each MPI process of a real run keeps: info objects, error handlers and codes, names (ProcessObjects.hpp).
   ProcessObjects& process_objects() { return *process_objects_; }
@@ -229,6 +232,7 @@ private:
   std::unique_ptr<ProcessObjects> process_objects_;
   std::unique_ptr<Windows> windows_; // one-sided communication: made on first use
   LibcStates libc_;
+  RankSignals signals_;
   pthread_t thread_; // the thread running the simulation
 
   // Host CPU time used by the rank since it last left the MPI library (0 when surely below the threshold).
