@@ -165,6 +165,26 @@ int main(int argc, char** argv)
   MPI_Exscan(&rank, &prefix, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
   check(rank == 0 || prefix == rank * (rank - 1) / 2, "exscan");
 
+  /* In place, with inputs large enough (128 KiB: rendezvous, data read when the transfer ends) that a rank's sends are
+     still under way when its first partial results come in: they must carry the input, not the partial result.
+     Rank 0's buffer stays as it was under exscan. */
+  enum { kPrefixCount = 32768 };
+  static int prefixes[kPrefixCount];
+  for (int i = 0; i < kPrefixCount; ++i)
+    prefixes[i] = rank + i;
+  MPI_Scan(MPI_IN_PLACE, prefixes, kPrefixCount, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  ok = 1;
+  for (int i = 0; i < kPrefixCount; ++i)
+    ok &= prefixes[i] == rank * (rank + 1) / 2 + (rank + 1) * i;
+  check(ok, "scan in place");
+  for (int i = 0; i < kPrefixCount; ++i)
+    prefixes[i] = rank + i;
+  MPI_Exscan(MPI_IN_PLACE, prefixes, kPrefixCount, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  ok = 1;
+  for (int i = 0; i < kPrefixCount; ++i)
+    ok &= prefixes[i] == (rank == 0 ? i : rank * (rank - 1) / 2 + rank * i);
+  check(ok, "exscan in place");
+
   MPI_Op op;
   MPI_Op_create(max_abs, 1, &op);
   int signed_value = rank % 2 ? -rank : rank, largest = 0;

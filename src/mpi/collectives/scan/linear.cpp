@@ -28,12 +28,19 @@ void combine_in_rank_order(const CollectiveContext& c, const CollectiveCall& cal
 void prefix_linear(const CollectiveContext& c, const CollectiveCall& call)
 {
   coll::Temp lower(call, c.me * call.bytes); // slot p: rank p's buffer
-  std::vector<RequestPtr> requests;          // receives from ranks 0 .. me-1, then sends
+  // In place, the rank's input is the result buffer, which is written as receives complete, before the sends that
+  // carry the input have: they carry a copy.
+  const bool in_place = call.has_data() && call.send_data == call.recv_data && c.me + 1 < c.size;
+  coll::Temp own_input(call, in_place ? call.bytes : 0);
+  if (in_place)
+    coll::copy(own_input.data(), call.send_data, call.bytes);
+  const std::byte* outgoing = in_place ? own_input.data() : call.send_data;
+  std::vector<RequestPtr> requests; // receives from ranks 0 .. me-1, then sends
   requests.reserve(c.size);
   for (int peer = 0; peer < c.me; ++peer)
     requests.push_back(c.rank.irecv(c.comm, peer, c.tag, call.bytes, lower.at(peer * call.bytes)));
   for (int peer = c.me + 1; peer < c.size; ++peer)
-    requests.push_back(c.rank.isend(c.comm, peer, c.tag, call.bytes, call.send_data));
+    requests.push_back(c.rank.isend(c.comm, peer, c.tag, call.bytes, outgoing));
   if (not call.commutative || not call.has_data()) {
     c.rank.waitall(requests);
     if (call.has_data())
