@@ -5,7 +5,7 @@
 // collectively): its part on each member (memory, size, displacement unit, name, error handler, epoch) is indexed by
 // rank in the window's communicator. RMA operations travel as messages on a hidden communicator of the window's
 // members (made by MPI_Comm_create: no attribute is copied onto it), and are applied by their target
-// at the closing MPI_Win_fence (api_rma.cpp).
+// at the closing MPI_Win_fence (RmaOperations.hpp).
 #pragma once
 
 #include "online/runtime/HandleTable.hpp"
@@ -78,6 +78,14 @@ public:
 private:
   HandleTable<Window> windows_{{MPI_ERR_WIN, "window"}, MPI_WIN_NULL + 1};
   std::map<int, int> handle_of_channel_; // hidden communicator -> window handle
+};
+
+// The calling rank's view of a window an MPI call names.
+struct WindowAccess {
+  Window* window = nullptr;
+  WindowPart* part = nullptr;
+  int local_rank = -1;                        // in the window's communicator
+  const mpi::Communicator* channel = nullptr; // the hidden communicator
 };
 
 } // namespace mpisim::online
