@@ -718,11 +718,11 @@ def test_alltoallw_under_every_selector(built, selector):
 
 
 UNSUPPORTED_CALL = """#include <mpi.h>
-int MPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win);
+int MPI_Win_set_info(MPI_Win win, MPI_Info info);
 int main(int argc, char** argv)
 {
   MPI_Init(&argc, &argv);
-  MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, MPI_WIN_NULL);
+  MPI_Win_set_info(MPI_WIN_NULL, MPI_INFO_NULL);
   return MPI_Finalize();
 }
 """
@@ -733,7 +733,7 @@ def test_unsupported_mpi_call_fails_at_link_time(tmp_path):
     source.write_text(UNSUPPORTED_CALL)
     done = mpisim("cc", str(source), "-o", str(tmp_path / "rma"))
     assert done.returncode != 0
-    assert "undefined reference to `MPI_Win_lock'" in done.stderr
+    assert "undefined reference to `MPI_Win_set_info'" in done.stderr
     assert "-Wl,--no-undefined" in mpisim("cc", "-show", "app.c").stdout
 
 
@@ -745,7 +745,7 @@ def test_unsupported_mpi_call_is_named_when_the_program_loads(tmp_path):
     subprocess.run(["gcc", "-shared", str(objects), "-o", str(program)], check=True)
     done = mpisim("run", "-np", "2", "--platform", "cluster:2", str(program))
     assert done.returncode == 2
-    assert done.stderr == f"mpisim: {program} uses MPI_Win_lock, which mpisim does not support\n"
+    assert done.stderr == f"mpisim: {program} uses MPI_Win_set_info, which mpisim does not support\n"
 
 
 def test_fatal_handler_names_an_added_error_code(tmp_path):

@@ -1,13 +1,9 @@
-// The operations of one-sided communication (MPI-3.1 section 11.3) and the fence that completes them (11.5.1), on
-// the window object: bindings check the arguments and call these.
+// The operations of one-sided communication (MPI-3.1 sections 11.3) and the synchronizations that complete them
+// (11.5), on the window object: bindings check the arguments and the epochs, then call these. What moves when, and
+// what each synchronization sends and waits for, is docs/specifications/one-sided.md.
 //
-// Every operation is a message on the window's hidden communicator, sent when the operation is issued: a put or an
-// accumulate carries a small header (what to do, where, with which target datatype) and the origin's data packed; a
-// get carries the header alone, and its origin posts the receive of the reply into its buffer at once. Targets act
-// at the closing fence, as MPICH's fence does: the members learn how many operations target them (a
-// reduce-scatter of counts), each receives its operations in arrival order (so accumulates from one origin are
-// applied in the order issued), applies puts and accumulates to its memory and answers gets from it, waits for its
-// own operations and replies, and a barrier ends the fence.
+// The origin posts both ends of each transfer at the call (the target's end on the target's behalf), so data lands
+// in the target's memory when it arrives (accumulates are combined with it then), whatever the target is doing.
 #pragma once
 
 #include "online/objects/Windows.hpp"
@@ -16,10 +12,9 @@ namespace mpisim::online {
 
 class Runtime;
 
-enum class RmaKind : int { Put, Get, Accumulate };
-
-// One side of an operation, checked: `count` elements of `type` at `address` (the origin's buffer), or at `disp`
-// units into the window of `rank` (the target).
+// One side of an operation, checked: `count` elements of `type` at `address` (the origin's buffer, or its result
+// buffer), or at `disp` into the window of `rank` (the target; units of its displacement unit, or an address in a
+// dynamic window).
 struct RmaOrigin {
   const void* address;
   int count;
@@ -32,14 +27,42 @@ struct RmaTarget {
   mpi::DatatypePtr type;
 };
 
-// MPI_Put (kind Put) and MPI_Accumulate (kind Accumulate with `op`): sent to the target, applied at its fence.
-void issue_update(Runtime& runtime, const WindowAccess& window, RmaKind kind, MPI_Op op, const RmaOrigin& origin,
-                  const RmaTarget& target);
-// MPI_Get: the reply is received into `origin_buffer` (the origin's type may have been rebased for MPI_BOTTOM).
-void issue_get(Runtime& runtime, const WindowAccess& window, void* origin_buffer, int origin_count,
-               const mpi::DatatypePtr& origin_type, const RmaTarget& target);
-// MPI_Win_fence (asserts checked): completes the epoch it closes unless MPI_MODE_NOPRECEDE says there is none, and
-// opens the next unless MPI_MODE_NOSUCCEED.
+// The target's memory an access starts at.
+void* target_address(const WindowPart& target, MPI_Aint disp);
+
+// MPI_Put / MPI_Rput: the origin's end of the transfer (complete when the data has left, which is its arrival).
+mpi::RequestPtr put(Runtime& runtime, const WindowAccess& window, const RmaOrigin& origin, const RmaTarget& target);
+// MPI_Get / MPI_Rget into `origin.address`: the origin's end (complete when the data has arrived).
+mpi::RequestPtr get(Runtime& runtime, const WindowAccess& window, const RmaOrigin& origin, const RmaTarget& target);
+// MPI_Accumulate (blocking until the data has been combined at the target, which orders accumulates from one origin).
+void accumulate(Runtime& runtime, const WindowAccess& window, const RmaOrigin& origin, const RmaTarget& target,
+                MPI_Op op);
+// MPI_Get_accumulate and MPI_Fetch_and_op: the target's old data into `result`, `op` applied with the origin's data
+// (none for MPI_NO_OP), read and written at one instant; returns when the result has arrived.
+void get_accumulate(Runtime& runtime, const WindowAccess& window, const RmaOrigin& origin, const RmaOrigin& result,
+                    const RmaTarget& target, MPI_Op op);
+// MPI_Compare_and_swap: one element of `target.type`.
+void compare_and_swap(Runtime& runtime, const WindowAccess& window, const void* origin, const void* compare,
+                      void* result, const RmaTarget& target);
+
+// Completion ---------------------------------------------------------------------------------------------------------
+// The transfers the calling rank started towards `target` (all when negative) complete.
+void flush(Runtime& runtime, const WindowAccess& window, int target);
+// MPI_Win_fence (asserts checked).
 void fence(Runtime& runtime, const WindowAccess& window, int assert);
+
+// Passive target: blocks until granted (no message); unlock flushes, then releases.
+void lock(Runtime& runtime, const WindowAccess& window, int type, int target);
+void unlock(Runtime& runtime, const WindowAccess& window, int target);
+void lock_all(Runtime& runtime, const WindowAccess& window);
+void unlock_all(Runtime& runtime, const WindowAccess& window);
+
+// General active target; groups are comm ranks of the window.
+void post(Runtime& runtime, const WindowAccess& window, const std::vector<int>& group);
+void start(Runtime& runtime, const WindowAccess& window, const std::vector<int>& group);
+void complete(Runtime& runtime, const WindowAccess& window);
+void wait(Runtime& runtime, const WindowAccess& window);
+// One polling call: true (and the exposure epoch closed) when MPI_Win_wait would return at once.
+bool test(Runtime& runtime, const WindowAccess& window);
 
 } // namespace mpisim::online
