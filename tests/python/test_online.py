@@ -23,7 +23,7 @@ PROGRAMS += ["groups", "attributes", "topology"]  # groups, communicator creatio
 PROGRAMS += ["sampling", "shared_malloc"]  # SMPI's annotations for large studies
 PROGRAMS += ["libc_names", "extra_types", "ibsend_cancel", "bottom", "grequest"]  # MPICH test-suite findings
 PROGRAMS += ["persistent", "p2p_modes", "mprobe_cancel", "completion"]  # point-to-point (see the tests at the end)
-PROGRAMS += ["rma_fence", "rma_errors", "rma_keyval", "rma_timing"]  # one-sided communication (see the tests at the end)
+PROGRAMS += ["rma_fence", "rma_errors", "rma_keyval", "rma_timing", "rma_sync"]  # one-sided communication (see the tests at the end)
 PROGRAMS += ["gather_after_allgather"]  # selector state kept across calls
 PROGRAMS += ["polling"]  # polling loops (see the tests at the end)
 # What every comparison with smpirun runs under: SimGrid 3.32's rule for polling calls (docs/specifications/polling.md).
@@ -939,6 +939,28 @@ def test_rma_errors_are_fatal_by_default(tmp_path, target, window, message):
     done = mpisim("run", "-np", "2", "--platform", "cluster:2", "--quiet", str(program))
     assert done.returncode == 1
     assert done.stderr.startswith("mpisim: rank 0: " + message), done.stderr
+
+
+# Passive target, PSCW, request-based operations, atomics, dynamic and shared windows (tests/online/rma_sync.c): the
+# same lines as Open MPI 4.1 (which cannot make a window on 1 rank).
+@pytest.mark.parametrize("np", [1, 2, 4, 5])
+def test_rma_synchronizations_move_the_data(built, tmp_path, np):
+    done = run(built, "rma_sync", np=np)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert len(lines) == 10 and all(line.endswith(": ok") for line in lines), done.stdout
+    if np > 1:
+        assert sorted(lines) == real_mpirun_lines(tmp_path, "rma_sync", np)
+
+
+def test_shared_window_on_one_host_and_refused_across_hosts(built):
+    done = run(built, "rma_sync", "shared", np=4, platform="cluster:1")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["shared window neighbours: ok", "shared window flavor and unified model: ok"]
+    refused = run(built, "rma_sync", "shared", np=4, platform="cluster:4")
+    assert refused.returncode == 1
+    assert "MPI_Win_allocate_shared: MPI_ERR_RMA_SHARED: ranks 0 and 1 of the communicator run on different hosts" \
+        in refused.stderr
 
 
 def test_rma_epochs_of_large_transfers_take_smpiruns_time(built, tmp_path):

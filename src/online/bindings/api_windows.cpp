@@ -58,11 +58,18 @@ int make_window(Runtime& runtime, MPI_Comm comm, void* base, MPI_Aint size, int 
   std::vector<PartDescription> all(static_cast<size_t>(members));
   run_allgather(runtime, *runtime.comm(channel), &mine, all.data(), sizeof mine, MPI_BYTE);
   Window& window = runtime.windows().join(channel, members);
+  // Every member's description, from the exchange: a member may access another's part as soon as its own call
+  // returns, before the other's has.
+  for (int member = 0; member < members; ++member) {
+    WindowPart& described = window.parts[static_cast<size_t>(member)];
+    const PartDescription& description = all[static_cast<size_t>(member)];
+    if (flavor != MPI_WIN_FLAVOR_SHARED) // laid out in the shared segment by MPI_Win_allocate_shared
+      described.base = reinterpret_cast<void*>(description.base); // NOLINT(performance-no-int-to-ptr)
+    described.size = description.size;
+    described.disp_unit = description.disp_unit;
+    described.flavor = flavor;
+  }
   WindowPart& part = window.parts[static_cast<size_t>(rank)];
-  part.base = base;
-  part.size = size;
-  part.disp_unit = disp_unit;
-  part.flavor = flavor;
   part.live = true;
   ++window.live_parts;
   *win = window.handle;
@@ -153,17 +160,18 @@ extern "C" int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info i
   run_allgather(runtime, parent, &size, sizes.data(), sizeof size, MPI_BYTE);
   MPISIM_TRY(make_window(runtime, comm, nullptr, size, disp_unit, MPI_WIN_FLAVOR_SHARED, win));
   Window& window = *runtime.windows().find(*win);
-  if (window.shared_segment == nullptr) { // the first member here allocates for all
+  if (window.shared_segment == nullptr) { // the first member here allocates for all and lays the parts out
     MPI_Aint total = 0;
     for (MPI_Aint part : sizes)
       total += part;
     window.shared_segment = std::make_unique<std::byte[]>(static_cast<size_t>(std::max<MPI_Aint>(total, 1)));
+    MPI_Aint offset = 0;
+    for (size_t member = 0; member < sizes.size(); ++member) {
+      window.parts[member].base = window.shared_segment.get() + offset;
+      offset += sizes[member];
+    }
   }
   const int rank = parent.local_rank(runtime.current_rank());
-  MPI_Aint offset = 0;
-  for (int before = 0; before < rank; ++before)
-    offset += sizes[static_cast<size_t>(before)];
-  window.parts[static_cast<size_t>(rank)].base = window.shared_segment.get() + offset;
   *static_cast<void**>(baseptr) = window.parts[static_cast<size_t>(rank)].base;
   return MPI_SUCCESS;
 }
