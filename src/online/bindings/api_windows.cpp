@@ -5,7 +5,7 @@
 // Creating a window makes the hidden communicator its operations travel on (MPI_Comm_create over the whole group of
 // the window's communicator: no attribute is copied onto it), then allgathers each member's base, size and
 // displacement unit (as MPICH does): in simulated time the call synchronizes its members as a barrier would. Freeing
-// it is a barrier on the hidden communicator.
+// it is two barriers on the hidden communicator (as SMPI).
 #include "online/bindings/Arguments.hpp"
 #include "online/bindings/WindowArguments.hpp"
 #include "online/objects/Collectives.hpp"
@@ -247,6 +247,8 @@ extern "C" int PMPI_Win_free(MPI_Win* win)
   // A failing delete callback keeps the window (and the attribute), and its error is the call's.
   MPISIM_TRY(Runtime::get().attributes().remove_all(me(), AttributeObject::Win, *win));
   const MPI_Comm channel = access.window->channel;
+  // As SMPI: a barrier, the operations completed (none left: checked above), a barrier.
+  run_barrier(scope.runtime(), *access.channel);
   run_barrier(scope.runtime(), *access.channel);
   if (access.part->flavor == MPI_WIN_FLAVOR_ALLOCATE)
     free_memory(access.part->base);
