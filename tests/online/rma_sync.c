@@ -3,6 +3,7 @@
  * compare-and-swap, shared locks with flushes), PSCW (a ring, Win_test), request-based operations, a linked list in a
  * dynamic window, and with argument "shared" (every rank on one host) the neighbours of a shared-memory window. */
 #include <mpi.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,8 +125,8 @@ static void pscw_ring(void)
     } else {
       MPI_Win_wait(win);
     }
-    report(round == 2 ? "PSCW ring ended by MPI_Win_test" : "PSCW ring", slot[0] == left * 10 + round &&
-                                                                          slot[1] == -round);
+    report(round == 2 ? "PSCW ring ended by MPI_Win_test" : "PSCW ring",
+           slot[0] == left * 10 + round && slot[1] == -round);
   }
   MPI_Group_free(&left_group);
   MPI_Group_free(&right_group);
@@ -149,14 +150,13 @@ static void request_based(void)
   MPI_Waitall(1, requests, MPI_STATUSES_IGNORE);
   MPI_Rput(&added, 1, MPI_DOUBLE, right, 2, 1, MPI_DOUBLE, win, &requests[0]);
   MPI_Raccumulate(&added, 1, MPI_DOUBLE, right, 3, 1, MPI_DOUBLE, MPI_SUM, win, &requests[1]);
-  MPI_Rget_accumulate(&added, 1, MPI_DOUBLE, &old, 1, MPI_DOUBLE, right, 1, 1, MPI_DOUBLE, MPI_PROD, win,
-                      &requests[2]);
+  MPI_Rget_accumulate(&added, 1, MPI_DOUBLE, &old, 1, MPI_DOUBLE, right, 1, 1, MPI_DOUBLE, MPI_PROD, win, &requests[2]);
   MPI_Waitall(3, requests, MPI_STATUSES_IGNORE);
   MPI_Win_unlock_all(win);
   MPI_Barrier(MPI_COMM_WORLD);
   report("Rget", got[0] == right && got[1] == right + 0.1);
-  report("Rput, Raccumulate, Rget_accumulate", memory[2] == 1.5 && memory[3] == rank + 0.3 + 1.5 &&
-                                                   memory[1] == (rank + 0.1) * 1.5 && old == right + 0.1);
+  report("Rput, Raccumulate, Rget_accumulate",
+         memory[2] == 1.5 && memory[3] == rank + 0.3 + 1.5 && memory[1] == (rank + 0.1) * 1.5 && old == right + 0.1);
   MPI_Win_free(&win);
 }
 
@@ -183,10 +183,10 @@ static void dynamic_linked_list(void)
   MPI_Win_lock_all(0, win);
   if (rank > 0) {
     struct node link = {0, address, rank};
-    MPI_Put(&link.next, 1, MPI_AINT, rank - 1, addresses[rank - 1] + (MPI_Aint)offsetof(struct node, next), 1,
-            MPI_AINT, win);
-    MPI_Put(&link.next_rank, 1, MPI_INT, rank - 1, addresses[rank - 1] + (MPI_Aint)offsetof(struct node, next_rank),
-            1, MPI_INT, win);
+    MPI_Put(&link.next, 1, MPI_AINT, rank - 1, addresses[rank - 1] + (MPI_Aint)offsetof(struct node, next), 1, MPI_AINT,
+            win);
+    MPI_Put(&link.next_rank, 1, MPI_INT, rank - 1, addresses[rank - 1] + (MPI_Aint)offsetof(struct node, next_rank), 1,
+            MPI_INT, win);
     MPI_Win_flush(rank - 1, win);
   }
   MPI_Win_unlock_all(win);
