@@ -726,15 +726,14 @@ MPISIM_DECLARE(int, Neighbor_alltoallw,
                 MPI_Comm comm))
 /* End of groups, communicator creation, attributes, topologies ------------------------------------------------- */
 
-/* One-sided communication (src/online/bindings/api_windows.cpp, api_rma.cpp): windows and active-target
- * synchronization by MPI_Win_fence. Passive target (MPI_Win_lock ...), PSCW (MPI_Win_post/start/complete/wait),
- * request-based RMA, dynamic and shared windows, MPI_Get_accumulate, MPI_Fetch_and_op and MPI_Compare_and_swap are not
- * provided: programs calling them do not link (docs/online.md).
+/* One-sided communication (src/online/bindings/api_windows.cpp, api_rma.cpp; docs/online.md): windows (created,
+ * allocated, shared, dynamic), every operation and every synchronization of MPI-3.1 chapter 11. MPI_Win_set_info and
+ * MPI_Win_get_info are not provided.
  * ------------------------------------------------------------ */
 typedef int MPI_Win;
 #define MPI_WIN_NULL 0
 
-/* Assertions of MPI_Win_fence (and of the synchronization calls mpisim lacks). */
+/* Assertions of the synchronization calls, lock types. */
 #define MPI_MODE_NOCHECK 1024
 #define MPI_MODE_NOSTORE 2048
 #define MPI_MODE_NOPUT 4096
@@ -795,6 +794,52 @@ MPISIM_DECLARE(int, Accumulate,
                (const void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
                 MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win))
 MPISIM_DECLARE(int, Win_fence, (int assert, MPI_Win win))
+MPISIM_DECLARE(int, Win_allocate_shared,
+               (MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void* baseptr, MPI_Win* win))
+MPISIM_DECLARE(int, Win_shared_query, (MPI_Win win, int rank, MPI_Aint* size, int* disp_unit, void* baseptr))
+MPISIM_DECLARE(int, Win_create_dynamic, (MPI_Info info, MPI_Comm comm, MPI_Win* win))
+MPISIM_DECLARE(int, Win_attach, (MPI_Win win, void* base, MPI_Aint size))
+MPISIM_DECLARE(int, Win_detach, (MPI_Win win, const void* base))
+MPISIM_DECLARE(int, Rput,
+               (const void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+                MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win,
+                MPI_Request* request))
+MPISIM_DECLARE(int, Rget,
+               (void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+                MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win,
+                MPI_Request* request))
+MPISIM_DECLARE(int, Raccumulate,
+               (const void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+                MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
+                MPI_Request* request))
+MPISIM_DECLARE(int, Get_accumulate,
+               (const void* origin_addr, int origin_count, MPI_Datatype origin_datatype, void* result_addr,
+                int result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp, int target_count,
+                MPI_Datatype target_datatype, MPI_Op op, MPI_Win win))
+MPISIM_DECLARE(int, Rget_accumulate,
+               (const void* origin_addr, int origin_count, MPI_Datatype origin_datatype, void* result_addr,
+                int result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp, int target_count,
+                MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request* request))
+MPISIM_DECLARE(int, Fetch_and_op,
+               (const void* origin_addr, void* result_addr, MPI_Datatype datatype, int target_rank,
+                MPI_Aint target_disp, MPI_Op op, MPI_Win win))
+MPISIM_DECLARE(int, Compare_and_swap,
+               (const void* origin_addr, const void* compare_addr, void* result_addr, MPI_Datatype datatype,
+                int target_rank, MPI_Aint target_disp, MPI_Win win))
+MPISIM_DECLARE(int, Win_lock, (int lock_type, int rank, int assert, MPI_Win win))
+MPISIM_DECLARE(int, Win_unlock, (int rank, MPI_Win win))
+MPISIM_DECLARE(int, Win_lock_all, (int assert, MPI_Win win))
+MPISIM_DECLARE(int, Win_unlock_all, (MPI_Win win))
+MPISIM_DECLARE(int, Win_flush, (int rank, MPI_Win win))
+MPISIM_DECLARE(int, Win_flush_local, (int rank, MPI_Win win))
+MPISIM_DECLARE(int, Win_flush_all, (MPI_Win win))
+MPISIM_DECLARE(int, Win_flush_local_all, (MPI_Win win))
+MPISIM_DECLARE(int, Win_sync, (MPI_Win win))
+MPISIM_DECLARE(int, Win_post, (MPI_Group group, int assert, MPI_Win win))
+MPISIM_DECLARE(int, Win_start, (MPI_Group group, int assert, MPI_Win win))
+MPISIM_DECLARE(int, Win_complete, (MPI_Win win))
+MPISIM_DECLARE(int, Win_wait, (MPI_Win win))
+MPISIM_DECLARE(int, Win_test, (MPI_Win win, int* flag))
 /* End of one-sided communication ------------------------------------------------------------------------------- */
 
 /* Language interoperability (src/online/bindings/api_fortran_handles.cpp; MPI-3.1 section 17.2.4): a Fortran handle

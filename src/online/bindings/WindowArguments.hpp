@@ -7,14 +7,6 @@
 
 namespace mpisim::online {
 
-// The calling rank's view of a window an MPI call names (api_windows.cpp, api_rma.cpp).
-struct WindowAccess {
-  Window* window = nullptr;
-  WindowPart* part = nullptr;
-  int local_rank = -1;                        // in the window's communicator
-  const mpi::Communicator* channel = nullptr; // the hidden communicator
-};
-
 // MPI_SUCCESS and `out` filled, or MPI_ERR_WIN raised on MPI_COMM_WORLD (a handle that is not a window of the calling
 // rank has no handler of its own).
 int resolve_window(MPI_Win win, const char* call, WindowAccess& out);

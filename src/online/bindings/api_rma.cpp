@@ -1,18 +1,15 @@
-// One-sided communication with active-target synchronization (MPI-3.1 sections 11.3, 11.5.1): MPI_Put, MPI_Get,
-// MPI_Accumulate and MPI_Win_fence.
-//
-// Every operation is a message on the window's hidden communicator, sent when the operation is issued: a put or an
-// accumulate carries a small header (what to do, where, with which target datatype) and the origin's data packed; a
-// get carries the header alone, and its origin posts the receive of the reply into its buffer at once. Targets act
-// at the closing fence, as MPICH's fence does: the members learn how many operations target them (a
-// reduce-scatter of counts), each receives its operations in arrival order (so accumulates from one origin are
-// applied in the order issued), applies puts and accumulates to its memory and answers gets from it, waits for its
-// own operations and replies, and a barrier ends the fence. Updates thus become visible at the target when its
-// fence returns (the separate memory model, MPI_WIN_MODEL).
+// One-sided communication (MPI-3.1 sections 11.3 to 11.5): MPI_Put, MPI_Get, MPI_Accumulate, MPI_Get_accumulate,
+// MPI_Fetch_and_op, MPI_Compare_and_swap and their request-based forms (MPI_Rput, MPI_Rget, MPI_Raccumulate,
+// MPI_Rget_accumulate); the synchronizations: MPI_Win_fence, MPI_Win_lock/unlock, lock_all/unlock_all,
+// MPI_Win_flush[_local][_all], MPI_Win_sync, MPI_Win_post/start/complete/wait/test. The bindings check the arguments
+// and the epochs; the operations and synchronizations are the window object's (objects/RmaOperations.hpp,
+// docs/specifications/one-sided.md).
 #include "online/bindings/Arguments.hpp"
 #include "online/bindings/PointToPoint.hpp"
 #include "online/bindings/WindowArguments.hpp"
-#include "online/objects/Collectives.hpp"
+#include "online/objects/RmaOperations.hpp"
+
+#include "online/objects/Groups.hpp"
 
 #include "mpi/ReduceOp.hpp"
 
@@ -24,22 +21,6 @@ using mpisim::mpi::Datatype;
 using mpisim::mpi::DatatypePtr;
 
 namespace {
-
-constexpr int kOperationTag = 1; // origin -> target: puts, accumulates, get requests
-constexpr int kReplyTag = 2;     // target -> origin: the data of a get
-
-enum class OperationKind : int { Put, Get, Accumulate };
-
-// What travels ahead of the data. The target datatype is read through the origin's description of it, which the
-// origin keeps alive until the fence has completed (RmaEpoch::types): the simulated message stands for the
-// datatype's description as well.
-struct OperationHeader {
-  OperationKind kind;
-  MPI_Op op;
-  MPI_Aint disp;
-  int count;
-  const Datatype* type;
-};
 
 constexpr int kKnownAsserts =
     MPI_MODE_NOCHECK | MPI_MODE_NOSTORE | MPI_MODE_NOPUT | MPI_MODE_NOPRECEDE | MPI_MODE_NOSUCCEED;
@@ -59,15 +40,54 @@ int check_type(MPI_Win win, MPI_Datatype handle, const char* call, DatatypePtr& 
   return MPI_SUCCESS;
 }
 
-// Whether `count` elements of `type` at `disp` units lie inside the target's window.
+// Whether `count` elements of `type` at `disp` lie inside the target's window: `disp` units from its base, or in a
+// dynamic window an address inside one region attached there.
 bool inside(const WindowPart& target, MPI_Aint disp, int count, const Datatype& type)
 {
   if (count == 0 || type.size() == 0)
     return true;
+  const MPI_Aint first = type.true_lb();
+  const MPI_Aint last = (count - 1) * type.extent() + type.true_lb() + type.true_extent();
+  if (target.flavor == MPI_WIN_FLAVOR_DYNAMIC)
+    return std::any_of(target.regions.begin(), target.regions.end(), [&](const AttachedRegion& region) {
+      return disp + first >= region.base && disp + last <= region.base + region.size;
+    });
   const MPI_Aint start = disp * target.disp_unit;
-  const MPI_Aint first = start + type.true_lb();
-  const MPI_Aint last = start + (count - 1) * type.extent() + type.true_lb() + type.true_extent();
-  return first >= 0 && last <= target.size;
+  return start + first >= 0 && start + last <= target.size;
+}
+
+int check_target(MPI_Win win, const WindowAccess& window, int target_rank, const char* call, bool& to_nobody)
+{
+  const int members = window.channel->size();
+  to_nobody = target_rank == MPI_PROC_NULL;
+  MPISIM_WIN_CHECK(to_nobody || (target_rank >= 0 && target_rank < members), win, MPI_ERR_RANK, call,
+                   "invalid target rank " + std::to_string(target_rank) + " in a window of " + std::to_string(members) +
+                       " ranks");
+  MPISIM_WIN_CHECK(to_nobody || window.part->has_access_epoch(target_rank), win, MPI_ERR_RMA_SYNC, call,
+                   "no access epoch to rank " + std::to_string(target_rank) +
+                       ": the operation must come in a fence epoch, between MPI_Win_start and MPI_Win_complete, or "
+                       "under a lock of the target");
+  return MPI_SUCCESS;
+}
+
+// The target data: `target_count` elements of `target` inside the target's window, `origin_bytes` in all.
+int check_target_data(MPI_Win win, const Access& access, int target_rank, MPI_Aint target_disp, int target_count,
+                      size_t origin_bytes, const char* call)
+{
+  const WindowPart& target = access.window.window->parts[static_cast<size_t>(target_rank)];
+  MPISIM_WIN_CHECK(target_disp >= 0 || target.flavor == MPI_WIN_FLAVOR_DYNAMIC, win, MPI_ERR_DISP, call,
+                   "negative target displacement " + std::to_string(target_disp));
+  const size_t target_bytes = access.target_type->packed_size(static_cast<size_t>(target_count));
+  MPISIM_WIN_CHECK(origin_bytes == target_bytes, win, MPI_ERR_TYPE, call,
+                   "the origin's " + std::to_string(origin_bytes) + " bytes do not match the target's " +
+                       std::to_string(target_bytes));
+  MPISIM_WIN_CHECK(inside(target, target_disp, target_count, *access.target_type), win, MPI_ERR_RMA_RANGE, call,
+                   target.flavor == MPI_WIN_FLAVOR_DYNAMIC
+                       ? "the target data lies outside every region attached to rank " + std::to_string(target_rank) +
+                             "'s dynamic window"
+                       : "the target data lies outside rank " + std::to_string(target_rank) + "'s window of " +
+                             std::to_string(target.size) + " bytes");
+  return MPI_SUCCESS;
 }
 
 int check_access(MPI_Win win, int origin_count, MPI_Datatype origin_type, int target_rank, MPI_Aint target_disp,
@@ -78,40 +98,25 @@ int check_access(MPI_Win win, int origin_count, MPI_Datatype origin_type, int ta
                    "negative count " + std::to_string(std::min(origin_count, target_count)));
   MPISIM_TRY(check_type(win, origin_type, call, out.origin_type));
   MPISIM_TRY(check_type(win, target_type, call, out.target_type));
-  const int members = out.window.channel->size();
-  out.to_nobody = target_rank == MPI_PROC_NULL;
-  MPISIM_WIN_CHECK(out.to_nobody || (target_rank >= 0 && target_rank < members), win, MPI_ERR_RANK, call,
-                   "invalid target rank " + std::to_string(target_rank) + " in a window of " + std::to_string(members) +
-                       " ranks");
-  MPISIM_WIN_CHECK(out.window.part->epoch_open, win, MPI_ERR_RMA_SYNC, call,
-                   "no access epoch: the operation must come between two MPI_Win_fence calls");
+  MPISIM_TRY(check_target(win, out.window, target_rank, call, out.to_nobody));
   if (out.to_nobody)
     return MPI_SUCCESS;
-  MPISIM_WIN_CHECK(target_disp >= 0, win, MPI_ERR_DISP, call,
-                   "negative target displacement " + std::to_string(target_disp));
-  const size_t origin_bytes = out.origin_type->packed_size(static_cast<size_t>(origin_count));
-  const size_t target_bytes = out.target_type->packed_size(static_cast<size_t>(target_count));
-  MPISIM_WIN_CHECK(origin_bytes == target_bytes, win, MPI_ERR_TYPE, call,
-                   "the origin's " + std::to_string(origin_bytes) + " bytes do not match the target's " +
-                       std::to_string(target_bytes));
-  const WindowPart& target = out.window.window->parts[static_cast<size_t>(target_rank)];
-  MPISIM_WIN_CHECK(inside(target, target_disp, target_count, *out.target_type), win, MPI_ERR_RMA_RANGE, call,
-                   "the target data lies outside rank " + std::to_string(target_rank) + "'s window of " +
-                       std::to_string(target.size) + " bytes");
-  return MPI_SUCCESS;
+  return check_target_data(win, out, target_rank, target_disp, target_count,
+                           out.origin_type->packed_size(static_cast<size_t>(origin_count)), call);
 }
 
-// Accumulates combine basic elements of one kind with a predefined operation (MPI-3.1 section 11.3.4).
-int check_accumulate(MPI_Win win, const Access& access, MPI_Op op, const char* call)
+// Accumulates combine basic elements of one kind with a predefined operation (MPI-3.1 section 11.3.4); MPI_NO_OP only
+// where the target is read (`fetching`).
+int check_accumulate(MPI_Win win, const DatatypePtr& origin_type, const DatatypePtr& target_type, MPI_Op op,
+                     bool fetching, const char* call)
 {
-  MPISIM_WIN_CHECK(op >= MPI_MAX && op <= MPI_REPLACE, win, MPI_ERR_OP, call,
+  MPISIM_WIN_CHECK((op >= MPI_MAX && op <= MPI_REPLACE) || (fetching && op == MPI_NO_OP), win, MPI_ERR_OP, call,
                    op == MPI_NO_OP ? std::string("MPI_NO_OP is for MPI_Get_accumulate only")
                                    : "operation " + std::to_string(op) + " is not a predefined one");
   mpisim::mpi::Element origin{}, target{};
-  MPISIM_WIN_CHECK(access.origin_type->homogeneous(origin) && access.target_type->homogeneous(target) &&
-                       origin == target,
-                   win, MPI_ERR_TYPE, call, "the origin and target datatypes must be made of one same basic datatype");
-  if (op == MPI_REPLACE)
+  MPISIM_WIN_CHECK(origin_type->homogeneous(origin) && target_type->homogeneous(target) && origin == target, win,
+                   MPI_ERR_TYPE, call, "the origin and target datatypes must be made of one same basic datatype");
+  if (op == MPI_REPLACE || op == MPI_NO_OP)
     return MPI_SUCCESS;
   // Try the operation on one zero element: it throws when it is not defined on this kind (MPI_SUM on MPI_2INT).
   const DatatypePtr basic = Datatype::predefined(origin);
@@ -126,102 +131,110 @@ int check_accumulate(MPI_Win win, const Access& access, MPI_Op op, const char* c
   return MPI_SUCCESS;
 }
 
-// Sends one operation to its target and notes it in the origin's epoch. Puts and accumulates carry `count` elements
-// of the origin's data (`data` may be MPI_BOTTOM), packed after the header; gets carry the header alone.
-void issue(ApiScope& scope, Access& access, int target_rank, const OperationHeader& header, const void* data, int count)
+// MPI_BOTTOM with absolute addresses: a null buffer is "no data" to the simulator (PointToPoint.hpp).
+RmaOrigin origin_of(const void* address, int count, const Access& access)
 {
-  RmaEpoch& epoch = access.window.part->epoch;
-  const bool carries_data = header.kind != OperationKind::Get;
-  const size_t data_bytes = carries_data ? access.origin_type->packed_size(static_cast<size_t>(count)) : 0;
-  auto message = std::make_unique<std::vector<std::byte>>(sizeof header + data_bytes);
-  std::memcpy(message->data(), &header, sizeof header);
-  if (data_bytes > 0)
-    access.origin_type->pack(data, static_cast<size_t>(count), message->data() + sizeof header);
-  scope.describe(access.window.channel, target_rank, static_cast<double>(data_bytes));
-  epoch.requests.push_back(scope.rank().isend(*access.window.channel, target_rank, kOperationTag,
-                                              static_cast<double>(message->size()), message->data()));
-  epoch.payloads.push_back(std::move(message));
-  epoch.types.push_back(access.target_type);
-  ++epoch.operations_to[target_rank];
+  MessageArguments args{access.window.channel, access.origin_type};
+  rebase_bottom(address, count, args);
+  return RmaOrigin{address, count, args.type};
 }
 
-// The target's side: applies a put or an accumulate to its memory.
-void apply(const WindowPart& part, const OperationHeader& header, const std::byte* data)
+RmaTarget target_of(const Access& access, int rank, MPI_Aint disp, int count)
 {
-  void* target = static_cast<char*>(part.base) + header.disp * part.disp_unit;
-  const auto count = static_cast<size_t>(header.count);
-  if (header.kind == OperationKind::Put || header.op == MPI_REPLACE) {
-    header.type->unpack(data, count, target);
-    return;
-  }
-  std::vector<std::byte> current(header.type->packed_size(count));
-  header.type->pack(target, count, current.data());
-  Runtime::get().operations().find(header.op)->apply_to_packed(data, current.data(), count, *header.type);
-  header.type->unpack(current.data(), count, target);
+  return RmaTarget{rank, disp, count, access.target_type};
 }
 
-// The target's side of a fence: receives the `incoming` operations aimed at it, applies them, and answers the gets
-// (their replies are added to `replies`, with the buffers they send from).
-void serve(ApiScope& scope, const WindowAccess& window, int incoming, std::vector<mpisim::mpi::RequestPtr>& replies,
-           std::vector<std::vector<std::byte>>& reply_data)
+// A request-based operation's request: the origin's end of its transfer, or complete at once (null).
+int request_of(Runtime& runtime, const mpisim::mpi::RequestPtr& end, MPI_Request* request)
 {
-  const mpisim::mpi::Communicator& channel = *window.channel;
-  reply_data.reserve(static_cast<size_t>(incoming));
-  for (int i = 0; i < incoming; ++i) {
-    const mpisim::mpi::Status probed = scope.rank().wait_for_message(channel, mpisim::mpi::kAnySource, kOperationTag);
-    std::vector<std::byte> message(static_cast<size_t>(probed.bytes));
-    scope.rank().recv(channel, probed.source, kOperationTag, probed.bytes, message.data());
-    OperationHeader header;
-    std::memcpy(&header, message.data(), sizeof header);
-    if (header.kind != OperationKind::Get) {
-      apply(*window.part, header, message.data() + sizeof header);
-      continue;
-    }
-    const void* source = static_cast<const char*>(window.part->base) + header.disp * window.part->disp_unit;
-    std::vector<std::byte>& reply = reply_data.emplace_back(header.type->packed_size(header.count));
-    header.type->pack(source, static_cast<size_t>(header.count), reply.data());
-    replies.push_back(
-        scope.rank().isend(channel, probed.source, kReplyTag, static_cast<double>(reply.size()), reply.data()));
-  }
-}
-
-// Completes the epoch the fence closes, on every member (collective over the hidden communicator).
-int complete_epoch(ApiScope& scope, const WindowAccess& window)
-{
-  RmaEpoch& epoch = window.part->epoch;
-  std::vector<int> operations_to(static_cast<size_t>(window.channel->size()), 0);
-  for (const auto& [target, count] : epoch.operations_to)
-    operations_to[static_cast<size_t>(target)] = count;
-  int incoming = 0;
-  run_reduce_scatter_block(scope.runtime(), *window.channel, operations_to.data(), &incoming, 1, MPI_INT, MPI_SUM);
-  std::vector<mpisim::mpi::RequestPtr> replies;
-  std::vector<std::vector<std::byte>> reply_data;
-  serve(scope, window, incoming, replies, reply_data);
-  scope.rank().waitall(epoch.requests);
-  scope.rank().waitall(replies);
-  // No member may start the next epoch's operations while another still serves this one's: their messages would
-  // be taken for this epoch's.
-  run_barrier(scope.runtime(), *window.channel);
-  epoch.clear();
+  *request = runtime.requests().add(RequestEntry{end});
   return MPI_SUCCESS;
 }
 
-// MPI_Put and MPI_Accumulate: checked, then sent to the target (an accumulate also checks its operation).
-int update(OperationKind kind, MPI_Op op, const void* origin_addr, int origin_count, MPI_Datatype origin_datatype,
-           int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win,
-           const char* call)
+int put_call(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+             MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win, MPI_Request* request,
+             const char* call)
 {
   ApiScope scope(call);
   Access access;
   MPISIM_TRY(check_access(win, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype,
                           call, access));
-  if (kind == OperationKind::Accumulate)
-    MPISIM_TRY(check_accumulate(win, access, op, call));
-  if (access.to_nobody)
-    return MPI_SUCCESS;
-  const OperationHeader header{kind, op, target_disp, target_count, access.target_type.get()};
-  issue(scope, access, target_rank, header, origin_addr, origin_count);
-  return MPI_SUCCESS;
+  mpisim::mpi::RequestPtr end;
+  if (not access.to_nobody) {
+    scope.describe(access.window.channel, target_rank,
+                   static_cast<double>(access.origin_type->packed_size(static_cast<size_t>(origin_count))));
+    end = put(scope.runtime(), access.window, origin_of(origin_addr, origin_count, access),
+              target_of(access, target_rank, target_disp, target_count));
+  }
+  return request ? request_of(scope.runtime(), end, request) : MPI_SUCCESS;
+}
+
+int get_call(void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+             int target_count, MPI_Datatype target_datatype, MPI_Win win, MPI_Request* request, const char* call)
+{
+  ApiScope scope(call);
+  Access access;
+  MPISIM_TRY(check_access(win, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype,
+                          call, access));
+  mpisim::mpi::RequestPtr end;
+  if (not access.to_nobody) {
+    scope.describe(access.window.channel, target_rank, 0);
+    end = get(scope.runtime(), access.window, origin_of(origin_addr, origin_count, access),
+              target_of(access, target_rank, target_disp, target_count));
+  }
+  return request ? request_of(scope.runtime(), end, request) : MPI_SUCCESS;
+}
+
+int accumulate_call(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+                    MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
+                    MPI_Request* request, const char* call)
+{
+  ApiScope scope(call);
+  Access access;
+  MPISIM_TRY(check_access(win, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype,
+                          call, access));
+  MPISIM_TRY(check_accumulate(win, access.origin_type, access.target_type, op, false, call));
+  if (not access.to_nobody) {
+    scope.describe(access.window.channel, target_rank,
+                   static_cast<double>(access.origin_type->packed_size(static_cast<size_t>(origin_count))));
+    accumulate(scope.runtime(), access.window, origin_of(origin_addr, origin_count, access),
+               target_of(access, target_rank, target_disp, target_count), op);
+  }
+  return request ? request_of(scope.runtime(), nullptr, request) : MPI_SUCCESS;
+}
+
+int get_accumulate_call(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype, void* result_addr,
+                        int result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp,
+                        int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request* request,
+                        const char* call)
+{
+  ApiScope scope(call);
+  Access access;
+  // The result's side is checked as a get's; the origin's as an accumulate's, except with MPI_NO_OP (ignored).
+  MPISIM_TRY(check_access(win, result_count, result_datatype, target_rank, target_disp, target_count, target_datatype,
+                          call, access));
+  const DatatypePtr result_type = access.origin_type;
+  DatatypePtr origin_type = result_type;
+  if (op != MPI_NO_OP) {
+    MPISIM_WIN_CHECK(origin_count >= 0, win, MPI_ERR_COUNT, call, "negative count " + std::to_string(origin_count));
+    MPISIM_TRY(check_type(win, origin_datatype, call, origin_type));
+    const size_t origin_bytes = origin_type->packed_size(static_cast<size_t>(origin_count));
+    const size_t target_bytes = access.target_type->packed_size(static_cast<size_t>(target_count));
+    MPISIM_WIN_CHECK(access.to_nobody || origin_bytes == target_bytes, win, MPI_ERR_TYPE, call,
+                     "the origin's " + std::to_string(origin_bytes) + " bytes do not match the target's " +
+                         std::to_string(target_bytes));
+  }
+  MPISIM_TRY(check_accumulate(win, origin_type, access.target_type, op, true, call));
+  if (not access.to_nobody) {
+    scope.describe(access.window.channel, target_rank,
+                   static_cast<double>(access.target_type->packed_size(static_cast<size_t>(target_count))));
+    const RmaOrigin result = origin_of(result_addr, result_count, access);
+    access.origin_type = origin_type;
+    const RmaOrigin origin = op == MPI_NO_OP ? result : origin_of(origin_addr, origin_count, access);
+    get_accumulate(scope.runtime(), access.window, origin, result,
+                   target_of(access, target_rank, target_disp, target_count), op);
+  }
+  return request ? request_of(scope.runtime(), nullptr, request) : MPI_SUCCESS;
 }
 
 } // namespace
@@ -229,58 +242,344 @@ int update(OperationKind kind, MPI_Op op, const void* origin_addr, int origin_co
 extern "C" int PMPI_Put(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
                         MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win)
 {
-  return update(OperationKind::Put, MPI_OP_NULL, origin_addr, origin_count, origin_datatype, target_rank, target_disp,
-                target_count, target_datatype, win, "MPI_Put");
+  return put_call(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype,
+                  win, nullptr, "MPI_Put");
+}
+
+extern "C" int PMPI_Rput(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+                         MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win,
+                         MPI_Request* request)
+{
+  return put_call(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype,
+                  win, request, "MPI_Rput");
+}
+
+extern "C" int PMPI_Get(void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+                        MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win)
+{
+  return get_call(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype,
+                  win, nullptr, "MPI_Get");
+}
+
+extern "C" int PMPI_Rget(void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+                         MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win,
+                         MPI_Request* request)
+{
+  return get_call(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype,
+                  win, request, "MPI_Rget");
 }
 
 extern "C" int PMPI_Accumulate(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
                                MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op,
                                MPI_Win win)
 {
-  return update(OperationKind::Accumulate, op, origin_addr, origin_count, origin_datatype, target_rank, target_disp,
-                target_count, target_datatype, win, "MPI_Accumulate");
+  return accumulate_call(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
+                         target_datatype, op, win, nullptr, "MPI_Accumulate");
 }
 
-extern "C" int PMPI_Get(void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
-                        MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win)
+extern "C" int PMPI_Raccumulate(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                                int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype,
+                                MPI_Op op, MPI_Win win, MPI_Request* request)
 {
-  ApiScope scope;
+  return accumulate_call(origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
+                         target_datatype, op, win, request, "MPI_Raccumulate");
+}
+
+extern "C" int PMPI_Get_accumulate(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                                   void* result_addr, int result_count, MPI_Datatype result_datatype, int target_rank,
+                                   MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op,
+                                   MPI_Win win)
+{
+  return get_accumulate_call(origin_addr, origin_count, origin_datatype, result_addr, result_count, result_datatype,
+                             target_rank, target_disp, target_count, target_datatype, op, win, nullptr,
+                             "MPI_Get_accumulate");
+}
+
+extern "C" int PMPI_Rget_accumulate(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                                    void* result_addr, int result_count, MPI_Datatype result_datatype, int target_rank,
+                                    MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op,
+                                    MPI_Win win, MPI_Request* request)
+{
+  return get_accumulate_call(origin_addr, origin_count, origin_datatype, result_addr, result_count, result_datatype,
+                             target_rank, target_disp, target_count, target_datatype, op, win, request,
+                             "MPI_Rget_accumulate");
+}
+
+extern "C" int PMPI_Fetch_and_op(const void* origin_addr, void* result_addr, MPI_Datatype datatype, int target_rank,
+                                 MPI_Aint target_disp, MPI_Op op, MPI_Win win)
+{
+  return get_accumulate_call(origin_addr, 1, datatype, result_addr, 1, datatype, target_rank, target_disp, 1, datatype,
+                             op, win, nullptr, "MPI_Fetch_and_op");
+}
+
+extern "C" int PMPI_Compare_and_swap(const void* origin_addr, const void* compare_addr, void* result_addr,
+                                     MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Win win)
+{
+  static constexpr const char* call = "MPI_Compare_and_swap";
+  ApiScope scope(call);
   Access access;
-  MPISIM_TRY(check_access(win, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype,
-                          "MPI_Get", access));
+  MPISIM_TRY(check_access(win, 1, datatype, target_rank, target_disp, 1, datatype, call, access));
+  // Predefined integer, logical or byte types only (MPI-3.1 section 11.3.4): one basic element.
+  mpisim::mpi::Element element{};
+  MPISIM_WIN_CHECK(access.target_type->homogeneous(element) && access.target_type->is_contiguous() &&
+                       access.target_type->size() == Datatype::predefined(element)->size(),
+                   win, MPI_ERR_TYPE, call, "the datatype must be a predefined one");
   if (access.to_nobody)
     return MPI_SUCCESS;
-  // The reply's receive is posted first: the target answers in its fence, whenever that comes.
-  MessageArguments reply{access.window.channel, access.origin_type};
-  rebase_bottom(origin_addr, origin_count, reply); // MPI_BOTTOM with absolute addresses: a null buffer is "no data"
-  RmaEpoch& epoch = access.window.part->epoch;
-  epoch.requests.push_back(scope.rank().irecv(*access.window.channel, target_rank, kReplyTag, origin_addr,
-                                              static_cast<size_t>(origin_count), reply.type));
-  const OperationHeader header{OperationKind::Get, MPI_OP_NULL, target_disp, target_count, access.target_type.get()};
-  issue(scope, access, target_rank, header, nullptr, 0);
+  scope.describe(access.window.channel, target_rank, static_cast<double>(access.target_type->size()));
+  compare_and_swap(scope.runtime(), access.window, origin_addr, compare_addr, result_addr,
+                   target_of(access, target_rank, target_disp, 1));
   return MPI_SUCCESS;
 }
+
+// Synchronization ----------------------------------------------------------------------------------------------------
+
+namespace {
+
+// Epochs a fence may not close: MPI_ERR_RMA_SYNC.
+int check_no_other_epoch(MPI_Win win, const WindowAccess& window, const char* call)
+{
+  const WindowPart& part = *window.part;
+  MPISIM_WIN_CHECK(part.locks_held.empty() && not part.locked_all, win, MPI_ERR_RMA_SYNC, call,
+                   "a passive-target epoch (MPI_Win_lock) is open");
+  MPISIM_WIN_CHECK(not part.start_open && not part.post_open, win, MPI_ERR_RMA_SYNC, call,
+                   "a post/start/complete/wait epoch is open");
+  return MPI_SUCCESS;
+}
+
+int check_window_rank(MPI_Win win, const WindowAccess& window, int rank, const char* call)
+{
+  MPISIM_WIN_CHECK(rank >= 0 && rank < window.channel->size(), win, MPI_ERR_RANK, call,
+                   "invalid rank " + std::to_string(rank) + " in a window of " +
+                       std::to_string(window.channel->size()) + " ranks");
+  return MPI_SUCCESS;
+}
+
+int check_assert(MPI_Win win, int assert, int allowed, const char* call)
+{
+  MPISIM_WIN_CHECK((assert & ~allowed) == 0, win, MPI_ERR_ASSERT, call, "invalid assert " + std::to_string(assert));
+  return MPI_SUCCESS;
+}
+
+// The members of `group` as comm ranks of the window (MPI_ERR_GROUP, MPI_ERR_RANK for one outside the window).
+int window_ranks(MPI_Win win, const WindowAccess& window, MPI_Group group, const char* call, std::vector<int>& out)
+{
+  Runtime& runtime = Runtime::get();
+  const GroupMembers* members = runtime.groups().find(runtime.current_rank(), group);
+  MPISIM_WIN_CHECK(members != nullptr, win, MPI_ERR_GROUP, call, "invalid group " + std::to_string(group));
+  for (int world_rank : *members) {
+    const int rank = window.channel->local_rank(world_rank);
+    MPISIM_WIN_CHECK(rank >= 0, win, MPI_ERR_RANK, call,
+                     "world rank " + std::to_string(world_rank) + " of the group is not a member of the window");
+    out.push_back(rank);
+  }
+  return MPI_SUCCESS;
+}
+
+} // namespace
 
 extern "C" int PMPI_Win_fence(int assert, MPI_Win win)
 {
   ApiScope scope;
   WindowAccess window;
   MPISIM_TRY(resolve_window(win, "MPI_Win_fence", window));
-  MPISIM_WIN_CHECK((assert & ~kKnownAsserts) == 0, win, MPI_ERR_ASSERT, "MPI_Win_fence",
-                   "invalid assert " + std::to_string(assert));
-  if (assert & MPI_MODE_NOPRECEDE) {
-    // No operation precedes it anywhere (every member must say so): nothing to complete, nothing to wait for. The
-    // next epoch's messages are only served by its closing fence.
-    MPISIM_WIN_CHECK(window.part->epoch.idle(), win, MPI_ERR_RMA_SYNC, "MPI_Win_fence",
-                     "MPI_MODE_NOPRECEDE, yet operations were issued since the last fence");
-  } else {
-    MPISIM_TRY(complete_epoch(scope, window));
-  }
-  window.part->epoch_open = (assert& MPI_MODE_NOSUCCEED) == 0;
+  MPISIM_TRY(check_assert(win, assert, kKnownAsserts, "MPI_Win_fence"));
+  MPISIM_TRY(check_no_other_epoch(win, window, "MPI_Win_fence"));
+  // No operation precedes it anywhere (every member must say so).
+  MPISIM_WIN_CHECK(not(assert& MPI_MODE_NOPRECEDE) || window.part->started.empty(), win, MPI_ERR_RMA_SYNC,
+                   "MPI_Win_fence", "MPI_MODE_NOPRECEDE, yet operations were issued since the last fence");
+  fence(scope.runtime(), window, assert);
+  return MPI_SUCCESS;
+}
+
+extern "C" int PMPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)
+{
+  ApiScope scope;
+  WindowAccess window;
+  MPISIM_TRY(resolve_window(win, "MPI_Win_lock", window));
+  MPISIM_WIN_CHECK(lock_type == MPI_LOCK_SHARED || lock_type == MPI_LOCK_EXCLUSIVE, win, MPI_ERR_LOCKTYPE,
+                   "MPI_Win_lock", "invalid lock type " + std::to_string(lock_type));
+  MPISIM_TRY(check_window_rank(win, window, rank, "MPI_Win_lock"));
+  MPISIM_TRY(check_assert(win, assert, MPI_MODE_NOCHECK, "MPI_Win_lock"));
+  MPISIM_WIN_CHECK(not window.part->locks_held.contains(rank) && not window.part->locked_all, win, MPI_ERR_RMA_SYNC,
+                   "MPI_Win_lock", "rank " + std::to_string(rank) + " is already locked by this rank");
+  MPISIM_WIN_CHECK(not window.part->fence_open || window.part->started.empty(), win, MPI_ERR_RMA_SYNC, "MPI_Win_lock",
+                   "operations of a fence epoch are not completed");
+  MPISIM_WIN_CHECK(not window.part->start_open, win, MPI_ERR_RMA_SYNC, "MPI_Win_lock",
+                   "an MPI_Win_start epoch is open");
+  lock(scope.runtime(), window, lock_type, rank);
+  return MPI_SUCCESS;
+}
+
+extern "C" int PMPI_Win_unlock(int rank, MPI_Win win)
+{
+  ApiScope scope;
+  WindowAccess window;
+  MPISIM_TRY(resolve_window(win, "MPI_Win_unlock", window));
+  MPISIM_TRY(check_window_rank(win, window, rank, "MPI_Win_unlock"));
+  MPISIM_WIN_CHECK(window.part->locks_held.contains(rank), win, MPI_ERR_RMA_SYNC, "MPI_Win_unlock",
+                   "rank " + std::to_string(rank) + " is not locked by this rank");
+  unlock(scope.runtime(), window, rank);
+  return MPI_SUCCESS;
+}
+
+extern "C" int PMPI_Win_lock_all(int assert, MPI_Win win)
+{
+  ApiScope scope;
+  WindowAccess window;
+  MPISIM_TRY(resolve_window(win, "MPI_Win_lock_all", window));
+  MPISIM_TRY(check_assert(win, assert, MPI_MODE_NOCHECK, "MPI_Win_lock_all"));
+  MPISIM_WIN_CHECK(window.part->locks_held.empty() && not window.part->locked_all, win, MPI_ERR_RMA_SYNC,
+                   "MPI_Win_lock_all", "this rank already holds locks on the window");
+  MPISIM_WIN_CHECK(not window.part->start_open, win, MPI_ERR_RMA_SYNC, "MPI_Win_lock_all",
+                   "an MPI_Win_start epoch is open");
+  lock_all(scope.runtime(), window);
+  return MPI_SUCCESS;
+}
+
+extern "C" int PMPI_Win_unlock_all(MPI_Win win)
+{
+  ApiScope scope;
+  WindowAccess window;
+  MPISIM_TRY(resolve_window(win, "MPI_Win_unlock_all", window));
+  MPISIM_WIN_CHECK(window.part->locked_all, win, MPI_ERR_RMA_SYNC, "MPI_Win_unlock_all",
+                   "no MPI_Win_lock_all epoch is open");
+  unlock_all(scope.runtime(), window);
+  return MPI_SUCCESS;
+}
+
+namespace {
+
+// MPI_Win_flush and its variants: in a passive-target epoch to `rank` (all targets when negative).
+int flush_call(int rank, bool all, MPI_Win win, const char* call)
+{
+  ApiScope scope(call);
+  WindowAccess window;
+  MPISIM_TRY(resolve_window(win, call, window));
+  if (not all)
+    MPISIM_TRY(check_window_rank(win, window, rank, call));
+  const bool in_epoch =
+      all ? window.part->locked_all || not window.part->locks_held.empty() : window.part->passive_epoch(rank);
+  MPISIM_WIN_CHECK(in_epoch, win, MPI_ERR_RMA_SYNC, call, "no passive-target epoch (MPI_Win_lock) is open");
+  flush(scope.runtime(), window, all ? -1 : rank);
+  return MPI_SUCCESS;
+}
+
+} // namespace
+
+extern "C" int PMPI_Win_flush(int rank, MPI_Win win)
+{
+  return flush_call(rank, false, win, "MPI_Win_flush");
+}
+
+extern "C" int PMPI_Win_flush_local(int rank, MPI_Win win)
+{
+  return flush_call(rank, false, win, "MPI_Win_flush_local");
+}
+
+extern "C" int PMPI_Win_flush_all(MPI_Win win)
+{
+  return flush_call(-1, true, win, "MPI_Win_flush_all");
+}
+
+extern "C" int PMPI_Win_flush_local_all(MPI_Win win)
+{
+  return flush_call(-1, true, win, "MPI_Win_flush_local_all");
+}
+
+extern "C" int PMPI_Win_sync(MPI_Win win)
+{
+  // The unified model: the public and private copies are one, nothing to synchronize.
+  WindowAccess window;
+  MPISIM_TRY(resolve_window(win, "MPI_Win_sync", window));
+  return MPI_SUCCESS;
+}
+
+extern "C" int PMPI_Win_post(MPI_Group group, int assert, MPI_Win win)
+{
+  ApiScope scope;
+  WindowAccess window;
+  std::vector<int> origins;
+  MPISIM_TRY(resolve_window(win, "MPI_Win_post", window));
+  MPISIM_TRY(check_assert(win, assert, MPI_MODE_NOCHECK | MPI_MODE_NOSTORE | MPI_MODE_NOPUT, "MPI_Win_post"));
+  MPISIM_TRY(window_ranks(win, window, group, "MPI_Win_post", origins));
+  MPISIM_WIN_CHECK(not window.part->post_open, win, MPI_ERR_RMA_SYNC, "MPI_Win_post",
+                   "an MPI_Win_post epoch is already open");
+  MPISIM_WIN_CHECK(not window.part->fence_open || window.part->started.empty(), win, MPI_ERR_RMA_SYNC, "MPI_Win_post",
+                   "operations of a fence epoch are not completed");
+  post(scope.runtime(), window, origins);
+  return MPI_SUCCESS;
+}
+
+extern "C" int PMPI_Win_start(MPI_Group group, int assert, MPI_Win win)
+{
+  ApiScope scope;
+  WindowAccess window;
+  std::vector<int> targets;
+  MPISIM_TRY(resolve_window(win, "MPI_Win_start", window));
+  MPISIM_TRY(check_assert(win, assert, MPI_MODE_NOCHECK, "MPI_Win_start"));
+  MPISIM_TRY(window_ranks(win, window, group, "MPI_Win_start", targets));
+  MPISIM_WIN_CHECK(not window.part->start_open, win, MPI_ERR_RMA_SYNC, "MPI_Win_start",
+                   "an MPI_Win_start epoch is already open");
+  MPISIM_WIN_CHECK(window.part->locks_held.empty() && not window.part->locked_all, win, MPI_ERR_RMA_SYNC,
+                   "MPI_Win_start", "a passive-target epoch (MPI_Win_lock) is open");
+  start(scope.runtime(), window, targets);
+  return MPI_SUCCESS;
+}
+
+extern "C" int PMPI_Win_complete(MPI_Win win)
+{
+  ApiScope scope;
+  WindowAccess window;
+  MPISIM_TRY(resolve_window(win, "MPI_Win_complete", window));
+  MPISIM_WIN_CHECK(window.part->start_open, win, MPI_ERR_RMA_SYNC, "MPI_Win_complete",
+                   "no MPI_Win_start epoch is open");
+  complete(scope.runtime(), window);
+  return MPI_SUCCESS;
+}
+
+extern "C" int PMPI_Win_wait(MPI_Win win)
+{
+  ApiScope scope;
+  WindowAccess window;
+  MPISIM_TRY(resolve_window(win, "MPI_Win_wait", window));
+  MPISIM_WIN_CHECK(window.part->post_open, win, MPI_ERR_RMA_SYNC, "MPI_Win_wait", "no MPI_Win_post epoch is open");
+  wait(scope.runtime(), window);
+  return MPI_SUCCESS;
+}
+
+extern "C" int PMPI_Win_test(MPI_Win win, int* flag)
+{
+  ApiScope scope;
+  WindowAccess window;
+  MPISIM_TRY(resolve_window(win, "MPI_Win_test", window));
+  MPISIM_WIN_CHECK(window.part->post_open, win, MPI_ERR_RMA_SYNC, "MPI_Win_test", "no MPI_Win_post epoch is open");
+  *flag = test(scope.runtime(), window) ? 1 : 0;
   return MPI_SUCCESS;
 }
 
 MPISIM_ALIAS(Put)
+MPISIM_ALIAS(Rput)
 MPISIM_ALIAS(Get)
+MPISIM_ALIAS(Rget)
 MPISIM_ALIAS(Accumulate)
+MPISIM_ALIAS(Raccumulate)
+MPISIM_ALIAS(Get_accumulate)
+MPISIM_ALIAS(Rget_accumulate)
+MPISIM_ALIAS(Fetch_and_op)
+MPISIM_ALIAS(Compare_and_swap)
 MPISIM_ALIAS(Win_fence)
+MPISIM_ALIAS(Win_lock)
+MPISIM_ALIAS(Win_unlock)
+MPISIM_ALIAS(Win_lock_all)
+MPISIM_ALIAS(Win_unlock_all)
+MPISIM_ALIAS(Win_flush)
+MPISIM_ALIAS(Win_flush_local)
+MPISIM_ALIAS(Win_flush_all)
+MPISIM_ALIAS(Win_flush_local_all)
+MPISIM_ALIAS(Win_sync)
+MPISIM_ALIAS(Win_post)
+MPISIM_ALIAS(Win_start)
+MPISIM_ALIAS(Win_complete)
+MPISIM_ALIAS(Win_wait)
+MPISIM_ALIAS(Win_test)

@@ -5,13 +5,14 @@
 // Creating a window makes the hidden communicator its operations travel on (MPI_Comm_create over the whole group of
 // the window's communicator: no attribute is copied onto it), then allgathers each member's base, size and
 // displacement unit (as MPICH does): in simulated time the call synchronizes its members as a barrier would. Freeing
-// it is a barrier on the hidden communicator.
+// it is two barriers on the hidden communicator (as SMPI).
 #include "online/bindings/Arguments.hpp"
 #include "online/bindings/WindowArguments.hpp"
 #include "online/objects/Collectives.hpp"
 #include "online/objects/CommLifecycle.hpp"
 #include "online/objects/ProcessObjects.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 using namespace mpisim::online;
@@ -57,11 +58,18 @@ int make_window(Runtime& runtime, MPI_Comm comm, void* base, MPI_Aint size, int 
   std::vector<PartDescription> all(static_cast<size_t>(members));
   run_allgather(runtime, *runtime.comm(channel), &mine, all.data(), sizeof mine, MPI_BYTE);
   Window& window = runtime.windows().join(channel, members);
+  // Every member's description, from the exchange: a member may access another's part as soon as its own call
+  // returns, before the other's has.
+  for (int member = 0; member < members; ++member) {
+    WindowPart& described = window.parts[static_cast<size_t>(member)];
+    const PartDescription& description = all[static_cast<size_t>(member)];
+    if (flavor != MPI_WIN_FLAVOR_SHARED) // laid out in the shared segment by MPI_Win_allocate_shared
+      described.base = reinterpret_cast<void*>(description.base); // NOLINT(performance-no-int-to-ptr)
+    described.size = description.size;
+    described.disp_unit = description.disp_unit;
+    described.flavor = flavor;
+  }
   WindowPart& part = window.parts[static_cast<size_t>(rank)];
-  part.base = base;
-  part.size = size;
-  part.disp_unit = disp_unit;
-  part.flavor = flavor;
   part.live = true;
   ++window.live_parts;
   *win = window.handle;
@@ -100,6 +108,18 @@ bool is_attachable(MPI_Errhandler errhandler)
 
 } // namespace
 
+// The members of a shared window run on one host (MPI_ERR_RMA_SHARED otherwise: MPI lets an implementation refuse).
+int check_one_host(MPI_Comm comm, const char* call)
+{
+  Runtime& runtime = Runtime::get();
+  const mpisim::mpi::Communicator& members = *runtime.comm(comm);
+  for (int rank = 1; rank < members.size(); ++rank)
+    if (runtime.world().host_of(members.world_rank(rank)) != runtime.world().host_of(members.world_rank(0)))
+      return raise_error(comm, MPI_ERR_RMA_SHARED, call,
+                         "ranks 0 and " + std::to_string(rank) + " of the communicator run on different hosts");
+  return MPI_SUCCESS;
+}
+
 // Creation and destruction -------------------------------------------------------------------------------------------
 
 extern "C" int PMPI_Win_create(void* base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win* win)
@@ -127,16 +147,108 @@ extern "C" int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MP
   return MPI_SUCCESS;
 }
 
+extern "C" int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void* baseptr,
+                                        MPI_Win* win)
+{
+  ApiScope scope;
+  MPISIM_TRY(check_creation(comm, size, disp_unit, info, "MPI_Win_allocate_shared"));
+  MPISIM_TRY(check_one_host(comm, "MPI_Win_allocate_shared"));
+  Runtime& runtime = scope.runtime();
+  const mpisim::mpi::Communicator& parent = *runtime.comm(comm);
+  // Every member's size, to lay the parts out one after the other in one segment.
+  std::vector<MPI_Aint> sizes(static_cast<size_t>(parent.size()));
+  run_allgather(runtime, parent, &size, sizes.data(), sizeof size, MPI_BYTE);
+  MPISIM_TRY(make_window(runtime, comm, nullptr, size, disp_unit, MPI_WIN_FLAVOR_SHARED, win));
+  Window& window = *runtime.windows().find(*win);
+  if (window.shared_segment == nullptr) { // the first member here allocates for all and lays the parts out
+    MPI_Aint total = 0;
+    for (MPI_Aint part : sizes)
+      total += part;
+    window.shared_segment = std::make_unique<std::byte[]>(static_cast<size_t>(std::max<MPI_Aint>(total, 1)));
+    MPI_Aint offset = 0;
+    for (size_t member = 0; member < sizes.size(); ++member) {
+      window.parts[member].base = window.shared_segment.get() + offset;
+      offset += sizes[member];
+    }
+  }
+  const int rank = parent.local_rank(runtime.current_rank());
+  *static_cast<void**>(baseptr) = window.parts[static_cast<size_t>(rank)].base;
+  return MPI_SUCCESS;
+}
+
+extern "C" int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint* size, int* disp_unit, void* baseptr)
+{
+  WindowAccess access;
+  MPISIM_TRY(resolve_window(win, "MPI_Win_shared_query", access));
+  MPISIM_WIN_CHECK(access.part->flavor == MPI_WIN_FLAVOR_SHARED, win, MPI_ERR_RMA_FLAVOR, "MPI_Win_shared_query",
+                   "the window was not made by MPI_Win_allocate_shared");
+  const int members = access.channel->size();
+  MPISIM_WIN_CHECK(rank == MPI_PROC_NULL || (rank >= 0 && rank < members), win, MPI_ERR_RANK, "MPI_Win_shared_query",
+                   "invalid rank " + std::to_string(rank) + " in a window of " + std::to_string(members) + " ranks");
+  const std::vector<WindowPart>& parts = access.window->parts;
+  const WindowPart* part = rank == MPI_PROC_NULL ? nullptr : &parts[static_cast<size_t>(rank)];
+  for (int member = 0; part == nullptr && member < members; ++member) // MPI_PROC_NULL: the first non-empty part
+    if (parts[static_cast<size_t>(member)].size > 0)
+      part = &parts[static_cast<size_t>(member)];
+  *size = part ? part->size : 0;
+  *disp_unit = part ? part->disp_unit : 1;
+  *static_cast<void**>(baseptr) = part ? part->base : nullptr;
+  return MPI_SUCCESS;
+}
+
+extern "C" int PMPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win* win)
+{
+  ApiScope scope;
+  MPISIM_TRY(check_creation(comm, 0, 1, info, "MPI_Win_create_dynamic"));
+  return make_window(scope.runtime(), comm, MPI_BOTTOM, 0, 1, MPI_WIN_FLAVOR_DYNAMIC, win);
+}
+
+extern "C" int PMPI_Win_attach(MPI_Win win, void* base, MPI_Aint size)
+{
+  WindowAccess access;
+  MPISIM_TRY(resolve_window(win, "MPI_Win_attach", access));
+  MPISIM_WIN_CHECK(access.part->flavor == MPI_WIN_FLAVOR_DYNAMIC, win, MPI_ERR_RMA_FLAVOR, "MPI_Win_attach",
+                   "the window is not dynamic");
+  MPISIM_WIN_CHECK(size >= 0, win, MPI_ERR_SIZE, "MPI_Win_attach", "negative size " + std::to_string(size));
+  const auto address = reinterpret_cast<MPI_Aint>(base);
+  for (const AttachedRegion& region : access.part->regions)
+    MPISIM_WIN_CHECK(address + size <= region.base || address >= region.base + region.size, win, MPI_ERR_RMA_ATTACH,
+                     "MPI_Win_attach", "the memory overlaps a region already attached");
+  access.part->regions.push_back(AttachedRegion{address, size});
+  return MPI_SUCCESS;
+}
+
+extern "C" int PMPI_Win_detach(MPI_Win win, const void* base)
+{
+  WindowAccess access;
+  MPISIM_TRY(resolve_window(win, "MPI_Win_detach", access));
+  MPISIM_WIN_CHECK(access.part->flavor == MPI_WIN_FLAVOR_DYNAMIC, win, MPI_ERR_RMA_FLAVOR, "MPI_Win_detach",
+                   "the window is not dynamic");
+  std::vector<AttachedRegion>& regions = access.part->regions;
+  const auto address = reinterpret_cast<MPI_Aint>(base);
+  auto found = std::find_if(regions.begin(), regions.end(),
+                            [address](const AttachedRegion& region) { return region.base == address; });
+  MPISIM_WIN_CHECK(found != regions.end(), win, MPI_ERR_RMA_ATTACH, "MPI_Win_detach",
+                   "no region attached at this address");
+  regions.erase(found);
+  return MPI_SUCCESS;
+}
+
 extern "C" int PMPI_Win_free(MPI_Win* win)
 {
   ApiScope scope;
   WindowAccess access;
   MPISIM_TRY(resolve_window(*win, "MPI_Win_free", access));
-  MPISIM_WIN_CHECK(access.part->epoch.idle(), *win, MPI_ERR_RMA_SYNC, "MPI_Win_free",
+  const WindowPart& part = *access.part;
+  MPISIM_WIN_CHECK(part.started.empty(), *win, MPI_ERR_RMA_SYNC, "MPI_Win_free",
                    "operations issued since the last fence are not completed: call MPI_Win_fence first");
+  MPISIM_WIN_CHECK(part.locks_held.empty() && not part.locked_all && not part.start_open && not part.post_open, *win,
+                   MPI_ERR_RMA_SYNC, "MPI_Win_free", "an epoch of the window is open");
   // A failing delete callback keeps the window (and the attribute), and its error is the call's.
   MPISIM_TRY(Runtime::get().attributes().remove_all(me(), AttributeObject::Win, *win));
   const MPI_Comm channel = access.window->channel;
+  // As SMPI: a barrier, the operations completed (none left: checked above), a barrier.
+  run_barrier(scope.runtime(), *access.channel);
   run_barrier(scope.runtime(), *access.channel);
   if (access.part->flavor == MPI_WIN_FLAVOR_ALLOCATE)
     free_memory(access.part->base);
@@ -287,6 +399,11 @@ extern "C" int PMPI_Win_call_errhandler(MPI_Win win, int errorcode)
 
 MPISIM_ALIAS(Win_create)
 MPISIM_ALIAS(Win_allocate)
+MPISIM_ALIAS(Win_allocate_shared)
+MPISIM_ALIAS(Win_shared_query)
+MPISIM_ALIAS(Win_create_dynamic)
+MPISIM_ALIAS(Win_attach)
+MPISIM_ALIAS(Win_detach)
 MPISIM_ALIAS(Win_free)
 MPISIM_ALIAS(Win_get_group)
 MPISIM_ALIAS(Win_set_name)

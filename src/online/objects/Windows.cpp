@@ -2,14 +2,6 @@
 
 namespace mpisim::online {
 
-void RmaEpoch::clear()
-{
-  operations_to.clear();
-  requests.clear();
-  payloads.clear();
-  types.clear();
-}
-
 Window& Windows::join(int channel, int members)
 {
   auto known = handle_of_channel_.find(channel);

@@ -5,7 +5,7 @@
 // collectively): its part on each member (memory, size, displacement unit, name, error handler, epoch) is indexed by
 // rank in the window's communicator. RMA operations travel as messages on a hidden communicator of the window's
 // members (made by MPI_Comm_create: no attribute is copied onto it), and are applied by their target
-// at the closing MPI_Win_fence (api_rma.cpp).
+// at the closing MPI_Win_fence (RmaOperations.hpp).
 #pragma once
 
 #include "online/runtime/HandleTable.hpp"
@@ -15,7 +15,9 @@
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <cstddef>
+#include <deque>
 #include <map>
 #include <memory>
 #include <string>
@@ -27,17 +29,41 @@ class Communicator;
 
 namespace mpisim::online {
 
-// What one member has issued since its last fence: the number of operations per target (comm rank), the messages
-// carrying them and the replies its gets wait for, and what those messages point to (their bytes, the datatypes a
-// target reads through them) until the fence has completed them everywhere.
-struct RmaEpoch {
-  std::map<int, int> operations_to;
-  std::vector<mpi::RequestPtr> requests;
-  std::vector<std::unique_ptr<std::vector<std::byte>>> payloads;
-  std::vector<mpi::DatatypePtr> types;
+// A transfer this rank started as an origin (both its ends, and what they read or write through until they are
+// complete: staging buffers, the datatypes), towards or from `peer` (a comm rank).
+struct RmaTransfer {
+  int peer;
+  mpi::RequestPtr origin_end, target_end;
+  std::shared_ptr<void> keep_alive;
+};
 
-  bool idle() const { return operations_to.empty() && requests.empty(); }
-  void clear();
+// A readers-writer lock of one member's part, granting requests in arrival order (docs/specifications/one-sided.md).
+// A request that cannot be granted at once waits on its `grant` activity, completed when it is.
+struct PartLock {
+  struct Waiting {
+    int type; // MPI_LOCK_SHARED or MPI_LOCK_EXCLUSIVE
+    mpi::RequestPtr grant;
+  };
+  int shared_holders = 0;
+  bool exclusive_held = false;
+  std::deque<Waiting> waiting;
+
+  bool grantable(int type) const
+  {
+    return waiting.empty() && not exclusive_held && (type == MPI_LOCK_SHARED || shared_holders == 0);
+  }
+  void take(int type)
+  {
+    if (type == MPI_LOCK_SHARED)
+      ++shared_holders;
+    else
+      exclusive_held = true;
+  }
+};
+
+// A memory region of a dynamic window (MPI_Win_attach), addresses as integers.
+struct AttachedRegion {
+  MPI_Aint base, size;
 };
 
 struct WindowPart {
@@ -45,18 +71,40 @@ struct WindowPart {
   MPI_Aint size = 0;
   int disp_unit = 1;
   int flavor = MPI_WIN_FLAVOR_CREATE;
-  // Updates from other ranks reach the window's memory only at a synchronization (the target's fence): the public
-  // and private copies are distinct in between, which is the separate model's promise, not the unified one's.
-  int model = MPI_WIN_SEPARATE;
+  // Operations write the target's memory when their data arrives, without the target's participation: the public
+  // and private copies are one (objects/RmaOperations.hpp).
+  int model = MPI_WIN_UNIFIED;
   std::string name;
   int errhandler = MPI_ERRORS_ARE_FATAL;
-  bool live = false;       // joined and not freed yet
-  bool epoch_open = false; // a fence opened an access/exposure epoch that no MPI_MODE_NOSUCCEED fence closed
-  RmaEpoch epoch;
+  bool live = false; // joined and not freed yet
+
+  // Epochs this member has open, as an origin (access) and as a target (exposure).
+  bool fence_open = false;                  // a fence opened an epoch that no MPI_MODE_NOSUCCEED fence closed
+  std::map<int, int> locks_held;            // target -> lock type (MPI_Win_lock)
+  bool locked_all = false;                  // MPI_Win_lock_all
+  bool start_open = false;                  // MPI_Win_start .. MPI_Win_complete
+  std::vector<int> start_group;             // comm ranks
+  bool post_open = false;                   // MPI_Win_post .. MPI_Win_wait/test
+  std::vector<mpi::RequestPtr> completions; // the "complete" messages MPI_Win_wait waits for
+
+  std::vector<RmaTransfer> started;     // as an origin, since the last completion
+  std::vector<mpi::RequestPtr> landing; // transfers whose target end is this member's memory
+  PartLock lock;                        // MPI_Win_lock on this member's part
+  PartLock atomic;                      // exclusive only: serializes the fetching atomics aimed at this part
+  std::vector<AttachedRegion> regions;  // dynamic windows
+
+  bool has_access_epoch(int target) const
+  {
+    return fence_open || locked_all || locks_held.contains(target) ||
+           (start_open && std::find(start_group.begin(), start_group.end(), target) != start_group.end());
+  }
+  bool passive_epoch(int target) const { return locked_all || locks_held.contains(target); }
 };
 
 struct Window {
   int handle = MPI_WIN_NULL;
+  int next_tag = 0;                            // of the next transfer (RmaOperations.cpp)
+  std::unique_ptr<std::byte[]> shared_segment; // MPI_Win_allocate_shared: every member's part, in rank order
   int channel = MPI_COMM_NULL;   // the hidden communicator the operations travel on (same members, same order)
   std::vector<WindowPart> parts; // by rank in the window's communicator
   int live_parts = 0;
@@ -78,6 +126,14 @@ public:
 private:
   HandleTable<Window> windows_{{MPI_ERR_WIN, "window"}, MPI_WIN_NULL + 1};
   std::map<int, int> handle_of_channel_; // hidden communicator -> window handle
+};
+
+// The calling rank's view of a window an MPI call names.
+struct WindowAccess {
+  Window* window = nullptr;
+  WindowPart* part = nullptr;
+  int local_rank = -1;                        // in the window's communicator
+  const mpi::Communicator* channel = nullptr; // the hidden communicator
 };
 
 } // namespace mpisim::online
