@@ -291,7 +291,7 @@ def run(program: str, args: Sequence[str] = (), **options) -> RunResult:
     return RunResult(
         simulated_time=summary["simulated_time"],
         ranks=[OnlineRankStats(**r) for r in summary["ranks"]],
-        fingerprint=summary["fingerprint"],
+        fingerprint=int(summary["fingerprint"], 16),
         exit_status=summary["exit_status"],
         stdout=done.stdout,
         stderr=done.stderr,

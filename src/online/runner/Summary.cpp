@@ -1,6 +1,7 @@
 #include "online/runner/Summary.hpp"
 
 #include <charconv>
+#include <cstdint>
 #include <cstdio>
 #include <sstream>
 
@@ -24,6 +25,14 @@ std::string exact(double value)
   if (out.find_first_of(".e") == std::string::npos)
     out += ".0"; // still a JSON float
   return out;
+}
+
+// As `mpisim replay --json` writes it: 16 hexadecimal digits, quoted.
+std::string fingerprint_text(uint64_t fingerprint)
+{
+  char text[20];
+  std::snprintf(text, sizeof text, "\"%016llx\"", static_cast<unsigned long long>(fingerprint));
+  return text;
 }
 
 std::string quoted(const std::string& text)
@@ -91,7 +100,7 @@ std::string summary_json(const RunnerOptions& options, const Runtime* runtime, c
     for (size_t i = 0; i < runtime->warnings().size(); ++i)
       out << (i ? ", " : "") << quoted(runtime->warnings()[i]);
   out << "],\n  \"simulated_time\": " << exact(outcome.simulated_time)
-      << ",\n  \"fingerprint\": " << outcome.fingerprint << ",\n  \"inputs\": {\"program\": " << quoted(options.program)
+      << ",\n  \"fingerprint\": " << fingerprint_text(outcome.fingerprint) << ",\n  \"inputs\": {\"program\": " << quoted(options.program)
       << ", \"platform\": " << quoted(options.simulation.platform)
       << ", \"model\": " << quoted(options.simulation.model)
       << ", \"collective_selector\": " << quoted(options.simulation.collective_selector)
