@@ -18,6 +18,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <dlfcn.h>
 #include <fstream>
 #include <iostream>
 #include <new>
@@ -219,6 +220,7 @@ int run(const RunnerOptions& options)
   Runtime runtime(simulation, options.online);
   const std::unique_ptr<PrivatizedProgram> program =
       load_privatized_program(options.program, options.ranks, options.tmpdir, options.privatization);
+  runtime.set_program_symbols([&program](int rank, const char* name) { return dlsym(program->handle_of(rank), name); });
   const MemoryContextsInstalled contexts(simulation.engine(), runtime.libc(), program->memory_contexts());
   std::unique_ptr<OutputTagger> tagger;
   if (options.tag_output) {
