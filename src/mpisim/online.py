@@ -59,6 +59,10 @@ def compiler_command(arguments: List[str], language: str) -> List[str]:
     variable, default = COMPILERS[language]
     compiler = os.environ.get(variable, default)
     command = shlex.split(compiler) + [f"-I{native / 'include'}", "-fPIC"]
+    if language == "fc" and Path(shlex.split(compiler)[0]).name.startswith("gfortran"):
+        # mpif.h declares no interfaces: a choice buffer is any type, which gfortran 10 and later refuse between two
+        # calls of one file unless told (MPICH's mpifort adds this flag too)
+        command.append("-fallow-argument-mismatch")
     if _NO_LINK_OPTIONS.intersection(arguments):
         return command + arguments
     # Linked as a shared object the runner loads once per rank; main stays exported. -Bsymbolic: the program's own
