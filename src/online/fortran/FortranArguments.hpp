@@ -100,6 +100,7 @@ inline void set_ierror(MPI_Fint* ierror, int result)
 // The names Fortran compilers emit for routine `stem` besides pmpi_<stem>_, the implementation: the weak mpi_<stem>_
 // (gfortran's) a profiling library may override, the double-underscore (g77, -fsecond-underscore) and upper-case
 // forms.
+// NOLINTNEXTLINE(bugprone-macro-parentheses): `from` is the name being declared
 #define MPISIM_FORTRAN_ALIAS(from, to) extern "C" __attribute__((weak, alias(#to))) decltype(to) from;
 #define MPISIM_FORTRAN_NAMES(stem, STEM)                                                                               \
   MPISIM_FORTRAN_ALIAS(mpi_##stem##_, pmpi_##stem##_)                                                                  \
