@@ -3,13 +3,15 @@
 # Usage: scripts/install-deps.sh [--with-test-tools]
 #   --with-test-tools: also SimGrid 3.32 (the reference the agreement tests compare against), Open MPI (real runs for
 #   the trace recorder: it is built when an MPI library is found), pajeng (checks Paje timelines), clang-format
-#   (`make format-check`) and clang-tidy (`make tidy`), both part of `make test`, and clang with its libFuzzer runtime
-#   (the fuzz targets of tests/fuzz: `make fuzz`, and a short run of each in `make test`).
+#   (`make format-check`) and clang-tidy (`make tidy`), both part of `make test`, clang with its libFuzzer runtime
+#   (the fuzz targets of tests/fuzz: `make fuzz`, and a short run of each in `make test`), and gfortran (`mpisim fc`:
+#   the build compiles the `mpi` module when it finds gfortran; tests/python/test_fortran.py).
 set -euo pipefail
 
 packages=(build-essential cmake g++ python3-venv python3-dev libboost-context-dev libpugixml-dev libgtest-dev)
 if [[ "${1:-}" == "--with-test-tools" || "${1:-}" == "--with-simgrid" ]]; then
-  packages+=(libsimgrid-dev openmpi-bin libopenmpi-dev pajeng clang-format clang-tidy clang libclang-rt-14-dev)
+  packages+=(libsimgrid-dev openmpi-bin libopenmpi-dev pajeng clang-format clang-tidy clang libclang-rt-14-dev
+             gfortran)
 fi
 
 missing=()

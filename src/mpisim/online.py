@@ -1,4 +1,5 @@
-"""Online simulation of unmodified MPI programs: `mpisim cc`, `mpisim cxx` and `mpisim run` (docs/online.md).
+"""Online simulation of unmodified MPI programs: `mpisim cc`, `mpisim cxx`, `mpisim fc` and `mpisim run`
+(docs/online.md).
 
 The compiler wrappers build the application as a position-independent shared object against mpisim's own `mpi.h`
 and `libmpisim-mpi.so`; `mpisim run` hands it to the native runner `mpisim-run`, which loads one private copy per
@@ -45,11 +46,23 @@ def native_dir() -> Path:
                             + ", ".join(str(c) for c in candidates) + f" holds {RUNNER} and {LIBRARY}")
 
 
-def compiler_command(arguments: List[str], cxx: bool) -> List[str]:
-    """The real compiler's command line for `mpisim cc/cxx ARGUMENTS`."""
+# The compiler of each language: the environment variable that overrides it, and its default.
+COMPILERS = {"cc": ("MPISIM_CC", "gcc"), "cxx": ("MPISIM_CXX", "g++"), "fc": ("MPISIM_FC", "gfortran")}
+# `mpisim f77` and `mpisim f90` are `mpisim fc` (as mpif77 and mpif90 are mpifort).
+LANGUAGE_OF_COMMAND = {"cc": "cc", "cxx": "cxx", "fc": "fc", "f77": "fc", "f90": "fc"}
+
+
+def compiler_command(arguments: List[str], language: str) -> List[str]:
+    """The real compiler's command line for `mpisim cc/cxx/fc ARGUMENTS`. The include directory holds mpi.h, and for
+    Fortran mpif.h and the mpi module (gfortran looks for .mod files along -I)."""
     native = native_dir()
-    compiler = os.environ.get("MPISIM_CXX" if cxx else "MPISIM_CC", "g++" if cxx else "gcc")
+    variable, default = COMPILERS[language]
+    compiler = os.environ.get(variable, default)
     command = shlex.split(compiler) + [f"-I{native / 'include'}", "-fPIC"]
+    if language == "fc" and Path(shlex.split(compiler)[0]).name.startswith("gfortran"):
+        # mpif.h declares no interfaces: a choice buffer is any type, which gfortran 10 and later refuse between two
+        # calls of one file unless told (MPICH's mpifort adds this flag too)
+        command.append("-fallow-argument-mismatch")
     if _NO_LINK_OPTIONS.intersection(arguments):
         return command + arguments
     # Linked as a shared object the runner loads once per rank; main stays exported. -Bsymbolic: the program's own
@@ -61,11 +74,11 @@ def compiler_command(arguments: List[str], cxx: bool) -> List[str]:
             + [f"-L{native}", "-lmpisim-mpi", f"-Wl,-rpath,{native}", "-Wl,--no-undefined"])
 
 
-def compile_main(arguments: List[str], cxx: bool) -> int:
+def compile_main(arguments: List[str], language: str) -> int:
     if "-show" in arguments:  # as mpicc -show
-        print(shlex.join(compiler_command([a for a in arguments if a != "-show"], cxx)))
+        print(shlex.join(compiler_command([a for a in arguments if a != "-show"], language)))
         return 0
-    return subprocess.call(compiler_command(arguments, cxx))
+    return subprocess.call(compiler_command(arguments, language))
 
 
 def run_main(arguments: List[str]) -> int:
@@ -76,15 +89,15 @@ def run_main(arguments: List[str]) -> int:
 
 
 def dispatch(argv: List[str]) -> Optional[int]:
-    """Runs `cc`, `cxx` and `run` (whose arguments belong to the compiler or the runner, not to argparse); None for
-    any other command."""
+    """Runs `cc`, `cxx`, `fc` (`f77`, `f90`) and `run` (whose arguments belong to the compiler or the runner, not to
+    argparse); None for any other command."""
     if not argv:
         return None
     command, rest = argv[0], argv[1:]
-    if command not in ("cc", "cxx", "run"):
+    if command != "run" and command not in LANGUAGE_OF_COMMAND:
         return None
     try:
-        return run_main(rest) if command == "run" else compile_main(rest, cxx=command == "cxx")
+        return run_main(rest) if command == "run" else compile_main(rest, LANGUAGE_OF_COMMAND[command])
     except FileNotFoundError as error:  # the native runtime, or the compiler, is missing
         print(f"mpisim {command}: {error}", file=sys.stderr)
         return 2
@@ -94,6 +107,10 @@ def add_online_commands(sub) -> None:
     """Listed in `mpisim --help`; their arguments are parsed by the compiler and by mpisim-run."""
     sub.add_parser("cc", help="compile an MPI C program for `mpisim run` (arguments as gcc's)", add_help=False)
     sub.add_parser("cxx", help="compile an MPI C++ program for `mpisim run` (arguments as g++'s)", add_help=False)
+    sub.add_parser("fc", help="compile an MPI Fortran program for `mpisim run` (arguments as gfortran's; aliases: "
+                   "f77, f90)", add_help=False)
+    sub.add_parser("f77", help="same as fc", add_help=False)
+    sub.add_parser("f90", help="same as fc", add_help=False)
     sub.add_parser("run", help="simulate an MPI program built by `mpisim cc`: run -np N --platform P ./app ARGS",
                    add_help=False)
 

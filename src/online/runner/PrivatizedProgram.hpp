@@ -17,6 +17,8 @@ class PrivatizedProgram {
 public:
   virtual ~PrivatizedProgram() = default;
   virtual ProgramMain main_of(int rank) const = 0;
+  // The dlopen handle of the rank's copy (dlsym finds the rank's own globals through it).
+  virtual void* handle_of(int rank) const = 0;
   // The per-rank memory the engine must switch between ranks (kernel/MemoryContexts.hpp); null when each rank's
   // memory has addresses of its own.
   virtual kernel::MemoryContexts* memory_contexts() { return nullptr; }

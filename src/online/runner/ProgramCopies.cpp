@@ -33,6 +33,7 @@ ProgramCopies::ProgramCopies(const std::string& program, int ranks, const std::s
   const CopiesDirectory directory{pattern};
   const std::string name = fs::path(program).filename().string();
   mains_.reserve(static_cast<size_t>(ranks));
+  handles_.reserve(static_cast<size_t>(ranks));
   for (int rank = 0; rank < ranks; ++rank) {
     const fs::path copy = directory.path / ("rank" + std::to_string(rank) + "-" + name);
     fs::copy_file(program, copy);
@@ -45,6 +46,7 @@ ProgramCopies::ProgramCopies(const std::string& program, int ranks, const std::s
     }
     fs::remove(copy);
     mains_.push_back(program_main(handle, program));
+    handles_.push_back(handle);
   }
 }
 

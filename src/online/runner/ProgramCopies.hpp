@@ -21,10 +21,12 @@ public:
   // The copies stay loaded: their atexit handlers and static destructors may still run at process exit.
 
   ProgramMain main_of(int rank) const override { return mains_[rank]; }
+  void* handle_of(int rank) const override { return handles_[rank]; }
   const char* name() const override { return "dlopen"; }
 
 private:
   std::vector<ProgramMain> mains_;
+  std::vector<void*> handles_;
 };
 
 } // namespace mpisim::online

@@ -42,6 +42,7 @@ SwappedProgram::SwappedProgram(const std::string& program, const ProgramLayout& 
 {
   void* handle = load_program_file(program, program, 0, ranks);
   main_ = program_main(handle, program);
+  handle_ = handle;
   std::byte* base = load_base(handle, program);
   if (layout.data_end > layout.data_start)
     regions_.push_back({base + layout.data_start, layout.data_end - layout.data_start});

@@ -23,6 +23,7 @@ public:
   SwappedProgram(const std::string& program, const ProgramLayout& layout, int ranks);
 
   ProgramMain main_of(int) const override { return main_; }
+  void* handle_of(int) const override { return handle_; }
   kernel::MemoryContexts* memory_contexts() override { return this; }
   const char* name() const override { return "swap"; }
 
@@ -42,6 +43,7 @@ private:
   void restore(const std::byte* image);
 
   ProgramMain main_ = nullptr;
+  void* handle_ = nullptr;
   std::vector<Region> regions_; // the writable data, the thread-local block
   size_t image_size_ = 0;
   std::vector<std::byte> initial_; // the values after loading: each rank's until it first runs

@@ -18,6 +18,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <dlfcn.h>
 #include <fstream>
 #include <iostream>
 #include <new>
@@ -217,8 +218,14 @@ int run(const RunnerOptions& options)
 {
   mpi::Simulation simulation(options.simulation, options.ranks);
   Runtime runtime(simulation, options.online);
+  // gfortran's runtime (read when the program loads it) buffers standard output when it is not a terminal: what a
+  // Fortran rank printed would reach the stream after other ranks' output (--tag-output would give it to the wrong
+  // rank) and be lost when the run ends abruptly. Unbuffered, each WRITE goes out when it is made, as C's stdio
+  // output does through the runner's flushes. A value the user set stays.
+  setenv("GFORTRAN_UNBUFFERED_PRECONNECTED", "y", 0);
   const std::unique_ptr<PrivatizedProgram> program =
       load_privatized_program(options.program, options.ranks, options.tmpdir, options.privatization);
+  runtime.set_program_symbols([&program](int rank, const char* name) { return dlsym(program->handle_of(rank), name); });
   const MemoryContextsInstalled contexts(simulation.engine(), runtime.libc(), program->memory_contexts());
   std::unique_ptr<OutputTagger> tagger;
   if (options.tag_output) {

@@ -112,6 +112,17 @@ public:
     if (auto hook = std::exchange(run_end_, nullptr)) // once, even if writing the summary faults
       hook(end);
   }
+  // The address of the global `name` in `world_rank`'s copy of the program (null when it has none), set by the runner:
+  // how the Fortran bindings find the program's own MPI_BOTTOM, MPI_IN_PLACE, ... (common blocks live in the program,
+  // one per rank under dlopen privatization).
+  void set_program_symbols(std::function<void*(int world_rank, const char* name)> lookup)
+  {
+    program_symbols_ = std::move(lookup);
+  }
+  void* program_symbol(int world_rank, const char* name) const
+  {
+    return program_symbols_ && world_rank >= 0 ? program_symbols_(world_rank, name) : nullptr;
+  }
   // mpisim's warnings about the application (requests pending at MPI_Finalize), in the order given: printed at the
   // end of the run and listed in the JSON summary.
   void warn(std::string warning) { warnings_.push_back(std::move(warning)); }
@@ -220,6 +231,7 @@ private:
   std::function<void(int)> output_boundary_;
   std::function<void()> output_end_;
   std::function<void(const RunEnd&)> run_end_;
+  std::function<void*(int, const char*)> program_symbols_;
   std::vector<std::string> warnings_;
   CallReporter* reporter_ = nullptr;
 

@@ -1,0 +1,120 @@
+// The Fortran routines whose form differs from C's beyond how arguments are passed, so fortran_bindings.py does not
+// generate them (its NOT_GENERATED list): MPI_INIT and MPI_INIT_THREAD (no argc/argv), MPI_PCONTROL (no ierror),
+// and the attribute routines, whose values are integers in Fortran (MPI-3.1 section 6.7: INTEGER(KIND=
+// MPI_ADDRESS_KIND) for MPI_COMM_SET_ATTR and its kin, default INTEGER for the deprecated MPI_ATTR_PUT/GET) where C
+// passes pointers.
+#include "online/fortran/FortranArguments.hpp"
+
+#include <cstdint>
+
+using namespace mpisim::online::fortran;
+
+namespace {
+
+// The integer a Fortran program reads for an attribute whose C value is `value`. Predefined attributes are pointers
+// to their values in C (MPI_TAG_UB ... MPI_APPNUM, MPI_WIN_SIZE, MPI_WIN_DISP_UNIT ...), except MPI_WIN_BASE, the
+// address itself; a program's own attributes are the integers it stored.
+MPI_Aint attribute_integer(int keyval, void* value, bool window)
+{
+  if (window && keyval == MPI_WIN_SIZE)
+    return *static_cast<MPI_Aint*>(value);
+  if (window && keyval >= MPI_WIN_DISP_UNIT && keyval <= MPI_WIN_MODEL)
+    return *static_cast<int*>(value);
+  if (not window && keyval >= MPI_TAG_UB && keyval <= MPI_APPNUM)
+    return *static_cast<int*>(value);
+  return reinterpret_cast<MPI_Aint>(value);
+}
+
+void* attribute_pointer(MPI_Aint value)
+{
+  return reinterpret_cast<void*>(value); // NOLINT(performance-no-int-to-ptr): Fortran attributes are integers
+}
+
+using GetAttribute = int (*)(int, int, void*, int*);
+
+int get_attribute(GetAttribute get, int object, int keyval, MPI_Aint* value, MPI_Fint* flag, bool window)
+{
+  void* c_value = nullptr;
+  const int result = get(object, keyval, static_cast<void*>(&c_value), flag);
+  if (result == MPI_SUCCESS && *flag != 0)
+    *value = attribute_integer(keyval, c_value, window);
+  return result;
+}
+
+} // namespace
+
+extern "C" void pmpi_init_(MPI_Fint* ierror)
+{
+  set_ierror(ierror, PMPI_Init(nullptr, nullptr));
+}
+
+extern "C" void pmpi_init_thread_(const MPI_Fint* required, MPI_Fint* provided, MPI_Fint* ierror)
+{
+  set_ierror(ierror, PMPI_Init_thread(nullptr, nullptr, *required, provided));
+}
+
+extern "C" void pmpi_pcontrol_(const MPI_Fint* level)
+{
+  PMPI_Pcontrol(*level);
+}
+
+extern "C" void pmpi_comm_set_attr_(const MPI_Fint* comm, const MPI_Fint* keyval, const MPI_Aint* value,
+                                    MPI_Fint* ierror)
+{
+  set_ierror(ierror, PMPI_Comm_set_attr(*comm, *keyval, attribute_pointer(*value)));
+}
+
+extern "C" void pmpi_comm_get_attr_(const MPI_Fint* comm, const MPI_Fint* keyval, MPI_Aint* value, MPI_Fint* flag,
+                                    MPI_Fint* ierror)
+{
+  set_ierror(ierror, get_attribute(PMPI_Comm_get_attr, *comm, *keyval, value, flag, false));
+}
+
+extern "C" void pmpi_type_set_attr_(const MPI_Fint* type, const MPI_Fint* keyval, const MPI_Aint* value,
+                                    MPI_Fint* ierror)
+{
+  set_ierror(ierror, PMPI_Type_set_attr(*type, *keyval, attribute_pointer(*value)));
+}
+
+extern "C" void pmpi_type_get_attr_(const MPI_Fint* type, const MPI_Fint* keyval, MPI_Aint* value, MPI_Fint* flag,
+                                    MPI_Fint* ierror)
+{
+  set_ierror(ierror, get_attribute(PMPI_Type_get_attr, *type, *keyval, value, flag, false));
+}
+
+extern "C" void pmpi_win_set_attr_(const MPI_Fint* win, const MPI_Fint* keyval, const MPI_Aint* value, MPI_Fint* ierror)
+{
+  set_ierror(ierror, PMPI_Win_set_attr(*win, *keyval, attribute_pointer(*value)));
+}
+
+extern "C" void pmpi_win_get_attr_(const MPI_Fint* win, const MPI_Fint* keyval, MPI_Aint* value, MPI_Fint* flag,
+                                   MPI_Fint* ierror)
+{
+  set_ierror(ierror, get_attribute(PMPI_Win_get_attr, *win, *keyval, value, flag, true));
+}
+
+extern "C" void pmpi_attr_put_(const MPI_Fint* comm, const MPI_Fint* keyval, const MPI_Fint* value, MPI_Fint* ierror)
+{
+  set_ierror(ierror, PMPI_Attr_put(*comm, *keyval, attribute_pointer(*value)));
+}
+
+extern "C" void pmpi_attr_get_(const MPI_Fint* comm, const MPI_Fint* keyval, MPI_Fint* value, MPI_Fint* flag,
+                               MPI_Fint* ierror)
+{
+  MPI_Aint wide = 0;
+  set_ierror(ierror, get_attribute(PMPI_Attr_get, *comm, *keyval, &wide, flag, false));
+  if (*flag != 0)
+    *value = static_cast<MPI_Fint>(wide);
+}
+
+MPISIM_FORTRAN_NAMES(init, INIT)
+MPISIM_FORTRAN_NAMES(init_thread, INIT_THREAD)
+MPISIM_FORTRAN_NAMES(pcontrol, PCONTROL)
+MPISIM_FORTRAN_NAMES(comm_set_attr, COMM_SET_ATTR)
+MPISIM_FORTRAN_NAMES(comm_get_attr, COMM_GET_ATTR)
+MPISIM_FORTRAN_NAMES(type_set_attr, TYPE_SET_ATTR)
+MPISIM_FORTRAN_NAMES(type_get_attr, TYPE_GET_ATTR)
+MPISIM_FORTRAN_NAMES(win_set_attr, WIN_SET_ATTR)
+MPISIM_FORTRAN_NAMES(win_get_attr, WIN_GET_ATTR)
+MPISIM_FORTRAN_NAMES(attr_put, ATTR_PUT)
+MPISIM_FORTRAN_NAMES(attr_get, ATTR_GET)

@@ -1,0 +1,360 @@
+#!/usr/bin/env python3
+"""Generates the Fortran binding of mpisim's MPI library from the C header (src/online/fortran/README.md).
+
+    fortran_bindings.py MPI_H SOURCE_DIR INCLUDE_DIR
+
+writes SOURCE_DIR/fortran_bindings.cpp (a wrapper per C function of MPI_H, under every name Fortran compilers emit),
+INCLUDE_DIR/mpif.h (the constants, valid in fixed and free form) and INCLUDE_DIR/mpi.f90 (the `mpi` module, compiled
+into mpi.mod there).
+
+Every `MPISIM_DECLARE(ret, Name, (params))` of mpi.h gets a wrapper, built from its C parameters by the rules of
+`ARGUMENT_KINDS` (a C type -> how Fortran passes it); a parameter the rules cannot decide is named in `OVERRIDES`;
+a function Fortran does not have, or whose wrapper is hand-written (api_fortran_special.cpp), is in `NOT_GENERATED`.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+from typing import Dict, List, NamedTuple, Optional, Tuple
+
+# ---- The declarative part ---------------------------------------------------------------------------------------
+
+# C functions without a generated wrapper: C-only (handle and status conversion), or hand-written because Fortran's
+# form differs from C's beyond argument passing (api_fortran_special.cpp).
+NOT_GENERATED = {
+    # C-only: Fortran has no f2c/c2f of its own handles
+    "Status_f2c", "Status_c2f",
+    # hand-written: Fortran's MPI_INIT has no argc/argv, MPI_PCONTROL no ierror, attributes are integers of
+    # MPI_ADDRESS_KIND (C's are pointers), attribute callbacks take every argument by reference
+    "Init", "Init_thread", "Pcontrol",
+    "Comm_set_attr", "Comm_get_attr", "Type_set_attr", "Type_get_attr", "Win_set_attr", "Win_get_attr",
+    "Attr_put", "Attr_get",
+    "Comm_create_keyval", "Type_create_keyval", "Win_create_keyval", "Keyval_create",
+    # Fortran generalized requests call back with ierror arguments: not provided (docs/online.md)
+    "Grequest_start",
+}
+
+# Parameters whose Fortran form the C type alone does not give, by "Function.parameter".
+#   statuses:N        an array of statuses, N of them written back (N: a parameter name, or *name for an output)
+#   indices:N         0-based indices the call writes, made 1-based (N as above; "1" for a single index)
+#   aint_from_int     MPI-1 routines whose Fortran address arguments are default INTEGERs: value in
+#   aint_to_int       ... value out
+#   aint_array_from_int:N  ... an array of N
+#   weights           an integer array that may be MPI_UNWEIGHTED / MPI_WEIGHTS_EMPTY
+#   string_out:MIN    a string the call writes, into a C buffer of at least MIN bytes
+OVERRIDES = {
+    "Waitall.statuses": "statuses:count",
+    "Testall.statuses": "statuses:count",
+    "Waitsome.statuses": "statuses:*outcount",
+    "Testsome.statuses": "statuses:*outcount",
+    "Waitsome.indices": "indices:*outcount",
+    "Testsome.indices": "indices:*outcount",
+    "Waitany.index": "indices:1",
+    "Testany.index": "indices:1",
+    "Type_hvector.stride": "aint_from_int",
+    "Type_hindexed.displacements": "aint_array_from_int:count",
+    "Type_struct.displacements": "aint_array_from_int:count",
+    "Address.address": "aint_to_int",
+    "Type_extent.extent": "aint_to_int",
+    "Type_lb.displacement": "aint_to_int",
+    "Type_ub.displacement": "aint_to_int",
+    "Dist_graph_create_adjacent.sourceweights": "weights",
+    "Dist_graph_create_adjacent.destweights": "weights",
+    "Dist_graph_create.weights": "weights",
+    "Dist_graph_neighbors.sourceweights": "weights",
+    "Dist_graph_neighbors.destweights": "weights",
+    "Info_get.value": "string_out:1",
+    "Info_get_nthkey.key": "string_out:MPI_MAX_INFO_KEY",
+    "Get_processor_name.name": "string_out:MPI_MAX_PROCESSOR_NAME",
+    "Error_string.string": "string_out:MPI_MAX_ERROR_STRING",
+    "Get_library_version.version": "string_out:MPI_MAX_LIBRARY_VERSION_STRING",
+    "Comm_get_name.comm_name": "string_out:MPI_MAX_OBJECT_NAME",
+    "Type_get_name.name": "string_out:MPI_MAX_OBJECT_NAME",
+    "Win_get_name.win_name": "string_out:MPI_MAX_OBJECT_NAME",
+}
+
+# Integer-like C types Fortran passes by reference: MPI_Fint for handles and INTEGER, 8-byte integers of
+# MPI_ADDRESS_KIND, MPI_OFFSET_KIND, MPI_COUNT_KIND for the others.
+INTEGER_TYPES = {"int", "MPI_Comm", "MPI_Datatype", "MPI_Op", "MPI_Request", "MPI_Group", "MPI_Errhandler",
+                 "MPI_Info", "MPI_Win", "MPI_Message", "MPI_Fint"}
+WIDE_TYPES = {"MPI_Aint", "MPI_Offset", "MPI_Count"}
+
+# ---- Reading mpi.h ------------------------------------------------------------------------------------------------
+
+
+class Parameter(NamedTuple):
+    c_type: str  # "const int*", "MPI_Comm", "void*" (arrays as pointers)
+    name: str
+    const: bool
+    array: bool
+
+
+class Function(NamedTuple):
+    returns: str
+    name: str  # without MPI_: "Send"
+    parameters: List[Parameter]
+
+
+DECLARATION = re.compile(r"MPISIM_DECLARE\(\s*([\w ]+?)\s*,\s*(\w+)\s*,\s*\((.*?)\)\)\s*\n", re.S)
+
+
+def parse_parameter(text: str) -> Parameter:
+    text = " ".join(text.split())
+    array = "[" in text
+    bracket = text.find("[")
+    head = text[:bracket] if bracket >= 0 else text
+    match = re.match(r"(.*?)(\w+)\s*$", head)
+    assert match, text
+    c_type, name = match.group(1).replace(" ", ""), match.group(2)
+    const = c_type.startswith("const")
+    c_type = c_type.replace("const", "", 1) if const else c_type
+    c_type += "*" * text.count("[")  # int ranges[][3]: int**
+    return Parameter(c_type, name, const, array)
+
+
+def read_functions(header: str) -> List[Function]:
+    functions = []
+    for returns, name, parameters in DECLARATION.findall(header):
+        if parameters.strip() in ("", "void"):
+            functions.append(Function(returns, name, []))
+            continue
+        if "..." in parameters:
+            continue
+        functions.append(Function(returns, name, [parse_parameter(p) for p in parameters.split(",")]))
+    return functions
+
+
+DEFINE = re.compile(r"^#define (MPI_\w+) (\(?-?\w+\)?)\s*(?:/\*.*)?$", re.M)
+
+
+def read_constants(header: str) -> Dict[str, int]:
+    """The integer constants of mpi.h (aliases resolved), in order of definition."""
+    constants: Dict[str, int] = {}
+    for name, value in DEFINE.findall(header):
+        value = value.strip("()")
+        if re.fullmatch(r"-?\d+", value):
+            constants[name] = int(value)
+        elif value in constants:
+            constants[name] = constants[value]
+    return constants
+
+
+# ---- The C++ wrappers ---------------------------------------------------------------------------------------------
+
+
+class Wrapper:
+    """One wrapper's pieces: its parameters, the code before and after the C call, and the C call's arguments."""
+
+    def __init__(self) -> None:
+        self.parameters: List[str] = []
+        self.hidden_lengths: List[str] = []
+        self.before: List[str] = []
+        self.after: List[str] = []
+        self.arguments: List[str] = []
+
+
+def count_expression(reference: str) -> str:
+    return f"*{reference[1:]}" if reference.startswith("*") else f"*{reference}"
+
+
+def add_parameter(wrapper: Wrapper, function: Function, parameter: Parameter) -> None:
+    name, c_type = parameter.name, parameter.c_type
+    override = OVERRIDES.get(f"{function.name}.{name}")
+    const = "const " if parameter.const else ""
+    base = c_type.rstrip("*")
+    pointers = len(c_type) - len(base)
+    if override and override.startswith("statuses:"):
+        count = override.split(":")[1]
+        wrapper.parameters.append(f"MPI_Fint* {name}")
+        total = "*count" if count == "count" else "*incount"
+        wrapper.before.append(f"StatusesOut {name}_(({name}), {total});")
+        wrapper.arguments.append(f"{name}_.c()")
+        written = count_expression(count)
+        if count.startswith("*"):  # Waitsome/Testsome: none when the output count is MPI_UNDEFINED
+            written = f"({written} == MPI_UNDEFINED ? 0 : {written})"
+        if function.name == "Testall":
+            written = f"(*flag ? {written} : 0)"
+        wrapper.after.append(f"{name}_.write_back({written});")
+    elif override and override.startswith("indices:"):
+        count = override.split(":")[1]
+        wrapper.parameters.append(f"MPI_Fint* {name}")
+        wrapper.arguments.append(name)
+        if count == "1":
+            wrapper.after.append(f"if (result_ == MPI_SUCCESS) indices_to_fortran({name}, 1);")
+        else:
+            wrapper.after.append(f"if (result_ == MPI_SUCCESS && {count_expression(count)} != MPI_UNDEFINED) "
+                                 f"indices_to_fortran({name}, {count_expression(count)});")
+    elif override == "aint_from_int":
+        wrapper.parameters.append(f"const MPI_Fint* {name}")
+        wrapper.arguments.append(f"static_cast<MPI_Aint>(*{name})")
+    elif override == "aint_to_int":
+        wrapper.parameters.append(f"MPI_Fint* {name}")
+        wrapper.before.append(f"MPI_Aint {name}_ = 0;")
+        wrapper.arguments.append(f"&{name}_")
+        wrapper.after.append(f"*{name} = static_cast<MPI_Fint>({name}_);")
+    elif override and override.startswith("aint_array_from_int:"):
+        count = override.split(":")[1]
+        wrapper.parameters.append(f"const MPI_Fint* {name}")
+        wrapper.before.append(f"const std::vector<MPI_Aint> {name}_({name}, {name} + std::max(*{count}, 0));")
+        wrapper.arguments.append(f"{name}_.data()")
+    elif override == "weights":
+        wrapper.parameters.append(f"{const}MPI_Fint* {name}")
+        wrapper.arguments.append(f"fortran::weights({name})")
+    elif override and override.startswith("string_out:"):
+        minimum = override.split(":")[1]
+        wrapper.parameters.append(f"char* {name}")
+        wrapper.hidden_lengths.append(f"size_t {name}_length")
+        wrapper.before.append(f"StringOut {name}_({name}, {name}_length, {minimum});")
+        wrapper.arguments.append(f"{name}_.c()")
+        wrapper.after.append(f"{name}_.write_back();")
+    elif override:
+        raise ValueError(f"unknown override {override} for {function.name}.{name}")
+    elif c_type == "void*":  # a choice buffer, or an address the call writes (MPI_Alloc_mem's baseptr)
+        wrapper.parameters.append(f"{const}void* {name}")
+        wrapper.arguments.append(f"fortran::buffer({name})")
+    elif c_type == "char*":
+        if not parameter.const:
+            raise ValueError(f"{function.name}.{name}: an output string needs an override (string_out:MIN)")
+        wrapper.parameters.append(f"const char* {name}")
+        wrapper.hidden_lengths.append(f"size_t {name}_length")
+        wrapper.before.append(f"const std::string {name}_ = string_in({name}, {name}_length);")
+        wrapper.arguments.append(f"{name}_.c_str()")
+    elif c_type == "MPI_Status*":
+        wrapper.parameters.append(f"MPI_Fint* {name}")
+        if parameter.const or function.name.startswith("Status_set"):  # read (and updated)
+            wrapper.before.append(f"StatusInOut {name}_({name});")
+        else:
+            wrapper.before.append(f"StatusOut {name}_({name});")
+        wrapper.arguments.append(f"{name}_.c()")
+    elif c_type == "int**" and name == "ranges":  # int ranges[][3]
+        wrapper.parameters.append(f"int (*{name})[3]")
+        wrapper.arguments.append(name)
+    elif pointers == 0 and base in INTEGER_TYPES:
+        wrapper.parameters.append(f"const MPI_Fint* {name}")
+        wrapper.arguments.append(f"*{name}")
+    elif pointers == 0 and base in WIDE_TYPES:
+        wrapper.parameters.append(f"const {base}* {name}")
+        wrapper.arguments.append(f"*{name}")
+    elif pointers >= 1 and (base in INTEGER_TYPES or base in WIDE_TYPES or base.endswith("_function")):
+        # arrays and outputs, same representation in both languages; callbacks are Fortran procedures called with
+        # every argument by reference, as the C typedefs take them (MPI_User_function, error handlers)
+        wrapper.parameters.append(f"{const}{c_type} {name}")
+        wrapper.arguments.append(name)
+    else:
+        raise ValueError(f"{function.name}.{name}: no Fortran rule for C type {c_type}")
+
+
+def wrapper_code(function: Function) -> Tuple[str, str]:
+    """The wrapper's definition and the name of the function it defines (pmpi_<name>_)."""
+    symbol = f"pmpi_{function.name.lower()}_"
+    wrapper = Wrapper()
+    for parameter in function.parameters:
+        if function.name == "Pack_external" and parameter.name == "datarep":
+            parameter = parameter._replace(c_type="char*", const=True)
+        add_parameter(wrapper, function, parameter)
+    call = f"PMPI_{function.name}({', '.join(wrapper.arguments)})"
+    if function.returns in ("double", "MPI_Aint"):  # MPI_WTIME, MPI_WTICK, MPI_AINT_ADD, MPI_AINT_DIFF: functions
+        parameters = ", ".join(wrapper.parameters)
+        body = [f"  return {call};"]
+        return f"extern \"C\" {function.returns} {symbol}({parameters})\n{{\n" + "\n".join(body) + "\n}\n", symbol
+    parameters = ", ".join(wrapper.parameters + ["MPI_Fint* ierror"] + wrapper.hidden_lengths)
+    body = ["  " + line for line in wrapper.before]
+    if wrapper.after:  # the conversions back happen before ierror is set; destructors (StatusOut) at the end
+        body.append(f"  const int result_ = {call};")
+        body += ["  " + line for line in wrapper.after]
+    else:
+        body.append(f"  const int result_ = {call};")
+    body.append("  set_ierror(ierror, result_);")
+    return f"extern \"C\" void {symbol}({parameters})\n{{\n" + "\n".join(body) + "\n}\n", symbol
+
+
+def bindings_source(functions: List[Function]) -> str:
+    parts = ["// Generated by src/online/fortran/fortran_bindings.py from include/mpi.h: do not edit.",
+             '#include "online/fortran/FortranArguments.hpp"', "", "#include <algorithm>", "#include <string>",
+             "#include <vector>", "", "using namespace mpisim::online;", "using namespace mpisim::online::fortran;", ""]
+    for function in functions:
+        if function.name in NOT_GENERATED:
+            continue
+        if function.returns not in ("int", "double", "MPI_Aint"):  # MPI_Comm_f2c ...: C-only
+            continue
+        code, symbol = wrapper_code(function)
+        parts.append(code)
+        parts.append(f"MPISIM_FORTRAN_NAMES({function.name.lower()}, {function.name.upper()})")
+        parts.append("")
+    return "\n".join(parts) + "\n"
+
+
+# ---- mpif.h and the mpi module ------------------------------------------------------------------------------------
+
+# C constants that are not Fortran's (or have another value in Fortran).
+C_ONLY_CONSTANTS = {"MPI_F_STATUS_SIZE", "MPI_F_SOURCE", "MPI_F_TAG", "MPI_F_ERROR"}
+FORTRAN_CONSTANTS = {  # Fortran's own
+    "MPI_STATUS_SIZE": 6, "MPI_SOURCE": 1, "MPI_TAG": 2, "MPI_ERROR": 3,
+    "MPI_ADDRESS_KIND": 8, "MPI_OFFSET_KIND": 8, "MPI_COUNT_KIND": 8, "MPI_INTEGER_KIND": 4,
+}
+# The common block of sentinels: FortranArguments.cpp knows this layout.
+SENTINELS = ["MPI_BOTTOM", "MPI_IN_PLACE", "MPI_STATUS_IGNORE(MPI_STATUS_SIZE)",
+             "MPI_STATUSES_IGNORE(MPI_STATUS_SIZE,1)", "MPI_UNWEIGHTED", "MPI_WEIGHTS_EMPTY"]
+FUNCTIONS = [("DOUBLE PRECISION", ["MPI_WTIME", "MPI_WTICK", "PMPI_WTIME", "PMPI_WTICK"]),
+             ("INTEGER(KIND=MPI_ADDRESS_KIND)", ["MPI_AINT_ADD", "MPI_AINT_DIFF"])]
+
+
+def fortran_line(text: str) -> str:
+    """A statement valid in fixed form (columns 7 to 72) and in free form."""
+    line = "      " + text
+    assert len(line) <= 72, line
+    return line
+
+
+def mpif_header(constants: Dict[str, int]) -> str:
+    lines = ["! mpisim's mpif.h, generated by src/online/fortran/fortran_bindings.py from",
+             "! include/mpi.h: do not edit. Valid in fixed and free source form."]
+    values = dict(FORTRAN_CONSTANTS)
+    for name, value in constants.items():
+        if name not in C_ONLY_CONSTANTS and name not in values:
+            values[name] = value
+    for name, value in values.items():
+        lines.append(fortran_line(f"INTEGER {name}"))
+        lines.append(fortran_line(f"PARAMETER ({name}={value})"))
+    for name in SENTINELS:
+        lines.append(fortran_line(f"INTEGER {name}"))
+    # One block, declared a few entities per statement (each COMMON of the same name extends it): no continuation
+    # lines, whose marks differ between the two source forms.
+    for first, second in zip(SENTINELS[::2], SENTINELS[1::2]):
+        lines.append(fortran_line(f"COMMON /MPISIM_SENTINELS/ {first.split('(')[0]}, {second.split('(')[0]}"))
+    lines.append(fortran_line("SAVE /MPISIM_SENTINELS/"))
+    for kind, names in FUNCTIONS:
+        for name in names:
+            lines.append(fortran_line(f"{kind} {name}"))
+            lines.append(fortran_line(f"EXTERNAL {name}"))
+    return "\n".join(lines) + "\n"
+
+
+def mpi_module() -> str:
+    return ("! The `mpi` module of mpisim, generated by src/online/fortran/fortran_bindings.py: do not edit.\n"
+            "module mpi\n  implicit none\n  include 'mpif.h'\nend module mpi\n")
+
+
+def main(argv: List[str]) -> int:
+    if len(argv) != 4:
+        print(__doc__, file=sys.stderr)
+        return 2
+    header = Path(argv[1]).read_text()
+    sources, includes = Path(argv[2]), Path(argv[3])
+    sources.mkdir(parents=True, exist_ok=True)
+    includes.mkdir(parents=True, exist_ok=True)
+    write_if_changed(sources / "fortran_bindings.cpp", bindings_source(read_functions(header)))
+    write_if_changed(includes / "mpif.h", mpif_header(read_constants(header)))
+    write_if_changed(includes / "mpi.f90", mpi_module())
+    return 0
+
+
+def write_if_changed(path: Path, text: str) -> None:
+    if not path.exists() or path.read_text() != text:
+        path.write_text(text)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

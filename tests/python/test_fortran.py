@@ -1,0 +1,114 @@
+"""Fortran programs online (docs/online.md, "Fortran"): tests/online/fortran77.f (mpif.h) and fortran90.f90 (`use mpi`)
+built by `mpisim fc` print, under both privatization mechanisms, the same lines as under Open MPI (`mpif90`,
+`mpirun --oversubscribe`), among them the COMMON, module and SAVE values each rank must keep its own; a wrong handle
+is returned as MPI_ERR_COMM under MPI_ERRORS_RETURN and ends the run with the rank and the call otherwise. Skipped
+when gfortran is absent."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+
+import pytest
+from test_online import SOURCES, mpisim
+
+PROGRAMS = {"fortran77": "fortran77.f", "fortran90": "fortran90.f90"}
+BAD_HANDLE = """program bad_handle
+  use mpi
+  implicit none
+  integer :: rank, n, ierr, error_class
+  call MPI_INIT(ierr)
+  call MPI_COMM_RANK(MPI_COMM_WORLD, rank, ierr)
+  call MPI_COMM_SET_ERRHANDLER(MPI_COMM_WORLD, MPI_ERRORS_RETURN, ierr)
+  call MPI_COMM_SIZE(12345, n, ierr)
+  call MPI_ERROR_CLASS(ierr, error_class, ierr)
+  print '(A,I2,A,L2)', 'rank', rank, ' MPI_ERR_COMM returned', error_class == MPI_ERR_COMM
+  call MPI_COMM_SET_ERRHANDLER(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL, ierr)
+  call MPI_BARRIER(MPI_COMM_WORLD, ierr)
+  if (rank == 2) call MPI_SEND(rank, 1, 777, 0, 0, MPI_COMM_WORLD, ierr)
+  call MPI_FINALIZE(ierr)
+end program bad_handle
+"""
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    if shutil.which("gfortran") is None:
+        pytest.skip("gfortran is not installed")
+    out = tmp_path_factory.mktemp("fortran")
+    (out / "bad_handle.f90").write_text(BAD_HANDLE)
+    sources = {name: os.path.join(SOURCES, source) for name, source in PROGRAMS.items()}
+    sources["bad_handle"] = str(out / "bad_handle.f90")
+    paths = {}
+    for name, source in sources.items():
+        paths[name] = str(out / name)
+        done = mpisim("fc", "-O1", source, "-o", paths[name])
+        assert done.returncode == 0, done.stderr
+    return paths
+
+
+def run_lines(built, name, mode, np=4):
+    done = mpisim("run", "-np", str(np), "--platform", f"cluster:{np}", "--quiet", "--privatization", mode,
+                  built[name])
+    assert done.returncode == 0, done.stdout + done.stderr
+    return sorted(done.stdout.splitlines())
+
+
+def open_mpi_lines(tmp_path, name, np=4):
+    if shutil.which("mpif90") is None or shutil.which("mpirun") is None:
+        pytest.skip("no real MPI with Fortran to compare with")
+    binary = str(tmp_path / name)
+    subprocess.run(["mpif90", "-O1", "-fallow-argument-mismatch", os.path.join(SOURCES, PROGRAMS[name]), "-o", binary],
+                   check=True, capture_output=True)
+    done = subprocess.run(["mpirun", "--oversubscribe", "--allow-run-as-root", "-np", str(np), binary],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return sorted(done.stdout.splitlines())
+
+
+@pytest.mark.parametrize("mode", ["swap", "dlopen"])
+def test_common_and_save_are_each_ranks_own(built, mode):
+    # Rank r writes 100 r into a COMMON block and calls a routine with a SAVE counter r + 1 times before a barrier:
+    # shared storage would show the last writer's values (and a counter of 10) on every rank.
+    lines = run_lines(built, "fortran77", mode)
+    for r in range(4):
+        assert f"rank {r} common{100 * r:4d} shared{0.5 * r:5.2f} saved{r + 1:2d}" in lines, lines
+    assert "gathered  0.00 10.00 20.00 30.00 complex sum  6.00 -6.00" in lines  # 10 r from rank r; sum of r - r i
+    assert "rank 1 ring got 0.25 from 0 tag 10 count 1" in lines  # status fields at MPI_SOURCE, MPI_TAG
+    assert "rank 3 bottom got 1002" in lines  # MPI_BOTTOM with an absolute address, from rank 3 xor 1
+    assert "rank 0 sub rank 1 sub sum 2 congruent T name [parity copy] length 11 padded T" in lines
+
+
+@pytest.mark.parametrize("mode", ["swap", "dlopen"])
+def test_module_variables_and_save_are_each_ranks_own(built, mode):
+    lines = run_lines(built, "fortran90", mode)
+    for r in range(4):  # r + 1 calls of a function counting in a module variable and a SAVE variable
+        assert f"rank {r} ticket{r + 1:3d} calls{r + 1:3d} history{10.0 * r:6.1f}" in lines, lines
+    assert "rank 1 probed source 0 tag 42 count 3 sum  7.5" in lines
+    assert "rank 0 info found T valuelen 14 value [blue and green] keys 1" in lines
+
+
+@pytest.mark.parametrize("name", sorted(PROGRAMS))
+def test_same_lines_as_open_mpi(built, tmp_path, name):
+    expected = open_mpi_lines(tmp_path, name)
+    assert len(expected) == {"fortran77": 41, "fortran90": 25}[name]
+    for mode in ("swap", "dlopen"):
+        assert run_lines(built, name, mode) == expected
+
+
+def test_wrong_handle_returns_or_ends_the_run_naming_rank_and_call(built):
+    done = mpisim("run", "-np", "4", "--platform", "cluster:4", "--quiet", built["bad_handle"])
+    assert done.returncode == 1, done.stdout + done.stderr
+    # printed before the fatal error: gfortran's output is unbuffered under mpisim run, nothing is lost
+    assert sorted(done.stdout.splitlines()) == [f"rank {r} MPI_ERR_COMM returned T" for r in range(4)]
+    assert "mpisim: rank 2: MPI_Send: MPI_ERR_TYPE: invalid datatype 777" in done.stderr
+
+
+def test_fc_aliases_and_show():
+    for command in ("fc", "f77", "f90"):
+        done = mpisim(command, "-show", "x.f90", "-o", "x")
+        if done.returncode != 0:
+            pytest.skip(done.stderr.strip())
+        words = done.stdout.split()
+        assert words[0] == "gfortran" and "-fallow-argument-mismatch" in words and "-lmpisim-mpi" in words
