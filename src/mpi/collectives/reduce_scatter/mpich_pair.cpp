@@ -1,7 +1,9 @@
 // reduce_scatter "mpich_pair": P-1 steps; at step i each rank sends to rank+i the block that rank keeps and receives
 // its own block from rank-i. Origin: MPICH's pairwise reduce_scatter (long messages, commutative operations), as
-// SimGrid's mpich_pair. The contributions are combined in rank order at the end, so the result is also right for
-// non-commutative operations.
+// SimGrid's mpich_pair. Order of combination (docs/collectives.md, "Reductions bit for bit"): a commutative operation
+// folds each contribution in as it arrives, on the left (acc = x_src op acc, from the rank's own block, sources
+// rank-1, rank-2, ... wrapping around), as SimGrid; a non-commutative one keeps MPI's order, x0 op (x1 op (...)),
+// where SimGrid puts the higher ranks' blocks on the right in decreasing order.
 #include "mpi/collectives/CollectiveData.hpp"
 
 namespace mpisim::mpi {
@@ -21,6 +23,12 @@ void reduce_scatter_mpich_pair(const CollectiveContext& c, const CollectiveCall&
   }
   if (not call.has_data())
     return;
+  if (call.commutative) {
+    coll::copy(call.recv_data, contributions.at(c.me * mine), mine);
+    for (int step = 1; step < c.size; ++step)
+      coll::reduce(call, contributions.at(((c.me - step + c.size) % c.size) * mine), call.recv_data, mine);
+    return;
+  }
   coll::copy(call.recv_data, contributions.at((c.size - 1) * mine), mine);
   for (int p = c.size - 2; p >= 0; --p)
     coll::reduce(call, contributions.at(p * mine), call.recv_data, mine);
