@@ -12,7 +12,9 @@ RequestPtr Rank::post_send(const Communicator& comm, int dst, int tag, double by
 {
   end_polling_streak();
   const models::NetworkModel& network = world_.network();
-  const SendProtocol chosen = choose_send_protocol(mode, blocking, bytes, network.protocol_thresholds());
+  const int destination = comm.world_rank(dst);
+  const SendProtocol chosen = choose_send_protocol(
+      mode, blocking, bytes, network.protocol_thresholds(world_.host_of(world_rank_), world_.host_of(destination)));
   const models::Protocol protocol = chosen.protocol;
   const bool rendezvous = protocol == models::Protocol::Rendezvous;
   if (chosen.overhead == PostOverhead::Isend)
@@ -24,7 +26,6 @@ RequestPtr Rank::post_send(const Communicator& comm, int dst, int tag, double by
   request->status.message = world_.next_message_id();
   if (log_)
     (tag < 0 ? log_->collective_sent : log_->sent).push_back(request->status.message);
-  const int destination = comm.world_rank(dst);
   auto message = std::make_shared<Message>(world_, request, world_rank_, destination, protocol, chosen.holds_sender,
                                            network.receive_overhead(bytes, protocol), world_.engine().now(),
                                            request->status.message);
@@ -38,7 +39,7 @@ RequestPtr Rank::post_send(const Communicator& comm, int dst, int tag, double by
       std::memcpy(message->copied.data(), data, message->copied.size());
     }
   }
-  if (protocol == models::Protocol::Eager)
+  if (chosen.starts_at_post)
     message->start_transfer();
   if (not chosen.holds_sender)
     request->complete();
@@ -88,6 +89,7 @@ RequestPtr Rank::post_receive(const Communicator& comm, int src, int tag, double
 {
   end_polling_streak();
   auto request = std::make_shared<Request>(RequestKind::Receive, world_rank_, comm, src, tag, bytes);
+  request->posted_at = world_.engine().now();
   request->buffer = buffer;
   request->datatype = std::move(type); // before matching: an eager message already here is delivered at once
   world_.mailbox(world_rank_).post_receive(request);
@@ -461,6 +463,7 @@ RequestPtr Rank::mrecv(const MessagePtr& message, void* buffer, size_t count, co
   const Request& send = message->send_request();
   auto request = std::make_shared<Request>(RequestKind::Receive, world_rank_, send.comm(), message->source(),
                                            message->tag(), static_cast<double>(type->packed_size(count)));
+  request->posted_at = world_.engine().now();
   request->buffer = buffer;
   request->datatype = type;
   message->match(request);
