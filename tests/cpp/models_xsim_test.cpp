@@ -182,6 +182,23 @@ TEST(models_xsim, RendezvousAddsTheRoundTripLatency)
   }
 }
 
+// A synchronous send completes only once matched (MPI), so it is timed from its match, as a rendezvous at any size.
+// Rank 4 posts at 5e-3: ts1 = 5e-3 + lr = 5.02e-3, ts2 = 6.02e-3 (the sender returns), tr = [5.03e-3, 6.03e-3]
+// (the receiver returns at 6.03e-3).
+TEST(models_xsim, SynchronousSendIsTimedFromItsMatch)
+{
+  const auto returns = run(two_by_two_by_two(), 8, [](mpi::Rank& rank) {
+    if (rank.world_rank() == 0) {
+      rank.send(world(rank), 4, 0, 1e6, nullptr, mpi::SendMode::Synchronous);
+    } else if (rank.world_rank() == 4) {
+      rank.sleep(5e-3);
+      rank.recv(world(rank), 0, 0, 1e6);
+    }
+  });
+  EXPECT_DATE(returns[0], 6.02e-3);
+  EXPECT_DATE(returns[4], 6.03e-3);
+}
+
 // The threshold is the lowest common network's: rdv = 10 MB at the top, 1 kB inside a node. 2000 B from rank 0 to
 // rank 1 (same processor: l0 = 1 us, b = 8e9 B/s, d = 2.5e-7) is a rendezvous: ts1 = 2e-6, ts2 = 2.25e-6,
 // tr2 = 3.25e-6. The same 2000 B to rank 4 (top: d = 2e-6) is eager: tr2 = 2e-6 + 1e-5 = 1.2e-5.
