@@ -167,7 +167,7 @@ public:
       t = {scaled.first_byte, scaled.first_byte + duration};
     }
     previous_sent = t.last_byte;
-    auto release = engine_.start_timer(t.last_byte - now, "xsim: last byte sent");
+    auto release = engine_.start_timer(t.last_byte - now, "xsim: sent");
     // Incoming contention, from the highest network below the common one down to the receiver's host.
     below_.clear();
     for (uint32_t n = host_network_[request.dst]; n != common; n = networks_[n].parent)
@@ -183,7 +183,7 @@ public:
     double& previous_received = per_rank(previous_received_, window.dst_rank);
     const double first_byte = std::max({window.first_byte, previous_received, receive_posted_at});
     previous_received = window.last_byte + (first_byte - window.first_byte);
-    return engine_.start_timer(std::max(previous_received - engine_.now(), 0.0), "xsim: last byte received");
+    return engine_.start_timer(std::max(previous_received - engine_.now(), 0.0), "xsim: received");
   }
 
 private:
