@@ -219,11 +219,16 @@ private:
   {
     if (network.latency && network.bandwidth)
       return {*network.latency, *network.bandwidth};
+    const uint64_t pair = (uint64_t{src} << 32) | dst;
+    if (auto cached = route_costs_.find(pair); cached != route_costs_.end())
+      return {network.latency.value_or(cached->second.first), network.bandwidth.value_or(cached->second.second)};
     double route_latency = 0;
     platform_.route(src, dst, route_, route_latency);
     double min_bandwidth = std::numeric_limits<double>::infinity();
     for (platform::LinkId link : route_)
       min_bandwidth = std::min(min_bandwidth, platform_.links()[link].bandwidth);
+    if (route_costs_.size() < kRouteCacheEntries)
+      route_costs_.emplace(pair, std::make_pair(route_latency, min_bandwidth));
     return {network.latency.value_or(route_latency), network.bandwidth.value_or(min_bandwidth)};
   }
 
@@ -254,6 +259,10 @@ private:
   std::vector<double> previous_sent_, previous_received_; // t_previous_s2, t_previous_r2 by world rank
   std::vector<platform::LinkId> route_;
   std::vector<uint32_t> below_;
+  // Latency and bandwidth of the routes already looked up, by (src, dst): ranks exchange with the same peers again
+  // and again, and a route lookup costs more than the rest of the model. Bounded (about 64 MiB).
+  static constexpr size_t kRouteCacheEntries = size_t{1} << 20;
+  std::unordered_map<uint64_t, std::pair<double, double>> route_costs_;
 };
 
 const RegisterNetworkModel kRegisterXsim({
