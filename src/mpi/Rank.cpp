@@ -13,10 +13,13 @@ RequestPtr Rank::post_send(const Communicator& comm, int dst, int tag, double by
   end_polling_streak();
   const models::NetworkModel& network = world_.network();
   const int destination = comm.world_rank(dst);
-  const SendProtocol chosen = choose_send_protocol(
-      mode, blocking, bytes, network.protocol_thresholds(world_.host_of(world_rank_), world_.host_of(destination)));
+  const models::ProtocolThresholds thresholds =
+      network.protocol_thresholds(world_.host_of(world_rank_), world_.host_of(destination));
+  const SendProtocol chosen = choose_send_protocol(mode, blocking, bytes, thresholds);
   const models::Protocol protocol = chosen.protocol;
-  const bool rendezvous = protocol == models::Protocol::Rendezvous;
+  // A rendezvous holds the sender until the data has arrived, so the data can be read from its buffer then; a model
+  // timed from the send releases the sender when its last byte left, before the arrival: the data is copied.
+  const bool read_at_delivery = protocol == models::Protocol::Rendezvous && not thresholds.timed_from_send;
   if (chosen.overhead == PostOverhead::Isend)
     sleep(network.isend_overhead(bytes));
   else if (chosen.overhead == PostOverhead::Send)
@@ -32,7 +35,7 @@ RequestPtr Rank::post_send(const Communicator& comm, int dst, int tag, double by
   if (not packed.empty()) {
     message->copied = std::move(packed);
   } else if (data != nullptr && bytes > 0) {
-    if (rendezvous) { // MPI forbids touching the buffer until the send completes: no copy needed
+    if (read_at_delivery) { // MPI forbids touching the buffer until the send completes: no copy needed
       message->source_buffer = data;
     } else {
       message->copied.resize(static_cast<size_t>(bytes));
