@@ -15,6 +15,7 @@
 
 #include <cmath>
 #include <functional>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -92,6 +93,48 @@ TEST(models_xsim_intervals, PruneDropsWhatEveryRankHasPassed)
   EXPECT_DATE(list.intervals()[0].start, 2);
   list.prune(2.5);
   EXPECT_EQ(list.size(), 1u);
+}
+
+// Against an obviously correct reference on random cases: time in unit slots, a transmission of d slots wanted from
+// slot t takes the first d free slots from t on; its last byte is the end of the last one. Integer dates and
+// durations keep the fast list's doubles exact.
+TEST(models_xsim_intervals, AgreesWithASlotBySlotReference)
+{
+  std::mt19937 random(14);
+  for (int round = 0; round < 200; ++round) {
+    models::TransmissionIntervals list;
+    std::vector<bool> busy(4096, false);
+    for (int i = 0; i < 30; ++i) {
+      const int start = static_cast<int>(random() % 200);
+      const int duration = static_cast<int>(random() % 20);
+      int slot = start;
+      int left = duration;
+      int last = start;
+      int first_free = start; // a transmission of no duration: the end of the busy run holding `start`, if any
+      while (busy[static_cast<size_t>(first_free)])
+        ++first_free;
+      for (; left > 0; ++slot) {
+        if (not busy[static_cast<size_t>(slot)]) {
+          busy[static_cast<size_t>(slot)] = true;
+          --left;
+          last = slot + 1;
+        }
+      }
+      const models::Transmission placed = list.insert(start, duration);
+      if (duration > 0) {
+        ASSERT_EQ(placed.last_byte, last) << "round " << round << ", insertion " << i;
+        ASSERT_EQ(placed.first_byte, last - duration);
+      } else {
+        ASSERT_EQ(placed.first_byte, first_free) << "round " << round << ", insertion " << i;
+      }
+    }
+    // The list holds exactly the busy slots.
+    std::vector<bool> listed(4096, false);
+    for (const auto& interval : list.intervals())
+      for (auto slot = static_cast<size_t>(interval.start); slot < static_cast<size_t>(interval.end); ++slot)
+        listed[slot] = true;
+    ASSERT_EQ(listed, busy) << "round " << round;
+  }
 }
 
 // --- Sec. 3.1: one message, serialization at both ends, t_post, rendezvous --------------------------------------
