@@ -233,11 +233,16 @@ def measure(simulator: str, command: List[str], cwd: str, log_prefix: str, timeo
     return run
 
 
-def run_mpisim(mpisim: str, index: str, platform: str, hostfile: str, logs: str, timeout: float) -> Run:
+def run_mpisim(mpisim: str, index: str, platform: str, hostfile: str, logs: str, timeout: float,
+               model: Optional[str] = None) -> Run:
     command = [mpisim, "replay", index, "--platform", platform, "--hostfile", hostfile, "--json"]
-    run = measure("mpisim", command, os.path.dirname(index), os.path.join(logs, "mpisim"), timeout)
+    label = "mpisim"
+    if model:
+        command += ["--model", model]
+        label = f"mpisim-{model}"
+    run = measure(label, command, os.path.dirname(index), os.path.join(logs, label), timeout)
     if run.returncode == 0:
-        with open(os.path.join(logs, "mpisim.out")) as out:
+        with open(os.path.join(logs, f"{label}.out")) as out:
             result = json.load(out)
         run.simulated_time = float(result["simulated_time"])
         run.actions = int(result["actions"])
@@ -375,6 +380,53 @@ def bench_size(ranks: int, app: Stencil, tools: Dict[str, str], workdir: str, ti
     return result
 
 
+def bench_models(ranks: int, app: Stencil, mpisim: str, models: List[str], workdir: str,
+                 timeout: float) -> Tuple[int, Dict[str, Run]]:
+    """`--models`: the same trace, platform and hostfile under several of mpisim's network models, one after the
+    other. Returns the trace's action count and each model's run."""
+    folder = os.path.join(workdir, f"n{ranks}")
+    logs = os.path.join(folder, "logs")
+    os.makedirs(logs, exist_ok=True)
+    progress(f"[{ranks} ranks] writing the trace ({app.iterations} iterations) in {folder}")
+    index, actions = write_stencil_trace(os.path.join(folder, "trace"), ranks, app)
+    platform = write_platform(os.path.join(folder, "cluster.xml"), ranks)
+    hostfile = write_hostfile(os.path.join(folder, "hosts.txt"), ranks)
+    runs: Dict[str, Run] = {}
+    for model in models:
+        progress(f"[{ranks} ranks] mpisim replay --model {model} ({actions} actions)")
+        run = run_mpisim(mpisim, index, platform, hostfile, logs, timeout, model)
+        run.actions = actions
+        runs[model] = run
+        progress(f"[{ranks} ranks]   {run.wall_seconds:.2f} s, {run.max_rss_kib / 1024:.1f} MiB"
+                 + (f"  FAILED: {run.error}" if run.error else ""))
+    return actions, runs
+
+
+def print_models_table(rows: List[Tuple[int, int, int, Dict[str, Run]]], models: List[str], out=sys.stdout) -> None:
+    header = (f"{'ranks':>6} {'iter':>5} {'actions':>9} {'model':>8} {'wall s':>9} {'cpu s':>9} {'actions/s':>11} "
+              f"{'peak MiB':>9} {'simulated s':>12}")
+    print(header, file=out)
+    print("-" * len(header), file=out)
+    for ranks, iterations, actions, runs in rows:
+        for model in models:
+            run = runs[model]
+            status = f"  FAILED ({run.error.splitlines()[0][:60]})" if run.error else ""
+            print(f"{ranks:>6} {iterations:>5} {actions:>9} {model:>8} {run.wall_seconds:>9.2f} "
+                  f"{run.cpu_seconds:>9.2f} {run.actions_per_second:>11.0f} {run.max_rss_kib / 1024:>9.1f} "
+                  f"{_fmt(run.simulated_time, '>12.6f')}{status}", file=out)
+    first, second = models[0], models[1]
+    print(file=out)
+    print(f"{'ranks':>6} {f'actions/s {first}/{second}':>26} {'(per cpu s)':>12} {f'memory {first}/{second}':>22}",
+          file=out)
+    for ranks, _, _, runs in rows:
+        a, b = runs[first], runs[second]
+        ok = not a.error and not b.error
+        speed = a.actions_per_second / b.actions_per_second if ok and b.actions_per_second > 0 else None
+        cpu = b.cpu_seconds / a.cpu_seconds if ok and a.cpu_seconds > 0 else None
+        memory = a.max_rss_kib / b.max_rss_kib if ok and b.max_rss_kib > 0 else None
+        print(f"{ranks:>6} {_fmt(speed, '>25.2f')}x {_fmt(cpu, '>11.2f')}x {_fmt(memory, '>21.2f')}x", file=out)
+
+
 def progress(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
 
@@ -456,13 +508,16 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--mpisim", default=None, help="mpisim command (default: .venv/bin/mpisim, else PATH)")
     parser.add_argument("--smpirun", default=shutil.which("smpirun") or "smpirun", help="smpirun command")
     parser.add_argument("--timeout", type=float, default=3600, help="seconds allowed per run (default 3600)")
+    parser.add_argument("--models", metavar="M1,M2,...",
+                        help="compare mpisim's network models with one another instead of mpisim with smpirun "
+                             "(e.g. xsim,smpi: actions/s of the first over the second; no agreement check)")
     args = parser.parse_args(argv)
 
     sizes = [int(x) for x in args.ranks.split(",") if x.strip()]
     mpisim = args.mpisim or os.path.join(PROJECT_ROOT, ".venv", "bin", "mpisim")
     if not os.path.exists(mpisim):
         mpisim = shutil.which("mpisim") or mpisim
-    tools = {"mpisim": mpisim, "smpirun": args.smpirun}
+    tools = {"mpisim": mpisim} if args.models else {"mpisim": mpisim, "smpirun": args.smpirun}
     for name, path in tools.items():
         if shutil.which(path) is None:
             parser.error(f"{name} not found at '{path}'")
@@ -472,6 +527,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     workdir = os.path.abspath(args.workdir) if args.workdir else tempfile.mkdtemp(prefix="mpisim-replay-bench-")
     if any(c.isspace() for c in workdir):   # smpirun (a shell script) splits its arguments on blanks
         parser.error(f"the work folder must not contain blanks: '{workdir}'")
+    if args.models:
+        return compare_models(args, sizes, mpisim, workdir)
     results: List[SizeResult] = []
     try:
         for ranks in sizes:
@@ -517,6 +574,37 @@ def main(argv: Optional[List[str]] = None) -> int:
     if failed:
         return 2
     return 1 if disagree else 0
+
+
+def compare_models(args, sizes: List[int], mpisim: str, workdir: str) -> int:
+    models = [m.strip() for m in args.models.split(",") if m.strip()]
+    if len(models) < 2:
+        progress("--models needs two models at least")
+        return 2
+    rows = []
+    try:
+        for ranks in sizes:
+            iterations = args.iterations or DEFAULT_ITERATIONS.get(ranks) or max(3, round(40000 / ranks))
+            app = Stencil(iterations=iterations, allreduce_every=args.allreduce_every, imbalance=args.imbalance)
+            actions, runs = bench_models(ranks, app, mpisim, models, workdir, args.timeout)
+            rows.append((ranks, iterations, actions, runs))
+    finally:
+        if not args.keep and not args.workdir:
+            shutil.rmtree(workdir, ignore_errors=True)
+    print(f"Replay benchmark, mpisim's models compared: {', '.join(models)} (the stencil trace and flat cluster "
+          "below, one rank per host)")
+    print_models_table(rows, models)
+    if args.json:
+        document = {"benchmark": "replay_bench --models", "models": models,
+                    "date": datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
+                    "machine": {"host": host_platform.node(), "cpus": os.cpu_count()},
+                    "results": [{"ranks": r, "iterations": i, "actions": a,
+                                 "runs": {m: {**asdict(run), "actions_per_second": run.actions_per_second}
+                                          for m, run in runs.items()}} for r, i, a, runs in rows]}
+        with open(args.json, "w") as out:
+            json.dump(document, out, indent=2)
+            out.write("\n")
+    return 2 if any(run.error for _, _, _, runs in rows for run in runs.values()) else 0
 
 
 if __name__ == "__main__":

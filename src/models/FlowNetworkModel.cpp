@@ -157,8 +157,11 @@ double FlowNetworkModel::receive_overhead(double payload, Protocol protocol) con
   return protocol == Protocol::Rendezvous ? 0.0 : settings_.receive_overhead.affine(payload);
 }
 
-Transfer FlowNetworkModel::transfer(platform::HostId src, platform::HostId dst, double payload, double)
+Transfer FlowNetworkModel::transfer(const TransferRequest& request)
 {
+  const platform::HostId src = request.src;
+  const platform::HostId dst = request.dst;
+  const double payload = request.payload;
   const double size = payload + settings_.envelope;
   double route_latency = 0;
   route_.clear();
@@ -166,7 +169,7 @@ Transfer FlowNetworkModel::transfer(platform::HostId src, platform::HostId dst, 
   const double latency = route_latency * settings_.latency_factor.factor(size);
 
   if (route_.empty()) // nothing to share: only the latency
-    return {engine_.start_timer(latency, describe_message(platform_, src, dst)), nullptr};
+    return {engine_.start_timer(latency, describe_message(platform_, src, dst)), nullptr, std::nullopt};
 
   const auto& links = platform_.links();
   double penalty = settings_.latency_unfair ? route_latency : 0.0;
@@ -198,7 +201,7 @@ Transfer FlowNetworkModel::transfer(platform::HostId src, platform::HostId dst, 
   sharing_.start(flow, variable);
   if (latency > 0)
     flow->start_after_latency(engine_, sharing_, latency, penalty);
-  return {flow, nullptr};
+  return {flow, nullptr, std::nullopt};
 }
 
 } // namespace mpisim::models

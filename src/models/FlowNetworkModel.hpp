@@ -60,7 +60,7 @@ public:
   double send_overhead(double payload) const override;
   double isend_overhead(double payload) const override;
   double receive_overhead(double payload, Protocol protocol) const override;
-  Transfer transfer(platform::HostId src, platform::HostId dst, double payload, double send_posted_at) override;
+  Transfer transfer(const TransferRequest& request) override;
   // Each link is a solver constraint: its consumption after each solve is the bandwidth it carries.
   void observe_links(LinkObserver& observer) override;
 

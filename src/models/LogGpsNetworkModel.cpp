@@ -63,8 +63,12 @@ public:
   double isend_overhead(double) const override { return o_; }
   double receive_overhead(double k, Protocol) const override { return o_ + k * Or_; }
 
-  Transfer transfer(platform::HostId src, platform::HostId dst, double k, double send_posted_at) override
+  Transfer transfer(const TransferRequest& request) override
   {
+    const platform::HostId src = request.src;
+    const platform::HostId dst = request.dst;
+    const double k = request.payload;
+    const double send_posted_at = request.send_posted_at;
     double latency = L_;
     double G = G_;
     if (use_route_) {
@@ -95,7 +99,7 @@ public:
     auto arrival =
         engine_.start_timer(start + latency + serialization - now,
                             "message from " + platform_.hosts()[src].name + " to " + platform_.hosts()[dst].name);
-    return {arrival, release};
+    return {arrival, release, std::nullopt};
   }
 
 private:

@@ -11,6 +11,8 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -31,12 +33,41 @@ enum class Protocol : uint8_t { Eager, Detached, Rendezvous };
 struct ProtocolThresholds {
   double eager_below;
   double detached_below;
+  // How the model times a message. false (flow models, loggps): the transfer of a detached or rendezvous message
+  // starts once a receive has matched it, and an eager or detached send completes at its post. true (xsim): every
+  // message is timed from its send, by the sender's clock alone (a rendezvous only adds the model's handshake
+  // latency; xSim paper Sec. 3.1), and every send completes when the model releases the sender (its last byte sent).
+  // mpi/SendProtocol.hpp draws the consequences.
+  bool timed_from_send = false;
+};
+
+// A message to move, as the MPI layer knows it when the transfer starts.
+struct TransferRequest {
+  platform::HostId src;
+  platform::HostId dst;
+  int src_rank; // world ranks: models keeping per-process state (xsim) key it by rank, not host
+  int dst_rank;
+  double payload;        // bytes
+  double send_posted_at; // date the send was posted (delay models use it for handshakes)
+  Protocol protocol;     // as mpi::choose_send_protocol decided
+};
+
+// The dates a model that times messages at the send gives the payload at the destination before the receive is
+// known (xsim: tr1, tr2); the receive's own rules apply at the match (NetworkModel::arrival_at_match).
+struct ArrivalWindow {
+  double first_byte;
+  double last_byte;
+  int dst_rank;
 };
 
 // What a started transfer gives the MPI layer.
 struct Transfer {
-  std::shared_ptr<kernel::Activity> arrival;        // completes when the last byte has arrived
-  std::shared_ptr<kernel::Activity> sender_release; // rendezvous: when the sender may go; null means at arrival
+  // Completes when the last byte has arrived. Null when the model dates the arrival only once a receive has matched
+  // the message (then `window` is set and NetworkModel::arrival_at_match gives the activity).
+  std::shared_ptr<kernel::Activity> arrival;
+  // When the sender may go (rendezvous, and every send of a model timed from the send); null means at arrival.
+  std::shared_ptr<kernel::Activity> sender_release;
+  std::optional<ArrivalWindow> window;
 };
 
 // The bandwidth a link carries, reported when it changes (observation outside the models: the timeline writers
@@ -68,6 +99,14 @@ public:
 
   // The sizes where the MPI protocol changes (the model's parameters); the MPI layer decides from them.
   virtual ProtocolThresholds protocol_thresholds() const = 0;
+  // The thresholds for a message between two hosts: the MPI layer asks this one. Models whose thresholds depend on
+  // where the ends are (xsim: per level of the hierarchy) override it.
+  virtual ProtocolThresholds protocol_thresholds(platform::HostId src, platform::HostId dst) const
+  {
+    (void)src;
+    (void)dst;
+    return protocol_thresholds();
+  }
 
   // CPU-side costs, in seconds, of a message of `payload` bytes (MPI payload, no envelope): what the sender spends in
   // a blocking send and in a non-blocking one (when it pays them: mpi/SendProtocol.hpp), and what the receiver
@@ -76,9 +115,18 @@ public:
   virtual double isend_overhead(double payload) const = 0;
   virtual double receive_overhead(double payload, Protocol protocol) const = 0;
 
-  // Starts moving a message of `payload` bytes from host src to host dst, now: at the send for eager messages, at
-  // the match otherwise. `send_posted_at` is the date the send was posted (delay models use it for handshakes).
-  virtual Transfer transfer(platform::HostId src, platform::HostId dst, double payload, double send_posted_at) = 0;
+  // Starts moving a message, now: at the send for eager messages (and every message of a model timed from the send),
+  // at the match otherwise.
+  virtual Transfer transfer(const TransferRequest& request) = 0;
+
+  // A receive posted at `receive_posted_at` has matched a message whose transfer gave an arrival window: the
+  // activity that completes when the receive may complete. Only models that give windows are asked.
+  virtual std::shared_ptr<kernel::Activity> arrival_at_match(const ArrivalWindow& window, double receive_posted_at)
+  {
+    (void)window;
+    (void)receive_posted_at;
+    throw std::logic_error("network model gave an arrival window without dating arrivals at the match");
+  }
 };
 
 struct NetworkModelContext {

@@ -28,27 +28,47 @@ void unpack_partial(const Datatype& type, const std::byte* in, size_t bytes, std
 void Message::start_transfer()
 {
   in_flight_ = shared_from_this();
+  started_ = true;
   started_at_ = world_.engine().now();
-  transfer_ =
-      world_.network().transfer(world_.host_of(source_world_), world_.host_of(destination_world_), bytes(), posted_at_);
-  if (protocol_ == models::Protocol::Rendezvous && transfer_.sender_release) {
+  transfer_ = world_.network().transfer({world_.host_of(source_world_), world_.host_of(destination_world_),
+                                         source_world_, destination_world_, bytes(), posted_at_, protocol_});
+  if (transfer_.sender_release) {
     if (transfer_.sender_release->done())
       release_sender();
     else
       transfer_.sender_release->set_observer(this);
   }
+  if (transfer_.arrival)
+    watch_arrival();
+  else if (receive_) // dated at the match, which has happened
+    date_arrival_at_match();
+}
+
+void Message::watch_arrival()
+{
   if (transfer_.arrival->done())
     arrive();
   else
     transfer_.arrival->set_observer(this);
 }
 
+// Models timed from the send (xsim) date the arrival once the receive is known: its post date and the receiver's
+// previous message decide when the bytes come in.
+void Message::date_arrival_at_match()
+{
+  in_flight_ = shared_from_this();
+  transfer_.arrival = world_.network().arrival_at_match(*transfer_.window, receive_->posted_at);
+  watch_arrival();
+}
+
 void Message::match(RequestPtr receive)
 {
   receive_ = std::move(receive);
   receive_->status = Status{source(), tag(), bytes(), false, id_};
-  if (protocol_ != models::Protocol::Eager)
+  if (not started_)
     start_transfer();
+  else if (transfer_.window && not arrived_)
+    date_arrival_at_match();
   else if (arrived_)
     deliver();
 }
@@ -63,10 +83,15 @@ void Message::cancel()
 
 void Message::activity_done(kernel::Activity& activity)
 {
-  if (&activity == transfer_.sender_release.get())
-    release_sender();
-  else
-    arrive();
+  if (&activity == transfer_.sender_release.get()) {
+    auto self = shared_from_this();
+    if (not sender_released_)
+      release_sender();
+    if (not transfer_.arrival) // arrival dated at the match: until then the mailbox holds the message
+      in_flight_.reset();
+    return;
+  }
+  arrive();
 }
 
 void Message::release_sender()

@@ -43,7 +43,7 @@ public:
   std::vector<std::byte> copied;
   const void* source_buffer = nullptr;
 
-  void start_transfer();          // eager: at the send; others: at the match
+  void start_transfer();          // at the send or at the match (mpi/SendProtocol.hpp, rule 6)
   void match(RequestPtr receive); // a receive takes this message
   // MPI_Cancel of the send before any receive matched it (the mailbox has already dropped it): the send request
   // completes, marked cancelled, and the data is never delivered.
@@ -52,6 +52,8 @@ public:
 
 private:
   void activity_done(kernel::Activity& activity) override;
+  void watch_arrival();
+  void date_arrival_at_match();
   void arrive();
   void release_sender();
   void deliver();
@@ -71,6 +73,7 @@ private:
   double posted_at_;
   uint64_t id_;
   double started_at_ = 0;
+  bool started_ = false;
   bool arrived_ = false;
   bool sender_released_ = false;
   bool holds_sender_; // the send request completes at arrival (or the model's release), not at the post

@@ -12,9 +12,14 @@ RequestPtr Rank::post_send(const Communicator& comm, int dst, int tag, double by
 {
   end_polling_streak();
   const models::NetworkModel& network = world_.network();
-  const SendProtocol chosen = choose_send_protocol(mode, blocking, bytes, network.protocol_thresholds());
+  const int destination = comm.world_rank(dst);
+  const models::ProtocolThresholds thresholds =
+      network.protocol_thresholds(world_.host_of(world_rank_), world_.host_of(destination));
+  const SendProtocol chosen = choose_send_protocol(mode, blocking, bytes, thresholds);
   const models::Protocol protocol = chosen.protocol;
-  const bool rendezvous = protocol == models::Protocol::Rendezvous;
+  // A rendezvous holds the sender until the data has arrived, so the data can be read from its buffer then; a model
+  // timed from the send releases the sender when its last byte left, before the arrival: the data is copied.
+  const bool read_at_delivery = protocol == models::Protocol::Rendezvous && not thresholds.timed_from_send;
   if (chosen.overhead == PostOverhead::Isend)
     sleep(network.isend_overhead(bytes));
   else if (chosen.overhead == PostOverhead::Send)
@@ -24,21 +29,20 @@ RequestPtr Rank::post_send(const Communicator& comm, int dst, int tag, double by
   request->status.message = world_.next_message_id();
   if (log_)
     (tag < 0 ? log_->collective_sent : log_->sent).push_back(request->status.message);
-  const int destination = comm.world_rank(dst);
   auto message = std::make_shared<Message>(world_, request, world_rank_, destination, protocol, chosen.holds_sender,
                                            network.receive_overhead(bytes, protocol), world_.engine().now(),
                                            request->status.message);
   if (not packed.empty()) {
     message->copied = std::move(packed);
   } else if (data != nullptr && bytes > 0) {
-    if (rendezvous) { // MPI forbids touching the buffer until the send completes: no copy needed
+    if (read_at_delivery) { // MPI forbids touching the buffer until the send completes: no copy needed
       message->source_buffer = data;
     } else {
       message->copied.resize(static_cast<size_t>(bytes));
       std::memcpy(message->copied.data(), data, message->copied.size());
     }
   }
-  if (protocol == models::Protocol::Eager)
+  if (chosen.starts_at_post)
     message->start_transfer();
   if (not chosen.holds_sender)
     request->complete();
@@ -88,6 +92,7 @@ RequestPtr Rank::post_receive(const Communicator& comm, int src, int tag, double
 {
   end_polling_streak();
   auto request = std::make_shared<Request>(RequestKind::Receive, world_rank_, comm, src, tag, bytes);
+  request->posted_at = world_.engine().now();
   request->buffer = buffer;
   request->datatype = std::move(type); // before matching: an eager message already here is delivered at once
   world_.mailbox(world_rank_).post_receive(request);
@@ -461,6 +466,7 @@ RequestPtr Rank::mrecv(const MessagePtr& message, void* buffer, size_t count, co
   const Request& send = message->send_request();
   auto request = std::make_shared<Request>(RequestKind::Receive, world_rank_, send.comm(), message->source(),
                                            message->tag(), static_cast<double>(type->packed_size(count)));
+  request->posted_at = world_.engine().now();
   request->buffer = buffer;
   request->datatype = type;
   message->match(request);

@@ -57,6 +57,8 @@ public:
   // Seconds the owner still has to spend once the request is complete (receive overhead of eager/detached data),
   // paid by the first wait or successful test.
   double pending_overhead = 0;
+  // Receive side: the date the receive was posted (xsim's t_post).
+  double posted_at = 0;
   // Where the front end created it (replay: the trace line), for error messages.
   uint32_t origin = 0;
   // Collective requests (non-blocking collectives): the operation's name, for reports.

@@ -29,8 +29,10 @@ SendProtocol choose_send_protocol(SendMode mode, bool blocking, double payload,
   if (blocking)
     overhead =
         by_size != models::Protocol::Rendezvous || mode == SendMode::Buffered ? PostOverhead::Send : PostOverhead::None;
+  if (thresholds.timed_from_send)
+    return SendProtocol{protocol, overhead, true, mode != SendMode::Synchronous};
   const bool holds_sender = protocol == models::Protocol::Rendezvous || mode == SendMode::Buffered;
-  return SendProtocol{protocol, overhead, holds_sender};
+  return SendProtocol{protocol, overhead, holds_sender, protocol == models::Protocol::Eager};
 }
 
 } // namespace mpisim::mpi

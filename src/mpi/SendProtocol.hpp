@@ -14,6 +14,9 @@
 //  5. When the send request completes: at the post for eager and detached messages; at the data's arrival (or the
 //     model's release of the sender) for a rendezvous, and for a buffered send (its request stands for the room the
 //     message takes in the attached buffer).
+//  6. When the transfer starts: at the post for eager messages, at the match for the others; under a model timed
+//     from the send (ProtocolThresholds::timed_from_send, xsim) at the post for every message but a synchronous send,
+//     which MPI lets complete only once matched, and every send request completes when the model releases the sender.
 // The receive overhead of the chosen protocol is the model's (NetworkModel::receive_overhead).
 #pragma once
 
@@ -30,7 +33,8 @@ enum class PostOverhead : uint8_t { None, Send, Isend };
 struct SendProtocol {
   models::Protocol protocol;
   PostOverhead overhead;
-  bool holds_sender; // rule 5: the send request completes at arrival, not at the post
+  bool holds_sender;   // rule 5: the send request completes at arrival (or release), not at the post
+  bool starts_at_post; // rule 6: the transfer starts at the post, not at the match
 };
 
 SendProtocol choose_send_protocol(SendMode mode, bool blocking, double payload,

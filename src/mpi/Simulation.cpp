@@ -6,16 +6,49 @@
 #include "kernel/Actor.hpp"
 
 #include <filesystem>
+#include <fstream>
 
 namespace mpisim::mpi {
+
+namespace {
+// A spec file (NAME.spec): the one-line spec, '#' comments and blank lines aside.
+std::string read_spec_file(const std::string& path)
+{
+  std::ifstream file(path);
+  std::string line;
+  std::string spec;
+  while (std::getline(file, line)) {
+    line = line.substr(0, line.find('#'));
+    const size_t first = line.find_first_not_of(" \t\r");
+    if (first == std::string::npos)
+      continue;
+    if (not spec.empty())
+      throw InputError(path, 0, "a spec file holds one spec line");
+    spec = line.substr(first, line.find_last_not_of(" \t\r") + 1 - first);
+  }
+  if (spec.empty())
+    throw InputError(path, 0, "no platform spec in the file");
+  return spec;
+}
+} // namespace
 
 std::unique_ptr<platform::Platform> load_or_generate_platform(const std::string& text)
 {
   if (text.empty())
     throw InputError("no platform given (use --platform FILE.xml or a spec such as cluster:16)");
+  if (std::filesystem::exists(text) && text.ends_with(".spec")) {
+    const std::string spec = read_spec_file(text);
+    try {
+      return platform::generate_platform(spec);
+    } catch (const InputError& error) {
+      throw InputError(text, 0, error.message());
+    }
+  }
   if (std::filesystem::exists(text))
     return platform::load_platform(text);
-  if (text.find(':') != std::string::npos && text.find('/') == std::string::npos)
+  // A spec names its kind before any '/' (hierarchy: specs separate their levels' values with '/').
+  const size_t colon = text.find(':');
+  if (colon != std::string::npos && text.find('/') > colon)
     return platform::generate_platform(text);
   throw InputError(text, 0, "cannot open the platform file");
 }

@@ -3,6 +3,8 @@
 #include "common/Errors.hpp"
 #include "platform/ZoneTree.hpp"
 
+#include <vector>
+
 namespace mpisim::platform {
 
 Platform::Platform() = default;
@@ -44,6 +46,14 @@ void Platform::route(HostId src, HostId dst, std::vector<LinkId>& links, double&
   latency = 0;
   for (LinkId link : links)
     latency += links_[link].latency;
+}
+
+std::vector<const Zone*> Platform::zones_of(HostId host) const
+{
+  std::vector<const Zone*> zones;
+  for (const Zone* zone = zones_->point(zones_->host_point(host)).englobing; zone != nullptr; zone = zone->parent())
+    zones.push_back(zone);
+  return {zones.rbegin(), zones.rend()};
 }
 
 } // namespace mpisim::platform

@@ -40,6 +40,7 @@ struct HostSpec {
   std::map<std::string, std::string> properties;
 };
 
+class Zone;
 class ZoneTree;
 
 class Platform {
@@ -66,6 +67,10 @@ public:
   // call from several threads at once.
   void route(HostId src, HostId dst, std::vector<LinkId>& links, double& latency) const;
 
+  // The zones holding `host`, from the root zone down to the one that declares it: the hierarchy of networks the host
+  // sits in, for models that see the platform that way (xsim).
+  std::vector<const Zone*> zones_of(HostId host) const;
+
   // The <config> properties (first definition of a key wins, as in SimGrid).
   const std::map<std::string, std::string>& config() const { return config_; }
 
@@ -88,6 +93,8 @@ private:
 
 // Reads a SimGrid platform file. Any problem throws InputError(path, line, message).
 std::unique_ptr<Platform> load_platform(const std::string& path);
+// The same from the text of a platform file; `source` names it in messages.
+std::unique_ptr<Platform> load_platform_text(const std::string& source, std::string text);
 
 // Builds a platform from a one-line spec, e.g. "cluster:16,bw=10Gbps" or "fattree:2;4,4;1,2;1,2".
 // The result is the same as a file holding the equivalent <cluster> element. Bad specs throw

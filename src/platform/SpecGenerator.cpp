@@ -8,6 +8,7 @@
 #include "common/Errors.hpp"
 #include "common/Units.hpp"
 #include "platform/ClusterSpec.hpp"
+#include "platform/HierarchySpec.hpp"
 #include "platform/Platform.hpp"
 #include "platform/PlatformBuilder.hpp"
 #include "platform/PlatformSize.hpp"
@@ -44,11 +45,14 @@ public:
     if (colon == std::string_view::npos)
       fail("missing ':' after the kind (e.g. \"cluster:16\")");
     const std::string kind(spec_.substr(0, colon));
+    if (kind == "hierarchy")
+      return generate_hierarchy(spec_);
     const TopologyEntry* topology = find_topology_by_spec_name(kind);
     if (topology == nullptr) {
       std::string known;
       for (const auto& entry : cluster_topologies())
         known += (known.empty() ? "" : ", ") + entry.spec_name;
+      known += ", hierarchy";
       fail("unknown kind '" + kind + "' (known: " + known + ")");
     }
     std::string_view rest = spec_.substr(colon + 1);

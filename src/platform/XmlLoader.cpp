@@ -289,6 +289,7 @@ private:
     zone.depth = depth;
     zone.zone = &builder_.add_zone(parent ? parent->zone : nullptr, entry->create(id), line(element));
     zone.star = dynamic_cast<StarRouting*>(zone.zone);
+    zone.zone->set_properties(properties(element));
     for (pugi::xml_node child :
          elements(element, {"prop",      "AS",         "zone",          "include",         "link",
                             "backbone",  "cluster",    "peer",          "trace",           "trace_connect",
@@ -334,7 +335,7 @@ private:
       read_cabinet(child, zone);
     else if (name == "trace_connect")
       warn(child, "<trace_connect> ignored: mpisim does not vary resources over time");
-    // prop (zone properties) and trace: nothing to do.
+    // prop (zone properties, read with the zone) and trace: nothing to do.
   }
 
   void read_host(const pugi::xml_node& element, OpenZone& zone)
@@ -576,6 +577,11 @@ std::unique_ptr<Platform> load_platform(const std::string& path)
   std::ostringstream content;
   content << file.rdbuf();
   return XmlLoader(path, content.str()).load();
+}
+
+std::unique_ptr<Platform> load_platform_text(const std::string& source, std::string text)
+{
+  return XmlLoader(source, std::move(text)).load();
 }
 
 } // namespace mpisim::platform

@@ -99,6 +99,9 @@ public:
   long line() const { return line_; }
   void set_line(long line) { line_ = line; }
   const std::vector<PointId>& members() const { return members_; }
+  // The zone's <prop> elements (models that read the zone tree as a hierarchy of networks: xsim/...).
+  const std::map<std::string, std::string>& properties() const { return properties_; }
+  void set_properties(std::map<std::string, std::string> properties) { properties_ = std::move(properties); }
   const std::vector<std::unique_ptr<Zone>>& children() const { return children_; }
   // SimGrid switches a zone to "recursive" routing as soon as it has a sub-zone: its routes then
   // join sub-zones through gateways, and it gets no automatic loopback.
@@ -147,6 +150,7 @@ private:
   std::vector<PointId> members_;
   std::vector<std::unique_ptr<Zone>> children_;
   std::map<std::pair<PointId, PointId>, StoredRoute> bypass_routes_;
+  std::map<std::string, std::string> properties_;
 };
 
 // True when `point` is `zone` itself, a member of it, or inside one of its sub-zones.

@@ -68,6 +68,12 @@ std::string one_link(const std::string& sharing, const std::string& latency = "1
                    "/></route>\n");
 }
 
+// A standard eager message between two hosts (ranks numbered as the hosts).
+models::TransferRequest flow_request(platform::HostId src, platform::HostId dst, double payload, double now)
+{
+  return {src, dst, static_cast<int>(src), static_cast<int>(dst), payload, now, models::Protocol::Eager};
+}
+
 mpi::SimulationOptions options(const std::string& platform, const std::string& model,
                                std::vector<std::pair<std::string, std::string>> parameters = {})
 {
@@ -447,9 +453,9 @@ TEST(models_sharing, CompletionDatesFollowShareChanges)
   const platform::HostId a = host(simulation, "a"), b = host(simulation, "b");
   double a_end = -1, b_end = -1;
   engine.spawn("flows", [&] {
-    auto flow_a = network.transfer(a, b, 2e6, engine.now()).arrival;
+    auto flow_a = network.transfer(flow_request(a, b, 2e6, engine.now())).arrival;
     engine.sleep(0.5e-3);
-    auto flow_b = network.transfer(a, b, 1e6, engine.now()).arrival;
+    auto flow_b = network.transfer(flow_request(a, b, 1e6, engine.now())).arrival;
     engine.wait(*flow_b);
     b_end = engine.now();
     engine.wait(*flow_a);
@@ -529,9 +535,9 @@ TEST(models_smpi, RttUnfairSharingFollowsPenalties)
   const platform::HostId s1 = host(simulation, "s1"), s2 = host(simulation, "s2"), d = host(simulation, "d");
   double rate1 = -1, rate2 = -1, end1 = -1, end2 = -1;
   engine.spawn("flows", [&] {
-    auto flow2 = network.transfer(s2, d, 1e6, engine.now()).arrival;
+    auto flow2 = network.transfer(flow_request(s2, d, 1e6, engine.now())).arrival;
     engine.sleep((1.01e-3 - 20e-6) * 11.6436);
-    auto flow1 = network.transfer(s1, d, 1e6, engine.now()).arrival;
+    auto flow1 = network.transfer(flow_request(s1, d, 1e6, engine.now())).arrival;
     engine.sleep(20e-6 * 11.6436 + 1e-3); // both are in their bandwidth phase
     rate1 = dynamic_cast<kernel::SharedAction&>(*flow1).rate();
     rate2 = dynamic_cast<kernel::SharedAction&>(*flow2).rate();
@@ -564,8 +570,10 @@ TEST(models_smpi, FatpipeFlowsDoNotShare)
     kernel::Engine& engine = simulation.engine();
     double ends[2] = {-1, -1};
     engine.spawn("flows", [&] {
-      auto first = network.transfer(host(simulation, "a"), host(simulation, "b"), 1e6, engine.now()).arrival;
-      auto second = network.transfer(host(simulation, "a"), host(simulation, "b"), 1e6, engine.now()).arrival;
+      auto first =
+          network.transfer(flow_request(host(simulation, "a"), host(simulation, "b"), 1e6, engine.now())).arrival;
+      auto second =
+          network.transfer(flow_request(host(simulation, "a"), host(simulation, "b"), 1e6, engine.now())).arrival;
       engine.wait(*first);
       ends[0] = engine.now();
       engine.wait(*second);

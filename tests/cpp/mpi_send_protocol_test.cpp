@@ -84,3 +84,28 @@ TEST(mpi_send_protocol, InclusiveBoundAsNextDouble)
   EXPECT_EQ(mpi::choose_send_protocol(SendMode::Standard, false, std::nextafter(S, 1e9), loggps).protocol,
             Protocol::Rendezvous);
 }
+
+// Rule 6, under a model timed from the send (xsim): every transfer starts at the post except a synchronous send's
+// (MPI lets it complete only once matched), and every send request waits for the model's release of the sender.
+// The protocol itself still follows rules 1-3: 5000 bytes is a rendezvous, a buffered one detached.
+TEST(mpi_send_protocol, TimedFromTheSend)
+{
+  constexpr models::ProtocolThresholds kTimed{5000, 5000, true};
+  for (const double payload : {0.0, 4999.0, 5000.0}) {
+    SCOPED_TRACE(payload);
+    const mpi::SendProtocol standard = mpi::choose_send_protocol(SendMode::Standard, true, payload, kTimed);
+    EXPECT_EQ(standard.protocol, payload < 5000 ? Protocol::Eager : Protocol::Rendezvous);
+    EXPECT_TRUE(standard.starts_at_post);
+    EXPECT_TRUE(standard.holds_sender);
+    const mpi::SendProtocol synchronous = mpi::choose_send_protocol(SendMode::Synchronous, false, payload, kTimed);
+    EXPECT_EQ(synchronous.protocol, Protocol::Rendezvous);
+    EXPECT_FALSE(synchronous.starts_at_post);
+    const mpi::SendProtocol buffered = mpi::choose_send_protocol(SendMode::Buffered, false, payload, kTimed);
+    EXPECT_EQ(buffered.protocol, payload < 5000 ? Protocol::Eager : Protocol::Detached);
+    EXPECT_TRUE(buffered.starts_at_post);
+  }
+  // Without the flag: only eager transfers start at the post.
+  EXPECT_TRUE(choose(SendMode::Standard, false, 999).starts_at_post);
+  EXPECT_FALSE(choose(SendMode::Standard, false, 1000).starts_at_post);
+  EXPECT_FALSE(choose(SendMode::Standard, false, 5000).starts_at_post);
+}

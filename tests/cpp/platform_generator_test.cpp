@@ -112,7 +112,7 @@ TEST(platform_generator, BadSpecsNameTheBadPart)
 {
   EXPECT_EQ(spec_error("cluster"), "platform spec 'cluster': missing ':' after the kind (e.g. \"cluster:16\")");
   EXPECT_EQ(spec_error("mesh:4"),
-            "platform spec 'mesh:4': unknown kind 'mesh' (known: cluster, torus, fattree, dragonfly)");
+            "platform spec 'mesh:4': unknown kind 'mesh' (known: cluster, torus, fattree, dragonfly, hierarchy)");
   EXPECT_EQ(spec_error("cluster:0"), "platform spec 'cluster:0': '0' is not a positive integer");
   EXPECT_EQ(spec_error("cluster:4,colour=red"),
             "platform spec 'cluster:4,colour=red': unknown option 'colour' (known: id, prefix, suffix, speed, cores, "

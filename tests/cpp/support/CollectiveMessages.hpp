@@ -51,10 +51,10 @@ public:
   {
     return inner_->receive_overhead(payload, protocol);
   }
-  models::Transfer transfer(platform::HostId src, platform::HostId dst, double payload, double posted_at) override
+  models::Transfer transfer(const models::TransferRequest& request) override
   {
-    traffic().push_back({static_cast<int>(src), static_cast<int>(dst), payload});
-    return inner_->transfer(src, dst, payload, posted_at);
+    traffic().push_back({static_cast<int>(request.src), static_cast<int>(request.dst), request.payload});
+    return inner_->transfer(request);
   }
 
 private:

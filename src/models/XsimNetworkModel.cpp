@@ -1,0 +1,279 @@
+// `xsim`: the network model of the Extreme-scale Simulator (Engelmann et al., xSim network modeling, ORNL; Sec. 3.1,
+// 3.2, 4.1, 4.2). No bandwidth sharing: each message is timed by arithmetic on its dates, at its send.
+//
+// The platform is a hierarchy of networks: its zones from the root down, and each host (the network of the ranks it
+// holds). A message uses the model of the lowest network N holding both ends (Sec. 3.2), with that network's one-way
+// 0-byte latency l0 and bandwidth b (zone properties xsim/lat and xsim/bw; without them, the route's latency sum and
+// smallest bandwidth), and its rendezvous threshold (xsim/rdv, else the `rdv` parameter). For a payload of s bytes
+// sent at the sender's date t (Sec. 3.1):
+//   ts1 = max(t + lr, t_previous_s2[sender])   lr = 2 l0 for a rendezvous (s >= threshold), else 0
+//   ts2 = ts1 + s / b
+// then (Sec. 4.1, 4.2) with (tt1, tt2) = (ts1, ts2) and d = s / b:
+//   1. outgoing contention: for each network below N on the sender's side, lowest first, whose members share an
+//      access point to the network above (xsim/contention = yes), (tt1, tt2) is placed in its outgoing list;
+//   2. capacity of N (xsim/capacity = c): (tx1, tx2) = (tt1, tt1 + d b / c) placed in N's transfer list, then
+//      (tt1, tt2) = (tx1, tx1 + d);
+//   3. the sender's side is done: ts2 = tt2 (the send completes then), t_previous_s2[sender] = ts2;
+//   4. incoming contention: for each network below N on the receiver's side, highest first, with contention,
+//      (tt1, tt2) is placed in its incoming list;
+//   5. tr1 = tt1 + l0, tr2 = tt2 + l0.
+// Placing in a list moves and fragments the transmission to the first free room (TransmissionIntervals.hpp).
+// When a receive posted at t_post matches the message (Sec. 3.1, the destination's MPI_Wait):
+//   tr1' = max(tr1, t_previous_r2[receiver], t_post), tr2' = tr2 + (tr1' - tr1), t_previous_r2[receiver] = tr2',
+// and the receive completes at tr2'. docs/models.md ("xsim") gives the choices made where the paper is silent.
+#include "common/Errors.hpp"
+#include "common/Units.hpp"
+#include "kernel/Engine.hpp"
+#include "models/NetworkModel.hpp"
+#include "models/TransmissionIntervals.hpp"
+#include "platform/Zone.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <unordered_map>
+
+namespace mpisim::models {
+
+namespace {
+
+const std::vector<ParameterSpec> kXsimParameters = {
+    {"rdv", ParameterKind::Size, "65536B",
+     "rendezvous threshold of the networks that do not set xsim/rdv: from this payload on, a message pays the "
+     "round-trip latency first"},
+    {"contention", ParameterKind::Bool, "yes",
+     "contention at access points as the platform sets it (xsim/contention); no: none anywhere"},
+    {"capacity", ParameterKind::Bool, "yes",
+     "bandwidth capacity as the platform sets it (xsim/capacity); no: none anywhere"},
+};
+
+constexpr uint32_t kNoNetwork = std::numeric_limits<uint32_t>::max();
+
+// One network of the hierarchy: a zone, or a host (the network of the ranks on it).
+struct Network {
+  uint32_t parent = kNoNetwork;
+  uint32_t depth = 0;
+  std::optional<double> latency;   // l0, seconds (xsim/lat)
+  std::optional<double> bandwidth; // b, bytes per second (xsim/bw)
+  double rendezvous = 0;           // bytes
+  bool contention = false;         // its members share one access point to the parent network
+  double capacity = 0;             // bytes per second; 0: none
+};
+
+// Reads the xsim/ properties of a zone or host into `network`; bad values are bad input naming the owner.
+void read_properties(Network& network, const std::map<std::string, std::string>& properties, const std::string& owner,
+                     double default_rendezvous)
+{
+  network.rendezvous = default_rendezvous;
+  auto value = [&](const char* key) -> const std::string* {
+    auto found = properties.find(key);
+    return found == properties.end() ? nullptr : &found->second;
+  };
+  auto parsed = [&](const char* key, const std::string& text,
+                    double (*parse)(std::string_view, const units::WarningHandler&)) {
+    try {
+      return parse(text, {});
+    } catch (const InputError& error) {
+      throw InputError("", 0, owner + ": property " + key + ": " + error.message());
+    }
+  };
+  if (const std::string* text = value("xsim/lat"))
+    network.latency = parsed("xsim/lat", *text, units::parse_time);
+  if (const std::string* text = value("xsim/bw")) {
+    network.bandwidth = parsed("xsim/bw", *text, units::parse_bandwidth);
+    if (*network.bandwidth <= 0)
+      throw InputError("", 0, owner + ": property xsim/bw: '" + *text + "' is not a bandwidth > 0");
+  }
+  if (const std::string* text = value("xsim/rdv"))
+    network.rendezvous = parsed("xsim/rdv", *text, units::parse_size);
+  if (const std::string* text = value("xsim/contention")) {
+    if (*text != "yes" && *text != "no")
+      throw InputError("", 0, owner + ": property xsim/contention: '" + *text + "' is not yes or no");
+    network.contention = *text == "yes";
+  }
+  if (const std::string* text = value("xsim/capacity"); text != nullptr && *text != "-") {
+    network.capacity = parsed("xsim/capacity", *text, units::parse_bandwidth);
+    if (network.bandwidth && network.capacity < *network.bandwidth)
+      throw InputError("", 0,
+                       owner + ": property xsim/capacity: '" + *text +
+                           "' is below the network's point-to-point bandwidth (xsim/bw): one message alone would "
+                           "exceed the network's total");
+  }
+}
+
+class XsimNetworkModel : public NetworkModel {
+public:
+  explicit XsimNetworkModel(const NetworkModelContext& context) : engine_(context.engine), platform_(context.platform)
+  {
+    const Parameters& p = context.parameters;
+    default_rendezvous_ = p.number("rdv");
+    const bool contention = p.flag("contention");
+    const bool capacity = p.flag("capacity");
+    // Zones first (in the order met), then one network per host.
+    std::unordered_map<const platform::Zone*, uint32_t> zone_network;
+    const auto& hosts = platform_.hosts();
+    host_network_.resize(hosts.size());
+    std::vector<const platform::Zone*> path;
+    for (platform::HostId host = 0; host < hosts.size(); ++host) {
+      path = platform_.zones_of(host);
+      uint32_t parent = kNoNetwork;
+      for (const platform::Zone* zone : path) {
+        auto [found, added] = zone_network.try_emplace(zone, static_cast<uint32_t>(networks_.size()));
+        if (added)
+          networks_.push_back(make_network(zone->properties(), "zone '" + zone->name() + "'", parent));
+        parent = found->second;
+      }
+      host_network_[host] = static_cast<uint32_t>(networks_.size());
+      networks_.push_back(make_network(hosts[host].properties, "host '" + hosts[host].name + "'", parent));
+    }
+    for (Network& network : networks_) {
+      network.contention = network.contention && contention && network.parent != kNoNetwork;
+      network.capacity = capacity ? network.capacity : 0;
+    }
+  }
+
+  ProtocolThresholds protocol_thresholds() const override
+  {
+    return ProtocolThresholds{default_rendezvous_, default_rendezvous_, true};
+  }
+  // Eager below the rendezvous threshold of the lowest network holding both hosts, rendezvous from it on.
+  ProtocolThresholds protocol_thresholds(platform::HostId src, platform::HostId dst) const override
+  {
+    const double threshold = networks_[common_network(src, dst)].rendezvous;
+    return ProtocolThresholds{threshold, threshold, true};
+  }
+  double send_overhead(double) const override { return 0; }
+  double isend_overhead(double) const override { return 0; }
+  double receive_overhead(double, Protocol) const override { return 0; }
+
+  Transfer transfer(const TransferRequest& request) override
+  {
+    const double now = engine_.now();
+    const uint32_t common = common_network(request.src, request.dst);
+    const Network& network = networks_[common];
+    const auto [latency, bandwidth] = latency_and_bandwidth(network, request.src, request.dst);
+    const double duration = std::isinf(bandwidth) ? 0.0 : request.payload / bandwidth;
+    const double round_trip = request.protocol == Protocol::Rendezvous ? 2 * latency : 0.0;
+
+    double& previous_sent = per_rank(previous_sent_, request.src_rank);
+    Transmission t{std::max(now + round_trip, previous_sent), 0};
+    t.last_byte = t.first_byte + duration;
+    for (uint32_t n = host_network_[request.src]; n != common; n = networks_[n].parent)
+      if (networks_[n].contention)
+        t = place(outgoing_, n, t.first_byte, duration);
+    if (network.capacity > 0) {
+      const Transmission scaled = place(transfers_, common, t.first_byte, duration * bandwidth / network.capacity);
+      t = {scaled.first_byte, scaled.first_byte + duration};
+    }
+    previous_sent = t.last_byte;
+    auto release = engine_.start_timer(t.last_byte - now, "xsim: sent");
+    // Incoming contention, from the highest network below the common one down to the receiver's host.
+    below_.clear();
+    for (uint32_t n = host_network_[request.dst]; n != common; n = networks_[n].parent)
+      below_.push_back(n);
+    for (auto n = below_.rbegin(); n != below_.rend(); ++n)
+      if (networks_[*n].contention)
+        t = place(incoming_, *n, t.first_byte, duration);
+    return {nullptr, release, ArrivalWindow{t.first_byte + latency, t.last_byte + latency, request.dst_rank}};
+  }
+
+  std::shared_ptr<kernel::Activity> arrival_at_match(const ArrivalWindow& window, double receive_posted_at) override
+  {
+    double& previous_received = per_rank(previous_received_, window.dst_rank);
+    const double first_byte = std::max({window.first_byte, previous_received, receive_posted_at});
+    previous_received = window.last_byte + (first_byte - window.first_byte);
+    return engine_.start_timer(std::max(previous_received - engine_.now(), 0.0), "xsim: received");
+  }
+
+private:
+  Network make_network(const std::map<std::string, std::string>& properties, const std::string& owner,
+                       uint32_t parent) const
+  {
+    Network network;
+    network.parent = parent;
+    network.depth = parent == kNoNetwork ? 0 : networks_[parent].depth + 1;
+    read_properties(network, properties, owner, default_rendezvous_);
+    return network;
+  }
+
+  // The lowest network holding both hosts.
+  uint32_t common_network(platform::HostId src, platform::HostId dst) const
+  {
+    uint32_t a = host_network_[src];
+    uint32_t b = host_network_[dst];
+    while (networks_[a].depth > networks_[b].depth)
+      a = networks_[a].parent;
+    while (networks_[b].depth > networks_[a].depth)
+      b = networks_[b].parent;
+    while (a != b) {
+      a = networks_[a].parent;
+      b = networks_[b].parent;
+    }
+    return a;
+  }
+
+  // l0 and b of the network, from its properties or else from the route (latency sum, smallest bandwidth: the
+  // paper's rule for networks whose dimensions have different links).
+  std::pair<double, double> latency_and_bandwidth(const Network& network, platform::HostId src, platform::HostId dst)
+  {
+    if (network.latency && network.bandwidth)
+      return {*network.latency, *network.bandwidth};
+    const uint64_t pair = (uint64_t{src} << 32) | dst;
+    if (auto cached = route_costs_.find(pair); cached != route_costs_.end())
+      return {network.latency.value_or(cached->second.first), network.bandwidth.value_or(cached->second.second)};
+    double route_latency = 0;
+    platform_.route(src, dst, route_, route_latency);
+    double min_bandwidth = std::numeric_limits<double>::infinity();
+    for (platform::LinkId link : route_)
+      min_bandwidth = std::min(min_bandwidth, platform_.links()[link].bandwidth);
+    if (route_costs_.size() < kRouteCacheEntries)
+      route_costs_.emplace(pair, std::make_pair(route_latency, min_bandwidth));
+    return {network.latency.value_or(route_latency), network.bandwidth.value_or(min_bandwidth)};
+  }
+
+  // Places a transmission in the list of `network` in `lists`, after dropping what every rank has passed: no new
+  // transmission starts before now.
+  Transmission place(std::unordered_map<uint32_t, TransmissionIntervals>& lists, uint32_t network, double start,
+                     double duration)
+  {
+    TransmissionIntervals& list = lists[network];
+    list.prune(engine_.now());
+    return list.insert(start, duration);
+  }
+
+  static double& per_rank(std::vector<double>& dates, int rank)
+  {
+    const auto index = static_cast<size_t>(rank);
+    if (index >= dates.size())
+      dates.resize(index + 1, 0.0);
+    return dates[index];
+  }
+
+  kernel::Engine& engine_;
+  const platform::Platform& platform_;
+  double default_rendezvous_ = 0;
+  std::vector<Network> networks_;
+  std::vector<uint32_t> host_network_;
+  std::unordered_map<uint32_t, TransmissionIntervals> outgoing_, incoming_, transfers_;
+  std::vector<double> previous_sent_, previous_received_; // t_previous_s2, t_previous_r2 by world rank
+  std::vector<platform::LinkId> route_;
+  std::vector<uint32_t> below_;
+  // Latency and bandwidth of the routes already looked up, by (src, dst): ranks exchange with the same peers again
+  // and again, and a route lookup costs more than the rest of the model. Bounded (about 64 MiB).
+  static constexpr size_t kRouteCacheEntries = size_t{1} << 20;
+  std::unordered_map<uint64_t, std::pair<double, double>> route_costs_;
+};
+
+const RegisterNetworkModel kRegisterXsim({
+    "xsim",
+    "xSim's hierarchical model: per-message timestamps, per-process serialization, contention at access points, "
+    "bandwidth capacity; no bandwidth solver",
+    "Engelmann et al., the Extreme-scale Simulator (xSim) network model with contention and bandwidth capacity "
+    "modeling (ORNL), Sec. 3.1, 3.2, 4.1, 4.2",
+    kXsimParameters,
+    [](const NetworkModelContext& context) { return std::make_unique<XsimNetworkModel>(context); },
+});
+
+} // namespace
+} // namespace mpisim::models
