@@ -720,11 +720,12 @@ def test_alltoallw_under_every_selector(built, selector):
 
 
 UNSUPPORTED_CALL = """#include <mpi.h>
-int MPI_Win_set_info(MPI_Win win, MPI_Info info);
+int MPI_Open_port(MPI_Info info, char* port_name);
 int main(int argc, char** argv)
 {
+  char port[256];
   MPI_Init(&argc, &argv);
-  MPI_Win_set_info(MPI_WIN_NULL, MPI_INFO_NULL);
+  MPI_Open_port(MPI_INFO_NULL, port);
   return MPI_Finalize();
 }
 """
@@ -735,7 +736,7 @@ def test_unsupported_mpi_call_fails_at_link_time(tmp_path):
     source.write_text(UNSUPPORTED_CALL)
     done = mpisim("cc", str(source), "-o", str(tmp_path / "rma"))
     assert done.returncode != 0
-    assert "undefined reference to `MPI_Win_set_info'" in done.stderr
+    assert "undefined reference to `MPI_Open_port'" in done.stderr
     assert "-Wl,--no-undefined" in mpisim("cc", "-show", "app.c").stdout
 
 
@@ -747,7 +748,7 @@ def test_unsupported_mpi_call_is_named_when_the_program_loads(tmp_path):
     subprocess.run(["gcc", "-shared", str(objects), "-o", str(program)], check=True)
     done = mpisim("run", "-np", "2", "--platform", "cluster:2", str(program))
     assert done.returncode == 2
-    assert done.stderr == f"mpisim: {program} uses MPI_Win_set_info, which mpisim does not support\n"
+    assert done.stderr == f"mpisim: {program} uses MPI_Open_port, which mpisim does not support\n"
 
 
 def test_fatal_handler_names_an_added_error_code(tmp_path):
