@@ -727,8 +727,8 @@ MPISIM_DECLARE(int, Neighbor_alltoallw,
 /* End of groups, communicator creation, attributes, topologies ------------------------------------------------- */
 
 /* One-sided communication (src/online/bindings/api_windows.cpp, api_rma.cpp; docs/online.md): windows (created,
- * allocated, shared, dynamic), every operation and every synchronization of MPI-3.1 chapter 11. MPI_Win_set_info and
- * MPI_Win_get_info are not provided.
+ * allocated, shared, dynamic), every operation and every synchronization of MPI-3.1 chapter 11, and the window's
+ * hints (MPI_Win_set_info, MPI_Win_get_info).
  * ------------------------------------------------------------ */
 typedef int MPI_Win;
 #define MPI_WIN_NULL 0
@@ -771,6 +771,8 @@ MPISIM_DECLARE(int, Win_free, (MPI_Win * win))
 MPISIM_DECLARE(int, Win_get_group, (MPI_Win win, MPI_Group* group))
 MPISIM_DECLARE(int, Win_set_name, (MPI_Win win, const char* win_name))
 MPISIM_DECLARE(int, Win_get_name, (MPI_Win win, char* win_name, int* resultlen))
+MPISIM_DECLARE(int, Win_set_info, (MPI_Win win, MPI_Info info))
+MPISIM_DECLARE(int, Win_get_info, (MPI_Win win, MPI_Info* info_used))
 MPISIM_DECLARE(int, Win_create_keyval,
                (MPI_Win_copy_attr_function * copy_fn, MPI_Win_delete_attr_function* delete_fn, int* keyval,
                 void* extra_state))

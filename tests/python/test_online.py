@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -24,6 +25,7 @@ PROGRAMS += ["sampling", "shared_malloc"]  # SMPI's annotations for large studie
 PROGRAMS += ["libc_names", "extra_types", "ibsend_cancel", "bottom", "grequest"]  # MPICH test-suite findings
 PROGRAMS += ["persistent", "p2p_modes", "mprobe_cancel", "completion"]  # point-to-point (see the tests at the end)
 PROGRAMS += ["rma_fence", "rma_errors", "rma_keyval", "rma_timing", "rma_sync"]  # one-sided communication (see the tests at the end)
+PROGRAMS += ["rma_null", "rma_info", "rma_sync_errors", "rma_sync_timing"]  # PROC_NULL, hints, misuse, timings
 PROGRAMS += ["gather_after_allgather"]  # selector state kept across calls
 PROGRAMS += ["polling"]  # polling loops (see the tests at the end)
 # What every comparison with smpirun runs under: SimGrid 3.32's rule for polling calls (docs/specifications/polling.md).
@@ -718,11 +720,12 @@ def test_alltoallw_under_every_selector(built, selector):
 
 
 UNSUPPORTED_CALL = """#include <mpi.h>
-int MPI_Win_set_info(MPI_Win win, MPI_Info info);
+int MPI_Open_port(MPI_Info info, char* port_name);
 int main(int argc, char** argv)
 {
+  char port[256];
   MPI_Init(&argc, &argv);
-  MPI_Win_set_info(MPI_WIN_NULL, MPI_INFO_NULL);
+  MPI_Open_port(MPI_INFO_NULL, port);
   return MPI_Finalize();
 }
 """
@@ -733,7 +736,7 @@ def test_unsupported_mpi_call_fails_at_link_time(tmp_path):
     source.write_text(UNSUPPORTED_CALL)
     done = mpisim("cc", str(source), "-o", str(tmp_path / "rma"))
     assert done.returncode != 0
-    assert "undefined reference to `MPI_Win_set_info'" in done.stderr
+    assert "undefined reference to `MPI_Open_port'" in done.stderr
     assert "-Wl,--no-undefined" in mpisim("cc", "-show", "app.c").stdout
 
 
@@ -745,7 +748,7 @@ def test_unsupported_mpi_call_is_named_when_the_program_loads(tmp_path):
     subprocess.run(["gcc", "-shared", str(objects), "-o", str(program)], check=True)
     done = mpisim("run", "-np", "2", "--platform", "cluster:2", str(program))
     assert done.returncode == 2
-    assert done.stderr == f"mpisim: {program} uses MPI_Win_set_info, which mpisim does not support\n"
+    assert done.stderr == f"mpisim: {program} uses MPI_Open_port, which mpisim does not support\n"
 
 
 def test_fatal_handler_names_an_added_error_code(tmp_path):
@@ -963,6 +966,106 @@ def test_shared_window_on_one_host_and_refused_across_hosts(built):
         in refused.stderr
 
 
+# MPI_PROC_NULL is a valid target of every RMA call (MPI-3.1 section 11.3; MPICH's rma/rmanull): the calls succeed and
+# nothing moves. Open MPI 4.1 prints the same lines, except those of a lock of MPI_PROC_NULL, which it refuses
+# (MPI_ERR_RANK) and whose flush crashes it; MPICH and SMPI accept them as mpisim does.
+RMA_NULL_MPISIM_ONLY = ["lock, operations, flushes and unlock of MPI_PROC_NULL: ok",
+                        "MPI_PROC_NULL locked inside a lock of the caller's part: ok"]
+
+
+@pytest.mark.parametrize("np", [1, 2, 3])
+def test_rma_to_proc_null_succeeds_and_moves_nothing(built, tmp_path, np):
+    done = run(built, "rma_null", np=np)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert len(lines) == 6 and all(line.endswith(": ok") for line in lines), done.stdout
+    assert set(RMA_NULL_MPISIM_ONLY) <= set(lines)
+    if np > 1:
+        assert sorted(set(lines) - set(RMA_NULL_MPISIM_ONLY)) == real_mpirun_lines(tmp_path, "rma_null", np)
+
+
+WINDOW_DEFAULT_HINTS = ("no_locks=false accumulate_ordering=rar,raw,war,waw accumulate_ops=same_op_no_op same_size=false "
+                        "same_disp_unit=false")
+
+
+def test_window_hints_in_effect(built):
+    # MPI's defaults, then the hints given at creation and set since; unknown keys and invalid values ignored (as
+    # MPICH). Open MPI 4.1 is no reference here: it returns the keys given at creation verbatim, unknown ones and
+    # invalid values included, and MPI_Win_set_info does not add a key that creation did not give.
+    done = run(built, "rma_info", np=3)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [
+        "created without hints: " + WINDOW_DEFAULT_HINTS,
+        "allocated with no_locks=true, favourite_colour=blue, accumulate_ops=same_op, same_size=yes: no_locks=true "
+        "accumulate_ordering=rar,raw,war,waw accumulate_ops=same_op same_size=false same_disp_unit=false",
+        "set no_locks=false, accumulate_ordering=none, same_disp_unit=true: no_locks=false accumulate_ordering=none "
+        "accumulate_ops=same_op same_size=false same_disp_unit=true",
+        "set accumulate_ordering=rar,wrong, accumulate_ops=any_op, then accumulate_ordering=war,raw: no_locks=false "
+        "accumulate_ordering=war,raw accumulate_ops=same_op same_size=false same_disp_unit=true",
+        "after changing a returned info object: no_locks=false accumulate_ordering=war,raw accumulate_ops=same_op "
+        "same_size=false same_disp_unit=true",
+        "MPI_Win_set_info with MPI_INFO_NULL: MPI_ERR_INFO",
+        "shared, allocated with alloc_shared_noncontig=true: " + WINDOW_DEFAULT_HINTS + " alloc_shared_noncontig=true",
+        "dynamic: " + WINDOW_DEFAULT_HINTS,
+        "hints agree on every rank: ok"]
+
+
+# Misuse of passive-target, PSCW and dynamic windows under MPI_ERRORS_RETURN (tests/online/rma_sync_errors.c): the
+# classes Open MPI 4.1 returns, except where it returns none or another (the lines below; the reasons are in the
+# program).
+RMA_SYNC_ERRORS_MPISIM_ONLY = ["MPI_Win_complete without MPI_Win_start: MPI_ERR_RMA_SYNC",
+                               "MPI_Win_detach on a window that is not dynamic: MPI_ERR_RMA_FLAVOR",
+                               "MPI_Put past the region attached at the target: MPI_ERR_RMA_RANGE",
+                               "MPI_Win_detach of memory not attached: MPI_ERR_RMA_ATTACH"]
+
+
+@pytest.mark.parametrize("np", [1, 2, 3])
+def test_rma_epoch_misuse_returns_the_error_class(built, tmp_path, np):
+    done = run(built, "rma_sync_errors", np=np)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[-1] == "PASSED", done.stdout
+    assert set(RMA_SYNC_ERRORS_MPISIM_ONLY) <= set(lines)
+    if np > 1:
+        ours = sorted(set(lines) - set(RMA_SYNC_ERRORS_MPISIM_ONLY))
+        assert ours == real_mpirun_lines(tmp_path, "rma_sync_errors", np)
+
+
+RMA_EPOCH_MISUSE = """#include <mpi.h>
+int main(int argc, char** argv)
+{
+  int memory[2] = {0, 0}, value = 1, rank;
+  MPI_Win win;
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Win_create(memory, sizeof memory, sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &win);
+  if (rank == 1) {
+    STATEMENTS;
+  }
+  MPI_Win_free(&win);
+  return MPI_Finalize();
+}
+"""
+
+
+@pytest.mark.parametrize("statements,message", [
+    ("MPI_Win_unlock(0, win)", "MPI_Win_unlock: MPI_ERR_RMA_SYNC: rank 0 is not locked by this rank"),
+    ("MPI_Get(&value, 1, MPI_INT, 0, 0, 1, MPI_INT, win)", "MPI_Get: MPI_ERR_RMA_SYNC: no access epoch to rank 0"),
+    ("MPI_Win_lock(MPI_LOCK_SHARED, 2, 0, win)", "MPI_Win_lock: MPI_ERR_RANK: invalid rank 2 in a window of 2 ranks"),
+    ("MPI_Win_complete(win)", "MPI_Win_complete: MPI_ERR_RMA_SYNC: no MPI_Win_start epoch is open"),
+    ("MPI_Win_attach(win, &value, sizeof value)", "MPI_Win_attach: MPI_ERR_RMA_FLAVOR: the window is not dynamic"),
+    ("MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, win); MPI_Put(&value, 1, MPI_INT, 0, 2, 1, MPI_INT, win)",
+     "MPI_Put: MPI_ERR_RMA_RANGE: the target data lies outside rank 0's window of 8 bytes"),
+])
+def test_rma_epoch_misuse_is_fatal_by_default_and_names_rank_and_call(tmp_path, statements, message):
+    source, program = tmp_path / "rma_epoch_misuse.c", tmp_path / "rma_epoch_misuse"
+    source.write_text(RMA_EPOCH_MISUSE.replace("STATEMENTS", statements))
+    assert mpisim("cc", str(source), "-o", str(program)).returncode == 0
+    done = mpisim("run", "-np", "2", "--platform", "cluster:2", "--quiet", str(program))
+    assert done.returncode == 1
+    assert done.stderr.startswith("mpisim: rank 1: " + message), done.stderr
+
+
 def test_rma_epochs_of_large_transfers_take_smpiruns_time(built, tmp_path):
     # 10 MB rings of puts, gets and accumulates between fences: the same algorithm as SimGrid 3.32 (data moved at
     # the call, a fence of two barriers, docs/specifications/one-sided.md), the same epochs to the nanosecond, and
@@ -979,6 +1082,25 @@ def test_rma_epochs_of_large_transfers_take_smpiruns_time(built, tmp_path):
 
     theirs, mine = epochs(smpi), epochs(ours.stdout)
     for name in ("put", "get", "accumulate", "free"):
+        assert mine[name] == pytest.approx(theirs[name], rel=1e-6), (name, mine, theirs)
+
+
+def rma_sync_epochs(line):
+    """{"lock put": seconds, "lock get": ..., "lock_all put": ..., "pscw put": ...} of rma_sync_timing's line."""
+    return {name: float(seconds) for name, seconds in re.findall(r"([a-z_]+ [a-z]+) ([0-9.]+)", line)}
+
+
+@pytest.mark.parametrize("size,agreeing", [("8", ("lock put", "lock_all put")), ("10000000", ("lock put",))])
+def test_passive_target_epochs_take_smpiruns_time(built, tmp_path, size, agreeing):
+    # A ring of puts under exclusive locks (no target locked twice: SMPI's lock is no readers-writer lock, see
+    # docs/specifications/one-sided.md), on 4 ranks after a barrier: no message for the lock, the transfer, the
+    # unlock's flush, as SMPI 3.32. The epochs that do not agree are listed with their figures in docs/online.md.
+    smpi = smpirun_stdout(tmp_path, "rma_sync_timing", 4, size)
+    ours = run(built, "rma_sync_timing", size, np=4, platform=CLUSTER4,
+               options=SMPI_AGREEMENT + ("--no-compute-time", "--quiet"))
+    assert ours.returncode == 0, ours.stderr
+    theirs, mine = rma_sync_epochs(smpi), rma_sync_epochs(ours.stdout)
+    for name in agreeing:
         assert mine[name] == pytest.approx(theirs[name], rel=1e-6), (name, mine, theirs)
 
 

@@ -392,6 +392,7 @@ extern "C" int PMPI_Win_fence(int assert, MPI_Win win)
   return MPI_SUCCESS;
 }
 
+// MPI_PROC_NULL is a valid target of every RMA call (MPI-3.1 section 11.3): locking or unlocking it does nothing.
 extern "C" int PMPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)
 {
   ApiScope scope;
@@ -399,8 +400,10 @@ extern "C" int PMPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)
   MPISIM_TRY(resolve_window(win, "MPI_Win_lock", window));
   MPISIM_WIN_CHECK(lock_type == MPI_LOCK_SHARED || lock_type == MPI_LOCK_EXCLUSIVE, win, MPI_ERR_LOCKTYPE,
                    "MPI_Win_lock", "invalid lock type " + std::to_string(lock_type));
-  MPISIM_TRY(check_window_rank(win, window, rank, "MPI_Win_lock"));
   MPISIM_TRY(check_assert(win, assert, MPI_MODE_NOCHECK, "MPI_Win_lock"));
+  if (rank == MPI_PROC_NULL)
+    return MPI_SUCCESS;
+  MPISIM_TRY(check_window_rank(win, window, rank, "MPI_Win_lock"));
   MPISIM_WIN_CHECK(not window.part->locks_held.contains(rank) && not window.part->locked_all, win, MPI_ERR_RMA_SYNC,
                    "MPI_Win_lock", "rank " + std::to_string(rank) + " is already locked by this rank");
   MPISIM_WIN_CHECK(not window.part->fence_open || window.part->started.empty(), win, MPI_ERR_RMA_SYNC, "MPI_Win_lock",
@@ -416,6 +419,8 @@ extern "C" int PMPI_Win_unlock(int rank, MPI_Win win)
   ApiScope scope;
   WindowAccess window;
   MPISIM_TRY(resolve_window(win, "MPI_Win_unlock", window));
+  if (rank == MPI_PROC_NULL)
+    return MPI_SUCCESS;
   MPISIM_TRY(check_window_rank(win, window, rank, "MPI_Win_unlock"));
   MPISIM_WIN_CHECK(window.part->locks_held.contains(rank), win, MPI_ERR_RMA_SYNC, "MPI_Win_unlock",
                    "rank " + std::to_string(rank) + " is not locked by this rank");
@@ -450,12 +455,15 @@ extern "C" int PMPI_Win_unlock_all(MPI_Win win)
 
 namespace {
 
-// MPI_Win_flush and its variants: in a passive-target epoch to `rank` (all targets when negative).
+// MPI_Win_flush and its variants: in a passive-target epoch to `rank` (all targets when `all`). MPI_PROC_NULL, a
+// valid target of every RMA call (MPI-3.1 section 11.3), has nothing to complete.
 int flush_call(int rank, bool all, MPI_Win win, const char* call)
 {
   ApiScope scope(call);
   WindowAccess window;
   MPISIM_TRY(resolve_window(win, call, window));
+  if (not all && rank == MPI_PROC_NULL)
+    return MPI_SUCCESS;
   if (not all)
     MPISIM_TRY(check_window_rank(win, window, rank, call));
   const bool in_epoch =

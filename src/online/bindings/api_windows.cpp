@@ -1,6 +1,6 @@
 // Windows of one-sided communication (MPI-3.1 sections 11.2, 11.2.6, 11.2.7, 8.3.2, 6.7.4): MPI_Win_create,
-// MPI_Win_allocate, MPI_Win_free, MPI_Win_get_group, names, attributes (through the keyvals of Attributes.hpp, shared
-// with communicators and datatypes) and error handlers.
+// MPI_Win_allocate, MPI_Win_free, MPI_Win_get_group, names, hints (MPI_Win_set_info/get_info), attributes (through the
+// keyvals of Attributes.hpp, shared with communicators and datatypes) and error handlers.
 //
 // Creating a window makes the hidden communicator its operations travel on (MPI_Comm_create over the whole group of
 // the window's communicator: no attribute is copied onto it), then allgathers each member's base, size and
@@ -11,6 +11,7 @@
 #include "online/objects/Collectives.hpp"
 #include "online/objects/CommLifecycle.hpp"
 #include "online/objects/ProcessObjects.hpp"
+#include "online/objects/WindowHints.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -44,8 +45,9 @@ int check_creation(MPI_Comm comm, MPI_Aint size, int disp_unit, MPI_Info info, c
   return MPI_SUCCESS;
 }
 
-// The collective part of MPI_Win_create and MPI_Win_allocate (arguments already checked).
-int make_window(Runtime& runtime, MPI_Comm comm, void* base, MPI_Aint size, int disp_unit, int flavor, MPI_Win* win)
+// The collective part of MPI_Win_create and MPI_Win_allocate (arguments already checked); `info` gives the hints.
+int make_window(Runtime& runtime, MPI_Comm comm, void* base, MPI_Aint size, int disp_unit, int flavor, MPI_Info info,
+                MPI_Win* win)
 {
   const mpisim::mpi::Communicator& parent = *runtime.comm(comm);
   const int rank = parent.local_rank(runtime.current_rank());
@@ -70,6 +72,9 @@ int make_window(Runtime& runtime, MPI_Comm comm, void* base, MPI_Aint size, int 
     described.flavor = flavor;
   }
   WindowPart& part = window.parts[static_cast<size_t>(rank)];
+  part.hints = default_window_hints(flavor);
+  if (info != MPI_INFO_NULL)
+    apply_window_hints(part.hints, *runtime.process_objects().info(info));
   part.live = true;
   ++window.live_parts;
   *win = window.handle;
@@ -126,7 +131,7 @@ extern "C" int PMPI_Win_create(void* base, MPI_Aint size, int disp_unit, MPI_Inf
 {
   ApiScope scope;
   MPISIM_TRY(check_creation(comm, size, disp_unit, info, "MPI_Win_create"));
-  return make_window(scope.runtime(), comm, base, size, disp_unit, MPI_WIN_FLAVOR_CREATE, win);
+  return make_window(scope.runtime(), comm, base, size, disp_unit, MPI_WIN_FLAVOR_CREATE, info, win);
 }
 
 extern "C" int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void* baseptr,
@@ -138,7 +143,7 @@ extern "C" int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MP
   if (base == nullptr) // raised as by the MPI_Alloc_mem it makes
     return raise_error(MPI_COMM_WORLD, MPI_ERR_NO_MEM, "MPI_Alloc_mem",
                        "cannot allocate " + std::to_string(size) + " bytes");
-  if (int error = make_window(scope.runtime(), comm, base, size, disp_unit, MPI_WIN_FLAVOR_ALLOCATE, win);
+  if (int error = make_window(scope.runtime(), comm, base, size, disp_unit, MPI_WIN_FLAVOR_ALLOCATE, info, win);
       error != MPI_SUCCESS) {
     free_memory(base);
     return error;
@@ -158,7 +163,7 @@ extern "C" int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info i
   // Every member's size, to lay the parts out one after the other in one segment.
   std::vector<MPI_Aint> sizes(static_cast<size_t>(parent.size()));
   run_allgather(runtime, parent, &size, sizes.data(), sizeof size, MPI_BYTE);
-  MPISIM_TRY(make_window(runtime, comm, nullptr, size, disp_unit, MPI_WIN_FLAVOR_SHARED, win));
+  MPISIM_TRY(make_window(runtime, comm, nullptr, size, disp_unit, MPI_WIN_FLAVOR_SHARED, info, win));
   Window& window = *runtime.windows().find(*win);
   if (window.shared_segment == nullptr) { // the first member here allocates for all and lays the parts out
     MPI_Aint total = 0;
@@ -200,7 +205,7 @@ extern "C" int PMPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win* wi
 {
   ApiScope scope;
   MPISIM_TRY(check_creation(comm, 0, 1, info, "MPI_Win_create_dynamic"));
-  return make_window(scope.runtime(), comm, MPI_BOTTOM, 0, 1, MPI_WIN_FLAVOR_DYNAMIC, win);
+  return make_window(scope.runtime(), comm, MPI_BOTTOM, 0, 1, MPI_WIN_FLAVOR_DYNAMIC, info, win);
 }
 
 extern "C" int PMPI_Win_attach(MPI_Win win, void* base, MPI_Aint size)
@@ -281,6 +286,30 @@ extern "C" int PMPI_Win_get_name(MPI_Win win, char* win_name, int* resultlen)
   MPISIM_TRY(resolve_window(win, "MPI_Win_get_name", access));
   std::memcpy(win_name, access.part->name.c_str(), access.part->name.size() + 1);
   *resultlen = static_cast<int>(access.part->name.size());
+  return MPI_SUCCESS;
+}
+
+// Hints (MPI-3.1 section 11.2.7)
+// ---------------------------------------------------------------------------------------
+
+// Collective in MPI, yet local here: nothing the hints say changes what the members do (objects/WindowHints.hpp).
+extern "C" int PMPI_Win_set_info(MPI_Win win, MPI_Info info)
+{
+  WindowAccess access;
+  MPISIM_TRY(resolve_window(win, "MPI_Win_set_info", access));
+  const InfoObject* given = info == MPI_INFO_NULL ? nullptr : Runtime::get().process_objects().info(info);
+  MPISIM_WIN_CHECK(given != nullptr, win, MPI_ERR_INFO, "MPI_Win_set_info",
+                   "invalid info object " + std::to_string(info));
+  apply_window_hints(access.part->hints, *given);
+  return MPI_SUCCESS;
+}
+
+// A new info object holding the hints in effect (MPI's defaults for those never given).
+extern "C" int PMPI_Win_get_info(MPI_Win win, MPI_Info* info_used)
+{
+  WindowAccess access;
+  MPISIM_TRY(resolve_window(win, "MPI_Win_get_info", access));
+  *info_used = Runtime::get().process_objects().add_info(access.part->hints);
   return MPI_SUCCESS;
 }
 
@@ -408,6 +437,8 @@ MPISIM_ALIAS(Win_free)
 MPISIM_ALIAS(Win_get_group)
 MPISIM_ALIAS(Win_set_name)
 MPISIM_ALIAS(Win_get_name)
+MPISIM_ALIAS(Win_set_info)
+MPISIM_ALIAS(Win_get_info)
 MPISIM_ALIAS(Win_create_keyval)
 MPISIM_ALIAS(Win_free_keyval)
 MPISIM_ALIAS(Win_set_attr)

@@ -128,35 +128,22 @@ void combine(Runtime& runtime, MPI_Op op, const std::byte* packed, void* target,
   type.unpack(current.data(), elements, target);
 }
 
-// The exclusive part of a lock: waits (blocking the calling rank) until `type` is granted on `lock`.
+// Waits (blocking the calling rank) until `type` is granted on `lock`.
 void acquire(Runtime& runtime, const WindowAccess& window, PartLock& lock, int type)
 {
-  if (lock.grantable(type)) {
-    lock.take(type);
+  if (lock.try_take(type))
     return;
-  }
   auto grant = std::make_shared<mpi::Request>(mpi::RequestKind::Generalized, runtime.current_rank(), *window.channel,
                                               window.local_rank, 0, 0);
-  lock.waiting.push_back(PartLock::Waiting{type, grant});
+  lock.wait(type, grant);
   runtime.rank().wait(*grant);
 }
 
+// Wakes the requests the release grants, in arrival order.
 void release(PartLock& lock, int type)
 {
-  if (type == MPI_LOCK_SHARED)
-    --lock.shared_holders;
-  else
-    lock.exclusive_held = false;
-  // The requests now compatible with the holders, in arrival order; the first that is not stops the others.
-  while (not lock.waiting.empty()) {
-    PartLock::Waiting& next = lock.waiting.front();
-    if (lock.exclusive_held || (next.type == MPI_LOCK_EXCLUSIVE && lock.shared_holders > 0))
-      break;
-    lock.take(next.type);
-    const mpi::RequestPtr grant = next.grant;
-    lock.waiting.pop_front();
+  for (const mpi::RequestPtr& grant : lock.release(type))
     grant->complete();
-  }
 }
 
 // A fetching atomic (get_accumulate, compare_and_swap) on `target`: the target's atomic lock is held from the call to

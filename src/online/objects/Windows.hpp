@@ -8,6 +8,8 @@
 // at the closing MPI_Win_fence (RmaOperations.hpp).
 #pragma once
 
+#include "online/objects/ArrivalOrderLock.hpp"
+#include "online/objects/ProcessObjects.hpp"
 #include "online/runtime/HandleTable.hpp"
 
 #include "mpi/Datatype.hpp"
@@ -17,7 +19,6 @@
 
 #include <algorithm>
 #include <cstddef>
-#include <deque>
 #include <map>
 #include <memory>
 #include <string>
@@ -37,29 +38,9 @@ struct RmaTransfer {
   std::shared_ptr<void> keep_alive;
 };
 
-// A readers-writer lock of one member's part, granting requests in arrival order (docs/specifications/one-sided.md).
-// A request that cannot be granted at once waits on its `grant` activity, completed when it is.
-struct PartLock {
-  struct Waiting {
-    int type; // MPI_LOCK_SHARED or MPI_LOCK_EXCLUSIVE
-    mpi::RequestPtr grant;
-  };
-  int shared_holders = 0;
-  bool exclusive_held = false;
-  std::deque<Waiting> waiting;
-
-  bool grantable(int type) const
-  {
-    return waiting.empty() && not exclusive_held && (type == MPI_LOCK_SHARED || shared_holders == 0);
-  }
-  void take(int type)
-  {
-    if (type == MPI_LOCK_SHARED)
-      ++shared_holders;
-    else
-      exclusive_held = true;
-  }
-};
+// The readers-writer lock of one member's part: a request refused at once waits on its `grant` activity, completed
+// when a release grants it.
+using PartLock = ArrivalOrderLock<mpi::RequestPtr>;
 
 // A memory region of a dynamic window (MPI_Win_attach), addresses as integers.
 struct AttachedRegion {
@@ -76,6 +57,7 @@ struct WindowPart {
   int model = MPI_WIN_UNIFIED;
   std::string name;
   int errhandler = MPI_ERRORS_ARE_FATAL;
+  InfoObject hints;  // in effect on this member (objects/WindowHints.hpp)
   bool live = false; // joined and not freed yet
 
   // Epochs this member has open, as an origin (access) and as a target (exposure).
