@@ -31,9 +31,10 @@ NOT_GENERATED = {
     "Init", "Init_thread", "Pcontrol",
     "Comm_set_attr", "Comm_get_attr", "Type_set_attr", "Type_get_attr", "Win_set_attr", "Win_get_attr",
     "Attr_put", "Attr_get",
-    "Comm_create_keyval", "Type_create_keyval", "Win_create_keyval", "Keyval_create",
-    # Fortran generalized requests call back with ierror arguments: not provided (docs/online.md)
-    "Grequest_start",
+    # MPI_INFO_GET leaves the value alone when the key is absent and writes at most the value's length
+    "Info_get",
+    # hand-written in api_fortran_callbacks.cpp: the callbacks are Fortran procedures, called through trampolines
+    "Comm_create_keyval", "Type_create_keyval", "Win_create_keyval", "Keyval_create", "Grequest_start",
 }
 
 # Parameters whose Fortran form the C type alone does not give, by "Function.parameter".
@@ -44,6 +45,7 @@ NOT_GENERATED = {
 #   aint_array_from_int:N  ... an array of N
 #   weights           an integer array that may be MPI_UNWEIGHTED / MPI_WEIGHTS_EMPTY
 #   string_out:MIN    a string the call writes, into a C buffer of at least MIN bytes
+#   info_string       an info key or value: leading blanks are dropped too (MPI-3.1 section 9)
 OVERRIDES = {
     "Waitall.statuses": "statuses:count",
     "Testall.statuses": "statuses:count",
@@ -65,7 +67,10 @@ OVERRIDES = {
     "Dist_graph_create.weights": "weights",
     "Dist_graph_neighbors.sourceweights": "weights",
     "Dist_graph_neighbors.destweights": "weights",
-    "Info_get.value": "string_out:1",
+    "Info_set.key": "info_string",
+    "Info_set.value": "info_string",
+    "Info_get_valuelen.key": "info_string",
+    "Info_delete.key": "info_string",
     "Info_get_nthkey.key": "string_out:MPI_MAX_INFO_KEY",
     "Get_processor_name.name": "string_out:MPI_MAX_PROCESSOR_NAME",
     "Error_string.string": "string_out:MPI_MAX_ERROR_STRING",
@@ -209,6 +214,11 @@ def add_parameter(wrapper: Wrapper, function: Function, parameter: Parameter) ->
         wrapper.before.append(f"StringOut {name}_({name}, {name}_length, {minimum});")
         wrapper.arguments.append(f"{name}_.c()")
         wrapper.after.append(f"{name}_.write_back();")
+    elif override == "info_string":
+        wrapper.parameters.append(f"const char* {name}")
+        wrapper.hidden_lengths.append(f"size_t {name}_length")
+        wrapper.before.append(f"const std::string {name}_ = info_string_in({name}, {name}_length);")
+        wrapper.arguments.append(f"{name}_.c_str()")
     elif override:
         raise ValueError(f"unknown override {override} for {function.name}.{name}")
     elif c_type == "void*":  # a choice buffer, or an address the call writes (MPI_Alloc_mem's baseptr)
@@ -297,6 +307,10 @@ FORTRAN_CONSTANTS = {  # Fortran's own
 # The common block of sentinels: FortranArguments.cpp knows this layout.
 SENTINELS = ["MPI_BOTTOM", "MPI_IN_PLACE", "MPI_STATUS_IGNORE(MPI_STATUS_SIZE)",
              "MPI_STATUSES_IGNORE(MPI_STATUS_SIZE,1)", "MPI_UNWEIGHTED", "MPI_WEIGHTS_EMPTY"]
+# The predefined attribute callbacks, Fortran procedures of api_fortran_callbacks.cpp.
+CALLBACKS = ["MPI_NULL_COPY_FN", "MPI_NULL_DELETE_FN", "MPI_DUP_FN", "MPI_COMM_NULL_COPY_FN", "MPI_COMM_NULL_DELETE_FN",
+             "MPI_COMM_DUP_FN", "MPI_TYPE_NULL_COPY_FN", "MPI_TYPE_NULL_DELETE_FN", "MPI_TYPE_DUP_FN",
+             "MPI_WIN_NULL_COPY_FN", "MPI_WIN_NULL_DELETE_FN", "MPI_WIN_DUP_FN"]
 FUNCTIONS = [("DOUBLE PRECISION", ["MPI_WTIME", "MPI_WTICK", "PMPI_WTIME", "PMPI_WTICK"]),
              ("INTEGER(KIND=MPI_ADDRESS_KIND)", ["MPI_AINT_ADD", "MPI_AINT_DIFF"])]
 
@@ -329,6 +343,8 @@ def mpif_header(constants: Dict[str, int]) -> str:
         for name in names:
             lines.append(fortran_line(f"{kind} {name}"))
             lines.append(fortran_line(f"EXTERNAL {name}"))
+    for name in CALLBACKS:
+        lines.append(fortran_line(f"EXTERNAL {name}"))
     return "\n".join(lines) + "\n"
 
 
