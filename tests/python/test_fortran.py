@@ -1,6 +1,7 @@
-"""Fortran programs online (docs/online.md, "Fortran"): tests/online/fortran77.f (mpif.h) and fortran90.f90 (`use mpi`)
-built by `mpisim fc` print, under both privatization mechanisms, the same lines as under Open MPI (`mpif90`,
-`mpirun --oversubscribe`), among them the COMMON, module and SAVE values each rank must keep its own; a wrong handle
+"""Fortran programs online (docs/online.md, "Fortran"): tests/online/fortran77.f (mpif.h), fortran90.f90 (`use mpi`)
+and fortran_callbacks.f90 (attribute and generalized request callbacks, info strings) built by `mpisim fc` print,
+under both privatization mechanisms, the same lines as under Open MPI (`mpif90`, `mpirun --oversubscribe`), among
+them the COMMON, module and SAVE values each rank must keep its own and values the callbacks compute; a wrong handle
 is returned as MPI_ERR_COMM under MPI_ERRORS_RETURN and ends the run with the rank and the call otherwise. Skipped
 when gfortran is absent."""
 
@@ -13,7 +14,7 @@ import subprocess
 import pytest
 from test_online import SOURCES, mpisim
 
-PROGRAMS = {"fortran77": "fortran77.f", "fortran90": "fortran90.f90"}
+PROGRAMS = {"fortran77": "fortran77.f", "fortran90": "fortran90.f90", "fortran_callbacks": "fortran_callbacks.f90"}
 BAD_HANDLE = """program bad_handle
   use mpi
   implicit none
@@ -89,10 +90,33 @@ def test_module_variables_and_save_are_each_ranks_own(built, mode):
     assert "rank 0 info found T valuelen 14 value [blue and green] keys 1" in lines
 
 
+@pytest.mark.parametrize("mode", ["swap", "dlopen"])
+def test_attribute_and_request_callbacks_are_fortran_procedures(built, mode):
+    lines = run_lines(built, "fortran_callbacks", mode)
+    for r in range(4):
+        # copy on dup: 100 r + 1 plus the extra state 10; the odd extra state declines; the predefined DUP_FN keeps a
+        # value beyond a default INTEGER, NULL_COPY_FN drops it; two calls of the program's copy procedure
+        assert f"rank {r} dup add T{100 * r + 11:5d} odd F null F dup T{5000000000 + r:12d} copies 2" in lines, lines
+        # delete on free (100 r + 11), on replacing (100 r + 1), MPI_COMM_DELETE_ATTR (100 r + 2), free again (7)
+        assert f"rank {r} after free deletes 1 sum{100 * r + 11:6d}" in lines
+        assert f"rank {r} after replace and delete deletes 3 sum{300 * r + 14:6d}" in lines
+        assert f"rank {r} after comm free deletes 4 sum{300 * r + 21:6d} keyval invalid T" in lines
+        assert f"rank {r} failing copy fails dup T" in lines
+        # MPI-1 default INTEGERs: -(40 + r) - 3 by the program's procedure, -12345 - r kept by MPI_DUP_FN
+        assert f"rank {r} mpi1 negate T{-43 - r:5d}" in lines and f"rank {r} mpi1 dup T{-12345 - r:8d}" in lines
+        # datatypes: 1000 + extra 2 r on the dup, both values deleted; the window's 30 + r deleted on MPI_WIN_FREE
+        assert f"rank {r} type dup T{1000 + 2 * r:6d} copies 1 deletes 2 sum{2000 + 2 * r:6d}" in lines
+        assert f"rank {r} win attr T{30 + r:4d} deletes 3 sum{2030 + 3 * r:6d}" in lines
+        # the query procedure's status from extra state 5 + r (source, tag, count 5 + r, 6 + r, 7 + r); freed once
+        assert f"rank {r} greq source{5 + r:3d} tag{6 + r:3d} count{7 + r:3d} frees{5 + r:3d} null T" in lines
+    assert "info keys 1 [spaced key] valuelen  9 found T absent F [untouched]" in lines  # blanks stripped
+    assert "info truncated T [two                 ]" in lines  # VALUELEN 3, blank-padded to the 20 characters
+
+
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
 def test_same_lines_as_open_mpi(built, tmp_path, name):
     expected = open_mpi_lines(tmp_path, name)
-    assert len(expected) == {"fortran77": 41, "fortran90": 25}[name]
+    assert len(expected) == {"fortran77": 41, "fortran90": 25, "fortran_callbacks": 42}[name]
     for mode in ("swap", "dlopen"):
         assert run_lines(built, name, mode) == expected
 
