@@ -180,14 +180,17 @@ extern "C" void pmpi_keyval_create_(Mpi1Keyval::Copy* copy_fn, Mpi1Keyval::Delet
 
 namespace {
 
+// A generalized request's Fortran callbacks. Unlike a keyval's, they get the program's own extra state variable,
+// not a copy of its value: what they write there the program sees (as under MPICH and Open MPI; MPICH's greqf test
+// checks that the free callback's update reaches the program).
 struct FortranGeneralizedRequest {
-  using Query = void(const MPI_Aint* extra_state, MPI_Fint* status, MPI_Fint* ierror);
-  using Free = void(const MPI_Aint* extra_state, MPI_Fint* ierror);
-  using Cancel = void(const MPI_Aint* extra_state, const MPI_Fint* complete, MPI_Fint* ierror);
+  using Query = void(MPI_Aint* extra_state, MPI_Fint* status, MPI_Fint* ierror);
+  using Free = void(MPI_Aint* extra_state, MPI_Fint* ierror);
+  using Cancel = void(MPI_Aint* extra_state, const MPI_Fint* complete, MPI_Fint* ierror);
   Query* query;
   Free* release;
   Cancel* cancel;
-  MPI_Aint extra_state;
+  MPI_Aint* extra_state;
 };
 
 const FortranGeneralizedRequest& callbacks_of(void* extra_state)
@@ -200,7 +203,7 @@ int query_trampoline(void* extra_state, MPI_Status* status)
   MPI_Fint fortran_status[kStatusSize] = {};
   PMPI_Status_c2f(status, fortran_status);
   MPI_Fint ierror = MPI_SUCCESS;
-  callbacks_of(extra_state).query(&callbacks_of(extra_state).extra_state, fortran_status, &ierror);
+  callbacks_of(extra_state).query(callbacks_of(extra_state).extra_state, fortran_status, &ierror);
   PMPI_Status_f2c(fortran_status, status);
   return ierror;
 }
@@ -210,7 +213,7 @@ int free_trampoline(void* extra_state)
 {
   const std::unique_ptr<const FortranGeneralizedRequest> owned(static_cast<FortranGeneralizedRequest*>(extra_state));
   MPI_Fint ierror = MPI_SUCCESS;
-  owned->release(&owned->extra_state, &ierror);
+  owned->release(owned->extra_state, &ierror);
   return ierror;
 }
 
@@ -218,18 +221,18 @@ int cancel_trampoline(void* extra_state, int complete)
 {
   const MPI_Fint fortran_complete = complete != 0 ? 1 : 0; // a LOGICAL
   MPI_Fint ierror = MPI_SUCCESS;
-  callbacks_of(extra_state).cancel(&callbacks_of(extra_state).extra_state, &fortran_complete, &ierror);
+  callbacks_of(extra_state).cancel(callbacks_of(extra_state).extra_state, &fortran_complete, &ierror);
   return ierror;
 }
 
 } // namespace
 
 extern "C" void pmpi_grequest_start_(FortranGeneralizedRequest::Query* query_fn, FortranGeneralizedRequest::Free* free_fn,
-                                     FortranGeneralizedRequest::Cancel* cancel_fn, const MPI_Aint* extra_state,
+                                     FortranGeneralizedRequest::Cancel* cancel_fn, MPI_Aint* extra_state,
                                      MPI_Fint* request, MPI_Fint* ierror)
 {
   auto callbacks = std::make_unique<FortranGeneralizedRequest>(
-      FortranGeneralizedRequest{query_fn, free_fn, cancel_fn, *extra_state});
+      FortranGeneralizedRequest{query_fn, free_fn, cancel_fn, extra_state});
   const int result = PMPI_Grequest_start(query_fn != nullptr ? &query_trampoline : nullptr,
                                          free_fn != nullptr ? &free_trampoline : nullptr,
                                          cancel_fn != nullptr ? &cancel_trampoline : nullptr, callbacks.get(), request);
