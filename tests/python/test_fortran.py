@@ -44,7 +44,7 @@ def built(tmp_path_factory):
     paths = {}
     for name, source in sources.items():
         paths[name] = str(out / name)
-        done = mpisim("fc", "-O1", source, "-o", paths[name])
+        done = mpisim("fc", "-O1", source, "-J", str(out), "-o", paths[name])  # -J: module files there
         assert done.returncode == 0, done.stderr
     return paths
 
@@ -60,8 +60,8 @@ def open_mpi_lines(tmp_path, name, np=4):
     if shutil.which("mpif90") is None or shutil.which("mpirun") is None:
         pytest.skip("no real MPI with Fortran to compare with")
     binary = str(tmp_path / name)
-    subprocess.run(["mpif90", "-O1", "-fallow-argument-mismatch", os.path.join(SOURCES, PROGRAMS[name]), "-o", binary],
-                   check=True, capture_output=True)
+    subprocess.run(["mpif90", "-O1", "-fallow-argument-mismatch", os.path.join(SOURCES, PROGRAMS[name]), "-J",
+                    str(tmp_path), "-o", binary], check=True, capture_output=True)
     done = subprocess.run(["mpirun", "--oversubscribe", "--allow-run-as-root", "-np", str(np), binary],
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
@@ -107,8 +107,9 @@ def test_attribute_and_request_callbacks_are_fortran_procedures(built, mode):
         # datatypes: 1000 + extra 2 r on the dup, both values deleted; the window's 30 + r deleted on MPI_WIN_FREE
         assert f"rank {r} type dup T{1000 + 2 * r:6d} copies 1 deletes 2 sum{2000 + 2 * r:6d}" in lines
         assert f"rank {r} win attr T{30 + r:4d} deletes 3 sum{2030 + 3 * r:6d}" in lines
-        # the query procedure's status from extra state 5 + r (source, tag, count 5 + r, 6 + r, 7 + r); freed once
-        assert f"rank {r} greq source{5 + r:3d} tag{6 + r:3d} count{7 + r:3d} frees{5 + r:3d} null T" in lines
+        # the query procedure's status from extra state 5 + r (source, tag, count 5 + r, 6 + r, 7 + r); freed once,
+        # the free procedure's -1 written into the program's extra state variable
+        assert f"rank {r} greq source{5 + r:3d} tag{6 + r:3d} count{7 + r:3d} frees{5 + r:3d} extra -1 null T" in lines
     assert "info keys 1 [spaced key] valuelen  9 found T absent F [untouched]" in lines  # blanks stripped
     assert "info truncated T [two                 ]" in lines  # VALUELEN 3, blank-padded to the 20 characters
 
