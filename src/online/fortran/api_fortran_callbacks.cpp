@@ -45,7 +45,7 @@ using Mpi1Keyval = FortranKeyval<MPI_Fint>;
 
 // Kept for the rest of the run: the core holds keyvals (and calls their callbacks) until their last attribute goes,
 // past MPI_..._FREE_KEYVAL, and a deque does not move what it holds.
-template <typename Value> const FortranKeyval<Value>* keep(const FortranKeyval<Value>& callbacks)
+template <typename Value> FortranKeyval<Value>* keep(const FortranKeyval<Value>& callbacks)
 {
   static std::deque<FortranKeyval<Value>> kept;
   kept.push_back(callbacks);
@@ -125,7 +125,6 @@ extern "C" void pmpi_comm_dup_fn_(const MPI_Fint* /*object*/, const MPI_Fint* /*
   set_ierror(ierror, MPI_SUCCESS);
 }
 
-// NOLINTBEGIN(readability-identifier-naming): the Fortran names
 MPISIM_FORTRAN_ALIAS(pmpi_comm_null_copy_fn_, pmpi_null_copy_fn_)
 MPISIM_FORTRAN_ALIAS(pmpi_type_null_copy_fn_, pmpi_null_copy_fn_)
 MPISIM_FORTRAN_ALIAS(pmpi_win_null_copy_fn_, pmpi_null_copy_fn_)
@@ -134,7 +133,6 @@ MPISIM_FORTRAN_ALIAS(pmpi_type_null_delete_fn_, pmpi_null_delete_fn_)
 MPISIM_FORTRAN_ALIAS(pmpi_win_null_delete_fn_, pmpi_null_delete_fn_)
 MPISIM_FORTRAN_ALIAS(pmpi_type_dup_fn_, pmpi_comm_dup_fn_)
 MPISIM_FORTRAN_ALIAS(pmpi_win_dup_fn_, pmpi_comm_dup_fn_)
-// NOLINTEND(readability-identifier-naming)
 
 namespace {
 
@@ -145,9 +143,8 @@ int create_keyval(int (*create)(MPI_Comm_copy_attr_function*, MPI_Comm_delete_at
                   typename FortranKeyval<Value>::Copy* copy, typename FortranKeyval<Value>::Delete* remove,
                   MPI_Fint* keyval, const Value* extra_state)
 {
-  const FortranKeyval<Value>* callbacks = keep(FortranKeyval<Value>{copy, remove, *extra_state});
   return create(&copy_trampoline<Value>, &delete_trampoline<Value>, keyval,
-                const_cast<FortranKeyval<Value>*>(callbacks)); // NOLINT(cppcoreguidelines-pro-type-const-cast)
+                keep(FortranKeyval<Value>{copy, remove, *extra_state}));
 }
 
 } // namespace
@@ -227,12 +224,13 @@ int cancel_trampoline(void* extra_state, int complete)
 
 } // namespace
 
-extern "C" void pmpi_grequest_start_(FortranGeneralizedRequest::Query* query_fn, FortranGeneralizedRequest::Free* free_fn,
+extern "C" void pmpi_grequest_start_(FortranGeneralizedRequest::Query* query_fn,
+                                     FortranGeneralizedRequest::Free* free_fn,
                                      FortranGeneralizedRequest::Cancel* cancel_fn, MPI_Aint* extra_state,
                                      MPI_Fint* request, MPI_Fint* ierror)
 {
-  auto callbacks = std::make_unique<FortranGeneralizedRequest>(
-      FortranGeneralizedRequest{query_fn, free_fn, cancel_fn, extra_state});
+  auto callbacks =
+      std::make_unique<FortranGeneralizedRequest>(FortranGeneralizedRequest{query_fn, free_fn, cancel_fn, extra_state});
   const int result = PMPI_Grequest_start(query_fn != nullptr ? &query_trampoline : nullptr,
                                          free_fn != nullptr ? &free_trampoline : nullptr,
                                          cancel_fn != nullptr ? &cancel_trampoline : nullptr, callbacks.get(), request);
