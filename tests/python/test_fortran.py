@@ -1,5 +1,6 @@
-"""Fortran programs online (docs/online.md, "Fortran"): tests/online/fortran77.f (mpif.h), fortran90.f90 (`use mpi`)
-and fortran_callbacks.f90 (attribute and generalized request callbacks, info strings) built by `mpisim fc` print,
+"""Fortran programs online (docs/online.md, "Fortran"): tests/online/fortran77.f (mpif.h), fortran90.f90 (`use mpi`),
+fortran_callbacks.f90 (attribute and generalized request callbacks, info strings) and fortran2008.f90
+(`use mpi_f08`) built by `mpisim fc` print,
 under both privatization mechanisms, the same lines as under Open MPI (`mpif90`, `mpirun --oversubscribe`), among
 them the COMMON, module and SAVE values each rank must keep its own and values the callbacks compute; a wrong handle
 is returned as MPI_ERR_COMM under MPI_ERRORS_RETURN and ends the run with the rank and the call otherwise. Skipped
@@ -14,7 +15,8 @@ import subprocess
 import pytest
 from test_online import SOURCES, mpisim
 
-PROGRAMS = {"fortran77": "fortran77.f", "fortran90": "fortran90.f90", "fortran_callbacks": "fortran_callbacks.f90"}
+PROGRAMS = {"fortran77": "fortran77.f", "fortran90": "fortran90.f90", "fortran_callbacks": "fortran_callbacks.f90",
+            "fortran2008": "fortran2008.f90"}
 BAD_HANDLE = """program bad_handle
   use mpi
   implicit none
@@ -114,10 +116,26 @@ def test_attribute_and_request_callbacks_are_fortran_procedures(built, mode):
     assert "info truncated T [two                 ]" in lines  # VALUELEN 3, blank-padded to the 20 characters
 
 
+@pytest.mark.parametrize("mode", ["swap", "dlopen"])
+def test_mpi_f08_module(built, mode):
+    lines = run_lines(built, "fortran2008", mode)
+    for r in range(4):
+        left = (r + 3) % 4
+        # status%MPI_SOURCE, status%MPI_TAG (7 + sender) and the count of the ring's two doubles
+        assert f"rank {r} got{left + 0.5:6.1f}{10.0 * left:6.1f} from {left} tag{7 + left:3d} count 2" in lines, lines
+        # 1 + 2 + 3 + 4 in place; rank 3's pair broadcast through a derived type of 16 bytes, then freed to null
+        assert f"rank {r} sum  10.0 bcast   3.0  -3.0 size 16 freed T" in lines
+        # split by parity, ordered by -rank; the copy callback adds the extra state 100 and the rank in `half`
+        half_rank = 1 if r < 2 else 0
+        assert f"rank {r} half rank {half_rank} attr T{1000 * (r + 1) + 100 + half_rank:6d}" in lines
+        assert f"rank {r} waitany index in 1..2 T null T{left + 0.5:6.1f}" in lines
+    assert "info valuelen  4 [blue] null T" in lines and "bad rank returns MPI_ERR_RANK T" in lines
+
+
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
 def test_same_lines_as_open_mpi(built, tmp_path, name):
     expected = open_mpi_lines(tmp_path, name)
-    assert len(expected) == {"fortran77": 41, "fortran90": 25, "fortran_callbacks": 42}[name]
+    assert len(expected) == {"fortran77": 41, "fortran90": 25, "fortran_callbacks": 42, "fortran2008": 22}[name]
     for mode in ("swap", "dlopen"):
         assert run_lines(built, name, mode) == expected
 

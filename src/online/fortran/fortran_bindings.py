@@ -4,8 +4,9 @@
     fortran_bindings.py MPI_H SOURCE_DIR INCLUDE_DIR
 
 writes SOURCE_DIR/fortran_bindings.cpp (a wrapper per C function of MPI_H, under every name Fortran compilers emit),
-INCLUDE_DIR/mpif.h (the constants, valid in fixed and free form) and INCLUDE_DIR/mpi.f90 (the `mpi` module, compiled
-into mpi.mod there).
+INCLUDE_DIR/mpif.h (the constants, valid in fixed and free form), INCLUDE_DIR/mpi.f90 (the `mpi` module, compiled
+into mpi.mod there) and INCLUDE_DIR/mpi_f08.f90 (the `mpi_f08` module: explicit interfaces to the same routines, with
+derived-type handles and an optional ierror).
 
 Every `MPISIM_DECLARE(ret, Name, (params))` of mpi.h gets a wrapper, built from its C parameters by the rules of
 `ARGUMENT_KINDS` (a C type -> how Fortran passes it); a parameter the rules cannot decide is named in `OVERRIDES`;
@@ -293,6 +294,11 @@ def bindings_source(functions: List[Function]) -> str:
         parts.append(code)
         parts.append(f"MPISIM_FORTRAN_NAMES({function.name.lower()}, {function.name.upper()})")
         parts.append("")
+    parts.append("// mpi_f08's == and /= on handles (one pair per handle type, the module's interfaces bind to them).")
+    for handle in F08_HANDLES:
+        for operator, symbol in (("eq", "=="), ("ne", "!=")):
+            parts.append(f'extern "C" bool mpisim_f08_{handle.lower()}_{operator}(const MPI_Fint* a, const MPI_Fint* b)')
+            parts.append(f"{{\n  return *a {symbol} *b;\n}}")
     return "\n".join(parts) + "\n"
 
 
@@ -353,6 +359,198 @@ def mpi_module() -> str:
             "module mpi\n  implicit none\n  include 'mpif.h'\nend module mpi\n")
 
 
+# ---- The mpi_f08 module ---------------------------------------------------------------------------------------------
+
+# The handle types of mpi_f08 (MPI-3.1 section 17.2.4: a derived type with one INTEGER, MPI_VAL, the mpi module's
+# handle), by C type name without MPI_.
+F08_HANDLES = ["Comm", "Datatype", "Group", "Request", "Op", "Errhandler", "Info", "Win", "Message"]
+# The handle constants of mpi.h by type: every constant from the first to the last name of a range of definitions, or
+# the names listed.
+F08_HANDLE_RANGES = {"Datatype": ("MPI_DATATYPE_NULL", "MPI_UB"), "Op": ("MPI_OP_NULL", "MPI_NO_OP")}
+F08_HANDLE_CONSTANTS = {
+    "Comm": ["MPI_COMM_NULL", "MPI_COMM_WORLD", "MPI_COMM_SELF"], "Group": ["MPI_GROUP_NULL", "MPI_GROUP_EMPTY"],
+    "Request": ["MPI_REQUEST_NULL"], "Info": ["MPI_INFO_NULL", "MPI_INFO_ENV"], "Win": ["MPI_WIN_NULL"],
+    "Errhandler": ["MPI_ERRHANDLER_NULL", "MPI_ERRORS_ARE_FATAL", "MPI_ERRORS_RETURN"],
+    "Message": ["MPI_MESSAGE_NULL", "MPI_MESSAGE_NO_PROC"],
+}
+# Integer parameters that are LOGICAL in Fortran.
+F08_LOGICALS = {"flag", "commute", "reorder", "periods", "remain_dims", "weighted"}
+# Not in mpi_f08: the MPI-1 routines MPI-3.0 removed or deprecated without an mpi_f08 form.
+F08_LEFT_OUT = {"Address", "Type_extent", "Type_lb", "Type_ub", "Type_hvector", "Type_hindexed", "Type_struct",
+                "Attr_put", "Attr_get", "Attr_delete", "Keyval_create", "Keyval_free", "Errhandler_create",
+                "Errhandler_set", "Errhandler_get"}
+# The routines written by hand in api_fortran_special.cpp and api_fortran_callbacks.cpp, in their mpi_f08 form:
+# name -> dummy declarations, in order (ierror is added).
+F08_SPECIAL = {
+    "Init": [],
+    "Init_thread": ["integer, intent(in) :: required", "integer, intent(out) :: provided"],
+    "Comm_set_attr": ["type(MPI_Comm), intent(in) :: comm", "integer, intent(in) :: keyval",
+                      "integer(kind=MPI_ADDRESS_KIND), intent(in) :: attribute_val"],
+    "Comm_get_attr": ["type(MPI_Comm), intent(in) :: comm", "integer, intent(in) :: keyval",
+                      "integer(kind=MPI_ADDRESS_KIND), intent(out) :: attribute_val", "logical, intent(out) :: flag"],
+    "Type_set_attr": ["type(MPI_Datatype), intent(in) :: datatype", "integer, intent(in) :: keyval",
+                      "integer(kind=MPI_ADDRESS_KIND), intent(in) :: attribute_val"],
+    "Type_get_attr": ["type(MPI_Datatype), intent(in) :: datatype", "integer, intent(in) :: keyval",
+                      "integer(kind=MPI_ADDRESS_KIND), intent(out) :: attribute_val", "logical, intent(out) :: flag"],
+    "Win_set_attr": ["type(MPI_Win), intent(in) :: win", "integer, intent(in) :: keyval",
+                     "integer(kind=MPI_ADDRESS_KIND), intent(in) :: attribute_val"],
+    "Win_get_attr": ["type(MPI_Win), intent(in) :: win", "integer, intent(in) :: keyval",
+                     "integer(kind=MPI_ADDRESS_KIND), intent(out) :: attribute_val", "logical, intent(out) :: flag"],
+    "Info_get": ["type(MPI_Info), intent(in) :: info", "character(len=*), intent(in) :: key",
+                 "integer, intent(in) :: valuelen", "character(len=*), intent(out) :: value",
+                 "logical, intent(out) :: flag"],
+    "Comm_create_keyval": ["external :: comm_copy_attr_fn", "external :: comm_delete_attr_fn",
+                           "integer, intent(out) :: comm_keyval",
+                           "integer(kind=MPI_ADDRESS_KIND), intent(in) :: extra_state"],
+    "Type_create_keyval": ["external :: type_copy_attr_fn", "external :: type_delete_attr_fn",
+                           "integer, intent(out) :: type_keyval",
+                           "integer(kind=MPI_ADDRESS_KIND), intent(in) :: extra_state"],
+    "Win_create_keyval": ["external :: win_copy_attr_fn", "external :: win_delete_attr_fn",
+                          "integer, intent(out) :: win_keyval",
+                          "integer(kind=MPI_ADDRESS_KIND), intent(in) :: extra_state"],
+    "Grequest_start": ["external :: query_fn", "external :: free_fn", "external :: cancel_fn",
+                       "integer(kind=MPI_ADDRESS_KIND) :: extra_state", "type(MPI_Request), intent(out) :: request"],
+}
+
+
+def f08_dummy(function: Function, parameter: Parameter) -> List[str]:
+    """The declaration of one dummy argument of the mpi_f08 interface (a directive line first for choice buffers)."""
+    name, c_type = f08_name(parameter.name), parameter.c_type
+    override = OVERRIDES.get(f"{function.name}.{parameter.name}", "")
+    base = c_type.rstrip("*")
+    pointers = len(c_type) - len(base)
+    intent = ", intent(in)" if pointers == 0 or (parameter.const and not parameter.array) else ""
+    shape = "(*)" if parameter.array else ""
+    if override.startswith("statuses:"):
+        return [f"type(MPI_Status) :: {name}(*)"]
+    if override.startswith("string_out:"):
+        return [f"character(len=*) :: {name}"]
+    if override == "info_string" or (c_type == "char*" and parameter.const):
+        return [f"character(len=*), intent(in) :: {name}"]
+    if c_type == "void*":  # a choice buffer: any type, kind and rank
+        return [f"!GCC$ ATTRIBUTES NO_ARG_CHECK :: {name}", f"real :: {name}(*)"]
+    if c_type == "MPI_Status*":
+        return [f"type(MPI_Status){intent} :: {name}"]
+    if c_type == "int**" and name == "ranges":
+        return [f"integer{intent} :: {name}(3, *)"]
+    if base.endswith("_function"):
+        return [f"external :: {name}"]
+    if base in WIDE_TYPES:
+        kind = {"MPI_Aint": "MPI_ADDRESS_KIND", "MPI_Offset": "MPI_OFFSET_KIND", "MPI_Count": "MPI_COUNT_KIND"}[base]
+        return [f"integer(kind={kind}){intent} :: {name}{shape}"]
+    if base.startswith("MPI_") and base[4:] in F08_HANDLES:
+        return [f"type({base}){intent} :: {name}{shape}"]
+    if base in ("int", "MPI_Fint"):
+        kind = "logical" if parameter.name in F08_LOGICALS else "integer"
+        return [f"{kind}{intent} :: {name}{shape}"]
+    raise ValueError(f"{function.name}.{parameter.name}: no mpi_f08 rule for C type {c_type}")
+
+
+def f08_name(name: str) -> str:
+    return "datatype" if name == "type" else name  # `type` would read as a declaration
+
+
+def f08_interface(name: str, dummies: List[Tuple[str, List[str]]], result: Optional[str], ierror: bool) -> List[str]:
+    names = [dummy for dummy, _ in dummies] + (["ierror"] if ierror else [])
+    kind = f"{result} function" if result else "subroutine"
+    lines = wrap(f"    {kind} MPI_{name}(", names, ")")
+    lines.append("      import")
+    lines.append("      implicit none")
+    for _, declarations in dummies:
+        lines += ["      " + declaration for declaration in declarations]
+    if ierror:
+        lines.append("      integer, optional, intent(out) :: ierror")
+    lines.append(f"    end {kind.split()[-1]} MPI_{name}")
+    return lines
+
+
+def wrap(head: str, items: List[str], tail: str) -> List[str]:
+    """`head` items joined by commas, then `tail`, in free-form lines of at most 100 characters."""
+    lines, line = [], head
+    for index, item in enumerate(items):
+        piece = item + (", " if index + 1 < len(items) else "")
+        if len(line) + len(piece) > 96:
+            lines.append(line.rstrip() + " &")
+            line = "        "
+        line += piece
+    lines.append(line + tail)
+    return lines
+
+
+def f08_handle_constants(constants: Dict[str, int]) -> Dict[str, str]:
+    """Constant name -> its handle type, for the handle constants of mpi.h."""
+    handles: Dict[str, str] = {}
+    names = list(constants)
+    for handle, (first, last) in F08_HANDLE_RANGES.items():
+        for name in names[names.index(first):names.index(last) + 1]:
+            handles[name] = handle
+    for handle, listed in F08_HANDLE_CONSTANTS.items():
+        for name in listed:
+            if name in constants:
+                handles[name] = handle
+    return handles
+
+
+def mpi_f08_module(functions: List[Function], constants: Dict[str, int]) -> str:
+    lines = ["! The `mpi_f08` module of mpisim, generated by src/online/fortran/fortran_bindings.py: do not edit.",
+             "module mpi_f08", "  use, intrinsic :: iso_c_binding, only: c_int, c_bool", "  implicit none", ""]
+    for handle in F08_HANDLES:
+        lines += [f"  type, bind(c) :: MPI_{handle}", "    integer(c_int) :: MPI_VAL", f"  end type MPI_{handle}"]
+    lines += ["  ! the MPI_STATUS_SIZE integers of the mpi module, named",
+              "  type, bind(c) :: MPI_Status",
+              "    integer(c_int) :: MPI_SOURCE, MPI_TAG, MPI_ERROR",
+              f"    integer(c_int) :: mpisim_private({FORTRAN_CONSTANTS['MPI_STATUS_SIZE'] - 3})",
+              "  end type MPI_Status", ""]
+    values = dict(FORTRAN_CONSTANTS)
+    for name, value in constants.items():
+        if name not in C_ONLY_CONSTANTS and name not in values:
+            values[name] = value
+    handles = f08_handle_constants(constants)
+    for name, value in values.items():
+        if name in handles:
+            lines.append(f"  type(MPI_{handles[name]}), parameter :: {name} = MPI_{handles[name]}({value})")
+        else:
+            lines.append(f"  integer, parameter :: {name} = {value}")
+    # the sentinels: the common block of mpif.h, with the same layout (FortranArguments.cpp knows it)
+    lines += ["", "  integer :: MPI_BOTTOM, MPI_IN_PLACE", "  type(MPI_Status) :: MPI_STATUS_IGNORE, MPI_STATUSES_IGNORE(1)",
+              "  integer :: MPI_UNWEIGHTED(1), MPI_WEIGHTS_EMPTY(1)",
+              "  common /MPISIM_SENTINELS/ MPI_BOTTOM, MPI_IN_PLACE, MPI_STATUS_IGNORE, MPI_STATUSES_IGNORE, &",
+              "    MPI_UNWEIGHTED, MPI_WEIGHTS_EMPTY", "  save /MPISIM_SENTINELS/", ""]
+    lines.append("  external :: " + ", ".join(CALLBACKS[:3]))
+    lines.append("  external :: " + ", ".join(CALLBACKS[3:8]))
+    lines.append("  external :: " + ", ".join(CALLBACKS[8:]))
+    lines.append("")
+    for operator in ("==", "/="):
+        suffix = "eq" if operator == "==" else "ne"
+        lines.append(f"  interface operator({operator})")
+        for handle in F08_HANDLES:
+            lines += [f"    logical(c_bool) function mpisim_{handle.lower()}_{suffix}(a, b) &",
+                      f"        bind(c, name=\"mpisim_f08_{handle.lower()}_{suffix}\")",
+                      "      import", "      implicit none", f"      type(MPI_{handle}), intent(in) :: a, b",
+                      f"    end function mpisim_{handle.lower()}_{suffix}"]
+        lines.append("  end interface")
+    lines += ["", "  interface"]
+    for name, declarations in F08_SPECIAL.items():
+        dummies = [(declaration.split("::")[1].strip(), [declaration]) for declaration in declarations]
+        lines += f08_interface(name, dummies, None, True)
+    lines += f08_interface("Pcontrol", [("level", ["integer, intent(in) :: level"])], None, False)
+    for function in functions:
+        if function.name in NOT_GENERATED or function.name in F08_LEFT_OUT:
+            continue
+        if function.returns not in ("int", "double", "MPI_Aint"):
+            continue
+        if any(OVERRIDES.get(f"{function.name}.{p.name}", "").startswith("aint_") for p in function.parameters):
+            continue
+        dummies = [(f08_name(p.name), f08_dummy(function, p)) for p in function.parameters]
+        if function.returns == "int":
+            lines += f08_interface(function.name, dummies, None, True)
+        else:
+            result = "double precision" if function.returns == "double" else "integer(kind=MPI_ADDRESS_KIND)"
+            lines += f08_interface(function.name, dummies, result, False)
+    lines += ["  end interface", "end module mpi_f08"]
+    return "\n".join(lines) + "\n"
+
+
 def main(argv: List[str]) -> int:
     if len(argv) != 4:
         print(__doc__, file=sys.stderr)
@@ -364,6 +562,7 @@ def main(argv: List[str]) -> int:
     write_if_changed(sources / "fortran_bindings.cpp", bindings_source(read_functions(header)))
     write_if_changed(includes / "mpif.h", mpif_header(read_constants(header)))
     write_if_changed(includes / "mpi.f90", mpi_module())
+    write_if_changed(includes / "mpi_f08.f90", mpi_f08_module(read_functions(header), read_constants(header)))
     return 0
 
 
