@@ -313,6 +313,10 @@ FORTRAN_CONSTANTS = {  # Fortran's own
 # The common block of sentinels: FortranArguments.cpp knows this layout.
 SENTINELS = ["MPI_BOTTOM", "MPI_IN_PLACE", "MPI_STATUS_IGNORE(MPI_STATUS_SIZE)",
              "MPI_STATUSES_IGNORE(MPI_STATUS_SIZE,1)", "MPI_UNWEIGHTED", "MPI_WEIGHTS_EMPTY"]
+# The LOGICAL constants of MPI-3.1's Fortran chapter (17): a subarray is passed as the compiler makes it (a contiguous copy for
+# a non-contiguous section, as in any call without an interface), and nothing protects a buffer of a pending
+# non-blocking call from the compiler's optimizations beyond what the program does.
+FALSE_LOGICALS = ["MPI_SUBARRAYS_SUPPORTED", "MPI_ASYNC_PROTECTS_NONBLOCKING"]
 # The predefined attribute callbacks, Fortran procedures of api_fortran_callbacks.cpp.
 CALLBACKS = ["MPI_NULL_COPY_FN", "MPI_NULL_DELETE_FN", "MPI_DUP_FN", "MPI_COMM_NULL_COPY_FN", "MPI_COMM_NULL_DELETE_FN",
              "MPI_COMM_DUP_FN", "MPI_TYPE_NULL_COPY_FN", "MPI_TYPE_NULL_DELETE_FN", "MPI_TYPE_DUP_FN",
@@ -345,6 +349,9 @@ def mpif_header(constants: Dict[str, int]) -> str:
     for first, second in zip(SENTINELS[::2], SENTINELS[1::2]):
         lines.append(fortran_line(f"COMMON /MPISIM_SENTINELS/ {first.split('(')[0]}, {second.split('(')[0]}"))
     lines.append(fortran_line("SAVE /MPISIM_SENTINELS/"))
+    for name in FALSE_LOGICALS:
+        lines.append(fortran_line(f"LOGICAL {name}"))
+        lines.append(fortran_line(f"PARAMETER ({name}=.FALSE.)"))
     for kind, names in FUNCTIONS:
         for name in names:
             lines.append(fortran_line(f"{kind} {name}"))
@@ -511,6 +518,7 @@ def mpi_f08_module(functions: List[Function], constants: Dict[str, int]) -> str:
             lines.append(f"  type(MPI_{handles[name]}), parameter :: {name} = MPI_{handles[name]}({value})")
         else:
             lines.append(f"  integer, parameter :: {name} = {value}")
+    lines += [f"  logical, parameter :: {name} = .false." for name in FALSE_LOGICALS]
     # the sentinels: the common block of mpif.h, with the same layout (FortranArguments.cpp knows it)
     lines += ["", "  integer :: MPI_BOTTOM, MPI_IN_PLACE", "  type(MPI_Status) :: MPI_STATUS_IGNORE, MPI_STATUSES_IGNORE(1)",
               "  integer :: MPI_UNWEIGHTED(1), MPI_WEIGHTS_EMPTY(1)",
