@@ -313,9 +313,9 @@ FORTRAN_CONSTANTS = {  # Fortran's own
 # The common block of sentinels: FortranArguments.cpp knows this layout.
 SENTINELS = ["MPI_BOTTOM", "MPI_IN_PLACE", "MPI_STATUS_IGNORE(MPI_STATUS_SIZE)",
              "MPI_STATUSES_IGNORE(MPI_STATUS_SIZE,1)", "MPI_UNWEIGHTED", "MPI_WEIGHTS_EMPTY"]
-# The LOGICAL constants of MPI-3.1's Fortran chapter (17): a subarray is passed as the compiler makes it (a contiguous copy for
-# a non-contiguous section, as in any call without an interface), and nothing protects a buffer of a pending
-# non-blocking call from the compiler's optimizations beyond what the program does.
+# The LOGICAL constants of MPI-3.1's Fortran chapter (17): a subarray is passed as the compiler makes it (a
+# contiguous copy for a non-contiguous section, as in any call without an interface), and nothing protects a buffer
+# of a pending non-blocking call from the compiler's optimizations beyond what the program does.
 FALSE_LOGICALS = ["MPI_SUBARRAYS_SUPPORTED", "MPI_ASYNC_PROTECTS_NONBLOCKING"]
 # The predefined attribute callbacks, Fortran procedures of api_fortran_callbacks.cpp.
 CALLBACKS = ["MPI_NULL_COPY_FN", "MPI_NULL_DELETE_FN", "MPI_DUP_FN", "MPI_COMM_NULL_COPY_FN", "MPI_COMM_NULL_DELETE_FN",
