@@ -2,8 +2,8 @@
 ! MPI_COMM_DUP and MPI_TYPE_DUP, delete callbacks on MPI_COMM_FREE, MPI_TYPE_FREE, MPI_WIN_FREE, MPI_COMM_DELETE_ATTR
 ! and on replacing a value, the predefined MPI_COMM_DUP_FN / MPI_COMM_NULL_COPY_FN / MPI_DUP_FN / MPI_NULL_COPY_FN,
 ! the MPI-1 MPI_KEYVAL_CREATE with default INTEGER values, a copy callback failing, MPI_GREQUEST_START's query and
-! free callbacks (given the program's extra state variable), and info keys and values with blanks. Every line it prints is the same under mpisim and Open MPI
-! (compared sorted). Run with 4 ranks.
+! free callbacks (given the program's extra state variable), and info keys and values with blanks. Every line it
+! prints is the same under mpisim and Open MPI (compared sorted). Run with 4 ranks.
 module callback_log
   implicit none
   integer :: copies = 0, deletes = 0, frees = 0

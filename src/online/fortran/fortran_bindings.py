@@ -297,7 +297,8 @@ def bindings_source(functions: List[Function]) -> str:
     parts.append("// mpi_f08's == and /= on handles (one pair per handle type, the module's interfaces bind to them).")
     for handle in F08_HANDLES:
         for operator, symbol in (("eq", "=="), ("ne", "!=")):
-            parts.append(f'extern "C" bool mpisim_f08_{handle.lower()}_{operator}(const MPI_Fint* a, const MPI_Fint* b)')
+            name = f"mpisim_f08_{handle.lower()}_{operator}"
+            parts.append(f'extern "C" bool {name}(const MPI_Fint* a, const MPI_Fint* b)')
             parts.append(f"{{\n  return *a {symbol} *b;\n}}")
     return "\n".join(parts) + "\n"
 
@@ -520,7 +521,8 @@ def mpi_f08_module(functions: List[Function], constants: Dict[str, int]) -> str:
             lines.append(f"  integer, parameter :: {name} = {value}")
     lines += [f"  logical, parameter :: {name} = .false." for name in FALSE_LOGICALS]
     # the sentinels: the common block of mpif.h, with the same layout (FortranArguments.cpp knows it)
-    lines += ["", "  integer :: MPI_BOTTOM, MPI_IN_PLACE", "  type(MPI_Status) :: MPI_STATUS_IGNORE, MPI_STATUSES_IGNORE(1)",
+    lines += ["", "  integer :: MPI_BOTTOM, MPI_IN_PLACE",
+              "  type(MPI_Status) :: MPI_STATUS_IGNORE, MPI_STATUSES_IGNORE(1)",
               "  integer :: MPI_UNWEIGHTED(1), MPI_WEIGHTS_EMPTY(1)",
               "  common /MPISIM_SENTINELS/ MPI_BOTTOM, MPI_IN_PLACE, MPI_STATUS_IGNORE, MPI_STATUSES_IGNORE, &",
               "    MPI_UNWEIGHTED, MPI_WEIGHTS_EMPTY", "  save /MPISIM_SENTINELS/", ""]
