@@ -1,6 +1,8 @@
-"""Fortran programs online (docs/online.md, "Fortran"): tests/online/fortran77.f (mpif.h) and fortran90.f90 (`use mpi`)
-built by `mpisim fc` print, under both privatization mechanisms, the same lines as under Open MPI (`mpif90`,
-`mpirun --oversubscribe`), among them the COMMON, module and SAVE values each rank must keep its own; a wrong handle
+"""Fortran programs online (docs/online.md, "Fortran"): tests/online/fortran77.f (mpif.h), fortran90.f90 (`use mpi`),
+fortran_callbacks.f90 (attribute and generalized request callbacks, info strings) and fortran2008.f90
+(`use mpi_f08`) built by `mpisim fc` print,
+under both privatization mechanisms, the same lines as under Open MPI (`mpif90`, `mpirun --oversubscribe`), among
+them the COMMON, module and SAVE values each rank must keep its own and values the callbacks compute; a wrong handle
 is returned as MPI_ERR_COMM under MPI_ERRORS_RETURN and ends the run with the rank and the call otherwise. Skipped
 when gfortran is absent."""
 
@@ -13,7 +15,8 @@ import subprocess
 import pytest
 from test_online import SOURCES, mpisim
 
-PROGRAMS = {"fortran77": "fortran77.f", "fortran90": "fortran90.f90"}
+PROGRAMS = {"fortran77": "fortran77.f", "fortran90": "fortran90.f90", "fortran_callbacks": "fortran_callbacks.f90",
+            "fortran2008": "fortran2008.f90"}
 BAD_HANDLE = """program bad_handle
   use mpi
   implicit none
@@ -43,7 +46,7 @@ def built(tmp_path_factory):
     paths = {}
     for name, source in sources.items():
         paths[name] = str(out / name)
-        done = mpisim("fc", "-O1", source, "-o", paths[name])
+        done = mpisim("fc", "-O1", source, "-J", str(out), "-o", paths[name])  # -J: module files there
         assert done.returncode == 0, done.stderr
     return paths
 
@@ -59,8 +62,8 @@ def open_mpi_lines(tmp_path, name, np=4):
     if shutil.which("mpif90") is None or shutil.which("mpirun") is None:
         pytest.skip("no real MPI with Fortran to compare with")
     binary = str(tmp_path / name)
-    subprocess.run(["mpif90", "-O1", "-fallow-argument-mismatch", os.path.join(SOURCES, PROGRAMS[name]), "-o", binary],
-                   check=True, capture_output=True)
+    subprocess.run(["mpif90", "-O1", "-fallow-argument-mismatch", os.path.join(SOURCES, PROGRAMS[name]), "-J",
+                    str(tmp_path), "-o", binary], check=True, capture_output=True)
     done = subprocess.run(["mpirun", "--oversubscribe", "--allow-run-as-root", "-np", str(np), binary],
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
@@ -89,10 +92,50 @@ def test_module_variables_and_save_are_each_ranks_own(built, mode):
     assert "rank 0 info found T valuelen 14 value [blue and green] keys 1" in lines
 
 
+@pytest.mark.parametrize("mode", ["swap", "dlopen"])
+def test_attribute_and_request_callbacks_are_fortran_procedures(built, mode):
+    lines = run_lines(built, "fortran_callbacks", mode)
+    for r in range(4):
+        # copy on dup: 100 r + 1 plus the extra state 10; the odd extra state declines; the predefined DUP_FN keeps a
+        # value beyond a default INTEGER, NULL_COPY_FN drops it; two calls of the program's copy procedure
+        assert f"rank {r} dup add T{100 * r + 11:5d} odd F null F dup T{5000000000 + r:12d} copies 2" in lines, lines
+        # delete on free (100 r + 11), on replacing (100 r + 1), MPI_COMM_DELETE_ATTR (100 r + 2), free again (7)
+        assert f"rank {r} after free deletes 1 sum{100 * r + 11:6d}" in lines
+        assert f"rank {r} after replace and delete deletes 3 sum{300 * r + 14:6d}" in lines
+        assert f"rank {r} after comm free deletes 4 sum{300 * r + 21:6d} keyval invalid T" in lines
+        assert f"rank {r} failing copy fails dup T" in lines
+        # MPI-1 default INTEGERs: -(40 + r) - 3 by the program's procedure, -12345 - r kept by MPI_DUP_FN
+        assert f"rank {r} mpi1 negate T{-43 - r:5d}" in lines and f"rank {r} mpi1 dup T{-12345 - r:8d}" in lines
+        # datatypes: 1000 + extra 2 r on the dup, both values deleted; the window's 30 + r deleted on MPI_WIN_FREE
+        assert f"rank {r} type dup T{1000 + 2 * r:6d} copies 1 deletes 2 sum{2000 + 2 * r:6d}" in lines
+        assert f"rank {r} win attr T{30 + r:4d} deletes 3 sum{2030 + 3 * r:6d}" in lines
+        # the query procedure's status from extra state 5 + r (source, tag, count 5 + r, 6 + r, 7 + r); freed once,
+        # the free procedure's -1 written into the program's extra state variable
+        assert f"rank {r} greq source{5 + r:3d} tag{6 + r:3d} count{7 + r:3d} frees{5 + r:3d} extra -1 null T" in lines
+    assert "info keys 1 [spaced key] valuelen  9 found T absent F [untouched]" in lines  # blanks stripped
+    assert "info truncated T [two                 ]" in lines  # VALUELEN 3, blank-padded to the 20 characters
+
+
+@pytest.mark.parametrize("mode", ["swap", "dlopen"])
+def test_mpi_f08_module(built, mode):
+    lines = run_lines(built, "fortran2008", mode)
+    for r in range(4):
+        left = (r + 3) % 4
+        # status%MPI_SOURCE, status%MPI_TAG (7 + sender) and the count of the ring's two doubles
+        assert f"rank {r} got{left + 0.5:6.1f}{10.0 * left:6.1f} from {left} tag{7 + left:3d} count 2" in lines, lines
+        # 1 + 2 + 3 + 4 in place; rank 3's pair broadcast through a derived type of 16 bytes, then freed to null
+        assert f"rank {r} sum  10.0 bcast   3.0  -3.0 size 16 freed T" in lines
+        # split by parity, ordered by -rank; the copy callback adds the extra state 100 and the rank in `half`
+        half_rank = 1 if r < 2 else 0
+        assert f"rank {r} half rank {half_rank} attr T{1000 * (r + 1) + 100 + half_rank:6d}" in lines
+        assert f"rank {r} waitany index in 1..2 T null T{left + 0.5:6.1f}" in lines
+    assert "info valuelen  4 [blue] null T" in lines and "bad rank returns MPI_ERR_RANK T" in lines
+
+
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
 def test_same_lines_as_open_mpi(built, tmp_path, name):
     expected = open_mpi_lines(tmp_path, name)
-    assert len(expected) == {"fortran77": 41, "fortran90": 25}[name]
+    assert len(expected) == {"fortran77": 41, "fortran90": 25, "fortran_callbacks": 42, "fortran2008": 22}[name]
     for mode in ("swap", "dlopen"):
         assert run_lines(built, name, mode) == expected
 

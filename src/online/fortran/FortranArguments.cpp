@@ -131,6 +131,14 @@ std::string string_in(const char* text, size_t length)
   return std::string(text, length);
 }
 
+std::string info_string_in(const char* text, size_t length)
+{
+  size_t first = 0;
+  while (first < length && text[first] == ' ')
+    ++first;
+  return string_in(text + first, length - first);
+}
+
 StringOut::StringOut(char* text, size_t length, size_t minimum)
     : fortran_(text), length_(length), buffer_(std::max(length, minimum) + 1, '\0')
 {

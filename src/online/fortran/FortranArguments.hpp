@@ -71,6 +71,8 @@ private:
 
 // A Fortran string argument (blank-padded, `length` characters) as a C string: trailing blanks dropped.
 std::string string_in(const char* text, size_t length);
+// An info key or value from Fortran: leading blanks dropped as well (MPI-3.1 section 9: " key " is "key").
+std::string info_string_in(const char* text, size_t length);
 
 // A string the call writes: a C buffer of at least `minimum` bytes, copied back blank-padded to `length`
 // characters on write_back() (truncated when longer).
@@ -78,6 +80,7 @@ class StringOut {
 public:
   StringOut(char* text, size_t length, size_t minimum);
   char* c() { return buffer_.data(); }
+  // The C string blank-padded to the Fortran length, or truncated to it.
   void write_back();
 
 private:

@@ -2,10 +2,12 @@
 // generate them (its NOT_GENERATED list): MPI_INIT and MPI_INIT_THREAD (no argc/argv), MPI_PCONTROL (no ierror),
 // and the attribute routines, whose values are integers in Fortran (MPI-3.1 section 6.7: INTEGER(KIND=
 // MPI_ADDRESS_KIND) for MPI_COMM_SET_ATTR and its kin, default INTEGER for the deprecated MPI_ATTR_PUT/GET) where C
-// passes pointers.
+// passes pointers, and MPI_INFO_GET (its value is written only when the key is found).
 #include "online/fortran/FortranArguments.hpp"
 
+#include <algorithm>
 #include <cstdint>
+#include <string>
 
 using namespace mpisim::online::fortran;
 
@@ -107,6 +109,20 @@ extern "C" void pmpi_attr_get_(const MPI_Fint* comm, const MPI_Fint* keyval, MPI
     *value = static_cast<MPI_Fint>(wide);
 }
 
+// MPI_INFO_GET(INFO, KEY, VALUELEN, VALUE, FLAG, IERROR): at most VALUELEN characters, and no more than VALUE holds;
+// VALUE is left as it was when the key is absent (the program may rely on it, as MPICH's infotest2f does).
+extern "C" void pmpi_info_get_(const MPI_Fint* info, const char* key, const MPI_Fint* valuelen, char* value,
+                               MPI_Fint* flag, MPI_Fint* ierror, size_t key_length, size_t value_length)
+{
+  const std::string key_ = info_string_in(key, key_length);
+  const int fits = *valuelen < 0 ? *valuelen : static_cast<int>(std::min<size_t>(*valuelen, value_length));
+  StringOut value_(value, value_length, 1);
+  const int result = PMPI_Info_get(*info, key_.c_str(), fits, value_.c(), flag);
+  if (result == MPI_SUCCESS && *flag != 0)
+    value_.write_back();
+  set_ierror(ierror, result);
+}
+
 MPISIM_FORTRAN_NAMES(init, INIT)
 MPISIM_FORTRAN_NAMES(init_thread, INIT_THREAD)
 MPISIM_FORTRAN_NAMES(pcontrol, PCONTROL)
@@ -118,3 +134,4 @@ MPISIM_FORTRAN_NAMES(win_set_attr, WIN_SET_ATTR)
 MPISIM_FORTRAN_NAMES(win_get_attr, WIN_GET_ATTR)
 MPISIM_FORTRAN_NAMES(attr_put, ATTR_PUT)
 MPISIM_FORTRAN_NAMES(attr_get, ATTR_GET)
+MPISIM_FORTRAN_NAMES(info_get, INFO_GET)

@@ -4,8 +4,9 @@
     fortran_bindings.py MPI_H SOURCE_DIR INCLUDE_DIR
 
 writes SOURCE_DIR/fortran_bindings.cpp (a wrapper per C function of MPI_H, under every name Fortran compilers emit),
-INCLUDE_DIR/mpif.h (the constants, valid in fixed and free form) and INCLUDE_DIR/mpi.f90 (the `mpi` module, compiled
-into mpi.mod there).
+INCLUDE_DIR/mpif.h (the constants, valid in fixed and free form), INCLUDE_DIR/mpi.f90 (the `mpi` module, compiled
+into mpi.mod there) and INCLUDE_DIR/mpi_f08.f90 (the `mpi_f08` module: explicit interfaces to the same routines, with
+derived-type handles and an optional ierror).
 
 Every `MPISIM_DECLARE(ret, Name, (params))` of mpi.h gets a wrapper, built from its C parameters by the rules of
 `ARGUMENT_KINDS` (a C type -> how Fortran passes it); a parameter the rules cannot decide is named in `OVERRIDES`;
@@ -31,9 +32,10 @@ NOT_GENERATED = {
     "Init", "Init_thread", "Pcontrol",
     "Comm_set_attr", "Comm_get_attr", "Type_set_attr", "Type_get_attr", "Win_set_attr", "Win_get_attr",
     "Attr_put", "Attr_get",
-    "Comm_create_keyval", "Type_create_keyval", "Win_create_keyval", "Keyval_create",
-    # Fortran generalized requests call back with ierror arguments: not provided (docs/online.md)
-    "Grequest_start",
+    # MPI_INFO_GET leaves the value alone when the key is absent and writes at most the value's length
+    "Info_get",
+    # hand-written in api_fortran_callbacks.cpp: the callbacks are Fortran procedures, called through trampolines
+    "Comm_create_keyval", "Type_create_keyval", "Win_create_keyval", "Keyval_create", "Grequest_start",
 }
 
 # Parameters whose Fortran form the C type alone does not give, by "Function.parameter".
@@ -44,6 +46,7 @@ NOT_GENERATED = {
 #   aint_array_from_int:N  ... an array of N
 #   weights           an integer array that may be MPI_UNWEIGHTED / MPI_WEIGHTS_EMPTY
 #   string_out:MIN    a string the call writes, into a C buffer of at least MIN bytes
+#   info_string       an info key or value: leading blanks are dropped too (MPI-3.1 section 9)
 OVERRIDES = {
     "Waitall.statuses": "statuses:count",
     "Testall.statuses": "statuses:count",
@@ -65,7 +68,10 @@ OVERRIDES = {
     "Dist_graph_create.weights": "weights",
     "Dist_graph_neighbors.sourceweights": "weights",
     "Dist_graph_neighbors.destweights": "weights",
-    "Info_get.value": "string_out:1",
+    "Info_set.key": "info_string",
+    "Info_set.value": "info_string",
+    "Info_get_valuelen.key": "info_string",
+    "Info_delete.key": "info_string",
     "Info_get_nthkey.key": "string_out:MPI_MAX_INFO_KEY",
     "Get_processor_name.name": "string_out:MPI_MAX_PROCESSOR_NAME",
     "Error_string.string": "string_out:MPI_MAX_ERROR_STRING",
@@ -209,6 +215,11 @@ def add_parameter(wrapper: Wrapper, function: Function, parameter: Parameter) ->
         wrapper.before.append(f"StringOut {name}_({name}, {name}_length, {minimum});")
         wrapper.arguments.append(f"{name}_.c()")
         wrapper.after.append(f"{name}_.write_back();")
+    elif override == "info_string":
+        wrapper.parameters.append(f"const char* {name}")
+        wrapper.hidden_lengths.append(f"size_t {name}_length")
+        wrapper.before.append(f"const std::string {name}_ = info_string_in({name}, {name}_length);")
+        wrapper.arguments.append(f"{name}_.c_str()")
     elif override:
         raise ValueError(f"unknown override {override} for {function.name}.{name}")
     elif c_type == "void*":  # a choice buffer, or an address the call writes (MPI_Alloc_mem's baseptr)
@@ -283,6 +294,12 @@ def bindings_source(functions: List[Function]) -> str:
         parts.append(code)
         parts.append(f"MPISIM_FORTRAN_NAMES({function.name.lower()}, {function.name.upper()})")
         parts.append("")
+    parts.append("// mpi_f08's == and /= on handles (one pair per handle type, the module's interfaces bind to them).")
+    for handle in F08_HANDLES:
+        for operator, symbol in (("eq", "=="), ("ne", "!=")):
+            name = f"mpisim_f08_{handle.lower()}_{operator}"
+            parts.append(f'extern "C" bool {name}(const MPI_Fint* a, const MPI_Fint* b)')
+            parts.append(f"{{\n  return *a {symbol} *b;\n}}")
     return "\n".join(parts) + "\n"
 
 
@@ -297,6 +314,14 @@ FORTRAN_CONSTANTS = {  # Fortran's own
 # The common block of sentinels: FortranArguments.cpp knows this layout.
 SENTINELS = ["MPI_BOTTOM", "MPI_IN_PLACE", "MPI_STATUS_IGNORE(MPI_STATUS_SIZE)",
              "MPI_STATUSES_IGNORE(MPI_STATUS_SIZE,1)", "MPI_UNWEIGHTED", "MPI_WEIGHTS_EMPTY"]
+# The LOGICAL constants of MPI-3.1's Fortran chapter (17): a subarray is passed as the compiler makes it (a
+# contiguous copy for a non-contiguous section, as in any call without an interface), and nothing protects a buffer
+# of a pending non-blocking call from the compiler's optimizations beyond what the program does.
+FALSE_LOGICALS = ["MPI_SUBARRAYS_SUPPORTED", "MPI_ASYNC_PROTECTS_NONBLOCKING"]
+# The predefined attribute callbacks, Fortran procedures of api_fortran_callbacks.cpp.
+CALLBACKS = ["MPI_NULL_COPY_FN", "MPI_NULL_DELETE_FN", "MPI_DUP_FN", "MPI_COMM_NULL_COPY_FN", "MPI_COMM_NULL_DELETE_FN",
+             "MPI_COMM_DUP_FN", "MPI_TYPE_NULL_COPY_FN", "MPI_TYPE_NULL_DELETE_FN", "MPI_TYPE_DUP_FN",
+             "MPI_WIN_NULL_COPY_FN", "MPI_WIN_NULL_DELETE_FN", "MPI_WIN_DUP_FN"]
 FUNCTIONS = [("DOUBLE PRECISION", ["MPI_WTIME", "MPI_WTICK", "PMPI_WTIME", "PMPI_WTICK"]),
              ("INTEGER(KIND=MPI_ADDRESS_KIND)", ["MPI_AINT_ADD", "MPI_AINT_DIFF"])]
 
@@ -325,16 +350,215 @@ def mpif_header(constants: Dict[str, int]) -> str:
     for first, second in zip(SENTINELS[::2], SENTINELS[1::2]):
         lines.append(fortran_line(f"COMMON /MPISIM_SENTINELS/ {first.split('(')[0]}, {second.split('(')[0]}"))
     lines.append(fortran_line("SAVE /MPISIM_SENTINELS/"))
+    for name in FALSE_LOGICALS:
+        lines.append(fortran_line(f"LOGICAL {name}"))
+        lines.append(fortran_line(f"PARAMETER ({name}=.FALSE.)"))
     for kind, names in FUNCTIONS:
         for name in names:
             lines.append(fortran_line(f"{kind} {name}"))
             lines.append(fortran_line(f"EXTERNAL {name}"))
+    for name in CALLBACKS:
+        lines.append(fortran_line(f"EXTERNAL {name}"))
     return "\n".join(lines) + "\n"
 
 
 def mpi_module() -> str:
     return ("! The `mpi` module of mpisim, generated by src/online/fortran/fortran_bindings.py: do not edit.\n"
             "module mpi\n  implicit none\n  include 'mpif.h'\nend module mpi\n")
+
+
+# ---- The mpi_f08 module ---------------------------------------------------------------------------------------------
+
+# The handle types of mpi_f08 (MPI-3.1 section 17.2.4: a derived type with one INTEGER, MPI_VAL, the mpi module's
+# handle), by C type name without MPI_.
+F08_HANDLES = ["Comm", "Datatype", "Group", "Request", "Op", "Errhandler", "Info", "Win", "Message"]
+# The handle constants of mpi.h by type: every constant from the first to the last name of a range of definitions, or
+# the names listed.
+F08_HANDLE_RANGES = {"Datatype": ("MPI_DATATYPE_NULL", "MPI_UB"), "Op": ("MPI_OP_NULL", "MPI_NO_OP")}
+F08_HANDLE_CONSTANTS = {
+    "Comm": ["MPI_COMM_NULL", "MPI_COMM_WORLD", "MPI_COMM_SELF"], "Group": ["MPI_GROUP_NULL", "MPI_GROUP_EMPTY"],
+    "Request": ["MPI_REQUEST_NULL"], "Info": ["MPI_INFO_NULL", "MPI_INFO_ENV"], "Win": ["MPI_WIN_NULL"],
+    "Errhandler": ["MPI_ERRHANDLER_NULL", "MPI_ERRORS_ARE_FATAL", "MPI_ERRORS_RETURN"],
+    "Message": ["MPI_MESSAGE_NULL", "MPI_MESSAGE_NO_PROC"],
+}
+# Integer parameters that are LOGICAL in Fortran.
+F08_LOGICALS = {"flag", "commute", "reorder", "periods", "remain_dims", "weighted"}
+# Not in mpi_f08: the MPI-1 routines MPI-3.0 removed or deprecated without an mpi_f08 form.
+F08_LEFT_OUT = {"Address", "Type_extent", "Type_lb", "Type_ub", "Type_hvector", "Type_hindexed", "Type_struct",
+                "Attr_put", "Attr_get", "Attr_delete", "Keyval_create", "Keyval_free", "Errhandler_create",
+                "Errhandler_set", "Errhandler_get"}
+# The routines written by hand in api_fortran_special.cpp and api_fortran_callbacks.cpp, in their mpi_f08 form:
+# name -> dummy declarations, in order (ierror is added).
+F08_SPECIAL = {
+    "Init": [],
+    "Init_thread": ["integer, intent(in) :: required", "integer, intent(out) :: provided"],
+    "Comm_set_attr": ["type(MPI_Comm), intent(in) :: comm", "integer, intent(in) :: keyval",
+                      "integer(kind=MPI_ADDRESS_KIND), intent(in) :: attribute_val"],
+    "Comm_get_attr": ["type(MPI_Comm), intent(in) :: comm", "integer, intent(in) :: keyval",
+                      "integer(kind=MPI_ADDRESS_KIND), intent(out) :: attribute_val", "logical, intent(out) :: flag"],
+    "Type_set_attr": ["type(MPI_Datatype), intent(in) :: datatype", "integer, intent(in) :: keyval",
+                      "integer(kind=MPI_ADDRESS_KIND), intent(in) :: attribute_val"],
+    "Type_get_attr": ["type(MPI_Datatype), intent(in) :: datatype", "integer, intent(in) :: keyval",
+                      "integer(kind=MPI_ADDRESS_KIND), intent(out) :: attribute_val", "logical, intent(out) :: flag"],
+    "Win_set_attr": ["type(MPI_Win), intent(in) :: win", "integer, intent(in) :: keyval",
+                     "integer(kind=MPI_ADDRESS_KIND), intent(in) :: attribute_val"],
+    "Win_get_attr": ["type(MPI_Win), intent(in) :: win", "integer, intent(in) :: keyval",
+                     "integer(kind=MPI_ADDRESS_KIND), intent(out) :: attribute_val", "logical, intent(out) :: flag"],
+    "Info_get": ["type(MPI_Info), intent(in) :: info", "character(len=*), intent(in) :: key",
+                 "integer, intent(in) :: valuelen", "character(len=*), intent(out) :: value",
+                 "logical, intent(out) :: flag"],
+    "Comm_create_keyval": ["external :: comm_copy_attr_fn", "external :: comm_delete_attr_fn",
+                           "integer, intent(out) :: comm_keyval",
+                           "integer(kind=MPI_ADDRESS_KIND), intent(in) :: extra_state"],
+    "Type_create_keyval": ["external :: type_copy_attr_fn", "external :: type_delete_attr_fn",
+                           "integer, intent(out) :: type_keyval",
+                           "integer(kind=MPI_ADDRESS_KIND), intent(in) :: extra_state"],
+    "Win_create_keyval": ["external :: win_copy_attr_fn", "external :: win_delete_attr_fn",
+                          "integer, intent(out) :: win_keyval",
+                          "integer(kind=MPI_ADDRESS_KIND), intent(in) :: extra_state"],
+    "Grequest_start": ["external :: query_fn", "external :: free_fn", "external :: cancel_fn",
+                       "integer(kind=MPI_ADDRESS_KIND) :: extra_state", "type(MPI_Request), intent(out) :: request"],
+}
+
+
+def f08_dummy(function: Function, parameter: Parameter) -> List[str]:
+    """The declaration of one dummy argument of the mpi_f08 interface (a directive line first for choice buffers)."""
+    name, c_type = f08_name(parameter.name), parameter.c_type
+    override = OVERRIDES.get(f"{function.name}.{parameter.name}", "")
+    base = c_type.rstrip("*")
+    pointers = len(c_type) - len(base)
+    intent = ", intent(in)" if pointers == 0 or (parameter.const and not parameter.array) else ""
+    shape = "(*)" if parameter.array else ""
+    if override.startswith("statuses:"):
+        return [f"type(MPI_Status) :: {name}(*)"]
+    if override.startswith("string_out:"):
+        return [f"character(len=*) :: {name}"]
+    if override == "info_string" or (c_type == "char*" and parameter.const):
+        return [f"character(len=*), intent(in) :: {name}"]
+    if c_type == "void*":  # a choice buffer: any type, kind and rank
+        return [f"!GCC$ ATTRIBUTES NO_ARG_CHECK :: {name}", f"real :: {name}(*)"]
+    if c_type == "MPI_Status*":
+        return [f"type(MPI_Status){intent} :: {name}"]
+    if c_type == "int**" and name == "ranges":
+        return [f"integer{intent} :: {name}(3, *)"]
+    if base.endswith("_function"):
+        return [f"external :: {name}"]
+    if base in WIDE_TYPES:
+        kind = {"MPI_Aint": "MPI_ADDRESS_KIND", "MPI_Offset": "MPI_OFFSET_KIND", "MPI_Count": "MPI_COUNT_KIND"}[base]
+        return [f"integer(kind={kind}){intent} :: {name}{shape}"]
+    if base.startswith("MPI_") and base[4:] in F08_HANDLES:
+        return [f"type({base}){intent} :: {name}{shape}"]
+    if base in ("int", "MPI_Fint"):
+        kind = "logical" if parameter.name in F08_LOGICALS else "integer"
+        return [f"{kind}{intent} :: {name}{shape}"]
+    raise ValueError(f"{function.name}.{parameter.name}: no mpi_f08 rule for C type {c_type}")
+
+
+def f08_name(name: str) -> str:
+    return "datatype" if name == "type" else name  # `type` would read as a declaration
+
+
+def f08_interface(name: str, dummies: List[Tuple[str, List[str]]], result: Optional[str], ierror: bool) -> List[str]:
+    names = [dummy for dummy, _ in dummies] + (["ierror"] if ierror else [])
+    kind = f"{result} function" if result else "subroutine"
+    lines = wrap(f"    {kind} MPI_{name}(", names, ")")
+    lines.append("      import")
+    lines.append("      implicit none")
+    for _, declarations in dummies:
+        lines += ["      " + declaration for declaration in declarations]
+    if ierror:
+        lines.append("      integer, optional, intent(out) :: ierror")
+    lines.append(f"    end {kind.split()[-1]} MPI_{name}")
+    return lines
+
+
+def wrap(head: str, items: List[str], tail: str) -> List[str]:
+    """`head` items joined by commas, then `tail`, in free-form lines of at most 100 characters."""
+    lines, line = [], head
+    for index, item in enumerate(items):
+        piece = item + (", " if index + 1 < len(items) else "")
+        if len(line) + len(piece) > 96:
+            lines.append(line.rstrip() + " &")
+            line = "        "
+        line += piece
+    lines.append(line + tail)
+    return lines
+
+
+def f08_handle_constants(constants: Dict[str, int]) -> Dict[str, str]:
+    """Constant name -> its handle type, for the handle constants of mpi.h."""
+    handles: Dict[str, str] = {}
+    names = list(constants)
+    for handle, (first, last) in F08_HANDLE_RANGES.items():
+        for name in names[names.index(first):names.index(last) + 1]:
+            handles[name] = handle
+    for handle, listed in F08_HANDLE_CONSTANTS.items():
+        for name in listed:
+            if name in constants:
+                handles[name] = handle
+    return handles
+
+
+def mpi_f08_module(functions: List[Function], constants: Dict[str, int]) -> str:
+    lines = ["! The `mpi_f08` module of mpisim, generated by src/online/fortran/fortran_bindings.py: do not edit.",
+             "module mpi_f08", "  use, intrinsic :: iso_c_binding, only: c_int, c_bool", "  implicit none", ""]
+    for handle in F08_HANDLES:
+        lines += [f"  type, bind(c) :: MPI_{handle}", "    integer(c_int) :: MPI_VAL", f"  end type MPI_{handle}"]
+    lines += ["  ! the MPI_STATUS_SIZE integers of the mpi module, named",
+              "  type, bind(c) :: MPI_Status",
+              "    integer(c_int) :: MPI_SOURCE, MPI_TAG, MPI_ERROR",
+              f"    integer(c_int) :: mpisim_private({FORTRAN_CONSTANTS['MPI_STATUS_SIZE'] - 3})",
+              "  end type MPI_Status", ""]
+    values = dict(FORTRAN_CONSTANTS)
+    for name, value in constants.items():
+        if name not in C_ONLY_CONSTANTS and name not in values:
+            values[name] = value
+    handles = f08_handle_constants(constants)
+    for name, value in values.items():
+        if name in handles:
+            lines.append(f"  type(MPI_{handles[name]}), parameter :: {name} = MPI_{handles[name]}({value})")
+        else:
+            lines.append(f"  integer, parameter :: {name} = {value}")
+    lines += [f"  logical, parameter :: {name} = .false." for name in FALSE_LOGICALS]
+    # the sentinels: the common block of mpif.h, with the same layout (FortranArguments.cpp knows it)
+    lines += ["", "  integer :: MPI_BOTTOM, MPI_IN_PLACE",
+              "  type(MPI_Status) :: MPI_STATUS_IGNORE, MPI_STATUSES_IGNORE(1)",
+              "  integer :: MPI_UNWEIGHTED(1), MPI_WEIGHTS_EMPTY(1)",
+              "  common /MPISIM_SENTINELS/ MPI_BOTTOM, MPI_IN_PLACE, MPI_STATUS_IGNORE, MPI_STATUSES_IGNORE, &",
+              "    MPI_UNWEIGHTED, MPI_WEIGHTS_EMPTY", "  save /MPISIM_SENTINELS/", ""]
+    lines.append("  external :: " + ", ".join(CALLBACKS[:3]))
+    lines.append("  external :: " + ", ".join(CALLBACKS[3:8]))
+    lines.append("  external :: " + ", ".join(CALLBACKS[8:]))
+    lines.append("")
+    for operator in ("==", "/="):
+        suffix = "eq" if operator == "==" else "ne"
+        lines.append(f"  interface operator({operator})")
+        for handle in F08_HANDLES:
+            lines += [f"    logical(c_bool) function mpisim_{handle.lower()}_{suffix}(a, b) &",
+                      f"        bind(c, name=\"mpisim_f08_{handle.lower()}_{suffix}\")",
+                      "      import", "      implicit none", f"      type(MPI_{handle}), intent(in) :: a, b",
+                      f"    end function mpisim_{handle.lower()}_{suffix}"]
+        lines.append("  end interface")
+    lines += ["", "  interface"]
+    for name, declarations in F08_SPECIAL.items():
+        dummies = [(declaration.split("::")[1].strip(), [declaration]) for declaration in declarations]
+        lines += f08_interface(name, dummies, None, True)
+    lines += f08_interface("Pcontrol", [("level", ["integer, intent(in) :: level"])], None, False)
+    for function in functions:
+        if function.name in NOT_GENERATED or function.name in F08_LEFT_OUT:
+            continue
+        if function.returns not in ("int", "double", "MPI_Aint"):
+            continue
+        if any(OVERRIDES.get(f"{function.name}.{p.name}", "").startswith("aint_") for p in function.parameters):
+            continue
+        dummies = [(f08_name(p.name), f08_dummy(function, p)) for p in function.parameters]
+        if function.returns == "int":
+            lines += f08_interface(function.name, dummies, None, True)
+        else:
+            result = "double precision" if function.returns == "double" else "integer(kind=MPI_ADDRESS_KIND)"
+            lines += f08_interface(function.name, dummies, result, False)
+    lines += ["  end interface", "end module mpi_f08"]
+    return "\n".join(lines) + "\n"
 
 
 def main(argv: List[str]) -> int:
@@ -348,6 +572,7 @@ def main(argv: List[str]) -> int:
     write_if_changed(sources / "fortran_bindings.cpp", bindings_source(read_functions(header)))
     write_if_changed(includes / "mpif.h", mpif_header(read_constants(header)))
     write_if_changed(includes / "mpi.f90", mpi_module())
+    write_if_changed(includes / "mpi_f08.f90", mpi_f08_module(read_functions(header), read_constants(header)))
     return 0
 
 
