@@ -100,7 +100,8 @@ std::string summary_json(const RunnerOptions& options, const Runtime* runtime, c
     for (size_t i = 0; i < runtime->warnings().size(); ++i)
       out << (i ? ", " : "") << quoted(runtime->warnings()[i]);
   out << "],\n  \"simulated_time\": " << exact(outcome.simulated_time)
-      << ",\n  \"fingerprint\": " << fingerprint_text(outcome.fingerprint) << ",\n  \"inputs\": {\"program\": " << quoted(options.program)
+      << ",\n  \"fingerprint\": " << fingerprint_text(outcome.fingerprint)
+      << ",\n  \"inputs\": {\"program\": " << quoted(options.program)
       << ", \"platform\": " << quoted(options.simulation.platform)
       << ", \"model\": " << quoted(options.simulation.model)
       << ", \"collective_selector\": " << quoted(options.simulation.collective_selector)
