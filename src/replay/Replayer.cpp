@@ -265,7 +265,9 @@ ReplayResult replay(const ReplayOptions& options)
   result.ranks.resize(ranks);
   // Declared before the simulation so they outlive it: a failed run unwinds the actors' fibers, which use them.
   std::vector<std::unique_ptr<RankReplayer>> replayers;
-  mpi::Simulation simulation(options.simulation, ranks);
+  mpi::SimulationOptions simulation_options = options.simulation;
+  simulation_options.stacks = mpi::RankStacks::Arena; // replay ranks run only mpisim's own code
+  mpi::Simulation simulation(simulation_options, ranks);
   for (mpi::Observer* observer : options.observers)
     simulation.world().add_observer(*observer);
   for (models::LinkObserver* observer : options.link_observers)
