@@ -1,11 +1,13 @@
 // Actors: cooperative fibers (Boost.Context) run one at a time by the engine.
 //
-// An actor runs until it blocks on an activity, then control returns to the engine (the "maestro"). Stacks are
-// mmap-ed with a guard page, so untouched stack pages cost no memory: hundreds of thousands of actors fit.
+// An actor runs until it blocks on an activity, then control returns to the engine (the "maestro"). Its stack comes
+// from the engine's stack provider (kernel/Stacks.hpp): a mapping with a guard region, or a slice of an arena watched
+// by a canary. Untouched stack pages cost no memory: millions of actors fit.
 #pragma once
 
 #include "kernel/Activity.hpp"
 #include "kernel/MemoryContexts.hpp"
+#include "kernel/Stacks.hpp"
 
 #include <boost/context/fiber.hpp>
 
@@ -18,21 +20,11 @@
 
 namespace mpisim::kernel {
 
-// Throws InputError, before any is created, when `actors` stacks of `stack_size` bytes cannot all be mapped: each
-// takes two memory mappings (the stack and its guard page), counted against vm.max_map_count with the mappings the
-// process already has, and its size in address space. The message says which limit and how to raise it.
-void check_stack_capacity(long long actors, size_t stack_size);
-
-// The inaccessible region under each actor's stack: an overflow faults there instead of writing into whatever lies
-// below. Larger than a page, so that a frame of a few kilobytes (a local array) cannot jump over it; address space
-// only (one mapping, no memory).
-size_t stack_guard_bytes();
-
 class Actor {
 public:
   enum class State : uint8_t { Created, Ready, Running, Blocked, Finished };
 
-  Actor(Engine& engine, int id, std::string name, std::function<void()> body, size_t stack_size);
+  Actor(Engine& engine, int id, std::string name, std::function<void()> body, StackProvider& stacks);
   ~Actor();
   Actor(const Actor&) = delete;
   Actor& operator=(const Actor&) = delete;
@@ -44,7 +36,7 @@ public:
   const Activity* blocked_on() const { return blocked_on_; }
   // Whether a memory fault at `address`, with the stack pointer at `stack_pointer` (0 when unknown), is this
   // actor overflowing its stack: the address lies in the guard region under the stack, or the stack pointer has
-  // gone below the stack's usable bottom (a frame larger than the guard jumps over it).
+  // gone below the stack's bottom (a frame larger than the guard jumps over it).
   bool overflows_stack(const void* address, uintptr_t stack_pointer) const;
   // The memory context the actor acts for (kernel/MemoryContexts.hpp); inherited from the actor that spawned it.
   int memory_context() const { return memory_context_; }
@@ -58,6 +50,8 @@ private:
   // thrown from the point where it is blocked, so destructors run and the fiber ends normally.
   void cancel();
   struct Cancelled {};
+  // Stops the process when the actor has overflowed an unguarded stack: the memory under it is corrupt.
+  void check_stack() const;
 
   Engine& engine_;
   int id_;
@@ -66,8 +60,16 @@ private:
   State state_ = State::Created;
   const Activity* blocked_on_ = nullptr;
   int memory_context_ = kNoMemoryContext;
-  struct Stacks; // where the actor's and the engine's stacks lie (for AddressSanitizer builds)
-  std::unique_ptr<Stacks> stacks_;
+  // Where the actor's stack lies, and the engine's (for AddressSanitizer builds).
+  struct Stacks {
+    ActorStack own;
+    size_t guard_bytes = 0;
+    const void* maestro_bottom = nullptr;
+    size_t maestro_size = 0;
+    void* maestro_fake_stack = nullptr;
+    void* own_fake_stack = nullptr;
+  };
+  Stacks stacks_;
   boost::context::fiber fiber_;
   boost::context::fiber maestro_;
   std::exception_ptr failure_;

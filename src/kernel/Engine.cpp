@@ -39,10 +39,16 @@ Engine& Engine::current()
   return *current_engine;
 }
 
+void Engine::set_stack_provider(std::unique_ptr<StackProvider> stacks)
+{
+  assert(actors_.empty() && "stacks are chosen before the first actor");
+  stacks_ = std::move(stacks);
+}
+
 Actor& Engine::spawn(std::string name, std::function<void()> body)
 {
   int id = static_cast<int>(actors_.size());
-  actors_.push_back(std::make_unique<Actor>(*this, id, std::move(name), std::move(body), stack_size_));
+  actors_.push_back(std::make_unique<Actor>(*this, id, std::move(name), std::move(body), *stacks_));
   Actor& actor = *actors_.back();
   if (running_ != nullptr)
     actor.memory_context_ = running_->memory_context_;

@@ -47,7 +47,11 @@ public:
 
   SimTime now() const { return now_; }
 
-  void set_stack_size(size_t bytes) { stack_size_ = bytes; }
+  // Where the actors' stacks come from (kernel/Stacks.hpp), set before the first spawn; by default guarded mappings
+  // of 256 KiB. set_stack_size(bytes): guarded mappings of that size.
+  void set_stack_provider(std::unique_ptr<StackProvider> stacks);
+  void set_stack_size(size_t bytes) { set_stack_provider(std::make_unique<GuardedStacks>(bytes)); }
+  const StackProvider& stacks() const { return *stacks_; }
   Actor& spawn(std::string name, std::function<void()> body);
 
   // Runs until every actor has finished. Throws DeadlockError if all remaining actors are blocked with nothing
@@ -110,6 +114,8 @@ private:
 
   SimTime now_ = 0;
   EventQueue events_;
+  // Declared before the actors, which give their stacks back to it when they end.
+  std::unique_ptr<StackProvider> stacks_ = std::make_unique<GuardedStacks>(size_t{256} * 1024);
   std::vector<std::unique_ptr<Actor>> actors_;
   std::deque<Actor*> ready_;
   std::vector<Model*> models_;
@@ -117,7 +123,6 @@ private:
   MemoryContexts* memory_contexts_ = nullptr;
   std::function<bool()> stall_handler_;
   size_t alive_ = 0;
-  size_t stack_size_ = size_t{256} * 1024;
   uint64_t fingerprint_ = 1469598103934665603ULL;
   uint64_t events_fired_ = 0;
   Engine* previous_ = nullptr;

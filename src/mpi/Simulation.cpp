@@ -3,7 +3,7 @@
 #include "mpi/Rank.hpp"
 
 #include "common/Errors.hpp"
-#include "kernel/Actor.hpp"
+#include "kernel/Stacks.hpp"
 
 #include <filesystem>
 #include <fstream>
@@ -53,6 +53,32 @@ std::unique_ptr<platform::Platform> load_or_generate_platform(const std::string&
   throw InputError(text, 0, "cannot open the platform file");
 }
 
+// Replay's deepest stack use is about 7 KiB (tests/cpp/replay_stack_depth_test.cpp: every collective algorithm and
+// selector, model and timeline writer); a rank that is the first to call a library function also pays the dynamic
+// linker's lazy binding, which saves the vector registers on its stack (3 KiB with AVX-512, more with larger register
+// files). 32 KiB leaves a margin of 4x. Unoptimized and sanitized builds take several times more stack per frame.
+size_t rank_arena_stack_bytes()
+{
+#if defined(__OPTIMIZE__) && !defined(__SANITIZE_ADDRESS__)
+  return size_t{32} * 1024;
+#else
+  return size_t{128} * 1024;
+#endif
+}
+
+namespace {
+
+std::unique_ptr<kernel::StackProvider> stack_provider(const SimulationOptions& options)
+{
+  switch (options.stacks) {
+  case RankStacks::Arena: return std::make_unique<kernel::StackArena>(rank_arena_stack_bytes());
+  case RankStacks::Guarded: break;
+  }
+  return std::make_unique<kernel::GuardedStacks>(options.stack_size);
+}
+
+} // namespace
+
 Simulation::Simulation(const SimulationOptions& options, int ranks)
     : Simulation(options, ranks, load_or_generate_platform(options.platform))
 {
@@ -63,8 +89,8 @@ Simulation::Simulation(const SimulationOptions& options, int ranks, std::shared_
 {
   if (ranks < 1)
     throw InputError("the number of ranks must be at least 1 (got " + std::to_string(ranks) + ")");
-  kernel::check_stack_capacity(ranks, options.stack_size); // before anything per rank is made
-  engine_->set_stack_size(options.stack_size);
+  engine_->set_stack_provider(stack_provider(options));
+  engine_->stacks().check_capacity(ranks); // before anything per rank is made
 
   const models::NetworkModelEntry& model = models::NetworkModelRegistry::find(options.model);
   model_name_ = model.name;

@@ -16,6 +16,14 @@
 
 namespace mpisim::mpi {
 
+// Where the ranks' stacks come from (kernel/Stacks.hpp): a guarded mapping of `stack_size` bytes each, for ranks
+// running user code, which may overflow (online mode); or slices of one arena, of rank_arena_stack_bytes() each, for
+// ranks running only mpisim's own code, of bounded depth (replay, collective studies).
+enum class RankStacks : uint8_t { Guarded, Arena };
+
+// The stack of a rank on the arena: the deepest path of replay (StackDepth test in tests/cpp) with a margin.
+size_t rank_arena_stack_bytes();
+
 struct SimulationOptions {
   std::string platform; // XML file, or a generator spec such as "torus:4x4x4,bw=10Gbps"
   std::string model = "smpi";
@@ -26,7 +34,8 @@ struct SimulationOptions {
   PlacementOrder placement = PlacementOrder::Platform;
   std::string collective_selector = "default";
   std::map<std::string, std::string> collective_algorithms; // operation -> algorithm
-  size_t stack_size = size_t{256} * 1024;
+  size_t stack_size = size_t{256} * 1024;                   // RankStacks::Guarded
+  RankStacks stacks = RankStacks::Guarded;
 };
 
 // Loads a platform file, or builds one from a generator spec when `text` is not an existing file.

@@ -5,7 +5,6 @@
 #include "replay/LineReader.hpp"
 #include "replay/TraceLine.hpp"
 
-#include <deque>
 #include <vector>
 
 namespace mpisim::replay {
@@ -49,8 +48,9 @@ private:
 } // namespace
 
 // Reads a shared trace once, in order, and deals its actions to per-rank queues, parsed as soon as read (so errors come
-// in file order and each rank's default datatype follows its own `init`). A queue is made when its rank first gets an
-// action to hold: a trace naming rank 3 000 000 costs a pointer per rank, not an empty deque (about 600 bytes each).
+// in file order and each rank's default datatype follows its own `init`). A queue is made when its rank gets an action
+// to hold and given back when emptied: a trace naming rank 3 000 000 costs a pointer per rank, and a rank with two
+// actions waiting costs them and a small vector, not a deque (about 600 bytes even when empty).
 class SharedTraceDemux {
 public:
   SharedTraceDemux(std::string path, size_t chunk_size, int world_size)
@@ -61,10 +61,14 @@ public:
 
   bool next(int rank, TraceAction& out)
   {
-    const std::unique_ptr<std::deque<TraceAction>>& mine = pending_[static_cast<size_t>(rank)];
-    if (mine && not mine->empty()) {
-      out = std::move(mine->front());
-      mine->pop_front();
+    if (std::unique_ptr<PendingActions>& mine = pending_[static_cast<size_t>(rank)]) {
+      out = std::move(mine->actions[mine->next++]);
+      if (mine->next == mine->actions.size()) {
+        mine.reset();
+      } else if (mine->next >= 64 && 2 * mine->next >= mine->actions.size()) { // a long backlog: drop what was read
+        mine->actions.erase(mine->actions.begin(), mine->actions.begin() + static_cast<ptrdiff_t>(mine->next));
+        mine->next = 0;
+      }
       return true;
     }
     std::vector<std::string_view>& tokens = scratch_tokens();
@@ -85,18 +89,24 @@ public:
       }
       TraceAction action;
       parse_action(tokens, line_rank, world_size_, default_datatypes_[slot], site, action);
-      std::unique_ptr<std::deque<TraceAction>>& queue = pending_[slot];
+      std::unique_ptr<PendingActions>& queue = pending_[slot];
       if (not queue)
-        queue = std::make_unique<std::deque<TraceAction>>();
-      queue->push_back(std::move(action));
+        queue = std::make_unique<PendingActions>();
+      queue->actions.push_back(std::move(action));
     }
     return false;
   }
 
 private:
+  // A rank's actions read ahead, oldest first from `next`.
+  struct PendingActions {
+    std::vector<TraceAction> actions;
+    size_t next = 0;
+  };
+
   ChunkedLineReader reader_;
   int world_size_;
-  std::vector<std::unique_ptr<std::deque<TraceAction>>> pending_; // null until the rank has an action waiting
+  std::vector<std::unique_ptr<PendingActions>> pending_; // null while the rank has no action waiting
   std::vector<int8_t> default_datatypes_;
 };
 

@@ -6,6 +6,8 @@
 #include "replay/TraceReader.hpp"
 
 #include <algorithm>
+#include <deque>
+#include <memory>
 
 namespace mpisim::replay {
 
@@ -16,10 +18,10 @@ enum class Account { Compute, Sleep, Communicate, Wait, None };
 // Replays one rank's stream of actions through the MPI layer.
 class RankReplayer {
 public:
-  RankReplayer(mpi::Rank& rank, const mpi::CollectiveLibrary& collectives, RankStream stream, std::string file,
+  RankReplayer(mpi::Rank& rank, const mpi::CollectiveLibrary& collectives, RankStream stream, const std::string& file,
                RankStats& stats)
       : rank_(rank), comm_(rank.world().comm_world()), collectives_(collectives), stream_(std::move(stream)),
-        file_(std::move(file)), stats_(stats)
+        file_(file), stats_(stats)
   {
   }
 
@@ -28,13 +30,14 @@ public:
     kernel::Engine& engine = rank_.world().engine();
     TraceAction action;
     const bool observed = rank_.world().observed();
-    if (observed)
-      rank_.set_message_log(&inside_); // the messages of collective algorithms, for the reports
+    if (observed) {
+      notes_ = std::make_unique<CallNotes>();
+      rank_.set_message_log(&notes_->inside); // the messages of collective algorithms, for the reports
+    }
     while (stream_.next(action)) {
       const double start = engine.now();
-      sent_ = 0;
-      received_.clear();
-      inside_.clear();
+      if (observed)
+        notes_->clear();
       Account account = perform(action);
       charge(account, engine.now() - start);
       ++stats_.actions;
@@ -42,6 +45,7 @@ public:
         report(action, start, engine.now());
     }
     rank_.set_message_log(nullptr);
+    notes_.reset();
     // End of the trace: like SimGrid, complete whatever is still pending.
     const double start = engine.now();
     auto pending = requests_.take_all();
@@ -67,10 +71,10 @@ private:
   void report(const TraceAction& a, double start, double end) const
   {
     mpi::CallRecord record{me(), action_name(a.kind).data(), start, end};
-    record.sent = sent_;
-    record.received = received_;
-    record.collective_sent = inside_.collective_sent;
-    record.collective_received = inside_.collective_received;
+    record.sent = notes_->sent;
+    record.received = notes_->received;
+    record.collective_sent = notes_->inside.collective_sent;
+    record.collective_received = notes_->inside.collective_received;
     switch (a.kind) {
     case ActionKind::Compute: record.flops = a.amount; break;
     case ActionKind::Sleep:
@@ -127,10 +131,10 @@ private:
     case ActionKind::Location: return Account::None;
     case ActionKind::Compute: rank_.compute(a.amount); return Account::Compute;
     case ActionKind::Sleep: rank_.sleep(a.amount); return Account::Sleep;
-    case ActionKind::Send: sent_ = rank_.send(comm_, a.dst, a.tag, a.amount); return Account::Communicate;
+    case ActionKind::Send: note_sent(rank_.send(comm_, a.dst, a.tag, a.amount)); return Account::Communicate;
     case ActionKind::Isend: {
       auto request = rank_.isend(comm_, a.dst, a.tag, a.amount);
-      sent_ = request->status.message;
+      note_sent(request->status.message);
       requests_.add({me(), a.dst, a.tag}, std::move(request));
       return Account::Communicate;
     }
@@ -174,15 +178,22 @@ private:
     }
     mpi::RequestPtr requests[2] = {rank_.isend(comm_, a.dst, 0, send_bytes), rank_.irecv(comm_, a.src, 0, recv_bytes)};
     rank_.waitall(requests);
-    sent_ = requests[0]->status.message;
+    note_sent(requests[0]->status.message);
     note_received(*requests[1]);
   }
 
-  // The message a completed receive request carried, for the call's report.
+  // The message the current action sent, for its report (when observed).
+  void note_sent(uint64_t message)
+  {
+    if (notes_)
+      notes_->sent = message;
+  }
+
+  // The message a completed receive request carried, for the call's report (when observed).
   void note_received(const mpi::Request& request)
   {
-    if (request.kind() == mpi::RequestKind::Receive && request.status.message != 0)
-      received_.push_back(request.status.message);
+    if (notes_ && request.kind() == mpi::RequestKind::Receive && request.status.message != 0)
+      notes_->received.push_back(request.status.message);
   }
 
   // recv with a negative size: SimGrid probes first to learn the size of the incoming message.
@@ -247,12 +258,23 @@ private:
   const mpi::Communicator& comm_;
   const mpi::CollectiveLibrary& collectives_;
   RankStream stream_;
-  std::string file_;
+  const std::string& file_;
   RankStats& stats_;
   RequestStore requests_;
-  uint64_t sent_ = 0;              // the current action's message, for its report
-  std::vector<uint64_t> received_; // the messages whose receive the current action completed
-  mpi::MessageLog inside_;         // the current action's messages inside collective algorithms (its p2p: above)
+  // What observers are told about the current action: made only when the run is observed (a few hundred bytes
+  // per rank otherwise spent for nothing).
+  struct CallNotes {
+    uint64_t sent = 0;              // its message
+    std::vector<uint64_t> received; // the messages whose receive it completed
+    mpi::MessageLog inside;         // its messages inside collective algorithms (its point-to-point: above)
+    void clear()
+    {
+      sent = 0;
+      received.clear();
+      inside.clear();
+    }
+  };
+  std::unique_ptr<CallNotes> notes_;
 };
 
 } // namespace
@@ -263,20 +285,21 @@ ReplayResult replay(const ReplayOptions& options)
   const int ranks = traces.size();
   ReplayResult result;
   result.ranks.resize(ranks);
-  // Declared before the simulation so they outlive it: a failed run unwinds the actors' fibers, which use them.
-  std::vector<std::unique_ptr<RankReplayer>> replayers;
-  mpi::Simulation simulation(options.simulation, ranks);
+  // Declared before the simulation so they outlive it: a failed run unwinds the actors' fibers, which use them. A
+  // deque keeps them in place without a pointer and an allocation each.
+  std::deque<RankReplayer> replayers;
+  mpi::SimulationOptions simulation_options = options.simulation;
+  simulation_options.stacks = mpi::RankStacks::Arena; // replay ranks run only mpisim's own code
+  mpi::Simulation simulation(simulation_options, ranks);
   for (mpi::Observer* observer : options.observers)
     simulation.world().add_observer(*observer);
   for (models::LinkObserver* observer : options.link_observers)
     simulation.world().network().observe_links(*observer);
-  replayers.reserve(ranks);
   for (int rank = 0; rank < ranks; ++rank)
-    replayers.push_back(std::make_unique<RankReplayer>(simulation.world().rank(rank), simulation.collectives(),
-                                                       traces.stream(rank), traces.trace_file(rank),
-                                                       result.ranks[rank]));
+    replayers.emplace_back(simulation.world().rank(rank), simulation.collectives(), traces.stream(rank),
+                           traces.trace_file(rank), result.ranks[rank]);
   for (int rank = 0; rank < ranks; ++rank) {
-    RankReplayer* replayer = replayers[rank].get();
+    RankReplayer* replayer = &replayers[rank];
     simulation.engine().spawn("rank " + std::to_string(rank), [replayer] { replayer->run(); });
   }
   simulation.engine().run();

@@ -43,7 +43,9 @@ double time_collective(const CollectiveTiming& timing, std::shared_ptr<const pla
     throw InputError("root " + std::to_string(timing.root) + " is not a rank of " + std::to_string(timing.ranks));
   if (not platform)
     platform = mpi::load_or_generate_platform(timing.simulation.platform);
-  mpi::Simulation simulation(timing.simulation, timing.ranks, std::move(platform));
+  mpi::SimulationOptions options = timing.simulation;
+  options.stacks = mpi::RankStacks::Arena; // the ranks run only a collective algorithm
+  mpi::Simulation simulation(options, timing.ranks, std::move(platform));
   const mpi::CollectiveCall call = make_call(timing, op);
   double last = 0;
   simulation.world().launch([&](mpi::Rank& rank) {

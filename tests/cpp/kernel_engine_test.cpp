@@ -255,9 +255,9 @@ TEST(KernelEngine, StackOverflowIsToldByTheGuardRegion)
 // stacks of 1 TiB are about 2^50 bytes, more than a process's address space (2^47); four of 8 MiB fit.
 TEST(Kernel, StackCapacityIsCheckedBeforeAnyActorIsMade)
 {
-  EXPECT_NO_THROW(check_stack_capacity(4, 8u << 20));
+  EXPECT_NO_THROW(GuardedStacks(8u << 20).check_capacity(4));
   try {
-    check_stack_capacity(1000, size_t(1) << 40);
+    GuardedStacks(size_t(1) << 40).check_capacity(1000);
     FAIL() << "no error";
   } catch (const InputError& error) {
     EXPECT_EQ(error.line(), 0);
@@ -270,7 +270,7 @@ TEST(Kernel, StackCapacityIsCheckedBeforeAnyActorIsMade)
   long long mappings = 0;
   if (limit >> mappings) { // half as many stacks as mappings allowed, plus one: over vm.max_map_count
     try {
-      check_stack_capacity(mappings / 2 + 1, 64 * 1024);
+      GuardedStacks(64 * 1024).check_capacity(mappings / 2 + 1);
       FAIL() << "no error";
     } catch (const InputError& error) {
       EXPECT_NE(error.message().find("vm.max_map_count allows (" + std::to_string(mappings)), std::string::npos)

@@ -1,0 +1,221 @@
+#include "kernel/Stacks.hpp"
+
+#include "common/Errors.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <new>
+#include <string>
+
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+namespace mpisim::kernel {
+
+namespace {
+
+size_t page_bytes()
+{
+  static const auto page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
+  return page;
+}
+
+size_t whole_pages(size_t bytes)
+{
+  const size_t page = page_bytes();
+  return (bytes + page - 1) / page * page;
+}
+
+long long read_number(const char* path)
+{
+  std::ifstream in(path);
+  long long value = -1;
+  return in >> value ? value : -1;
+}
+
+long long mappings_in_use()
+{
+  std::ifstream maps("/proc/self/maps");
+  long long lines = 0;
+  for (std::string line; std::getline(maps, line);)
+    ++lines;
+  return lines;
+}
+
+// "8 MiB", "1.2e+03 TiB": bytes in the largest binary unit below them.
+std::string in_units(double bytes)
+{
+  static const char* const kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  size_t unit = 0;
+  while (unit + 1 < std::size(kUnits) && bytes >= 1024) {
+    bytes /= 1024;
+    ++unit;
+  }
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g %s", bytes, kUnits[unit]);
+  return text;
+}
+
+// The address space the process may map: 47-bit user space (x86-64, AArch64 by default), or less under RLIMIT_AS.
+double address_space_bytes()
+{
+  double bytes = 128.0 * 1024 * 1024 * 1024 * 1024;
+  struct rlimit limit {};
+  if (::getrlimit(RLIMIT_AS, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY)
+    bytes = std::min(bytes, static_cast<double>(limit.rlim_cur));
+  return bytes;
+}
+
+void check_address_space(long long actors, size_t stack_bytes, double mapped_per_actor)
+{
+  const double bytes = static_cast<double>(actors) * mapped_per_actor;
+  const double available = address_space_bytes();
+  if (bytes > available)
+    throw InputError(std::to_string(actors) + " ranks with stacks of " + in_units(static_cast<double>(stack_bytes)) +
+                     " need " + in_units(bytes) + " of address space, more than the process has (" +
+                     in_units(available) + "): use a smaller stack size or fewer ranks");
+}
+
+} // namespace
+
+size_t stack_guard_bytes()
+{
+  const size_t page = page_bytes();
+  return std::max(page, size_t{64} * 1024) / page * page;
+}
+
+// --- GuardedStacks
+
+GuardedStacks::GuardedStacks(size_t stack_bytes) : stack_bytes_(whole_pages(stack_bytes)) {}
+
+void GuardedStacks::check_capacity(long long actors) const
+{
+  const long long needed = 2 * actors; // stack and guard
+  const long long limit = read_number("/proc/sys/vm/max_map_count");
+  const long long in_use = mappings_in_use();
+  if (limit > 0 && needed + in_use > limit) {
+    const long long suggested = (needed + in_use) * 5 / 4 / 65536 * 65536 + 65536;
+    throw InputError(std::to_string(actors) + " ranks need " + std::to_string(needed) +
+                     " memory mappings (a stack and its guard page each), more than vm.max_map_count allows (" +
+                     std::to_string(limit) + ", " + std::to_string(in_use) + " in use): raise it, as root, with " +
+                     "`sysctl -w vm.max_map_count=" + std::to_string(suggested) + "`, or simulate fewer ranks");
+  }
+  check_address_space(actors, stack_bytes_, static_cast<double>(stack_bytes_ + stack_guard_bytes()));
+}
+
+// Throws std::bad_alloc when the guard cannot be set, which happens when the process runs out of memory mappings:
+// boost's protected_fixedsize_stack only asserts that in debug builds, so past the limit stacks silently lost their
+// guard and an overflow would have overwritten the next rank's stack.
+ActorStack GuardedStacks::allocate()
+{
+  const size_t guard = stack_guard_bytes();
+  const size_t bytes = stack_bytes_ + guard;
+  void* base = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (base == MAP_FAILED)
+    throw std::bad_alloc();
+  if (::mprotect(base, guard, PROT_NONE) != 0) {
+    ::munmap(base, bytes);
+    throw std::bad_alloc();
+  }
+  return {static_cast<char*>(base) + guard, stack_bytes_, nullptr};
+}
+
+void GuardedStacks::release(const ActorStack& stack) noexcept
+{
+  const size_t guard = stack_guard_bytes();
+  ::munmap(static_cast<char*>(stack.bottom) - guard, stack.size + guard);
+}
+
+// --- StackArena
+
+std::atomic<bool> StackArena::measuring_{false};
+std::atomic<size_t> StackArena::deepest_use_{0};
+
+namespace {
+
+constexpr size_t kFirstReservationSlices = 256;
+
+// The top of each slice holds two words that are not its actor's stack: the canary of the slice above (whose bottom
+// is this slice's top) and, while the slice is free, the link to the next free one. Both lie in the page an actor
+// touches first (its top page), so watching for overflow costs no page: a canary at the bottom of the actor's own
+// slice would touch a page of its own in every slice.
+constexpr size_t kSliceHeaderBytes = 2 * sizeof(uint64_t);
+
+} // namespace
+
+StackArena::StackArena(size_t slice_bytes) : slice_bytes_(whole_pages(std::max(slice_bytes, 2 * kSliceHeaderBytes))) {}
+
+StackArena::~StackArena()
+{
+  for (const Reservation& reservation : reservations_)
+    ::munmap(reservation.base, reservation.bytes);
+}
+
+void StackArena::check_capacity(long long actors) const
+{
+  // The reservations double: in the worst case half of the last one is unused.
+  check_address_space(actors, slice_bytes_, 2.0 * static_cast<double>(slice_bytes_));
+}
+
+// A reservation starts with a page that holds the canary of its first slice, then its slices.
+void StackArena::reserve_more()
+{
+  const size_t slices = reservations_.empty() ? kFirstReservationSlices : 2 * reservations_.back().slices;
+  const size_t bytes = page_bytes() + slices * slice_bytes_;
+  void* base = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (base == MAP_FAILED)
+    throw std::bad_alloc();
+  reservations_.push_back({static_cast<char*>(base), bytes, slices});
+  next_ = static_cast<char*>(base) + page_bytes();
+  end_ = static_cast<char*>(base) + bytes;
+}
+
+ActorStack StackArena::allocate()
+{
+  char* bottom = nullptr;
+  if (free_ != nullptr) {
+    bottom = free_;
+    std::memcpy(&free_, next_free_link(bottom), sizeof free_);
+  } else {
+    if (next_ == end_)
+      reserve_more();
+    bottom = next_;
+    next_ += slice_bytes_;
+  }
+  auto* canary = reinterpret_cast<uint64_t*>(bottom) - 1; // the top word of the slice (or page) under this one
+  *canary = kStackCanary;
+  return {bottom, stack_bytes(), canary};
+}
+
+void StackArena::release(const ActorStack& stack) noexcept
+{
+  if (measuring_.load()) {
+    const auto* word = static_cast<const uint64_t*>(stack.bottom);
+    const auto* top = word + stack.size / sizeof(uint64_t);
+    while (word < top && *word == 0)
+      ++word;
+    const auto used = static_cast<size_t>(top - word) * sizeof(uint64_t);
+    size_t deepest = deepest_use_.load();
+    while (used > deepest && not deepest_use_.compare_exchange_weak(deepest, used)) {
+    }
+  }
+  auto* bottom = static_cast<char*>(stack.bottom);
+  std::memcpy(next_free_link(bottom), &free_, sizeof free_);
+  free_ = bottom;
+}
+
+size_t StackArena::stack_bytes() const
+{
+  return slice_bytes_ - kSliceHeaderBytes;
+}
+
+char* StackArena::next_free_link(char* bottom) const
+{
+  return bottom + slice_bytes_ - kSliceHeaderBytes;
+}
+
+} // namespace mpisim::kernel

@@ -1,0 +1,108 @@
+// Where actors' stacks come from. The engine asks its stack provider for one stack per actor and gives it back when
+// the actor ends; the front end picks the provider:
+//  - GuardedStacks: a mapping per stack with an inaccessible guard region under it, so that an overflow faults
+//    instead of writing into memory below (ranks running user code: online mode). Two memory mappings per actor,
+//    counted against Linux's vm.max_map_count.
+//  - StackArena: slices of a few large reservations, reused when an actor ends, no guard (ranks running only
+//    mpisim's own code, of bounded depth: replay). The number of actors does not depend on vm.max_map_count; an
+//    overflow is caught by a canary word right under each stack, checked each time the actor suspends or ends.
+// In both, pages are reserved, not touched: a stack costs the pages its actor has used.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace mpisim::kernel {
+
+// One actor's stack: usable bytes [bottom, bottom + size), growing down from the top.
+struct ActorStack {
+  void* bottom = nullptr;
+  size_t size = 0;
+  // The word right under an unguarded stack, which an overflow overwrites first (null under a guard region).
+  uint64_t* canary = nullptr;
+};
+
+inline constexpr uint64_t kStackCanary = 0x6d7069736d21a5c3ULL;
+
+// Whether the actor using `stack` has overflowed it: its canary is no longer intact (always false when guarded).
+inline bool canary_broken(const ActorStack& stack)
+{
+  return stack.canary != nullptr && *stack.canary != kStackCanary;
+}
+
+class StackProvider {
+public:
+  virtual ~StackProvider() = default;
+  // Throws InputError, before any is made, when `actors` stacks cannot all be had; the message names the limit that
+  // is hit and how to raise it.
+  virtual void check_capacity(long long actors) const = 0;
+  // Throws std::bad_alloc when the system refuses memory.
+  virtual ActorStack allocate() = 0;
+  virtual void release(const ActorStack& stack) noexcept = 0;
+  // The usable bytes of each stack.
+  virtual size_t stack_bytes() const = 0;
+  // The bytes of inaccessible memory right under each stack (0: none, the canary watches instead).
+  virtual size_t guard_bytes() const = 0;
+};
+
+// The inaccessible region under each guarded stack: larger than a page, so that a frame of a few kilobytes (a local
+// array) cannot jump over it; address space only (one mapping, no memory).
+size_t stack_guard_bytes();
+
+class GuardedStacks final : public StackProvider {
+public:
+  explicit GuardedStacks(size_t stack_bytes);
+  // Each stack takes two memory mappings (the stack and its guard), counted against vm.max_map_count with the
+  // mappings the process already has, and its size plus the guard in address space.
+  void check_capacity(long long actors) const override;
+  ActorStack allocate() override;
+  void release(const ActorStack& stack) noexcept override;
+  size_t stack_bytes() const override { return stack_bytes_; }
+  size_t guard_bytes() const override { return stack_guard_bytes(); }
+
+private:
+  size_t stack_bytes_; // whole pages
+};
+
+class StackArena final : public StackProvider {
+public:
+  // Slices of `slice_bytes` (rounded up to whole pages, so that a shallow actor touches one page of its own), the
+  // top 16 bytes of which are not stack (see Stacks.cpp).
+  explicit StackArena(size_t slice_bytes);
+  ~StackArena() override;
+  StackArena(const StackArena&) = delete;
+  StackArena& operator=(const StackArena&) = delete;
+
+  // Address space only: the reservations grow by doubling, a few dozen mappings whatever the number of actors.
+  void check_capacity(long long actors) const override;
+  ActorStack allocate() override;
+  void release(const ActorStack& stack) noexcept override;
+  size_t stack_bytes() const override;
+  size_t guard_bytes() const override { return 0; }
+
+  // Measurement of the stack depth actors reach (for sizing slices; tests): while on, each released slice is scanned
+  // for the lowest word ever written above its canary, and the deepest use in any arena is kept.
+  static void measure_depth(bool on) { measuring_.store(on); }
+  static size_t deepest_use() { return deepest_use_.load(); }
+
+private:
+  void reserve_more();
+  char* next_free_link(char* bottom) const;
+
+  size_t slice_bytes_;
+  struct Reservation {
+    char* base;
+    size_t bytes;
+    size_t slices;
+  };
+  std::vector<Reservation> reservations_;
+  char* next_ = nullptr; // the first slice never handed out, in the last reservation
+  char* end_ = nullptr;
+  char* free_ = nullptr; // released slices, linked, reused last in, first out (their touched pages are warm)
+  static std::atomic<bool> measuring_;
+  static std::atomic<size_t> deepest_use_;
+};
+
+} // namespace mpisim::kernel
