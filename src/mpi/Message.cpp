@@ -45,6 +45,8 @@ void Message::start_transfer()
 
 void Message::match(RequestPtr receive)
 {
+  if (dropped_)
+    return;
   receive_ = std::move(receive);
   receive_->status = Status{source(), tag(), bytes(), false, id_};
   if (protocol_ != models::Protocol::Eager)
@@ -63,6 +65,8 @@ void Message::cancel()
 
 void Message::activity_done(kernel::Activity& activity)
 {
+  if (dropped_ && &activity == transfer_.sender_release.get())
+    return;
   if (&activity == transfer_.sender_release.get())
     release_sender();
   else
@@ -81,6 +85,8 @@ void Message::arrive()
   arrived_ = true;
   auto self = std::move(in_flight_); // the message may be released when this function returns
   transfer_.arrival.reset();
+  if (dropped_)
+    return;
   if (world_.observed() && not cancelled_)
     world_.report(MessageRecord{source_world_, destination_world_, tag(), context(), bytes(), posted_at_, started_at_,
                                 world_.engine().now(), protocol_, id_});

@@ -184,21 +184,27 @@ void describe(ApiScope& scope, const PreparedCollective& prepared)
 int run_blocking(ApiScope& scope, PreparedCollective& prepared)
 {
   describe(scope, prepared);
-  scope.runtime().simulation().collectives().run(scope.rank(), prepared.comm, prepared.call);
-  prepared.finish();
-  return MPI_SUCCESS;
+  const int handle = scope.runtime().communicators().handle_of_context(prepared.comm.context());
+  return failure_aware(handle, mpi::collective_name(prepared.call.op), [&] {
+    scope.runtime().simulation().collectives().run(scope.rank(), prepared.comm, prepared.call);
+    prepared.finish();
+    return MPI_SUCCESS;
+  });
 }
 
 int start_nonblocking(ApiScope& scope, const PreparedPtr& prepared, MPI_Request* request)
 {
   describe(scope, *prepared);
-  prepared->call.nonblocking = true;
-  RequestEntry entry;
-  entry.request = scope.runtime().simulation().collectives().start(scope.rank(), prepared->comm, prepared->call);
-  entry.on_complete = [prepared] { prepared->finish(); };
-  entry.keep_alive = prepared;
-  *request = scope.runtime().requests().add(std::move(entry));
-  return MPI_SUCCESS;
+  const int handle = scope.runtime().communicators().handle_of_context(prepared->comm.context());
+  return failure_aware(handle, mpi::collective_name(prepared->call.op), [&] {
+    prepared->call.nonblocking = true;
+    RequestEntry entry;
+    entry.request = scope.runtime().simulation().collectives().start(scope.rank(), prepared->comm, prepared->call);
+    entry.on_complete = [prepared] { prepared->finish(); };
+    entry.keep_alive = prepared;
+    *request = scope.runtime().requests().add(std::move(entry));
+    return MPI_SUCCESS;
+  });
 }
 
 } // namespace mpisim::online

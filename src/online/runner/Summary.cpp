@@ -55,6 +55,45 @@ std::string quoted(const std::string& text)
   }
   return out + "\"";
 }
+// The failures and attempts (--fail, --fail-mtbf, --restart), one line each, when there were any.
+std::string attempts_text(const RunnerOptions& options, const RunOutcome& outcome)
+{
+  std::ostringstream out;
+  const std::vector<Attempt>& attempts = outcome.attempts;
+  for (size_t a = 0; a < attempts.size(); ++a)
+    for (const mpi::FailureAt& failure : attempts[a].failures)
+      out << "Process failure: rank " << failure.rank << " at " << fixed(failure.date) << " s (attempt " << a + 1
+          << ")\n";
+  if (attempts.size() > 1) {
+    for (size_t a = 0; a < attempts.size(); ++a)
+      out << "Attempt " << a + 1 << ": " << fixed(attempts[a].start) << " s to " << fixed(attempts[a].end) << " s, "
+          << attempts[a].outcome << "\n";
+    out << "Time lost to failures: " << fixed(time_lost(attempts, options.restart_cost)) << " s (restart cost "
+        << fixed(options.restart_cost) << " s each)\n";
+  }
+  return out.str();
+}
+
+std::string attempts_json(const RunnerOptions& options, const RunOutcome& outcome)
+{
+  std::ostringstream out;
+  out << "  \"failures\": [";
+  bool first = true;
+  for (size_t a = 0; a < outcome.attempts.size(); ++a)
+    for (const mpi::FailureAt& failure : outcome.attempts[a].failures) {
+      out << (first ? "" : ", ") << "{\"rank\": " << failure.rank << ", \"time\": " << exact(failure.date)
+          << ", \"attempt\": " << a + 1 << "}";
+      first = false;
+    }
+  out << "],\n  \"attempts\": [";
+  for (size_t a = 0; a < outcome.attempts.size(); ++a)
+    out << (a ? ", " : "") << "{\"attempt\": " << a + 1 << ", \"start\": " << exact(outcome.attempts[a].start)
+        << ", \"end\": " << exact(outcome.attempts[a].end) << ", \"outcome\": " << quoted(outcome.attempts[a].outcome)
+        << "}";
+  out << "],\n  \"time_lost\": " << exact(time_lost(outcome.attempts, options.restart_cost)) << ",\n";
+  return out.str();
+}
+
 } // namespace
 
 std::string summary_text(const RunnerOptions& options, const Runtime& runtime, const RunOutcome& outcome)
@@ -79,6 +118,7 @@ std::string summary_text(const RunnerOptions& options, const Runtime& runtime, c
                   static_cast<unsigned long long>(a.calls));
     out << line;
   }
+  out << attempts_text(options, outcome);
   return out.str();
 }
 
@@ -100,7 +140,8 @@ std::string summary_json(const RunnerOptions& options, const Runtime* runtime, c
     for (size_t i = 0; i < runtime->warnings().size(); ++i)
       out << (i ? ", " : "") << quoted(runtime->warnings()[i]);
   out << "],\n  \"simulated_time\": " << exact(outcome.simulated_time)
-      << ",\n  \"fingerprint\": " << fingerprint_text(outcome.fingerprint) << ",\n  \"inputs\": {\"program\": " << quoted(options.program)
+      << ",\n  \"fingerprint\": " << fingerprint_text(outcome.fingerprint)
+      << ",\n  \"inputs\": {\"program\": " << quoted(options.program)
       << ", \"platform\": " << quoted(options.simulation.platform)
       << ", \"model\": " << quoted(options.simulation.model)
       << ", \"collective_selector\": " << quoted(options.simulation.collective_selector)
@@ -121,7 +162,8 @@ std::string summary_json(const RunnerOptions& options, const Runtime* runtime, c
     out << (r ? ",\n    " : "\n    ") << "{\"rank\": " << r << ", \"compute\": " << exact(a.compute)
         << ", \"mpi\": " << exact(a.mpi) << ", \"finish\": " << exact(a.finish) << ", \"calls\": " << a.calls << "}";
   }
-  out << (ranks ? "\n  ],\n" : "],\n") << "  \"host\": {\"wall_seconds\": " << exact(outcome.wall_seconds)
+  out << (ranks ? "\n  ],\n" : "],\n") << attempts_json(options, outcome)
+      << "  \"host\": {\"wall_seconds\": " << exact(outcome.wall_seconds)
       << ", \"host_speed\": " << exact(outcome.host_speed) << "}\n}\n";
   return out.str();
 }
