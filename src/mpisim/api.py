@@ -159,6 +159,7 @@ class OnlineRankStats:
     mpi: float  # inside MPI calls
     finish: float  # date the rank's main returned
     calls: int
+    failed: bool = False  # the rank failed (--fail, --fail-mtbf) in the last attempt
 
 
 @dataclass
@@ -179,6 +180,11 @@ class RunResult(Result):
     outcome: str = "ok"
     warnings: List[str] = field(default_factory=list)
     host_speed: float = 0.0  # flop/s that scaled computation: measured at start unless given (then also in inputs)
+    # --fail, --fail-mtbf, --restart: every failure ({"rank", "time", "attempt"}), every attempt ({"attempt", "start",
+    # "end", "outcome"}) and the simulated time they cost (docs/failures.md)
+    failures: List[dict] = field(default_factory=list)
+    attempts: List[dict] = field(default_factory=list)
+    time_lost: float = 0.0
 
     def to_dict(self) -> dict:
         from mpisim import __version__
@@ -189,6 +195,9 @@ class RunResult(Result):
             "outcome": self.outcome,
             "exit_status": self.exit_status,
             "warnings": self.warnings,
+            "failures": self.failures,
+            "attempts": self.attempts,
+            "time_lost": self.time_lost,
             "fingerprint": f"{self.fingerprint:016x}",
             "inputs": self.inputs,
             "model_parameters": self.model_parameters,
@@ -240,7 +249,8 @@ def _summary_failure(summary: dict, status: int, stdout: str, stderr: str) -> Ex
 
 def _completed(summary: dict) -> bool:
     """Whether every rank's main returned (outcome ok or application-exit, no rank cut short by exit())."""
-    return summary.get("outcome", "ok") in ("ok", "application-exit") and all(r["finish"] >= 0 for r in summary["ranks"])
+    return summary.get("outcome", "ok") in ("ok", "application-exit") and all(
+        r["finish"] >= 0 or r.get("failed", False) for r in summary["ranks"])
 
 
 def _forced_algorithms(coll) -> Dict[str, str]:
@@ -318,6 +328,9 @@ def run(program: str, args: Sequence[str] = (), **options) -> RunResult:
         outcome=summary["outcome"],
         warnings=list(summary["warnings"]),
         host_speed=summary["host"]["host_speed"],
+        failures=list(summary.get("failures", [])),
+        attempts=list(summary.get("attempts", [])),
+        time_lost=summary.get("time_lost", 0.0),
     )
 
 

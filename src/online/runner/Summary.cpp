@@ -1,5 +1,6 @@
 #include "online/runner/Summary.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdint>
 #include <cstdio>
@@ -55,6 +56,15 @@ std::string quoted(const std::string& text)
   }
   return out + "\"";
 }
+bool failed_in_last_attempt(const RunOutcome& outcome, size_t rank)
+{
+  if (outcome.attempts.empty())
+    return false;
+  const std::vector<mpi::FailureAt>& failures = outcome.attempts.back().failures;
+  return std::any_of(failures.begin(), failures.end(),
+                     [rank](const mpi::FailureAt& f) { return f.rank == static_cast<int>(rank); });
+}
+
 // The failures and attempts (--fail, --fail-mtbf, --restart), one line each, when there were any.
 std::string attempts_text(const RunnerOptions& options, const RunOutcome& outcome)
 {
@@ -114,8 +124,8 @@ std::string summary_text(const RunnerOptions& options, const Runtime& runtime, c
       r = shown - 8;
     }
     const RankAccount& a = accounts[r];
-    std::snprintf(line, sizeof line, "%6zu %14.9f %14.9f %14.9f %10llu\n", r, a.compute, a.mpi, a.finish,
-                  static_cast<unsigned long long>(a.calls));
+    std::snprintf(line, sizeof line, "%6zu %14.9f %14.9f %14.9f %10llu%s\n", r, a.compute, a.mpi, a.finish,
+                  static_cast<unsigned long long>(a.calls), failed_in_last_attempt(outcome, r) ? "  failed" : "");
     out << line;
   }
   out << attempts_text(options, outcome);
@@ -160,7 +170,8 @@ std::string summary_json(const RunnerOptions& options, const Runtime* runtime, c
   for (size_t r = 0; r < ranks; ++r) {
     const RankAccount& a = runtime->accounts()[r];
     out << (r ? ",\n    " : "\n    ") << "{\"rank\": " << r << ", \"compute\": " << exact(a.compute)
-        << ", \"mpi\": " << exact(a.mpi) << ", \"finish\": " << exact(a.finish) << ", \"calls\": " << a.calls << "}";
+        << ", \"mpi\": " << exact(a.mpi) << ", \"finish\": " << exact(a.finish) << ", \"calls\": " << a.calls
+        << ", \"failed\": " << (failed_in_last_attempt(outcome, r) ? "true" : "false") << "}";
   }
   out << (ranks ? "\n  ],\n" : "],\n") << attempts_json(options, outcome)
       << "  \"host\": {\"wall_seconds\": " << exact(outcome.wall_seconds)
