@@ -138,6 +138,7 @@ py::dict replay_to_python(const replay::ReplayResult& result)
     rank["wait"] = r.wait;
     rank["finish"] = r.finish;
     rank["actions"] = r.actions;
+    rank["failed"] = r.failed;
     ranks.append(rank);
   }
   py::dict out;
@@ -158,6 +159,14 @@ py::dict replay_to_python(const replay::ReplayResult& result)
     decisions.append(decision);
   }
   out["collective_decisions"] = decisions;
+  py::list failures;
+  for (const mpi::FailureAt& f : result.failures) {
+    py::dict failure;
+    failure["rank"] = f.rank;
+    failure["time"] = f.date;
+    failures.append(failure);
+  }
+  out["failures"] = failures;
   return out;
 }
 

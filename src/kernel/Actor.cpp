@@ -98,7 +98,12 @@ Actor::Actor(Engine& engine, int id, std::string name, std::function<void()> bod
                                  });
 }
 
-Actor::~Actor() = default;
+Actor::~Actor()
+{
+  // A killed actor's fiber is abandoned, not unwound (Engine::kill): its stack stays mapped until the process ends.
+  if (killed_)
+    new boost::context::fiber(std::move(fiber_)); // NOLINT(cppcoreguidelines-owning-memory): deliberately leaked
+}
 
 bool Actor::overflows_stack(const void* address, uintptr_t stack_pointer) const
 {

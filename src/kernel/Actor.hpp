@@ -74,6 +74,7 @@ private:
   boost::context::fiber maestro_;
   std::exception_ptr failure_;
   bool cancelled_ = false;
+  bool killed_ = false; // Engine::kill: finished without unwinding; its fiber is left as it is
   std::vector<std::function<void()>> interrupts_; // Engine::interrupt: handlers to run when the actor resumes
 };
 

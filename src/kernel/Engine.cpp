@@ -13,6 +13,21 @@ namespace {
 thread_local Engine* current_engine = nullptr;
 }
 
+class Engine::BackgroundEvent : public Event {
+public:
+  BackgroundEvent(Engine& engine, std::function<void()> action) : engine_(engine), action_(std::move(action)) {}
+  void fire() override
+  {
+    --engine_.background_pending_;
+    std::function<void()> action = std::move(action_);
+    action();
+  }
+
+private:
+  Engine& engine_;
+  std::function<void()> action_;
+};
+
 Engine::Engine() : previous_(current_engine)
 {
   current_engine = this;
@@ -134,6 +149,31 @@ size_t Engine::wait_any(std::span<Activity* const> activities)
   return first_done();
 }
 
+void Engine::schedule_background(SimTime date, std::function<void()> action)
+{
+  background_events_.push_back(std::make_unique<BackgroundEvent>(*this, std::move(action)));
+  ++background_pending_;
+  events_.schedule(*background_events_.back(), std::max(date, now_));
+}
+
+void Engine::kill(Actor& actor)
+{
+  if (actor.state_ == Actor::State::Finished)
+    return;
+  actor.killed_ = true;
+  actor.interrupts_.clear();
+  if (&actor == running_) { // run_ready_actors counts it as finished when it gives control back
+    actor.state_ = Actor::State::Finished;
+    actor.suspend();
+    return; // never reached: nothing resumes a finished actor
+  }
+  if (actor.state_ == Actor::State::Ready)
+    ready_.erase(std::find(ready_.begin(), ready_.end(), &actor));
+  actor.state_ = Actor::State::Finished;
+  actor.blocked_on_ = nullptr;
+  --alive_;
+}
+
 std::shared_ptr<TimerActivity> Engine::start_timer(SimTime delay, std::string what)
 {
   auto timer = std::make_shared<TimerActivity>(std::move(what));
@@ -207,7 +247,7 @@ void Engine::run()
     update_models();
     if (not ready_.empty())
       continue;
-    if (events_.empty()) {
+    if (events_.size() == background_pending_) {
       if (stall_handler_ && stall_handler_())
         continue;
       report_deadlock();

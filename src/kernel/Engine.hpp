@@ -73,6 +73,9 @@ public:
 
   // Timers.
   void schedule(Event& event, SimTime date, int priority = 0) { events_.schedule(event, date, priority); }
+  // An action at `date` that does not keep the run going (a process failure injected at a date): when every actor
+  // left is blocked and only such actions remain, the run is deadlocked now; it does not wait for them.
+  void schedule_background(SimTime date, std::function<void()> action);
   void cancel(Event& event) { events_.cancel(event); }
   std::shared_ptr<TimerActivity> start_timer(SimTime delay, std::string what);
 
@@ -90,6 +93,15 @@ public:
   // running; otherwise when it next resumes, and an actor blocked in wait() or wait_any() is resumed for it at the
   // current date, runs it, and blocks again on what it waited for. Dropped for an actor that has finished.
   void interrupt(Actor& actor, std::function<void()> handler);
+
+  // Stops an actor for good, wherever it is (a process failure): it never runs again, whatever it waited for, and
+  // counts as finished. Its stack is not unwound: it may run through an application's frames, whose code may be gone
+  // by the time the engine is destroyed. An actor may kill itself (the call does not return).
+  void kill(Actor& actor);
+  bool killed(const Actor& actor) const { return actor.killed_; }
+
+  // The clock's value before the run starts (a restarted attempt continues from the previous one's date).
+  void start_clock_at(SimTime date) { now_ = date; }
 
   // The actors blocked now, in creation order, each with what it waits for (the lines of a deadlock report).
   struct BlockedActor {
@@ -126,6 +138,9 @@ private:
   uint64_t fingerprint_ = 1469598103934665603ULL;
   uint64_t events_fired_ = 0;
   Engine* previous_ = nullptr;
+  class BackgroundEvent;
+  std::vector<std::unique_ptr<BackgroundEvent>> background_events_;
+  size_t background_pending_ = 0;
 };
 
 } // namespace mpisim::kernel

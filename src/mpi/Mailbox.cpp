@@ -95,6 +95,42 @@ bool Mailbox::cancel_send(const Request& send)
   return false;
 }
 
+namespace {
+std::vector<RequestPtr> take_from(MatchQueue<RequestPtr>& queue, const std::function<bool(const Request&)>& pick)
+{
+  std::vector<RequestPtr> taken;
+  for (auto it = queue.begin(); it != queue.end();) {
+    if (pick(**it)) {
+      taken.push_back(std::move(*it));
+      it = queue.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  return taken;
+}
+} // namespace
+
+std::vector<RequestPtr> Mailbox::take_posted(const std::function<bool(const Request&)>& pick)
+{
+  return take_from(posted_, pick);
+}
+
+std::vector<RequestPtr> Mailbox::take_probes(const std::function<bool(const Request&)>& pick)
+{
+  return take_from(probes_, pick);
+}
+
+void Mailbox::drop_unexpected(const Message& message)
+{
+  for (auto it = unexpected_.begin(); it != unexpected_.end(); ++it) {
+    if (it->get() == &message) {
+      unexpected_.erase(it);
+      return;
+    }
+  }
+}
+
 void Mailbox::post_receive(const RequestPtr& receive)
 {
   for (auto it = unexpected_.begin(); it != unexpected_.end(); ++it) {

@@ -7,6 +7,9 @@
 #include "mpi/MatchQueue.hpp"
 #include "mpi/Message.hpp"
 
+#include <functional>
+#include <vector>
+
 namespace mpisim::mpi {
 
 class Mailbox {
@@ -28,6 +31,11 @@ public:
   // it is too late (matched already, or not here).
   bool cancel_receive(const Request& receive);
   bool cancel_send(const Request& send);
+
+  // Process failures: takes out the posted receives (probes) `pick` chooses, in posting order; drops a message.
+  std::vector<RequestPtr> take_posted(const std::function<bool(const Request&)>& pick);
+  std::vector<RequestPtr> take_probes(const std::function<bool(const Request&)>& pick);
+  void drop_unexpected(const Message& message);
 
   size_t unexpected_count() const { return unexpected_.size(); }
   size_t posted_count() const { return posted_.size(); }

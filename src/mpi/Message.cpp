@@ -63,6 +63,8 @@ void Message::date_arrival_at_match()
 
 void Message::match(RequestPtr receive)
 {
+  if (dropped_)
+    return;
   receive_ = std::move(receive);
   receive_->status = Status{source(), tag(), bytes(), false, id_};
   if (not started_)
@@ -84,6 +86,8 @@ void Message::cancel()
 void Message::activity_done(kernel::Activity& activity)
 {
   if (&activity == transfer_.sender_release.get()) {
+    if (dropped_) // its sender failed
+      return;
     auto self = shared_from_this();
     if (not sender_released_)
       release_sender();
@@ -106,6 +110,8 @@ void Message::arrive()
   arrived_ = true;
   auto self = std::move(in_flight_); // the message may be released when this function returns
   transfer_.arrival.reset();
+  if (dropped_)
+    return;
   if (world_.observed() && not cancelled_)
     world_.report(MessageRecord{source_world_, destination_world_, tag(), context(), bytes(), posted_at_, started_at_,
                                 world_.engine().now(), protocol_, id_});

@@ -50,6 +50,17 @@ public:
   void cancel();
   bool is_sent_by(const Request& send) const { return send_.get() == &send; }
 
+  // Process failures (World::fail_rank): who sends to whom, whether the data has all arrived, the requests.
+  int source_world() const { return source_world_; }
+  int destination_world() const { return destination_world_; }
+  bool arrived() const { return arrived_; }
+  bool dropped() const { return dropped_; }
+  Request& send() const { return *send_; }
+  Request* receive() const { return receive_.get(); }
+  // Never delivered: the sender failed before the data arrived, or the receiver failed. A transfer in flight runs to
+  // its end (it keeps its share of the network), and nothing happens then.
+  void drop() { dropped_ = true; }
+
 private:
   void activity_done(kernel::Activity& activity) override;
   void watch_arrival();
@@ -78,6 +89,7 @@ private:
   bool sender_released_ = false;
   bool holds_sender_; // the send request completes at arrival (or the model's release), not at the post
   bool cancelled_ = false;
+  bool dropped_ = false;
 };
 
 using MessagePtr = std::shared_ptr<Message>;

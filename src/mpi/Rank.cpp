@@ -7,10 +7,36 @@
 
 namespace mpisim::mpi {
 
+void Rank::check_peer(const Communicator& comm, int peer, int tag, bool receiving) const
+{
+  world_.check_operation(world_rank_, comm, false);
+  const kernel::SimTime now = world_.engine().now();
+  if (peer >= 0) {
+    const int world_peer = comm.world_rank(peer);
+    if (world_.has_failed(world_peer) &&
+        (not receiving || world_.mailbox(world_rank_).find_unexpected(comm.context(), peer, tag) == nullptr))
+      throw ProcessFailure(FailureKind::ProcessFailed, world_peer, world_.failed_at(world_peer), world_rank_, now,
+                           comm.name(), comm.context());
+  } else if (receiving) {
+    const int failed = world_.failed_member(comm, world_rank_);
+    if (failed >= 0 && world_.mailbox(world_rank_).find_unexpected(comm.context(), kAnySource, tag) == nullptr)
+      throw ProcessFailure(FailureKind::ProcessFailed, failed, world_.failed_at(failed), world_rank_, now, comm.name(),
+                           comm.context());
+  }
+}
+
+void Rank::throw_if_failed(const Request& request) const
+{
+  if (request.failure != FailureKind::None)
+    throw world_.failure_of(request);
+}
+
 RequestPtr Rank::post_send(const Communicator& comm, int dst, int tag, double bytes, const void* data,
                            std::vector<std::byte> packed, bool blocking, SendMode mode)
 {
   end_polling_streak();
+  if (world_.detects_failures())
+    check_peer(comm, dst, tag, false);
   const models::NetworkModel& network = world_.network();
   const int destination = comm.world_rank(dst);
   const models::ProtocolThresholds thresholds =
@@ -42,6 +68,7 @@ RequestPtr Rank::post_send(const Communicator& comm, int dst, int tag, double by
       std::memcpy(message->copied.data(), data, message->copied.size());
     }
   }
+  world_.track(message);
   if (chosen.starts_at_post)
     message->start_transfer();
   if (not chosen.holds_sender)
@@ -91,6 +118,8 @@ RequestPtr Rank::irecv(const Communicator& comm, int src, int tag, double bytes,
 RequestPtr Rank::post_receive(const Communicator& comm, int src, int tag, double bytes, void* buffer, DatatypePtr type)
 {
   end_polling_streak();
+  if (world_.detects_failures())
+    check_peer(comm, src, tag, true);
   auto request = std::make_shared<Request>(RequestKind::Receive, world_rank_, comm, src, tag, bytes);
   request->posted_at = world_.engine().now();
   request->buffer = buffer;
@@ -142,6 +171,7 @@ Status Rank::wait(Request& request)
 {
   end_polling_streak();
   world_.engine().wait(request);
+  throw_if_failed(request);
   pay_pending_overhead(request);
   return request.status;
 }
@@ -149,6 +179,20 @@ Status Rank::wait(Request& request)
 void Rank::waitall(std::span<const RequestPtr> requests)
 {
   end_polling_streak();
+  if (world_.detects_failures()) { // the first failure ends the wait, whatever the requests before it wait for
+    while (true) {
+      std::vector<kernel::Activity*> pending;
+      for (const RequestPtr& request : requests) {
+        if (request && request->done())
+          throw_if_failed(*request);
+        else if (request)
+          pending.push_back(request.get());
+      }
+      if (pending.empty())
+        break;
+      world_.engine().wait_any(pending);
+    }
+  }
   for (const RequestPtr& request : requests)
     if (request)
       world_.engine().wait(*request);
@@ -165,6 +209,7 @@ size_t Rank::waitany(std::span<const RequestPtr> requests)
   for (const RequestPtr& request : requests)
     activities.push_back(request.get());
   size_t index = world_.engine().wait_any(activities);
+  throw_if_failed(*requests[index]);
   pay_pending_overhead(*requests[index]);
   return index;
 }
@@ -281,6 +326,7 @@ bool Rank::smpi_test(Request& request)
   }
   multiplier = 1;
   request.test_saw_complete = true;
+  throw_if_failed(request);
   pay_pending_overhead(request);
   return true;
 }
@@ -300,8 +346,10 @@ bool Rank::test(Request& request)
   const RequestPtr self = std::static_pointer_cast<Request>(request.shared_from_this());
   const bool done =
       poll(pending_of({&self, 1}), nullptr, request.kind() != RequestKind::Generalized, [&] { return request.done(); });
-  if (done)
+  if (done) {
+    throw_if_failed(request);
     pay_pending_overhead(request);
+  }
   return done;
 }
 
@@ -335,8 +383,10 @@ std::optional<size_t> Rank::testany(std::span<const RequestPtr> requests)
   } else {
     poll(pending_of(requests), nullptr, all_simulated(requests), [&] { return (index = first_done()).has_value(); });
   }
-  if (index)
+  if (index) {
+    throw_if_failed(*requests[*index]);
     pay_pending_overhead(*requests[*index]);
+  }
   return index;
 }
 
@@ -357,6 +407,9 @@ bool Rank::testall(std::span<const RequestPtr> requests)
     return false;
   for (const RequestPtr& request : requests)
     if (request)
+      throw_if_failed(*request);
+  for (const RequestPtr& request : requests)
+    if (request)
       pay_pending_overhead(*request);
   return true;
 }
@@ -373,11 +426,17 @@ bool Rank::testsome(std::span<const RequestPtr> requests)
   auto some_done = [&] {
     return std::any_of(requests.begin(), requests.end(), [](const RequestPtr& r) { return r && r->done(); });
   };
-  return poll(pending_of(requests), nullptr, all_simulated(requests), some_done);
+  const bool some = poll(pending_of(requests), nullptr, all_simulated(requests), some_done);
+  for (const RequestPtr& request : requests)
+    if (request && request->done())
+      throw_if_failed(*request);
+  return some;
 }
 
 std::optional<Status> Rank::iprobe(const Communicator& comm, int src, int tag)
 {
+  if (world_.detects_failures())
+    check_peer(comm, src, tag, true);
   Mailbox& mailbox = world_.mailbox(world_rank_);
   const Message* message = nullptr;
   auto look = [&] { return (message = mailbox.find_unexpected(comm.context(), src, tag)) != nullptr; };
@@ -414,9 +473,12 @@ Status Rank::wait_for_message(const Communicator& comm, int src, int tag)
   Mailbox& mailbox = world_.mailbox(world_rank_);
   if (const Message* message = mailbox.find_unexpected(comm.context(), src, tag))
     return Status{message->source(), message->tag(), message->bytes(), false};
+  if (world_.detects_failures())
+    check_peer(comm, src, tag, true);
   auto probe = std::make_shared<Request>(RequestKind::Probe, world_rank_, comm, src, tag, 0);
   mailbox.add_probe(probe);
   world_.engine().wait(*probe);
+  throw_if_failed(*probe);
   return probe->status;
 }
 

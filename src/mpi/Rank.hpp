@@ -106,6 +106,11 @@ public:
   void set_message_log(MessageLog* log) { log_ = log; }
 
 private:
+  // Process failures: throws ProcessFailure when an operation with `peer` on `comm` cannot start (the peer failed,
+  // and for a receive no message of it is here; MPI_ANY_SOURCE with an unacknowledged failure; a revoked `comm`).
+  void check_peer(const Communicator& comm, int peer, int tag, bool receiving) const;
+  // A request completed by a failure or a revocation raises it in its owner.
+  void throw_if_failed(const Request& request) const;
   void note_received(const Request& request);
   void pay_pending_overhead(Request& request);
   // The realistic rule: one polling call looking at `pending` (requests not complete) and `filter` (a probe's),

@@ -5,6 +5,7 @@
 #include "kernel/Activity.hpp"
 #include "mpi/Communicator.hpp"
 #include "mpi/Datatype.hpp"
+#include "mpi/Failures.hpp"
 
 #include <cstdint>
 #include <memory>
@@ -72,6 +73,11 @@ public:
   std::shared_ptr<Message> claimed;
   // A test found it complete (--polling smpi): SimGrid frees it then, and MPI_Testall does not test it again.
   bool test_saw_complete = false;
+  // Completed by a process failure or a revocation rather than by its operation (mpi/Failures.hpp): the failed
+  // world rank (-1 for a revocation) and its date.
+  FailureKind failure = FailureKind::None;
+  int failed_rank = -1;
+  double failed_at = 0;
 
 private:
   RequestKind kind_;

@@ -1,5 +1,7 @@
 #include "mpi/RunOptions.hpp"
 
+#include "common/Errors.hpp"
+
 namespace mpisim::mpi {
 
 namespace {
@@ -87,6 +89,36 @@ options::OptionTable<SimulationOptions> make_table()
                      for (const auto& [op, algorithm] : assignments(v))
                        o.collective_algorithms[op] = algorithm; // the last one given wins
                    }});
+  table.push_back({{.name = "--fail",
+                    .type = ValueType::Text,
+                    .metavar = "RANK@TIME[,...]",
+                    .help = "kill these ranks at these simulated times, e.g. 3@1.5s,0@20ms (docs/failures.md)",
+                    .keyword = "fail"},
+                   [](Target& o, const OptionValue& v) {
+                     const std::vector<FailureAt> given = parse_failure_list(text(v));
+                     o.failures.at.insert(o.failures.at.end(), given.begin(), given.end());
+                   }});
+  table.push_back(
+      {{.name = "--fail-mtbf",
+        .type = ValueType::Time,
+        .metavar = "T",
+        .help = "each rank fails after an exponentially distributed time of mean T (reproducible by --seed)",
+        .keyword = "fail_mtbf"},
+       [](Target& o, const OptionValue& v) {
+         const double mtbf = std::get<double>(v);
+         if (not(mtbf > 0))
+           throw InputError("--fail-mtbf: the mean time between failures must be positive");
+         o.failures.mtbf = mtbf;
+       }});
+  table.push_back(
+      {{.name = "--seed",
+        .type = ValueType::Integer,
+        .metavar = "N",
+        .default_value = "1",
+        .help = "seed of the failure times drawn by --fail-mtbf",
+        .keyword = "seed",
+        .minimum = "0"},
+       [](Target& o, const OptionValue& v) { o.failures.seed = static_cast<uint64_t>(std::get<long long>(v)); }});
   return table;
 }
 

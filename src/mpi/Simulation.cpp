@@ -112,6 +112,8 @@ Simulation::Simulation(const SimulationOptions& options, int ranks, std::shared_
     throw InputError("placement gives " + std::to_string(hosts.size()) + " hosts for " + std::to_string(ranks) +
                      " ranks");
   world_ = std::make_unique<World>(*engine_, *platform_, *network_, std::move(hosts));
+  engine_->start_clock_at(options.start_time);
+  world_->schedule_failures(failure_dates(options.failures, ranks, options.start_time), options.detect_failures);
   // The trial lets a selector time algorithms (automatic); the others ignore it.
   collectives_ = std::make_unique<CollectiveLibrary>(
       options.collective_selector, options.collective_algorithms,
@@ -127,6 +129,8 @@ double Simulation::time_alone(const SimulationOptions& options, const std::strin
   trial.collective_selector = "default";
   trial.collective_algorithms = {{collective_name(call.op), algorithm}};
   trial.rank_hosts.clear();
+  trial.failures = {};
+  trial.start_time = 0;
   for (int local = 0; local < comm.size(); ++local)
     trial.rank_hosts.push_back(world_->host_of(comm.world_rank(local)));
   Simulation simulation(trial, comm.size(), platform_);

@@ -36,6 +36,11 @@ struct SimulationOptions {
   std::map<std::string, std::string> collective_algorithms; // operation -> algorithm
   size_t stack_size = size_t{256} * 1024;                   // RankStacks::Guarded
   RankStacks stacks = RankStacks::Guarded;
+  FailureOptions failures; // --fail, --fail-mtbf, --seed
+  // Online runs detect failures (operations involving a failed rank raise an MPI error); replay does not (they
+  // never complete). The clock starts at `start_time` (a restarted attempt), and only failures from then on apply.
+  bool detect_failures = false;
+  double start_time = 0;
 };
 
 // Loads a platform file, or builds one from a generator spec when `text` is not an existing file.

@@ -4,6 +4,7 @@
 #include "kernel/Engine.hpp"
 #include "models/NetworkModel.hpp"
 #include "mpi/Communicator.hpp"
+#include "mpi/Failures.hpp"
 #include "mpi/Mailbox.hpp"
 #include "mpi/Observer.hpp"
 #include "mpi/Polling.hpp"
@@ -17,6 +18,8 @@
 namespace mpisim::mpi {
 
 class Rank;
+class Message;
+class Request;
 
 // Where the ranks of a communicator run, grouped by host, for SMP-aware (hierarchical) collectives: nodes are
 // numbered by their lowest rank; each node's ranks and the nodes' leaders (lowest rank of each) form communicators.
@@ -82,6 +85,54 @@ public:
   // Starts one actor per rank, named "rank N", each running main(rank).
   void launch(const std::function<void(Rank&)>& main);
 
+  // Process failures (mpi/Failures.hpp). Each rank fails at its date (kernel::kNever: never), if it is still running
+  // then; with `detect`, operations involving a failed rank complete with an error (online), else they never do
+  // (replay).
+  void schedule_failures(const std::vector<double>& dates, bool detect);
+  bool failures_possible() const { return not failed_at_.empty(); }
+  bool detects_failures() const { return detect_failures_; }
+  // kernel::kNever while the rank runs.
+  double failed_at(int world_rank) const
+  {
+    return failed_at_.empty() ? kernel::kNever : failed_at_[static_cast<size_t>(world_rank)];
+  }
+  bool has_failed(int world_rank) const { return failed_at(world_rank) != kernel::kNever; }
+  // The failures so far, in the order they happened.
+  const std::vector<FailureAt>& failures() const { return failures_; }
+  // Kills a rank now (its scheduled failure; also callable directly).
+  void fail_rank(int world_rank);
+  // The first member of `comm` (world rank) that has failed, -1 if none; `unacknowledged_by`: only failures that
+  // rank has not acknowledged on `comm` (MPI_ANY_SOURCE receives, ULFM).
+  int failed_member(const Communicator& comm, int unacknowledged_by = -1) const;
+  // The members of `comm` still running, in rank order (world ranks).
+  std::vector<int> survivors(const Communicator& comm) const;
+  // MPIX_Comm_failure_ack / _get_acked: the failed members `rank` has acknowledged on `comm` (world ranks).
+  void acknowledge_failures(int rank, const Communicator& comm);
+  const std::vector<int>& acknowledged_failures(int rank, const Communicator& comm) const;
+  // Revocation (MPIX_Comm_revoke): `rank` revokes `comm` and floods a notice to every other member (a small
+  // network transfer each); a member knows it once its notice arrives, and from then on its operations on `comm`
+  // fail with FailureKind::Revoked.
+  void revoke(int rank, const Communicator& comm);
+  bool knows_revoked(int rank, const Communicator& comm) const;
+  // Throws ProcessFailure when `rank` may not start an operation on `comm` now: `comm` is revoked as far as `rank`
+  // knows, or (`collective`) one of its members has failed.
+  void check_operation(int rank, const Communicator& comm, bool collective) const;
+  // Completes `request` with the error of `kind` involving `failed` (a world rank, -1: none).
+  void fail_request(Request& request, FailureKind kind, int failed);
+  // The exception an operation that completed with a failure raises in its owner.
+  ProcessFailure failure_of(const Request& request) const;
+  // The communicator of `comm`'s members still running (ULFM's agreement and shrink run on it), the same object for
+  // every survivor: made by the first to ask for this set of survivors.
+  const Communicator& survivors_communicator(const Communicator& comm);
+  // Fault-tolerant agreement (MPIX_Comm_agree) on `survivors`: `rank` adds its flag to its next agreement there and
+  // gets that agreement's number; once the agreement's messages have gone round, agreement_value() is the AND of
+  // every survivor's flag.
+  uint64_t contribute_to_agreement(int rank, const Communicator& survivors, int flag);
+  int agreement_value(const Communicator& survivors, uint64_t agreement) const;
+  // Messages sent while failures are possible or detected: a failure drops those of the failed rank still in flight,
+  // a revocation fails the sends still pending on the communicator.
+  void track(const std::shared_ptr<Message>& message);
+
   // Observers (not owned) are told about calls and messages; with none, nothing is recorded.
   void add_observer(Observer& observer) { observers_.push_back(&observer); }
   bool observed() const { return not observers_.empty(); }
@@ -116,6 +167,21 @@ private:
   SmpiPollCounters smpi_poll_counters_;
   uint64_t polling_progress_ = 0;
   uint64_t progress_at_release_ = ~0ULL;
+  std::vector<kernel::Actor*> rank_actors_; // by world rank (launch)
+  // Failures: by world rank, the date each failed (empty: no failure possible).
+  std::vector<double> failed_at_;
+  std::vector<FailureAt> failures_;
+  bool detect_failures_ = false;
+  std::vector<std::weak_ptr<Message>> tracked_;
+  size_t tracked_after_pruning_ = 0;
+  std::map<std::pair<int, int>, std::vector<int>> acknowledged_; // (rank, context) -> failed world ranks
+  std::map<int, std::vector<bool>> revoked_known_;               // context -> by world rank
+  std::map<std::pair<int, std::vector<int>>, const Communicator*> survivor_comms_; // (context, survivors)
+  std::map<std::pair<int, int>, uint64_t> agreements_made_;                        // (rank, context) -> count
+  std::map<std::pair<int, uint64_t>, int> agreement_values_;                       // (context, number) -> AND
+  class RevokeNotice;
+  std::vector<std::shared_ptr<RevokeNotice>> notices_;
+  void learn_revoked(int rank, const Communicator& comm);
 
   // The engine's stall handler: lets the ranks fast-forwarded through polling loops poll on, unless the previous
   // release led nowhere (then every rank is waiting for good: a deadlock).

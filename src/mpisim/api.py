@@ -23,6 +23,7 @@ class RankStats:
     wait: float
     finish: float
     actions: int
+    failed: bool = False  # the rank failed (--fail): its finish is the date it did
 
 
 class Result:
@@ -51,6 +52,8 @@ class ReplayResult(Result):
     # --coll-selector automatic: per distinct call, the candidates' times and the choice
     collective_decisions: List[dict] = field(default_factory=list)
     wall_seconds: float = 0.0  # real time the replay took
+    # --fail, --fail-mtbf: the ranks that failed, in the order they did ({"rank": r, "time": seconds})
+    failures: List[dict] = field(default_factory=list)
 
     def to_dict(self) -> dict:
         from mpisim import __version__
@@ -64,6 +67,7 @@ class ReplayResult(Result):
             "model_parameters": self.model_parameters,
             "ranks": [vars(r) for r in self.ranks],
             "collective_decisions": self.collective_decisions,
+            "failures": self.failures,
             "host": {"wall_seconds": self.wall_seconds},
         }
 
@@ -83,12 +87,17 @@ def replay(
     timeline_format: Optional[str] = None,
     timeline_internals: bool = False,
     timeline_links: bool = False,
+    fail: Optional[str] = None,
+    fail_mtbf: Optional[float] = None,
+    seed: int = 1,
 ) -> ReplayResult:
     """Replay a SimGrid time-independent trace (index file or single file) on a platform.
 
     With `timeline`, the run's timeline is written to that file (format by extension, or `timeline_format`:
     chrome, paje, csv; `timeline_internals` adds the messages of collective algorithms, `timeline_links` the bandwidth
-    each link carries over time; docs/timelines.md)."""
+    each link carries over time; docs/timelines.md). `fail` ("RANK@TIME,...") and `fail_mtbf` (seconds, with `seed`)
+    inject process failures (docs/failures.md): a failed rank's trace stops; ranks left waiting for it end in a
+    DeadlockError naming the failure."""
     if (timeline_format or timeline_internals or timeline_links) and not timeline:
         raise ValueError("timeline_format, timeline_internals and timeline_links need a timeline file")
     options = {
@@ -102,7 +111,12 @@ def replay(
         "placement": placement,
         "coll_selector": coll_selector,
         "coll": dict(coll or {}),
+        "seed": seed,
     }
+    if fail is not None:
+        options["fail"] = fail
+    if fail_mtbf is not None:
+        options["fail_mtbf"] = fail_mtbf
     if timeline:
         options.update(timeline=timeline, timeline_format=timeline_format, timeline_internals=timeline_internals,
                        timeline_links=timeline_links)
@@ -120,6 +134,8 @@ def replay(
         "coll_selector": coll_selector,
         "coll": dict(coll or {}),
     }
+    if fail is not None or fail_mtbf is not None:
+        inputs.update(fail=fail, fail_mtbf=fail_mtbf, seed=seed)
     if timeline:
         inputs["timeline"] = os.path.abspath(timeline)
     return ReplayResult(
@@ -132,6 +148,7 @@ def replay(
         collective_decisions=[dict(d, candidates=[list(c) for c in d["candidates"]])
                               for d in raw["collective_decisions"]],
         wall_seconds=wall_seconds,
+        failures=[dict(f) for f in raw["failures"]],
     )
 
 
@@ -142,6 +159,7 @@ class OnlineRankStats:
     mpi: float  # inside MPI calls
     finish: float  # date the rank's main returned
     calls: int
+    failed: bool = False  # the rank failed (--fail, --fail-mtbf) in the last attempt
 
 
 @dataclass
@@ -162,6 +180,11 @@ class RunResult(Result):
     outcome: str = "ok"
     warnings: List[str] = field(default_factory=list)
     host_speed: float = 0.0  # flop/s that scaled computation: measured at start unless given (then also in inputs)
+    # --fail, --fail-mtbf, --restart: every failure ({"rank", "time", "attempt"}), every attempt ({"attempt", "start",
+    # "end", "outcome"}) and the simulated time they cost (docs/failures.md)
+    failures: List[dict] = field(default_factory=list)
+    attempts: List[dict] = field(default_factory=list)
+    time_lost: float = 0.0
 
     def to_dict(self) -> dict:
         from mpisim import __version__
@@ -172,6 +195,9 @@ class RunResult(Result):
             "outcome": self.outcome,
             "exit_status": self.exit_status,
             "warnings": self.warnings,
+            "failures": self.failures,
+            "attempts": self.attempts,
+            "time_lost": self.time_lost,
             "fingerprint": f"{self.fingerprint:016x}",
             "inputs": self.inputs,
             "model_parameters": self.model_parameters,
@@ -223,7 +249,8 @@ def _summary_failure(summary: dict, status: int, stdout: str, stderr: str) -> Ex
 
 def _completed(summary: dict) -> bool:
     """Whether every rank's main returned (outcome ok or application-exit, no rank cut short by exit())."""
-    return summary.get("outcome", "ok") in ("ok", "application-exit") and all(r["finish"] >= 0 for r in summary["ranks"])
+    return summary.get("outcome", "ok") in ("ok", "application-exit") and all(
+        r["finish"] >= 0 or r.get("failed", False) for r in summary["ranks"])
 
 
 def _forced_algorithms(coll) -> Dict[str, str]:
@@ -301,6 +328,9 @@ def run(program: str, args: Sequence[str] = (), **options) -> RunResult:
         outcome=summary["outcome"],
         warnings=list(summary["warnings"]),
         host_speed=summary["host"]["host_speed"],
+        failures=list(summary.get("failures", [])),
+        attempts=list(summary.get("attempts", [])),
+        time_lost=summary.get("time_lost", 0.0),
     )
 
 

@@ -100,7 +100,9 @@ def _print_summary(result, out=sys.stdout) -> None:
         if len(result.ranks) > 16 and index == 8:
             print(f"{'...':>6}", file=out)
         print(f"{r.rank:>6} {r.compute:>12.6f} {r.communicate:>12.6f} {r.wait:>12.6f} {r.sleep:>12.6f} "
-              f"{r.finish:>12.6f}", file=out)
+              f"{r.finish:>12.6f}{'  failed' if r.failed else ''}", file=out)
+    for failure in result.failures:
+        print(f"Process failure: rank {failure['rank']} at {failure['time']:.9f} s (its trace stopped there)", file=out)
     _print_decisions(result.collective_decisions, out)
 
 

@@ -277,6 +277,16 @@ private:
   std::unique_ptr<CallNotes> notes_;
 };
 
+// The failures a deadlock report names: the ranks left waiting may be waiting for them.
+std::string failures_text(const std::vector<mpi::FailureAt>& failures)
+{
+  std::string text;
+  for (const mpi::FailureAt& failure : failures)
+    text += "\n  rank " + std::to_string(failure.rank) + " failed at simulated time " +
+            mpi::failure_date_text(failure.date) + " s (process failure injected by --fail/--fail-mtbf)";
+  return text;
+}
+
 } // namespace
 
 ReplayResult replay(const ReplayOptions& options)
@@ -298,11 +308,19 @@ ReplayResult replay(const ReplayOptions& options)
   for (int rank = 0; rank < ranks; ++rank)
     replayers.emplace_back(simulation.world().rank(rank), simulation.collectives(), traces.stream(rank),
                            traces.trace_file(rank), result.ranks[rank]);
-  for (int rank = 0; rank < ranks; ++rank) {
-    RankReplayer* replayer = &replayers[rank];
-    simulation.engine().spawn("rank " + std::to_string(rank), [replayer] { replayer->run(); });
+  simulation.world().launch([&replayers](mpi::Rank& rank) { replayers[rank.world_rank()].run(); });
+  try {
+    simulation.engine().run();
+  } catch (const DeadlockError& error) {
+    if (simulation.world().failures().empty())
+      throw;
+    throw DeadlockError(error.what() + failures_text(simulation.world().failures()));
   }
-  simulation.engine().run();
+  result.failures = simulation.world().failures();
+  for (const mpi::FailureAt& failure : result.failures) {
+    result.ranks[failure.rank].failed = true;
+    result.ranks[failure.rank].finish = failure.date;
+  }
 
   for (const RankStats& stats : result.ranks) {
     result.simulated_time = std::max(result.simulated_time, stats.finish);

@@ -3,7 +3,8 @@
 //
 // Time accounting per rank: compute = compute actions and the flops of reductions; sleep = sleep actions;
 // wait = wait, waitall and test; communicate = every other MPI action (blocking point-to-point, non-blocking posts,
-// collectives). finish = the date the rank ran out of actions (after waiting for its pending requests).
+// collectives). finish = the date the rank ran out of actions (after waiting for its pending requests); a rank that
+// failed (--fail) stops where it was: its trace is not read further, and its finish is the date it failed.
 #pragma once
 
 #include "mpi/collectives/Collectives.hpp"
@@ -32,6 +33,7 @@ struct RankStats {
   double wait = 0;
   double finish = 0;
   uint64_t actions = 0;
+  bool failed = false;
 };
 
 struct ReplayResult {
@@ -41,6 +43,7 @@ struct ReplayResult {
   uint64_t fingerprint = 0;
   std::map<std::string, std::string> model_parameters;
   std::vector<mpi::AutomaticDecision> collective_decisions; // --coll-selector automatic
+  std::vector<mpi::FailureAt> failures;                     // --fail, --fail-mtbf: the ranks that failed, when
 };
 
 // Throws InputError for bad input, DeadlockError when the trace deadlocks.

@@ -182,6 +182,45 @@ TEST(KernelEngine, DeadlockNamesEachBlockedActorAndWhatItWaitsFor)
   }
 }
 
+// A process failure: the killed actor never runs again, whatever it waited for, and counts as finished.
+TEST(KernelEngine, KilledActorStopsWhereItIsAndTheRunEnds)
+{
+  Engine engine;
+  std::vector<double> woke;
+  Actor& sleeper = engine.spawn("rank 0", [&] {
+    engine.sleep(5.0);
+    woke.push_back(engine.now()); // never: killed at 1 s
+  });
+  engine.spawn("rank 1", [&] {
+    engine.sleep(3.0);
+    woke.push_back(engine.now());
+  });
+  engine.schedule_background(1.0, [&] { engine.kill(sleeper); });
+  engine.run();
+  EXPECT_EQ(woke, std::vector<double>{3.0});
+  EXPECT_TRUE(engine.killed(sleeper));
+  EXPECT_EQ(engine.now(), 3.0); // the killed actor's sleep (until 5 s) does not hold the run
+}
+
+// Background actions do not keep a blocked run going: the deadlock is reported at once, not at their date.
+TEST(KernelEngine, BackgroundActionsDoNotDelayADeadlock)
+{
+  struct Never : Activity {
+    std::string describe() const override { return "nothing"; }
+  };
+  Engine engine;
+  auto never = std::make_shared<Never>();
+  bool fired = false;
+  engine.spawn("rank 0", [&] {
+    engine.sleep(2.0);
+    engine.wait(*never);
+  });
+  engine.schedule_background(10.0, [&] { fired = true; });
+  EXPECT_THROW(engine.run(), DeadlockError);
+  EXPECT_EQ(engine.now(), 2.0);
+  EXPECT_FALSE(fired);
+}
+
 TEST(KernelEngine, ExceptionInAnActorReachesTheCaller)
 {
   Engine engine;

@@ -170,6 +170,7 @@ CollectiveLibrary::CollectiveLibrary(const std::string& selector, const std::map
 
 void CollectiveLibrary::run(Rank& rank, const Communicator& comm, const CollectiveCall& call) const
 {
+  rank.world().check_operation(rank.world_rank(), comm, true); // a failed member or a revocation: no collective
   CollectiveContext context{
       rank, comm, *this, comm.local_rank(rank.world_rank()), comm.size(), collective_tag(call.op)};
   choose(context, call).run(context, call);
@@ -177,6 +178,7 @@ void CollectiveLibrary::run(Rank& rank, const Communicator& comm, const Collecti
 
 RequestPtr CollectiveLibrary::start(Rank& rank, const Communicator& comm, CollectiveCall call) const
 {
+  rank.world().check_operation(rank.world_rank(), comm, true);
   call.nonblocking = true;
   const int tag = nonblocking_collective_tag(rank.next_nonblocking_collective(comm));
   auto request = std::make_shared<Request>(RequestKind::Collective, rank.world_rank(), comm, kAnySource, tag, 0);
@@ -184,7 +186,12 @@ RequestPtr CollectiveLibrary::start(Rank& rank, const Communicator& comm, Collec
   const std::string name = "rank " + std::to_string(rank.world_rank()) + " " + collective_name(call.op);
   rank.world().engine().spawn(name, [this, &rank, &comm, call = std::move(call), request, tag] {
     CollectiveContext context{rank, comm, *this, comm.local_rank(rank.world_rank()), comm.size(), tag};
-    choose(context, call).run(context, call);
+    try {
+      choose(context, call).run(context, call);
+    } catch (const ProcessFailure& failure) { // the request ends with it; its wait raises it in the rank
+      rank.world().fail_request(*request, failure.kind(), failure.failed_rank());
+      return;
+    }
     request->complete();
   });
   return request;

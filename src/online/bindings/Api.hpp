@@ -38,6 +38,17 @@ private:
 
   Runtime& runtime_;
 };
+
+// The body of an MPI call that may find a process failure or a revocation (mpi/Failures.hpp, thrown from below the C
+// API): raised through the error handler of `comm`, or of the communicator it was found on (MPI_COMM_NULL).
+template <class Body> int failure_aware(MPI_Comm comm, const char* call, Body&& body)
+{
+  try {
+    return body();
+  } catch (const mpi::ProcessFailure& failure) {
+    return raise_process_failure(comm, failure, call);
+  }
+}
 } // namespace mpisim::online
 
 // PMPI_name is the implementation; MPI_name a weak alias a profiling library may override.

@@ -1,5 +1,7 @@
 #include "online/bindings/PreparedCollective.hpp"
 
+#include <cctype>
+
 #include <cstring>
 
 namespace mpisim::online {
@@ -181,24 +183,38 @@ void describe(ApiScope& scope, const PreparedCollective& prepared)
 
 } // namespace
 
+// "MPI_Allreduce" for a report: the C function of a collective operation's name.
+std::string function_name(mpi::Collective op)
+{
+  std::string name = std::string("MPI_") + mpi::collective_name(op);
+  name[4] = static_cast<char>(std::toupper(static_cast<unsigned char>(name[4])));
+  return name;
+}
+
 int run_blocking(ApiScope& scope, PreparedCollective& prepared)
 {
   describe(scope, prepared);
-  scope.runtime().simulation().collectives().run(scope.rank(), prepared.comm, prepared.call);
-  prepared.finish();
-  return MPI_SUCCESS;
+  const int handle = scope.runtime().communicators().handle_of_context(prepared.comm.context());
+  return failure_aware(handle, function_name(prepared.call.op).c_str(), [&] {
+    scope.runtime().simulation().collectives().run(scope.rank(), prepared.comm, prepared.call);
+    prepared.finish();
+    return MPI_SUCCESS;
+  });
 }
 
 int start_nonblocking(ApiScope& scope, const PreparedPtr& prepared, MPI_Request* request)
 {
   describe(scope, *prepared);
-  prepared->call.nonblocking = true;
-  RequestEntry entry;
-  entry.request = scope.runtime().simulation().collectives().start(scope.rank(), prepared->comm, prepared->call);
-  entry.on_complete = [prepared] { prepared->finish(); };
-  entry.keep_alive = prepared;
-  *request = scope.runtime().requests().add(std::move(entry));
-  return MPI_SUCCESS;
+  const int handle = scope.runtime().communicators().handle_of_context(prepared->comm.context());
+  return failure_aware(handle, function_name(prepared->call.op).c_str(), [&] {
+    prepared->call.nonblocking = true;
+    RequestEntry entry;
+    entry.request = scope.runtime().simulation().collectives().start(scope.rank(), prepared->comm, prepared->call);
+    entry.on_complete = [prepared] { prepared->finish(); };
+    entry.keep_alive = prepared;
+    *request = scope.runtime().requests().add(std::move(entry));
+    return MPI_SUCCESS;
+  });
 }
 
 } // namespace mpisim::online

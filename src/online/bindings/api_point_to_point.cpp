@@ -17,22 +17,24 @@ namespace {
 int blocking_send(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, const char* call,
                   mpisim::mpi::SendMode mode = mpisim::mpi::SendMode::Standard)
 {
-  ApiScope scope(call);
-  MessageArguments args;
-  MPISIM_TRY(check_send(comm, count, type, dest, tag, call, args));
-  rebase_bottom(buf, count, args);
-  if (dest == MPI_PROC_NULL)
+  return failure_aware(comm, call, [&]() -> int {
+    ApiScope scope(call);
+    MessageArguments args;
+    MPISIM_TRY(check_send(comm, count, type, dest, tag, call, args));
+    rebase_bottom(buf, count, args);
+    if (dest == MPI_PROC_NULL)
+      return MPI_SUCCESS;
+    const size_t bytes = args.type->packed_size(count);
+    scope.describe(args.comm, dest, static_cast<double>(bytes), tag);
+    if (args.type->is_contiguous()) {
+      scope.rank().send(*args.comm, dest, tag, static_cast<double>(bytes), buf, mode);
+    } else {
+      std::vector<std::byte> packed(bytes);
+      args.type->pack(buf, count, packed.data());
+      scope.rank().send(*args.comm, dest, tag, static_cast<double>(bytes), packed.data(), mode);
+    }
     return MPI_SUCCESS;
-  const size_t bytes = args.type->packed_size(count);
-  scope.describe(args.comm, dest, static_cast<double>(bytes), tag);
-  if (args.type->is_contiguous()) {
-    scope.rank().send(*args.comm, dest, tag, static_cast<double>(bytes), buf, mode);
-  } else {
-    std::vector<std::byte> packed(bytes);
-    args.type->pack(buf, count, packed.data());
-    scope.rank().send(*args.comm, dest, tag, static_cast<double>(bytes), packed.data(), mode);
-  }
-  return MPI_SUCCESS;
+  });
 }
 
 int truncation_error(MPI_Comm comm, const mpisim::mpi::Status& status, const char* call)
@@ -74,34 +76,38 @@ extern "C" int PMPI_Rsend(const void* buf, int count, MPI_Datatype type, int des
 extern "C" int PMPI_Recv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
                          MPI_Status* status)
 {
-  ApiScope scope;
-  MessageArguments args;
-  MPISIM_TRY(check_receive(comm, count, type, source, tag, "MPI_Recv", args));
-  rebase_bottom(buf, count, args);
-  scope.describe(args.comm, source, static_cast<double>(args.type->packed_size(count)), tag);
-  if (source == MPI_PROC_NULL) {
-    fill_empty_status(status);
-    return MPI_SUCCESS;
-  }
-  mpisim::mpi::RequestPtr request = scope.rank().irecv(*args.comm, source, tag, buf, count, args.type);
-  const mpisim::mpi::Status result = scope.rank().wait(*request);
-  fill_status(status, result);
-  return truncation_error(comm, result, "MPI_Recv");
+  return failure_aware(comm, "MPI_Recv", [&]() -> int {
+    ApiScope scope("PMPI_Recv");
+    MessageArguments args;
+    MPISIM_TRY(check_receive(comm, count, type, source, tag, "MPI_Recv", args));
+    rebase_bottom(buf, count, args);
+    scope.describe(args.comm, source, static_cast<double>(args.type->packed_size(count)), tag);
+    if (source == MPI_PROC_NULL) {
+      fill_empty_status(status);
+      return MPI_SUCCESS;
+    }
+    mpisim::mpi::RequestPtr request = scope.rank().irecv(*args.comm, source, tag, buf, count, args.type);
+    const mpisim::mpi::Status result = scope.rank().wait(*request);
+    fill_status(status, result);
+    return truncation_error(comm, result, "MPI_Recv");
+  });
 }
 
 namespace {
 int immediate_send(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
                    MPI_Request* request, SendCall kind, const char* call)
 {
-  ApiScope scope(call);
-  MessageArguments args;
-  MPISIM_TRY(check_send(comm, count, type, dest, tag, call, args));
-  rebase_bottom(buf, count, args);
-  scope.describe(args.comm, dest, static_cast<double>(args.type->packed_size(count)), tag);
-  RequestEntry entry;
-  MPISIM_TRY(post_send(scope.rank(), comm, args, buf, count, dest, tag, kind, call, entry.request));
-  *request = scope.runtime().requests().add(std::move(entry));
-  return MPI_SUCCESS;
+  return failure_aware(comm, call, [&]() -> int {
+    ApiScope scope(call);
+    MessageArguments args;
+    MPISIM_TRY(check_send(comm, count, type, dest, tag, call, args));
+    rebase_bottom(buf, count, args);
+    scope.describe(args.comm, dest, static_cast<double>(args.type->packed_size(count)), tag);
+    RequestEntry entry;
+    MPISIM_TRY(post_send(scope.rank(), comm, args, buf, count, dest, tag, kind, call, entry.request));
+    *request = scope.runtime().requests().add(std::move(entry));
+    return MPI_SUCCESS;
+  });
 }
 } // namespace
 
@@ -134,16 +140,18 @@ namespace {
 int immediate_receive(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Request* request,
                       const char* call = __builtin_FUNCTION())
 {
-  ApiScope scope(call);
-  MessageArguments args;
-  MPISIM_TRY(check_receive(comm, count, type, source, tag, "MPI_Irecv", args));
-  rebase_bottom(buf, count, args);
-  scope.describe(args.comm, source, static_cast<double>(args.type->packed_size(count)), tag);
-  RequestEntry entry;
-  if (source != MPI_PROC_NULL)
-    entry.request = scope.rank().irecv(*args.comm, source, tag, buf, count, args.type);
-  *request = scope.runtime().requests().add(std::move(entry));
-  return MPI_SUCCESS;
+  return failure_aware(comm, call, [&]() -> int {
+    ApiScope scope(call);
+    MessageArguments args;
+    MPISIM_TRY(check_receive(comm, count, type, source, tag, "MPI_Irecv", args));
+    rebase_bottom(buf, count, args);
+    scope.describe(args.comm, source, static_cast<double>(args.type->packed_size(count)), tag);
+    RequestEntry entry;
+    if (source != MPI_PROC_NULL)
+      entry.request = scope.rank().irecv(*args.comm, source, tag, buf, count, args.type);
+    *request = scope.runtime().requests().add(std::move(entry));
+    return MPI_SUCCESS;
+  });
 }
 } // namespace
 
@@ -157,72 +165,80 @@ extern "C" int PMPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype se
                              void* recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
                              MPI_Comm comm, MPI_Status* status)
 {
-  ApiScope scope;
-  describe_exchange(scope, comm, dest, sendcount, sendtype, sendtag);
-  MPI_Request requests[2];
-  MPISIM_TRY(immediate_receive(recvbuf, recvcount, recvtype, source, recvtag, comm, &requests[0]));
-  MPISIM_TRY(
-      immediate_send(sendbuf, sendcount, sendtype, dest, sendtag, comm, &requests[1], SendCall::Standard, "MPI_Isend"));
-  MPI_Status statuses[2];
-  const int error = wait_all(2, requests, statuses);
-  if (status != MPI_STATUS_IGNORE)
-    *status = statuses[0];
-  return error;
+  return failure_aware(comm, "MPI_Sendrecv", [&]() -> int {
+    ApiScope scope("PMPI_Sendrecv");
+    describe_exchange(scope, comm, dest, sendcount, sendtype, sendtag);
+    MPI_Request requests[2];
+    MPISIM_TRY(immediate_receive(recvbuf, recvcount, recvtype, source, recvtag, comm, &requests[0]));
+    MPISIM_TRY(immediate_send(sendbuf, sendcount, sendtype, dest, sendtag, comm, &requests[1], SendCall::Standard,
+                              "MPI_Isend"));
+    MPI_Status statuses[2];
+    const int error = wait_all(2, requests, statuses);
+    if (status != MPI_STATUS_IGNORE)
+      *status = statuses[0];
+    return error;
+  });
 }
 
 extern "C" int PMPI_Sendrecv_replace(void* buf, int count, MPI_Datatype type, int dest, int sendtag, int source,
                                      int recvtag, MPI_Comm comm, MPI_Status* status)
 {
-  ApiScope scope;
-  MessageArguments args;
-  MPISIM_TRY(check_send(comm, count, type, dest == MPI_PROC_NULL ? 0 : dest, sendtag, "MPI_Sendrecv_replace", args));
-  scope.describe(args.comm, dest, static_cast<double>(args.type->packed_size(count)), sendtag);
-  // The outgoing data is packed first, so the receive may overwrite the buffer.
-  std::vector<std::byte> outgoing(args.type->packed_size(count));
-  args.type->pack(buf, count, outgoing.data());
-  MPI_Request requests[2];
-  MPISIM_TRY(immediate_receive(buf, count, type, source, recvtag, comm, &requests[0]));
-  MPISIM_TRY(immediate_send(outgoing.data(), static_cast<int>(outgoing.size()), MPI_BYTE, dest, sendtag, comm,
-                            &requests[1], SendCall::Standard, "MPI_Isend"));
-  MPI_Status statuses[2];
-  const int error = wait_all(2, requests, statuses);
-  if (status != MPI_STATUS_IGNORE)
-    *status = statuses[0];
-  return error;
+  return failure_aware(comm, "MPI_Sendrecv_replace", [&]() -> int {
+    ApiScope scope("PMPI_Sendrecv_replace");
+    MessageArguments args;
+    MPISIM_TRY(check_send(comm, count, type, dest == MPI_PROC_NULL ? 0 : dest, sendtag, "MPI_Sendrecv_replace", args));
+    scope.describe(args.comm, dest, static_cast<double>(args.type->packed_size(count)), sendtag);
+    // The outgoing data is packed first, so the receive may overwrite the buffer.
+    std::vector<std::byte> outgoing(args.type->packed_size(count));
+    args.type->pack(buf, count, outgoing.data());
+    MPI_Request requests[2];
+    MPISIM_TRY(immediate_receive(buf, count, type, source, recvtag, comm, &requests[0]));
+    MPISIM_TRY(immediate_send(outgoing.data(), static_cast<int>(outgoing.size()), MPI_BYTE, dest, sendtag, comm,
+                              &requests[1], SendCall::Standard, "MPI_Isend"));
+    MPI_Status statuses[2];
+    const int error = wait_all(2, requests, statuses);
+    if (status != MPI_STATUS_IGNORE)
+      *status = statuses[0];
+    return error;
+  });
 }
 
 extern "C" int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status* status)
 {
-  ApiScope scope;
-  const Communicator* c = nullptr;
-  MPISIM_TRY(resolve_comm(comm, "MPI_Probe", c));
-  MPISIM_TRY(check_peer(comm, *c, source, true, "MPI_Probe"));
-  MPISIM_TRY(check_tag(comm, tag, true, "MPI_Probe"));
-  if (source == MPI_PROC_NULL) {
-    fill_empty_status(status);
+  return failure_aware(comm, "MPI_Probe", [&]() -> int {
+    ApiScope scope("PMPI_Probe");
+    const Communicator* c = nullptr;
+    MPISIM_TRY(resolve_comm(comm, "MPI_Probe", c));
+    MPISIM_TRY(check_peer(comm, *c, source, true, "MPI_Probe"));
+    MPISIM_TRY(check_tag(comm, tag, true, "MPI_Probe"));
+    if (source == MPI_PROC_NULL) {
+      fill_empty_status(status);
+      return MPI_SUCCESS;
+    }
+    fill_status(status, scope.rank().probe(*c, source, tag));
     return MPI_SUCCESS;
-  }
-  fill_status(status, scope.rank().probe(*c, source, tag));
-  return MPI_SUCCESS;
+  });
 }
 
 extern "C" int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int* flag, MPI_Status* status)
 {
-  ApiScope scope;
-  const Communicator* c = nullptr;
-  MPISIM_TRY(resolve_comm(comm, "MPI_Iprobe", c));
-  MPISIM_TRY(check_peer(comm, *c, source, true, "MPI_Iprobe"));
-  MPISIM_TRY(check_tag(comm, tag, true, "MPI_Iprobe"));
-  if (source == MPI_PROC_NULL) {
-    *flag = 1;
-    fill_empty_status(status);
+  return failure_aware(comm, "MPI_Iprobe", [&]() -> int {
+    ApiScope scope("PMPI_Iprobe");
+    const Communicator* c = nullptr;
+    MPISIM_TRY(resolve_comm(comm, "MPI_Iprobe", c));
+    MPISIM_TRY(check_peer(comm, *c, source, true, "MPI_Iprobe"));
+    MPISIM_TRY(check_tag(comm, tag, true, "MPI_Iprobe"));
+    if (source == MPI_PROC_NULL) {
+      *flag = 1;
+      fill_empty_status(status);
+      return MPI_SUCCESS;
+    }
+    const std::optional<mpisim::mpi::Status> found = scope.rank().iprobe(*c, source, tag);
+    *flag = found.has_value();
+    if (found)
+      fill_status(status, *found);
     return MPI_SUCCESS;
-  }
-  const std::optional<mpisim::mpi::Status> found = scope.rank().iprobe(*c, source, tag);
-  *flag = found.has_value();
-  if (found)
-    fill_status(status, *found);
-  return MPI_SUCCESS;
+  });
 }
 
 extern "C" int PMPI_Get_count(const MPI_Status* status, MPI_Datatype type, int* count)

@@ -180,31 +180,35 @@ int finish_all(Runtime& runtime, int count, MPI_Request requests[], MPI_Status s
 
 extern "C" int PMPI_Wait(MPI_Request* request, MPI_Status* status)
 {
-  ApiScope scope;
-  RequestEntry* entry = lookup(scope.runtime(), *request);
-  if (entry == nullptr && *request != MPI_REQUEST_NULL)
-    return invalid_request(*request, "MPI_Wait");
-  if (not is_active(entry)) {
-    fill_inactive_status(status);
-    return MPI_SUCCESS;
-  }
-  if (entry->request)
-    scope.rank().wait(*entry->request);
-  return raise_failure(finish(scope.runtime(), request, status), "MPI_Wait");
+  return failure_aware(MPI_COMM_NULL, "MPI_Wait", [&]() -> int {
+    ApiScope scope("PMPI_Wait");
+    RequestEntry* entry = lookup(scope.runtime(), *request);
+    if (entry == nullptr && *request != MPI_REQUEST_NULL)
+      return invalid_request(*request, "MPI_Wait");
+    if (not is_active(entry)) {
+      fill_inactive_status(status);
+      return MPI_SUCCESS;
+    }
+    if (entry->request)
+      scope.rank().wait(*entry->request);
+    return raise_failure(finish(scope.runtime(), request, status), "MPI_Wait");
+  });
 }
 
 int mpisim::online::wait_all(int count, MPI_Request requests[], MPI_Status statuses[], const char* call)
 {
-  ApiScope scope(call);
-  MPISIM_TRY(check_requests(scope.runtime(), count, requests, "MPI_Waitall"));
-  std::vector<RequestPtr> pending;
-  for (int i = 0; i < count; ++i) {
-    RequestEntry* entry = lookup(scope.runtime(), requests[i]);
-    if (is_active(entry) && entry->request)
-      pending.push_back(entry->request);
-  }
-  scope.rank().waitall(pending);
-  return raise_failure(finish_all(scope.runtime(), count, requests, statuses), "MPI_Waitall");
+  return failure_aware(MPI_COMM_NULL, call, [&]() -> int {
+    ApiScope scope(call);
+    MPISIM_TRY(check_requests(scope.runtime(), count, requests, "MPI_Waitall"));
+    std::vector<RequestPtr> pending;
+    for (int i = 0; i < count; ++i) {
+      RequestEntry* entry = lookup(scope.runtime(), requests[i]);
+      if (is_active(entry) && entry->request)
+        pending.push_back(entry->request);
+    }
+    scope.rank().waitall(pending);
+    return raise_failure(finish_all(scope.runtime(), count, requests, statuses), "MPI_Waitall");
+  });
 }
 
 extern "C" int PMPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[])
@@ -214,121 +218,133 @@ extern "C" int PMPI_Waitall(int count, MPI_Request requests[], MPI_Status status
 
 extern "C" int PMPI_Waitany(int count, MPI_Request requests[], int* index, MPI_Status* status)
 {
-  ApiScope scope;
-  MPISIM_TRY(check_requests(scope.runtime(), count, requests, "MPI_Waitany"));
-  *index = MPI_UNDEFINED;
-  for (int i = 0; i < count && *index == MPI_UNDEFINED; ++i)
-    if (is_complete(lookup(scope.runtime(), requests[i])))
-      *index = i;
-  if (*index == MPI_UNDEFINED) {
-    std::vector<RequestPtr> pending;
-    std::vector<int> positions;
-    pending_requests(scope.runtime(), count, requests, pending, positions);
-    if (pending.empty()) {
-      fill_inactive_status(status);
-      return MPI_SUCCESS;
+  return failure_aware(MPI_COMM_NULL, "MPI_Waitany", [&]() -> int {
+    ApiScope scope("PMPI_Waitany");
+    MPISIM_TRY(check_requests(scope.runtime(), count, requests, "MPI_Waitany"));
+    *index = MPI_UNDEFINED;
+    for (int i = 0; i < count && *index == MPI_UNDEFINED; ++i)
+      if (is_complete(lookup(scope.runtime(), requests[i])))
+        *index = i;
+    if (*index == MPI_UNDEFINED) {
+      std::vector<RequestPtr> pending;
+      std::vector<int> positions;
+      pending_requests(scope.runtime(), count, requests, pending, positions);
+      if (pending.empty()) {
+        fill_inactive_status(status);
+        return MPI_SUCCESS;
+      }
+      *index = positions[scope.rank().waitany(pending)];
+    } else if (RequestEntry* entry = lookup(scope.runtime(), requests[*index]); entry->request) {
+      scope.rank().wait(*entry->request);
     }
-    *index = positions[scope.rank().waitany(pending)];
-  } else if (RequestEntry* entry = lookup(scope.runtime(), requests[*index]); entry->request) {
-    scope.rank().wait(*entry->request);
-  }
-  return raise_failure(finish(scope.runtime(), &requests[*index], status), "MPI_Waitany");
+    return raise_failure(finish(scope.runtime(), &requests[*index], status), "MPI_Waitany");
+  });
 }
 
 extern "C" int PMPI_Waitsome(int incount, MPI_Request requests[], int* outcount, int indices[], MPI_Status statuses[])
 {
-  ApiScope scope;
-  MPISIM_TRY(check_requests(scope.runtime(), incount, requests, "MPI_Waitsome"));
-  if (not any_active(scope.runtime(), incount, requests)) {
-    *outcount = MPI_UNDEFINED;
-    return MPI_SUCCESS;
-  }
-  bool some_complete = false;
-  for (int i = 0; i < incount && not some_complete; ++i)
-    some_complete = is_complete(lookup(scope.runtime(), requests[i]));
-  if (not some_complete) {
-    std::vector<RequestPtr> pending;
-    std::vector<int> positions;
-    pending_requests(scope.runtime(), incount, requests, pending, positions);
-    scope.rank().waitany(pending);
-  }
-  return raise_failure(finish_completed(scope, incount, requests, outcount, indices, statuses), "MPI_Waitsome");
+  return failure_aware(MPI_COMM_NULL, "MPI_Waitsome", [&]() -> int {
+    ApiScope scope("PMPI_Waitsome");
+    MPISIM_TRY(check_requests(scope.runtime(), incount, requests, "MPI_Waitsome"));
+    if (not any_active(scope.runtime(), incount, requests)) {
+      *outcount = MPI_UNDEFINED;
+      return MPI_SUCCESS;
+    }
+    bool some_complete = false;
+    for (int i = 0; i < incount && not some_complete; ++i)
+      some_complete = is_complete(lookup(scope.runtime(), requests[i]));
+    if (not some_complete) {
+      std::vector<RequestPtr> pending;
+      std::vector<int> positions;
+      pending_requests(scope.runtime(), incount, requests, pending, positions);
+      scope.rank().waitany(pending);
+    }
+    return raise_failure(finish_completed(scope, incount, requests, outcount, indices, statuses), "MPI_Waitsome");
+  });
 }
 
 extern "C" int PMPI_Test(MPI_Request* request, int* flag, MPI_Status* status)
 {
-  ApiScope scope;
-  RequestEntry* entry = lookup(scope.runtime(), *request);
-  if (entry == nullptr && *request != MPI_REQUEST_NULL)
-    return invalid_request(*request, "MPI_Test");
-  if (not is_active(entry)) {
-    if (entry != nullptr) // a persistent request not started: a test all the same (a null handle costs nothing)
-      scope.rank().test_inactive();
-    *flag = 1;
-    fill_inactive_status(status);
-    return MPI_SUCCESS;
-  }
-  *flag = not entry->request || scope.rank().test(*entry->request);
-  if (not *flag)
-    return MPI_SUCCESS;
-  return raise_failure(finish(scope.runtime(), request, status), "MPI_Test");
+  return failure_aware(MPI_COMM_NULL, "MPI_Test", [&]() -> int {
+    ApiScope scope("PMPI_Test");
+    RequestEntry* entry = lookup(scope.runtime(), *request);
+    if (entry == nullptr && *request != MPI_REQUEST_NULL)
+      return invalid_request(*request, "MPI_Test");
+    if (not is_active(entry)) {
+      if (entry != nullptr) // a persistent request not started: a test all the same (a null handle costs nothing)
+        scope.rank().test_inactive();
+      *flag = 1;
+      fill_inactive_status(status);
+      return MPI_SUCCESS;
+    }
+    *flag = not entry->request || scope.rank().test(*entry->request);
+    if (not *flag)
+      return MPI_SUCCESS;
+    return raise_failure(finish(scope.runtime(), request, status), "MPI_Test");
+  });
 }
 
 extern "C" int PMPI_Testall(int count, MPI_Request requests[], int* flag, MPI_Status statuses[])
 {
-  ApiScope scope;
-  MPISIM_TRY(check_requests(scope.runtime(), count, requests, "MPI_Testall"));
-  *flag = scope.rank().testall(active_requests(scope.runtime(), count, requests));
-  if (not *flag)
-    return MPI_SUCCESS;
-  return raise_failure(finish_all(scope.runtime(), count, requests, statuses), "MPI_Testall");
+  return failure_aware(MPI_COMM_NULL, "MPI_Testall", [&]() -> int {
+    ApiScope scope("PMPI_Testall");
+    MPISIM_TRY(check_requests(scope.runtime(), count, requests, "MPI_Testall"));
+    *flag = scope.rank().testall(active_requests(scope.runtime(), count, requests));
+    if (not *flag)
+      return MPI_SUCCESS;
+    return raise_failure(finish_all(scope.runtime(), count, requests, statuses), "MPI_Testall");
+  });
 }
 
 extern "C" int PMPI_Testany(int count, MPI_Request requests[], int* index, int* flag, MPI_Status* status)
 {
-  ApiScope scope;
-  MPISIM_TRY(check_requests(scope.runtime(), count, requests, "MPI_Testany"));
-  *index = MPI_UNDEFINED;
-  *flag = 0;
-  if (not any_active(scope.runtime(), count, requests)) {
-    *flag = 1;
-    fill_inactive_status(status);
-    return MPI_SUCCESS;
-  }
-  for (int i = 0; i < count && *index == MPI_UNDEFINED; ++i) {
-    RequestEntry* entry = lookup(scope.runtime(), requests[i]);
-    if (is_active(entry) && not entry->request)
-      *index = i; // complete when posted (MPI_PROC_NULL, buffered send)
-  }
-  if (*index == MPI_UNDEFINED) {
-    std::vector<RequestPtr> active;
-    std::vector<int> positions;
-    for (int i = 0; i < count; ++i) {
-      RequestEntry* entry = lookup(scope.runtime(), requests[i]);
-      if (is_active(entry)) {
-        active.push_back(entry->request);
-        positions.push_back(i);
-      }
-    }
-    const std::optional<size_t> done = scope.rank().testany(active);
-    if (not done)
+  return failure_aware(MPI_COMM_NULL, "MPI_Testany", [&]() -> int {
+    ApiScope scope("PMPI_Testany");
+    MPISIM_TRY(check_requests(scope.runtime(), count, requests, "MPI_Testany"));
+    *index = MPI_UNDEFINED;
+    *flag = 0;
+    if (not any_active(scope.runtime(), count, requests)) {
+      *flag = 1;
+      fill_inactive_status(status);
       return MPI_SUCCESS;
-    *index = positions[*done];
-  }
-  *flag = 1;
-  return raise_failure(finish(scope.runtime(), &requests[*index], status), "MPI_Testany");
+    }
+    for (int i = 0; i < count && *index == MPI_UNDEFINED; ++i) {
+      RequestEntry* entry = lookup(scope.runtime(), requests[i]);
+      if (is_active(entry) && not entry->request)
+        *index = i; // complete when posted (MPI_PROC_NULL, buffered send)
+    }
+    if (*index == MPI_UNDEFINED) {
+      std::vector<RequestPtr> active;
+      std::vector<int> positions;
+      for (int i = 0; i < count; ++i) {
+        RequestEntry* entry = lookup(scope.runtime(), requests[i]);
+        if (is_active(entry)) {
+          active.push_back(entry->request);
+          positions.push_back(i);
+        }
+      }
+      const std::optional<size_t> done = scope.rank().testany(active);
+      if (not done)
+        return MPI_SUCCESS;
+      *index = positions[*done];
+    }
+    *flag = 1;
+    return raise_failure(finish(scope.runtime(), &requests[*index], status), "MPI_Testany");
+  });
 }
 
 extern "C" int PMPI_Testsome(int incount, MPI_Request requests[], int* outcount, int indices[], MPI_Status statuses[])
 {
-  ApiScope scope;
-  MPISIM_TRY(check_requests(scope.runtime(), incount, requests, "MPI_Testsome"));
-  if (not any_active(scope.runtime(), incount, requests)) {
-    *outcount = MPI_UNDEFINED;
-    return MPI_SUCCESS;
-  }
-  scope.rank().testsome(active_requests(scope.runtime(), incount, requests));
-  return raise_failure(finish_completed(scope, incount, requests, outcount, indices, statuses), "MPI_Testsome");
+  return failure_aware(MPI_COMM_NULL, "MPI_Testsome", [&]() -> int {
+    ApiScope scope("PMPI_Testsome");
+    MPISIM_TRY(check_requests(scope.runtime(), incount, requests, "MPI_Testsome"));
+    if (not any_active(scope.runtime(), incount, requests)) {
+      *outcount = MPI_UNDEFINED;
+      return MPI_SUCCESS;
+    }
+    scope.rank().testsome(active_requests(scope.runtime(), incount, requests));
+    return raise_failure(finish_completed(scope, incount, requests, outcount, indices, statuses), "MPI_Testsome");
+  });
 }
 
 extern "C" int PMPI_Request_get_status(MPI_Request request, int* flag, MPI_Status* status)

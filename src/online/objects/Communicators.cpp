@@ -9,6 +9,13 @@ Communicators::Communicators(mpi::World& world)
       self_comms_(static_cast<size_t>(world.size()), nullptr), views_(static_cast<size_t>(world.size()))
 {
   table_.insert_predefined(MPI_COMM_WORLD, &world.comm_world());
+  handles_by_context_[world.comm_world().context()] = MPI_COMM_WORLD;
+}
+
+int Communicators::handle_of_context(int context) const
+{
+  auto found = handles_by_context_.find(context);
+  return found == handles_by_context_.end() ? MPI_COMM_WORLD : found->second;
 }
 
 const mpi::Communicator* Communicators::find(int handle, int rank)
@@ -52,7 +59,9 @@ int Communicators::created(const std::tuple<int, uint32_t, int>& key, const std:
     return found->second;
   const auto& [context, sequence, color] = key;
   const std::string name = parent_name + "/" + std::to_string(sequence) + ":" + std::to_string(color);
-  const int handle = table_.insert(&world_.create_communicator(name, members()));
+  const mpi::Communicator& comm = world_.create_communicator(name, members());
+  const int handle = table_.insert(&comm);
+  handles_by_context_[comm.context()] = handle;
   created_[key] = handle;
   return handle;
 }
@@ -65,7 +74,9 @@ int Communicators::adopt_group(int rank, const mpi::Communicator& parent, int ta
   if (found != group_created_.end())
     return found->second;
   const std::string name = parent.name() + "/group:" + std::to_string(tag) + ":" + std::to_string(sequence);
-  const int handle = table_.insert(&world_.create_communicator(name, members));
+  const mpi::Communicator& comm = world_.create_communicator(name, members);
+  const int handle = table_.insert(&comm);
+  handles_by_context_[comm.context()] = handle;
   group_created_[key] = handle;
   return handle;
 }

@@ -43,6 +43,10 @@ public:
   // Communicators stay allocated: other members may still use the handle (each member frees its own reference).
   void release(int handle) { (void)handle; }
 
+  // The handle of a communicator made here (MPI_COMM_WORLD for one the runtime made for itself): whose error handler
+  // an error found below the C API goes through (a process failure found in MPI_Wait).
+  int handle_of_context(int context) const;
+
   // Error handlers belong to each rank's view of a communicator (MPI_ERRORS_ARE_FATAL unless set).
   int errhandler(int rank, int comm) const;
   void set_errhandler(int rank, int comm, int errhandler);
@@ -63,6 +67,7 @@ private:
   std::vector<const mpi::Communicator*> self_comms_;                  // by world rank
   std::vector<std::unique_ptr<RankView>> views_;                      // by world rank
   std::map<std::tuple<int, uint32_t, int>, int> created_;             // (parent context, sequence, color) -> handle
+  std::map<int, int> handles_by_context_;                             // context -> handle
   std::map<std::tuple<int, int, int, std::vector<int>>, uint32_t> group_creations_; // (rank, context, tag, members)
   std::map<std::tuple<int, int, std::vector<int>, uint32_t>, int> group_created_;   // (context, tag, members, seq)
 };

@@ -65,6 +65,24 @@ OptionTable<Target> own_options()
                     .front_ends = options::Run,
                     .keyword = "cpu_threshold"},
                    [](Target& o, const OptionValue& v) { o.online.cpu_threshold = std::get<double>(v); }});
+  table.push_back({{.name = "--restart",
+                    .type = ValueType::Integer,
+                    .metavar = "N",
+                    .default_value = "0",
+                    .help = "rerun the application, up to N times, when a process failure aborts it; the simulated "
+                            "clock goes on, its files stay (checkpoint/restart, docs/failures.md)",
+                    .front_ends = options::Run,
+                    .keyword = "restart",
+                    .minimum = "0"},
+                   [](Target& o, const OptionValue& v) { o.restarts = static_cast<int>(std::get<long long>(v)); }});
+  table.push_back({{.name = "--restart-cost",
+                    .type = ValueType::Time,
+                    .metavar = "T",
+                    .default_value = "0s",
+                    .help = "simulated time between an abort and the restarted attempt's start",
+                    .front_ends = options::Run,
+                    .keyword = "restart_cost"},
+                   [](Target& o, const OptionValue& v) { o.restart_cost = std::get<double>(v); }});
   table.push_back({{.name = "--wtime-delay",
                     .type = ValueType::Time,
                     .metavar = "T",

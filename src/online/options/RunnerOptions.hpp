@@ -29,6 +29,8 @@ struct RunnerOptions {
   bool quiet = false;                                // no summary
   bool tag_output = false;                           // prefix each line of the application's stdout with its rank
   bool help = false;                                 // --help: print the usage and stop
+  int restarts = 0;                                  // --restart N: rerun after an abort caused by a process failure
+  double restart_cost = 0;                           // --restart-cost T: simulated time a restart takes
   // --timeline FILE (path empty: none), --timeline-format, --timeline-internals, --timeline-links.
   timeline::TimelineOptions timeline;
 };

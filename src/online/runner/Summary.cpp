@@ -1,5 +1,6 @@
 #include "online/runner/Summary.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdint>
 #include <cstdio>
@@ -55,6 +56,54 @@ std::string quoted(const std::string& text)
   }
   return out + "\"";
 }
+bool failed_in_last_attempt(const RunOutcome& outcome, size_t rank)
+{
+  if (outcome.attempts.empty())
+    return false;
+  const std::vector<mpi::FailureAt>& failures = outcome.attempts.back().failures;
+  return std::any_of(failures.begin(), failures.end(),
+                     [rank](const mpi::FailureAt& f) { return f.rank == static_cast<int>(rank); });
+}
+
+// The failures and attempts (--fail, --fail-mtbf, --restart), one line each, when there were any.
+std::string attempts_text(const RunnerOptions& options, const RunOutcome& outcome)
+{
+  std::ostringstream out;
+  const std::vector<Attempt>& attempts = outcome.attempts;
+  for (size_t a = 0; a < attempts.size(); ++a)
+    for (const mpi::FailureAt& failure : attempts[a].failures)
+      out << "Process failure: rank " << failure.rank << " at " << fixed(failure.date) << " s (attempt " << a + 1
+          << ")\n";
+  if (attempts.size() > 1) {
+    for (size_t a = 0; a < attempts.size(); ++a)
+      out << "Attempt " << a + 1 << ": " << fixed(attempts[a].start) << " s to " << fixed(attempts[a].end) << " s, "
+          << attempts[a].outcome << "\n";
+    out << "Time lost to failures: " << fixed(time_lost(attempts, options.restart_cost)) << " s (restart cost "
+        << fixed(options.restart_cost) << " s each)\n";
+  }
+  return out.str();
+}
+
+std::string attempts_json(const RunnerOptions& options, const RunOutcome& outcome)
+{
+  std::ostringstream out;
+  out << "  \"failures\": [";
+  bool first = true;
+  for (size_t a = 0; a < outcome.attempts.size(); ++a)
+    for (const mpi::FailureAt& failure : outcome.attempts[a].failures) {
+      out << (first ? "" : ", ") << "{\"rank\": " << failure.rank << ", \"time\": " << exact(failure.date)
+          << ", \"attempt\": " << a + 1 << "}";
+      first = false;
+    }
+  out << "],\n  \"attempts\": [";
+  for (size_t a = 0; a < outcome.attempts.size(); ++a)
+    out << (a ? ", " : "") << "{\"attempt\": " << a + 1 << ", \"start\": " << exact(outcome.attempts[a].start)
+        << ", \"end\": " << exact(outcome.attempts[a].end) << ", \"outcome\": " << quoted(outcome.attempts[a].outcome)
+        << "}";
+  out << "],\n  \"time_lost\": " << exact(time_lost(outcome.attempts, options.restart_cost)) << ",\n";
+  return out.str();
+}
+
 } // namespace
 
 std::string summary_text(const RunnerOptions& options, const Runtime& runtime, const RunOutcome& outcome)
@@ -75,10 +124,11 @@ std::string summary_text(const RunnerOptions& options, const Runtime& runtime, c
       r = shown - 8;
     }
     const RankAccount& a = accounts[r];
-    std::snprintf(line, sizeof line, "%6zu %14.9f %14.9f %14.9f %10llu\n", r, a.compute, a.mpi, a.finish,
-                  static_cast<unsigned long long>(a.calls));
+    std::snprintf(line, sizeof line, "%6zu %14.9f %14.9f %14.9f %10llu%s\n", r, a.compute, a.mpi, a.finish,
+                  static_cast<unsigned long long>(a.calls), failed_in_last_attempt(outcome, r) ? "  failed" : "");
     out << line;
   }
+  out << attempts_text(options, outcome);
   return out.str();
 }
 
@@ -120,9 +170,11 @@ std::string summary_json(const RunnerOptions& options, const Runtime* runtime, c
   for (size_t r = 0; r < ranks; ++r) {
     const RankAccount& a = runtime->accounts()[r];
     out << (r ? ",\n    " : "\n    ") << "{\"rank\": " << r << ", \"compute\": " << exact(a.compute)
-        << ", \"mpi\": " << exact(a.mpi) << ", \"finish\": " << exact(a.finish) << ", \"calls\": " << a.calls << "}";
+        << ", \"mpi\": " << exact(a.mpi) << ", \"finish\": " << exact(a.finish) << ", \"calls\": " << a.calls
+        << ", \"failed\": " << (failed_in_last_attempt(outcome, r) ? "true" : "false") << "}";
   }
-  out << (ranks ? "\n  ],\n" : "],\n") << "  \"host\": {\"wall_seconds\": " << exact(outcome.wall_seconds)
+  out << (ranks ? "\n  ],\n" : "],\n") << attempts_json(options, outcome)
+      << "  \"host\": {\"wall_seconds\": " << exact(outcome.wall_seconds)
       << ", \"host_speed\": " << exact(outcome.host_speed) << "}\n}\n";
   return out.str();
 }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "online/options/RunnerOptions.hpp"
+#include "online/runner/Attempts.hpp"
 #include "online/runtime/RunEnd.hpp"
 #include "online/runtime/Runtime.hpp"
 
@@ -18,6 +19,8 @@ struct RunOutcome {
   int failed_rank = -1;      // the first rank whose main returned non-zero
   uint64_t fingerprint = 0;  // the engine's hash of the event sequence: equal runs, equal fingerprints
   std::string privatization; // how the ranks' globals were made private: "dlopen" or "swap"
+  // Every attempt (--restart), this one last, with the failures of each; empty when no failure was injected.
+  std::vector<Attempt> attempts;
 };
 
 std::string summary_text(const RunnerOptions& options, const Runtime& runtime, const RunOutcome& outcome);

@@ -5,6 +5,7 @@
 // 2 for bad input, 124 on deadlock, 125 when mpisim itself fails; the JSON summary names the outcome.
 #include "online/bindings/Api.hpp"
 #include "online/options/RunnerOptions.hpp"
+#include "online/runner/Attempts.hpp"
 #include "online/runner/CrashHandler.hpp"
 #include "online/runner/HostSpeed.hpp"
 #include "online/runner/OutputTagger.hpp"
@@ -105,6 +106,9 @@ std::string deadlock_report(const DeadlockError& error, const Runtime& runtime)
     if (accounts[r].finish >= 0 && not accounts[r].finalized)
       report += "\n  rank " + std::to_string(r) + " returned from main at simulated time " +
                 date_text(accounts[r].finish) + " s without calling MPI_Finalize";
+  for (const mpi::FailureAt& failure : const_cast<Runtime&>(runtime).simulation().world().failures())
+    report += "\n  rank " + std::to_string(failure.rank) + " failed at simulated time " + date_text(failure.date) +
+              " s (process failure injected by --fail/--fail-mtbf)";
   return report;
 }
 
@@ -214,9 +218,36 @@ void launch_ranks(mpi::Simulation& simulation, Runtime& runtime, const Privatize
   });
 }
 
+// The attempts so far with the one ending now at `date` last (its failures: those of this run).
+std::vector<Attempt> attempts_until(const std::vector<Attempt>& previous, double start, double date, Outcome outcome,
+                                    const mpi::World& world)
+{
+  std::vector<Attempt> attempts = previous;
+  attempts.push_back({start, date, outcome_name(outcome), world.failures()});
+  return attempts;
+}
+
+// An abort caused by a process failure, with restarts left: the next attempt replaces this process.
+void restart_if_allowed(const RunnerOptions& options, const std::vector<Attempt>& attempts, const RunEnd& end)
+{
+  if (end.outcome != Outcome::ProcessFailure || static_cast<int>(attempts.size()) > options.restarts)
+    return;
+  const double resume = attempts.back().end + options.restart_cost;
+  std::fprintf(stderr, "mpisim: restarting the application (attempt %zu of %d) at simulated time %.9f s\n",
+               attempts.size() + 1, options.restarts + 1, resume);
+  start_next_attempt(attempts);
+}
+
 int run(const RunnerOptions& options)
 {
-  mpi::Simulation simulation(options.simulation, options.ranks);
+  // Online runs detect failures (MPI errors); a restarted attempt starts where the previous one ended, plus the cost.
+  const std::vector<Attempt> previous = previous_attempts();
+  mpi::SimulationOptions simulation_options = options.simulation;
+  simulation_options.detect_failures = true;
+  if (not previous.empty())
+    simulation_options.start_time = previous.back().end + options.restart_cost;
+  const double start_time = simulation_options.start_time;
+  mpi::Simulation simulation(simulation_options, options.ranks);
   Runtime runtime(simulation, options.online);
   // gfortran's runtime (read when the program loads it) buffers standard output when it is not a terminal: what a
   // Fortran rank printed would reach the stream after other ranks' output (--tag-output would give it to the wrong
@@ -248,7 +279,9 @@ int run(const RunnerOptions& options)
   install_crash_handler(options.simulation.stack_size);
   g_run = {&runtime, timeline.get()};
   on_exit(report_exit_during_run, nullptr);
-  runtime.set_run_end([&options, &runtime, &outcome](const RunEnd& end) {
+  runtime.set_run_end([&options, &runtime, &outcome, &previous, &simulation, start_time](const RunEnd& end) {
+    outcome.attempts = attempts_until(previous, start_time, runtime.now(), end.outcome, simulation.world());
+    restart_if_allowed(options, outcome.attempts, end);
     write_summary_at_abrupt_end(options, &runtime, outcome, end);
   });
   const auto start = std::chrono::steady_clock::now();
@@ -265,6 +298,8 @@ int run(const RunnerOptions& options)
                    .exit_status = kExitDeadlock,
                    .application_status = std::nullopt,
                    .report = deadlock_report(error, runtime)});
+  } catch (const mpi::ProcessFailure& failure) { // found where no error handler could take it: fatal
+    terminate_on_process_failure(failure, nullptr);
   } catch (const SimulationError& error) { // the application's doing, found below the C API
     terminate_on_rank_failure(error, Outcome::MpiError, kExitMpiError, timeline.get());
   } catch (const InputError& error) { // the same (an operation undefined for a datatype the C API let through)
@@ -281,6 +316,9 @@ int run(const RunnerOptions& options)
     timeline->finish();
   std::fflush(stdout);
   outcome.simulated_time = simulation.engine().now();
+  if (not previous.empty() || not simulation.world().failures().empty())
+    outcome.attempts =
+        attempts_until(previous, start_time, outcome.simulated_time, outcome.end.outcome, simulation.world());
   outcome.fingerprint = simulation.engine().fingerprint();
   outcome.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   runtime.warn_requests_pending_at_finalize();
@@ -312,6 +350,7 @@ int refuse_input(const RunnerOptions& options, const std::string& report)
 
 int main(int argc, char** argv)
 {
+  remember_arguments(argv);
   RunnerOptions options;
   try {
     options = parse_runner_options(argc, argv);

@@ -1,4 +1,5 @@
-// The error classes of MPI-3.1 (include/mpi.h's values, in order): name and message (MPI_Error_string).
+// The error classes of MPI-3.1 (include/mpi.h's values, in order), then ULFM's (include/mpi-ext.h): name and message
+// (MPI_Error_string).
 #pragma once
 
 namespace mpisim::online {
@@ -68,6 +69,10 @@ inline constexpr ErrorClassText kErrorClasses[] = {
     {"MPI_ERR_DUP_DATAREP", "conversion functions already registered for this data representation"},
     {"MPI_ERR_CONVERSION", "an error occurred in a user-supplied data conversion function"},
     {"MPI_ERR_IO", "other I/O error"},
+    // ULFM (include/mpi-ext.h)
+    {"MPIX_ERR_PROC_FAILED", "a process involved in the operation has failed"},
+    {"MPIX_ERR_PROC_FAILED_PENDING", "a process failed while a non-blocking any-source receive was pending"},
+    {"MPIX_ERR_REVOKED", "the communicator has been revoked"},
 };
 
 } // namespace mpisim::online

@@ -6,6 +6,7 @@
 #include "online/runtime/ErrorClasses.hpp"
 #include "online/runtime/Runtime.hpp"
 
+#include <mpi-ext.h>
 #include <mpi.h>
 
 #include <cstdio>
@@ -57,6 +58,7 @@ const char* outcome_name(Outcome outcome)
   case Outcome::Crash: return "crash";
   case Outcome::MpiError: return "mpi-error";
   case Outcome::Deadlock: return "deadlock";
+  case Outcome::ProcessFailure: return "process-failure";
   case Outcome::Failure: return "failure";
   case Outcome::BadInput: return "bad-input";
   }
@@ -75,6 +77,43 @@ void terminate_run(const RunEnd& end)
   if (Runtime::active())
     Runtime::get().run_ended(end);
   _exit(end.exit_status);
+}
+
+int error_class_of(const mpi::ProcessFailure& failure)
+{
+  return failure.kind() == mpi::FailureKind::Revoked ? MPIX_ERR_REVOKED : MPIX_ERR_PROC_FAILED;
+}
+
+int raise_process_failure(int comm, const mpi::ProcessFailure& failure, const char* call)
+{
+  Runtime& runtime = Runtime::get();
+  const int me = runtime.current_rank();
+  if (comm == MPI_COMM_NULL)
+    comm = runtime.communicators().handle_of_context(failure.context());
+  if (runtime.communicators().find(comm, me) == nullptr)
+    comm = MPI_COMM_WORLD;
+  const int handler = runtime.communicators().errhandler(me, comm);
+  const int error_class = error_class_of(failure);
+  if (handler == MPI_ERRORS_RETURN)
+    return error_class;
+  if (UserErrhandler* user = runtime.process_objects().errhandler(handler)) {
+    int handle = comm;
+    int code = error_class;
+    user->function(&handle, &code);
+    return error_class;
+  }
+  terminate_on_process_failure(failure, call);
+}
+
+void terminate_on_process_failure(const mpi::ProcessFailure& failure, const char* call)
+{
+  const std::string where = call != nullptr ? std::string(call) + ": " : std::string();
+  terminate_run({.outcome = Outcome::ProcessFailure,
+                 .exit_status = kExitProcessFailure,
+                 .application_status = std::nullopt,
+                 .report = "mpisim: rank " + std::to_string(failure.detector()) + ": " + where +
+                           error_class_name(error_class_of(failure)) + ": " + failure.what() +
+                           " (MPI_ERRORS_ARE_FATAL: the job is aborted)"});
 }
 
 void terminate_on_mpi_error(const std::string& what)

@@ -3,6 +3,8 @@
 
 #include "online/runtime/RunEnd.hpp"
 
+#include "mpi/Failures.hpp"
+
 #include <string>
 
 namespace mpisim::online {
@@ -14,6 +16,15 @@ const char* error_class_name(int error_class);
 int raise_error(int comm, int error_class, const char* call, const std::string& what);
 // The same through error handler `handler` of the communicator or window `object` (what a user handler is given).
 int raise_through_handler(int handler, int object, int error_class, const char* call, const std::string& what);
+
+// A process failure or a revocation an MPI call found (mpi/Failures.hpp), raised through the error handler of `comm`
+// (MPI_COMM_NULL: of the communicator it was found on): MPIX_ERR_PROC_FAILED or MPIX_ERR_REVOKED returned, a user
+// handler called, or under MPI_ERRORS_ARE_FATAL the job aborted (terminate_on_process_failure).
+int error_class_of(const mpi::ProcessFailure& failure);
+int raise_process_failure(int comm, const mpi::ProcessFailure& failure, const char* call);
+// Outcome::ProcessFailure, exit status 4: the failed rank, its date, the rank that found it and when (`call`: where,
+// null when unknown).
+[[noreturn]] void terminate_on_process_failure(const mpi::ProcessFailure& failure, const char* call);
 
 // Ends the whole run now: flushes the application's output, prints the report on stderr, lets the runner write its
 // summary (Runtime::set_run_end), exits with the end's status.

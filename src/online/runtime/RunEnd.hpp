@@ -17,12 +17,13 @@ enum class Outcome {
   Crash,           // a signal (a memory fault, a stack overflow, abort(), a failed assert)
   MpiError,        // an erroneous MPI call with MPI_ERRORS_ARE_FATAL, an MPI call outside MPI_Init..MPI_Finalize
   Deadlock,        // every rank left is blocked and nothing can wake them
+  ProcessFailure,  // a rank detected a failed rank (--fail, --fail-mtbf) under MPI_ERRORS_ARE_FATAL
   Failure,         // mpisim itself failed
   BadInput,        // options, platform or program refused before the program runs
 };
 
 // The JSON summary's name of the outcome: "ok", "application-exit", "abort", "crash", "mpi-error", "deadlock",
-// "failure", "bad-input".
+// "process-failure", "failure", "bad-input".
 const char* outcome_name(Outcome outcome);
 
 // mpisim's own exit statuses. 2 is every mpisim command's for bad input (`mpisim replay` too); deadlock and failure
@@ -33,6 +34,9 @@ constexpr int kExitBadInput = 2;
 constexpr int kExitDeadlock = 124;
 constexpr int kExitFailure = 125;
 constexpr int kExitMpiError = 1;
+// A job aborted by a process failure (a rank communicated with a failed one under MPI_ERRORS_ARE_FATAL): 4, as the
+// issue that brought failure injection asked; "outcome": "process-failure" tells it from an application's own 4.
+constexpr int kExitProcessFailure = 4;
 
 struct RunEnd {
   Outcome outcome = Outcome::Ok;

@@ -1,0 +1,166 @@
+"""Process failures (docs/failures.md): --fail and --fail-mtbf in replay and online runs, detection under
+MPI_ERRORS_ARE_FATAL (exit status 4) and MPI_ERRORS_RETURN (MPIX_ERR_PROC_FAILED), ULFM (revoke, shrink, agree),
+checkpoint/restart, and the bad input of the failure options. The programs are tests/online/failure_transfer.c,
+ulfm.c and checkpoint.c."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+import mpisim
+from conftest import repo_path
+from test_run_reports import cli
+
+TRACE = repo_path("examples", "replay-basic", "index.txt")
+PLATFORM = repo_path("examples", "replay-basic", "cluster4.xml")
+
+
+def replay(*options):
+    return cli("replay", TRACE, "--platform", PLATFORM, *options)
+
+
+# Bad input: one line, exit status 2 ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("options, message", [
+    (("--fail", "9@1s"), "--fail: rank 9 is out of range (the job has 4 ranks)"),
+    (("--fail", "1@-1s"), "--fail: '1@-1s': the time must not be negative"),
+    (("--fail", "1x"), "--fail: '1x': expected RANK@TIME, e.g. 3@1.5s"),
+    (("--fail", "1@2s,,0@1s"), "--fail: empty item in '1@2s,,0@1s'"),
+    (("--fail", "a@1s"), "--fail: 'a@1s': the rank must be a non-negative integer"),
+    (("--fail-mtbf", "0"), "--fail-mtbf: the mean time between failures must be positive"),
+])
+def test_bad_failure_options_are_one_line_and_status_2(options, message):
+    done = replay(*options)
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and message in lines[0], done.stderr
+
+
+# Replay -------------------------------------------------------------------------------------------------------------
+
+def test_replay_failed_rank_stops_and_waiting_ranks_end_in_a_deadlock_naming_it():
+    done = replay("--fail", "1@1ms")
+    assert done.returncode == 124
+    assert "deadlock at simulated time" in done.stderr
+    assert "rank 1 failed at simulated time 0.001000000 s (process failure injected" in done.stderr
+    assert "rank 1 waits" not in done.stderr  # a failed rank waits for nothing
+    with pytest.raises(mpisim.DeadlockError, match="rank 1 failed at simulated time 0.001000000 s"):
+        mpisim.replay(TRACE, platform=PLATFORM, fail="1@1ms")
+
+
+def test_replay_failure_after_the_end_changes_nothing():
+    plain = mpisim.replay(TRACE, platform=PLATFORM)
+    late = mpisim.replay(TRACE, platform=PLATFORM, fail=f"2@{plain.simulated_time + 1}s")
+    assert late.simulated_time == plain.simulated_time and late.fingerprint == plain.fingerprint
+    assert late.failures == [] and not any(r.failed for r in late.ranks)
+
+
+def test_replay_mtbf_is_reproducible_by_seed():
+    first, again, other = (replay("--fail-mtbf", "1s", "--seed", seed) for seed in ("7", "7", "8"))
+    failures = [re.findall(r"rank \d+ failed at simulated time [\d.]+ s", d.stderr) for d in (first, again, other)]
+    assert first.returncode == 124 and failures[0], first.stderr
+    assert first.stderr == again.stderr
+    assert failures[0] != failures[2]
+
+
+# Online: detection ----------------------------------------------------------------------------------------------------
+
+def compile_program(name, tmp_path_factory):
+    path = str(tmp_path_factory.mktemp(name) / name)
+    done = cli("cc", "-O0", repo_path("tests", "online", f"{name}.c"), "-o", path)
+    if done.returncode != 0:
+        pytest.skip(done.stderr.strip())
+    return path
+
+
+@pytest.fixture(scope="module")
+def transfer(tmp_path_factory):
+    return compile_program("failure_transfer", tmp_path_factory)
+
+
+def run(program, *args, np=2, options=()):
+    return cli("run", "-np", str(np), "--platform", f"cluster:{np}", "--no-compute-time", *options, program, *args)
+
+
+def test_failure_mid_transfer_aborts_under_errors_are_fatal_naming_rank_date_and_detector(transfer, tmp_path):
+    summary = tmp_path / "summary.json"
+    done = run(transfer, options=("--fail", "1@10ms", "--json", "--summary", str(summary)))
+    assert done.returncode == 4
+    assert done.stdout == ""  # the receive never returned
+    assert ("mpisim: rank 0: MPI_Recv: MPIX_ERR_PROC_FAILED: rank 1 failed at simulated time 0.010000000 s; "
+            "detected by rank 0 at simulated time 0.010000000 s, on MPI_COMM_WORLD") in done.stderr
+    report = json.loads(summary.read_text())
+    assert report["outcome"] == "process-failure" and report["exit_status"] == 4
+    assert report["simulated_time"] == 0.01
+    assert report["failures"] == [{"rank": 1, "time": 0.01, "attempt": 1}]
+
+
+def test_failure_mid_transfer_returns_proc_failed_at_the_failure_date_under_errors_return(transfer):
+    done = run(transfer, "return", options=("--fail", "1@10ms", "--quiet"))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "rank 0: MPI_Recv: MPIX_ERR_PROC_FAILED at 0.010000 s\n"
+    plain = run(transfer, "return", options=("--quiet",))
+    assert plain.stdout.startswith("rank 0: MPI_Recv: success at ")
+
+
+# Online: ULFM -------------------------------------------------------------------------------------------------------
+
+ULFM_OUTPUT = """iteration 0: 4 ranks, sum 10
+iteration 1: 4 ranks, sum 10
+iteration 2: 4 ranks, sum 10
+rank 0: iteration 3: MPIX_ERR_PROC_FAILED at 0.30{0}
+rank 1: iteration 3: MPIX_ERR_PROC_FAILED at 0.30{0}
+rank 3: iteration 3: {1} at 0.30{0}
+iteration 3: 3 ranks, sum 7
+iteration 4: 3 ranks, sum 7
+agreed: 1
+"""
+
+
+def test_ulfm_program_revokes_shrinks_and_goes_on_with_the_survivors(tmp_path_factory):
+    program = compile_program("ulfm", tmp_path_factory)
+    done = run(program, np=4, options=("--fail", "2@250ms", "--quiet"))
+    assert done.returncode == 0, done.stderr
+    # Rank 3 enters the allreduce after the others' revocation notices reach it: it sees the revocation.
+    pattern = re.escape(ULFM_OUTPUT).replace(r"\{0\}", r"\d s").replace(r"\{1\}", "MPIX_ERR_(PROC_FAILED|REVOKED)")
+    assert re.fullmatch(pattern, done.stdout), done.stdout
+    plain = run(program, np=4, options=("--quiet",))
+    assert plain.stdout == "".join(f"iteration {i}: 4 ranks, sum 10\n" for i in range(5)) + "agreed: 1\n"
+    result = mpisim.run(program, np=4, platform="cluster:4", no_compute_time=True, fail="2@250ms")
+    assert [r.failed for r in result.ranks] == [False, False, True, False]
+    assert result.failures == [{"rank": 2, "time": 0.25, "attempt": 1}]
+
+
+# Online: checkpoint/restart -------------------------------------------------------------------------------------------
+
+def test_restart_continues_the_clock_and_a_checkpointing_program_finishes(tmp_path_factory, tmp_path, monkeypatch):
+    program = compile_program("checkpoint", tmp_path_factory)
+    monkeypatch.chdir(tmp_path)  # the program's checkpoint file goes there, and stays between attempts
+    summary = tmp_path / "summary.json"
+    done = run(program, options=("--fail", "1@350ms", "--restart", "1", "--restart-cost", "500ms", "--json",
+                                 "--summary", str(summary)))
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == "starting after step 0 at 0.000 s"
+    assert re.fullmatch(r"starting after step 3 at 0\.90\d s", lines[1])
+    assert re.fullmatch(r"total 30 at 1\.60\d s", lines[2])
+    assert "restarting the application (attempt 2 of 2)" in done.stderr
+    report = json.loads(summary.read_text())
+    first, second = report["attempts"]
+    assert first["outcome"] == "process-failure" and second["outcome"] == "ok"
+    assert 0.4 < first["end"] < 0.41  # the fourth allreduce, after the failure at 0.35 s
+    assert second["start"] == pytest.approx(first["end"] + 0.5, abs=1e-12)
+    assert report["time_lost"] == pytest.approx(first["end"] + 0.5, abs=1e-12)
+    assert report["failures"] == [{"rank": 1, "time": pytest.approx(0.35, abs=1e-15), "attempt": 1}]
+    assert report["simulated_time"] == second["end"]
+
+
+def test_without_restart_the_same_failure_aborts_with_status_4(tmp_path_factory, tmp_path, monkeypatch):
+    program = compile_program("checkpoint", tmp_path_factory)
+    monkeypatch.chdir(tmp_path)
+    done = run(program, options=("--fail", "1@350ms", "--quiet"))
+    assert done.returncode == 4
+    assert "MPI_Allreduce: MPIX_ERR_PROC_FAILED: rank 1 failed at simulated time 0.350000000 s" in done.stderr
