@@ -260,8 +260,11 @@ public:
   RevokeNotice(World& world, int member, const Communicator& comm) : world_(world), member_(member), comm_(comm) {}
   void start(int from)
   {
-    transfer_ =
-        world_.network().transfer(world_.host_of(from), world_.host_of(member_), kNoticeBytes, world_.engine().now());
+    const double now = world_.engine().now();
+    transfer_ = world_.network().transfer({world_.host_of(from), world_.host_of(member_), from, member_, kNoticeBytes,
+                                           now, models::Protocol::Eager});
+    if (not transfer_.arrival) // a model timed from the send (xsim): the notice is taken as soon as it arrives
+      transfer_.arrival = world_.network().arrival_at_match(*transfer_.window, now);
     if (transfer_.arrival->done())
       activity_done(*transfer_.arrival);
     else
