@@ -11,10 +11,11 @@ extern "C" {
 #endif
 
 /* Error classes, after the MPI-3.1 ones (below MPI_ERR_LASTCODE). */
-#define MPIX_ERR_PROC_FAILED 58         /* a process the operation involves has failed */
-#define MPIX_ERR_PROC_FAILED_PENDING 59 /* a non-blocking MPI_ANY_SOURCE receive met a failure (not raised by mpisim)  \
-                                         */
-#define MPIX_ERR_REVOKED 60             /* the communicator has been revoked */
+#define MPIX_ERR_PROC_FAILED 58 /* a process the operation involves has failed */
+#define MPIX_ERR_PROC_FAILED_PENDING                                                                                   \
+  59                        /* a non-blocking MPI_ANY_SOURCE receive met a failure (not raised by mpisim)              \
+                             */
+#define MPIX_ERR_REVOKED 60 /* the communicator has been revoked */
 
 #define OMPI_HAVE_MPI_EXT_FTMPI 1
 #define MPISIM_HAVE_ULFM 1

@@ -261,8 +261,8 @@ public:
   void start(int from)
   {
     const double now = world_.engine().now();
-    transfer_ = world_.network().transfer({world_.host_of(from), world_.host_of(member_), from, member_, kNoticeBytes,
-                                           now, models::Protocol::Eager});
+    transfer_ = world_.network().transfer(
+        {world_.host_of(from), world_.host_of(member_), from, member_, kNoticeBytes, now, models::Protocol::Eager});
     if (not transfer_.arrival) // a model timed from the send (xsim): the notice is taken as soon as it arrives
       transfer_.arrival = world_.network().arrival_at_match(*transfer_.window, now);
     if (transfer_.arrival->done())
