@@ -26,6 +26,16 @@ long long mappings_in_use()
   return lines;
 }
 
+// Under AddressSanitizer its allocator maps memory of its own as the run grows (not per actor), and it reports a
+// write under a slice itself, before the canary is checked.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr long long kSanitizerMappings = 64;
+constexpr const char* kOverflowReport = "overflowed its stack of 16 KiB|AddressSanitizer: stack-buffer-underflow";
+#else
+constexpr long long kSanitizerMappings = 0;
+constexpr const char* kOverflowReport = "internal error: actor 'deep' overflowed its stack of 16 KiB";
+#endif
+
 uintptr_t address(const void* pointer)
 {
   return reinterpret_cast<uintptr_t>(pointer);
@@ -52,7 +62,7 @@ TEST(KernelStacks, ArenaActorsNeedNoMappingEach)
   engine.run();
   EXPECT_EQ(finished, count);
   EXPECT_DOUBLE_EQ(engine.now(), 3.0);
-  EXPECT_LE(while_all_alive - before, 8);
+  EXPECT_LE(while_all_alive - before, 8 + kSanitizerMappings);
 }
 
 // A slice given back by an actor that ended is the next one handed out: the frames of an actor spawned later lie at
@@ -117,7 +127,7 @@ TEST(KernelStacksDeathTest, ArenaOverflowStopsAtTheNextSuspension)
         });
         engine.run();
       },
-      "internal error: actor 'deep' overflowed its stack of 16 KiB");
+      kOverflowReport);
 }
 
 } // namespace
