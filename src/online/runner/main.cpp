@@ -266,7 +266,7 @@ int run(const RunnerOptions& options)
   }
   std::unique_ptr<RunTimeline> timeline;
   if (not options.timeline.path.empty())
-    timeline = std::make_unique<RunTimeline>(options, simulation, runtime);
+    timeline = std::make_unique<RunTimeline>(options, simulation, runtime, previous, start_time);
   RunOutcome outcome;
   outcome.host_speed = options.online.host_speed;
   outcome.privatization = program->name();
