@@ -11,6 +11,7 @@ import re
 import pytest
 
 import mpisim
+import mpisim.timeline
 from conftest import repo_path
 from test_run_reports import cli
 
@@ -190,6 +191,9 @@ def test_replay_timelines_mark_the_failure_at_its_date_and_the_rank_line_ends_th
     assert paje[at + 1] == "7 1.500000000 RANK r1"  # rank 1's container ends with its failure
     assert not any(line.startswith(("12 ", "14 ")) and line.split()[2] == "r1" and float(line.split()[1]) > 1.5
                    for line in paje)
+    for name in ("t.json", "t.csv", "t.paje"):  # mpisim.timeline reads the marks back
+        events = mpisim.timeline.read_timeline(str(tmp_path / name)).events
+        assert events.values.tolist() == [["failure", 1.5, 1, -1, ""]], name
 
 
 def test_replay_without_failures_writes_no_events_file(tmp_path):
@@ -228,6 +232,12 @@ def test_restarted_run_timelines_mark_each_attempt_after_the_restart_cost(tmp_pa
     marks = [line for line in paje if line.startswith("20 ")]
     assert marks == ["20 0.000000000 root ATTEMPT start", "20 0.350000000 r1 FAIL failed",
                      f"20 {first['end']:.9f} root ATTEMPT end", f"20 {second['start']:.9f} root ATTEMPT start"]
+    for name in ("c.json", "c.csv", "c.paje"):  # mpisim.timeline reads the marks back
+        events = mpisim.timeline.read_timeline(str(tmp_path / name)).events
+        assert events.values.tolist() == [
+            ["attempt-start", 0.0, -1, 1, ""], ["failure", pytest.approx(0.35, abs=1e-9), 1, -1, ""],
+            ["attempt-end", pytest.approx(first["end"], abs=1e-9), -1, 1, "" if name == "c.paje" else "process-failure"],
+            ["attempt-start", pytest.approx(second["start"], abs=1e-9), -1, 2, ""]], name
     # Rank 1 failed in the first attempt and ran again in the second: its container lasts to the end.
     assert "7 0.350000000 RANK r1" not in paje and any(line.startswith("7 ") and line.endswith(" RANK r1")
                                                         for line in paje)
