@@ -255,8 +255,9 @@ def add_resilience_command(kinds) -> None:
     p.add_argument("--platform", help="platform (default cluster:NP)")
     p.add_argument("--max-restarts", type=int, default=1000,
                    help="mpisim run --restart: attempts beyond it leave the run incomplete (default 1000)")
-    p.add_argument("--args", help="the program's arguments, one string")
-    p.add_argument("--run-options", help="more mpisim run options, one string (e.g. '--no-compute-time')")
+    p.add_argument("--args", help="the program's arguments, one string (--args='-n 10' when it starts with '-')")
+    p.add_argument("--run-options",
+                   help="more mpisim run options, one string, with '=': --run-options='--no-compute-time'")
     p.add_argument("-o", "--output", default="resilience.csv", help="CSV file (default resilience.csv)")
     p.add_argument("--plot", help="PNG/SVG/PDF of completion time against the interval")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
