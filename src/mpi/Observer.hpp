@@ -46,11 +46,30 @@ struct MessageRecord {
   bool collective() const { return tag < 0; }
 };
 
+// A rank failed (--fail, --fail-mtbf), reported at its date: it does nothing after it.
+struct FailureRecord {
+  int rank; // world rank
+  double date;
+};
+
+// An attempt of a restarted online run (mpisim run --restart): attempt k+1 starts at the end of attempt k plus the
+// restart cost. Reported when the timeline of the attempt running now starts: the attempts before it with their
+// ends, then this one with end < 0 (still running).
+struct AttemptRecord {
+  int attempt; // from 1
+  double start;
+  double end;          // < 0: not ended when reported
+  const char* outcome; // how it ended ("process-failure", ...); "" when not ended (static storage or the caller's)
+  bool ended() const { return end >= 0; }
+};
+
 class Observer {
 public:
   virtual ~Observer() = default;
   virtual void call(const CallRecord&) {}
   virtual void message(const MessageRecord&) {}
+  virtual void failure(const FailureRecord&) {}
+  virtual void attempt(const AttemptRecord&) {}
 };
 
 } // namespace mpisim::mpi

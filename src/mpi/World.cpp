@@ -167,6 +167,7 @@ void World::fail_rank(int world_rank)
     return; // a rank that has ended does not fail any more
   failed_at_[static_cast<size_t>(world_rank)] = engine_.now();
   failures_.push_back({world_rank, engine_.now()});
+  report(FailureRecord{world_rank, engine_.now()});
   // What it sent and was not all there yet is lost; what others sent it, or were sending it, goes nowhere.
   std::vector<Request*> broken_sends;
   std::vector<Request*> broken_receives;

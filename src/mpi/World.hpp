@@ -148,6 +148,11 @@ public:
     for (Observer* observer : observers_)
       observer->message(record);
   }
+  void report(const FailureRecord& record) const
+  {
+    for (Observer* observer : observers_)
+      observer->failure(record);
+  }
 
 private:
   kernel::Engine& engine_;

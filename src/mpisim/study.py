@@ -219,7 +219,8 @@ def cmd_study_coll(args: argparse.Namespace) -> int:
 
 
 def add_study_command(sub) -> None:
-    study = sub.add_parser("study", help="parameter studies (see `mpisim study coll --help`)")
+    study = sub.add_parser("study", help="parameter studies (`mpisim study coll --help`, `mpisim study resilience "
+                                         "--help`)")
     kinds = study.add_subparsers(dest="study", required=True)
     p = kinds.add_parser("coll", help="time a collective for every algorithm over sizes and communicator sizes",
                          description="Times one call of OPERATION for each algorithm (and MPI library selector) "
@@ -240,3 +241,7 @@ def add_study_command(sub) -> None:
     p.add_argument("--plot", help="PNG/SVG/PDF of time per byte per algorithm")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_study_coll)
+
+    from mpisim.resilience import add_resilience_command
+
+    add_resilience_command(kinds)

@@ -33,6 +33,9 @@ FORMATS = {"chrome": (".json",), "paje": (".paje", ".trace"), "csv": (".csv",)}
 CALL_COLUMNS = ["rank", "operation", "start", "end", "duration", "peer", "bytes", "tag", "communicator", "actions"]
 MESSAGE_COLUMNS = ["source", "destination", "start", "end", "bytes", "tag"]
 LINK_COLUMNS = ["link", "time", "used", "flows", "capacity"]
+# Process failures and restarted runs' attempts (docs/timelines.md): event is "failure", "attempt-start" or
+# "attempt-end"; rank (failures) and attempt (attempts) are -1 where they do not apply.
+EVENT_COLUMNS = ["event", "time", "rank", "attempt", "outcome"]
 
 
 @dataclass
@@ -43,10 +46,13 @@ class Timeline:
     messages: "object"  # pandas.DataFrame
     provenance: Dict[str, str] = field(default_factory=dict)
     links: "object" = None  # pandas.DataFrame (LINK_COLUMNS); set to an empty one when None
+    events: "object" = None  # pandas.DataFrame (EVENT_COLUMNS), in date order; set to an empty one when None
 
     def __post_init__(self):
         if self.links is None:
             self.links = _Links().frame()
+        if self.events is None:
+            self.events = _Events().frame()
 
     @property
     def ranks(self) -> List[int]:
@@ -225,6 +231,21 @@ class _Links:
         })
 
 
+class _Events:
+    def __init__(self):
+        self.rows: List[Tuple] = []
+
+    def add(self, event: str, time: float, rank: int = -1, attempt: int = -1, outcome: str = "") -> None:
+        self.rows.append((event, float(time), int(rank), int(attempt), outcome or ""))
+
+    def frame(self):
+        import pandas as pd
+
+        frame = pd.DataFrame(self.rows, columns=EVENT_COLUMNS)
+        frame = frame.astype({"event": str, "time": float, "rank": "int64", "attempt": "int64", "outcome": str})
+        return frame.sort_values("time", kind="stable").reset_index(drop=True)
+
+
 def _lines(path: str):
     """The file's lines, with a progress line on stderr for big files."""
     total = os.path.getsize(path)
@@ -274,6 +295,7 @@ class _ChromeEvents:
         self.flow_kinds: Dict[Tuple, int] = {}
         self.flow_names: Dict[object, int] = {}
         self.links = _Links()  # counter events named "link NAME" (mpisim's --timeline-links)
+        self.events = _Events()  # instant events of categories failure and attempt
 
     def _thread(self, value) -> int:
         if isinstance(value, int):
@@ -351,6 +373,13 @@ class _ChromeEvents:
         elif phase == "C" and str(event.get("name", "")).startswith("link "):
             args = event.get("args") or {}
             self.links.add(event["name"][5:], float(event["ts"]) * 1e-6, args.get("used", 0.0), args.get("flows"))
+        elif phase == "i" and event.get("cat") == "failure":
+            self.events.add("failure", float(event["ts"]) * 1e-6, self._thread(event.get("tid", 0)))
+        elif phase == "i" and event.get("cat") == "attempt":
+            args = event.get("args") or {}
+            ends = str(event.get("name", "")).endswith(" ends")
+            self.events.add("attempt-end" if ends else "attempt-start", float(event["ts"]) * 1e-6, -1,
+                            args.get("attempt", -1), args.get("outcome", ""))
         elif phase in ("s", "f"):
             args = event.get("args") or {}
             self._flow(phase, event.get("cat"), event.get("name"), event.get("id"), float(event["ts"]),
@@ -388,7 +417,8 @@ class _ChromeEvents:
         # One process per rank (and a single thread each) rather than one thread per rank: ranks are the pids.
         if len(set(self.tids)) == 1 and len(set(self.pids)) > 1:
             calls["rank"] = _numpy(self.pids, "int64")
-        return Timeline(path, "chrome", calls, self._messages(), self.provenance, self.links.frame())
+        return Timeline(path, "chrome", calls, self._messages(), self.provenance, self.links.frame(),
+                        self.events.frame())
 
 
 def _blocks(path: str, size: int = 8 << 20):
@@ -462,7 +492,8 @@ def read_paje(path: str) -> Timeline:
     stacks: Dict[Tuple[str, str], List[Tuple[float, str]]] = {}
     links: Dict[str, Tuple] = {}
     link_ends: Dict[str, Tuple] = {}
-    calls, messages, variables = _Calls(), _Messages(), _Links()
+    calls, messages, variables, events = _Calls(), _Messages(), _Links(), _Events()
+    attempts = [0]  # Paje's attempt marks carry no number: they are counted
     provenance: Dict[str, str] = {}
 
     def container_rank(alias: str) -> int:
@@ -531,6 +562,15 @@ def read_paje(path: str) -> Timeline:
             elif event == "PajeSetVariable":  # link bandwidth (mpisim's --timeline-links): by container name
                 container = fields[at["Container"]]
                 variables.add(names.get(container, container), float(fields[at["Time"]]), float(fields[at["Value"]]))
+            elif event == "PajeNewEvent" and fields[at["Type"]] in ("FAIL", "ATTEMPT"):  # mpisim's marks
+                when, value = float(fields[at["Time"]]), fields[at["Value"]]
+                if fields[at["Type"]] == "FAIL":
+                    events.add("failure", when, container_rank(fields[at["Container"]]))
+                elif value == "start":
+                    attempts[0] += 1
+                    events.add("attempt-start", when, -1, attempts[0])
+                else:
+                    events.add("attempt-end", when, -1, attempts[0])
             elif event in ("PajeDefineEntityValue", "PajeCreateContainer"):
                 names[fields[at["Alias"]]] = fields[at["Name"]]
             elif event == "PajeDestroyContainer":
@@ -540,7 +580,7 @@ def read_paje(path: str) -> Timeline:
                         finish_state(key, float(fields[at["Time"]]))
         except (KeyError, IndexError, ValueError) as error:
             raise ValueError(f"{path}:{number}: malformed {event} event ({error})") from error
-    return Timeline(path, "paje", calls.frame(), messages.frame(), provenance, variables.frame())
+    return Timeline(path, "paje", calls.frame(), messages.frame(), provenance, variables.frame(), events.frame())
 
 
 # --------------------------------------------------------------------------------------------------------- csv
@@ -584,7 +624,7 @@ def read_csv(path: str) -> Timeline:
                                  "tag": raw["tag"]})
     else:
         messages = _Messages().frame()
-    return Timeline(path, "csv", calls, messages, _csv_provenance(path), _csv_links(path))
+    return Timeline(path, "csv", calls, messages, _csv_provenance(path), _csv_links(path), _csv_events(path))
 
 
 def links_path(path: str) -> str:
@@ -602,3 +642,20 @@ def _csv_links(path: str):
     return pd.DataFrame({"link": raw["link"].astype("category"), "time": raw["time"].astype(float),
                          "used": raw["used"].astype(float), "flows": raw["flows"].astype("int64"),
                          "capacity": raw["capacity"].astype(float)})
+
+
+def events_path(path: str) -> str:
+    """Where a CSV timeline's failures and attempts are: run.csv -> run.events.csv (written only when there are)."""
+    return (path[:-4] if path.lower().endswith(".csv") else path) + ".events.csv"
+
+
+def _csv_events(path: str):
+    import pandas as pd
+
+    other = events_path(path)
+    events = _Events()
+    if os.path.exists(other):
+        raw = pd.read_csv(other, comment="#", dtype={"event": str, "outcome": str}, keep_default_na=False)
+        for row in raw.itertuples(index=False):
+            events.add(row.event, row.time, row.rank, row.attempt, row.outcome)
+    return events.frame()

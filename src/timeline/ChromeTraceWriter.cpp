@@ -11,6 +11,10 @@
 // in a second process (pid 1, "links"), with args used (bytes per second) and flows: Perfetto draws one counter track
 // per link and argument.
 //
+// A rank's failure is an instant event ("ph":"i", "s":"t") named "failure" (category "failure") on its track at its
+// date; its track has no slice after it. A restarted run's attempts are global instant events (category "attempt"):
+// "attempt K ends" at the abort date (args: attempt, outcome) and "attempt K starts" at its start (args: attempt).
+//
 // The file holds one event per line, each after the first starting with a comma, so a reader can stream it line by
 // line (mpisim.timeline does). Dates are whole nanoseconds written as microseconds with three decimals.
 #include "timeline/MessageBinder.hpp"
@@ -58,6 +62,21 @@ public:
     write_flows();
   }
 
+  void failure(const mpi::FailureRecord& record) override
+  {
+    note_rank(record.rank);
+    out_.text(",{\"name\":\"failure\",\"cat\":\"failure\",\"ph\":\"i\",\"s\":\"t\",\"pid\":0,\"tid\":");
+    out_.integer(record.rank).text(",\"ts\":").scaled(to_nanoseconds(record.date), 3);
+    out_.text(",\"args\":{\"rank\":").integer(record.rank).text("}}\n");
+  }
+
+  void attempt(const mpi::AttemptRecord& record) override
+  {
+    attempt_marker(record.attempt, "starts", record.start, nullptr);
+    if (record.ended())
+      attempt_marker(record.attempt, "ends", record.end, record.outcome);
+  }
+
   void link_usage(const models::LinkUsage& usage) override
   {
     if (not links_seen_) {
@@ -91,6 +110,17 @@ public:
   }
 
 private:
+  // A global instant event: a vertical line across every track in Perfetto.
+  void attempt_marker(int attempt, const char* what, double date, const char* outcome)
+  {
+    out_.text(",{\"name\":\"attempt ").integer(attempt).put(' ').text(what);
+    out_.text("\",\"cat\":\"attempt\",\"ph\":\"i\",\"s\":\"g\",\"pid\":0,\"tid\":0,\"ts\":");
+    out_.scaled(to_nanoseconds(date), 3).text(",\"args\":{\"attempt\":").integer(attempt);
+    if (outcome != nullptr)
+      out_.text(",\"outcome\":").json_string(outcome);
+    out_.text("}}\n");
+  }
+
   void note_rank(int rank)
   {
     if (rank >= ranks_)

@@ -1,6 +1,8 @@
 // CSV: one row per call in FILE.csv, one row per message in FILE.messages.csv, streamed as the simulation reports
 // them (calls in the order they end, messages in the order they arrive); with TimelineOptions::links, one row per
-// change of a link's bandwidth use in FILE.links.csv, in date order. Both files start with '#' comment lines
+// change of a link's bandwidth use in FILE.links.csv, in date order. When ranks fail or the run was restarted, one
+// row per failure and per attempt's start and end in FILE.events.csv (created only then, so that a run without
+// failures writes the files it always did). The files start with '#' comment lines
 // giving the provenance (pandas: read_csv(path, comment='#')). Dates and durations are seconds, written in the
 // shortest form that reads back exactly.
 #include "timeline/OutputFile.hpp"
@@ -51,7 +53,8 @@ const char* protocol_name(models::Protocol protocol)
 class CsvWriter final : public TimelineWriter {
 public:
   explicit CsvWriter(const TimelineOptions& options)
-      : calls_(options.path), messages_(companion_path(options.path, "messages")), internals_(options.internals)
+      : calls_(options.path), messages_(companion_path(options.path, "messages")), provenance_(options.provenance),
+        internals_(options.internals)
   {
     if (options.links) {
       links_ = std::make_unique<OutputFile>(companion_path(options.path, "links"));
@@ -90,6 +93,20 @@ public:
     messages_.number(m.started).put(',').number(m.arrived).put(',').text(protocol_name(m.protocol)).put('\n');
   }
 
+  void failure(const mpi::FailureRecord& f) override
+  {
+    events().text("failure,").number(f.date).put(',').integer(f.rank).text(",-1,\n");
+  }
+
+  void attempt(const mpi::AttemptRecord& a) override
+  {
+    events().text("attempt-start,").number(a.start).text(",-1,").integer(a.attempt).text(",\n");
+    if (a.ended()) {
+      events().text("attempt-end,").number(a.end).text(",-1,").integer(a.attempt).put(',');
+      events().text(csv_field(a.outcome)).put('\n');
+    }
+  }
+
   void link_usage(const models::LinkUsage& u) override
   {
     links_->text(csv_field(u.name)).put(',').number(u.time).put(',').number(u.used).put(',').number(u.capacity);
@@ -102,12 +119,30 @@ public:
     messages_.close();
     if (links_)
       links_->close();
+    if (events_)
+      events_->close();
   }
 
 private:
+  // FILE.events.csv, opened at the first event.
+  OutputFile& events()
+  {
+    if (not events_) {
+      events_ = std::make_unique<OutputFile>(companion_path(calls_.path(), "events"));
+      events_->text("# mpisim timeline: one row per process failure and per start and end of a restarted run's "
+                    "attempt (seconds; -1: not applicable)\n");
+      for (const auto& [key, value] : provenance_)
+        events_->text("# ").text(key).text(": ").text(value).put('\n');
+      events_->text("event,time,rank,attempt,outcome\n");
+    }
+    return *events_;
+  }
+
   OutputFile calls_;
   OutputFile messages_;
-  std::unique_ptr<OutputFile> links_; // with TimelineOptions::links
+  std::unique_ptr<OutputFile> links_;  // with TimelineOptions::links
+  std::unique_ptr<OutputFile> events_; // at the first failure or attempt
+  std::vector<std::pair<std::string, std::string>> provenance_;
   bool internals_;
 };
 

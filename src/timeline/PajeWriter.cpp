@@ -10,6 +10,11 @@
 // (named after the platform's link), and a variable "bandwidth used" (bytes per second) on it, set by a
 // PajeSetVariable at each change the network model reports.
 //
+// A rank's failure is a PajeNewEvent of the event type "failure" on its container at its date, and its container is
+// destroyed then (its line ends there), unless the failure was in an earlier attempt of a restarted run. A restarted
+// run's attempts are PajeNewEvents of the type "attempt" on the root container, "attempt starts" and "attempt ends"
+// (values start and end), at their dates.
+//
 // Viewers want events in chronological order, while calls are reported when they end: the writer keeps 16 bytes per
 // event (and 16 per message) and writes the sorted file when the simulation is over. Events at equal dates keep the
 // order they were reported in, so a rank's pop comes before its next push. Dates are whole nanoseconds, written as
@@ -65,6 +70,11 @@ constexpr const char* kHeader = R"(%EventDef PajeDefineContainerType 0
 % Color color
 %EndEventDef
 %EventDef PajeDefineStateType 2
+% Alias string
+% Type string
+% Name string
+%EndEventDef
+%EventDef PajeDefineEventType 3
 % Alias string
 % Type string
 % Name string
@@ -128,12 +138,23 @@ constexpr const char* kHeader = R"(%EventDef PajeDefineContainerType 0
 % Value string
 % Key string
 %EndEventDef
+%EventDef PajeNewEvent 20
+% Time date
+% Container string
+% Type string
+% Value string
+%EndEventDef
 0 ROOT 0 "simulation"
 0 RANK ROOT "rank"
 2 CALL RANK "MPI call"
 4 MSG ROOT RANK RANK "message"
 5 p2p MSG "point-to-point" "0.20 0.20 0.20"
 5 collective MSG "collective" "0.60 0.60 0.60"
+3 FAIL RANK "failure"
+5 failed FAIL "process failure" "1.00 0.00 0.00"
+3 ATTEMPT ROOT "attempt"
+5 start ATTEMPT "attempt starts" "0.00 0.60 0.00"
+5 end ATTEMPT "attempt ends" "0.80 0.00 0.00"
 )";
 
 class PajeWriter final : public TimelineWriter {
@@ -157,6 +178,25 @@ public:
   {
     binder_.message(record, started_, ended_);
     keep_flows();
+  }
+
+  void failure(const mpi::FailureRecord& record) override
+  {
+    note_rank(record.rank);
+    events_.push_back(Event{to_nanoseconds(record.date), pack(Kind::Failure, record.rank), 0});
+    if (static_cast<size_t>(record.rank) >= failed_at_.size())
+      failed_at_.resize(static_cast<size_t>(record.rank) + 1, -1);
+    failed_at_[static_cast<size_t>(record.rank)] = to_nanoseconds(record.date);
+  }
+
+  void attempt(const mpi::AttemptRecord& record) override
+  {
+    const auto attempt = static_cast<uint32_t>(record.attempt);
+    events_.push_back(Event{to_nanoseconds(record.start), pack(Kind::AttemptStart, 0), attempt});
+    if (record.ended())
+      events_.push_back(Event{to_nanoseconds(record.end), pack(Kind::AttemptEnd, 0), attempt});
+    else
+      current_attempt_start_ = to_nanoseconds(record.start);
   }
 
   void link_usage(const models::LinkUsage& usage) override
@@ -184,11 +224,13 @@ public:
   }
 
 private:
-  enum class Kind : uint32_t { Push, Pop, StartLink, EndLink, SetVariable };
+  // Eight kinds fill the three bits.
+  enum class Kind : uint32_t { Push, Pop, StartLink, EndLink, SetVariable, Failure, AttemptStart, AttemptEnd };
   struct Event {
     int64_t time;       // nanoseconds
     uint32_t kind_rank; // kind in the top three bits, the rank (SetVariable: the platform's link id) below
-    uint32_t value;     // Push: operation index; links: the flow id; SetVariable: index in variable_values_
+    uint32_t value; // Push: operation index; links: the flow id; SetVariable: index in variable_values_; attempts: the
+                    // attempt number
   };
   struct Link {
     double bytes = 0;
@@ -205,6 +247,12 @@ private:
   {
     if (rank >= ranks_)
       ranks_ = rank + 1;
+  }
+
+  // Failed in the attempt running now: a failure in an earlier one does not end the line (the rank ran again).
+  bool has_failed(int rank) const
+  {
+    return static_cast<size_t>(rank) < failed_at_.size() && failed_at_[rank] >= current_attempt_start_;
   }
 
   uint32_t operation_index(const char* operation)
@@ -300,10 +348,18 @@ private:
         out_.text("8 ").scaled(e.time, 9).text(" BW l").integer(rank_of(e)).put(' ');
         out_.number(variable_values_[e.value]).put('\n');
         break;
+      case Kind::Failure: // the rank's line ends here, unless it ran again in a later attempt
+        out_.text("20 ").scaled(e.time, 9).text(" r").integer(rank_of(e)).text(" FAIL failed\n");
+        if (e.time >= current_attempt_start_)
+          out_.text("7 ").scaled(e.time, 9).text(" RANK r").integer(rank_of(e)).put('\n');
+        break;
+      case Kind::AttemptStart: out_.text("20 ").scaled(e.time, 9).text(" root ATTEMPT start\n"); break;
+      case Kind::AttemptEnd: out_.text("20 ").scaled(e.time, 9).text(" root ATTEMPT end\n"); break;
       }
     }
     for (int rank = 0; rank < ranks_; ++rank)
-      out_.text("7 ").scaled(last, 9).text(" RANK r").integer(rank).put('\n');
+      if (not has_failed(rank))
+        out_.text("7 ").scaled(last, 9).text(" RANK r").integer(rank).put('\n');
     for (size_t link = 0; link < link_names_.size(); ++link)
       if (not link_names_[link].empty())
         out_.text("7 ").scaled(last, 9).text(" LINK l").integer(static_cast<int64_t>(link)).put('\n');
@@ -321,6 +377,8 @@ private:
   std::vector<double> variable_values_; // SetVariable events' values
   std::vector<std::string> operations_;
   std::unordered_map<const char*, uint32_t> by_address_;
+  std::vector<int64_t> failed_at_;    // by rank, nanoseconds; -1: not failed
+  int64_t current_attempt_start_ = 0; // nanoseconds
   int ranks_ = 0;
 };
 

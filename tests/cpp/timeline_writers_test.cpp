@@ -16,6 +16,7 @@
 #include <cstring>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -501,6 +502,85 @@ TEST(timeline_chrome, SameRunSameFile)
     replay_basic(path, "", true);
     EXPECT_EQ(first, read(path)) << name;
   }
+}
+
+// A restarted run as the runner reports it: attempt 1 from 0 to 0.4 s, aborted after rank 1 failed at 0.35 s; attempt
+// 2 from 0.9 s (0.5 s of restart cost) on, where rank 0 computes until 1 s and rank 1 fails at 1.25 s after a
+// compute until 1.1 s. Each writer marks the three events at those dates; Paje ends rank 1's line at 1.25 s only.
+void write_failures_and_attempts(timeline::TimelineWriter& writer)
+{
+  writer.failure({1, 0.35});
+  writer.attempt({1, 0.0, 0.4, "process-failure"});
+  writer.attempt({2, 0.9, -1, ""});
+  writer.call(call(0, "compute", 0.9, 1.0));
+  writer.call(call(1, "compute", 0.9, 1.1));
+  writer.failure({1, 1.25});
+  writer.finish();
+}
+
+std::unique_ptr<timeline::TimelineWriter> open_writer(const std::string& path)
+{
+  timeline::TimelineOptions options;
+  options.path = path;
+  return timeline::open_timeline(options);
+}
+
+TEST(timeline_failures, ChromeInstantEventsOnTheTrackAndAcrossTracks)
+{
+  Scratch scratch;
+  const std::string path = scratch.write("f.json", "");
+  write_failures_and_attempts(*open_writer(path));
+  const std::string text = read(path);
+  EXPECT_TRUE(balanced_json(text));
+  EXPECT_TRUE(contains(text, R"({"name":"failure","cat":"failure","ph":"i","s":"t","pid":0,"tid":1,"ts":350000.000,)"
+                             R"("args":{"rank":1}})"));
+  EXPECT_TRUE(
+      contains(text, R"({"name":"failure","cat":"failure","ph":"i","s":"t","pid":0,"tid":1,"ts":1250000.000,)"));
+  EXPECT_TRUE(contains(text,
+                       R"({"name":"attempt 1 starts","cat":"attempt","ph":"i","s":"g","pid":0,"tid":0,"ts":0.000,)"
+                       R"("args":{"attempt":1}})"));
+  EXPECT_TRUE(contains(text, R"({"name":"attempt 1 ends","cat":"attempt","ph":"i","s":"g","pid":0,"tid":0,)"
+                             R"("ts":400000.000,"args":{"attempt":1,"outcome":"process-failure"}})"));
+  EXPECT_TRUE(contains(text, R"({"name":"attempt 2 starts","cat":"attempt","ph":"i","s":"g","pid":0,"tid":0,)"
+                             R"("ts":900000.000,"args":{"attempt":2}})"));
+  EXPECT_FALSE(contains(text, "attempt 2 ends"));
+}
+
+TEST(timeline_failures, PajeEventsInDateOrderAndTheLineEndsAtTheLastAttemptsFailure)
+{
+  Scratch scratch;
+  const std::string path = scratch.write("f.paje", "");
+  write_failures_and_attempts(*open_writer(path));
+  std::vector<std::string> body;
+  for (const std::string& line : lines_of(path))
+    if (not line.empty() && line[0] != '#' && line[0] != '%' && line.rfind("20 ", 0) == 0)
+      body.push_back(line);
+  EXPECT_EQ(body, (std::vector<std::string>{"20 0.000000000 root ATTEMPT start", "20 0.350000000 r1 FAIL failed",
+                                            "20 0.400000000 root ATTEMPT end", "20 0.900000000 root ATTEMPT start",
+                                            "20 1.250000000 r1 FAIL failed"}));
+  const auto lines = lines_of(path);
+  const auto at = std::find(lines.begin(), lines.end(), "20 1.250000000 r1 FAIL failed");
+  ASSERT_NE(at, lines.end());
+  EXPECT_EQ(*(at + 1), "7 1.250000000 RANK r1");               // destroyed with its failure in the running attempt
+  EXPECT_EQ(count_prefix(lines, "7 0.350000000"), 0u);         // not with the first attempt's
+  EXPECT_EQ(count_prefix(lines, "7 1.250000000 RANK r0"), 1u); // the others last to the end
+}
+
+TEST(timeline_failures, CsvEventsFileOnlyWhenThereAreEvents)
+{
+  Scratch scratch;
+  const std::string path = scratch.write("f.csv", "");
+  write_failures_and_attempts(*open_writer(path));
+  std::vector<std::string> rows;
+  for (const std::string& line : lines_of(path.substr(0, path.size() - 4) + ".events.csv"))
+    if (line.rfind("#", 0) != 0)
+      rows.push_back(line);
+  EXPECT_EQ(rows, (std::vector<std::string>{"event,time,rank,attempt,outcome", "failure,0.35,1,-1,",
+                                            "attempt-start,0,-1,1,", "attempt-end,0.4,-1,1,process-failure",
+                                            "attempt-start,0.9,-1,2,", "failure,1.25,1,-1,"}));
+  const std::string plain = scratch.write("plain.csv", "");
+  open_writer(plain)->finish();
+  EXPECT_FALSE(std::ifstream(plain.substr(0, plain.size() - 4) + ".events.csv").good());
 }
 
 } // namespace

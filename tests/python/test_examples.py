@@ -40,3 +40,24 @@ def test_same_inputs_give_the_same_output_bit_for_bit():
     assert first["fingerprint"] == second["fingerprint"]
     other = mpisim_json("replay", trace, "--platform", platform, "--model", "hybrid")
     assert other["fingerprint"] != first["fingerprint"]
+
+
+def test_resilience_study_prints_the_table_of_its_readme(tmp_path):
+    import shlex
+
+    folder = repo_path("examples", "resilience")
+    with open(f"{folder}/README.md") as stream:
+        text = stream.read()
+    command = next(line.strip() for line in text.splitlines() if line.strip().startswith("mpisim study resilience"))
+    expected = text.split("```\n", 2)[1]
+    program = str(tmp_path / "checkpointing")
+    built = subprocess.run([sys.executable, "-m", "mpisim", "cc", f"{folder}/checkpointing.c", "-o", program, "-lm"],
+                           capture_output=True, text=True, timeout=300)
+    assert built.returncode == 0, built.stderr
+    arguments = shlex.split(command)[1:]
+    arguments[2] = program
+    done = subprocess.run([sys.executable, "-m", "mpisim", *arguments], capture_output=True, text=True, timeout=300,
+                          cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(expected), done.stdout
+    assert (tmp_path / "resilience.png").stat().st_size > 0

@@ -11,6 +11,7 @@ import re
 import pytest
 
 import mpisim
+import mpisim.timeline
 from conftest import repo_path
 from test_run_reports import cli
 
@@ -164,3 +165,79 @@ def test_without_restart_the_same_failure_aborts_with_status_4(tmp_path_factory,
     done = run(program, options=("--fail", "1@350ms", "--quiet"))
     assert done.returncode == 4
     assert "MPI_Allreduce: MPIX_ERR_PROC_FAILED: rank 1 failed at simulated time 0.350000000 s" in done.stderr
+
+
+# Timelines: failures and attempts -----------------------------------------------------------------------------------
+
+def chrome_events(path):
+    return json.loads(path.read_text())["traceEvents"]
+
+
+def test_replay_timelines_mark_the_failure_at_its_date_and_the_rank_line_ends_there(tmp_path):
+    # Rank 1 receives until 1.015 s, posts an isend, and fails in the bcast that follows (the others wait there).
+    for name in ("t.json", "t.csv", "t.paje"):
+        assert replay("--fail", "1@1.5s", "--timeline", str(tmp_path / name)).returncode == 124
+    events = chrome_events(tmp_path / "t.json")
+    failures = [e for e in events if e.get("cat") == "failure"]
+    assert failures == [{"name": "failure", "cat": "failure", "ph": "i", "s": "t", "pid": 0, "tid": 1,
+                         "ts": 1500000.0, "args": {"rank": 1}}]
+    rank1 = [e for e in events if e.get("ph") == "X" and e["tid"] == 1]
+    assert [e["name"] for e in rank1] == ["recv", "isend"]  # its line ends before the failure: no bcast
+    assert max(e["ts"] + e["dur"] for e in rank1) < 1500000.0
+    rows = (tmp_path / "t.events.csv").read_text().splitlines()
+    assert [r for r in rows if not r.startswith("#")] == ["event,time,rank,attempt,outcome", "failure,1.5,1,-1,"]
+    paje = (tmp_path / "t.paje").read_text().splitlines()
+    at = paje.index("20 1.500000000 r1 FAIL failed")
+    assert paje[at + 1] == "7 1.500000000 RANK r1"  # rank 1's container ends with its failure
+    assert not any(line.startswith(("12 ", "14 ")) and line.split()[2] == "r1" and float(line.split()[1]) > 1.5
+                   for line in paje)
+    for name in ("t.json", "t.csv", "t.paje"):  # mpisim.timeline reads the marks back
+        events = mpisim.timeline.read_timeline(str(tmp_path / name)).events
+        assert events.values.tolist() == [["failure", 1.5, 1, -1, ""]], name
+
+
+def test_replay_without_failures_writes_no_events_file(tmp_path):
+    assert replay("--timeline", str(tmp_path / "t.csv")).returncode == 0
+    assert not (tmp_path / "t.events.csv").exists()
+
+
+def test_restarted_run_timelines_mark_each_attempt_after_the_restart_cost(tmp_path_factory, tmp_path, monkeypatch):
+    program = compile_program("checkpoint", tmp_path_factory)
+    monkeypatch.chdir(tmp_path)
+    summary = tmp_path / "summary.json"
+    for name in ("c.json", "c.csv", "c.paje"):
+        (tmp_path / "checkpoint.txt").unlink(missing_ok=True)
+        done = run(program, options=("--fail", "1@350ms", "--restart", "1", "--restart-cost", "500ms", "--json",
+                                     "--summary", str(summary), "--timeline", str(tmp_path / name)))
+        assert done.returncode == 0, done.stderr
+    first, second = json.loads(summary.read_text())["attempts"]
+    assert second["start"] == pytest.approx(first["end"] + 0.5, abs=1e-12)
+    events = chrome_events(tmp_path / "c.json")
+    marks = [(e["name"], e["ts"], e["args"]) for e in events if e.get("ph") == "i"]
+    assert marks == [("failure", 350000.0, {"rank": 1}),
+                     ("attempt 1 starts", 0.0, {"attempt": 1}),
+                     ("attempt 1 ends", pytest.approx(first["end"] * 1e6, abs=1e-3),
+                      {"attempt": 1, "outcome": "process-failure"}),
+                     ("attempt 2 starts", pytest.approx(second["start"] * 1e6, abs=1e-3), {"attempt": 2})]
+    # The file holds the last attempt's calls: none before its start.
+    assert min(e["ts"] for e in events if e.get("ph") == "X") >= second["start"] * 1e6 - 1e-3
+    rows = [r.split(",") for r in (tmp_path / "c.events.csv").read_text().splitlines() if not r.startswith("#")]
+    assert rows[0] == ["event", "time", "rank", "attempt", "outcome"]
+    assert [(r[0], float(r[1]), r[2], r[3], r[4]) for r in rows[1:]] == [
+        ("failure", pytest.approx(0.35, abs=1e-15), "1", "-1", ""),
+        ("attempt-start", 0.0, "-1", "1", ""),
+        ("attempt-end", first["end"], "-1", "1", "process-failure"),
+        ("attempt-start", second["start"], "-1", "2", "")]
+    paje = (tmp_path / "c.paje").read_text().splitlines()
+    marks = [line for line in paje if line.startswith("20 ")]
+    assert marks == ["20 0.000000000 root ATTEMPT start", "20 0.350000000 r1 FAIL failed",
+                     f"20 {first['end']:.9f} root ATTEMPT end", f"20 {second['start']:.9f} root ATTEMPT start"]
+    for name in ("c.json", "c.csv", "c.paje"):  # mpisim.timeline reads the marks back
+        events = mpisim.timeline.read_timeline(str(tmp_path / name)).events
+        assert events.values.tolist() == [
+            ["attempt-start", 0.0, -1, 1, ""], ["failure", pytest.approx(0.35, abs=1e-9), 1, -1, ""],
+            ["attempt-end", pytest.approx(first["end"], abs=1e-9), -1, 1, "" if name == "c.paje" else "process-failure"],
+            ["attempt-start", pytest.approx(second["start"], abs=1e-9), -1, 2, ""]], name
+    # Rank 1 failed in the first attempt and ran again in the second: its container lasts to the end.
+    assert "7 0.350000000 RANK r1" not in paje and any(line.startswith("7 ") and line.endswith(" RANK r1")
+                                                        for line in paje)

@@ -37,12 +37,30 @@ std::vector<std::pair<std::string, std::string>> timeline_provenance(const Runne
   return out;
 }
 
-RunTimeline::RunTimeline(const RunnerOptions& options, mpi::Simulation& simulation, Runtime& runtime)
+namespace {
+
+void report_attempts(timeline::TimelineWriter& writer, const std::vector<Attempt>& previous, double start)
+{
+  if (previous.empty())
+    return;
+  for (size_t i = 0; i < previous.size(); ++i) {
+    for (const mpi::FailureAt& failure : previous[i].failures)
+      writer.failure({failure.rank, failure.date});
+    writer.attempt({static_cast<int>(i) + 1, previous[i].start, previous[i].end, previous[i].outcome.c_str()});
+  }
+  writer.attempt({static_cast<int>(previous.size()) + 1, start, -1, ""});
+}
+
+} // namespace
+
+RunTimeline::RunTimeline(const RunnerOptions& options, mpi::Simulation& simulation, Runtime& runtime,
+                         const std::vector<Attempt>& previous, double start)
     : runtime_(runtime)
 {
   timeline::TimelineOptions settings = options.timeline;
   settings.provenance = timeline_provenance(options);
   writer_ = timeline::open_timeline(settings, settings.format);
+  report_attempts(*writer_, previous, start);
   simulation.world().add_observer(*writer_);
   if (settings.links)
     simulation.world().network().observe_links(*writer_);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "online/options/RunnerOptions.hpp"
+#include "online/runner/Attempts.hpp"
 #include "online/runtime/CallReporter.hpp"
 #include "online/runtime/Runtime.hpp"
 
@@ -13,8 +14,11 @@ namespace mpisim::online {
 
 class RunTimeline {
 public:
-  // Opens the file and subscribes to `simulation` and `runtime` (throws InputError when it cannot be written).
-  RunTimeline(const RunnerOptions& options, mpi::Simulation& simulation, Runtime& runtime);
+  // Opens the file and subscribes to `simulation` and `runtime` (throws InputError when it cannot be written). In a
+  // restarted run (`previous` not empty), the file starts with the attempts before this one and their failures (the
+  // calls they made are not in it: each attempt rewrites the file), then this attempt's start, `start`.
+  RunTimeline(const RunnerOptions& options, mpi::Simulation& simulation, Runtime& runtime,
+              const std::vector<Attempt>& previous = {}, double start = 0);
   // Completes the file (once; later calls do nothing). Also after a failed run: the timeline shows what happened up
   // to the failure. Errors are reported on stderr, not thrown (the run's outcome matters more).
   void finish();

@@ -238,6 +238,21 @@ void restart_if_allowed(const RunnerOptions& options, const std::vector<Attempt>
   start_next_attempt(attempts);
 }
 
+// Every rank failed before any of them could see a failure (nobody was left to communicate with): the job is lost,
+// as if a failure had been detected. Without this, a run whose ranks all died would end "ok".
+void abort_if_every_rank_failed(const mpi::World& world, const RunOutcome& outcome)
+{
+  if (outcome.end.outcome != Outcome::Ok || world.failures().empty() ||
+      static_cast<int>(world.failures().size()) < world.size())
+    return;
+  const mpi::FailureAt& last = world.failures().back();
+  terminate_run({.outcome = Outcome::ProcessFailure,
+                 .exit_status = kExitProcessFailure,
+                 .application_status = std::nullopt,
+                 .report = "mpisim: every rank failed, the last (rank " + std::to_string(last.rank) +
+                           ") at simulated time " + date_text(last.date) + " s: the job is lost"});
+}
+
 int run(const RunnerOptions& options)
 {
   // Online runs detect failures (MPI errors); a restarted attempt starts where the previous one ended, plus the cost.
@@ -266,7 +281,7 @@ int run(const RunnerOptions& options)
   }
   std::unique_ptr<RunTimeline> timeline;
   if (not options.timeline.path.empty())
-    timeline = std::make_unique<RunTimeline>(options, simulation, runtime);
+    timeline = std::make_unique<RunTimeline>(options, simulation, runtime, previous, start_time);
   RunOutcome outcome;
   outcome.host_speed = options.online.host_speed;
   outcome.privatization = program->name();
@@ -307,6 +322,7 @@ int run(const RunnerOptions& options)
   } catch (const std::exception& error) { // mpisim's own failure
     terminate_on_rank_failure(error, Outcome::Failure, kExitFailure, timeline.get());
   }
+  abort_if_every_rank_failed(simulation.world(), outcome);
   g_run = {};
   runtime.set_run_end(nullptr);
   runtime.set_output_boundary(nullptr);
