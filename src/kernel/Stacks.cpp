@@ -37,15 +37,6 @@ long long read_number(const char* path)
   return in >> value ? value : -1;
 }
 
-long long mappings_in_use()
-{
-  std::ifstream maps("/proc/self/maps");
-  long long lines = 0;
-  for (std::string line; std::getline(maps, line);)
-    ++lines;
-  return lines;
-}
-
 // "8 MiB", "1.2e+03 TiB": bytes in the largest binary unit below them.
 std::string in_units(double bytes)
 {
@@ -81,6 +72,15 @@ void check_address_space(long long actors, size_t stack_bytes, double mapped_per
 }
 
 } // namespace
+
+long long mappings_in_use()
+{
+  std::ifstream maps("/proc/self/maps");
+  long long lines = 0;
+  for (std::string line; std::getline(maps, line);)
+    ++lines;
+  return lines;
+}
 
 size_t stack_guard_bytes()
 {

@@ -51,6 +51,9 @@ public:
 // array) cannot jump over it; address space only (one mapping, no memory).
 size_t stack_guard_bytes();
 
+// The memory mappings the process has now (lines of /proc/self/maps).
+long long mappings_in_use();
+
 class GuardedStacks final : public StackProvider {
 public:
   explicit GuardedStacks(size_t stack_bytes);

@@ -8,7 +8,6 @@
 #include <alloca.h>
 
 #include <cstdint>
-#include <fstream>
 #include <memory>
 #include <string>
 
@@ -16,15 +15,6 @@ using namespace mpisim;
 using namespace mpisim::kernel;
 
 namespace {
-
-long long mappings_in_use()
-{
-  std::ifstream maps("/proc/self/maps");
-  long long lines = 0;
-  for (std::string line; std::getline(maps, line);)
-    ++lines;
-  return lines;
-}
 
 // Under AddressSanitizer its allocator maps memory of its own as the run grows (not per actor), and it reports a
 // write under a slice itself, before the canary is checked.
