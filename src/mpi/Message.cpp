@@ -101,6 +101,10 @@ void Message::activity_done(kernel::Activity& activity)
 void Message::release_sender()
 {
   sender_released_ = true;
+  // Once released the sender may write its buffer again: a payload that has not arrived yet is taken from it now
+  // (a model that frees the sender before the arrival, as loggps's rendezvous does after the handshake).
+  if (not arrived_ && source_buffer != nullptr && copied.empty() && bytes() > 0)
+    take_payload_from_sender();
   if (not send_->done())
     send_->complete();
 }
@@ -119,6 +123,16 @@ void Message::arrive()
     release_sender();
   if (receive_)
     deliver();
+}
+
+void Message::take_payload_from_sender()
+{
+  std::vector<std::byte> staged;
+  const auto* from = static_cast<const std::byte*>(staged_from_sender(staged));
+  if (from == staged.data())
+    copied = std::move(staged);
+  else
+    copied.assign(from, from + static_cast<size_t>(bytes()));
 }
 
 const void* Message::staged_from_sender(std::vector<std::byte>& staged) const

@@ -71,6 +71,7 @@ private:
   // The rendezvous payload read from the sender's memory into `staged` when it lies where each rank has its own
   // values at the same addresses; else the sender's buffer itself.
   const void* staged_from_sender(std::vector<std::byte>& staged) const;
+  void take_payload_from_sender(); // into `copied`, read in the sender's memory
 
   World& world_;
   RequestPtr send_;

@@ -22,6 +22,7 @@ PROGRAMS = ["coll_timing", "datatypes", "ring", "halo", "collectives", "privacy"
             "crash", "errors", "compute", "exit"]
 PROGRAMS += ["groups", "attributes", "topology"]  # groups, communicator creation, attributes, topologies
 PROGRAMS += ["sampling", "shared_malloc"]  # SMPI's annotations for large studies
+PROGRAMS += ["buffer_reuse"]  # a send buffer written again as soon as the send returns
 PROGRAMS += ["libc_names", "extra_types", "ibsend_cancel", "bottom", "grequest"]  # MPICH test-suite findings
 PROGRAMS += ["persistent", "p2p_modes", "mprobe_cancel", "completion"]  # point-to-point (see the tests at the end)
 PROGRAMS += ["rma_fence", "rma_errors", "rma_keyval", "rma_timing", "rma_sync"]  # one-sided communication (see the tests at the end)
@@ -1252,3 +1253,13 @@ def test_mpi1_interface_removed_in_mpi3(built, np):
     done = run(built, "mpi1_legacy", np=np)
     assert done.returncode == 0, done.stdout + done.stderr
     assert sorted(done.stdout.splitlines()) == [f"rank {r}: ok" for r in range(np)], done.stdout
+
+
+@pytest.mark.parametrize("model", ["smpi", "hybrid", "loggps", "fluid", "xsim"])
+def test_send_buffer_written_after_the_send_returns(built, model):
+    # loggps releases a rendezvous sender after the handshake, before the payload arrives: the payload was read from
+    # the buffer at the arrival, after the sender had refilled it (every value wrong, then a crash on the freed
+    # buffer). It is now taken from the sender's buffer when the sender is released.
+    done = run(built, "buffer_reuse", np=2, platform="cluster:2", options=("--quiet", "--model", model))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "round 1: 0 wrong\nround 2: 0 wrong\n"
