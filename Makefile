@@ -31,7 +31,7 @@ build: venv
 	CMAKE_BUILD_PARALLEL_LEVEL=$(JOBS) $(PYTHON) -m pip install -q --no-build-isolation .
 
 demo: build
-	$(VENV)/bin/mpisim compare-models data/traces/npb/lu.S.4.txt --platform platforms/graphene.xml --models smpi,hybrid,loggps,fluid
+	$(VENV)/bin/mpisim compare-models data/traces/npb/lu.S.4.txt --platform platforms/graphene.xml
 
 test: format-check build test-cpp test-python asan tidy fuzz-smoke
 

@@ -131,7 +131,12 @@ def cmd_replay(args: argparse.Namespace) -> int:
 def cmd_compare_models(args: argparse.Namespace) -> int:
     from mpisim.api import replay
 
-    models = [m for m in args.models.split(",") if m]
+    from mpisim.api import network_models
+
+    if args.models:
+        models = [m for m in args.models.split(",") if m]
+    else:
+        models = [model["name"] for model in network_models()]
     kwargs = _replay_kwargs(args)
     rows = []
     for model in models:
@@ -311,7 +316,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("compare-models", help="replay one trace under several network models, side by side")
     p.add_argument("trace")
     p.add_argument("--np", default=None, metavar="N")
-    p.add_argument("--models", default="smpi,hybrid,loggps,fluid")
+    p.add_argument("--models", default=None, metavar="M1,M2,...",
+                   help="models to compare (default: every model `mpisim models` lists)")
     _add_simulation_options(p)
     p.set_defaults(func=cmd_compare_models)
 

@@ -44,6 +44,24 @@ def test_same_inputs_give_the_same_output_bit_for_bit():
     assert other["fingerprint"] != first["fingerprint"]
 
 
+def test_the_demo_compares_every_model_and_each_row_is_that_models_replay():
+    """`make demo`: compare-models without --models lists every registered model, each with the time a replay under
+    that model alone gives (the same figures, printed to 6 decimals)."""
+    trace = repo_path("data", "traces", "npb", "lu.S.4.txt")
+    platform = repo_path("platforms", "graphene.xml")
+    done = subprocess.run([sys.executable, "-m", "mpisim", "compare-models", trace, "--platform", platform],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    rows = {line.split()[0]: line.split()[1:] for line in done.stdout.splitlines()[2:]}
+    from mpisim.api import network_models
+
+    assert list(rows) == [model["name"] for model in network_models()]
+    assert {"smpi", "hybrid", "loggps", "fluid", "xsim"} <= rows.keys()
+    for name in ("smpi", "xsim"):
+        alone = mpisim_json("replay", trace, "--platform", platform, "--model", name)
+        assert rows[name] == [f"{alone['simulated_time']:.6f}", str(alone["actions"])]
+
+
 def test_resilience_study_prints_the_table_of_its_readme(tmp_path):
     """SimGrid has no failure study: the measured columns are mpisim's own deterministic output, kept as a regression
     record (a change in the failure draws or the restart accounting shows here); the Young and Daly columns are checked
