@@ -345,11 +345,13 @@ def fit_measurements(m: Measurements, max_segments: int = 4, min_sizes_per_segme
 
 
 def _relative_rms(values: Dict[int, np.ndarray], sizes: Sequence[int], a: float, b: float) -> float:
-    """Root mean square of (measured - fitted) / fitted over the raw points of these sizes."""
+    """Root mean square of (measured - fitted) / scale over the raw points of these sizes, the scale being the larger
+    of the fitted value and the median measured (a transfer time obtained by difference can be near 0)."""
     errors = []
     for k in sizes:
         fitted = a + b * k
-        errors += list((values[k] - fitted) / max(abs(fitted), 1e-12))
+        scale = max(abs(fitted), abs(float(np.median(values[k]))), 1e-12)
+        errors += list((values[k] - fitted) / scale)
     return float(np.sqrt(np.mean(np.square(errors)))) if errors else 0.0
 
 
