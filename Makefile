@@ -12,7 +12,7 @@ PYTHON  := $(VENV)/bin/python
 BUILD   := build/python
 JOBS    ?= $(shell nproc)
 
-.PHONY: all deps venv build demo test test-cpp test-python asan bench clean format format-check tidy fuzz fuzz-build \
+.PHONY: all deps venv build demo test test-cpp test-python asan bench calibrate-check clean format format-check tidy fuzz fuzz-build \
         fuzz-smoke
 
 all: build
@@ -82,6 +82,10 @@ fuzz-smoke: fuzz-build
 
 bench: build
 	$(PYTHON) bench/replay_bench.py
+
+# Calibrate this machine under Open MPI, then predict two programs not used in the fit (docs/calibrate.md).
+calibrate-check: build
+	$(PYTHON) bench/calibrate_check.py
 
 clean:
 	rm -rf build

@@ -22,6 +22,13 @@ public:
   }
   std::string describe() const override { return describe_message(platform_, src_, dst_); }
 
+  // Counted among the flows in flight to its destination until its last byte arrives (incast option).
+  void count_in(uint32_t& flows_to_destination)
+  {
+    ++flows_to_destination;
+    flows_to_destination_ = &flows_to_destination;
+  }
+
   void start_after_latency(kernel::Engine& engine, kernel::SharingModel& sharing, double latency, double penalty)
   {
     latency_end_.sharing = &sharing;
@@ -31,6 +38,12 @@ public:
   }
 
 private:
+  void on_complete() override
+  {
+    if (flows_to_destination_)
+      --*flows_to_destination_;
+  }
+
   struct LatencyEnd : kernel::Event {
     explicit LatencyEnd(Flow& flow) : flow(flow) {}
     void fire() override
@@ -49,6 +62,7 @@ private:
   const platform::Platform& platform_;
   platform::HostId src_, dst_;
   LatencyEnd latency_end_;
+  uint32_t* flows_to_destination_ = nullptr; // the model's counter; the model outlives its flows
 };
 
 } // namespace
@@ -120,6 +134,8 @@ FlowNetworkModel::FlowNetworkModel(const NetworkModelContext& context, FlowModel
       link_of_constraint_.resize(constraint + 1);
     link_of_constraint_[constraint] = static_cast<platform::LinkId>(link_constraints_.size() - 1);
   }
+  if (settings_.incast_threshold > 0)
+    flows_to_host_.assign(platform_.hosts().size(), 0);
 }
 
 void FlowNetworkModel::observe_links(LinkObserver& observer)
@@ -166,7 +182,7 @@ Transfer FlowNetworkModel::transfer(const TransferRequest& request)
   double route_latency = 0;
   route_.clear();
   platform_.route(src, dst, route_, route_latency);
-  const double latency = route_latency * settings_.latency_factor.factor(size);
+  double latency = route_latency * settings_.latency_factor.factor(size);
 
   if (route_.empty()) // nothing to share: only the latency
     return {engine_.start_timer(latency, describe_message(platform_, src, dst)), nullptr, std::nullopt};
@@ -186,6 +202,11 @@ Transfer FlowNetworkModel::transfer(const TransferRequest& request)
     bound = std::min(bound, settings_.tcp_gamma / (2.0 * route_latency));
 
   auto flow = std::make_shared<Flow>(size, settings_.bandwidth_factor.factor(size), platform_, src, dst);
+  if (not flows_to_host_.empty()) {
+    if (flows_to_host_[dst] >= settings_.incast_threshold)
+      latency += settings_.incast_rto; // dropped at the destination's port, resent after the timeout
+    flow->count_in(flows_to_host_[dst]);
+  }
   auto& solver = sharing_.solver();
   // A flow paying its latency is disabled (penalty 0): it holds no bandwidth yet.
   solver::VarId variable = solver.add_variable(latency > 0 ? 0.0 : penalty, bound);

@@ -36,6 +36,12 @@ struct FlowModelSettings {
   PiecewiseTable send_overhead;
   PiecewiseTable isend_overhead;
   PiecewiseTable receive_overhead;
+
+  // TCP incast (PMBS 2013 paper, Sec. V.B-C): a flow that starts while `incast_threshold` or more flows are already
+  // in flight to the same destination host is dropped by the overflowing switch port and resent after the
+  // retransmission timeout: its latency phase grows by `incast_rto`. 0 disables it.
+  double incast_threshold = 0;
+  double incast_rto = 0;
 };
 
 // SimGrid 3.32's SMPI factor tables ("computed by data fitting on the Stampede Supercomputer at TACC"), thresholds on
@@ -74,6 +80,7 @@ private:
   std::vector<LinkObserver*> link_observers_;
   std::vector<platform::LinkId> route_;      // scratch, reused across calls
   std::vector<platform::LinkId> back_route_; // scratch
+  std::vector<uint32_t> flows_to_host_;      // flows in flight per destination host (incast option only)
 };
 
 } // namespace mpisim::models

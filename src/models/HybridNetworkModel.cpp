@@ -7,7 +7,11 @@
 // Within each size interval the model is affine: send overhead T1 = os + k*Os, receive overhead T3 = or + k*Or,
 // transfer T2 = L*lat-factor + k / (B*bw-factor). The interval bounds 1420, 32768, 65536 and 327680 are the papers'.
 // Default factors are SimGrid's calibrated SMPI tables and overheads are zero: calibrate them for your cluster from
-// ping and ping-pong runs (PMBS 2013 paper, Sec. IV.A) and pass them with --model-params.
+// ping and ping-pong runs (PMBS 2013 paper, Sec. IV.A; `mpisim calibrate` does it) and pass them with --model-params.
+// Option: TCP incast timeouts (PMBS 2013 paper, Sec. V.B-C: packets dropped when too many flows converge on one
+// port, resent after Linux's 200 ms retransmission timeout): with incast-threshold = T > 0, a flow that starts while
+// T or more flows are in flight to its destination host (latency phase included, until their last byte) pays
+// incast-rto more latency.
 #include "models/FlowNetworkModel.hpp"
 
 namespace mpisim::models {
@@ -21,6 +25,11 @@ std::vector<ParameterSpec> hybrid_parameters()
   std::vector<ParameterSpec> specs = shared_flow_parameters(per_interval, per_interval);
   specs.push_back({"Sa", ParameterKind::Size, "65536B", "largest payload sent asynchronously (eagerly)"});
   specs.push_back({"Sd", ParameterKind::Size, "327680B", "largest payload sent detached; above it, rendezvous"});
+  // TCP incast (PMBS 2013, Sec. V.B-C): off unless a threshold is given.
+  specs.push_back({"incast-threshold", ParameterKind::Number, "0",
+                   "TCP incast: a flow starting while this many flows are in flight to its destination host waits "
+                   "incast-rto more (0: off)"});
+  specs.push_back({"incast-rto", ParameterKind::Time, "200ms", "TCP retransmission timeout paid by an incast flow"});
   return specs;
 }
 
@@ -30,6 +39,8 @@ FlowModelSettings hybrid_settings(const Parameters& p)
   read_shared_flow_parameters(p, s);
   s.eager_below = p.number("Sa") + 1; // "k <= Sa" on integral sizes
   s.detached_below = p.number("Sd") + 1;
+  s.incast_threshold = p.number("incast-threshold");
+  s.incast_rto = p.number("incast-rto");
   return s;
 }
 

@@ -376,6 +376,9 @@ def _add_study_commands(sub) -> None:
     from mpisim.study import add_study_command
 
     add_study_command(sub)
+    from mpisim.calibrate import add_calibrate_command
+
+    add_calibrate_command(sub)
 
 
 def _add_optional_commands(sub) -> None:

@@ -1,0 +1,374 @@
+"""Fitting the hybrid network model to ping, ping-pong and contention measurements (`mpisim calibrate`).
+
+The method is the PMBS 2013 paper's (Bedaride et al., "Toward Better Simulation of MPI Applications on Ethernet/TCP
+Networks", Sec. IV.A-B), with the break points found by the fit rather than given:
+
+1. **Modes, per message size.** From the late-receiver test (the receiver sleeps D before its receive):
+   synchronous when the send waited for the receiver (median send_late - median send_ready >= D/2); otherwise
+   detached when the receive after the delay still pays the transfer (median recv_late >= 0.9 x (median one-way
+   ping-pong - median send_ready), i.e. recv_late ~ T2 + or), else asynchronous (the data was already there,
+   recv_late ~ or). The per-size labels are then made monotone (asynchronous, then detached, then synchronous, as
+   the model's Sa <= Sd require) by the two bounds that disagree with the fewest sizes.
+2. **What each mode lets us read**, in the terms the model simulates (src/mpi/SendProtocol.hpp): a blocking send
+   costs os(k) unless synchronous, a non-blocking one ois(k), a receive or(k) unless synchronous, and the one-way
+   ping-pong time is os + T2 + or (asynchronous), os + T2 (detached, or folded into T2: the two are not separable
+   between two processes and play the same part there), T2 (synchronous). T2(k) = L + k / B is the transfer.
+3. **Segmented linear regression** within each mode's range of sizes: every series (os, ois, or, T2) is fitted by an
+   affine function of k on each segment, all series sharing the break points. The fit is on each size's median
+   (weighted by its number of points: robust to a shared machine's hiccups), with relative residuals (divided by the
+   median's magnitude) so that 1-byte and 16-MiB messages weigh alike. For each number of segments
+   K = 1..max_segments, dynamic programming over the distinct sizes finds the breaks minimising the sum of squared
+   relative residuals (each segment spans at least `min_sizes_per_segment` distinct sizes); K is then chosen by a
+   Bayesian information criterion, n log(RSS / n) + p log(n), n = sizes x series, p = 2 x series x K + 3 (K - 1):
+   each segment's coefficients count one parameter each and each break three (its position is searched, which
+   makes a plain BIC's single parameter too cheap: a straight line with 3 % noise then gets broken). A segment is
+   added only when it lowers the residuals by more than it costs. The residuals reported are
+   the raw points' relative ones.
+4. **Contention**: the limiter factor f = Bs + Br over B, from the time of N unidirectional messages against the time
+   of N bidirectional exchanges of the same size: f = 2 t_unidirectional / t_bidirectional (1: single port, 2: full
+   duplex; the paper's graphene measured 1.5).
+
+Before fitting, each (series, size) drops points above median + 5 MAD (a shared machine's hiccups).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional, Sequence, Tuple
+
+import numpy as np
+
+ASYNCHRONOUS, DETACHED, SYNCHRONOUS = "asynchronous", "detached", "synchronous"
+MODES = (ASYNCHRONOUS, DETACHED, SYNCHRONOUS)
+# The series each mode lets us fit (see the module docstring, point 2).
+SERIES_OF_MODE = {
+    ASYNCHRONOUS: ("os", "ois", "or", "T2"),
+    DETACHED: ("os", "ois", "T2"),
+    SYNCHRONOUS: ("ois", "T2"),
+}
+DETACHED_RATIO = 0.9  # recv_late / (one-way - send_ready) above it: the receive paid the transfer
+
+
+class CalibrationDataError(ValueError):
+    """The measurements cannot be read or do not allow a fit (mpisim calibrate: exit status 2)."""
+
+
+@dataclass
+class Measurements:
+    """Raw rows of the benchmark's CSV: test -> size -> list of seconds; plus contention and speed rows."""
+
+    samples: Dict[str, Dict[int, List[float]]] = field(default_factory=dict)
+    contention: Dict[str, List[Tuple[int, int, float]]] = field(default_factory=dict)  # test -> (size, count, s)
+    flops: List[Tuple[float, float]] = field(default_factory=list)  # (flops, seconds)
+    comments: List[str] = field(default_factory=list)  # the `#` lines, without '#'
+    delay: Optional[float] = None  # the late receiver's sleep, seconds
+
+    def sizes(self) -> List[int]:
+        return sorted(set(self.samples.get("pingpong", {})))
+
+    def median(self, test: str, size: int) -> float:
+        values = self.samples.get(test, {}).get(size)
+        return float(np.median(values)) if values else float("nan")
+
+
+def read_measurements(text: str, name: str = "measurements") -> Measurements:
+    """Parses the benchmark's CSV (test,size,count,seconds after `#` comment lines)."""
+    m = Measurements()
+    body = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if line.startswith("#"):
+            comment = line[1:].strip()
+            m.comments.append(comment)
+            if comment.startswith("late receiver delay:"):
+                m.delay = float(comment.split(":", 1)[1].strip().rstrip("s"))
+        elif line.strip():
+            body.append((number, line))
+    if not body or body[0][1].strip() != "test,size,count,seconds":
+        raise CalibrationDataError(f"{name}: expected the header line 'test,size,count,seconds'")
+    for number, line in body[1:]:
+        row = next(csv.reader(io.StringIO(line)))
+        try:
+            test, size, count, seconds = row[0], int(row[1]), float(row[2]), float(row[3])
+        except (ValueError, IndexError):
+            raise CalibrationDataError(f"{name}:{number}: expected test,size,count,seconds, got '{line}'") from None
+        if not math.isfinite(seconds) or seconds < 0:
+            raise CalibrationDataError(f"{name}:{number}: time must be finite and >= 0, got {row[3]}")
+        if test in ("unidir", "bidir"):
+            m.contention.setdefault(test, []).append((size, int(count), seconds))
+        elif test == "flops":
+            m.flops.append((count, seconds))
+        else:
+            m.samples.setdefault(test, {}).setdefault(size, []).append(seconds)
+    for needed in ("pingpong", "send_ready", "isend_ready", "send_late", "recv_late"):
+        if not m.samples.get(needed):
+            raise CalibrationDataError(f"{name}: no '{needed}' measurement")
+    if m.delay is None:
+        raise CalibrationDataError(f"{name}: missing the '# late receiver delay: D' line")
+    return m
+
+
+def trim_outliers(values: Sequence[float]) -> np.ndarray:
+    v = np.asarray(values, dtype=float)
+    if len(v) < 3:
+        return v
+    median = np.median(v)
+    mad = np.median(np.abs(v - median))
+    return v[v <= median + 5 * mad] if mad > 0 else v
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# modes
+
+
+def label_sizes(m: Measurements) -> Dict[int, str]:
+    """Mode of each size from the late-receiver test (module docstring, point 1), before making them monotone."""
+    labels = {}
+    for k in m.sizes():
+        waited = m.median("send_late", k) - m.median("send_ready", k)
+        if waited >= m.delay / 2:
+            labels[k] = SYNCHRONOUS
+            continue
+        transfer_and_receive = m.median("pingpong", k) - m.median("send_ready", k)
+        late = m.median("recv_late", k)
+        labels[k] = DETACHED if transfer_and_receive > 0 and late >= DETACHED_RATIO * transfer_and_receive else ASYNCHRONOUS
+    return labels
+
+
+def monotone_modes(sizes: Sequence[int], labels: Dict[int, str]) -> List[str]:
+    """The labelling async^a detached^d sync^rest that disagrees with the fewest per-size labels (ties: the earliest
+    bounds, i.e. the slower protocol)."""
+    n = len(sizes)
+    rank = [MODES.index(labels[k]) for k in sizes]
+    best, best_cost = (0, 0), n + 1
+    for a in range(n + 1):
+        for d in range(a, n + 1):
+            cost = sum(rank[i] != (0 if i < a else 1 if i < d else 2) for i in range(n))
+            if cost < best_cost:
+                best, best_cost = (a, d), cost
+    a, d = best
+    return [MODES[0 if i < a else 1 if i < d else 2] for i in range(n)]
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# segmented regression
+
+
+@dataclass
+class SeriesPoints:
+    """One series at each size: its median y, and the weight of the squared residual there, n / scale^2 (n points
+    measured, scale the median's magnitude: residuals are relative)."""
+
+    k: np.ndarray
+    y: np.ndarray
+    weight: np.ndarray
+
+
+def affine_fit(k: np.ndarray, y: np.ndarray, weight: np.ndarray) -> Tuple[float, float, float]:
+    """Weighted least squares y ~ a + b k: (a, b, weighted sum of squared residuals)."""
+    w = np.sqrt(weight)
+    design = np.stack([w, w * k], axis=1)
+    target = w * y
+    if len(np.unique(k)) < 2:
+        a = float(np.sum(target * w) / np.sum(w * w))
+        return a, 0.0, float(np.sum((target - a * w) ** 2))
+    (a, b), *_ = np.linalg.lstsq(design, target, rcond=None)
+    residual = target - design @ np.array([a, b])
+    return float(a), float(b), float(np.sum(residual**2))
+
+
+def segment_cost(series: Sequence[SeriesPoints], lo: int, hi: int, sizes: Sequence[int]) -> float:
+    """Residual sum of squares of every series fitted on sizes[lo..hi] (inclusive)."""
+    total = 0.0
+    for s in series:
+        mask = (s.k >= sizes[lo]) & (s.k <= sizes[hi])
+        if mask.any():
+            total += affine_fit(s.k[mask], s.y[mask], s.weight[mask])[2]
+    return total
+
+
+def best_segmentations(series: Sequence[SeriesPoints], sizes: Sequence[int], max_segments: int,
+                       min_sizes: int) -> Dict[int, Tuple[float, List[int]]]:
+    """For each K, the minimal total residual over segmentations of `sizes` into K runs of at least `min_sizes`
+    consecutive sizes, and the index of the first size of each run (dynamic programming)."""
+    n = len(sizes)
+    cost = {}
+    for lo in range(n):
+        for hi in range(lo + min_sizes - 1, n):
+            cost[lo, hi] = segment_cost(series, lo, hi, sizes)
+    inf = float("inf")
+    # best[K][j]: minimal residual splitting sizes[0..j-1] into K segments; start[K][j]: where the last one starts
+    best = [[inf] * (n + 1) for _ in range(max_segments + 1)]
+    start = [[-1] * (n + 1) for _ in range(max_segments + 1)]
+    best[0][0] = 0.0
+    for count in range(1, max_segments + 1):
+        for j in range(1, n + 1):
+            for i in range(0, j - min_sizes + 1):
+                if best[count - 1][i] < inf and best[count - 1][i] + cost[i, j - 1] < best[count][j]:
+                    best[count][j] = best[count - 1][i] + cost[i, j - 1]
+                    start[count][j] = i
+    result = {}
+    for count in range(1, max_segments + 1):
+        if best[count][n] == inf:
+            continue
+        starts, j = [], n
+        for c in range(count, 0, -1):
+            i = start[c][j]
+            starts.append(i)
+            j = i
+        result[count] = (best[count][n], sorted(starts))
+    if not result:  # fewer sizes than one segment needs: one segment anyway
+        result[1] = (segment_cost(series, 0, n - 1, sizes), [0])
+    return result
+
+
+BREAK_PENALTY = 3  # a break whose position is searched costs as much as 3 parameters (plain BIC would say 1)
+
+
+def choose_segment_count(options: Dict[int, Tuple[float, List[int]]], points: int, series_count: int) -> int:
+    """The K minimising n log(RSS/n) + p log(n), p = 2 series K + 3 (K - 1)."""
+    def criterion(count: int) -> float:
+        rss = max(options[count][0], 1e-300)
+        parameters = 2 * series_count * count + BREAK_PENALTY * (count - 1)
+        return points * math.log(rss / points) + parameters * math.log(points)
+
+    return min(options, key=criterion)
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# the whole fit
+
+
+@dataclass
+class Segment:
+    mode: str
+    first: int  # smallest size measured in it
+    last: int  # largest size measured in it: the segment covers (previous segment's last, last]
+    coefficients: Dict[str, Tuple[float, float]]  # series -> (a seconds, b seconds per byte)
+    residuals: Dict[str, float]  # series -> root mean square relative residual
+    points: int
+
+
+@dataclass
+class Fit:
+    segments: List[Segment]
+    modes_by_size: Dict[int, str]
+    raw_labels: Dict[int, str]
+    limiter_factor: Optional[float]
+    contention_size: Optional[int]
+    host_speed: Optional[float]  # flop/s of the multiply-add kernel
+    series_points: Dict[str, Dict[int, np.ndarray]]  # series -> size -> values used (for the plot and the comments)
+
+    def segment_for(self, k: float) -> Segment:
+        for s in self.segments:
+            if k <= s.last:
+                return s
+        return self.segments[-1]
+
+    def predict(self, series: str, k: float) -> float:
+        a, b = self.segment_for(k).coefficients.get(series, (0.0, 0.0))
+        return a + b * k
+
+
+def _series_values(m: Measurements, mode: str, k: int, medians: Dict[str, float]) -> Dict[str, np.ndarray]:
+    values = {
+        "os": trim_outliers(m.samples["send_ready"][k]),
+        "ois": trim_outliers(m.samples["isend_ready"][k]),
+        "or": trim_outliers(m.samples["recv_late"][k]),
+    }
+    one_way = trim_outliers(m.samples["pingpong"][k])
+    if mode == ASYNCHRONOUS:
+        values["T2"] = one_way - medians["os"] - medians["or"]
+    elif mode == DETACHED:
+        values["T2"] = one_way - medians["os"]
+    else:
+        values["T2"] = one_way
+    return {name: values[name] for name in SERIES_OF_MODE[mode]}
+
+
+def fit_measurements(m: Measurements, max_segments: int = 4, min_sizes_per_segment: int = 3) -> Fit:
+    sizes = m.sizes()
+    if len(sizes) < 2:
+        raise CalibrationDataError("need ping-pong measurements of at least 2 message sizes to fit")
+    for test in ("send_ready", "isend_ready", "send_late", "recv_late"):
+        missing = [k for k in sizes if k not in m.samples[test]]
+        if missing:
+            raise CalibrationDataError(f"no '{test}' measurement of size {missing[0]} (every size needs every test)")
+    raw_labels = label_sizes(m)
+    modes = dict(zip(sizes, monotone_modes(sizes, raw_labels)))
+
+    segments: List[Segment] = []
+    used: Dict[str, Dict[int, np.ndarray]] = {}
+    for mode in MODES:
+        mode_sizes = [k for k in sizes if modes[k] == mode]
+        if not mode_sizes:
+            continue
+        per_size = {}
+        for k in mode_sizes:
+            medians = {name: float(np.median(trim_outliers(m.samples[test][k])))
+                       for name, test in (("os", "send_ready"), ("or", "recv_late"))}
+            per_size[k] = _series_values(m, mode, k, medians)
+        series = []
+        for name in SERIES_OF_MODE[mode]:
+            ks, ys, weights = [], [], []
+            for k in mode_sizes:
+                v = per_size[k][name]
+                median = float(np.median(v))
+                ks.append(k)
+                ys.append(median)
+                weights.append(len(v) / max(abs(median), 1e-9) ** 2)
+                used.setdefault(name, {})[k] = v
+            series.append(SeriesPoints(np.array(ks, float), np.array(ys, float), np.array(weights, float)))
+        options = best_segmentations(series, mode_sizes, max_segments, min_sizes_per_segment)
+        count = choose_segment_count(options, len(mode_sizes) * len(series), len(series))
+        starts = options[count][1] + [len(mode_sizes)]
+        for lo, next_lo in zip(starts, starts[1:]):
+            hi = next_lo - 1
+            coefficients, residuals, count_points = {}, {}, 0
+            for name, s in zip(SERIES_OF_MODE[mode], series):
+                mask = (s.k >= mode_sizes[lo]) & (s.k <= mode_sizes[hi])
+                a, b, _ = affine_fit(s.k[mask], s.y[mask], s.weight[mask])
+                coefficients[name] = (a, b)
+                residuals[name] = _relative_rms(used[name], mode_sizes[lo:hi + 1], a, b)
+                count_points += sum(len(used[name][k]) for k in mode_sizes[lo:hi + 1])
+            segments.append(Segment(mode, mode_sizes[lo], mode_sizes[hi], coefficients, residuals, count_points))
+
+    limiter, contention_size = contention_factor(m)
+    speed = None
+    if m.flops:
+        flops = sum(f for f, _ in m.flops)
+        seconds = sum(t for _, t in m.flops)
+        speed = flops / seconds if seconds > 0 else None
+    return Fit(segments, modes, raw_labels, limiter, contention_size, speed, used)
+
+
+def _relative_rms(values: Dict[int, np.ndarray], sizes: Sequence[int], a: float, b: float) -> float:
+    """Root mean square of (measured - fitted) / scale over the raw points of these sizes, the scale being the larger
+    of the fitted value and the median measured (a transfer time obtained by difference can be near 0)."""
+    errors = []
+    for k in sizes:
+        fitted = a + b * k
+        scale = max(abs(fitted), abs(float(np.median(values[k]))), 1e-12)
+        errors += list((values[k] - fitted) / scale)
+    return float(np.sqrt(np.mean(np.square(errors)))) if errors else 0.0
+
+
+def contention_factor(m: Measurements) -> Tuple[Optional[float], Optional[int]]:
+    """f = (Bs + Br) / B = 2 t_unidirectional / t_bidirectional, from the medians at the largest size measured by
+    both tests, clamped to [1, 2] (a port cannot do worse than alternate, nor better than both directions)."""
+    uni = {(k, n): [] for k, n, _ in m.contention.get("unidir", [])}
+    for k, n, t in m.contention.get("unidir", []):
+        uni[k, n].append(t)
+    bi: Dict[Tuple[int, int], List[float]] = {}
+    for k, n, t in m.contention.get("bidir", []):
+        bi.setdefault((k, n), []).append(t)
+    common = sorted(set(uni) & set(bi))
+    if not common:
+        return None, None
+    key = common[-1]
+    t_uni, t_bi = float(np.median(uni[key])), float(np.median(bi[key]))
+    if t_bi <= 0:
+        return None, None
+    return min(2.0, max(1.0, 2 * t_uni / t_bi)), key[0]
