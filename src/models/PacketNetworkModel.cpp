@@ -7,8 +7,8 @@
 //
 // The MPI layer's side (docs/models.md "packet"): payloads below `eager-thresh` are eager (the data leaves at the
 // send), larger ones rendezvous (the data leaves when the receive has matched, the sender is held until it has
-// arrived); no envelope. A send costs `send-overhead` to the sender (blocking or not), a receive `receive-overhead`
-// to the receiver once the data is there.
+// arrived); no envelope. Posting a send costs the sender `send-overhead` (which sends pay it: mpi/SendProtocol.hpp,
+// rule 4), a message costs the receiver `receive-overhead` once its data is there.
 #include "kernel/Engine.hpp"
 #include "models/NetworkModel.hpp"
 #include "models/PacketNetwork.hpp"
@@ -31,7 +31,8 @@ const std::vector<ParameterSpec> kPacketParameters = {
     {"eager-thresh", ParameterKind::Size, "65536B",
      "payloads below this are eager (the data leaves at the send); from it on, rendezvous (the data leaves at the "
      "match, the sender waits for its arrival)"},
-    {"send-overhead", ParameterKind::Time, "0s", "CPU time the sender spends on each send, blocking or not"},
+    {"send-overhead", ParameterKind::Time, "0s",
+     "CPU time the sender spends posting a send, blocking or not (a blocking rendezvous send pays its wait instead)"},
     {"receive-overhead", ParameterKind::Time, "0s", "CPU time the receiver spends on each message once it has arrived"},
 };
 
