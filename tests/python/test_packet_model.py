@@ -55,10 +55,10 @@ def test_models_lists_packet_with_its_parameters_and_source():
 def test_replay_under_packet_against_fluid(tmp_path):
     """A lone stream keeps its bandwidth-delay product in flight, so over one link the link never idles and the packet
     model gives the fluid model's L + S / B: 50e-6 + 1e8 / 125e6 = 0.80005 s for rank 1. Over three equal links, each
-    link after the first starts one whole packet later than the one before it (store and forward): the second message takes the fluid 3 x 50e-6 + 1e8 / 125e6 = 0.80015 s plus (3 - 1) x 102400 / 125e6 =
-    0.0016384 s, so rank 2 (and rank 0, released when its rendezvous send has arrived) ends at
-    0.80005 + 0.80015 + 0.0016384 = 1.6018384 s, against the fluid model's 1.6002 s. The output is the same run after
-    run."""
+    link after the first starts one whole packet later than the one before it (store and forward): the second
+    message takes the fluid 3 x 50e-6 + 1e8 / 125e6 = 0.80015 s plus (3 - 1) x 102400 / 125e6 = 0.0016384 s, so rank
+    2 (and rank 0, released when its rendezvous send has arrived) ends at 0.80005 + 0.80015 + 0.0016384 =
+    1.6018384 s, against the fluid model's 1.6002 s. The output is the same run after run."""
     platform = tmp_path / "p.xml"
     platform.write_text(PLATFORM)
     trace = tmp_path / "trace.txt"
@@ -66,8 +66,8 @@ def test_replay_under_packet_against_fluid(tmp_path):
     packet = replay_json(str(trace), "--platform", str(platform), "--model", "packet")
     assert replay_json(str(trace), "--platform", str(platform), "--model", "packet") == packet
     fluid = replay_json(str(trace), "--platform", str(platform), "--model", "fluid")
-    finish = {model: [rank["finish"] for rank in result["ranks"]] for model, result in (("packet", packet),
-                                                                                         ("fluid", fluid))}
+    finish = {"packet": [rank["finish"] for rank in packet["ranks"]],
+              "fluid": [rank["finish"] for rank in fluid["ranks"]]}
     assert abs(finish["fluid"][1] - 0.80005) < 1e-12
     assert abs(finish["packet"][1] - finish["fluid"][1]) < 1e-9 * 0.80005
     assert abs(finish["fluid"][2] - 1.6002) < 1e-12
