@@ -58,7 +58,6 @@ StreamId PacketNetwork::start(std::span<const PacketHop> hops, double bytes, dou
   const double last_size = bytes - static_cast<double>(stream.packets - 1) * packet_size_;
   stream.injected = 0;
   stream.arrived = 0;
-  stream.active = true;
   stream.hops.clear();
   for (const PacketHop& hop : hops) {
     if (hop.link >= link_free_.size())
@@ -118,7 +117,6 @@ void PacketNetwork::arrive(const Arrival& arrival, std::vector<DeliveredStream>&
   if (stream.injected < stream.packets)
     inject(arrival.stream, arrival.date);
   if (stream.arrived == stream.packets) {
-    stream.active = false;
     free_ids_.push_back(arrival.stream);
     delivered.push_back({arrival.stream, arrival.date});
   }

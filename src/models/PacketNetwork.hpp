@@ -58,7 +58,7 @@ public:
   // W of a stream started over `hops`, for the docs' rule and the tests.
   uint64_t window(std::span<const PacketHop> hops) const;
   double packet_size() const { return packet_size_; }
-  // Packet arrivals at nodes processed so far (a measure of the work done).
+  // Packet arrivals at nodes processed so far (the work done: n h for a stream of n packets over h hops).
   uint64_t packet_hops() const { return packet_hops_; }
 
 private:
@@ -75,7 +75,6 @@ private:
     uint64_t packets = 0;
     uint64_t injected = 0;
     uint64_t arrived = 0;
-    bool active = false;
   };
   // Packet `packet` of `stream` reaches the node before hop `hop` (hop == hops.size(): the destination) at `date`.
   struct Arrival {

@@ -312,6 +312,16 @@ TEST(models_packet, OneGibibyteInTenKibibytePacketsOverThreeHops)
   std::printf("1 GiB, 10 KiB packets, 3 hops: %.3f s of wall time\n", seconds);
   const double n = 104858;
   EXPECT_DATE(date, (n + 1) * 10240 / 1.25e9 + 6144 / 1.25e9 + 3e-6);
+  // The work is linear: each packet reaches each of the 3 nodes after the source once.
+  models::PacketNetwork network(3, 10240);
+  const std::vector<models::PacketHop> route = {
+      {0, 1.25e9, 1e-6, true}, {1, 1.25e9, 1e-6, true}, {2, 1.25e9, 1e-6, true}};
+  network.start(route, bytes, 0);
+  std::vector<models::DeliveredStream> delivered;
+  network.advance_to(1e300, delivered);
+  ASSERT_EQ(delivered.size(), 1u);
+  EXPECT_EQ(delivered[0].date, date);
+  EXPECT_EQ(network.packet_hops(), 3 * 104858u);
 }
 
 } // namespace
