@@ -1,7 +1,6 @@
-// Packets over store-and-forward routes, packet by packet: the network flow model of PIOsimHD (Kunkel et al., Using
-// Simulation to Validate Performance of MPI(-IO) Implementations, ISC 2013, Sec. 4). No simulator types: streams are
-// started at dates and advanced to dates, and `PacketNetworkModel` ties them to the engine (the split keeps the rules
-// testable without an MPI job).
+// Packets over store-and-forward routes, packet by packet: the network flow model of Kunkel et al.'s PIOsimHD paper
+// (simulation to validate MPI-IO performance), Sec. 4. No simulator types: streams are started at dates and advanced to
+// dates, and `PacketNetworkModel` ties them to the engine (the split keeps the rules testable without an MPI job).
 //
 // A stream of b bytes is cut into n = max(1, ceil(b / P)) packets, all of P bytes but the last (b - (n - 1) P). Over
 // a route of hops i = 1..h (link i: bandwidth bw_i, latency lat_i), a packet that reaches the node before hop i at

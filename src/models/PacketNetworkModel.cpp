@@ -1,9 +1,8 @@
-// `packet`: the store-and-forward packet network of PIOsimHD (Kunkel et al., Using Simulation to Validate Performance
-// of MPI(-IO) Implementations, ISC 2013, Sec. 4; packet sizes of Sec. 4.1). Messages are cut into packets that cross
-// the route's links one after the other, nodes relaying one packet at a time onto each link, each stream keeping its
-// bandwidth-delay product in flight; the rules and the window are in PacketNetwork.hpp. Event-driven, no solver:
-// the engine holds one event, at the next date a packet reaches a node; streams that start meanwhile join the
-// queues at their start date.
+// `packet`: the store-and-forward packet network of Kunkel et al.'s PIOsimHD paper (simulation to validate MPI-IO
+// performance), Sec. 4; packet sizes of Sec. 4.1. Messages are cut into packets that cross the route's links one after
+// the other, nodes relaying one packet at a time onto each link, each stream keeping its bandwidth-delay product in
+// flight; the rules and the window are in PacketNetwork.hpp. Event-driven, no solver: the engine holds one event, at
+// the next date a packet reaches a node; streams that start meanwhile join the queues at their start date.
 //
 // The MPI layer's side (docs/models.md "packet"): payloads below `eager-thresh` are eager (the data leaves at the
 // send), larger ones rendezvous (the data leaves when the receive has matched, the sender is held until it has
@@ -141,8 +140,8 @@ const RegisterNetworkModel kRegisterPacket({
     "packet",
     "store-and-forward packets: hop by hop, one packet at a time per link, FIFO across streams, a bandwidth-delay "
     "product in flight per stream; no solver",
-    "Kunkel et al., Using Simulation to Validate Performance of MPI(-IO) Implementations (PIOsimHD), ISC 2013, "
-    "Sec. 4 and 4.1",
+    "Kunkel et al., PIOsimHD: simulation to validate MPI-IO performance, Sec. 4 (network flow model) and 4.1 (packet "
+    "sizes)",
     kPacketParameters,
     [](const NetworkModelContext& context) { return std::make_unique<PacketNetworkModel>(context); },
 });
