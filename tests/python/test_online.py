@@ -1255,7 +1255,7 @@ def test_mpi1_interface_removed_in_mpi3(built, np):
     assert sorted(done.stdout.splitlines()) == [f"rank {r}: ok" for r in range(np)], done.stdout
 
 
-@pytest.mark.parametrize("model", ["smpi", "hybrid", "loggps", "fluid", "xsim"])
+@pytest.mark.parametrize("model", ["smpi", "hybrid", "loggps", "fluid", "xsim", "packet"])
 def test_send_buffer_written_after_the_send_returns(built, model):
     # loggps releases a rendezvous sender after the handshake, before the payload arrives: the payload was read from
     # the buffer at the arrival, after the sender had refilled it (every value wrong, then a crash on the freed
