@@ -19,8 +19,10 @@ from typing import Dict, List, Optional, Sequence, Tuple
 # The keys of a run: what each is, in the order its column comes in the results.
 WORKLOAD_KEYS = ("trace", "program", "collective")
 RUN_KEYS = ("trace", "program", "args", "collective", "bytes", "platform", "np", "model", "params", "params_file",
-            "coll_selector", "coll", "placement", "hostfile", "fail", "fail_mtbf", "seed", "compute_time")
-MAPPING_KEYS = ("params", "coll")  # a mapping of names to values: one column per name (`params.bw-factor`)
+            "coll_selector", "coll", "placement", "hostfile", "fail", "fail_mtbf", "seed", "compute_time", "tags")
+# A mapping of names to values: one column per name (`params.bw-factor`). `tags` are columns of the campaign's own
+# (what a case stands for, to plot by), not given to the simulator.
+MAPPING_KEYS = ("params", "coll", "tags")
 TOP_KEYS = ("name", "description", "collect", "cluster", "cases") + RUN_KEYS
 CLUSTER_KEYS = ("workers", "scheduler", "jobqueue")
 JOBQUEUE_KINDS = ("slurm", "pbs")
@@ -262,16 +264,16 @@ class _Parser:
     def parse(self, document: _Located) -> Campaign:
         for key in document:
             if key not in TOP_KEYS:
-                raise self.fail(document.lines[key], f"unknown key '{key}' (valid: {', '.join(TOP_KEYS)})")
+                raise self.fail(document.lines.get(key), f"unknown key '{key}' (valid: {', '.join(TOP_KEYS)})")
         workloads = [k for k in WORKLOAD_KEYS if k in document]
         cases_workloads = {k for case in (document.get("cases") or []) if isinstance(case, dict)
                            for k in case if k in WORKLOAD_KEYS}
         if len(workloads) + len(cases_workloads - set(workloads)) != 1:
-            raise self.fail(min(document.lines.values(), default=1),
+            raise self.fail(None,
                             f"give exactly one of {', '.join(WORKLOAD_KEYS)} (what each run simulates)")
-        axes = [self.values(key, document[key], document.lines[key]) for key in RUN_KEYS if key in document]
+        axes = [self.values(key, document[key], document.lines.get(key)) for key in RUN_KEYS if key in document]
         if "cases" in document:
-            axes.append(self.cases(document["cases"], document.lines["cases"]))
+            axes.append(self.cases(document["cases"], document.lines.get("cases")))
         runs = []
         for combination in itertools.product(*axes):
             run: Dict[str, object] = {}
@@ -440,7 +442,7 @@ def _key_lines(document: _Located):
                 for candidate in nested if isinstance(nested, list) else [nested]:
                     if name and isinstance(candidate, _Located) and name in candidate.lines:
                         return candidate.lines[name]
-                return mapping.lines[key]
+                return mapping.lines.get(key)
         return None
 
     return line
@@ -452,7 +454,7 @@ def apply_overrides(document: _Located, overrides: Dict[str, object]) -> None:
         if key not in TOP_KEYS:
             raise CampaignError(f"override: unknown key '{key}' (valid: {', '.join(TOP_KEYS)})")
         document[key] = value
-        document.lines.setdefault(key, 0)
+        document.lines[key] = None  # an error in it is not the file's line
 
 
 def load(path: str, overrides: Optional[Dict[str, object]] = None) -> Campaign:
@@ -466,12 +468,15 @@ def load(path: str, overrides: Optional[Dict[str, object]] = None) -> Campaign:
 
 
 def parse_override(text: str) -> Tuple[str, object]:
-    """`KEY=VALUE` of --set, VALUE read as YAML (`np=[4,8]`, `model=smpi`)."""
+    """`KEY=VALUE` of --set, VALUE read as YAML (`np=[4,8]`, `model=smpi`), except a text starting with a brace,
+    which is a range (`bytes={32KiB,2MiB}`), not a YAML mapping."""
     import yaml
 
     key, equals, value = text.partition("=")
     if not equals or not key.strip():
         raise CampaignError(f"--set: expected KEY=VALUE, got '{text}'")
+    if value.lstrip().startswith("{") and key.strip() not in MAPPING_KEYS:
+        return key.strip(), value.strip()
     try:
         return key.strip(), yaml.load(value, Loader=_yaml_loader())
     except yaml.YAMLError as error:
