@@ -210,7 +210,7 @@ class ResultStore:
         frame = _ordered(frame.sort_values("run", kind="stable").reset_index(drop=True), self.campaign)
         _write_parquet(frame, self.output, self.campaign)
         shutil.rmtree(self.parts, ignore_errors=True)
-        return frame
+        return load_sweep(self.output)  # as read back: missing values as Parquet gives them
 
 
 def read_rows(output: str):
