@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import signal
 import sys
 from typing import List, Optional, Sequence
 
@@ -19,11 +20,21 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         return 0
     if args.workers is not None and args.workers < 1:
         raise ValueError(f"--workers: at least 1, got {args.workers}")
-    rows = sweeps.execute(parsed, args.output, args.scheduler, args.workers, args.resume, args.retry_failed,
-                          progress=not args.quiet)
+    signal.signal(signal.SIGTERM, _interrupt)  # stopped by kill or a batch system: keep what is done, as Ctrl-C
+    try:
+        rows = sweeps.execute(parsed, args.output, args.scheduler, args.workers, args.resume, args.retry_failed,
+                              progress=not args.quiet)
+    except KeyboardInterrupt:
+        print(f"\nmpisim sweep: interrupted; the finished runs are kept in {args.output}{sweeps.PARTS_SUFFIX}, "
+              "--resume runs the others", file=sys.stderr)
+        return 130
     failed = int((rows["status"] != "ok").sum())
     print(f"{len(rows)} runs in {args.output} ({failed} failed)")
     return 0
+
+
+def _interrupt(signal_number, frame):
+    raise KeyboardInterrupt
 
 
 def cmd_sweep_plot(args: argparse.Namespace) -> int:

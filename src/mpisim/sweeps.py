@@ -2,10 +2,11 @@
 into one Parquet file with a row per run (docs/sweep.md).
 
 The client expands the campaign, submits the runs not yet in the results (a bounded window of them, so a campaign
-of a million runs does not flood the scheduler), and stores each finished row: rows are buffered and written as a
-part file (RESULTS.parquet.parts/part-NNNNNN.parquet) at least once a second and whenever the campaign stops, then
-the parts are merged into RESULTS.parquet ordered by run number. A failed run is a row with status "failed" and its
-error; it never stops the campaign."""
+of a million runs does not flood the scheduler), and stores each finished row: rows are written as a part file
+(RESULTS.parquet.parts/part-NNNNNN.parquet) at least once a second and whenever the campaign stops, then the parts
+are merged into RESULTS.parquet ordered by run number. A failed run is a row with status "failed" and its
+error; it never stops the campaign. Each finished row is also appended at once to a journal of JSON lines next
+to the parts, so that a crash of the client loses only the runs in flight (`--resume` reads parts and journals)."""
 
 from __future__ import annotations
 
@@ -152,18 +153,30 @@ def _task(campaign: campaigns.Campaign, index: int, run: Dict[str, object]) -> D
 # -- results: part files while running, one Parquet file at the end --
 
 class ResultStore:
-    """Rows written as part files while the campaign runs, merged into one Parquet file at the end."""
+    """Rows kept as they come: each appended to a journal (one JSON line, written at once, so a crash of the client
+    loses only the runs in flight), and at least once a second the rows since the last part written as a Parquet
+    part file, after which that journal is removed. At the end the parts are merged into one Parquet file."""
 
     def __init__(self, output: str, campaign: campaigns.Campaign):
         self.output, self.campaign = output, campaign
         self.parts = output + PARTS_SUFFIX
         self.buffer: List[Dict[str, object]] = []
         self.last_flush = time.monotonic()
+        self.journal = None
+        self.number = 0
 
     def start(self, resume: bool) -> None:
         if not resume:
             shutil.rmtree(self.parts, ignore_errors=True)
         os.makedirs(self.parts, exist_ok=True)
+        numbers = [int(name.split("-")[1].split(".")[0]) for name in os.listdir(self.parts)
+                   if name.startswith(("part-", "journal-"))]
+        self.number = max(numbers, default=-1) + 1
+        self._open_journal()
+
+    def _open_journal(self) -> None:
+        self.journal_path = os.path.join(self.parts, f"journal-{self.number:06d}.jsonl")
+        self.journal = open(self.journal_path, "a")
 
     def done_keys(self, retry_failed: bool) -> set:
         rows = read_rows(self.output)
@@ -174,11 +187,16 @@ class ResultStore:
         return set(rows["run_key"])
 
     def add(self, row: Dict[str, object]) -> None:
+        self.journal.write(json.dumps(row) + "\n")
+        self.journal.flush()
         self.buffer.append(row)
-        if time.monotonic() - self.last_flush >= FLUSH_SECONDS:
+        if len(self.buffer) == 1:  # a part holds the rows of a second from its first
+            self.last_flush = time.monotonic()
+        elif time.monotonic() - self.last_flush >= FLUSH_SECONDS:
             self.flush()
 
     def flush(self) -> None:
+        """The rows since the last part as the part of the current journal's number; then a new journal."""
         self.last_flush = time.monotonic()
         if not self.buffer:
             return
@@ -186,14 +204,20 @@ class ResultStore:
         import pyarrow as pa
         import pyarrow.parquet as pq
 
-        number = len(os.listdir(self.parts))
-        while os.path.exists(os.path.join(self.parts, f"part-{number:06d}.parquet")):
-            number += 1
-        path = os.path.join(self.parts, f"part-{number:06d}.parquet")
+        path = os.path.join(self.parts, f"part-{self.number:06d}.parquet")
         # every column of every row (pyarrow's from_pylist would keep the first row's only)
         pq.write_table(pa.Table.from_pandas(pd.DataFrame(self.buffer), preserve_index=False), path + ".tmp")
         os.replace(path + ".tmp", path)  # a part is whole or absent
         self.buffer = []
+        self.close()
+        os.remove(self.journal_path)  # its rows are in the part now
+        self.number += 1
+        self._open_journal()
+
+    def close(self) -> None:
+        if self.journal is not None:
+            self.journal.close()
+            self.journal = None
 
     def merge(self) -> "pandas.DataFrame":
         """Every row (earlier results, then the parts), the last of each run kept, the rows of runs the campaign
@@ -222,12 +246,27 @@ def read_rows(output: str):
         frames.append(pd.read_parquet(output))
     parts = output + PARTS_SUFFIX
     if os.path.isdir(parts):
-        frames += [pd.read_parquet(os.path.join(parts, name)) for name in sorted(os.listdir(parts))
-                   if name.endswith(".parquet")]
+        for name in sorted(os.listdir(parts)):
+            if name.endswith(".parquet"):
+                frames.append(pd.read_parquet(os.path.join(parts, name)))
+            elif name.endswith(".jsonl"):
+                frames.append(pd.DataFrame(_journal_rows(os.path.join(parts, name))))
     frames = [f for f in frames if len(f)]
     if not frames:
         return None
     return pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0]
+
+
+def _journal_rows(path: str) -> List[Dict[str, object]]:
+    """The rows of a journal; a last line cut short by a crash is left out."""
+    rows = []
+    with open(path) as stream:
+        for line in stream:
+            try:
+                rows.append(json.loads(line))
+            except json.JSONDecodeError:
+                break
+    return rows
 
 
 OUTPUT_ORDER = ("status", "error", "simulated_time", "actions", "calls", "fingerprint")
@@ -374,6 +413,7 @@ def execute(campaign: campaigns.Campaign, output: str, scheduler: Optional[str] 
             shown.update(0, final=True)
     finally:
         store.flush()
+        store.close()
     return store.merge()
 
 

@@ -226,3 +226,40 @@ def test_example_lu_network_whatif_parses_and_a_reduced_version_runs(tmp_path):
         assert times[(link, 1)] <= times[(link, 2)] <= times[(link, 4)], times
     for ratio in (1, 2, 4):
         assert times[("10Gbps", ratio)] < times[("1Gbps", ratio)], times
+
+
+def test_a_killed_campaign_loses_only_the_runs_in_flight_and_resume_completes_it(tmp_path):
+    import signal
+    import time
+
+    path = write(tmp_path, f"""\
+        name: killed
+        trace: {LU4}
+        platform: "cluster:{{4..43}}"
+        """)
+    output = str(tmp_path / "results.parquet")
+    from mpisim.sweeps import read_rows
+
+    client = subprocess.Popen([sys.executable, "-m", "mpisim", "sweep", path, "-o", output, "--workers", "2", "-q"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and client.poll() is None:
+            on_disk = read_rows(output) if os.path.isdir(output + ".parts") else None
+            if on_disk is not None and len(on_disk) >= 3:
+                break
+            time.sleep(0.02)
+    finally:
+        os.killpg(client.pid, signal.SIGKILL)  # the client and its local cluster, as a crash would
+        client.wait()
+    assert not os.path.exists(output), "killed before the end: no merged file"
+    kept = read_rows(output)
+    assert kept is not None and 3 <= len(kept) < 40, "the finished runs are on disk"
+    journal_rows = dict(zip(kept["run"], kept["task_seconds"]))
+    done = sweep_cli(path, "-o", output, "--workers", "2", "--resume", "-q")
+    assert done.returncode == 0, done.stderr
+    rows = mpisim.load_sweep(output)
+    assert list(rows["run"]) == list(range(40)) and (rows["status"] == "ok").all()
+    for run, seconds in journal_rows.items():  # not run again
+        assert rows.loc[run, "task_seconds"] == seconds
+    assert rows.loc[39, "platform"] == "cluster:43"
