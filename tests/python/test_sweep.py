@@ -263,3 +263,79 @@ def test_a_killed_campaign_loses_only_the_runs_in_flight_and_resume_completes_it
     for run, seconds in journal_rows.items():  # not run again
         assert rows.loc[run, "task_seconds"] == seconds
     assert rows.loc[39, "platform"] == "cluster:43"
+
+
+def test_placement_hostfile_failures_and_parameter_files_reach_the_simulator(tmp_path):
+    (tmp_path / "hosts.txt").write_text("graphene-40\ngraphene-2\ngraphene-104\ngraphene-3\n")
+    (tmp_path / "fast.params").write_text("bw-factor = 0:1\nlat-factor = 0:1\n")
+    platform = repo_path("platforms", "graphene.xml")
+    path = write(tmp_path, f"""\
+        trace: {IS4}
+        platform: {platform}
+        params_file: [fast.params]
+        cases:
+          - {{hostfile: hosts.txt}}
+          - {{placement: [platform, sorted]}}
+          - {{fail_mtbf: 50ms, seed: "{{1..3}}"}}
+        """)
+    rows = mpisim.sweep(path, workers=2)
+    assert len(rows) == 6
+    params_file = str(tmp_path / "fast.params")
+    calls = [dict(hostfile=str(tmp_path / "hosts.txt")), dict(placement="platform"), dict(placement="sorted"),
+             *[dict(fail_mtbf=0.05, seed=seed) for seed in (1, 2, 3)]]
+    for (_, row), call in zip(rows.iterrows(), calls):
+        try:
+            expected = mpisim.replay(IS4, platform=platform, params_file=params_file, **call)
+        except mpisim.DeadlockError as error:  # a failure the draw injected: the same row error
+            assert row["status"] == "failed" and row["error"] == f"DeadlockError: {error}", (call, row["error"])
+            continue
+        assert row["status"] == "ok" and row["simulated_time"] == expected.simulated_time, call
+    assert rows.loc[1, "simulated_time"] != rows.loc[2, "simulated_time"]  # graphene-1,10,100,101 vs 1,2,3,4
+    assert rows.loc[5, "fail_mtbf"] == 0.05 and rows.loc[5, "seed"] == 3
+
+
+PROGRAM = r"""
+#include <mpi.h>
+#include <stdlib.h>
+
+/* Broadcasts then allreduces argv[1] bytes; a negative size aborts (a failed run). */
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  int bytes = atoi(argv[1]);
+  if (bytes < 0)
+    MPI_Abort(MPI_COMM_WORLD, 3);
+  char *buffer = calloc(bytes > 0 ? bytes : 1, 1);
+  MPI_Bcast(buffer, bytes, MPI_BYTE, 0, MPI_COMM_WORLD);
+  MPI_Allreduce(MPI_IN_PLACE, buffer, bytes, MPI_BYTE, MPI_BOR, MPI_COMM_WORLD);
+  free(buffer);
+  MPI_Finalize();
+  return 0;
+}
+"""
+
+
+def test_programs_run_online_with_their_arguments(tmp_path):
+    (tmp_path / "bcast.c").write_text(PROGRAM)
+    built = subprocess.run([sys.executable, "-m", "mpisim", "cc", str(tmp_path / "bcast.c"), "-o",
+                            str(tmp_path / "bcast")], capture_output=True, text=True, timeout=300)
+    if built.returncode != 0:
+        pytest.skip(f"mpisim cc unavailable: {built.stderr.strip()[-200:]}")
+    path = write(tmp_path, """\
+        program: bcast
+        args: [["1000"], ["100000"], ["-1"]]
+        np: 4
+        platform: cluster:4
+        compute_time: false
+        collect: [simulated_time, ranks, collectives]
+        """)
+    rows = mpisim.sweep(path, workers=2)
+    assert list(rows["args"]) == ['["1000"]', '["100000"]', '["-1"]']
+    assert list(rows["status"]) == ["ok", "ok", "failed"]
+    assert rows.loc[2, "error"].startswith("SimulationError: rank 0 called MPI_Abort with error code 3")
+    for run, size in ((0, "1000"), (1, "100000")):
+        expected = mpisim.run(str(tmp_path / "bcast"), [size], np=4, platform="cluster:4", no_compute_time=True)
+        assert rows.loc[run, "simulated_time"] == expected.simulated_time
+        assert list(rows.loc[run, "rank_mpi"]) == [r.mpi for r in expected.ranks]
+        assert rows.loc[run, "calls"] == sum(r.calls for r in expected.ranks)
+        assert rows.loc[run, "coll_calls.bcast"] == rows.loc[run, "coll_calls.allreduce"] == 1
+    assert rows.loc[1, "coll_time.bcast"] > rows.loc[0, "coll_time.bcast"]
