@@ -66,6 +66,7 @@ def plot(rows, output: str, x: str, y: str, hue: Sequence[str] = (), col: Sequen
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    import pandas as pd
 
     for column in [x, y, *hue, *col, *([y_per] if y_per else [])]:
         if column not in rows.columns:
@@ -73,6 +74,9 @@ def plot(rows, output: str, x: str, y: str, hue: Sequence[str] = (), col: Sequen
     ok = rows[rows["status"] == "ok"].copy()
     if ok.empty:
         raise ValueError("sweep plot: no run succeeded: nothing to plot")
+    numeric_x = pd.to_numeric(ok[x], errors="coerce")
+    if numeric_x.notna().all():  # tags and texts holding numbers ("1", "16") placed as numbers
+        ok[x] = numeric_x
     ok["_y"] = ok[y].astype(float) / (ok[y_per].astype(float) if y_per else 1.0)
     ok["_hue"] = [_label(r, hue) for _, r in ok.iterrows()] if hue else y
     ok["_col"] = [_label(r, col) for _, r in ok.iterrows()] if col else ""
@@ -104,12 +108,13 @@ def plot(rows, output: str, x: str, y: str, hue: Sequence[str] = (), col: Sequen
     for index in range(len(panels), lines * columns):
         axes[index // columns][index % columns].axis("off")
     handles, labels = axes[0][0].get_legend_handles_labels()
+    legend_columns = max(1, min(len(labels), 3 * columns))  # as wide as the panels
     if hue:
-        figure.legend(handles, labels, loc="lower center", ncol=min(6, len(labels)), fontsize=8, frameon=False,
+        figure.legend(handles, labels, loc="lower center", ncol=legend_columns, fontsize=8, frameon=False,
                       title=", ".join(hue), title_fontsize=8)
     figure.suptitle(title, fontsize=10)
-    legend_rows = math.ceil(len(labels) / 6) if hue else 0
-    figure.tight_layout(rect=(0, 0.03 + 0.035 * legend_rows, 1, 0.96))
+    legend_rows = math.ceil(len(labels) / legend_columns) if hue else 0
+    figure.tight_layout(rect=(0, (0.15 + 0.18 * legend_rows) / figure.get_figheight(), 1, 0.96))
     try:
         figure.savefig(output, dpi=110)
     except OSError as error:
