@@ -17,6 +17,9 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     parsed = campaigns.load(args.campaign, overrides)
     if args.dry_run:
         print(f"{args.campaign}: {len(parsed.runs)} runs; columns: {', '.join(parsed.columns)}")
+        script = sweeps.job_script(parsed)
+        if script:
+            print(f"each batch job runs:\n{script}")
         return 0
     if args.workers is not None and args.workers < 1:
         raise ValueError(f"--workers: at least 1, got {args.workers}")
@@ -139,7 +142,8 @@ def add_sweep_commands(sub) -> None:
     p.add_argument("--retry-failed", action="store_true", help="with --resume, run the failed runs again")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                    help="replace a key of the campaign, VALUE in YAML (--set 'np=[4,8]'); repeatable")
-    p.add_argument("--dry-run", action="store_true", help="check the campaign and print its run count, run nothing")
+    p.add_argument("--dry-run", action="store_true", help="check the campaign and print its run count (and the batch job script of "
+                                                        "cluster.jobqueue), run nothing")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress display")
     p.set_defaults(func=cmd_sweep)
 

@@ -375,9 +375,10 @@ def _client(campaign: campaigns.Campaign, scheduler: Optional[str], workers: Opt
     return Client(cluster), cluster
 
 
-def _jobqueue_cluster(options: Dict[str, object], workers: Optional[int]):
-    """SLURMCluster or PBSCluster (dask-jobqueue, imported only here) with the campaign's options, scaled to `jobs`
-    jobs (default: `workers`, else 1)."""
+def _jobqueue_cluster(options: Dict[str, object], workers: Optional[int], scale: bool = True):
+    """SLURMCluster or PBSCluster (dask-jobqueue, imported only here) with the campaign's options, one
+    single-threaded worker process per core of a job unless `processes` says otherwise, scaled to `jobs` jobs
+    (default: `workers`, else 1)."""
     kind = options.pop("kind")
     jobs = int(options.pop("jobs", workers or 1))
     try:
@@ -385,9 +386,27 @@ def _jobqueue_cluster(options: Dict[str, object], workers: Optional[int]):
     except ImportError:
         raise ValueError("cluster.jobqueue needs dask-jobqueue: pip install 'mpisim[jobqueue]'") from None
     cluster_class = {"slurm": dask_jobqueue.SLURMCluster, "pbs": dask_jobqueue.PBSCluster}[kind]
-    cluster = cluster_class(**options)
-    cluster.scale(jobs=jobs)
+    if "cores" in options:
+        options.setdefault("processes", options["cores"])
+    try:
+        cluster = cluster_class(**options)
+    except (TypeError, ValueError) as error:
+        raise ValueError(f"cluster.jobqueue: {cluster_class.__name__}: {error}") from None
+    if scale:
+        cluster.scale(jobs=jobs)
     return cluster
+
+
+def job_script(campaign: campaigns.Campaign) -> Optional[str]:
+    """The batch script of the campaign's jobqueue cluster (what each job runs), or None without one."""
+    jobqueue = campaign.cluster.get("jobqueue")
+    if not jobqueue:
+        return None
+    cluster = _jobqueue_cluster(dict(jobqueue), None, scale=False)
+    try:
+        return cluster.job_script()
+    finally:
+        cluster.close()
 
 
 def _threads(client) -> int:

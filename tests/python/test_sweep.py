@@ -363,3 +363,26 @@ def test_docs_describe_every_key_of_a_campaign():
         text = stream.read()
     for key in (*campaigns.TOP_KEYS, *campaigns.CLUSTER_KEYS, *campaigns.COLLECT, *campaigns.COLLECTIVE_LINES):
         assert f"`{key}`" in text, key
+
+
+def test_a_jobqueue_campaign_shows_its_batch_script_or_says_what_it_needs(tmp_path):
+    path = write(tmp_path, f"""\
+        trace: {LU4}
+        platform: cluster:4
+        cluster:
+          jobqueue: {{kind: slurm, jobs: 3, cores: 8, memory: 16GB, queue: batch, walltime: "01:00:00"}}
+        """)
+    done = sweep_cli(path, "-o", str(tmp_path / "out.parquet"), "--dry-run")
+    try:
+        import dask_jobqueue  # noqa: F401
+    except ImportError:
+        assert done.returncode == 2
+        assert done.stderr == "mpisim: cluster.jobqueue needs dask-jobqueue: pip install 'mpisim[jobqueue]'\n"
+        return
+    assert done.returncode == 0, done.stderr
+    for line in ("#SBATCH -p batch", "#SBATCH --cpus-per-task=8", "#SBATCH -t 01:00:00", "--nthreads 1",
+                 "--nworkers 8"):
+        assert line in done.stdout, done.stdout
+    bad = write(tmp_path, f"trace: {LU4}\nplatform: cluster:4\ncluster: {{jobqueue: {{kind: pbs, cpus: 8}}}}\n", "bad.yaml")
+    done = sweep_cli(bad, "-o", str(tmp_path / "out.parquet"), "--dry-run")
+    assert done.returncode == 2 and done.stderr.startswith("mpisim: cluster.jobqueue: PBSCluster: "), done.stderr
