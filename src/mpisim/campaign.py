@@ -239,7 +239,9 @@ class _Parser:
         """A value in its column's type: whole numbers for np and seed, seconds for fail_mtbf, bytes for bytes."""
         try:
             if key in ("np", "seed"):
-                number = int(text)
+                if isinstance(text, (bool, float)):
+                    raise ValueError
+                number = text if isinstance(text, int) else int(str(text), 10)
                 if number < (1 if key == "np" else 0):
                     raise ValueError
                 return number
@@ -265,21 +267,16 @@ class _Parser:
         for key in document:
             if key not in TOP_KEYS:
                 raise self.fail(document.lines.get(key), f"unknown key '{key}' (valid: {', '.join(TOP_KEYS)})")
-        workloads = [k for k in WORKLOAD_KEYS if k in document]
-        cases_workloads = {k for case in (document.get("cases") or []) if isinstance(case, dict)
-                           for k in case if k in WORKLOAD_KEYS}
-        if len(workloads) + len(cases_workloads - set(workloads)) != 1:
-            raise self.fail(None,
-                            f"give exactly one of {', '.join(WORKLOAD_KEYS)} (what each run simulates)")
         axes = [self.values(key, document[key], document.lines.get(key)) for key in RUN_KEYS if key in document]
         if "cases" in document:
             axes.append(self.cases(document["cases"], document.lines.get("cases")))
-        runs = []
-        for combination in itertools.product(*axes):
-            run: Dict[str, object] = {}
-            for part in combination:
-                run.update(part)
-            runs.append(run)
+        runs = _combinations(axes)
+        for index, run in enumerate(runs):
+            given = [k for k in WORKLOAD_KEYS if k in run]
+            if len(given) != 1:
+                what = f"run {index} has {' and '.join(given)}" if given else f"run {index} has none"
+                raise self.fail(None, f"give exactly one of {', '.join(WORKLOAD_KEYS)} per run (what it simulates): "
+                                      f"{what}")
         columns = _columns(runs)
         runs = [{c: run.get(c) for c in columns} for run in runs]
         collect = self.collect(document.get("collect", ["simulated_time", "ranks"]), document.lines.get("collect"))
@@ -296,16 +293,11 @@ class _Parser:
         for case in value:
             if not isinstance(case, dict) or not case:
                 raise self.fail(line, f"cases: each case is a mapping of run keys, got {case!r}")
+            lines = getattr(case, "lines", {})
             for key in case:
                 if key not in RUN_KEYS:
-                    raise self.fail(case.lines.get(key, line), f"cases: unknown key '{key}' (valid: "
-                                                               f"{', '.join(RUN_KEYS)})")
-            axes = [self.values(key, case[key], case.lines.get(key, line)) for key in RUN_KEYS if key in case]
-            for combination in itertools.product(*axes):
-                run: Dict[str, object] = {}
-                for part in combination:
-                    run.update(part)
-                out.append(run)
+                    raise self.fail(lines.get(key, line), f"cases: unknown key '{key}' (valid: {', '.join(RUN_KEYS)})")
+            out += _combinations([self.values(key, case[key], lines.get(key, line)) for key in RUN_KEYS if key in case])
         return out
 
     def collect(self, value, line: Optional[int]) -> List[str]:
@@ -320,20 +312,31 @@ class _Parser:
     def cluster(self, value, line: Optional[int]) -> Dict[str, object]:
         if not isinstance(value, dict):
             raise self.fail(line, f"cluster: a mapping ({', '.join(CLUSTER_KEYS)}), got {value!r}")
+        lines = getattr(value, "lines", {})
         for key in value:
             if key not in CLUSTER_KEYS:
-                raise self.fail(value.lines.get(key, line), f"cluster: unknown key '{key}' (valid: "
-                                                           f"{', '.join(CLUSTER_KEYS)})")
+                raise self.fail(lines.get(key, line), f"cluster: unknown key '{key}' (valid: {', '.join(CLUSTER_KEYS)})")
         workers = value.get("workers")
-        if workers is not None and (not isinstance(workers, int) or workers < 1):
-            raise self.fail(value.lines.get("workers"), f"cluster.workers: a whole number >= 1, got {workers!r}")
+        if workers is not None and (not isinstance(workers, int) or isinstance(workers, bool) or workers < 1):
+            raise self.fail(lines.get("workers", line), f"cluster.workers: a whole number >= 1, got {workers!r}")
         jobqueue = value.get("jobqueue")
         if jobqueue is not None:
-            where = value.lines.get("jobqueue")
+            where = lines.get("jobqueue", line)
             if not isinstance(jobqueue, dict) or jobqueue.get("kind") not in JOBQUEUE_KINDS:
                 raise self.fail(where, f"cluster.jobqueue: a mapping with kind: {' or '.join(JOBQUEUE_KINDS)}, "
                                        "the cluster's options (cores, memory, queue, ...) and jobs: N")
         return dict(value)
+
+
+def _combinations(axes: Sequence[List[Dict[str, object]]]) -> List[Dict[str, object]]:
+    """Every choice of one partial run per axis, merged, the last axis varying fastest."""
+    runs = []
+    for combination in itertools.product(*axes):
+        run: Dict[str, object] = {}
+        for part in combination:
+            run.update(part)
+        runs.append(run)
+    return runs
 
 
 _EXPECTED = {"np": "a whole number >= 1", "seed": "a whole number >= 0", "bytes": "a size: 4096, 32KiB, 2MiB",

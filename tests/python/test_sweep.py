@@ -79,7 +79,12 @@ def test_every_combination_in_file_order_the_last_key_fastest(tmp_path):
      ":4: params: model 'fluid' has no parameter 'bw-factor'"),
     ("trace: {lu}\nplatform: cluster:4\nnp: four\n", ":3: np: bad value 'four'"),
     ("trace: missing.txt\nplatform: cluster:4\n", ":1: trace: missing.txt: no such file"),
-    ("platform: cluster:4\n", ": give exactly one of trace, program, collective"),
+    ("platform: cluster:4\n", ": give exactly one of trace, program, collective per run (what it simulates): run 0 "
+                             "has none"),
+    ("trace: {lu}\nplatform: cluster:4\ncases: [{{np: 2}}, {{collective: barrier, np: 2}}]\n",
+     ": give exactly one of trace, program, collective per run (what it simulates): run 1 has trace and collective"),
+    ("trace: {lu}\nplatform: cluster:4\nnp: 4.5\n", ":3: np: bad value 4.5"),
+    ("trace: {lu}\nplatform: cluster:4\ncluster: {{workers: 0}}\n", ":3: cluster.workers: a whole number >= 1"),
     ("trace: {lu}\nplatform: cluster:4\ncollect: [time]\n", ":3: collect: unknown 'time'"),
     ("trace: {lu}\nplatform: [cluster:4\n", ":3: not valid YAML"),
 ])
@@ -386,3 +391,19 @@ def test_a_jobqueue_campaign_shows_its_batch_script_or_says_what_it_needs(tmp_pa
     bad = write(tmp_path, f"trace: {LU4}\nplatform: cluster:4\ncluster: {{jobqueue: {{kind: pbs, cpus: 8}}}}\n", "bad.yaml")
     done = sweep_cli(bad, "-o", str(tmp_path / "out.parquet"), "--dry-run")
     assert done.returncode == 2 and done.stderr.startswith("mpisim: cluster.jobqueue: PBSCluster: "), done.stderr
+
+
+def test_an_existing_scheduler_with_multithreaded_workers(tmp_path):
+    """--scheduler ADDRESS: the runs go to that cluster; two threads per worker take turns on the native core."""
+    from distributed import LocalCluster
+
+    path = small_campaign(tmp_path, failing=False)
+    output = str(tmp_path / "results.parquet")
+    with LocalCluster(n_workers=1, threads_per_worker=2, processes=True, dashboard_address=None,
+                      silence_logs=40) as cluster:
+        done = sweep_cli(path, "-o", output, "--scheduler", cluster.scheduler_address)
+    assert done.returncode == 0, done.stderr
+    rows = mpisim.load_sweep(output)
+    assert len(rows) == 8 and (rows["status"] == "ok").all()
+    for _, row in rows.iterrows():
+        assert row["simulated_time"] == direct_replay(row).simulated_time
