@@ -368,10 +368,12 @@ def _client(campaign: campaigns.Campaign, scheduler: Optional[str], workers: Opt
     if jobqueue:
         cluster = _jobqueue_cluster(dict(jobqueue), workers)
         return Client(cluster), cluster
-    # A worker killed by a run (a crash of the native core) costs that run, not three workers (Dask's retries).
-    dask.config.set({"distributed.scheduler.allowed-failures": 0, "distributed.worker.daemon": False})
-    cluster = LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1, processes=True,
-                           dashboard_address=None, silence_logs=40)
+    # A worker killed by a run (a crash of the native core, memory exhausted) costs that run only: no retry of it
+    # (which would kill more workers), and no run waiting on that worker behind it (each worker holds as many runs
+    # as it has threads), which Dask would count as suspect too.
+    with dask.config.set({"distributed.scheduler.allowed-failures": 0, "distributed.scheduler.worker-saturation": 1.0}):
+        cluster = LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1, processes=True,
+                               dashboard_address=":0", silence_logs=40)
     return Client(cluster), cluster
 
 
@@ -445,36 +447,39 @@ def _run_on_dask(campaign, pending: Sequence[Dict[str, object]], store: ResultSt
         threads = _threads(client)
         window = 4 * threads + 8  # enough queued to keep every worker busy, few enough for a huge campaign
         waiting = iter(pending)
-        by_key = {}
+        by_key: Dict[str, Dict[str, object]] = {}
 
-        def submit_next(queue) -> None:
-            task = next(waiting, None)
-            if task is not None:
-                future = client.submit(run_task, task, key=f"mpisim-run-{task['run']}-{task['key']}", pure=False)
-                by_key[future.key] = task
-                queue.add(future)
+        def submit(tasks_now: List[Dict[str, object]]) -> list:
+            keys = [f"mpisim-run-{t['run']}-{t['key']}" for t in tasks_now]
+            by_key.update(zip(keys, tasks_now))
+            return client.map(run_task, tasks_now, key=keys, pure=False)
 
-        queue = as_completed()
-        for _ in range(window):
-            submit_next(queue)
-        in_flight = min(window, len(pending))
+        # The first window in one graph: Dask then sees a large group of independent tasks and queues them on the
+        # scheduler, handing each worker only what it runs (a worker lost takes no queued run with it).
+        queue = as_completed(submit([t for _, t in zip(range(window), waiting)]))
         for future in queue:
             task = by_key.pop(future.key)
             try:
                 row = future.result()
             except Exception as error:  # noqa: BLE001 (a worker lost while running it: that run failed)
                 row = {"run": task["run"], "run_key": task["key"], **task["inputs"], "status": "failed",
-                       "error": f"{type(error).__name__}: {error}".strip()}
+                       "error": _lost_run_message(error)}
             future.release()
             store.add(row)
-            submit_next(queue)
-            in_flight = len(by_key)
+            queue.update(submit([t for _, t in zip(range(1), waiting)]))
             if shown:
-                shown.update(min(in_flight, threads), row, final=not by_key)
+                shown.update(min(len(by_key), threads), row, final=not by_key)
     finally:
         client.close()
         if cluster is not None:
             cluster.close()
+
+
+def _lost_run_message(error: Exception) -> str:
+    if type(error).__name__ == "KilledWorker":
+        return ("KilledWorker: the worker process died while running it (a crash of the simulator, or memory "
+                "exhausted)")
+    return f"{type(error).__name__}: {error}".strip()
 
 
 # -- the Python API --

@@ -407,3 +407,22 @@ def test_an_existing_scheduler_with_multithreaded_workers(tmp_path):
     assert len(rows) == 8 and (rows["status"] == "ok").all()
     for _, row in rows.iterrows():
         assert row["simulated_time"] == direct_replay(row).simulated_time
+
+
+def crash_on_run_1(task):
+    """run_task, except that run 1 kills its worker process (as a crash of the native core would)."""
+    from mpisim.sweeps import run_task
+
+    if task["run"] == 1:
+        os._exit(9)
+    return run_task(task)
+
+
+def test_a_worker_dying_in_a_run_fails_that_run_only(tmp_path, monkeypatch):
+    from mpisim import sweeps
+
+    monkeypatch.setattr(sweeps, "run_task", crash_on_run_1)
+    rows = mpisim.sweep(small_campaign(tmp_path, failing=False), workers=2)
+    assert list(rows["status"]) == ["ok", "failed"] + ["ok"] * 6
+    assert rows.loc[1, "error"] == ("KilledWorker: the worker process died while running it (a crash of the "
+                                    "simulator, or memory exhausted)")
