@@ -315,7 +315,8 @@ class _Parser:
         lines = getattr(value, "lines", {})
         for key in value:
             if key not in CLUSTER_KEYS:
-                raise self.fail(lines.get(key, line), f"cluster: unknown key '{key}' (valid: {', '.join(CLUSTER_KEYS)})")
+                raise self.fail(lines.get(key, line),
+                                f"cluster: unknown key '{key}' (valid: {', '.join(CLUSTER_KEYS)})")
         workers = value.get("workers")
         if workers is not None and (not isinstance(workers, int) or isinstance(workers, bool) or workers < 1):
             raise self.fail(lines.get("workers", line), f"cluster.workers: a whole number >= 1, got {workers!r}")

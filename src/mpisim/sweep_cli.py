@@ -142,8 +142,9 @@ def add_sweep_commands(sub) -> None:
     p.add_argument("--retry-failed", action="store_true", help="with --resume, run the failed runs again")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                    help="replace a key of the campaign, VALUE in YAML (--set 'np=[4,8]'); repeatable")
-    p.add_argument("--dry-run", action="store_true", help="check the campaign and print its run count (and the batch job script of "
-                                                        "cluster.jobqueue), run nothing")
+    p.add_argument("--dry-run", action="store_true",
+                   help="check the campaign and print its run count (and the batch job script of cluster.jobqueue), "
+                        "run nothing")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress display")
     p.set_defaults(func=cmd_sweep)
 

@@ -219,7 +219,7 @@ class ResultStore:
             self.journal.close()
             self.journal = None
 
-    def merge(self) -> "pandas.DataFrame":
+    def merge(self):
         """Every row (earlier results, then the parts), the last of each run kept, the rows of runs the campaign
         no longer has dropped; written to the output in run order, the parts removed."""
         frame = read_rows(self.output)

@@ -185,7 +185,8 @@ def test_api_returns_the_dataframe_with_inputs_and_outputs(tmp_path):
         assert column in rows.columns, column
     assert len(rows) == 4 and (rows["status"] == "ok").all()
     assert rows["error"].isna().all()
-    assert rows.loc[1, "model"] == "fluid" and rows.loc[1, "simulated_time"] == direct_replay(rows.loc[1]).simulated_time
+    assert rows.loc[1, "model"] == "fluid"
+    assert rows.loc[1, "simulated_time"] == direct_replay(rows.loc[1]).simulated_time
 
 
 def test_plot_writes_a_png(tmp_path):
@@ -388,7 +389,8 @@ def test_a_jobqueue_campaign_shows_its_batch_script_or_says_what_it_needs(tmp_pa
     for line in ("#SBATCH -p batch", "#SBATCH --cpus-per-task=8", "#SBATCH -t 01:00:00", "--nthreads 1",
                  "--nworkers 8"):
         assert line in done.stdout, done.stdout
-    bad = write(tmp_path, f"trace: {LU4}\nplatform: cluster:4\ncluster: {{jobqueue: {{kind: pbs, cpus: 8}}}}\n", "bad.yaml")
+    bad = write(tmp_path, f"trace: {LU4}\nplatform: cluster:4\ncluster: {{jobqueue: {{kind: pbs, cpus: 8}}}}\n",
+                "bad.yaml")
     done = sweep_cli(bad, "-o", str(tmp_path / "out.parquet"), "--dry-run")
     assert done.returncode == 2 and done.stderr.startswith("mpisim: cluster.jobqueue: PBSCluster: "), done.stderr
 
