@@ -27,8 +27,9 @@ $(PYTHON): | deps
 
 venv: $(PYTHON)
 
+# The package with its `sweep` extra (Dask, pyarrow, PyYAML: `mpisim sweep`), fetched once, skipped when present.
 build: venv
-	CMAKE_BUILD_PARALLEL_LEVEL=$(JOBS) $(PYTHON) -m pip install -q --no-build-isolation .
+	CMAKE_BUILD_PARALLEL_LEVEL=$(JOBS) $(PYTHON) -m pip install -q --no-build-isolation ".[sweep]"
 
 demo: build
 	$(VENV)/bin/mpisim compare-models data/traces/npb/lu.S.4.txt --platform platforms/graphene.xml

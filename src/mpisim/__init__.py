@@ -16,6 +16,7 @@ from mpisim.api import (
     run,
     run_options,
 )
+from mpisim.sweeps import load_sweep, sweep
 
 __version__ = "0.1.0"
 
@@ -32,5 +33,7 @@ __all__ = [
     "replay",
     "run",
     "run_options",
+    "load_sweep",
+    "sweep",
     "__version__",
 ]

@@ -373,12 +373,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _add_study_commands(sub) -> None:
+    from mpisim.calibrate import add_calibrate_command
     from mpisim.study import add_study_command
+    from mpisim.sweep_cli import add_sweep_commands
 
     add_study_command(sub)
-    from mpisim.calibrate import add_calibrate_command
-
     add_calibrate_command(sub)
+    add_sweep_commands(sub)
 
 
 def _add_optional_commands(sub) -> None:
@@ -415,6 +416,9 @@ def main(argv: Optional[List[str]] = None) -> int:
 
     if argv[:1] == ["--help-models"]:  # SimGrid-style spelling
         argv = ["models"] + argv[1:]
+    from mpisim.sweep_cli import spelled_plot
+
+    argv = spelled_plot(argv)
     args = _parse_arguments(build_parser(), argv)
     try:
         return args.func(args)
