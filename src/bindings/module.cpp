@@ -2,15 +2,18 @@
 // out as dicts, so the Python side stays free of C++ types. The GIL is released while a simulation runs.
 #include "common/Errors.hpp"
 #include "common/OptionTable.hpp"
+#include "common/Units.hpp"
 #include "models/NetworkModel.hpp"
 #include "mpi/RunOptions.hpp"
 #include "mpi/collectives/Collectives.hpp"
 #include "online/options/RunnerOptions.hpp"
 #include "replay/Replayer.hpp"
+#include "replay/TiWriter.hpp"
 #include "study/CollectiveTiming.hpp"
 #include "timeline/TimelineOptionTable.hpp"
 #include "timeline/TimelineWriter.hpp"
 
+#include <cmath>
 #include <cstdio>
 
 #include <pybind11/pybind11.h>
@@ -228,6 +231,29 @@ const options::OptionInfo& run_option_named(const std::string& name)
   return option->info;
 }
 
+// --otf2-host-speed: the flop/s a recorded second of computation is worth (absent: each rank's host speed).
+replay::TraceFormatOptions trace_format_options(const py::dict& o)
+{
+  replay::TraceFormatOptions format;
+  if (given(o, "otf2_host_speed")) {
+    const double speed = units::parse_speed(py::str(o["otf2_host_speed"]).cast<std::string>());
+    if (not(speed > 0) || not std::isfinite(speed))
+      throw InputError("--otf2-host-speed: the host speed must be a positive number of flop/s");
+    format.host_speed = speed;
+  }
+  return format;
+}
+
+// mpisim convert TRACE -o DIR: any trace format as SimGrid's time-independent trace.
+uint64_t convert_trace(const py::dict& options)
+{
+  const replay::TraceFormatOptions format = trace_format_options(options);
+  const std::string trace = options["trace"].cast<std::string>();
+  const std::string output = options["output"].cast<std::string>();
+  py::gil_scoped_release release;
+  return replay::convert_to_ti(trace, output, format);
+}
+
 py::dict run_replay(const py::dict& options)
 {
   replay::ReplayOptions o;
@@ -235,6 +261,7 @@ py::dict run_replay(const py::dict& options)
   if (given(options, "ranks")) // typed and bounded as `mpisim run`'s -np
     o.ranks = static_cast<int>(std::get<long long>(value_from_python(run_option_named("-np"), options["ranks"])));
   o.simulation = simulation_options(options);
+  o.format = trace_format_options(options);
   std::unique_ptr<timeline::TimelineWriter> timeline = open_timeline(options);
   if (timeline)
     o.observers.push_back(timeline.get());
@@ -533,6 +560,8 @@ PYBIND11_MODULE(_core, m)
       PyErr_SetString(PyExc_RuntimeError, printable_text(e.what()).c_str());
     }
   });
+  m.def("convert", &convert_trace,
+        "Write a trace (any format) as a SimGrid time-independent trace; returns the actions");
   m.def("replay", &run_replay, "Replay a time-independent trace; returns a dict of results");
   m.def("network_models", &network_models);
   m.def("describe_platform", &describe_platform, "Hosts and links of a platform file or generator spec");

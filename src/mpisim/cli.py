@@ -81,7 +81,8 @@ def _replay(args: argparse.Namespace):
     if not timeline["timeline"] and (timeline["timeline_format"] or timeline["timeline_internals"]
                                      or timeline["timeline_links"]):
         raise ValueError("--timeline-format, --timeline-internals and --timeline-links need --timeline FILE")
-    return api.replay(args.trace, np=_ranks(args), **timeline, **_replay_kwargs(args))
+    return api.replay(args.trace, np=_ranks(args), otf2_host_speed=args.otf2_host_speed, **timeline,
+                      **_replay_kwargs(args))
 
 
 def _ranks(args: argparse.Namespace) -> Optional[int]:
@@ -125,6 +126,14 @@ def cmd_replay(args: argparse.Namespace) -> int:
     else:
         _print_summary(result)
     sys.stdout.flush()  # a full disk is reported here, by main, not at exit
+    return 0
+
+
+def cmd_convert(args: argparse.Namespace) -> int:
+    from mpisim.api import convert
+
+    actions = convert(args.trace, args.output, otf2_host_speed=args.otf2_host_speed)
+    print(f"wrote {os.path.join(args.output, 'index.txt')} ({actions} actions)")
     return 0
 
 
@@ -301,12 +310,24 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("replay", help="replay a SimGrid time-independent trace")
     # replay's own options (trace, --np defaulting to the trace's ranks, --json of the result); the simulation and
     # timeline options come from the native core's table, shared with `mpisim run` (src/mpi/RunOptions.cpp).
-    p.add_argument("trace", help="index file (one per-rank file per line) or a single file holding every rank")
+    p.add_argument("trace", help="index file (one per-rank file per line) or a single file holding every rank, or an "
+                   "OTF2 archive (NAME.otf2 or its folder)")
     p.add_argument("--np", default=None, metavar="N", help="number of ranks (default: as many as the trace lists)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.add_argument("--otf2-host-speed", default=None, metavar="SPEED",
+                   help="OTF2 traces: flop/s of the recorded machine, to turn the time between MPI calls into "
+                        "computation (default: the speed of each rank's host, docs/otf2.md)")
     _add_simulation_options(p)
     _add_timeline_options(p)
     p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser("convert", help="write a trace (OTF2) as a SimGrid time-independent trace")
+    p.add_argument("trace", help="an OTF2 archive (NAME.otf2 or its folder), or any trace `mpisim replay` reads")
+    p.add_argument("-o", "--output", required=True, metavar="DIR", help="folder for index.txt and the per-rank files")
+    p.add_argument("--otf2-host-speed", default="1Gf", metavar="SPEED",
+                   help="flop/s of the recorded machine: the time between MPI calls becomes SPEED x seconds flops "
+                        "(default: 1Gf)")
+    p.set_defaults(func=cmd_convert)
 
     p = sub.add_parser("compare-models", help="replay one trace under several network models, side by side")
     p.add_argument("trace")

@@ -3,6 +3,7 @@
 #include "common/Errors.hpp"
 #include "mpi/Rank.hpp"
 #include "replay/RequestStore.hpp"
+#include "replay/TraceFormat.hpp"
 #include "replay/TraceReader.hpp"
 
 #include <algorithm>
@@ -291,7 +292,15 @@ std::string failures_text(const std::vector<mpi::FailureAt>& failures)
 
 ReplayResult replay(const ReplayOptions& options)
 {
-  TraceSet traces = TraceSet::open(options.trace, options.ranks);
+  // Formats that record time (OTF2) turn computation into flops at each rank's host speed, known once the simulation
+  // has placed the ranks: streams are taken after that.
+  mpi::Simulation* placed = nullptr;
+  TraceFormatOptions format_options = options.format;
+  format_options.rank_host_speed = [&placed](int rank) {
+    const auto host = placed->world().rank(rank).host();
+    return placed->platform().hosts()[static_cast<size_t>(host)].speed;
+  };
+  TraceSet traces = open_trace(options.trace, options.ranks, format_options);
   const int ranks = traces.size();
   ReplayResult result;
   result.ranks.resize(ranks);
@@ -301,6 +310,7 @@ ReplayResult replay(const ReplayOptions& options)
   mpi::SimulationOptions simulation_options = options.simulation;
   simulation_options.stacks = mpi::RankStacks::Arena; // replay ranks run only mpisim's own code
   mpi::Simulation simulation(simulation_options, ranks);
+  placed = &simulation;
   for (mpi::Observer* observer : options.observers)
     simulation.world().add_observer(*observer);
   for (models::LinkObserver* observer : options.link_observers)

@@ -40,6 +40,7 @@
 #include "replay/TraceAction.hpp"
 #include "replay/TraceIndex.hpp"
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -78,6 +79,10 @@ public:
   // Opens a trace set (see the top of this file). Checks that the index is not empty, that np fits, and that every
   // needed trace file exists; lines are only parsed when streamed. Throws InputError.
   static TraceSet open(const std::string& path, int np = -1);
+  // A trace set of another format (TraceFormat.hpp): `world_size` ranks whose actions `source(rank)` produces, each
+  // read from `file` (named in errors and results).
+  using SourceFactory = std::function<std::unique_ptr<detail::RankSource>(int rank)>;
+  static TraceSet from_sources(int world_size, std::string file, SourceFactory source);
 
   int size() const;
   Layout layout() const;
