@@ -5,8 +5,10 @@
 //  - MpiSend/MpiRecv -> send/recv; MpiIsend + MpiIsendComplete -> isend + wait; MpiIrecvRequest + MpiIrecv -> irecv
 //    (posted at the request, its peer, tag and size taken from the completion) + wait; a call holding several blocking
 //    events (MPI_Sendrecv) -> their non-blocking forms and a wait each, so that two ranks exchanging do not deadlock;
-//  - MpiCollectiveBegin/End -> the collective, sizes from OTF2's per-rank sent/received totals as Score-P computes
-//    them; v-collectives take each rank's block from the other ranks' records of the same call;
+//  - MpiCollectiveBegin/End -> the collective, on its communicator (MPI_COMM_WORLD, or one the trace set makes),
+//    sizes from OTF2's per-rank sent/received totals as Score-P computes them; v-collectives take each rank's block
+//    from the other members' records of the same call (alltoallv/w: estimated from the totals); collectives of one
+//    rank (MPI_COMM_SELF) are dropped;
 //  - peers and roots are ranks of the event's communicator: turned into world ranks through the communicator's group;
 //  - the time a rank spends outside MPI, between two MPI calls (Enter/Leave of MPI regions, or the events themselves
 //    when the trace has no regions), becomes `compute` at the host speed (TraceFormatOptions).
@@ -267,6 +269,8 @@ Definitions read_definitions(OTF2_Reader* reader, const std::string& file)
 struct CollectiveRecord {
   size_t action = 0; // index in the rank's actions
   OTF2_CollectiveOp op = OTF2_COLLECTIVE_OP_BARRIER;
+  OTF2_CommRef comm = 0;
+  uint32_t root = OTF2_UNDEFINED_UINT32; // in the communicator's ranks
   double sent = 0;
   double received = 0;
 };
@@ -274,10 +278,7 @@ struct CollectiveRecord {
 // Turns one location's events into the actions of its rank.
 class RankBuilder {
 public:
-  RankBuilder(const Definitions& defs, const std::string& file, int rank)
-      : defs_(defs), file_(file), rank_(rank), world_(static_cast<int>(defs.rank_locations.size()))
-  {
-  }
+  RankBuilder(const Definitions& defs, const std::string& file, int rank) : defs_(defs), file_(file), rank_(rank) {}
 
   // -- MPI calls: time outside them is computation
   void enter_mpi(OTF2_TimeStamp time)
@@ -367,23 +368,21 @@ public:
                       uint64_t received)
   {
     const std::optional<ActionKind> kind = collective_kind(op);
-    if (kind) {
-      const std::vector<int>& members = comm_members(comm);
-      if (static_cast<int>(members.size()) != world_)
-        unsupported("collective " + std::string(action_name(*kind)) + " on communicator " + std::to_string(comm) +
-                    " of " + std::to_string(members.size()) + " of the " + std::to_string(world_) +
-                    " ranks (collectives are replayed on MPI_COMM_WORLD only)");
+    // A collective of one rank (MPI_COMM_SELF) exchanges nothing: only its time, which is not computation, is kept.
+    const std::vector<int>* members = kind ? &comm_members(comm) : nullptr;
+    if (members && members->size() > 1) {
       flush_blocking();
       TraceAction action;
       action.kind = *kind;
       action.details = std::make_unique<ActionDetails>();
       if (root != OTF2_UNDEFINED_UINT32) {
-        if (root >= members.size())
+        if (root >= members->size())
           fail(file_, where() + ": collective root " + std::to_string(root) + " is not a rank of communicator " +
                           std::to_string(comm));
-        action.root = members[root];
+        action.root = (*members)[root];
       }
-      collectives_.push_back({actions_.size(), op, static_cast<double>(sent), static_cast<double>(received)});
+      collectives_.push_back(
+          {actions_.size(), op, comm, root, static_cast<double>(sent), static_cast<double>(received)});
       push(std::move(action));
     }
     leave_mpi(time);
@@ -538,7 +537,6 @@ private:
   const Definitions& defs_;
   const std::string& file_;
   int rank_;
-  int world_;
   uint64_t event_ = 0;
   int depth_ = 0;
   bool started_ = false;
@@ -696,37 +694,73 @@ void read_events(OTF2_Reader* reader, const Definitions& defs, const std::string
 
 // --------------------------------------------------------------------------------------- sizes of the collectives
 
-// OTF2 gives each rank's bytes sent and received in total, as Score-P counts them (N ranks, a rank's block b):
-// bcast: root sends N b, every rank receives b; reduce, gather: every rank sends b, the root receives N b; scatter:
-// the root sends N b, every rank receives b; allreduce, allgather, alltoall: N b both ways; reduce_scatter: receives
-// N times its own block; scan: rank r receives (r+1) b; exscan: rank r sends (N-1-r) b and receives r b. The TI
-// counts (per rank, per peer) are recovered from these, and v-collectives' arrays from every rank's record of the call.
-void size_collectives(std::vector<RankBuilder>& builders, const std::string& file)
+// The records of the calls on one communicator, per member (its local rank), in call order.
+using CallsByMember = std::vector<std::vector<const CollectiveRecord*>>;
+
+std::string communicator_text(int32_t index, OTF2_CommRef comm)
 {
-  const size_t world = builders.size();
-  const size_t calls = builders.front().collectives().size();
-  for (const RankBuilder& b : builders)
-    if (b.collectives().size() != calls)
-      fail(file, "rank " + std::to_string(b.rank()) + " has " + std::to_string(b.collectives().size()) +
-                     " collectives on MPI_COMM_WORLD where rank 0 has " + std::to_string(calls));
-  const double n = static_cast<double>(world);
-  for (size_t k = 0; k < calls; ++k) {
-    std::vector<double> sent(world), received(world);
-    const OTF2_CollectiveOp op = builders.front().collectives()[k].op;
-    for (size_t r = 0; r < world; ++r) {
-      const CollectiveRecord& record = builders[r].collectives()[k];
-      if (record.op != op)
-        fail(file, "collective " + std::to_string(k) + " of rank " + std::to_string(r) +
-                       " is not the one rank 0 calls there (OTF2 collective operations " + std::to_string(record.op) +
-                       " and " + std::to_string(op) + ")");
-      sent[r] = record.sent;
-      received[r] = record.received;
+  return index < 0 ? "MPI_COMM_WORLD" : "communicator " + std::to_string(comm);
+}
+
+CallsByMember calls_on(const std::vector<RankBuilder>& builders, OTF2_CommRef comm, const std::vector<int>& members)
+{
+  CallsByMember calls(members.size());
+  for (size_t i = 0; i < members.size(); ++i)
+    for (const CollectiveRecord& record : builders[static_cast<size_t>(members[i])].collectives())
+      if (record.comm == comm)
+        calls[i].push_back(&record);
+  return calls;
+}
+
+// Every member calls the same sequence of collectives on the communicator (as MPI requires).
+void check_same_calls(const CallsByMember& calls, const std::vector<int>& members, const std::string& where,
+                      const std::string& file)
+{
+  for (size_t i = 1; i < calls.size(); ++i) {
+    if (calls[i].size() != calls[0].size())
+      fail(file, "rank " + std::to_string(members[i]) + " has " + std::to_string(calls[i].size()) + " collectives on " +
+                     where + " where rank " + std::to_string(members[0]) + " has " + std::to_string(calls[0].size()));
+    for (size_t k = 0; k < calls[0].size(); ++k)
+      if (calls[i][k]->op != calls[0][k]->op)
+        fail(file, "collective " + std::to_string(k) + " on " + where + " of rank " + std::to_string(members[i]) +
+                       " is not the one rank " + std::to_string(members[0]) + " calls there (OTF2 collective " +
+                       "operations " + std::to_string(calls[i][k]->op) + " and " + std::to_string(calls[0][k]->op) +
+                       ")");
+  }
+}
+
+// alltoallv/alltoallw: OTF2 keeps each rank's total sent (s) and received (v) bytes, not the per-peer sizes. The bytes
+// from j to i are taken as s_j v_i / sum(v), rounded down: the estimate that keeps every rank's two totals (the
+// independent, or maximum-entropy, table of the given row and column sums). docs/otf2.md says what it gets wrong.
+double alltoallv_block(double sent_by_source, double received_by_destination, double total_received)
+{
+  return total_received > 0 ? std::floor(sent_by_source * (received_by_destination / total_received)) : 0;
+}
+
+// OTF2 gives each rank's bytes sent and received in total, as Score-P counts them (N ranks of the communicator, a
+// rank's block b): bcast: root sends N b, every rank receives b; reduce, gather: every rank sends b, the root receives
+// N b; scatter: the root sends N b, every rank receives b; allreduce, allgather, alltoall: N b both ways;
+// reduce_scatter: receives N times its own block; scan: rank r receives (r+1) b; exscan: rank r sends (N-1-r) b and
+// receives r b. The TI counts (per rank, per peer) are recovered from these, and v-collectives' arrays from every
+// member's record of the call. `index`: the communicator's in the trace set (-1: MPI_COMM_WORLD).
+void size_calls_on(std::vector<RankBuilder>& builders, const CallsByMember& calls, const std::vector<int>& members,
+                   int32_t index)
+{
+  const size_t size = members.size();
+  const double n = static_cast<double>(size);
+  auto per_peer = [n](double total) { return std::floor(total / n); };
+  for (size_t k = 0; k < calls[0].size(); ++k) {
+    std::vector<double> sent(size), received(size);
+    for (size_t i = 0; i < size; ++i) {
+      sent[i] = calls[i][k]->sent;
+      received[i] = calls[i][k]->received;
     }
-    auto per_peer = [n](double total) { return std::floor(total / n); };
-    for (size_t r = 0; r < world; ++r) {
-      TraceAction& a = builders[r].actions()[builders[r].collectives()[k].action];
+    const double total_received = std::accumulate(received.begin(), received.end(), 0.0);
+    for (size_t i = 0; i < size; ++i) {
+      const CollectiveRecord& record = *calls[i][k];
+      TraceAction& a = builders[static_cast<size_t>(members[i])].actions()[record.action];
       mpi::CollectiveCall& call = a.details->call;
-      const double s = sent[r], v = received[r];
+      const double s = sent[i], v = received[i];
       switch (a.kind) {
       case ActionKind::Barrier: break;
       case ActionKind::Bcast: a.amount = v > 0 ? v : per_peer(s); break;
@@ -756,12 +790,14 @@ void size_collectives(std::vector<RankBuilder>& builders, const std::string& fil
           call.recv_counts.push_back(per_peer(each));
         a.amount2 = std::accumulate(call.recv_counts.begin(), call.recv_counts.end(), 0.0);
         break;
-      case ActionKind::AllToAllV: // OTF2 keeps totals only: each rank's total spread evenly over its peers
-        call.send_counts.assign(world, per_peer(s));
+      case ActionKind::AllToAllV:
+        call.send_counts.clear();
         call.recv_counts.clear();
-        for (double each : sent)
-          call.recv_counts.push_back(per_peer(each));
-        a.amount = per_peer(s) * n;
+        for (size_t j = 0; j < size; ++j) {
+          call.send_counts.push_back(alltoallv_block(s, received[j], total_received));
+          call.recv_counts.push_back(alltoallv_block(sent[j], v, total_received));
+        }
+        a.amount = std::accumulate(call.send_counts.begin(), call.send_counts.end(), 0.0);
         a.amount2 = std::accumulate(call.recv_counts.begin(), call.recv_counts.end(), 0.0);
         break;
       case ActionKind::ReduceScatter:
@@ -770,13 +806,49 @@ void size_collectives(std::vector<RankBuilder>& builders, const std::string& fil
           call.recv_counts.push_back(per_peer(each));
         a.amount = std::accumulate(call.recv_counts.begin(), call.recv_counts.end(), 0.0);
         break;
-      case ActionKind::Scan: a.amount = std::floor(v / static_cast<double>(r + 1)); break;
-      case ActionKind::Exscan: a.amount = world > 1 ? std::floor((s + v) / (n - 1)) : 0; break;
+      case ActionKind::Scan: a.amount = std::floor(v / static_cast<double>(i + 1)); break;
+      case ActionKind::Exscan: a.amount = size > 1 ? std::floor((s + v) / (n - 1)) : 0; break;
       default: break;
       }
       size_action(a); // MPI_BYTE counts: bytes as they are; fills the collective's call
+      // The call runs on the communicator: its root is the communicator's rank (the action's stays a world rank).
+      call.root = record.root == OTF2_UNDEFINED_UINT32 ? 0 : static_cast<int>(record.root);
+      a.details->communicator = index;
     }
   }
+}
+
+bool is_world(const std::vector<int>& members, size_t world)
+{
+  if (members.size() != world)
+    return false;
+  for (size_t i = 0; i < world; ++i)
+    if (members[i] != static_cast<int>(i))
+      return false;
+  return true;
+}
+
+// Sizes every rank's collectives and returns the communicators other than MPI_COMM_WORLD they run on (world ranks),
+// in the order of their OTF2 references: ActionDetails::communicator indexes them.
+std::vector<std::vector<int>> size_collectives(std::vector<RankBuilder>& builders, const Definitions& defs,
+                                               const std::string& file)
+{
+  std::map<OTF2_CommRef, const std::vector<int>*> used;
+  for (const RankBuilder& builder : builders)
+    for (const CollectiveRecord& record : builder.collectives())
+      used.emplace(record.comm, &defs.comm_ranks.at(record.comm));
+  std::vector<std::vector<int>> communicators;
+  for (const auto& [comm, members] : used) {
+    int32_t index = -1;
+    if (not is_world(*members, builders.size())) {
+      index = static_cast<int32_t>(communicators.size());
+      communicators.push_back(*members);
+    }
+    const CallsByMember calls = calls_on(builders, comm, *members);
+    check_same_calls(calls, *members, communicator_text(index, comm), file);
+    size_calls_on(builders, calls, *members, index);
+  }
+  return communicators;
 }
 
 // ------------------------------------------------------------------------------------------- the rank's source
@@ -828,15 +900,18 @@ TraceSet open_otf2(const std::string& path, int np, const TraceFormatOptions& op
   for (int rank = 0; rank < world; ++rank)
     builders.emplace_back(defs, file, rank);
   read_events(reader.get(), defs, file, builders);
-  size_collectives(builders, file);
+  std::vector<std::vector<int>> communicators = size_collectives(builders, defs, file);
 
   auto trace = std::make_shared<Otf2Trace>();
   for (RankBuilder& builder : builders)
     trace->ranks.push_back(builder.take_actions());
-  return TraceSet::from_sources(world, file, [trace, options](int rank) -> std::unique_ptr<detail::RankSource> {
-    return std::make_unique<ActionListSource>(std::move(trace->ranks[static_cast<size_t>(rank)]),
-                                              options.speed_of(rank));
-  });
+  return TraceSet::from_sources(
+      world, file,
+      [trace, options](int rank) -> std::unique_ptr<detail::RankSource> {
+        return std::make_unique<ActionListSource>(std::move(trace->ranks[static_cast<size_t>(rank)]),
+                                                  options.speed_of(rank));
+      },
+      std::move(communicators));
 }
 
 const RegisterTraceFormat kRegister({

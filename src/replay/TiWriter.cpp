@@ -89,6 +89,10 @@ std::string ti_line(const TraceAction& a)
 uint64_t convert_to_ti(const std::string& trace, const std::string& directory, const TraceFormatOptions& options)
 {
   TraceSet traces = open_trace(trace, -1, options);
+  if (not traces.communicators().empty())
+    throw InputError(traces.trace_file(0) + ": collectives on " + std::to_string(traces.communicators().size()) +
+                     " communicator(s) other than MPI_COMM_WORLD, which SimGrid's time-independent format cannot "
+                     "express: replay the trace itself");
   std::error_code error;
   std::filesystem::create_directories(directory, error);
   if (error)

@@ -1,6 +1,7 @@
 """OTF2 traces in and out (docs/otf2.md): an archive written through the OTF2 writer API by otf2/write_fixture.c
 (4 ranks: blocking and non-blocking point-to-point, MPI_Sendrecv on a sub-communicator, bcast, allreduce, alltoall,
-gatherv, barrier, computation gaps), next to the time-independent trace the documented mapping turns it into."""
+gatherv, barrier, computation gaps; the `communicators` variant adds collectives on a sub-communicator and on
+MPI_COMM_SELF, and an alltoallv), next to the time-independent trace the documented mapping turns it into."""
 
 import os
 import subprocess
@@ -37,6 +38,37 @@ def test_otf2_replays_as_its_time_independent_equivalent(tmp_path):
     # the computation gaps: rank r computes (r+1) ms + 2 + 0.5 + 0.1 + 0.1 + 0.2 + 1 ms at 1 Gf/s
     for r in from_otf2.ranks:
         assert r.compute == pytest.approx(((r.rank + 1) + 3.9) * 1e-3, rel=1e-12)
+
+
+def test_collectives_on_sub_communicators_and_alltoallv_sizes(tmp_path):
+    archive, ti = _fixture(tmp_path, "communicators")
+    # the bcast on {2, 3} from its rank 1 is the one message 3 -> 2; MPI_COMM_SELF's allreduce is nothing; the
+    # alltoallv's per-peer sizes are s_j v_i / sum(v), which keep each rank's recorded totals
+    from_otf2 = mpisim.replay(archive, platform=PLATFORM, otf2_host_speed="1Gf")
+    from_ti = mpisim.replay(ti, platform=PLATFORM)
+    assert from_otf2.simulated_time == from_ti.simulated_time
+    assert [r.finish for r in from_otf2.ranks] == [r.finish for r in from_ti.ranks]
+    # a trace with collectives on a communicator SimGrid's format cannot name is not converted
+    done = subprocess.run([sys.executable, "-m", "mpisim", "convert", archive, "-o", str(tmp_path / "ti-out")],
+                          capture_output=True, text=True)
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and archive in lines[0] and "other than MPI_COMM_WORLD" in lines[0]
+    assert not (tmp_path / "ti-out").exists()
+
+
+def test_host_speed_option_comes_from_the_table(tmp_path):
+    option = {o["name"]: o for o in mpisim.run_options()}["--otf2-host-speed"]
+    assert option["front_ends"] == ["replay"] and option["type"] == "speed" and option["group"] == "trace_format"
+    for command in ("replay", "convert"):
+        shown = subprocess.run([sys.executable, "-m", "mpisim", command, "--help"], capture_output=True,
+                               text=True).stdout
+        assert "".join(option["description"].split()) in "".join(shown.split()), command
+    archive, _ = _fixture(tmp_path)
+    done = subprocess.run([sys.executable, "-m", "mpisim", "replay", archive, "--platform", PLATFORM,
+                           "--otf2-host-speed", "0f"], capture_output=True, text=True)
+    assert done.returncode == 2 and done.stderr.strip() == \
+        "mpisim: --otf2-host-speed: the host speed must be a positive number of flop/s"
 
 
 def test_host_speed_scales_the_computation(tmp_path):

@@ -1,13 +1,16 @@
 /* Writes a 4-rank OTF2 archive through the OTF2 writer API, and next to it the SimGrid time-independent trace that
  * docs/otf2.md says it maps to (so that both replay to the same simulated time). Usage:
- *   write_fixture DIR NAME SPEED [rma|no-regions]
+ *   write_fixture DIR NAME SPEED [rma|no-regions|communicators]
  * DIR/NAME.otf2 (the archive) and DIR/ti/index.txt (the TI trace; computation in flops = seconds x SPEED).
  * Scenario, every MPI call lasting 10 us (time inside MPI, not computation), gaps between calls being computation:
  * init; compute (r+1) ms; rank 0 sends 1000 B to rank 1 (tag 7), ranks 2 and 3 exchange 100000 B through
  * MPI_Sendrecv on a communicator of their own; compute 2 ms; rank 0 isends 5000 B to rank 2, which irecvs it, both
  * wait after 0.5 ms; bcast 4096 B from rank 1; allreduce 800 B; alltoall 256 B per peer; gatherv of (r+1) x 100 B to
  * rank 0; barrier; compute 1 ms; finalize. `rma` adds a one-sided MpiPut (unsupported); `no-regions` writes the MPI
- * records without Enter/Leave (each record is then a call of no duration). */
+ * records without Enter/Leave (each record is then a call of no duration); `communicators` adds, before the barrier, a
+ * bcast of 2048 B on communicator 1 = {2, 3} from its rank 1 (world rank 3: in TI, the one message 3 -> 2 it is on
+ * two ranks), an allreduce on MPI_COMM_SELF (communicator 2: nothing to replay), and an alltoallv on MPI_COMM_WORLD
+ * whose totals (rank r sends 100 (r+1) B, receives 100 (4-r) B) give the per-peer sizes s_j v_i / 1000 exactly. */
 #include <otf2/otf2.h>
 
 #include <math.h>
@@ -30,12 +33,13 @@ enum {
   R_ALLTOALL,
   R_GATHERV,
   R_BARRIER,
+  R_ALLTOALLV,
   R_MAIN,
   R_COUNT
 };
 static const char* region_names[R_COUNT] = {"MPI_Init",     "MPI_Finalize", "MPI_Send",    "MPI_Recv",  "MPI_Sendrecv",
                                             "MPI_Isend",    "MPI_Irecv",    "MPI_Wait",    "MPI_Bcast", "MPI_Allreduce",
-                                            "MPI_Alltoall", "MPI_Gatherv",  "MPI_Barrier", "main"};
+                                            "MPI_Alltoall", "MPI_Gatherv",  "MPI_Barrier", "MPI_Alltoallv", "main"};
 
 static const double call_seconds = 10e-6;
 static double speed;
@@ -86,6 +90,7 @@ int main(int argc, char** argv)
   }
   speed = atof(argv[3]);
   const int rma = argc > 4 && strcmp(argv[4], "rma") == 0;
+  const int communicators = argc > 4 && strcmp(argv[4], "communicators") == 0;
   regions = !(argc > 4 && strcmp(argv[4], "no-regions") == 0);
   char path[4096];
   snprintf(path, sizeof path, "%s/ti", argv[1]);
@@ -192,6 +197,34 @@ int main(int argc, char** argv)
                                     r == 0 ? 1000 : 0);
     leave(r, R_GATHERV);
     fprintf(ti[r], "%d gatherv %d 100 200 300 400 0\n", r, (r + 1) * 100);
+    if (communicators) {
+      if (r >= 2) {
+        enter(r, R_BCAST);
+        OTF2_EvtWriter_MpiCollectiveBegin(writer[r], NULL, at(r));
+        OTF2_EvtWriter_MpiCollectiveEnd(writer[r], NULL, at(r) + 1, OTF2_COLLECTIVE_OP_BCAST, 1, 1,
+                                        r == 3 ? 2 * 2048 : 0, 2048);
+        leave(r, R_BCAST);
+        fprintf(ti[r], r == 3 ? "3 send 2 0 2048\n" : "2 recv 3 0 2048\n");
+      }
+      enter(r, R_ALLREDUCE);
+      OTF2_EvtWriter_MpiCollectiveBegin(writer[r], NULL, at(r));
+      OTF2_EvtWriter_MpiCollectiveEnd(writer[r], NULL, at(r) + 1, OTF2_COLLECTIVE_OP_ALLREDUCE, 2,
+                                      OTF2_UNDEFINED_UINT32, 64, 64);
+      leave(r, R_ALLREDUCE);
+      enter(r, R_ALLTOALLV);
+      OTF2_EvtWriter_MpiCollectiveBegin(writer[r], NULL, at(r));
+      OTF2_EvtWriter_MpiCollectiveEnd(writer[r], NULL, at(r) + 1, OTF2_COLLECTIVE_OP_ALLTOALLV, 0,
+                                      OTF2_UNDEFINED_UINT32, 100 * (r + 1), 100 * (N - r));
+      leave(r, R_ALLTOALLV);
+      /* to peer i: s_r v_i / 1000; from peer j: s_j v_r / 1000 */
+      fprintf(ti[r], "%d alltoallv %d", r, 100 * (r + 1));
+      for (int i = 0; i < N; ++i)
+        fprintf(ti[r], " %d", (r + 1) * (N - i) * 10);
+      fprintf(ti[r], " %d", 100 * (N - r));
+      for (int j = 0; j < N; ++j)
+        fprintf(ti[r], " %d", (j + 1) * (N - r) * 10);
+      fprintf(ti[r], "\n");
+    }
     enter(r, R_BARRIER);
     OTF2_EvtWriter_MpiCollectiveBegin(writer[r], NULL, at(r));
     OTF2_EvtWriter_MpiCollectiveEnd(writer[r], NULL, at(r) + 1, OTF2_COLLECTIVE_OP_BARRIER, 0, OTF2_UNDEFINED_UINT32, 0,
@@ -235,6 +268,7 @@ int main(int argc, char** argv)
   OTF2_GlobalDefWriter_WriteString(g, 300, "locations");
   OTF2_GlobalDefWriter_WriteString(g, 301, "MPI_COMM_WORLD");
   OTF2_GlobalDefWriter_WriteString(g, 302, "pair");
+  OTF2_GlobalDefWriter_WriteString(g, 303, "MPI_COMM_SELF");
   OTF2_GlobalDefWriter_WriteGroup(g, 0, 300, OTF2_GROUP_TYPE_COMM_LOCATIONS, OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, N,
                                   locations);
   OTF2_GlobalDefWriter_WriteGroup(g, 1, 301, OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, N,
@@ -243,6 +277,8 @@ int main(int argc, char** argv)
                                   pair);
   OTF2_GlobalDefWriter_WriteComm(g, 0, 301, 1, OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE);
   OTF2_GlobalDefWriter_WriteComm(g, 1, 302, 2, 0, OTF2_COMM_FLAG_NONE);
+  OTF2_GlobalDefWriter_WriteGroup(g, 3, 303, OTF2_GROUP_TYPE_COMM_SELF, OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, 0, NULL);
+  OTF2_GlobalDefWriter_WriteComm(g, 2, 303, 3, OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE);
   const OTF2_ErrorCode closed = OTF2_Archive_Close(archive);
   if (closed != OTF2_SUCCESS) {
     fprintf(stderr, "write_fixture: %s\n", OTF2_Error_GetDescription(closed));
