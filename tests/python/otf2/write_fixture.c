@@ -37,9 +37,10 @@ enum {
   R_MAIN,
   R_COUNT
 };
-static const char* region_names[R_COUNT] = {"MPI_Init",     "MPI_Finalize", "MPI_Send",    "MPI_Recv",  "MPI_Sendrecv",
-                                            "MPI_Isend",    "MPI_Irecv",    "MPI_Wait",    "MPI_Bcast", "MPI_Allreduce",
-                                            "MPI_Alltoall", "MPI_Gatherv",  "MPI_Barrier", "MPI_Alltoallv", "main"};
+static const char* region_names[R_COUNT] = {"MPI_Init",     "MPI_Finalize",  "MPI_Send",     "MPI_Recv",
+                                            "MPI_Sendrecv", "MPI_Isend",     "MPI_Irecv",    "MPI_Wait",
+                                            "MPI_Bcast",    "MPI_Allreduce", "MPI_Alltoall", "MPI_Gatherv",
+                                            "MPI_Barrier",  "MPI_Alltoallv", "main"};
 
 static const double call_seconds = 10e-6;
 static double speed;
@@ -277,7 +278,8 @@ int main(int argc, char** argv)
                                   pair);
   OTF2_GlobalDefWriter_WriteComm(g, 0, 301, 1, OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE);
   OTF2_GlobalDefWriter_WriteComm(g, 1, 302, 2, 0, OTF2_COMM_FLAG_NONE);
-  OTF2_GlobalDefWriter_WriteGroup(g, 3, 303, OTF2_GROUP_TYPE_COMM_SELF, OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, 0, NULL);
+  OTF2_GlobalDefWriter_WriteGroup(g, 3, 303, OTF2_GROUP_TYPE_COMM_SELF, OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, 0,
+                                  NULL);
   OTF2_GlobalDefWriter_WriteComm(g, 2, 303, 3, OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE);
   const OTF2_ErrorCode closed = OTF2_Archive_Close(archive);
   if (closed != OTF2_SUCCESS) {
