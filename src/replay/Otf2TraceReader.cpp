@@ -231,10 +231,14 @@ void find_ranks(Definitions& defs, const std::string& file)
     std::vector<int>& ranks = defs.comm_ranks[comm];
     if (group->second.type == OTF2_GROUP_TYPE_COMM_SELF)
       continue; // empty: each rank alone
+    std::vector<bool> seen(static_cast<size_t>(world), false);
     for (uint64_t member : group->second.members) {
       if (member >= static_cast<uint64_t>(world))
         fail(file, "communicator " + std::to_string(comm) + " has member " + std::to_string(member) +
                        ", but the trace has " + std::to_string(world) + " MPI ranks");
+      if (seen[member])
+        fail(file, "communicator " + std::to_string(comm) + " lists rank " + std::to_string(member) + " twice");
+      seen[member] = true;
       ranks.push_back(static_cast<int>(member));
     }
   }
@@ -371,6 +375,9 @@ public:
     // A collective of one rank (MPI_COMM_SELF) exchanges nothing: only its time, which is not computation, is kept.
     const std::vector<int>* members = kind ? &comm_members(comm) : nullptr;
     if (members && members->size() > 1) {
+      if (std::find(members->begin(), members->end(), rank_) == members->end())
+        fail(file_, where() + ": collective on communicator " + std::to_string(comm) + ", which rank " +
+                        std::to_string(rank_) + " is not a member of");
       flush_blocking();
       TraceAction action;
       action.kind = *kind;

@@ -40,7 +40,7 @@ std::string counts(const std::vector<double>& values)
 // One action as a TI line (without the rank field), or empty for those TI has no line for.
 std::string ti_line(const TraceAction& a)
 {
-  const std::string name(action_name(a.kind));
+  std::string name(action_name(a.kind));
   const mpi::CollectiveCall* call = a.details ? &a.details->call : nullptr;
   switch (a.kind) {
   case ActionKind::Compute:

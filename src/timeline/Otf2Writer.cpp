@@ -27,6 +27,9 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr double kTicksPerSecond = 1e12;
+// The sizes of the OTF2 library's buffer chunks for events and for definitions.
+constexpr uint64_t kEventChunkBytes = uint64_t{1} << 20;
+constexpr uint64_t kDefinitionChunkBytes = uint64_t{4} << 20;
 
 OTF2_TimeStamp ticks(double seconds)
 {
@@ -182,8 +185,8 @@ public:
     std::error_code error;
     if (fs::exists(fs::path(directory_) / (name_ + ".otf2"), error)) // an archive written before: replaced
       fs::remove_all(fs::path(directory_) / name_, error);
-    OTF2_Archive* archive = OTF2_Archive_Open(directory_.c_str(), name_.c_str(), OTF2_FILEMODE_WRITE, 1024 * 1024,
-                                              4 * 1024 * 1024, OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
+    OTF2_Archive* archive = OTF2_Archive_Open(directory_.c_str(), name_.c_str(), OTF2_FILEMODE_WRITE, kEventChunkBytes,
+                                              kDefinitionChunkBytes, OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
     if (archive == nullptr)
       throw InputError(path_ + ": cannot write the OTF2 timeline");
     OTF2_Archive_SetFlushCallbacks(archive, &kFlushCallbacks, nullptr);
