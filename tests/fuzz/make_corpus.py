@@ -103,8 +103,8 @@ def model_parameter_seeds(out):
 
 def otf2_archive_seeds(out):
     """The archives tests/python/otf2/write_fixture.c writes through the OTF2 writer API (each variant), as
-    otf2_archive.cpp takes them: anchor, global definitions, then each location's events and local definitions. None
-    when the compiler or the OTF2 headers are missing."""
+    otf2_archive.cpp takes them (its anchor file is the plain variant's): global definitions, then each location's
+    events and local definitions. None when the compiler or the OTF2 headers are missing."""
     if shutil.which("cc") is None or shutil.which("pkg-config") is None:
         return
     flags = subprocess.run(["pkg-config", "--cflags", "--libs", "otf2"], capture_output=True, text=True)
@@ -119,7 +119,7 @@ def otf2_archive_seeds(out):
             folder.mkdir()
             subprocess.run([str(program), str(folder), "trace", "1e9"] + ([] if variant == "plain" else [variant]),
                            check=True)
-            parts = [(folder / "trace.otf2").read_bytes(), (folder / "trace.def").read_bytes()]
+            parts = [(folder / "trace.def").read_bytes()]
             for location in range(4):
                 parts += [(folder / "trace" / f"{location}.evt").read_bytes(),
                           (folder / "trace" / f"{location}.def").read_bytes()]

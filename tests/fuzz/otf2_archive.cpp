@@ -1,18 +1,31 @@
 // Fuzz target: an OTF2 archive as `mpisim replay trace.otf2` opens it (replay/Otf2TraceReader.cpp, through the OTF2
-// reader library). The input holds the archive's files separated by lines "%%": the anchor file trace.otf2, the
-// global definitions trace.def, then for location 0, 1, ... its events trace/L.evt and its local definitions
-// trace/L.def. Every rank's actions are then read and checked as the replayer takes them, with what a format that has
-// communicators adds: a collective's communicator exists and holds the rank, its root and per-rank arrays fit it.
+// reader library). The input holds the archive's files separated by lines "%%": the global definitions trace.def,
+// then for location 0, 1, ... its events trace/L.evt and its local definitions trace/L.def. The anchor file is
+// the 4-rank one of tests/python/otf2/write_fixture.c (made by the build, MPISIM_OTF2_ANCHOR): the library trusts its
+// fields for its allocations, which is the library's matter, not the reader's. Every rank's actions are then read and
+// checked as the replayer takes them, with what a format that has communicators adds: a collective's communicator
+// exists and holds the rank, its root and per-rank arrays fit it.
 #include "FuzzInput.hpp"
 #include "TraceActionCheck.hpp"
 #include "replay/TraceFormat.hpp"
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 
 namespace {
 
 constexpr size_t kMostLocations = 8;
+
+std::string fixture_anchor()
+{
+  std::ifstream in(MPISIM_OTF2_ANCHOR, std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (bytes.empty())
+    mpisim::fuzz::finding(std::string("cannot read the anchor file ") + MPISIM_OTF2_ANCHOR);
+  return bytes;
+}
 
 std::string location_file(size_t location, const char* extension)
 {
@@ -77,21 +90,22 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {
   using namespace mpisim;
   const std::vector<std::string_view> files = fuzz::split_files(fuzz::input_text(data, size));
-  if (files.size() > 2 + 2 * kMostLocations)
+  if (files.size() > 1 + 2 * kMostLocations)
     return 0;
-  static const bool folder = std::filesystem::create_directories(fuzz::scratch_folder() + "/trace") || true;
-  (void)folder;
-  const std::string anchor = fuzz::write_scratch_file("trace.otf2", files[0]);
+  static const std::string anchor = [] {
+    std::filesystem::create_directories(fuzz::scratch_folder() + "/trace");
+    return fuzz::write_scratch_file("trace.otf2", fixture_anchor());
+  }();
   const auto file_or_nothing = [&](size_t i, const std::string& name) { // a previous input's files must not be found
     if (i < files.size())
       fuzz::write_scratch_file(name, files[i]);
     else
       fuzz::remove_scratch_file(name);
   };
-  file_or_nothing(1, "trace.def");
+  file_or_nothing(0, "trace.def");
   for (size_t location = 0; location < kMostLocations; ++location) {
-    file_or_nothing(2 + 2 * location, location_file(location, ".evt"));
-    file_or_nothing(3 + 2 * location, location_file(location, ".def"));
+    file_or_nothing(1 + 2 * location, location_file(location, ".evt"));
+    file_or_nothing(2 + 2 * location, location_file(location, ".def"));
   }
   replay::TraceFormatOptions options;
   options.host_speed = 1e9;

@@ -75,6 +75,11 @@ static OTF2_TimeStamp at(int r)
 {
   return ticks(now[r]);
 }
+/* The end of a collective: a tick after its begin inside a call; without regions, calls take no time. */
+static OTF2_TimeStamp end_at(int r)
+{
+  return at(r) + (regions ? 1 : 0);
+}
 
 static OTF2_FlushType pre_flush(void* u, OTF2_FileType t, OTF2_LocationRef l, void* c, bool f)
 {
@@ -174,27 +179,27 @@ int main(int argc, char** argv)
     compute(r, 0.0001);
     enter(r, R_BCAST);
     OTF2_EvtWriter_MpiCollectiveBegin(writer[r], NULL, at(r));
-    OTF2_EvtWriter_MpiCollectiveEnd(writer[r], NULL, at(r) + 1, OTF2_COLLECTIVE_OP_BCAST, 0, 1, r == 1 ? N * 4096 : 0,
+    OTF2_EvtWriter_MpiCollectiveEnd(writer[r], NULL, end_at(r), OTF2_COLLECTIVE_OP_BCAST, 0, 1, r == 1 ? N * 4096 : 0,
                                     4096);
     leave(r, R_BCAST);
     fprintf(ti[r], "%d bcast 4096 1\n", r);
     compute(r, 0.0001);
     enter(r, R_ALLREDUCE);
     OTF2_EvtWriter_MpiCollectiveBegin(writer[r], NULL, at(r));
-    OTF2_EvtWriter_MpiCollectiveEnd(writer[r], NULL, at(r) + 1, OTF2_COLLECTIVE_OP_ALLREDUCE, 0, OTF2_UNDEFINED_UINT32,
+    OTF2_EvtWriter_MpiCollectiveEnd(writer[r], NULL, end_at(r), OTF2_COLLECTIVE_OP_ALLREDUCE, 0, OTF2_UNDEFINED_UINT32,
                                     N * 800, N * 800);
     leave(r, R_ALLREDUCE);
     fprintf(ti[r], "%d allreduce 800 0\n", r);
     enter(r, R_ALLTOALL);
     OTF2_EvtWriter_MpiCollectiveBegin(writer[r], NULL, at(r));
-    OTF2_EvtWriter_MpiCollectiveEnd(writer[r], NULL, at(r) + 1, OTF2_COLLECTIVE_OP_ALLTOALL, 0, OTF2_UNDEFINED_UINT32,
+    OTF2_EvtWriter_MpiCollectiveEnd(writer[r], NULL, end_at(r), OTF2_COLLECTIVE_OP_ALLTOALL, 0, OTF2_UNDEFINED_UINT32,
                                     N * 256, N * 256);
     leave(r, R_ALLTOALL);
     fprintf(ti[r], "%d alltoall 256 256\n", r);
     compute(r, 0.0002);
     enter(r, R_GATHERV);
     OTF2_EvtWriter_MpiCollectiveBegin(writer[r], NULL, at(r));
-    OTF2_EvtWriter_MpiCollectiveEnd(writer[r], NULL, at(r) + 1, OTF2_COLLECTIVE_OP_GATHERV, 0, 0, (r + 1) * 100,
+    OTF2_EvtWriter_MpiCollectiveEnd(writer[r], NULL, end_at(r), OTF2_COLLECTIVE_OP_GATHERV, 0, 0, (r + 1) * 100,
                                     r == 0 ? 1000 : 0);
     leave(r, R_GATHERV);
     fprintf(ti[r], "%d gatherv %d 100 200 300 400 0\n", r, (r + 1) * 100);
@@ -202,19 +207,19 @@ int main(int argc, char** argv)
       if (r >= 2) {
         enter(r, R_BCAST);
         OTF2_EvtWriter_MpiCollectiveBegin(writer[r], NULL, at(r));
-        OTF2_EvtWriter_MpiCollectiveEnd(writer[r], NULL, at(r) + 1, OTF2_COLLECTIVE_OP_BCAST, 1, 1,
+        OTF2_EvtWriter_MpiCollectiveEnd(writer[r], NULL, end_at(r), OTF2_COLLECTIVE_OP_BCAST, 1, 1,
                                         r == 3 ? 2 * 2048 : 0, 2048);
         leave(r, R_BCAST);
         fprintf(ti[r], r == 3 ? "3 send 2 0 2048\n" : "2 recv 3 0 2048\n");
       }
       enter(r, R_ALLREDUCE);
       OTF2_EvtWriter_MpiCollectiveBegin(writer[r], NULL, at(r));
-      OTF2_EvtWriter_MpiCollectiveEnd(writer[r], NULL, at(r) + 1, OTF2_COLLECTIVE_OP_ALLREDUCE, 2,
+      OTF2_EvtWriter_MpiCollectiveEnd(writer[r], NULL, end_at(r), OTF2_COLLECTIVE_OP_ALLREDUCE, 2,
                                       OTF2_UNDEFINED_UINT32, 64, 64);
       leave(r, R_ALLREDUCE);
       enter(r, R_ALLTOALLV);
       OTF2_EvtWriter_MpiCollectiveBegin(writer[r], NULL, at(r));
-      OTF2_EvtWriter_MpiCollectiveEnd(writer[r], NULL, at(r) + 1, OTF2_COLLECTIVE_OP_ALLTOALLV, 0,
+      OTF2_EvtWriter_MpiCollectiveEnd(writer[r], NULL, end_at(r), OTF2_COLLECTIVE_OP_ALLTOALLV, 0,
                                       OTF2_UNDEFINED_UINT32, 100 * (r + 1), 100 * (N - r));
       leave(r, R_ALLTOALLV);
       /* to peer i: s_r v_i / 1000; from peer j: s_j v_r / 1000 */
@@ -228,7 +233,7 @@ int main(int argc, char** argv)
     }
     enter(r, R_BARRIER);
     OTF2_EvtWriter_MpiCollectiveBegin(writer[r], NULL, at(r));
-    OTF2_EvtWriter_MpiCollectiveEnd(writer[r], NULL, at(r) + 1, OTF2_COLLECTIVE_OP_BARRIER, 0, OTF2_UNDEFINED_UINT32, 0,
+    OTF2_EvtWriter_MpiCollectiveEnd(writer[r], NULL, end_at(r), OTF2_COLLECTIVE_OP_BARRIER, 0, OTF2_UNDEFINED_UINT32, 0,
                                     0);
     leave(r, R_BARRIER);
     fprintf(ti[r], "%d barrier\n", r);
