@@ -8,10 +8,11 @@
 #   the build compiles the `mpi` module when it finds gfortran; tests/python/test_fortran.py).
 set -euo pipefail
 
-packages=(build-essential cmake g++ python3-venv python3-dev libboost-context-dev libpugixml-dev libgtest-dev)
+packages=(build-essential cmake g++ python3-venv python3-dev libboost-context-dev libpugixml-dev libgtest-dev
+          libotf2-trace-dev pkg-config)
 if [[ "${1:-}" == "--with-test-tools" || "${1:-}" == "--with-simgrid" ]]; then
   packages+=(libsimgrid-dev openmpi-bin libopenmpi-dev pajeng clang-format clang-tidy clang libclang-rt-14-dev
-             gfortran)
+             gfortran otf2-tools)
 fi
 
 missing=()

@@ -7,6 +7,8 @@
 #include "mpi/collectives/Collectives.hpp"
 #include "online/options/RunnerOptions.hpp"
 #include "replay/Replayer.hpp"
+#include "replay/TiWriter.hpp"
+#include "replay/TraceFormatOptionTable.hpp"
 #include "study/CollectiveTiming.hpp"
 #include "timeline/TimelineOptionTable.hpp"
 #include "timeline/TimelineWriter.hpp"
@@ -220,12 +222,33 @@ std::unique_ptr<timeline::TimelineWriter> open_timeline(const py::dict& o)
   return timeline::open_timeline(t, t.format);
 }
 
+// An option of `mpisim run`'s table (which holds the simulation and timeline options too) or of the trace formats'.
 const options::OptionInfo& run_option_named(const std::string& name)
 {
-  const auto* option = options::find_option(online::runner_option_table(), name);
-  if (option == nullptr)
-    throw std::invalid_argument("no run option " + name);
-  return option->info;
+  if (const auto* option = options::find_option(online::runner_option_table(), name))
+    return option->info;
+  if (const auto* option = options::find_option(replay::trace_format_option_table(), name))
+    return option->info;
+  throw std::invalid_argument("no run option " + name);
+}
+
+// The trace formats' options (replay/TraceFormatOptionTable.cpp), by their keywords: otf2_host_speed (absent: each
+// rank's host speed).
+replay::TraceFormatOptions trace_format_options(const py::dict& o)
+{
+  replay::TraceFormatOptions format;
+  apply_keywords(replay::trace_format_option_table(), o, format);
+  return format;
+}
+
+// mpisim convert TRACE -o DIR: any trace format as SimGrid's time-independent trace.
+uint64_t convert_trace(const py::dict& options)
+{
+  const replay::TraceFormatOptions format = trace_format_options(options);
+  const std::string trace = options["trace"].cast<std::string>();
+  const std::string output = options["output"].cast<std::string>();
+  py::gil_scoped_release release;
+  return replay::convert_to_ti(trace, output, format);
 }
 
 py::dict run_replay(const py::dict& options)
@@ -235,6 +258,7 @@ py::dict run_replay(const py::dict& options)
   if (given(options, "ranks")) // typed and bounded as `mpisim run`'s -np
     o.ranks = static_cast<int>(std::get<long long>(value_from_python(run_option_named("-np"), options["ranks"])));
   o.simulation = simulation_options(options);
+  o.format = trace_format_options(options);
   std::unique_ptr<timeline::TimelineWriter> timeline = open_timeline(options);
   if (timeline)
     o.observers.push_back(timeline.get());
@@ -410,47 +434,55 @@ py::object to_python(const options::OptionValue& value)
   return std::visit([](const auto& v) -> py::object { return py::cast(v); }, value);
 }
 
-// Which table declares an option: "simulation" (mpi/RunOptions.cpp), "timeline", or "run" (the runner's own).
+// Which table declares an option: "simulation" (mpi/RunOptions.cpp), "timeline", "trace_format"
+// (replay/TraceFormatOptionTable.cpp), or "run" (the runner's own).
 const char* group_of(const std::string& name)
 {
   if (options::find_option(mpi::simulation_option_table(), name))
     return "simulation";
   if (options::find_option(timeline::timeline_option_table(), name))
     return "timeline";
+  if (options::find_option(replay::trace_format_option_table(), name))
+    return "trace_format";
   return "run";
 }
 
-// The run options (online/options/RunnerOptions.cpp gathers them: the shared ones and the runner's own), as plain
-// dicts.
+py::dict option_to_python(const options::OptionInfo& o)
+{
+  py::dict option;
+  option["name"] = o.name;
+  option["spellings"] = o.spellings;
+  option["type"] = options::type_name(o.type);
+  option["metavar"] = o.metavar;
+  option["default"] = o.default_value.empty() ? py::none() : to_python(options::parse_value(o, o.default_value));
+  option["default_text"] = o.default_value;
+  option["help"] = o.help;
+  option["description"] = options::describe(o);
+  option["simgrid"] = o.simgrid;
+  py::list front_ends;
+  if (o.front_ends & options::Replay)
+    front_ends.append("replay");
+  if (o.front_ends & options::Run)
+    front_ends.append("run");
+  option["front_ends"] = front_ends;
+  option["keyword"] = o.keyword.empty() ? py::object(py::none()) : py::str(o.keyword);
+  option["choices"] = o.choices;
+  option["group"] = group_of(o.name);
+  option["required"] = o.required;
+  option["minimum"] = o.minimum;
+  option["maximum"] = o.maximum;
+  return option;
+}
+
+// The run options (online/options/RunnerOptions.cpp gathers them: the shared ones and the runner's own), then the
+// trace formats' (replay only), as plain dicts.
 py::list run_options()
 {
   py::list out;
-  for (const options::Option<online::RunnerOptions>& entry : online::runner_option_table()) {
-    const options::OptionInfo& o = entry.info;
-    py::dict option;
-    option["name"] = o.name;
-    option["spellings"] = o.spellings;
-    option["type"] = options::type_name(o.type);
-    option["metavar"] = o.metavar;
-    option["default"] = o.default_value.empty() ? py::none() : to_python(options::parse_value(o, o.default_value));
-    option["default_text"] = o.default_value;
-    option["help"] = o.help;
-    option["description"] = options::describe(o);
-    option["simgrid"] = o.simgrid;
-    py::list front_ends;
-    if (o.front_ends & options::Replay)
-      front_ends.append("replay");
-    if (o.front_ends & options::Run)
-      front_ends.append("run");
-    option["front_ends"] = front_ends;
-    option["keyword"] = o.keyword.empty() ? py::object(py::none()) : py::str(o.keyword);
-    option["choices"] = o.choices;
-    option["group"] = group_of(o.name);
-    option["required"] = o.required;
-    option["minimum"] = o.minimum;
-    option["maximum"] = o.maximum;
-    out.append(option);
-  }
+  for (const options::Option<online::RunnerOptions>& entry : online::runner_option_table())
+    out.append(option_to_python(entry.info));
+  for (const options::Option<replay::TraceFormatOptions>& entry : replay::trace_format_option_table())
+    out.append(option_to_python(entry.info));
   return out;
 }
 
@@ -533,6 +565,8 @@ PYBIND11_MODULE(_core, m)
       PyErr_SetString(PyExc_RuntimeError, printable_text(e.what()).c_str());
     }
   });
+  m.def("convert", &convert_trace,
+        "Write a trace (any format) as a SimGrid time-independent trace; returns the actions");
   m.def("replay", &run_replay, "Replay a time-independent trace; returns a dict of results");
   m.def("network_models", &network_models);
   m.def("describe_platform", &describe_platform, "Hosts and links of a platform file or generator spec");

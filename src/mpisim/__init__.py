@@ -8,6 +8,7 @@ from mpisim._core import DeadlockError, InputError, SimulationError
 from mpisim.api import (
     collective_algorithms,
     collective_selectors,
+    convert,
     describe_platform,
     network_models,
     platform_hosts,
@@ -26,6 +27,7 @@ __all__ = [
     "SimulationError",
     "collective_algorithms",
     "collective_selectors",
+    "convert",
     "describe_platform",
     "network_models",
     "platform_hosts",

@@ -9,7 +9,7 @@ import subprocess
 import tempfile
 import time
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple, Union
 
 from mpisim import _core
 
@@ -72,6 +72,16 @@ class ReplayResult(Result):
         }
 
 
+def convert(trace: str, output: str, otf2_host_speed: Optional[Union[str, float]] = None) -> int:
+    """Write `trace` (an OTF2 archive, or any format `replay` reads) as a SimGrid time-independent trace in the folder
+    `output` (index.txt and one file per rank), readable by `replay` and `smpirun -replay`. Computation recorded as
+    time becomes flops at `otf2_host_speed` ("2Gf", or flop/s as a number; default 1Gf). Returns the number of actions
+    written."""
+    speed = "1Gf" if otf2_host_speed is None else otf2_host_speed
+    options = {"trace": trace, "output": output, "otf2_host_speed": speed}
+    return _core.convert(options)
+
+
 def replay(
     trace: str,
     platform: str,
@@ -90,8 +100,11 @@ def replay(
     fail: Optional[str] = None,
     fail_mtbf: Optional[float] = None,
     seed: int = 1,
+    otf2_host_speed: Optional[Union[str, float]] = None,
 ) -> ReplayResult:
-    """Replay a SimGrid time-independent trace (index file or single file) on a platform.
+    """Replay a trace on a platform: a SimGrid time-independent trace (index file or single file), or an OTF2 archive
+    (its anchor file NAME.otf2 or its folder; `otf2_host_speed`, such as "2Gf", turns the recorded time between MPI
+    calls into flops, default: each rank's host speed, docs/otf2.md).
 
     With `timeline`, the run's timeline is written to that file (format by extension, or `timeline_format`:
     chrome, paje, csv; `timeline_internals` adds the messages of collective algorithms, `timeline_links` the bandwidth
@@ -113,6 +126,8 @@ def replay(
         "coll": dict(coll or {}),
         "seed": seed,
     }
+    if otf2_host_speed is not None:
+        options["otf2_host_speed"] = otf2_host_speed
     if fail is not None:
         options["fail"] = fail
     if fail_mtbf is not None:

@@ -3,6 +3,7 @@
 #include "common/Errors.hpp"
 #include "mpi/Rank.hpp"
 #include "replay/RequestStore.hpp"
+#include "replay/TraceFormat.hpp"
 #include "replay/TraceReader.hpp"
 
 #include <algorithm>
@@ -18,10 +19,11 @@ enum class Account { Compute, Sleep, Communicate, Wait, None };
 // Replays one rank's stream of actions through the MPI layer.
 class RankReplayer {
 public:
-  RankReplayer(mpi::Rank& rank, const mpi::CollectiveLibrary& collectives, RankStream stream, const std::string& file,
-               RankStats& stats)
-      : rank_(rank), comm_(rank.world().comm_world()), collectives_(collectives), stream_(std::move(stream)),
-        file_(file), stats_(stats)
+  RankReplayer(mpi::Rank& rank, const mpi::CollectiveLibrary& collectives,
+               const std::vector<const mpi::Communicator*>& trace_communicators, RankStream stream,
+               const std::string& file, RankStats& stats)
+      : rank_(rank), comm_(rank.world().comm_world()), trace_communicators_(trace_communicators),
+        collectives_(collectives), stream_(std::move(stream)), file_(file), stats_(stats)
   {
   }
 
@@ -71,6 +73,8 @@ private:
   void report(const TraceAction& a, double start, double end) const
   {
     mpi::CallRecord record{me(), action_name(a.kind).data(), start, end};
+    if (is_collective(a.kind))
+      record.communicator = communicator_of(a).context();
     record.sent = notes_->sent;
     record.received = notes_->received;
     record.collective_sent = notes_->inside.collective_sent;
@@ -245,17 +249,25 @@ private:
     requests_.add(key, done ? nullptr : request); // a completed one leaves a placeholder for the recorded wait
   }
 
+  // MPI_COMM_WORLD, or the trace's communicator the collective names (OTF2).
+  const mpi::Communicator& communicator_of(const TraceAction& a) const
+  {
+    const int32_t index = a.details->communicator;
+    return index < 0 ? comm_ : *trace_communicators_[static_cast<size_t>(index)];
+  }
+
   // The reader filled in the whole call (ActionSizes.hpp).
   void collective(const TraceAction& a)
   {
     const mpi::CollectiveCall& call = a.details->call;
-    collectives_.run(rank_, comm_, call);
+    collectives_.run(rank_, communicator_of(a), call);
     // As SimGrid: the reduction's cost, given in flops by the trace, is computed locally after the exchange.
     rank_.compute(call.reduce_flops);
   }
 
   mpi::Rank& rank_;
   const mpi::Communicator& comm_;
+  const std::vector<const mpi::Communicator*>& trace_communicators_;
   const mpi::CollectiveLibrary& collectives_;
   RankStream stream_;
   const std::string& file_;
@@ -291,23 +303,37 @@ std::string failures_text(const std::vector<mpi::FailureAt>& failures)
 
 ReplayResult replay(const ReplayOptions& options)
 {
-  TraceSet traces = TraceSet::open(options.trace, options.ranks);
+  // Formats that record time (OTF2) turn computation into flops at each rank's host speed, known once the simulation
+  // has placed the ranks: streams are taken after that.
+  mpi::Simulation* placed = nullptr;
+  TraceFormatOptions format_options = options.format;
+  format_options.rank_host_speed = [&placed](int rank) {
+    const auto host = placed->world().rank(rank).host();
+    return placed->platform().hosts()[static_cast<size_t>(host)].speed;
+  };
+  TraceSet traces = open_trace(options.trace, options.ranks, format_options);
   const int ranks = traces.size();
   ReplayResult result;
   result.ranks.resize(ranks);
   // Declared before the simulation so they outlive it: a failed run unwinds the actors' fibers, which use them. A
   // deque keeps them in place without a pointer and an allocation each.
   std::deque<RankReplayer> replayers;
+  std::vector<const mpi::Communicator*> trace_communicators; // the trace's own (OTF2), made once for every rank
   mpi::SimulationOptions simulation_options = options.simulation;
   simulation_options.stacks = mpi::RankStacks::Arena; // replay ranks run only mpisim's own code
   mpi::Simulation simulation(simulation_options, ranks);
+  placed = &simulation;
   for (mpi::Observer* observer : options.observers)
     simulation.world().add_observer(*observer);
   for (models::LinkObserver* observer : options.link_observers)
     simulation.world().network().observe_links(*observer);
+  // In the trace's order, so that their contexts are deterministic.
+  for (size_t i = 0; i < traces.communicators().size(); ++i)
+    trace_communicators.push_back(
+        &simulation.world().create_communicator("trace communicator " + std::to_string(i), traces.communicators()[i]));
   for (int rank = 0; rank < ranks; ++rank)
-    replayers.emplace_back(simulation.world().rank(rank), simulation.collectives(), traces.stream(rank),
-                           traces.trace_file(rank), result.ranks[rank]);
+    replayers.emplace_back(simulation.world().rank(rank), simulation.collectives(), trace_communicators,
+                           traces.stream(rank), traces.trace_file(rank), result.ranks[rank]);
   simulation.world().launch([&replayers](mpi::Rank& rank) { replayers[rank.world_rank()].run(); });
   try {
     simulation.engine().run();

@@ -10,6 +10,7 @@
 #include "mpi/collectives/Collectives.hpp"
 
 #include "mpi/Simulation.hpp"
+#include "replay/TraceFormat.hpp"
 
 #include <cstdint>
 #include <map>
@@ -22,7 +23,8 @@ struct ReplayOptions {
   std::string trace; // index file, or a single file holding every rank
   int ranks = -1;    // -1: as many as the trace lists
   mpi::SimulationOptions simulation;
-  std::vector<mpi::Observer*> observers;             // told about every replayed action and every message (not owned)
+  TraceFormatOptions format;             // OTF2: the host speed that turns recorded computation time into flops
+  std::vector<mpi::Observer*> observers; // told about every replayed action and every message (not owned)
   std::vector<models::LinkObserver*> link_observers; // told about link bandwidth over time (not owned)
 };
 

@@ -35,7 +35,8 @@
 //   ignores the request count that its own writer puts after `waitall`).
 //
 // `details` (allocated only for the collectives and Location):
-//   collectives: `call`, the complete description the MPI layer's collective library runs on MPI_COMM_WORLD (its
+//   collectives: `call`, the complete description the MPI layer's collective library runs on MPI_COMM_WORLD, or on
+//   `communicator` (below) for formats that record communicators (its
 //   `op`, byte sizes, per-rank byte arrays, root, element size, and the reduction's flops in `reduce_flops`).
 //   Per-rank arrays, in bytes: GatherV, AllGatherV: recv_counts (P). AllGatherV: recv_displs = the P displacements
 //   when the trace gives them, else P zeros (as SimGrid's replay passes them). ScatterV: send_counts.
@@ -121,6 +122,10 @@ constexpr bool is_collective(ActionKind kind)
 struct ActionDetails {
   mpi::CollectiveCall call;
   std::string file;
+  // The collective's communicator: -1 is MPI_COMM_WORLD (TI traces have no other), else an index in the trace set's
+  // communicators (TraceSet::communicators(), formats that record them: OTF2). Then `call.root` and the call's
+  // per-rank arrays are in the communicator's ranks, while the action's `root` stays a world rank.
+  int32_t communicator = -1;
 };
 
 struct TraceAction {

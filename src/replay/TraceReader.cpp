@@ -32,6 +32,8 @@ struct TraceSetState {
   TraceFiles found;
   std::vector<bool> stream_taken;
   std::shared_ptr<SharedTraceDemux> demux; // created with the first stream of a shared trace
+  TraceSet::SourceFactory source;          // formats other than TI: where each rank's actions come from
+  std::vector<std::vector<int>> communicators;
 };
 
 } // namespace detail
@@ -48,9 +50,26 @@ TraceSet TraceSet::open(const std::string& path, int np)
   return TraceSet(std::move(state));
 }
 
+TraceSet TraceSet::from_sources(int world_size, std::string file, SourceFactory source,
+                                std::vector<std::vector<int>> communicators)
+{
+  auto state = std::make_shared<detail::TraceSetState>();
+  state->found.layout = Layout::SharedFile;
+  state->found.world_size = world_size;
+  state->found.files = {std::move(file)};
+  state->source = std::move(source);
+  state->communicators = std::move(communicators);
+  return TraceSet(std::move(state));
+}
+
 int TraceSet::size() const
 {
   return state_->found.world_size;
+}
+
+const std::vector<std::vector<int>>& TraceSet::communicators() const
+{
+  return state_->communicators;
 }
 
 TraceSet::Layout TraceSet::layout() const
@@ -76,6 +95,8 @@ RankStream TraceSet::stream(int rank)
     throw std::logic_error("the stream of rank " + std::to_string(rank) + " was already taken");
   state_->stream_taken[static_cast<size_t>(rank)] = true;
 
+  if (state_->source)
+    return RankStream(rank, state_->source(rank));
   if (found.layout == Layout::PerRankFiles)
     return RankStream(
         rank, rank_file_source(found.files[static_cast<size_t>(rank)], found.chunk_size, rank, found.world_size));

@@ -40,6 +40,7 @@
 #include "replay/TraceAction.hpp"
 #include "replay/TraceIndex.hpp"
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -78,9 +79,17 @@ public:
   // Opens a trace set (see the top of this file). Checks that the index is not empty, that np fits, and that every
   // needed trace file exists; lines are only parsed when streamed. Throws InputError.
   static TraceSet open(const std::string& path, int np = -1);
+  // A trace set of another format (TraceFormat.hpp): `world_size` ranks whose actions `source(rank)` produces, each
+  // read from `file` (named in errors and results). `communicators`: the world ranks of each communicator other than
+  // MPI_COMM_WORLD that collectives run on (ActionDetails::communicator indexes them).
+  using SourceFactory = std::function<std::unique_ptr<detail::RankSource>(int rank)>;
+  static TraceSet from_sources(int world_size, std::string file, SourceFactory source,
+                               std::vector<std::vector<int>> communicators = {});
 
   int size() const;
   Layout layout() const;
+  // The communicators the collectives of the trace run on besides MPI_COMM_WORLD, as world ranks (empty for TI).
+  const std::vector<std::vector<int>>& communicators() const;
   // The file holding the actions of `rank`, as resolved (the shared file for a shared trace).
   const std::string& trace_file(int rank) const;
 

@@ -12,17 +12,19 @@ options::OptionTable<TimelineOptions> make_table()
   using options::ValueType;
   using Target = TimelineOptions;
   options::OptionTable<Target> table;
-  table.push_back({{.name = "--timeline",
-                    .type = ValueType::Text,
-                    .metavar = "FILE",
-                    .help = "write the run's timeline to FILE: .json (Chrome trace events: Perfetto, "
-                            "chrome://tracing), .paje or .trace (Paje: ViTE, pj_dump), .csv (see docs/timelines.md)",
-                    .keyword = "timeline"},
-                   [](Target& o, const OptionValue& v) { o.path = std::get<std::string>(v); }});
+  table.push_back(
+      {{.name = "--timeline",
+        .type = ValueType::Text,
+        .metavar = "FILE",
+        .help = "write the run's timeline to FILE: .json (Chrome trace events: Perfetto, "
+                "chrome://tracing), .paje or .trace (Paje: ViTE, pj_dump), .csv, .otf2 (Vampir, otf2-print) (see "
+                "docs/timelines.md, docs/otf2.md)",
+        .keyword = "timeline"},
+       [](Target& o, const OptionValue& v) { o.path = std::get<std::string>(v); }});
   table.push_back({{.name = "--timeline-format",
                     .type = ValueType::Text,
                     .metavar = "NAME",
-                    .help = "timeline format by name (chrome, paje, csv) instead of by FILE's extension",
+                    .help = "timeline format by name (chrome, paje, csv, otf2) instead of by FILE's extension",
                     .keyword = "timeline_format"},
                    [](Target& o, const OptionValue& v) { o.format = std::get<std::string>(v); }});
   table.push_back({{.name = "--timeline-internals",

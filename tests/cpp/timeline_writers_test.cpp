@@ -127,8 +127,9 @@ TEST(timeline_registry, FormatsByNameAndExtension)
   std::vector<std::string> names;
   for (const auto& entry : timeline::TimelineWriterRegistry::all())
     names.push_back(entry.name);
-  EXPECT_EQ(names, (std::vector<std::string>{"chrome", "csv", "paje"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"chrome", "csv", "otf2", "paje"}));
   EXPECT_EQ(timeline::TimelineWriterRegistry::for_path("out/run.json").name, "chrome");
+  EXPECT_EQ(timeline::TimelineWriterRegistry::for_path("out/run.otf2").name, "otf2");
   EXPECT_EQ(timeline::TimelineWriterRegistry::for_path("RUN.PAJE").name, "paje");
   EXPECT_EQ(timeline::TimelineWriterRegistry::for_path("run.trace").name, "paje");
   EXPECT_EQ(timeline::TimelineWriterRegistry::for_path("run.csv").name, "csv");
@@ -137,17 +138,17 @@ TEST(timeline_registry, FormatsByNameAndExtension)
 TEST(timeline_registry, UnknownNamesAndExtensionsSayWhatIsValid)
 {
   try {
-    timeline::TimelineWriterRegistry::find("otf2");
+    timeline::TimelineWriterRegistry::find("vampir");
     FAIL();
   } catch (const InputError& e) {
-    EXPECT_STREQ(e.what(), "unknown timeline format 'otf2' (valid formats: chrome, csv, paje)");
+    EXPECT_STREQ(e.what(), "unknown timeline format 'vampir' (valid formats: chrome, csv, otf2, paje)");
   }
   try {
     timeline::TimelineWriterRegistry::for_path("run.txt");
     FAIL();
   } catch (const InputError& e) {
     EXPECT_TRUE(contains(e.what(), "run.txt: cannot tell the timeline format from the file name: use one of .json "
-                                   "(chrome), .csv (csv), .paje (paje), .trace (paje)"))
+                                   "(chrome), .csv (csv), .otf2 (otf2), .paje (paje), .trace (paje)"))
         << e.what();
   }
   timeline::TimelineOptions options;

@@ -6,7 +6,10 @@ sources stay where they are. Usage: make_corpus.py OUT"""
 
 import pathlib
 import re
+import shutil
+import subprocess
 import sys
+import tempfile
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 SEPARATOR = "\n%%\n"  # between the files of one input (FuzzInput.hpp, split_files)
@@ -98,6 +101,31 @@ def model_parameter_seeds(out):
     write(out / "model_parameters", "param-arguments", SEPARATOR.lstrip("\n") + arguments)
 
 
+def otf2_archive_seeds(out):
+    """The archives tests/python/otf2/write_fixture.c writes through the OTF2 writer API (each variant), as
+    otf2_archive.cpp takes them (its anchor file is the plain variant's): global definitions, then each location's
+    events and local definitions. None when the compiler or the OTF2 headers are missing."""
+    if shutil.which("cc") is None or shutil.which("pkg-config") is None:
+        return
+    flags = subprocess.run(["pkg-config", "--cflags", "--libs", "otf2"], capture_output=True, text=True)
+    if flags.returncode != 0:
+        return
+    with tempfile.TemporaryDirectory() as scratch:
+        program = pathlib.Path(scratch) / "write_fixture"
+        subprocess.run(["cc", "-O1", "-o", str(program), str(ROOT / "tests/python/otf2/write_fixture.c"),
+                        *flags.stdout.split(), "-lm"], check=True)
+        for variant in ("plain", "communicators", "no-regions", "rma"):
+            folder = pathlib.Path(scratch) / variant
+            folder.mkdir()
+            subprocess.run([str(program), str(folder), "trace", "1e9"] + ([] if variant == "plain" else [variant]),
+                           check=True)
+            parts = [(folder / "trace.def").read_bytes()]
+            for location in range(4):
+                parts += [(folder / "trace" / f"{location}.evt").read_bytes(),
+                          (folder / "trace" / f"{location}.def").read_bytes()]
+            write(out / "otf2_archive", variant, SEPARATOR.encode().join(parts))
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__)
@@ -107,6 +135,7 @@ def main():
     platform_xml_seeds(out)
     platform_spec_seeds(out)
     model_parameter_seeds(out)
+    otf2_archive_seeds(out)
     for target in sorted(p for p in out.iterdir() if p.is_dir()):
         print(f"{target.name}: {sum(1 for _ in target.iterdir())} seeds")
 

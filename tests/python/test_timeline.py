@@ -142,8 +142,8 @@ def test_format_by_name_and_bad_requests(tmp_path):
     assert code == 2 and out == ""
     assert "cannot tell the timeline format from the file name" in err and ".paje (paje)" in err
     code, _, err = run_cli("replay", f"{FOLDER}/index.txt", "--platform", f"{FOLDER}/cluster4.xml",
-                           "--timeline", str(path), "--timeline-format", "otf2")
-    assert code == 2 and "unknown timeline format 'otf2' (valid formats: chrome, csv, paje)" in err
+                           "--timeline", str(path), "--timeline-format", "vampir")
+    assert code == 2 and "unknown timeline format 'vampir' (valid formats: chrome, csv, otf2, paje)" in err
     code, _, err = run_cli("replay", f"{FOLDER}/index.txt", "--platform", f"{FOLDER}/cluster4.xml",
                            "--timeline-internals")
     assert code == 2 and "need --timeline FILE" in err
