@@ -166,6 +166,38 @@ ActivityPtr StorageSystem::access(const Client& client, FileId file, double offs
   return done;
 }
 
+ActivityPtr StorageSystem::access_each(const Client& client, FileId file, std::vector<std::pair<double, double>> pieces,
+                                       Direction direction)
+{
+  auto done = std::make_shared<IoOperation>(std::string(direction == Direction::Read ? "read" : "write") + " of " +
+                                            std::to_string(pieces.size()) + " pieces");
+  if (pieces.empty() || (servers_.empty() && local_disk(client.host) == nullptr)) { // no time: no steps
+    continuations_.after_delay(0, "", [done] { done->complete(); });
+    return done;
+  }
+  auto remaining = std::make_shared<std::vector<std::pair<double, double>>>(std::move(pieces));
+  auto next = std::make_shared<std::function<void(size_t)>>();
+  // Each step starts the next one from the completion of the previous access; the last completes `done`. The
+  // function holds itself only through the steps in flight.
+  std::weak_ptr<std::function<void(size_t)>> step = next;
+  *next = [this, client, file, direction, remaining, done, step](size_t index) {
+    if (index == remaining->size()) {
+      done->complete();
+      return;
+    }
+    const auto [offset, size] = (*remaining)[index];
+    auto self = step.lock();
+    continuations_.after(access(client, file, offset, size, direction), [self, index] { (*self)(index + 1); });
+  };
+  (*next)(0);
+  return done;
+}
+
+ActivityPtr StorageSystem::metadata_request(const Client& client, FileId file)
+{
+  return metadata(client, file, platform_.storage().request_overhead, "file pointer");
+}
+
 ActivityPtr StorageSystem::metadata(const Client& client, FileId file, double cost, const std::string& what)
 {
   auto done = std::make_shared<IoOperation>(what);

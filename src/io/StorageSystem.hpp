@@ -61,6 +61,18 @@ public:
   ActivityPtr set_size(const Client& client, FileId file, double size);
   // Reads or writes `size` bytes at `offset`; completes when done.
   ActivityPtr access(const Client& client, FileId file, double offset, double size, Direction direction);
+  // Accesses each (offset, size) piece after the previous one has completed (a POSIX loop over a noncontiguous
+  // request); completes with the last.
+  ActivityPtr access_each(const Client& client, FileId file, std::vector<std::pair<double, double>> pieces,
+                          Direction direction);
+  // One request to the file's metadata server and its reply, `io/request-overhead` there (a shared file pointer's
+  // update); no time without servers.
+  ActivityPtr metadata_request(const Client& client, FileId file);
+  // Runs `next` when `activity` completes (the MPI layer chains its requests to the storage model's activities).
+  void when_done(const ActivityPtr& activity, std::function<void()> next)
+  {
+    continuations_.after(activity, std::move(next));
+  }
 
   // The file's size as the file system knows it: the end of the farthest finished write, or the last set_size.
   double size(FileId file) const { return files_.at(file).size; }

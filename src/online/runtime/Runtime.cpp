@@ -1,5 +1,6 @@
 #include "online/runtime/Runtime.hpp"
 
+#include "online/objects/Files.hpp"
 #include "online/objects/ProcessObjects.hpp"
 #include "online/objects/Windows.hpp"
 #include "online/runtime/CallReporter.hpp"
@@ -204,6 +205,13 @@ Sampling& Runtime::sampling()
   if (not sampling_)
     sampling_ = std::make_unique<Sampling>(world().size());
   return *sampling_;
+}
+
+Files& Runtime::files()
+{
+  if (not files_)
+    files_ = std::make_unique<Files>(simulation_, options_.io_root, world().size());
+  return *files_;
 }
 
 Windows& Runtime::windows()

@@ -1,0 +1,135 @@
+"""MPI-IO in online runs (docs/io.md): programs of tests/online/io_*.c under `mpisim run`. The data read back are
+checked by the programs; the file left behind and the lines printed are the same as under Open MPI (skipped when
+mpirun is absent); a write's simulated time is the hand-computed sum of docs/io.md's worked example; names never
+escape the I/O root; bad storage descriptions are input errors."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from conftest import repo_path
+from test_online import SOURCES, _environment, mpisim
+
+PAPER_CLUSTER = repo_path("platforms", "pio-cluster-10.xml")
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    probe = mpisim("cc", "-show", "probe.c")
+    if probe.returncode != 0:
+        pytest.skip(probe.stderr.strip().splitlines()[-1])
+    out = tmp_path_factory.mktemp("io")
+    paths = {}
+    for name in ("io_basic", "io_timing", "io_paths"):
+        paths[name] = str(out / name)
+        done = mpisim("cc", "-O1", os.path.join(SOURCES, name + ".c"), "-o", paths[name])
+        assert done.returncode == 0, done.stderr
+    return paths
+
+
+EXPECTED_BASIC = sorted(
+    ["open of a missing file: MPI_ERR_NO_SUCH_FILE", "read-only creation: MPI_ERR_AMODE", "size after region 1: 128",
+     "region 2 in file order: ok", "shared pointer after ordered writes: 10", "read at the end: count 0; size 312",
+     "filetype of 3 bytes over an int etype: MPI_ERR_ARG", "write to a read-only file: MPI_ERR_READ_ONLY"]
+    + [f"rank {r}: block of rank {(r + 1) % 4} read back: ok" for r in range(4)]
+    + [f"rank {r}: interleaved write_all and read_all: ok" for r in range(4)]
+    + [f"rank {r}: non-blocking read of rank {(r + 1) % 4}'s int: ok" for r in range(4)])
+
+
+def expected_basic_file() -> bytes:
+    """io_basic.dat as the program defines it (4 ranks, N = 8 ints each)."""
+    ints = [r * 100 + i for r in range(4) for i in range(8)]  # region 1: blocks at explicit offsets
+    ints += [1000 + k for k in range(32)]  # region 2: interleaved, in file order
+    ints += [5000 + r for r in range(4) for _ in range(r + 1)]  # region 3: ordered, rank r writes r + 1 ints
+    ints += [7000 + r for r in range(4)]  # non-blocking writes past the end
+    return b"".join(i.to_bytes(4, "little", signed=True) for i in ints)
+
+
+@pytest.mark.parametrize("platform", ["cluster:4", PAPER_CLUSTER])
+def test_data_read_back_and_file_contents(built, tmp_path, platform):
+    root = tmp_path / "root"
+    done = mpisim("run", "-np", "4", "--platform", platform, "--io-root", str(root), "--quiet", built["io_basic"])
+    assert done.returncode == 0, done.stderr
+    assert sorted(done.stdout.splitlines()) == EXPECTED_BASIC
+    assert (root / "io_basic.dat").read_bytes() == expected_basic_file()
+
+
+def test_same_output_and_file_as_open_mpi(built, tmp_path):
+    if shutil.which("mpicc") is None or shutil.which("mpirun") is None:
+        pytest.skip("no real MPI to compare with")
+    real = tmp_path / "real"
+    real.mkdir()
+    binary = str(real / "io_basic")
+    subprocess.run(["mpicc", "-O1", os.path.join(SOURCES, "io_basic.c"), "-o", binary], check=True)
+    done = subprocess.run(["mpirun", "--oversubscribe", "--allow-run-as-root", "-np", "4", binary],
+                          capture_output=True, text=True, timeout=120, cwd=real)
+    assert done.returncode == 0, done.stderr
+    root = tmp_path / "root"
+    ours = mpisim("run", "-np", "4", "--platform", "cluster:4", "--io-root", str(root), "--quiet", built["io_basic"])
+    assert ours.returncode == 0, ours.stderr
+    assert sorted(ours.stdout.splitlines()) == sorted(done.stdout.splitlines())
+    assert (root / "io_basic.dat").read_bytes() == (real / "io_basic.dat").read_bytes()
+
+
+def run_timing(built, tmp_path, *args):
+    done = mpisim("run", "-np", "2", "--platform", PAPER_CLUSTER, "--model", "fluid", "--no-compute-time",
+                  "--io-root", str(tmp_path / "root"), "--quiet", built["io_timing"], *args)
+    assert done.returncode == 0, done.stderr
+    return float(done.stdout.split(":")[1].split()[0])
+
+
+def test_write_time_is_the_worked_example(built, tmp_path):
+    # docs/io.md: node-1 writes 1 MiB to a file on node-0 alone (striping_factor 1), which takes it into its
+    # write-behind cache: request, data, 20 us of request overhead, a copy at 5 GB/s, acknowledgement, over Gigabit
+    # Ethernet (125e6 B/s, 2 x 50 us). MPI_Wtime adds its 10 ns after reading the start.
+    message = 100e-6 + 256 / 125e6
+    expected = 2 * message + 100e-6 + 1048576 / 125e6 + 20e-6 + 1048576 / 5e9
+    assert run_timing(built, tmp_path) == pytest.approx(expected + 1e-8, abs=1e-9)
+
+
+def test_striping_over_two_servers_takes_less_time(built, tmp_path):
+    # Half of the 1 MiB goes to node-0 over the network, half to node-1, the client's own host (its loopback):
+    # shorter than sending all of it over Ethernet.
+    one = run_timing(built, tmp_path)
+    two = run_timing(built, tmp_path, "1048576", "2")
+    assert two < 0.6 * one
+
+
+def test_names_stay_inside_the_io_root(built, tmp_path):
+    root = tmp_path / "root"
+    outside = tmp_path / "escape.dat"
+    names = ["plain.dat", "/abs/dir/file.dat", "ufs:prefixed.dat", "a/../b.dat", "../escape.dat", "a/../../escape.dat"]
+    done = mpisim("run", "-np", "2", "--platform", "cluster:2", "--io-root", str(root), "--quiet", built["io_paths"],
+                  *names)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [
+        "plain.dat: opened", "/abs/dir/file.dat: opened", "ufs:prefixed.dat: opened", "a/../b.dat: opened",
+        "../escape.dat: MPI_ERR_BAD_FILE", "a/../../escape.dat: MPI_ERR_BAD_FILE"]
+    assert (root / "plain.dat").read_bytes() == b"plain.dat"
+    assert (root / "abs" / "dir" / "file.dat").read_bytes() == b"/abs/dir/file.dat"
+    assert (root / "prefixed.dat").exists() and (root / "b.dat").exists()
+    assert not outside.exists()
+
+
+def test_default_io_root_is_a_temporary_folder_removed_at_the_end(built, tmp_path):
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    env_tmp = dict(_environment(), TMPDIR=str(scratch))
+    done = subprocess.run([sys.executable, "-m", "mpisim", "run", "-np", "2", "--platform", "cluster:2", "--quiet", built["io_paths"],
+                           "kept.dat"], capture_output=True, text=True, env=env_tmp, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["kept.dat: opened"]
+    assert not any(path.name.startswith("mpisim-io-") for path in scratch.iterdir())
+
+
+def test_platform_naming_a_missing_server_is_bad_input(built, tmp_path):
+    platform = tmp_path / "bad.xml"
+    platform.write_text(open(PAPER_CLUSTER).read().replace('value="node-0,node-1,', 'value="node-0,node-99,'))
+    done = mpisim("run", "-np", "2", "--platform", str(platform), "--quiet", built["io_paths"], "x.dat")
+    assert done.returncode == 2
+    assert f"{platform}:12: io/servers: no host 'node-99' in the platform" in done.stderr
