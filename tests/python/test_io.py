@@ -177,3 +177,15 @@ def test_collective_buffering_beats_many_small_independent_writes(built, tmp_pat
     # three messages (request, data, acknowledgement) of 2 x 50 us latency each.
     assert independent > 64 * 3 * 100e-6
     assert collective < independent / 10
+
+
+def test_fortran_binding(tmp_path):
+    # The Fortran routines generated from mpi.h know MPI_File (the mpi module, MPI_OFFSET_KIND offsets).
+    binary = str(tmp_path / "io_fortran")
+    done = mpisim("fc", os.path.join(SOURCES, "io_fortran.f90"), "-o", binary)
+    if done.returncode != 0 and "gfortran" in done.stderr:
+        pytest.skip("no Fortran compiler")
+    assert done.returncode == 0, done.stderr
+    run = mpisim("run", "-np", "4", "--platform", "cluster:4", "--io-root", str(tmp_path / "root"), "--quiet", binary)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split() == ["read", "back:", "0", "1", "2", "3"]
