@@ -6,7 +6,7 @@ namespace mpisim::io {
 
 FileServer::FileServer(platform::FileServerSpec spec, const std::vector<platform::DiskSpec>& disks,
                        Continuations& continuations)
-    : spec_(std::move(spec)), continuations_(continuations)
+    : spec_(spec), continuations_(continuations)
 {
   for (const platform::DiskSpec& disk : disks)
     disks_.push_back(std::make_unique<Disk>(disk, continuations_));

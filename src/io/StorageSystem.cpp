@@ -13,7 +13,7 @@ std::string bytes_text(double bytes)
 }
 
 // Completes `done` after `count` calls of the returned function.
-std::function<void()> countdown(size_t count, IoOperationPtr done)
+std::function<void()> countdown(size_t count, const IoOperationPtr& done)
 {
   auto left = std::make_shared<size_t>(count);
   return [left, done] {
@@ -103,7 +103,7 @@ void StorageSystem::send(platform::HostId src, int src_rank, platform::HostId ds
 }
 
 void StorageSystem::request(const Client& client, size_t index, FileId file, double local_offset, double size,
-                            Direction direction, std::function<void()> done)
+                            Direction direction, const std::function<void()>& done)
 {
   FileServer& server = *servers_[index];
   const platform::StorageSpec& storage = platform_.storage();

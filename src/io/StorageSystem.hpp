@@ -103,7 +103,7 @@ private:
   void send(platform::HostId src, int src_rank, platform::HostId dst, int dst_rank, double bytes,
             std::function<void()> next);
   void request(const Client& client, size_t server, FileId file, double local_offset, double size, Direction direction,
-               std::function<void()> done);
+               const std::function<void()>& done);
   ActivityPtr metadata(const Client& client, FileId file, double cost, const std::string& what);
   Disk* local_disk(platform::HostId host);
 

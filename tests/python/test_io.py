@@ -125,6 +125,12 @@ def test_default_io_root_is_a_temporary_folder_removed_at_the_end(built, tmp_pat
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == ["kept.dat: opened"]
     assert not any(path.name.startswith("mpisim-io-") for path in scratch.iterdir())
+    # An abrupt end (MPI_Abort) removes it too.
+    aborted = subprocess.run([sys.executable, "-m", "mpisim", "run", "-np", "2", "--platform", "cluster:2", "--quiet",
+                              built["io_paths"], "kept.dat", "--abort"], capture_output=True, text=True, env=env_tmp,
+                             timeout=120)
+    assert aborted.returncode == 3, aborted.stderr
+    assert not any(path.name.startswith("mpisim-io-") for path in scratch.iterdir())
 
 
 def test_platform_naming_a_missing_server_is_bad_input(built, tmp_path):

@@ -124,10 +124,16 @@ Files::~Files()
     if (OpenFile* file = files_.find(handle); file != nullptr && file->fd >= 0)
       ::close(file->fd);
   }
-  if (temporary_root_) {
-    std::error_code ignored;
-    std::filesystem::remove_all(root_, ignored);
-  }
+  remove_temporary_root();
+}
+
+void Files::remove_temporary_root()
+{
+  if (!temporary_root_)
+    return;
+  std::error_code ignored;
+  std::filesystem::remove_all(root_, ignored);
+  temporary_root_ = false;
 }
 
 const std::string& Files::root()

@@ -105,6 +105,8 @@ public:
   // path is taken relative to the root); "" with `why` set when the name is empty or leaves the root ("..").
   std::string real_path(const std::string& name, std::string& why);
   const std::string& root();
+  // Removes the temporary I/O root (none when --io-root gave one): at the end of the run, also an abrupt one.
+  void remove_temporary_root();
 
   // The file of hidden communicator `channel`, made by its first member to get there.
   OpenFile& join(int channel, int members);

@@ -217,6 +217,8 @@ public:
 
   // ---- MPI-IO (Files.hpp, api_file*.cpp): the files and the storage model, made with the first file call
   Files& files();
+  // The run ends abruptly: a temporary I/O root goes (the runtime's destructor does not run).
+  void discard_temporary_files();
 
 private:
   void inject_computation(int world_rank, double flops);
