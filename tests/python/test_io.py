@@ -25,7 +25,7 @@ def built(tmp_path_factory):
         pytest.skip(probe.stderr.strip().splitlines()[-1])
     out = tmp_path_factory.mktemp("io")
     paths = {}
-    for name in ("io_basic", "io_timing", "io_paths", "io_views"):
+    for name in ("io_basic", "io_timing", "io_paths", "io_views", "io_manage"):
         paths[name] = str(out / name)
         done = mpisim("cc", "-O1", os.path.join(SOURCES, name + ".c"), "-o", paths[name])
         assert done.returncode == 0, done.stderr
@@ -206,3 +206,28 @@ def test_fortran_binding(tmp_path):
     run = mpisim("run", "-np", "4", "--platform", "cluster:4", "--io-root", str(tmp_path / "root"), "--quiet", binary)
     assert run.returncode == 0, run.stderr
     assert run.stdout.split() == ["read", "back:", "0", "1", "2", "3"]
+
+
+def test_management_and_inquiries(built, tmp_path):
+    # The values MPI-3.1 defines. Open MPI 4.1 (ompio) prints the same lines but two: it puts MPI_SEEK_END through a
+    # view with holes at etype 1 (ROMIO and mpisim count the etypes before the end: 7 whole tiles of 12 bytes after
+    # the 8-byte displacement, then the int at 92..96, so 8), and it reads at a negative offset without an error.
+    done = mpisim("run", "-np", "4", "--platform", "cluster:4", "--io-root", str(tmp_path / "root"), "--quiet",
+                  built["io_manage"])
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [
+        "amode is CREATE|RDWR: 1; group identical to the world's: 1",
+        "after preallocate(1000): 1000",
+        "after set_size(100): 100",
+        "byte offset of etype 2: 32; view: disp 8, etype is MPI_INT 1, filetype extent 12, native; "
+        "extent of MPI_DOUBLE in the file: 8",
+        "position after seek(3, SET), seek(-1, CUR): 2",
+        "position at the end of the 100-byte file through the view: 8",
+        "atomicity: 1",
+        "shared pointer after one write_shared per rank: 1",
+        "negative offset: handler called 1 time(s) with MPI_ERR_ARG 1, returned MPI_ERR_ARG 1; handler kept 1",
+        "f2c(c2f(fh)) is fh: 1",
+        "closed handle is MPI_FILE_NULL: 1",
+        "EXCL on an existing file: MPI_ERR_FILE_EXISTS 1",
+        "delete: 1; delete again: MPI_ERR_NO_SUCH_FILE 1",
+        "DELETE_ON_CLOSE file gone after close: 1"]

@@ -18,6 +18,7 @@
 
 #include "mpi/Request.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <memory>
 #include <vector>
@@ -140,8 +141,10 @@ MPI_Request file_request(const mpisim::kernel::ActivityPtr& activity, int64_t by
   return rt.requests().add(std::move(entry));
 }
 
-// Where the call starts in the view's data, in etypes; for ordered calls the members agree on it (an exclusive prefix
-// sum of their counts, through an allgather on the hidden communicator) and move the shared pointer past them all.
+// Where the call starts in the view's data, in etypes. Ordered calls: each member moves the shared pointer past its
+// own etypes on entry, then the members exchange their counts and the values they found (an allgather on the hidden
+// communicator): the smallest found is where the call starts, and member r starts after the etypes of members below
+// it. The pointer is past them all before any member can leave the exchange.
 int64_t start_etype(const AccessCall& call, FileContext& context, int64_t etypes)
 {
   OpenFile& file = *context.file;
@@ -150,25 +153,34 @@ int64_t start_etype(const AccessCall& call, FileContext& context, int64_t etypes
   case Pointer::Individual: return context.member->pointer;
   case Pointer::Shared: break;
   }
-  const int64_t base = file.shared_pointer; // read by every member before any moves it
   if (call.mode != Mode::Ordered) {
     runtime().simulation().engine().wait(*runtime().files().storage().metadata_request(client(), file.id));
     const int64_t mine = file.shared_pointer;
+    if (call.direction == Direction::Read) { // a read moves the pointer by what it can read
+      const FileView& view = context.member->view;
+      const auto etype = static_cast<int64_t>(view.etype->size());
+      etypes = std::clamp<int64_t>(view_bytes_before(view, real_file_size(file)) / etype - mine, 0, etypes);
+    }
     file.shared_pointer += etypes;
     return mine;
   }
+  struct Entry {
+    int64_t etypes;
+    int64_t found;
+  };
+  const Entry mine{etypes, file.shared_pointer};
+  file.shared_pointer += etypes;
   const mpisim::mpi::Communicator& channel = *runtime().comm(file.channel);
-  std::vector<int64_t> all(static_cast<size_t>(channel.size()));
-  run_allgather(runtime(), channel, &etypes, all.data(), 1, MPI_LONG_LONG);
+  std::vector<Entry> all(static_cast<size_t>(channel.size()));
+  run_allgather(runtime(), channel, &mine, all.data(), sizeof mine, MPI_BYTE);
+  int64_t start = mine.found;
   int64_t before = 0;
-  int64_t total = 0;
   for (int member = 0; member < channel.size(); ++member) {
+    start = std::min(start, all[static_cast<size_t>(member)].found);
     if (member < context.local_rank)
-      before += all[static_cast<size_t>(member)];
-    total += all[static_cast<size_t>(member)];
+      before += all[static_cast<size_t>(member)].etypes;
   }
-  file.shared_pointer = base + total;
-  return base + before;
+  return start + before;
 }
 
 int access(const AccessCall& call, MPI_Status* status, MPI_Request* request)
@@ -205,8 +217,6 @@ int access(const AccessCall& call, MPI_Status* status, MPI_Request* request)
     stream.deliver(moved);
   if (call.pointer == Pointer::Individual)
     context.member->pointer = first + moved / etype_bytes;
-  if (call.pointer == Pointer::Shared && call.direction == Direction::Read && call.mode != Mode::Ordered)
-    file.shared_pointer -= (bytes - moved) / etype_bytes; // a read moves the pointer by what it read
   if (request != nullptr) {
     *request = file_request(pending, moved);
     return MPI_SUCCESS;

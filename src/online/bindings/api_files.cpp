@@ -363,8 +363,10 @@ extern "C" int PMPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype ety
     hints.striping_factor = file.hints.striping_factor;
     file.hints = hints;
   }
+  // Reset before the barrier: once a member has left it, another may already move the pointer.
+  if (context.local_rank == 0)
+    file.shared_pointer = 0;
   run_barrier(rt, *rt.comm(file.channel));
-  file.shared_pointer = 0;
   return MPI_SUCCESS;
 }
 
@@ -428,11 +430,12 @@ extern "C" int PMPI_File_seek_shared(MPI_File fh, MPI_Offset offset, int whence)
   OpenFile& file = *context.file;
   const int64_t position = sought(context, file.shared_pointer, offset, whence);
   MPISIM_FILE_CHECK(position >= 0, fh, MPI_ERR_ARG, "the pointer would go before the view's first etype");
-  // Every member computes the same position (the call is collective, its arguments the same everywhere); it is set
-  // once all have read the pointer.
+  // The first member sets it (the arguments are the same everywhere), before the barrier: no member uses the pointer
+  // before all have reached it.
+  if (context.local_rank == 0)
+    file.shared_pointer = position;
   Runtime& rt = scope.runtime();
   run_barrier(rt, *rt.comm(file.channel));
-  file.shared_pointer = position;
   return MPI_SUCCESS;
 }
 
