@@ -61,6 +61,17 @@ def test_data_read_back_and_file_contents(built, tmp_path, platform):
     assert (root / "io_basic.dat").read_bytes() == expected_basic_file()
 
 
+@pytest.mark.parametrize("model", ["loggps", "xsim", "hybrid"])
+def test_every_network_model_carries_the_storage_traffic(built, tmp_path, model):
+    # loggps: delays without sharing; xsim: arrivals dated when the receiver matches (the servers are its ranks 4 ..).
+    root = tmp_path / "root"
+    done = mpisim("run", "-np", "4", "--platform", repo_path("platforms", "io-nvme.xml"), "--model", model,
+                  "--io-root", str(root), "--quiet", built["io_basic"])
+    assert done.returncode == 0, done.stderr
+    assert sorted(done.stdout.splitlines()) == EXPECTED_BASIC
+    assert (root / "io_basic.dat").read_bytes() == expected_basic_file()
+
+
 def test_same_output_and_file_as_open_mpi(built, tmp_path):
     if shutil.which("mpicc") is None or shutil.which("mpirun") is None:
         pytest.skip("no real MPI to compare with")
