@@ -25,7 +25,7 @@ def built(tmp_path_factory):
         pytest.skip(probe.stderr.strip().splitlines()[-1])
     out = tmp_path_factory.mktemp("io")
     paths = {}
-    for name in ("io_basic", "io_timing", "io_paths", "io_views", "io_manage"):
+    for name in ("io_basic", "io_timing", "io_paths", "io_views", "io_manage", "io_stream"):
         paths[name] = str(out / name)
         done = mpisim("cc", "-O1", os.path.join(SOURCES, name + ".c"), "-o", paths[name])
         assert done.returncode == 0, done.stderr
@@ -242,3 +242,27 @@ def test_management_and_inquiries(built, tmp_path):
         "EXCL on an existing file: MPI_ERR_FILE_EXISTS 1",
         "delete: 1; delete again: MPI_ERR_NO_SUCH_FILE 1",
         "DELETE_ON_CLOSE file gone after close: 1"]
+
+
+def test_memory_does_not_grow_with_the_data_written(built, tmp_path):
+    # 4 ranks stream 1 MiB blocks through two-phase I/O: 32 MiB, then 256 MiB. The runner's peak memory (maximum
+    # resident set of mpisim-run alone, measured by a parent that runs nothing else) grows by less than 32 MiB: the
+    # bytes are in the file, not in the simulator.
+    from mpisim.online import native_dir
+
+    measure = ("import resource, subprocess, sys; done = subprocess.run(sys.argv[1:], capture_output=True, text=True);"
+               "print(done.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, done.stdout.strip())")
+
+    def peak(blocks):
+        root = tmp_path / f"root{blocks}"
+        runner = [str(native_dir() / "mpisim-run"), "-np", "4", "--platform", "cluster:4", "--io-root", str(root),
+                  "--quiet", built["io_stream"], str(blocks)]
+        done = subprocess.run([sys.executable, "-c", measure, *runner], capture_output=True, text=True, timeout=300,
+                              env=_environment())
+        status, kib, printed = done.stdout.strip().split(maxsplit=2)
+        assert status == "0" and printed == f"{blocks * 4 * 1048576} bytes", done.stdout + done.stderr
+        shutil.rmtree(root)
+        return int(kib)
+
+    small, large = peak(8), peak(64)
+    assert large < small + 32 * 1024, (small, large)
