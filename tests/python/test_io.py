@@ -105,6 +105,21 @@ def test_write_time_is_the_worked_example(built, tmp_path):
     assert run_timing(built, tmp_path) == pytest.approx(expected + 1e-8, abs=1e-9)
 
 
+def test_simgrid_disks_without_file_servers(built, tmp_path):
+    # SimGrid's <disk> on each host, no io/servers: a rank's file is on its own host's disk, no network; a write of
+    # 1 MiB takes 1048576 / write_bw (a disk without props has no latency), as SMPI times a lone access.
+    platform = tmp_path / "disks.xml"
+    hosts = "".join(f'<host id="h{i}" speed="1Gf"><disk id="d{i}" read_bw="100MBps" write_bw="50MBps"/></host>'
+                    for i in range(2))
+    platform.write_text('<?xml version="1.0"?><platform version="4.1"><zone id="z" routing="Full">' + hosts +
+                        '<link id="l" bandwidth="125MBps" latency="50us"/>'
+                        '<route src="h0" dst="h1"><link_ctn id="l"/></route></zone></platform>')
+    done = mpisim("run", "-np", "2", "--platform", str(platform), "--no-compute-time", "--io-root",
+                  str(tmp_path / "root"), "--quiet", built["io_timing"])
+    assert done.returncode == 0, done.stderr
+    assert float(done.stdout.split(":")[1].split()[0]) == pytest.approx(1048576 / 50e6 + 1e-8, abs=1e-9)
+
+
 def test_striping_over_two_servers_takes_less_time(built, tmp_path):
     # Half of the 1 MiB goes to node-0 over the network, half to node-1, the client's own host (its loopback):
     # shorter than sending all of it over Ethernet.
