@@ -33,7 +33,10 @@ struct Slice {
   int64_t position;
 };
 
-// One member's request, as everyone learns it (step 6): its pieces, and the data position where each starts.
+// The tag of step 6's piece lists on the file's hidden communicator (the cycles' data use 1, 2, ...).
+constexpr int kListTag = 0;
+
+// A member's pieces, and the data position where each starts.
 struct MemberPieces {
   std::vector<FilePiece> pieces;
   std::vector<int64_t> positions;
@@ -226,32 +229,6 @@ int64_t collective_access(Runtime& runtime, OpenFile& file, int local_rank, cons
   if (rule == "disable" || (rule == "automatic" && !interleaved(ranges)))
     return independent_access(runtime, file, pieces, data, direction);
 
-  // Step 6 (done first: everyone needs everyone's pieces to know the cycles): the piece lists.
-  std::vector<int> counts(static_cast<size_t>(members));
-  std::vector<int> displacements(static_cast<size_t>(members));
-  int total = 0;
-  for (int member = 0; member < members; ++member) {
-    counts[static_cast<size_t>(member)] = static_cast<int>(ranges[static_cast<size_t>(member)].pieces * 2);
-    displacements[static_cast<size_t>(member)] = total;
-    total += counts[static_cast<size_t>(member)];
-  }
-  std::vector<int64_t> flat_mine;
-  for (const FilePiece& piece : pieces) {
-    flat_mine.push_back(piece.offset);
-    flat_mine.push_back(piece.length);
-  }
-  std::vector<int64_t> flat_all(static_cast<size_t>(total));
-  run_allgatherv(runtime, channel, flat_mine.data(), static_cast<int>(flat_mine.size()), flat_all.data(), counts.data(),
-                 displacements.data(), MPI_LONG_LONG);
-  std::vector<MemberPieces> everyone;
-  for (int member = 0; member < members; ++member) {
-    std::vector<FilePiece> theirs;
-    const auto at = static_cast<size_t>(displacements[static_cast<size_t>(member)]);
-    for (int64_t k = 0; k < ranges[static_cast<size_t>(member)].pieces; ++k)
-      theirs.push_back({flat_all[at + 2 * static_cast<size_t>(k)], flat_all[at + 2 * static_cast<size_t>(k) + 1]});
-    everyone.push_back(with_positions(std::move(theirs)));
-  }
-
   // Steps 4 and 5: aggregators and their file domains.
   const std::vector<int> aggregators = choose_aggregators(runtime, channel, file.hints);
   int64_t min_first = INT64_MAX;
@@ -273,6 +250,45 @@ int64_t collective_access(Runtime& runtime, OpenFile& file, int local_rank, cons
   for (int64_t a = 0; a < naggs; ++a)
     cycles = std::max(cycles, (domain_end(a) - domain_begin(a) + window - 1) / window);
 
+  // Step 6: each member sends each aggregator the list of its pieces in that aggregator's domain (one message per
+  // aggregator, empty when it has none there); an aggregator receives one list from every member and keeps only
+  // those, so no member holds everyone's pieces.
+  const MemberPieces me = with_positions(pieces);
+  const auto my_aggregator = std::find(aggregators.begin(), aggregators.end(), local_rank);
+  const int64_t my_index = my_aggregator == aggregators.end() ? -1 : my_aggregator - aggregators.begin();
+  mpi::Rank& rank = runtime.rank();
+  std::vector<MemberPieces> in_my_domain(static_cast<size_t>(members));
+  {
+    std::vector<std::vector<int64_t>> lists;
+    std::vector<mpi::RequestPtr> sends;
+    for (int64_t a = 0; a < naggs; ++a) {
+      const int aggregator = aggregators[static_cast<size_t>(a)];
+      if (aggregator == local_rank)
+        continue;
+      std::vector<int64_t>& list = lists.emplace_back();
+      for (const Slice& slice : slices_in(me, domain_begin(a), domain_end(a))) {
+        list.push_back(slice.offset);
+        list.push_back(slice.length);
+      }
+      sends.push_back(
+          rank.isend(channel, aggregator, kListTag, static_cast<double>(list.size() * sizeof(int64_t)), list.data()));
+    }
+    if (my_index >= 0) {
+      for (int member = 0; member < members; ++member) {
+        if (member == local_rank)
+          continue;
+        const mpi::Status arrived = rank.wait_for_message(channel, member, kListTag);
+        std::vector<int64_t> list(static_cast<size_t>(arrived.bytes) / sizeof(int64_t));
+        rank.recv(channel, member, kListTag, arrived.bytes, list.data());
+        std::vector<FilePiece> theirs;
+        for (size_t k = 0; k + 1 < list.size(); k += 2)
+          theirs.push_back({list[k], list[k + 1]});
+        in_my_domain[static_cast<size_t>(member)] = with_positions(std::move(theirs));
+      }
+    }
+    rank.waitall(sends);
+  }
+
   // What this member will have transferred: all of its bytes for a write; for a read, those before the end of the
   // file, up to the first piece the end cuts.
   const int64_t file_size = writing ? 0 : real_file_size(file);
@@ -284,15 +300,11 @@ int64_t collective_access(Runtime& runtime, OpenFile& file, int local_rank, cons
     }
     my_bytes += piece.length;
   }
-  const MemberPieces& me = everyone[static_cast<size_t>(local_rank)];
-  mpi::Rank& rank = runtime.rank();
   const int world_rank = runtime.current_rank();
-  const auto my_aggregator = std::find(aggregators.begin(), aggregators.end(), local_rank);
-  const int64_t my_index = my_aggregator == aggregators.end() ? -1 : my_aggregator - aggregators.begin();
 
   // Step 7.
   for (int64_t cycle = 0; cycle < cycles; ++cycle) {
-    const int tag = static_cast<int>(cycle % 1000000);
+    const int tag = static_cast<int>(cycle % 1000000) + 1;
     auto window_of = [&](int64_t a) {
       const int64_t begin = domain_begin(a) + cycle * window;
       return std::make_pair(begin, std::min(begin + window, domain_end(a)));
@@ -337,8 +349,9 @@ int64_t collective_access(Runtime& runtime, OpenFile& file, int local_rank, cons
         int64_t span_end = 0;
         int64_t covered = 0;
         for (int member = 0; member < members; ++member) {
-          auto& slices = theirs[static_cast<size_t>(member)] =
-              slices_in(everyone[static_cast<size_t>(member)], begin, end);
+          // This member's own pieces with their positions in its data; the others' as their lists came.
+          const MemberPieces& source = member == local_rank ? me : in_my_domain[static_cast<size_t>(member)];
+          auto& slices = theirs[static_cast<size_t>(member)] = slices_in(source, begin, end);
           if (slices.empty())
             continue;
           span_first = std::min(span_first, slices.front().offset);
