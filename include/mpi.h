@@ -844,6 +844,106 @@ MPISIM_DECLARE(int, Win_wait, (MPI_Win win))
 MPISIM_DECLARE(int, Win_test, (MPI_Win win, int* flag))
 /* End of one-sided communication ------------------------------------------------------------------------------- */
 
+/* Parallel I/O: MPI-IO (MPI-3.1 chapter 13; src/online/bindings/api_file*.cpp, docs/io.md). Each simulated file is a
+ * real file under the run's I/O root (mpisim run --io-root); the time of each access comes from the storage model. */
+typedef int MPI_File;
+#define MPI_FILE_NULL 0
+#define MPI_MODE_CREATE 1
+#define MPI_MODE_RDONLY 2
+#define MPI_MODE_WRONLY 4
+#define MPI_MODE_RDWR 8
+#define MPI_MODE_DELETE_ON_CLOSE 16
+#define MPI_MODE_UNIQUE_OPEN 32
+#define MPI_MODE_EXCL 64
+#define MPI_MODE_APPEND 128
+#define MPI_MODE_SEQUENTIAL 256
+#define MPI_SEEK_SET 600
+#define MPI_SEEK_CUR 602
+#define MPI_SEEK_END 604
+#define MPI_DISPLACEMENT_CURRENT (-54278278)
+#define MPI_MAX_DATAREP_STRING 128
+typedef void(MPI_File_errhandler_function)(MPI_File* file, int* code, ...);
+MPISIM_DECLARE(int, File_open, (MPI_Comm comm, const char* filename, int amode, MPI_Info info, MPI_File* fh))
+MPISIM_DECLARE(int, File_close, (MPI_File * fh))
+MPISIM_DECLARE(int, File_delete, (const char* filename, MPI_Info info))
+MPISIM_DECLARE(int, File_set_size, (MPI_File fh, MPI_Offset size))
+MPISIM_DECLARE(int, File_preallocate, (MPI_File fh, MPI_Offset size))
+MPISIM_DECLARE(int, File_get_size, (MPI_File fh, MPI_Offset* size))
+MPISIM_DECLARE(int, File_get_group, (MPI_File fh, MPI_Group* group))
+MPISIM_DECLARE(int, File_get_amode, (MPI_File fh, int* amode))
+MPISIM_DECLARE(int, File_set_info, (MPI_File fh, MPI_Info info))
+MPISIM_DECLARE(int, File_get_info, (MPI_File fh, MPI_Info* info_used))
+MPISIM_DECLARE(int, File_set_view,
+               (MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Datatype filetype, const char* datarep,
+                MPI_Info info))
+MPISIM_DECLARE(int, File_get_view,
+               (MPI_File fh, MPI_Offset* disp, MPI_Datatype* etype, MPI_Datatype* filetype, char* datarep))
+MPISIM_DECLARE(int, File_read_at,
+               (MPI_File fh, MPI_Offset offset, void* buf, int count, MPI_Datatype datatype, MPI_Status* status))
+MPISIM_DECLARE(int, File_read_at_all,
+               (MPI_File fh, MPI_Offset offset, void* buf, int count, MPI_Datatype datatype, MPI_Status* status))
+MPISIM_DECLARE(int, File_write_at,
+               (MPI_File fh, MPI_Offset offset, const void* buf, int count, MPI_Datatype datatype, MPI_Status* status))
+MPISIM_DECLARE(int, File_write_at_all,
+               (MPI_File fh, MPI_Offset offset, const void* buf, int count, MPI_Datatype datatype, MPI_Status* status))
+MPISIM_DECLARE(int, File_iread_at,
+               (MPI_File fh, MPI_Offset offset, void* buf, int count, MPI_Datatype datatype, MPI_Request* request))
+MPISIM_DECLARE(int, File_iwrite_at,
+               (MPI_File fh, MPI_Offset offset, const void* buf, int count, MPI_Datatype datatype,
+                MPI_Request* request))
+MPISIM_DECLARE(int, File_iread_at_all,
+               (MPI_File fh, MPI_Offset offset, void* buf, int count, MPI_Datatype datatype, MPI_Request* request))
+MPISIM_DECLARE(int, File_iwrite_at_all,
+               (MPI_File fh, MPI_Offset offset, const void* buf, int count, MPI_Datatype datatype,
+                MPI_Request* request))
+MPISIM_DECLARE(int, File_read, (MPI_File fh, void* buf, int count, MPI_Datatype datatype, MPI_Status* status))
+MPISIM_DECLARE(int, File_read_all, (MPI_File fh, void* buf, int count, MPI_Datatype datatype, MPI_Status* status))
+MPISIM_DECLARE(int, File_write, (MPI_File fh, const void* buf, int count, MPI_Datatype datatype, MPI_Status* status))
+MPISIM_DECLARE(int, File_write_all,
+               (MPI_File fh, const void* buf, int count, MPI_Datatype datatype, MPI_Status* status))
+MPISIM_DECLARE(int, File_iread, (MPI_File fh, void* buf, int count, MPI_Datatype datatype, MPI_Request* request))
+MPISIM_DECLARE(int, File_iwrite, (MPI_File fh, const void* buf, int count, MPI_Datatype datatype, MPI_Request* request))
+MPISIM_DECLARE(int, File_iread_all, (MPI_File fh, void* buf, int count, MPI_Datatype datatype, MPI_Request* request))
+MPISIM_DECLARE(int, File_iwrite_all,
+               (MPI_File fh, const void* buf, int count, MPI_Datatype datatype, MPI_Request* request))
+MPISIM_DECLARE(int, File_seek, (MPI_File fh, MPI_Offset offset, int whence))
+MPISIM_DECLARE(int, File_get_position, (MPI_File fh, MPI_Offset* offset))
+MPISIM_DECLARE(int, File_get_byte_offset, (MPI_File fh, MPI_Offset offset, MPI_Offset* disp))
+MPISIM_DECLARE(int, File_read_shared, (MPI_File fh, void* buf, int count, MPI_Datatype datatype, MPI_Status* status))
+MPISIM_DECLARE(int, File_write_shared,
+               (MPI_File fh, const void* buf, int count, MPI_Datatype datatype, MPI_Status* status))
+MPISIM_DECLARE(int, File_iread_shared, (MPI_File fh, void* buf, int count, MPI_Datatype datatype, MPI_Request* request))
+MPISIM_DECLARE(int, File_iwrite_shared,
+               (MPI_File fh, const void* buf, int count, MPI_Datatype datatype, MPI_Request* request))
+MPISIM_DECLARE(int, File_read_ordered, (MPI_File fh, void* buf, int count, MPI_Datatype datatype, MPI_Status* status))
+MPISIM_DECLARE(int, File_write_ordered,
+               (MPI_File fh, const void* buf, int count, MPI_Datatype datatype, MPI_Status* status))
+MPISIM_DECLARE(int, File_seek_shared, (MPI_File fh, MPI_Offset offset, int whence))
+MPISIM_DECLARE(int, File_get_position_shared, (MPI_File fh, MPI_Offset* offset))
+MPISIM_DECLARE(int, File_read_at_all_begin,
+               (MPI_File fh, MPI_Offset offset, void* buf, int count, MPI_Datatype datatype))
+MPISIM_DECLARE(int, File_read_at_all_end, (MPI_File fh, void* buf, MPI_Status* status))
+MPISIM_DECLARE(int, File_write_at_all_begin,
+               (MPI_File fh, MPI_Offset offset, const void* buf, int count, MPI_Datatype datatype))
+MPISIM_DECLARE(int, File_write_at_all_end, (MPI_File fh, const void* buf, MPI_Status* status))
+MPISIM_DECLARE(int, File_read_all_begin, (MPI_File fh, void* buf, int count, MPI_Datatype datatype))
+MPISIM_DECLARE(int, File_read_all_end, (MPI_File fh, void* buf, MPI_Status* status))
+MPISIM_DECLARE(int, File_write_all_begin, (MPI_File fh, const void* buf, int count, MPI_Datatype datatype))
+MPISIM_DECLARE(int, File_write_all_end, (MPI_File fh, const void* buf, MPI_Status* status))
+MPISIM_DECLARE(int, File_read_ordered_begin, (MPI_File fh, void* buf, int count, MPI_Datatype datatype))
+MPISIM_DECLARE(int, File_read_ordered_end, (MPI_File fh, void* buf, MPI_Status* status))
+MPISIM_DECLARE(int, File_write_ordered_begin, (MPI_File fh, const void* buf, int count, MPI_Datatype datatype))
+MPISIM_DECLARE(int, File_write_ordered_end, (MPI_File fh, const void* buf, MPI_Status* status))
+MPISIM_DECLARE(int, File_get_type_extent, (MPI_File fh, MPI_Datatype datatype, MPI_Aint* extent))
+MPISIM_DECLARE(int, File_set_atomicity, (MPI_File fh, int flag))
+MPISIM_DECLARE(int, File_get_atomicity, (MPI_File fh, int* flag))
+MPISIM_DECLARE(int, File_sync, (MPI_File fh))
+MPISIM_DECLARE(int, File_create_errhandler, (MPI_File_errhandler_function * function, MPI_Errhandler* errhandler))
+MPISIM_DECLARE(int, File_set_errhandler, (MPI_File file, MPI_Errhandler errhandler))
+MPISIM_DECLARE(int, File_get_errhandler, (MPI_File file, MPI_Errhandler* errhandler))
+MPISIM_DECLARE(int, File_call_errhandler, (MPI_File fh, int errorcode))
+/* End of parallel I/O ------------------------------------------------------------------------------------------ */
+
 /* Language interoperability (src/online/bindings/api_fortran_handles.cpp; MPI-3.1 section 17.2.4): a Fortran handle
  * is the C handle's integer, so MPI_X_f2c and MPI_X_c2f return their argument. A Fortran status is MPI_F_STATUS_SIZE
  * integers: source, tag and error at MPI_F_SOURCE, MPI_F_TAG and MPI_F_ERROR (MPI-4.0's names), then the received
@@ -873,6 +973,8 @@ MPISIM_DECLARE(MPI_Errhandler, Errhandler_f2c, (MPI_Fint errhandler))
 MPISIM_DECLARE(MPI_Fint, Errhandler_c2f, (MPI_Errhandler errhandler))
 MPISIM_DECLARE(MPI_Message, Message_f2c, (MPI_Fint message))
 MPISIM_DECLARE(MPI_Fint, Message_c2f, (MPI_Message message))
+MPISIM_DECLARE(MPI_File, File_f2c, (MPI_Fint file))
+MPISIM_DECLARE(MPI_Fint, File_c2f, (MPI_File file))
 MPISIM_DECLARE(int, Status_f2c, (const MPI_Fint* f_status, MPI_Status* c_status))
 MPISIM_DECLARE(int, Status_c2f, (const MPI_Status* c_status, MPI_Fint* f_status))
 

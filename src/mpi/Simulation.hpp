@@ -56,6 +56,8 @@ public:
   kernel::Engine& engine() { return *engine_; }
   const platform::Platform& platform() const { return *platform_; }
   World& world() { return *world_; }
+  // The network model moving the job's messages (the storage model sends its requests and data through it too).
+  models::NetworkModel& network() { return *network_; }
   const CollectiveLibrary& collectives() const { return *collectives_; }
   // The network model's registered name ("smpi", "fluid", ...): online runs mimic SMPI's internal messages under
   // "smpi".

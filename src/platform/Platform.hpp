@@ -9,6 +9,8 @@
 // loopback rules; tests compare them with routes dumped by SimGrid itself.
 #pragma once
 
+#include "platform/Storage.hpp"
+
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -74,6 +76,9 @@ public:
   // The <config> properties (first definition of a key wins, as in SimGrid).
   const std::map<std::string, std::string>& config() const { return config_; }
 
+  // Disks, file servers and file system defaults (platform/Storage.hpp): empty for generated platforms.
+  const StorageSpec& storage() const { return storage_; }
+
   // Non-fatal remarks made while loading ("file:line: message"): deprecated spellings,
   // unit-less values, ignored attributes. Front ends decide whether to show them.
   const std::vector<std::string>& warnings() const { return warnings_; }
@@ -87,6 +92,7 @@ private:
   std::map<std::string, HostId, std::less<>> host_ids_;
   std::map<std::string, LinkId, std::less<>> link_ids_;
   std::map<std::string, std::string> config_;
+  StorageSpec storage_;
   std::vector<std::string> warnings_;
   std::unique_ptr<ZoneTree> zones_;
 };

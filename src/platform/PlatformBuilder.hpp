@@ -50,6 +50,8 @@ public:
   const RouteContext& context() const { return *tree_; }
   const HostSpec& host(HostId id) const { return platform_->hosts_[id]; }
 
+  StorageSpec& storage() { return platform_->storage_; }
+
   // Returns false (and keeps the first value) when the key is already set.
   bool add_config(const std::string& key, const std::string& value);
   void warn(std::string message) { platform_->warnings_.push_back(std::move(message)); }

@@ -68,6 +68,7 @@ public:
       throw InputError(path_, line(platform),
                        std::string("the root element is <") + platform.name() + ">, expected <platform>");
     located(platform, [&] { read_platform(platform); });
+    resolve_file_servers();
     try {
       return builder_.finish();
     } catch (const InputError& error) {
@@ -290,6 +291,7 @@ private:
     zone.zone = &builder_.add_zone(parent ? parent->zone : nullptr, entry->create(id), line(element));
     zone.star = dynamic_cast<StarRouting*>(zone.zone);
     zone.zone->set_properties(properties(element));
+    read_file_system(element, "zone '" + id + "'");
     for (pugi::xml_node child :
          elements(element, {"prop",      "AS",         "zone",          "include",         "link",
                             "backbone",  "cluster",    "peer",          "trace",           "trace_connect",
@@ -355,12 +357,211 @@ private:
         warn(element, owner + ": " + ignored + " ignored (mpisim does not vary resources over time)");
     }
     std::vector<pugi::xml_node> children = elements(element, {"prop", "disk", "mount"});
+    std::vector<DiskSpec> disks;
     for (pugi::xml_node child : children) {
       if (std::string_view(child.name()) == "mount")
         located(child, [&] { fail(std::string(removed_elements().at("mount"))); });
+      if (std::string_view(child.name()) == "disk")
+        located(child, [&] { disks.push_back(read_disk(child, owner, disks.size())); });
     }
-    builder_.add_host(*zone.zone, {id, per_state[static_cast<size_t>(pstate)], count(element, "core", owner, "1"),
-                                   properties(element)});
+    const CacheSpec cache = read_cache(element, owner);
+    const HostId host = builder_.add_host(*zone.zone, {id, per_state[static_cast<size_t>(pstate)],
+                                                       count(element, "core", owner, "1"), properties(element)});
+    if (!disks.empty())
+      builder_.storage().disks[host] = std::move(disks);
+    if (has_io_property(element))
+      builder_.storage().caches[host] = cache;
+  }
+
+  // --- storage (platform/Storage.hpp, docs/io.md) ---
+
+  // A storage value with a unit, checked positive (or zero when `zero_allowed`).
+  double storage_quantity(const pugi::xml_node& node, const std::string& key, const std::string& value,
+                          const std::string& owner, double (*parse)(std::string_view, const units::WarningHandler&),
+                          bool zero_allowed)
+  {
+    double parsed = 0;
+    try {
+      parsed = parse(value, [&](const std::string& message) { warn(node, owner + " " + key + ": " + message); });
+    } catch (const InputError& error) {
+      fail(owner + " " + key + ": " + error.message());
+    }
+    if (!(parsed > 0) && !(zero_allowed && parsed == 0))
+      fail(owner + " " + key + ": '" + value + "' must be " + (zero_allowed ? "zero or positive" : "positive"));
+    return parsed;
+  }
+
+  double positive_number(const std::string& key, const std::string& value, const std::string& owner) const
+  {
+    char* end = nullptr;
+    const double parsed = std::strtod(value.c_str(), &end);
+    if (value.empty() || *end != '\0' || !(parsed > 0) || !std::isfinite(parsed))
+      fail(owner + " " + key + ": '" + value + "' must be a positive number");
+    return parsed;
+  }
+
+  static bool is_io_property(const pugi::xml_node& prop)
+  {
+    return std::string_view(prop.attribute("id").value()).starts_with("io/");
+  }
+
+  static bool has_io_property(const pugi::xml_node& node)
+  {
+    for (pugi::xml_node prop : node.children("prop")) {
+      if (is_io_property(prop))
+        return true;
+    }
+    return false;
+  }
+
+  DiskSpec read_disk(const pugi::xml_node& element, const std::string& host, size_t index)
+  {
+    DiskSpec disk;
+    disk.name = text(element, "id", ("disk-" + std::to_string(index)).c_str());
+    const std::string owner = host + " disk '" + disk.name + "'";
+    elements(element, {"prop"});
+    disk.read_bandwidth =
+        storage_quantity(element, "read_bw", text(element, "read_bw"), owner, units::parse_bandwidth, false);
+    disk.write_bandwidth =
+        storage_quantity(element, "write_bw", text(element, "write_bw"), owner, units::parse_bandwidth, false);
+    std::map<std::string, pugi::xml_node> props;
+    for (pugi::xml_node prop : element.children("prop"))
+      props.try_emplace(prop.attribute("id").value(), prop);
+    auto value_of = [&](const char* key) { return std::string(props.at(key).attribute("value").value()); };
+    if (props.count("kind")) {
+      located(props.at("kind"), [&] {
+        const std::string kind = value_of("kind");
+        if (kind != "hdd" && kind != "ssd")
+          fail(owner + ": bad kind '" + kind + "' (expected hdd or ssd)");
+        disk.kind = kind == "hdd" ? DiskKind::Hdd : DiskKind::Ssd;
+      });
+    }
+    auto time_prop = [&](const char* key, double& field, bool zero_allowed) {
+      if (props.count(key))
+        located(props.at(key), [&] {
+          field = storage_quantity(props.at(key), key, value_of(key), owner, units::parse_time, zero_allowed);
+        });
+    };
+    time_prop("latency", disk.latency, true);
+    if (disk.kind == DiskKind::Ssd)
+      return disk;
+    for (const char* key : {"average_seek", "track_to_track_seek", "rpm"}) {
+      if (!props.count(key))
+        fail(owner + ": a disk of kind hdd needs <prop id=\"" + key + "\">");
+    }
+    time_prop("average_seek", disk.average_seek, false);
+    time_prop("track_to_track_seek", disk.track_to_track_seek, false);
+    located(props.at("rpm"), [&] { disk.rpm = positive_number("rpm", value_of("rpm"), owner); });
+    if (props.count("seek_window"))
+      located(props.at("seek_window"), [&] {
+        disk.seek_window = storage_quantity(props.at("seek_window"), "seek_window", value_of("seek_window"), owner,
+                                            units::parse_size, true);
+      });
+    return disk;
+  }
+
+  // A host's io/ props: its cache when it is a file server.
+  CacheSpec read_cache(const pugi::xml_node& element, const std::string& owner)
+  {
+    CacheSpec cache;
+    for (pugi::xml_node prop : element.children("prop")) {
+      if (!is_io_property(prop))
+        continue;
+      located(prop, [&] {
+        const std::string key = prop.attribute("id").value();
+        const std::string value = prop.attribute("value").value();
+        if (key == "io/cache-size")
+          cache.size = storage_quantity(prop, key, value, owner, units::parse_size, true);
+        else if (key == "io/memory-bw")
+          cache.memory_bandwidth = storage_quantity(prop, key, value, owner, units::parse_bandwidth, false);
+        else if (key == "io/read-ahead")
+          cache.read_ahead = storage_quantity(prop, key, value, owner, units::parse_size, true);
+        else if (key == "io/write-behind") {
+          if (value != "yes" && value != "no")
+            fail(owner + " " + key + ": '" + value + "' must be yes or no");
+          cache.write_behind = value == "yes";
+        } else
+          fail(owner + ": unknown property '" + key +
+               "' (a host takes io/cache-size, io/memory-bw, io/read-ahead, io/write-behind)");
+      });
+    }
+    return cache;
+  }
+
+  // A zone's or cluster's io/ props: the file servers and the file system's defaults.
+  void read_file_system(const pugi::xml_node& element, const std::string& owner)
+  {
+    StorageSpec& storage = builder_.storage();
+    for (pugi::xml_node prop : element.children("prop")) {
+      if (!is_io_property(prop))
+        continue;
+      located(prop, [&] {
+        const std::string key = prop.attribute("id").value();
+        const std::string value = prop.attribute("value").value();
+        if (key == "io/servers") {
+          if (!server_names_.empty())
+            fail(owner + ": io/servers is already given at line " + std::to_string(server_line_));
+          server_names_ = split_names(value);
+          server_line_ = line(prop);
+          if (server_names_.empty())
+            fail(owner + " io/servers: no host named");
+        } else if (key == "io/stripe-size")
+          storage.stripe_size = storage_quantity(prop, key, value, owner, units::parse_size, false);
+        else if (key == "io/stripe-count")
+          storage.stripe_count = count(prop, "value", owner + " " + key, "");
+        else if (key == "io/open-cost")
+          storage.open_cost = storage_quantity(prop, key, value, owner, units::parse_time, true);
+        else if (key == "io/close-cost")
+          storage.close_cost = storage_quantity(prop, key, value, owner, units::parse_time, true);
+        else if (key == "io/request-overhead")
+          storage.request_overhead = storage_quantity(prop, key, value, owner, units::parse_time, true);
+        else if (key == "io/request-size")
+          storage.request_size = storage_quantity(prop, key, value, owner, units::parse_size, true);
+        else
+          fail(owner + ": unknown property '" + key +
+               "' (a zone takes io/servers, io/stripe-size, io/stripe-count, io/open-cost, io/close-cost, "
+               "io/request-overhead, io/request-size)");
+      });
+    }
+  }
+
+  static std::vector<std::string> split_names(const std::string& list)
+  {
+    std::vector<std::string> names;
+    std::stringstream stream(list);
+    std::string name;
+    while (std::getline(stream, name, ',')) {
+      name.erase(0, name.find_first_not_of(" \t"));
+      name.erase(name.find_last_not_of(" \t") + 1);
+      if (!name.empty())
+        names.push_back(name);
+    }
+    return names;
+  }
+
+  // io/servers names hosts that may be declared after it: checked once the whole file is read.
+  void resolve_file_servers()
+  {
+    StorageSpec& storage = builder_.storage();
+    for (const std::string& name : server_names_) {
+      auto point = builder_.find_point(name);
+      if (!point || builder_.point(*point).kind != PointKind::Host)
+        throw InputError(path_, server_line_, "io/servers: no host '" + name + "' in the platform");
+      const HostId host = builder_.point(*point).host;
+      if (!storage.disks.count(host))
+        throw InputError(path_, server_line_, "io/servers: host '" + name + "' has no <disk>");
+      for (const FileServerSpec& server : storage.servers) {
+        if (server.host == host)
+          throw InputError(path_, server_line_, "io/servers: host '" + name + "' is named twice");
+      }
+      auto cache = storage.caches.find(host);
+      storage.servers.push_back({host, cache == storage.caches.end() ? CacheSpec{} : cache->second});
+    }
+    if (storage.stripe_count > 0 && !storage.servers.empty() &&
+        storage.stripe_count > static_cast<int>(storage.servers.size()))
+      throw InputError(path_, server_line_,
+                       "io/stripe-count " + std::to_string(storage.stripe_count) + " exceeds the " +
+                           std::to_string(storage.servers.size()) + " file servers of io/servers");
   }
 
   void read_link(const pugi::xml_node& element)
@@ -482,6 +683,7 @@ private:
       spec.loopback_latency = quantity(element, "loopback_lat", owner, units::parse_time);
     elements(element, {"prop"});
     spec.properties = properties(element);
+    read_file_system(element, owner);
     build_cluster(spec, builder_, parent ? parent->zone : nullptr);
   }
 
@@ -564,6 +766,8 @@ private:
   std::string text_;
   LineIndex lines_;
   PlatformBuilder builder_;
+  std::vector<std::string> server_names_; // io/servers, resolved at the end
+  long server_line_ = 0;
 };
 
 } // namespace

@@ -37,6 +37,7 @@ MPISIM_HANDLE_CONVERSIONS(Info, MPI_Info)
 MPISIM_HANDLE_CONVERSIONS(Win, MPI_Win)
 MPISIM_HANDLE_CONVERSIONS(Errhandler, MPI_Errhandler)
 MPISIM_HANDLE_CONVERSIONS(Message, MPI_Message)
+MPISIM_HANDLE_CONVERSIONS(File, MPI_File)
 
 extern "C" int PMPI_Status_f2c(const MPI_Fint* f_status, MPI_Status* c_status)
 {

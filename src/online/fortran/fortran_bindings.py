@@ -79,12 +79,13 @@ OVERRIDES = {
     "Comm_get_name.comm_name": "string_out:MPI_MAX_OBJECT_NAME",
     "Type_get_name.name": "string_out:MPI_MAX_OBJECT_NAME",
     "Win_get_name.win_name": "string_out:MPI_MAX_OBJECT_NAME",
+    "File_get_view.datarep": "string_out:MPI_MAX_DATAREP_STRING",
 }
 
 # Integer-like C types Fortran passes by reference: MPI_Fint for handles and INTEGER, 8-byte integers of
 # MPI_ADDRESS_KIND, MPI_OFFSET_KIND, MPI_COUNT_KIND for the others.
 INTEGER_TYPES = {"int", "MPI_Comm", "MPI_Datatype", "MPI_Op", "MPI_Request", "MPI_Group", "MPI_Errhandler",
-                 "MPI_Info", "MPI_Win", "MPI_Message", "MPI_Fint"}
+                 "MPI_Info", "MPI_Win", "MPI_Message", "MPI_File", "MPI_Fint"}
 WIDE_TYPES = {"MPI_Aint", "MPI_Offset", "MPI_Count"}
 
 # ---- Reading mpi.h ------------------------------------------------------------------------------------------------
@@ -371,13 +372,14 @@ def mpi_module() -> str:
 
 # The handle types of mpi_f08 (MPI-3.1 section 17.2.4: a derived type with one INTEGER, MPI_VAL, the mpi module's
 # handle), by C type name without MPI_.
-F08_HANDLES = ["Comm", "Datatype", "Group", "Request", "Op", "Errhandler", "Info", "Win", "Message"]
+F08_HANDLES = ["Comm", "Datatype", "Group", "Request", "Op", "Errhandler", "Info", "Win", "Message", "File"]
 # The handle constants of mpi.h by type: every constant from the first to the last name of a range of definitions, or
 # the names listed.
 F08_HANDLE_RANGES = {"Datatype": ("MPI_DATATYPE_NULL", "MPI_UB"), "Op": ("MPI_OP_NULL", "MPI_NO_OP")}
 F08_HANDLE_CONSTANTS = {
     "Comm": ["MPI_COMM_NULL", "MPI_COMM_WORLD", "MPI_COMM_SELF"], "Group": ["MPI_GROUP_NULL", "MPI_GROUP_EMPTY"],
     "Request": ["MPI_REQUEST_NULL"], "Info": ["MPI_INFO_NULL", "MPI_INFO_ENV"], "Win": ["MPI_WIN_NULL"],
+    "File": ["MPI_FILE_NULL"],
     "Errhandler": ["MPI_ERRHANDLER_NULL", "MPI_ERRORS_ARE_FATAL", "MPI_ERRORS_RETURN"],
     "Message": ["MPI_MESSAGE_NULL", "MPI_MESSAGE_NO_PROC"],
 }

@@ -4,6 +4,8 @@
 
 #include "mpi/Polling.hpp"
 
+#include <string>
+
 namespace mpisim::online {
 
 struct OnlineOptions {
@@ -18,6 +20,8 @@ struct OnlineOptions {
   bool real_clocks = false;
   // What polling calls cost (--polling and its parameters; mpi/Polling.hpp): realistic unless asked otherwise.
   mpi::PollingSettings polling{.rule = mpi::PollingRule::Realistic};
+  // Where MPI-IO files are kept (--io-root); empty: a temporary folder removed at the end of the run.
+  std::string io_root;
 };
 
 } // namespace mpisim::online

@@ -189,6 +189,14 @@ OptionTable<Target> own_options()
                                        : mode == "dlopen" ? Privatization::Dlopen
                                                           : Privatization::Auto;
                    }});
+  table.push_back({{.name = "--io-root",
+                    .type = ValueType::Text,
+                    .metavar = "DIR",
+                    .help = "where MPI-IO files are kept: every file the program opens is DIR/its path, nothing "
+                            "outside DIR is touched (default: a temporary folder removed at the end; docs/io.md)",
+                    .front_ends = options::Run,
+                    .keyword = "io_root"},
+                   [](Target& o, const OptionValue& v) { o.online.io_root = std::get<std::string>(v); }});
   table.push_back({{.name = "--tag-output",
                     .type = ValueType::Flag,
                     .help = "prefix each line the program writes on stdout or stderr with the writing rank: [3] ...",

@@ -74,8 +74,10 @@ void terminate_run(const RunEnd& end)
   std::fflush(nullptr);
   const std::string line = printable_text(end.report) + "\n"; // it may quote the program's or an input's bytes
   [[maybe_unused]] ssize_t written = write(STDERR_FILENO, line.data(), line.size());
-  if (Runtime::active())
+  if (Runtime::active()) {
     Runtime::get().run_ended(end);
+    Runtime::get().discard_temporary_files();
+  }
   _exit(end.exit_status);
 }
 

@@ -1,5 +1,6 @@
 #include "online/runtime/Runtime.hpp"
 
+#include "online/objects/Files.hpp"
 #include "online/objects/ProcessObjects.hpp"
 #include "online/objects/Windows.hpp"
 #include "online/runtime/CallReporter.hpp"
@@ -13,6 +14,7 @@
 #include <ctime>
 #include <stdexcept>
 #include <string_view>
+#include <utility>
 
 namespace mpisim::online {
 
@@ -35,7 +37,7 @@ double monotonic_time()
 }
 
 Runtime::Runtime(mpi::Simulation& simulation, OnlineOptions options)
-    : simulation_(simulation), options_(options), accounts_(simulation.world().size()),
+    : simulation_(simulation), options_(std::move(options)), accounts_(simulation.world().size()),
       communicators_(simulation.world()), process_objects_(std::make_unique<ProcessObjects>(simulation.world().size())),
       libc_(simulation.world().size()), signals_(simulation.engine(), simulation.world().size()),
       thread_(pthread_self())
@@ -204,6 +206,19 @@ Sampling& Runtime::sampling()
   if (not sampling_)
     sampling_ = std::make_unique<Sampling>(world().size());
   return *sampling_;
+}
+
+Files& Runtime::files()
+{
+  if (not files_)
+    files_ = std::make_unique<Files>(simulation_, options_.io_root, world().size());
+  return *files_;
+}
+
+void Runtime::discard_temporary_files()
+{
+  if (files_)
+    files_->remove_temporary_root();
 }
 
 Windows& Runtime::windows()

@@ -56,6 +56,7 @@ struct AttachedBuffer {
 
 class ProcessObjects;
 class Windows;
+class Files;
 
 class Runtime {
 public:
@@ -214,6 +215,11 @@ public:
   Windows& windows();
   bool has_windows() const { return windows_ != nullptr; }
 
+  // ---- MPI-IO (Files.hpp, api_file*.cpp): the files and the storage model, made with the first file call
+  Files& files();
+  // The run ends abruptly: a temporary I/O root goes (the runtime's destructor does not run).
+  void discard_temporary_files();
+
 private:
   void inject_computation(int world_rank, double flops);
   void refuse_call(int world_rank, const char* call);
@@ -243,6 +249,7 @@ private:
   std::unique_ptr<Sampling> sampling_; // made on first use
   std::unique_ptr<ProcessObjects> process_objects_;
   std::unique_ptr<Windows> windows_; // one-sided communication: made on first use
+  std::unique_ptr<Files> files_;     // MPI-IO: made on first use
   LibcStates libc_;
   RankSignals signals_;
   pthread_t thread_; // the thread running the simulation

@@ -1,0 +1,261 @@
+#include "io/StorageSystem.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace mpisim::io {
+
+namespace {
+
+std::string bytes_text(double bytes)
+{
+  return std::to_string(static_cast<long long>(bytes)) + " bytes";
+}
+
+// Completes `done` after `count` calls of the returned function.
+std::function<void()> countdown(size_t count, const IoOperationPtr& done)
+{
+  auto left = std::make_shared<size_t>(count);
+  return [left, done] {
+    if (--*left == 0)
+      done->complete();
+  };
+}
+
+} // namespace
+
+StorageSystem::StorageSystem(kernel::Engine& engine, const platform::Platform& platform, models::NetworkModel& network,
+                             int first_server_rank)
+    : engine_(engine), platform_(platform), network_(network), first_server_rank_(first_server_rank),
+      continuations_(engine)
+{
+  const platform::StorageSpec& storage = platform.storage();
+  for (const platform::FileServerSpec& server : storage.servers)
+    servers_.push_back(std::make_unique<FileServer>(server, storage.disks.at(server.host), continuations_));
+}
+
+FileId StorageSystem::file(const std::string& path, Striping hints)
+{
+  auto [it, added] = ids_.try_emplace(path, ids_.size());
+  if (!added)
+    return it->second;
+  const platform::StorageSpec& storage = platform_.storage();
+  FileState state;
+  const int servers = static_cast<int>(servers_.size());
+  state.striping.unit = hints.unit > 0 ? hints.unit : storage.stripe_size;
+  const int count = hints.count > 0 ? hints.count : storage.stripe_count > 0 ? storage.stripe_count : servers;
+  state.striping.count = std::max(1, std::min(count, std::max(servers, 1)));
+  state.first_server = servers > 0 ? it->second % servers_.size() : 0;
+  files_[it->second] = state;
+  return it->second;
+}
+
+size_t StorageSystem::server_of_unit(const FileState& state, uint64_t unit) const
+{
+  return (state.first_server + unit % static_cast<uint64_t>(state.striping.count)) % servers_.size();
+}
+
+StorageSystem::Placement StorageSystem::place(FileId file, double offset) const
+{
+  const FileState& state = files_.at(file);
+  if (servers_.empty())
+    return {0, offset};
+  const double unit_size = state.striping.unit;
+  const auto unit = static_cast<uint64_t>(std::floor(offset / unit_size));
+  const double within = offset - static_cast<double>(unit) * unit_size;
+  const uint64_t round = unit / static_cast<uint64_t>(state.striping.count);
+  return {server_of_unit(state, unit), static_cast<double>(round) * unit_size + within};
+}
+
+// A contiguous range covers consecutive stripe units; the units a server holds among them are consecutive in its
+// data, so each server gets one contiguous request: from the placement of the first byte it holds to the last.
+std::vector<StorageSystem::ServerRequest> StorageSystem::split(FileId file, double offset, double size) const
+{
+  if (servers_.empty())
+    return {{0, offset, size}};
+  const FileState& state = files_.at(file);
+  const double unit_size = state.striping.unit;
+  const auto first_unit = static_cast<uint64_t>(std::floor(offset / unit_size));
+  const auto last_unit = static_cast<uint64_t>(std::floor((offset + size - 1) / unit_size));
+  const uint64_t units = std::min<uint64_t>(last_unit - first_unit + 1, state.striping.count);
+  std::vector<ServerRequest> requests;
+  for (uint64_t k = 0; k < units; ++k) {
+    const uint64_t unit = first_unit + k;
+    const double begin = std::max(offset, static_cast<double>(unit) * unit_size);
+    // The last unit of this server within the range.
+    const uint64_t last_of_server = last_unit - (last_unit - unit) % state.striping.count;
+    const double end = std::min(offset + size, static_cast<double>(last_of_server + 1) * unit_size);
+    const Placement from = place(file, begin);
+    const Placement to = place(file, end - 1);
+    requests.push_back({from.server, from.local_offset, to.local_offset + 1 - from.local_offset});
+  }
+  return requests;
+}
+
+void StorageSystem::send(platform::HostId src, int src_rank, platform::HostId dst, int dst_rank, double bytes,
+                         std::function<void()> next)
+{
+  models::TransferRequest message{src, dst, src_rank, dst_rank, bytes, engine_.now(), models::Protocol::Eager};
+  models::Transfer transfer = network_.transfer(message);
+  ActivityPtr arrival =
+      transfer.arrival ? transfer.arrival : network_.arrival_at_match(*transfer.window, engine_.now());
+  continuations_.after(arrival, std::move(next));
+}
+
+void StorageSystem::request(const Client& client, size_t index, FileId file, double local_offset, double size,
+                            Direction direction, const std::function<void()>& done)
+{
+  FileServer& server = *servers_[index];
+  const platform::StorageSpec& storage = platform_.storage();
+  const int server_rank = first_server_rank_ + static_cast<int>(index);
+  const platform::HostId host = server.host();
+  auto serve = [this, &server, file, local_offset, size, direction, storage, done, client, host, server_rank] {
+    continuations_.after_delay(storage.request_overhead, "file server: request", [=, this, &server] {
+      IoOperationPtr served = server.serve(file, local_offset, size, direction);
+      continuations_.after(served, [=, this] {
+        const double reply = direction == Direction::Read ? size : storage.request_size;
+        send(host, server_rank, client.host, client.rank, reply, done);
+      });
+    });
+  };
+  send(client.host, client.rank, host, server_rank, storage.request_size, [=, this] {
+    if (direction == Direction::Write)
+      send(client.host, client.rank, host, server_rank, size, serve);
+    else
+      serve();
+  });
+}
+
+Disk* StorageSystem::local_disk(platform::HostId host)
+{
+  auto found = local_disks_.find(host);
+  if (found != local_disks_.end())
+    return found->second.get();
+  auto disks = platform_.storage().disks.find(host);
+  if (disks == platform_.storage().disks.end())
+    return nullptr;
+  return local_disks_.emplace(host, std::make_unique<Disk>(disks->second.front(), continuations_)).first->second.get();
+}
+
+ActivityPtr StorageSystem::access(const Client& client, FileId file, double offset, double size, Direction direction)
+{
+  auto done = std::make_shared<IoOperation>(std::string(direction == Direction::Read ? "read" : "write") + " of " +
+                                            bytes_text(size) + " at offset " + bytes_text(offset));
+  if (direction == Direction::Write && size > 0) {
+    done->then([this, file, end = offset + size] {
+      FileState& state = files_.at(file);
+      state.size = std::max(state.size, end);
+    });
+  }
+  if (size <= 0) {
+    continuations_.after_delay(0, "", [done] { done->complete(); });
+    return done;
+  }
+  if (servers_.empty()) {
+    Disk* disk = local_disk(client.host);
+    if (disk == nullptr)
+      continuations_.after_delay(0, "", [done] { done->complete(); });
+    else
+      continuations_.after(disk->access({file, offset, size, direction}), [done] { done->complete(); });
+    return done;
+  }
+  const std::vector<ServerRequest> requests = split(file, offset, size);
+  auto finished = countdown(requests.size(), done);
+  for (const ServerRequest& part : requests)
+    request(client, part.server, file, part.local_offset, part.size, direction, finished);
+  return done;
+}
+
+ActivityPtr StorageSystem::access_each(const Client& client, FileId file, std::vector<std::pair<double, double>> pieces,
+                                       Direction direction)
+{
+  auto done = std::make_shared<IoOperation>(std::string(direction == Direction::Read ? "read" : "write") + " of " +
+                                            std::to_string(pieces.size()) + " pieces");
+  if (pieces.empty() || (servers_.empty() && local_disk(client.host) == nullptr)) { // no time: no steps
+    continuations_.after_delay(0, "", [done] { done->complete(); });
+    return done;
+  }
+  auto remaining = std::make_shared<std::vector<std::pair<double, double>>>(std::move(pieces));
+  auto next = std::make_shared<std::function<void(size_t)>>();
+  // Each step starts the next one from the completion of the previous access; the last completes `done`. The
+  // function holds itself only through the steps in flight.
+  std::weak_ptr<std::function<void(size_t)>> step = next;
+  *next = [this, client, file, direction, remaining, done, step](size_t index) {
+    if (index == remaining->size()) {
+      done->complete();
+      return;
+    }
+    const auto [offset, size] = (*remaining)[index];
+    auto self = step.lock();
+    continuations_.after(access(client, file, offset, size, direction), [self, index] { (*self)(index + 1); });
+  };
+  (*next)(0);
+  return done;
+}
+
+ActivityPtr StorageSystem::metadata_request(const Client& client, FileId file)
+{
+  return metadata(client, file, platform_.storage().request_overhead, "file pointer");
+}
+
+ActivityPtr StorageSystem::metadata(const Client& client, FileId file, double cost, const std::string& what)
+{
+  auto done = std::make_shared<IoOperation>(what);
+  if (servers_.empty()) {
+    continuations_.after_delay(cost, what, [done] { done->complete(); });
+    return done;
+  }
+  const size_t index = files_.at(file).first_server;
+  const platform::HostId host = servers_[index]->host();
+  const int server_rank = first_server_rank_ + static_cast<int>(index);
+  const double message = platform_.storage().request_size;
+  send(client.host, client.rank, host, server_rank, message, [=, this] {
+    continuations_.after_delay(cost, what, [=, this] {
+      send(host, server_rank, client.host, client.rank, message, [done] { done->complete(); });
+    });
+  });
+  return done;
+}
+
+ActivityPtr StorageSystem::open(const Client& client, FileId file)
+{
+  return metadata(client, file, platform_.storage().open_cost, "open");
+}
+
+ActivityPtr StorageSystem::close(const Client& client, FileId file)
+{
+  return metadata(client, file, platform_.storage().close_cost, "close");
+}
+
+ActivityPtr StorageSystem::set_size(const Client& client, FileId file, double size)
+{
+  ActivityPtr done = metadata(client, file, platform_.storage().request_overhead, "set size");
+  files_.at(file).size = size;
+  return done;
+}
+
+ActivityPtr StorageSystem::sync(const Client& client, FileId file)
+{
+  auto done = std::make_shared<IoOperation>("sync");
+  if (servers_.empty()) {
+    continuations_.after_delay(0, "sync", [done] { done->complete(); });
+    return done;
+  }
+  const FileState& state = files_.at(file);
+  const platform::StorageSpec& storage = platform_.storage();
+  auto finished = countdown(static_cast<size_t>(state.striping.count), done);
+  for (int k = 0; k < state.striping.count; ++k) {
+    const size_t index = server_of_unit(state, static_cast<uint64_t>(k));
+    FileServer& server = *servers_[index];
+    const platform::HostId host = server.host();
+    const int server_rank = first_server_rank_ + static_cast<int>(index);
+    send(client.host, client.rank, host, server_rank, storage.request_size, [=, this, &server] {
+      continuations_.after(server.sync(file), [=, this] {
+        send(host, server_rank, client.host, client.rank, storage.request_size, finished);
+      });
+    });
+  }
+  return done;
+}
+
+} // namespace mpisim::io
