@@ -24,6 +24,9 @@ int main(int argc, char** argv)
   MPI_Info_free(&info);
   for (int b = 0; b < blocks; ++b)
     MPI_File_write_at_all(fh, ((MPI_Offset)b * size + rank) * block, data, block, MPI_BYTE, MPI_STATUS_IGNORE);
+  /* An aggregator returns from the last write_all when its own domain is written, not the others' (the size is the
+   * file system's, updated as each write ends): the barrier makes every write done before the size is read. */
+  MPI_Barrier(MPI_COMM_WORLD);
   MPI_Offset bytes;
   MPI_File_get_size(fh, &bytes);
   if (rank == 0)
