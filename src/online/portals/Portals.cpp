@@ -1,6 +1,7 @@
 #include "online/portals/Portals.hpp"
 
 #include "kernel/Activity.hpp"
+#include "kernel/MemoryContexts.hpp"
 #include "models/NetworkModel.hpp"
 #include "online/runtime/Runtime.hpp"
 
@@ -1040,6 +1041,84 @@ bool Portals::entry_matches(const ListEntry& entry, const Operation& op, ptl_siz
   return true;
 }
 
+// Runs `body` with `rank`'s private memory in place when `address` is private to ranks (globals under swap
+// privatization live at the same addresses for every rank): the NIC's callbacks run outside the ranks' actors.
+template <class Body> void in_memory_of(kernel::Engine& engine, int rank, const void* address, Body&& body)
+{
+  kernel::MemoryContexts* contexts = engine.memory_contexts();
+  if (contexts != nullptr && contexts->is_private(address)) {
+    const kernel::MemoryContextScope scope(engine, rank);
+    body();
+  } else {
+    body();
+  }
+}
+
+// The data of an operation, moved at the target's processing: the payload into the target's entry (or combined with
+// it), and the target's former contents back into the initiator's get MD. Each side is touched in its own memory.
+void Portals::move_data(Operation& op, char* target, ptl_size_t mlength)
+{
+  if (mlength == 0)
+    return;
+  const OperationArgs& a = op.args;
+  kernel::Engine& engine = runtime_.simulation().engine();
+  MemoryDescriptor* put_md = find_md(a.put_md);
+  MemoryDescriptor* get_md = find_md(a.get_md);
+  auto is_private = [&engine](const void* address) {
+    return engine.memory_contexts() != nullptr && engine.memory_contexts()->is_private(address);
+  };
+  if (a.kind == NicKind::Get && get_md != nullptr) { // the common cases in one copy: heap buffers on both sides
+    char* reply_to = static_cast<char*>(get_md->md.start) + a.get_offset;
+    if (not is_private(target) && not is_private(reply_to)) {
+      std::memmove(reply_to, target, mlength);
+      return;
+    }
+  }
+  std::vector<char> payload;
+  if (a.kind != NicKind::Get) {
+    if (not op.snapshot.empty()) {
+      payload.assign(op.snapshot.begin(), op.snapshot.begin() + static_cast<std::ptrdiff_t>(mlength));
+    } else if (put_md != nullptr) {
+      const char* source = static_cast<const char*>(put_md->md.start) + a.put_offset;
+      if (a.kind == NicKind::Put && not is_private(source) && not is_private(target)) {
+        std::memmove(target, source, mlength);
+        return;
+      }
+      in_memory_of(engine, op.initiator_rank, source, [&] { payload.assign(source, source + mlength); });
+    }
+  }
+  std::vector<char> former;
+  in_memory_of(engine, op.target_rank, target, [&] {
+    if (a.kind != NicKind::Put && a.kind != NicKind::Atomic)
+      former.assign(target, target + mlength);
+    switch (a.kind) {
+    case NicKind::Put:
+      if (not payload.empty())
+        std::memmove(target, payload.data(), mlength);
+      break;
+    case NicKind::Get: break;
+    case NicKind::Atomic:
+    case NicKind::FetchAtomic:
+      if (not payload.empty())
+        apply_atomic(a.op, a.datatype, target, payload.data(), mlength);
+      break;
+    case NicKind::Swap: {
+      const size_t element = datatype_size(a.datatype);
+      const std::vector<char> zero(element, 0);
+      const char* operand = op.swap_operand.empty() ? zero.data() : op.swap_operand.data();
+      if (not payload.empty())
+        for (size_t i = 0; i + element <= mlength; i += element)
+          apply_swap(a.op, a.datatype, target + i, payload.data() + i, operand);
+      break;
+    }
+    }
+  });
+  if (not former.empty() && get_md != nullptr) {
+    char* reply_to = static_cast<char*>(get_md->md.start) + a.get_offset;
+    in_memory_of(engine, op.initiator_rank, reply_to, [&] { std::memcpy(reply_to, former.data(), mlength); });
+  }
+}
+
 TargetAnswer Portals::process_at_target(Operation& op)
 {
   const OperationArgs& a = op.args;
@@ -1089,48 +1168,7 @@ TargetAnswer Portals::process_at_target(Operation& op)
   op.mlength = mlength;
   op.remote_offset = offset;
 
-  // The data, moved now (the NIC's date for the target's processing).
-  MemoryDescriptor* put_md = find_md(a.put_md);
-  MemoryDescriptor* get_md = find_md(a.get_md);
-  const char* source = nullptr;
-  if (kind != NicKind::Get)
-    source = not op.snapshot.empty() || a.length == 0
-                 ? op.snapshot.data()
-                 : (put_md != nullptr ? static_cast<const char*>(put_md->md.start) + a.put_offset : nullptr);
-  char* reply_to = get_md != nullptr ? static_cast<char*>(get_md->md.start) + a.get_offset : nullptr;
-  if (mlength > 0) {
-    switch (kind) {
-    case NicKind::Put:
-      if (source != nullptr)
-        std::memmove(target, source, mlength);
-      break;
-    case NicKind::Get:
-      if (reply_to != nullptr)
-        std::memmove(reply_to, target, mlength);
-      break;
-    case NicKind::Atomic:
-      if (source != nullptr)
-        apply_atomic(a.op, a.datatype, target, source, mlength);
-      break;
-    case NicKind::FetchAtomic:
-      if (reply_to != nullptr)
-        std::memmove(reply_to, target, mlength);
-      if (source != nullptr)
-        apply_atomic(a.op, a.datatype, target, source, mlength);
-      break;
-    case NicKind::Swap: {
-      if (reply_to != nullptr)
-        std::memmove(reply_to, target, mlength);
-      const size_t element = datatype_size(a.datatype);
-      const std::vector<char> zero(element, 0);
-      const char* operand = op.swap_operand.empty() ? zero.data() : op.swap_operand.data();
-      if (source != nullptr)
-        for (size_t i = 0; i + element <= mlength; i += element)
-          apply_swap(a.op, a.datatype, target + i, source + i, operand);
-      break;
-    }
-    }
-  }
+  move_data(op, target, mlength);
   answer.response_bytes = fetch ? static_cast<double>(mlength) : 0;
   if (is_put_like(kind) && (me.options & PTL_ME_ACK_DISABLE) != 0)
     answer.respond = false;

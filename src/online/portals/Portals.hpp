@@ -187,6 +187,7 @@ private:
   ptl_process_t id_seen_by(const NetworkInterface& target_ni, int initiator_rank) const;
   bool entry_matches(const ListEntry& entry, const Operation& op, ptl_size_t rlength) const;
   void unlink_entry(NetworkInterface& ni, ListEntry& entry, bool automatic);
+  void move_data(Operation& op, char* target, ptl_size_t mlength);
   bool match_unexpected(NetworkInterface& ni, PortalTableEntry& pte, ListEntry& entry);
   void wait_on(Waiters& waiters, const char* what);
   int me() const;
