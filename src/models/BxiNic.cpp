@@ -379,23 +379,12 @@ void BxiFabric::transmit_request(platform::HostId node, const std::shared_ptr<Ni
   arm_retransmission(op);
   if (op->wants_send && not op->send_fired_ && payload <= settings_.early_send)
     fire_send(op, 0); // kept in the NIC's E2E context: the buffer is free at once
+  auto arrived = [this, op] { request_arrived(op); };
   if (payload_mode(settings_, payload, op->matching) != PayloadMode::Dma) {
-    free_tx();
-    send_on_wire(node, op->dst_node, bytes, [this, op] { request_arrived(op); });
+    send_on_wire(node, op->dst_node, bytes, std::move(free_tx), std::move(arrived));
     return;
   }
-  // DMA: the NIC reads the payload from host memory; the message goes on the wire once the first PCIe packet is in,
-  // and is whole at the target when both the read and the wire transfer are through (thesis Fig. 4.10).
-  auto pending = std::make_shared<int>(2);
-  auto reached = [this, op, pending] {
-    if (--*pending == 0)
-      request_arrived(op);
-  };
-  pci_transfer(node, payload, reached);
-  after(dma_fill(payload), [this, node, op, bytes, reached, free_tx = std::move(free_tx)] {
-    free_tx();
-    send_on_wire(node, op->dst_node, bytes, reached);
-  });
+  send_dma(node, op->dst_node, payload, bytes, std::move(free_tx), std::move(arrived));
 }
 
 void BxiFabric::transmit_response(platform::HostId node, const std::shared_ptr<NicOperation>& op,
@@ -404,21 +393,46 @@ void BxiFabric::transmit_response(platform::HostId node, const std::shared_ptr<N
   const double payload = op->answer_.response_bytes;
   const double bytes = payload + settings_.header_size;
   const platform::HostId initiator = op->src_node;
+  auto arrived = [this, op] { answer_arrived(op); };
+  arm_response_retransmission(op);
   if (payload <= 0) { // a Portals ACK, or a response carrying a failure
-    free_tx();
-    send_on_wire(node, initiator, bytes, [this, op] { answer_arrived(op); });
+    send_on_wire(node, initiator, bytes, std::move(free_tx), std::move(arrived));
     return;
   }
   // Every response payload is read by DMA (thesis section 4.3.3), with the same pipeline fill as a request.
-  auto pending = std::make_shared<int>(2);
-  auto reached = [this, op, pending] {
-    if (--*pending == 0)
-      answer_arrived(op);
+  send_dma(node, initiator, payload, bytes, std::move(free_tx), std::move(arrived));
+}
+
+// DMA: the NIC reads the payload from host memory; the message goes on the wire once the first PCIe packet is in
+// (pipeline fill), the transmit stage is free once both the read and the wire's serialization are through, and the
+// last byte arrives the route's latency later (thesis Fig. 4.10).
+void BxiFabric::send_dma(platform::HostId node, platform::HostId dst, double payload, double bytes,
+                         std::function<void()> free_tx, std::function<void()> arrived)
+{
+  struct Join {
+    int pending = 2;
+    bool lost = false;
+    std::function<void()> free_tx, arrived;
   };
-  pci_transfer(node, payload, reached);
-  after(dma_fill(payload), [this, node, initiator, bytes, reached, free_tx = std::move(free_tx)] {
-    free_tx();
-    send_on_wire(node, initiator, bytes, reached);
+  auto join = std::make_shared<Join>();
+  join->free_tx = std::move(free_tx);
+  join->arrived = std::move(arrived);
+  const double latency = route(node, dst).latency;
+  auto part_done = [this, join, latency] {
+    if (--join->pending > 0)
+      return;
+    join->free_tx();
+    if (not join->lost)
+      after(latency, std::move(join->arrived));
+  };
+  pci_transfer(node, payload, part_done);
+  after(dma_fill(payload), [this, node, dst, bytes, join, part_done] {
+    const Route& r = route(node, dst);
+    ++counters_.wire_messages;
+    join->lost = lost_on_wire(node, dst);
+    if (join->lost)
+      ++counters_.lost;
+    transfer(bytes, 0, r.constraints, part_done);
   });
 }
 
@@ -434,17 +448,23 @@ bool BxiFabric::lost_on_wire(platform::HostId src, platform::HostId dst)
   return settings_.corruption_rate > 0 && next_uniform(random_state_) < settings_.corruption_rate;
 }
 
-void BxiFabric::send_on_wire(platform::HostId src, platform::HostId dst, double bytes, std::function<void()> arrived)
+void BxiFabric::send_on_wire(platform::HostId src, platform::HostId dst, double bytes, std::function<void()> serialized,
+                             std::function<void()> arrived)
 {
   ++counters_.wire_messages;
   const bool lost = lost_on_wire(src, dst);
-  const Route& r = route(src, dst);
-  if (lost) {
+  if (lost)
     ++counters_.lost;
-    transfer(bytes, r.latency, r.constraints, [] {}); // it still takes the links; the target drops it (CRC, link)
-    return;
-  }
-  transfer(bytes, r.latency, r.constraints, std::move(arrived));
+  const Route& r = route(src, dst);
+  // The NIC pushes the message onto the cable (its bytes shared with the other flows of the route), then the last
+  // byte travels the route's latency: a lone message takes L + S/B, and the sender is free after S/B.
+  transfer(bytes, 0, r.constraints,
+           [this, latency = r.latency, lost, serialized = std::move(serialized), arrived = std::move(arrived)] {
+             if (serialized)
+               serialized();
+             if (not lost) // a lost message still took the links; the target drops it (CRC, link down)
+               after(latency, arrived);
+           });
 }
 
 // ---- The receive stage and the E2E unit ---------------------------------------------------------------------------
@@ -457,6 +477,7 @@ void BxiFabric::request_arrived(const std::shared_ptr<NicOperation>& op)
   const double delay =
       settings_.rx_delay + (dma ? dma_fill(payload) - (settings_.model_pci ? settings_.pci_latency : 0) : 0);
   after(delay, [this, op, payload] {
+    op->received_ = true; // the request's E2E is done: a lost answer is the target's to send again
     if (not op->delivered_) {
       op->delivered_ = true;
       op->answer_ = op->on_target();
@@ -475,7 +496,7 @@ void BxiFabric::request_arrived(const std::shared_ptr<NicOperation>& op)
       if (op->wants_answer)
         op->on_answer(answer.fail);
     } else if (settings_.e2e && not settings_.quick_acks) { // nothing asked back: a BXI ACK for the E2E unit
-      send_on_wire(op->dst_node, op->src_node, settings_.header_size, [this, op] { acknowledge(op); });
+      send_on_wire(op->dst_node, op->src_node, settings_.header_size, nullptr, [this, op] { acknowledge(op); });
     } else {
       acknowledge(op);
     }
@@ -494,7 +515,7 @@ void BxiFabric::answer_arrived(const std::shared_ptr<NicOperation>& op)
     if (payload > 0)
       pci_transfer(op->src_node, payload, [] {});
     if (settings_.e2e) // the BXI ACK of the answer: unreliable, traffic only
-      send_on_wire(op->src_node, op->dst_node, settings_.header_size, [] {});
+      send_on_wire(op->src_node, op->dst_node, settings_.header_size, nullptr, [] {});
     acknowledge(op);
     if (op->wants_answer)
       op->on_answer(op->answer_.fail);
@@ -523,7 +544,7 @@ void BxiFabric::arm_retransmission(const std::shared_ptr<NicOperation>& op)
   if (not settings_.e2e)
     return;
   after(settings_.retry_timeout, [this, op] {
-    if (op->acknowledged_ || op->answered_)
+    if (op->acknowledged_ || op->answered_ || op->received_)
       return;
     if (op->attempts_ >= settings_.max_retries) { // given up: the operation fails at the initiator
       ++counters_.failures;
@@ -534,6 +555,26 @@ void BxiFabric::arm_retransmission(const std::shared_ptr<NicOperation>& op)
     ++op->attempts_;
     ++counters_.retransmissions;
     enqueue(op->src_node, {op, false, true});
+  });
+}
+
+// The target's E2E unit keeps a copy of each Portals ACK and response until the initiator has it (its BXI ACK).
+void BxiFabric::arm_response_retransmission(const std::shared_ptr<NicOperation>& op)
+{
+  if (not settings_.e2e)
+    return;
+  after(settings_.retry_timeout, [this, op] {
+    if (op->answered_)
+      return;
+    if (op->response_attempts_ >= settings_.max_retries) {
+      ++counters_.failures;
+      op->answered_ = true;
+      acknowledge_failed(op);
+      return;
+    }
+    ++op->response_attempts_;
+    ++counters_.retransmissions;
+    enqueue(op->dst_node, {op, true, true});
   });
 }
 

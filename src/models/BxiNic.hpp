@@ -101,7 +101,9 @@ private:
   bool answered_ = false;  // the initiator heard back (or gave up)
   bool delivered_ = false; // the target processed it (a retransmission re-sends the answer only)
   bool acknowledged_ = false;
+  bool received_ = false; // the target has the request: its E2E copy at the initiator is released
   int attempts_ = 0;
+  int response_attempts_ = 0;
   uint64_t id_ = 0;
   TargetAnswer answer_;
 };
@@ -167,14 +169,19 @@ private:
   void process_next(platform::HostId node, bool responses);
   void transmit_request(platform::HostId node, const std::shared_ptr<NicOperation>& op, std::function<void()> free_tx);
   void transmit_response(platform::HostId node, const std::shared_ptr<NicOperation>& op, std::function<void()> free_tx);
-  // A message on the wire from `src` to `dst`: `arrived` runs at the destination unless the message is lost.
-  void send_on_wire(platform::HostId src, platform::HostId dst, double bytes, std::function<void()> arrived);
+  // A message on the wire from `src` to `dst`: `serialized` (may be null) runs when its last byte has left, `arrived`
+  // at the destination, unless the message is lost.
+  void send_on_wire(platform::HostId src, platform::HostId dst, double bytes, std::function<void()> serialized,
+                    std::function<void()> arrived);
+  void send_dma(platform::HostId node, platform::HostId dst, double payload, double bytes,
+                std::function<void()> free_tx, std::function<void()> arrived);
   bool lost_on_wire(platform::HostId src, platform::HostId dst);
   void request_arrived(const std::shared_ptr<NicOperation>& op);
   void answer_arrived(const std::shared_ptr<NicOperation>& op);
   void acknowledge(const std::shared_ptr<NicOperation>& op);
   void fire_send(const std::shared_ptr<NicOperation>& op, uint32_t fail);
   void acknowledge_failed(const std::shared_ptr<NicOperation>& op);
+  void arm_response_retransmission(const std::shared_ptr<NicOperation>& op);
   void arm_retransmission(const std::shared_ptr<NicOperation>& op);
   bool flow_control_allows(const NicOperation& op) const;
   void count_inflight(const NicOperation& op, int delta);

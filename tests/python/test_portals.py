@@ -133,10 +133,13 @@ def test_retransmission_after_link_failure(built):
 
 
 def test_flow_control_limit(built):
-    # Two Puts back to back. Without a limit the second leaves TX 200 ns after the first (ACK at 5.518); with one
-    # request in flight per process pair it waits for the first ACK (5.318), then TX, wire, RX, and the ACK back.
+    # Two Puts back to back. Without a limit the second is processed by TX once the first's 108 B have left (0.418),
+    # leaves at 0.618, is whole at the target at 2.726 and PUT at 3.026, which is after the first's ACK left the
+    # target's TX (2.718 + 200 ns + 100 ns on the cable): its ACK follows at 3.026 + 2.6 = 5.626. With one request in
+    # flight per process pair it waits for the first ACK (5.318), then TX, wire, RX, and the ACK back.
     free = run_timing(built, "put", "8", "2")
-    assert date(free, "PTL_EVENT_ACK", 1) == pytest.approx(5.318 + TX, abs=2e-3)
+    assert date(free, "PTL_EVENT_PUT", 1) == pytest.approx(0.418 + TX + 2.108 + RX, abs=2e-3)
+    assert date(free, "PTL_EVENT_ACK", 1) == pytest.approx(0.418 + TX + 2.108 + RX + ACK_BACK, abs=2e-3)
     limited = run_timing(built, "put", "8", "2", extra=["--param", "max-inflight-process-pair=1"])
     second_put = 5.318 + TX + 2.108 + RX
     assert date(limited, "PTL_EVENT_PUT", 1) == pytest.approx(second_put, abs=2e-3)
