@@ -29,8 +29,10 @@ public:
 private:
   void activity_done(kernel::Activity&) override
   {
-    auto done = std::move(done_);
-    done();
+    if (done_) {
+      auto done = std::move(done_);
+      done();
+    }
   }
   std::function<void()> done_;
 };
@@ -219,7 +221,8 @@ void BxiFabric::transfer(double bytes, double latency, const std::vector<solver:
                          std::function<void()> done)
 {
   if (bytes <= 0 || constraints.empty()) {
-    after(latency, std::move(done));
+    if (done)
+      after(latency, std::move(done));
     return;
   }
   auto start = [this, bytes, &constraints, done = std::move(done)]() mutable {
@@ -238,11 +241,14 @@ void BxiFabric::transfer(double bytes, double latency, const std::vector<solver:
 void BxiFabric::pci_transfer(platform::HostId node, double bytes, std::function<void()> done)
 {
   if (not settings_.model_pci) {
-    after(0, std::move(done));
+    if (done)
+      after(0, std::move(done));
     return;
   }
   ++counters_.pci_transfers;
-  transfer(bytes, settings_.pci_latency, nodes_[node].pci, std::move(done));
+  // A background write (nobody waits for it) only takes its share of the link: its latency changes nothing.
+  const double latency = done ? settings_.pci_latency : 0;
+  transfer(bytes, latency, nodes_[node].pci, std::move(done));
 }
 
 double BxiFabric::pci_time(double bytes) const
@@ -379,12 +385,13 @@ void BxiFabric::transmit_request(platform::HostId node, const std::shared_ptr<Ni
   arm_retransmission(op);
   if (op->wants_send && not op->send_fired_ && payload <= settings_.early_send)
     fire_send(op, 0); // kept in the NIC's E2E context: the buffer is free at once
-  auto arrived = [this, op] { request_arrived(op); };
-  if (payload_mode(settings_, payload, op->matching) != PayloadMode::Dma) {
-    send_on_wire(node, op->dst_node, bytes, std::move(free_tx), std::move(arrived));
+  auto processed = [this, op] { request_processed(op); };
+  const bool dma = payload_mode(settings_, payload, op->matching) == PayloadMode::Dma;
+  if (not dma) {
+    send_on_wire(node, op->dst_node, bytes, std::move(free_tx), std::move(processed), receive_delay(payload, false));
     return;
   }
-  send_dma(node, op->dst_node, payload, bytes, std::move(free_tx), std::move(arrived));
+  send_dma(node, op->dst_node, payload, bytes, std::move(free_tx), std::move(processed), receive_delay(payload, true));
 }
 
 void BxiFabric::transmit_response(platform::HostId node, const std::shared_ptr<NicOperation>& op,
@@ -393,21 +400,21 @@ void BxiFabric::transmit_response(platform::HostId node, const std::shared_ptr<N
   const double payload = op->answer_.response_bytes;
   const double bytes = payload + settings_.header_size;
   const platform::HostId initiator = op->src_node;
-  auto arrived = [this, op] { answer_arrived(op); };
+  auto processed = [this, op] { answer_processed(op); };
   arm_response_retransmission(op);
   if (payload <= 0) { // a Portals ACK, or a response carrying a failure
-    send_on_wire(node, initiator, bytes, std::move(free_tx), std::move(arrived));
+    send_on_wire(node, initiator, bytes, std::move(free_tx), std::move(processed), receive_delay(0, false));
     return;
   }
   // Every response payload is read by DMA (thesis section 4.3.3), with the same pipeline fill as a request.
-  send_dma(node, initiator, payload, bytes, std::move(free_tx), std::move(arrived));
+  send_dma(node, initiator, payload, bytes, std::move(free_tx), std::move(processed), receive_delay(payload, true));
 }
 
 // DMA: the NIC reads the payload from host memory; the message goes on the wire once the first PCIe packet is in
 // (pipeline fill), the transmit stage is free once both the read and the wire's serialization are through, and the
 // last byte arrives the route's latency later (thesis Fig. 4.10).
 void BxiFabric::send_dma(platform::HostId node, platform::HostId dst, double payload, double bytes,
-                         std::function<void()> free_tx, std::function<void()> arrived)
+                         std::function<void()> free_tx, std::function<void()> arrived, double receive)
 {
   struct Join {
     int pending = 2;
@@ -417,7 +424,7 @@ void BxiFabric::send_dma(platform::HostId node, platform::HostId dst, double pay
   auto join = std::make_shared<Join>();
   join->free_tx = std::move(free_tx);
   join->arrived = std::move(arrived);
-  const double latency = route(node, dst).latency;
+  const double latency = route(node, dst).latency + receive;
   auto part_done = [this, join, latency] {
     if (--join->pending > 0)
       return;
@@ -449,7 +456,7 @@ bool BxiFabric::lost_on_wire(platform::HostId src, platform::HostId dst)
 }
 
 void BxiFabric::send_on_wire(platform::HostId src, platform::HostId dst, double bytes, std::function<void()> serialized,
-                             std::function<void()> arrived)
+                             std::function<void()> arrived, double receive)
 {
   ++counters_.wire_messages;
   const bool lost = lost_on_wire(src, dst);
@@ -458,31 +465,35 @@ void BxiFabric::send_on_wire(platform::HostId src, platform::HostId dst, double 
   const Route& r = route(src, dst);
   // The NIC pushes the message onto the cable (its bytes shared with the other flows of the route), then the last
   // byte travels the route's latency: a lone message takes L + S/B, and the sender is free after S/B.
-  transfer(bytes, 0, r.constraints,
-           [this, latency = r.latency, lost, serialized = std::move(serialized), arrived = std::move(arrived)] {
-             if (serialized)
-               serialized();
-             if (not lost) // a lost message still took the links; the target drops it (CRC, link down)
-               after(latency, arrived);
-           });
+  transfer(
+      bytes, 0, r.constraints,
+      [this, latency = r.latency + receive, lost, serialized = std::move(serialized), arrived = std::move(arrived)] {
+        if (serialized)
+          serialized();
+        if (not lost && arrived) // a lost message still took the links; the target drops it (CRC, link down)
+          after(latency, arrived);
+      });
 }
 
 // ---- The receive stage and the E2E unit ---------------------------------------------------------------------------
 
-void BxiFabric::request_arrived(const std::shared_ptr<NicOperation>& op)
+// Receive processing, plus the last PCIe packet's write before events for a DMA payload (pipeline fill, thesis
+// section 4.3.3). Scheduled with the arrival itself (the receive stage is not a queue): one event per message.
+double BxiFabric::receive_delay(double payload, bool dma) const
+{
+  return settings_.rx_delay + (dma ? dma_fill(payload) - (settings_.model_pci ? settings_.pci_latency : 0) : 0);
+}
+
+void BxiFabric::request_processed(const std::shared_ptr<NicOperation>& op)
 {
   const double payload = op->request_payload;
-  const bool dma = payload_mode(settings_, payload, op->matching) == PayloadMode::Dma;
-  // Receive processing, plus the last PCIe packet's write before events (pipeline fill, thesis section 4.3.3).
-  const double delay =
-      settings_.rx_delay + (dma ? dma_fill(payload) - (settings_.model_pci ? settings_.pci_latency : 0) : 0);
-  after(delay, [this, op, payload] {
+  {
     op->received_ = true; // the request's E2E is done: a lost answer is the target's to send again
     if (not op->delivered_) {
       op->delivered_ = true;
       op->answer_ = op->on_target();
       if (payload > 0) // the payload's write to host memory, in the background: it only congests the target's PCIe
-        pci_transfer(op->dst_node, payload, [] {});
+        pci_transfer(op->dst_node, payload, nullptr);
     }
     if (op->answered_)
       return;
@@ -500,26 +511,24 @@ void BxiFabric::request_arrived(const std::shared_ptr<NicOperation>& op)
     } else {
       acknowledge(op);
     }
-  });
+  };
 }
 
-void BxiFabric::answer_arrived(const std::shared_ptr<NicOperation>& op)
+void BxiFabric::answer_processed(const std::shared_ptr<NicOperation>& op)
 {
   const double payload = op->answer_.response_bytes;
-  const double delay =
-      settings_.rx_delay + (payload > 0 ? dma_fill(payload) - (settings_.model_pci ? settings_.pci_latency : 0) : 0);
-  after(delay, [this, op, payload] {
+  {
     if (op->answered_)
       return;
     op->answered_ = true;
     if (payload > 0)
-      pci_transfer(op->src_node, payload, [] {});
+      pci_transfer(op->src_node, payload, nullptr);
     if (settings_.e2e) // the BXI ACK of the answer: unreliable, traffic only
-      send_on_wire(op->src_node, op->dst_node, settings_.header_size, nullptr, [] {});
+      send_on_wire(op->src_node, op->dst_node, settings_.header_size, nullptr, nullptr);
     acknowledge(op);
     if (op->wants_answer)
       op->on_answer(op->answer_.fail);
-  });
+  };
 }
 
 void BxiFabric::acknowledge(const std::shared_ptr<NicOperation>& op)
@@ -539,43 +548,75 @@ void BxiFabric::fire_send(const std::shared_ptr<NicOperation>& op, uint32_t fail
   op->on_send(fail);
 }
 
+// The E2E unit of each node keeps its copies in one FIFO: the timeout is constant, so deadlines come out in the order
+// the messages left (thesis section 4.2, Fig. 4.3), and one timer per node serves them all.
+void BxiFabric::arm_e2e(platform::HostId node, const std::shared_ptr<NicOperation>& op, bool response)
+{
+  Node& n = nodes_[node];
+  n.e2e.push_back({engine_.now() + settings_.retry_timeout, op, response});
+  if (not n.e2e_timer_armed) {
+    n.e2e_timer_armed = true;
+    after(settings_.retry_timeout, [this, node] { e2e_check(node); });
+  }
+}
+
+void BxiFabric::e2e_check(platform::HostId node)
+{
+  Node& n = nodes_[node];
+  while (not n.e2e.empty() && n.e2e.front().deadline <= engine_.now() + kernel::kTimePrecision) {
+    E2eCopy copy = std::move(n.e2e.front());
+    n.e2e.pop_front();
+    if (copy.response)
+      response_timed_out(copy.operation);
+    else
+      request_timed_out(copy.operation);
+  }
+  n.e2e_timer_armed = not n.e2e.empty();
+  if (n.e2e_timer_armed)
+    after(n.e2e.front().deadline - engine_.now(), [this, node] { e2e_check(node); });
+}
+
 void BxiFabric::arm_retransmission(const std::shared_ptr<NicOperation>& op)
 {
-  if (not settings_.e2e)
+  if (settings_.e2e)
+    arm_e2e(op->src_node, op, false);
+}
+
+void BxiFabric::request_timed_out(const std::shared_ptr<NicOperation>& op)
+{
+  if (op->acknowledged_ || op->answered_ || op->received_)
     return;
-  after(settings_.retry_timeout, [this, op] {
-    if (op->acknowledged_ || op->answered_ || op->received_)
-      return;
-    if (op->attempts_ >= settings_.max_retries) { // given up: the operation fails at the initiator
-      ++counters_.failures;
-      op->answered_ = true;
-      acknowledge_failed(op);
-      return;
-    }
-    ++op->attempts_;
-    ++counters_.retransmissions;
-    enqueue(op->src_node, {op, false, true});
-  });
+  if (op->attempts_ >= settings_.max_retries) { // given up: the operation fails at the initiator
+    ++counters_.failures;
+    op->answered_ = true;
+    acknowledge_failed(op);
+    return;
+  }
+  ++op->attempts_;
+  ++counters_.retransmissions;
+  enqueue(op->src_node, {op, false, true});
 }
 
 // The target's E2E unit keeps a copy of each Portals ACK and response until the initiator has it (its BXI ACK).
 void BxiFabric::arm_response_retransmission(const std::shared_ptr<NicOperation>& op)
 {
-  if (not settings_.e2e)
+  if (settings_.e2e)
+    arm_e2e(op->dst_node, op, true);
+}
+
+void BxiFabric::response_timed_out(const std::shared_ptr<NicOperation>& op)
+{
+  if (op->answered_)
     return;
-  after(settings_.retry_timeout, [this, op] {
-    if (op->answered_)
-      return;
-    if (op->response_attempts_ >= settings_.max_retries) {
-      ++counters_.failures;
-      op->answered_ = true;
-      acknowledge_failed(op);
-      return;
-    }
-    ++op->response_attempts_;
-    ++counters_.retransmissions;
-    enqueue(op->dst_node, {op, true, true});
-  });
+  if (op->response_attempts_ >= settings_.max_retries) {
+    ++counters_.failures;
+    op->answered_ = true;
+    acknowledge_failed(op);
+    return;
+  }
+  ++op->response_attempts_;
+  ++counters_.retransmissions;
+  enqueue(op->dst_node, {op, true, true});
 }
 
 void BxiFabric::acknowledge_failed(const std::shared_ptr<NicOperation>& op)

@@ -145,7 +145,14 @@ private:
     std::deque<Command> queue;
     bool busy = false;
   };
+  struct E2eCopy {
+    double deadline;
+    std::shared_ptr<NicOperation> operation;
+    bool response;
+  };
   struct Node {
+    std::deque<E2eCopy> e2e; // the E2E unit's copies, in deadline order
+    bool e2e_timer_armed = false;
     // The PCIe cap (fatpipe) and shared link a transfer of this node crosses; stable: the deferred flow starts
     // refer to it.
     std::vector<solver::CnstId> pci;
@@ -170,18 +177,23 @@ private:
   void transmit_request(platform::HostId node, const std::shared_ptr<NicOperation>& op, std::function<void()> free_tx);
   void transmit_response(platform::HostId node, const std::shared_ptr<NicOperation>& op, std::function<void()> free_tx);
   // A message on the wire from `src` to `dst`: `serialized` (may be null) runs when its last byte has left, `arrived`
-  // at the destination, unless the message is lost.
+  // once it is at the destination and `receive` more seconds have passed (its receive processing), unless it is lost.
   void send_on_wire(platform::HostId src, platform::HostId dst, double bytes, std::function<void()> serialized,
-                    std::function<void()> arrived);
+                    std::function<void()> arrived, double receive = 0);
   void send_dma(platform::HostId node, platform::HostId dst, double payload, double bytes,
-                std::function<void()> free_tx, std::function<void()> arrived);
+                std::function<void()> free_tx, std::function<void()> arrived, double receive);
+  double receive_delay(double payload, bool dma) const;
   bool lost_on_wire(platform::HostId src, platform::HostId dst);
-  void request_arrived(const std::shared_ptr<NicOperation>& op);
-  void answer_arrived(const std::shared_ptr<NicOperation>& op);
+  void request_processed(const std::shared_ptr<NicOperation>& op);
+  void answer_processed(const std::shared_ptr<NicOperation>& op);
   void acknowledge(const std::shared_ptr<NicOperation>& op);
   void fire_send(const std::shared_ptr<NicOperation>& op, uint32_t fail);
   void acknowledge_failed(const std::shared_ptr<NicOperation>& op);
   void arm_response_retransmission(const std::shared_ptr<NicOperation>& op);
+  void arm_e2e(platform::HostId node, const std::shared_ptr<NicOperation>& op, bool response);
+  void e2e_check(platform::HostId node);
+  void request_timed_out(const std::shared_ptr<NicOperation>& op);
+  void response_timed_out(const std::shared_ptr<NicOperation>& op);
   void arm_retransmission(const std::shared_ptr<NicOperation>& op);
   bool flow_control_allows(const NicOperation& op) const;
   void count_inflight(const NicOperation& op, int delta);

@@ -1070,7 +1070,8 @@ void Portals::move_data(Operation& op, char* target, ptl_size_t mlength)
   if (a.kind == NicKind::Get && get_md != nullptr) { // the common cases in one copy: heap buffers on both sides
     char* reply_to = static_cast<char*>(get_md->md.start) + a.get_offset;
     if (not is_private(target) && not is_private(reply_to)) {
-      std::memmove(reply_to, target, mlength);
+      if (reply_to != target) // one buffer shared by both ranks (SMPI_SHARED_MALLOC): nothing to move
+        std::memmove(reply_to, target, mlength);
       return;
     }
   }
@@ -1081,7 +1082,8 @@ void Portals::move_data(Operation& op, char* target, ptl_size_t mlength)
     } else if (put_md != nullptr) {
       const char* source = static_cast<const char*>(put_md->md.start) + a.put_offset;
       if (a.kind == NicKind::Put && not is_private(source) && not is_private(target)) {
-        std::memmove(target, source, mlength);
+        if (source != target) // one buffer shared by both ranks (SMPI_SHARED_MALLOC): nothing to move
+          std::memmove(target, source, mlength);
         return;
       }
       in_memory_of(engine, op.initiator_rank, source, [&] { payload.assign(source, source + mlength); });
