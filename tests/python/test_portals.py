@@ -171,3 +171,22 @@ def test_models_lists_bxi():
     for name in ["pci-bandwidth", "pci-shared-bandwidth", "retry-timeout", "max-retries", "quick-acks",
                  "max-inflight-node-pair", "corruption-rate"]:
         assert name in done.stdout
+
+
+def test_benchmark_example_prints_its_readme(tmp_path):
+    """examples/portals/README.md: the command it quotes prints the lines it quotes."""
+    import shlex
+
+    folder = repo_path("examples", "portals")
+    with open(os.path.join(folder, "README.md")) as stream:
+        text = stream.read()
+    command = next(line.strip() for line in text.splitlines() if line.strip().startswith("mpisim run"))
+    expected = text.split("```\n", 2)[1]
+    program = str(tmp_path / "ptl_bench")
+    built = mpisim("cc", "-O2", os.path.join(folder, "ptl_bench.c"), "-o", program)
+    assert built.returncode == 0, built.stderr
+    arguments = shlex.split(command)[1:]
+    arguments[arguments.index("./ptl_bench")] = program
+    done = mpisim(*arguments)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == expected
