@@ -487,48 +487,46 @@ double BxiFabric::receive_delay(double payload, bool dma) const
 void BxiFabric::request_processed(const std::shared_ptr<NicOperation>& op)
 {
   const double payload = op->request_payload;
-  {
-    op->received_ = true; // the request's E2E is done: a lost answer is the target's to send again
-    if (not op->delivered_) {
-      op->delivered_ = true;
-      op->answer_ = op->on_target();
-      if (payload > 0) // the payload's write to host memory, in the background: it only congests the target's PCIe
-        pci_transfer(op->dst_node, payload, nullptr);
-    }
-    if (op->answered_)
-      return;
-    const TargetAnswer& answer = op->answer_;
-    const bool fetch = has_response_payload(op->kind);
-    if (answer.respond && (fetch || not settings_.quick_acks)) {
-      enqueue(op->dst_node, {op, true, false});
-    } else if (answer.respond) { // quick ACK: the initiator hears of it at once, no message
-      op->answered_ = true;
-      acknowledge(op);
-      if (op->wants_answer)
-        op->on_answer(answer.fail);
-    } else if (settings_.e2e && not settings_.quick_acks) { // nothing asked back: a BXI ACK for the E2E unit
-      send_on_wire(op->dst_node, op->src_node, settings_.header_size, nullptr, [this, op] { acknowledge(op); });
-    } else {
-      acknowledge(op);
-    }
-  };
+  op->received_ = true; // the request's E2E is done: a lost answer is the target's to send again
+  if (not op->delivered_) {
+    op->delivered_ = true;
+    op->answer_ = op->on_target();
+    if (payload > 0) // the payload's write to host memory, in the background: it only congests the target's PCIe
+      pci_transfer(op->dst_node, payload, nullptr);
+  }
+  if (op->answered_)
+    return;
+  const TargetAnswer& answer = op->answer_;
+  const bool fetch = has_response_payload(op->kind);
+  if (answer.respond && (fetch || not settings_.quick_acks)) {
+    enqueue(op->dst_node, {op, true, false});
+  } else if (answer.respond) { // quick ACK: the initiator hears of it at once, no message
+    op->answered_ = true;
+    acknowledge(op);
+    if (op->wants_answer)
+      op->on_answer(answer.fail);
+    finish(op);
+  } else if (settings_.e2e && not settings_.quick_acks) { // nothing asked back: a BXI ACK for the E2E unit
+    send_on_wire(op->dst_node, op->src_node, settings_.header_size, nullptr, [this, op] { acknowledge(op); });
+  } else {
+    acknowledge(op);
+  }
 }
 
 void BxiFabric::answer_processed(const std::shared_ptr<NicOperation>& op)
 {
   const double payload = op->answer_.response_bytes;
-  {
-    if (op->answered_)
-      return;
-    op->answered_ = true;
-    if (payload > 0)
-      pci_transfer(op->src_node, payload, nullptr);
-    if (settings_.e2e) // the BXI ACK of the answer: unreliable, traffic only
-      send_on_wire(op->src_node, op->dst_node, settings_.header_size, nullptr, nullptr);
-    acknowledge(op);
-    if (op->wants_answer)
-      op->on_answer(op->answer_.fail);
-  };
+  if (op->answered_)
+    return;
+  op->answered_ = true;
+  if (payload > 0)
+    pci_transfer(op->src_node, payload, nullptr);
+  if (settings_.e2e) // the BXI ACK of the answer: unreliable, traffic only
+    send_on_wire(op->src_node, op->dst_node, settings_.header_size, nullptr, nullptr);
+  acknowledge(op);
+  if (op->wants_answer)
+    op->on_answer(op->answer_.fail);
+  finish(op);
 }
 
 void BxiFabric::acknowledge(const std::shared_ptr<NicOperation>& op)
@@ -539,7 +537,17 @@ void BxiFabric::acknowledge(const std::shared_ptr<NicOperation>& op)
   count_inflight(*op, -1);
   if (op->wants_send && not op->send_fired_)
     fire_send(op, 0);
+  if (not op->wants_answer || (op->delivered_ && not op->answer_.respond)) // no answer will come
+    finish(op);
   process_next(op->src_node, false); // a flow-control slot may have freed
+}
+
+void BxiFabric::finish(const std::shared_ptr<NicOperation>& op)
+{
+  if (op->done_)
+    return;
+  op->done_ = true;
+  op->on_done();
 }
 
 void BxiFabric::fire_send(const std::shared_ptr<NicOperation>& op, uint32_t fail)
@@ -627,6 +635,7 @@ void BxiFabric::acknowledge_failed(const std::shared_ptr<NicOperation>& op)
     fire_send(op, NicOperation::kUndeliverable);
   if (op->wants_answer)
     op->on_answer(NicOperation::kUndeliverable);
+  finish(op);
   process_next(op->src_node, false);
 }
 

@@ -92,13 +92,17 @@ public:
   virtual void on_send(uint32_t fail) = 0;
   virtual TargetAnswer on_target() = 0; // once, even when the request is retransmitted
   virtual void on_answer(uint32_t fail) = 0;
+  // The NIC is done with it at the initiator: after the answer, or when none will come (none asked, the target's
+  // entry disables ACKs, or the operation failed).
+  virtual void on_done() {}
 
   static constexpr uint32_t kUndeliverable = 0xffffffffu;
 
 private:
   friend class BxiFabric;
   bool send_fired_ = false;
-  bool answered_ = false;  // the initiator heard back (or gave up)
+  bool answered_ = false; // the initiator heard back (or gave up)
+  bool done_ = false;
   bool delivered_ = false; // the target processed it (a retransmission re-sends the answer only)
   bool acknowledged_ = false;
   bool received_ = false; // the target has the request: its E2E copy at the initiator is released
@@ -187,6 +191,7 @@ private:
   void request_processed(const std::shared_ptr<NicOperation>& op);
   void answer_processed(const std::shared_ptr<NicOperation>& op);
   void acknowledge(const std::shared_ptr<NicOperation>& op);
+  void finish(const std::shared_ptr<NicOperation>& op);
   void fire_send(const std::shared_ptr<NicOperation>& op, uint32_t fail);
   void acknowledge_failed(const std::shared_ptr<NicOperation>& op);
   void arm_response_retransmission(const std::shared_ptr<NicOperation>& op);

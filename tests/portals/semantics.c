@@ -138,6 +138,15 @@ static void initiator(void)
   CHECK(PtlMDRelease(released));
   report("released_md", PtlMDRelease(released) == PTL_ARG_INVALID, "an MD released twice");
   report("eq_empty", PtlEQGet(eq, &event) == PTL_EQ_EMPTY, "nothing left in the initiator's queue");
+  /* An MD is in use until its operation's last event. */
+  ptl_handle_md_t busy;
+  ptl_md_t busy_desc = {.start = source, .length = 8, .options = 0, .eq_handle = eq, .ct_handle = PTL_CT_NONE};
+  CHECK(PtlMDBind(ni, &busy_desc, &busy));
+  CHECK(PtlPut(busy, 0, 8, PTL_ACK_REQ, rank_id(1), kMatch, 0x20, 0, NULL, 0));
+  report("md_in_use", PtlMDRelease(busy) == PTL_IN_USE, "an MD with an operation in flight");
+  wait_event(eq, PTL_EVENT_SEND);
+  wait_event(eq, PTL_EVENT_ACK);
+  report("md_released_after_ack", PtlMDRelease(busy) == PTL_OK, "the operation is over");
   signal_peer(1); // the target may check what it received
 }
 

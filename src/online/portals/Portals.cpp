@@ -233,8 +233,6 @@ public:
       portals.post_event(md->md.eq_handle, initiator_event(PTL_EVENT_SEND, failure, args.length));
     if ((options & PTL_MD_EVENT_CT_SEND) != 0)
       portals.count(md->md.ct_handle, failure == PTL_NI_OK, (options & PTL_MD_EVENT_CT_BYTES) != 0 ? args.length : 1);
-    if (not wants_answer)
-      release();
   }
 
   TargetAnswer on_target() override { return portals.process_at_target(*this); }
@@ -254,8 +252,9 @@ public:
       if ((options & (reply ? PTL_MD_EVENT_CT_REPLY : PTL_MD_EVENT_CT_ACK)) != 0)
         portals.count(md->md.ct_handle, failure == PTL_NI_OK, (options & PTL_MD_EVENT_CT_BYTES) != 0 ? mlength : 1);
     }
-    release();
   }
+
+  void on_done() override { release(); }
 
   ptl_event_t initiator_event(ptl_event_kind_t type, ptl_ni_fail_t failure, ptl_size_t length) const
   {
@@ -335,11 +334,14 @@ int Portals::me() const
 
 Portals& portals_of(Runtime& runtime)
 {
+  // One per run: a restarted attempt has a new runtime and engine (possibly at the same addresses as the previous).
   static std::unique_ptr<Portals> instance;
   static Runtime* owner = nullptr;
-  if (owner != &runtime || not instance) {
+  static const kernel::Engine* engine = nullptr;
+  if (owner != &runtime || engine != &runtime.simulation().engine() || not instance) {
     instance = std::make_unique<Portals>(runtime);
     owner = &runtime;
+    engine = &runtime.simulation().engine();
   }
   return *instance;
 }
