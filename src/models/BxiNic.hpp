@@ -121,6 +121,9 @@ struct BxiCounters {
   uint64_t pci_transfers = 0;
 };
 
+// Destroy the engine before the fabric: when the ranks are done, background transfers (payload writes, BXI ACKs) may
+// still be in the engine's event list, and the fabric's solver owns them (the online runtime keeps its fabric until
+// the process ends).
 class BxiFabric {
 public:
   BxiFabric(kernel::Engine& engine, const platform::Platform& platform, BxiSettings settings);

@@ -64,7 +64,8 @@ BxiSettings pci_only()
 TEST(models_bxi, LoneDmaReadIsCappedPerTransfer)
 {
   auto platform = mpi::load_or_generate_platform("cluster:2,bw=100GBps,lat=0s");
-  kernel::Engine engine;
+  auto owned_engine = std::make_unique<kernel::Engine>();
+  kernel::Engine& engine = *owned_engine;
   BxiFabric fabric(engine, *platform, pci_only());
   auto op = put(0, 1, 0, 1, 1e6);
   engine.spawn("rank 0", [&] {
@@ -74,6 +75,7 @@ TEST(models_bxi, LoneDmaReadIsCappedPerTransfer)
   engine.run();
   EXPECT_NEAR(op->target, 1e6 / 12.5e9 + 512 / 12.5e9, 1e-9);
   EXPECT_NEAR(op->answer, op->target, 1e-9); // quick ACK
+  owned_engine.reset();                      // before the fabric, whose transfers may still be in its event list
 }
 
 // A Get answered with a 1 MB response: the response's read is a DMA on the target's PCIe.
@@ -95,7 +97,8 @@ public:
 TEST(models_bxi, ConcurrentDmaReadsShareThePciLink)
 {
   auto platform = mpi::load_or_generate_platform("cluster:2,bw=100GBps,lat=0s");
-  kernel::Engine engine;
+  auto owned_engine = std::make_unique<kernel::Engine>();
+  kernel::Engine& engine = *owned_engine;
   BxiFabric fabric(engine, *platform, pci_only());
   auto write = put(0, 1, 0, 1, 1e6);
   auto read = std::make_shared<RecordedGet>();
@@ -119,6 +122,7 @@ TEST(models_bxi, ConcurrentDmaReadsShareThePciLink)
   EXPECT_NEAR(write->target, 1e6 / 7.875e9 + fill, 3e-9);
   EXPECT_NEAR(read->answer, 1e6 / 7.875e9 + fill, 3e-9);
   EXPECT_GT(write->target, 1e6 / 12.5e9 * 1.5); // much slower than alone (80 us): the shared link is the limit
+  owned_engine.reset();
 }
 
 // Corruption draws are seeded: the same seed loses the same messages, and E2E retransmits each one.
@@ -131,7 +135,8 @@ TEST(models_bxi, CorruptionIsDeterministicAndRecovered)
     s.corruption_seed = seed;
     s.retry_timeout = 10e-6;
     s.max_retries = 50;
-    kernel::Engine engine;
+    auto owned_engine = std::make_unique<kernel::Engine>();
+    kernel::Engine& engine = *owned_engine;
     BxiFabric fabric(engine, *platform, s);
     std::vector<std::shared_ptr<RecordedPut>> ops;
     for (int i = 0; i < 20; ++i)
@@ -144,12 +149,53 @@ TEST(models_bxi, CorruptionIsDeterministicAndRecovered)
     engine.run();
     for (auto& op : ops)
       EXPECT_GT(op->answer, 0); // every one acknowledged in the end
+    owned_engine.reset();
     return std::make_pair(fabric.counters().retransmissions, ops.back()->answer);
   };
   const auto a = run(7);
   const auto b = run(7);
   EXPECT_GT(a.first, 0u);
   EXPECT_EQ(a, b);
+}
+
+// Flow control per node pair against per process pair. Two processes of node 0 (ranks 0 and 1) each Put 8 B to their
+// own process of node 1 (ranks 2 and 3). No PCIe, no NIC delay, no E2E (its BXI ACK of the first ACK would share the
+// cable with the held second Put); two 1 GB/s cables of 1 us: a Put is 72 B on the wire
+// (2.072 us), an ACK 64 B (2.064 us). Free: the second Put follows the first on the cable (72 ns later), PUT at 2.144,
+// ACK at 4.208. One request in flight per node pair: the second waits for the first's ACK (4.136), so its ACK is at
+// 4.136 + 2.072 + 2.064 = 8.272. One per process pair: the two pairs differ, nothing waits.
+TEST(models_bxi, FlowControlPerNodePairAndPerProcessPair)
+{
+  auto platform = mpi::load_or_generate_platform("cluster:2,bw=1GBps,lat=1us");
+  auto second_ack = [&](int per_process, int per_node) {
+    BxiSettings s;
+    s.model_pci = false;
+    s.e2e = false;
+    s.tx_delay = 0;
+    s.rx_delay = 0;
+    s.max_inflight_process_pair = per_process;
+    s.max_inflight_node_pair = per_node;
+    auto owned_engine = std::make_unique<kernel::Engine>();
+    kernel::Engine& engine = *owned_engine;
+    BxiFabric fabric(engine, *platform, s);
+    auto first = put(0, 1, 0, 2, 8);
+    auto second = put(0, 1, 1, 3, 8);
+    engine.spawn("rank 0", [&] {
+      fabric.issue(first);
+      wait_answers(engine, {first});
+    });
+    engine.spawn("rank 1", [&] {
+      fabric.issue(second);
+      wait_answers(engine, {second});
+    });
+    engine.run();
+    owned_engine.reset();
+    EXPECT_NEAR(first->answer, 4.136e-6, 1e-9);
+    return second->answer;
+  };
+  EXPECT_NEAR(second_ack(0, 0), 4.208e-6, 1e-9);
+  EXPECT_NEAR(second_ack(0, 1), 8.272e-6, 1e-9);
+  EXPECT_NEAR(second_ack(1, 0), 4.208e-6, 1e-9);
 }
 
 } // namespace
