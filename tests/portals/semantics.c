@@ -148,6 +148,30 @@ static void initiator(void)
   wait_event(eq, PTL_EVENT_ACK);
   report("md_released_after_ack", PtlMDRelease(busy) == PTL_OK, "the operation is over");
   signal_peer(1); // the target may check what it received
+
+  /* A non-matching, physically addressed NI: list entries, the target named by its NID and PID. */
+  ptl_handle_ni_t plain;
+  ptl_handle_eq_t plain_eq;
+  ptl_process_t map[2];
+  ptl_size_t mapped;
+  ptl_le_t wrong = {
+      .start = source, .length = 8, .ct_handle = PTL_CT_NONE, .uid = PTL_UID_ANY, .options = PTL_LE_OP_PUT};
+  ptl_handle_le_t wrong_handle;
+  report("le_on_matching_ni",
+         PtlLEAppend(ni, kMatch, &wrong, PTL_PRIORITY_LIST, NULL, &wrong_handle) == PTL_ARG_INVALID,
+         "LEs belong to non-matching NIs");
+  CHECK(PtlGetMap(ni, 2, map, &mapped));
+  CHECK(PtlNIInit(PTL_IFACE_DEFAULT, PTL_NI_NO_MATCHING | PTL_NI_PHYSICAL, PTL_PID_ANY, NULL, NULL, &plain));
+  CHECK(PtlEQAlloc(plain, 8, &plain_eq));
+  ptl_md_t plain_desc = {
+      .start = source + 100, .length = 16, .options = 0, .eq_handle = plain_eq, .ct_handle = PTL_CT_NONE};
+  ptl_handle_md_t plain_md;
+  CHECK(PtlMDBind(plain, &plain_desc, &plain_md));
+  wait_peer(); /* the target's LE is posted */
+  CHECK(PtlPut(plain_md, 0, 16, PTL_ACK_REQ, map[1], 0, 0, 0, NULL, 0));
+  wait_event(plain_eq, PTL_EVENT_SEND);
+  ptl_event_t plain_ack = wait_event(plain_eq, PTL_EVENT_ACK);
+  report("le_put", plain_ack.ni_fail_type == PTL_NI_OK && plain_ack.mlength == 16, "a Put into an LE by NID/PID");
 }
 
 static void target(void)
@@ -236,6 +260,29 @@ static void target(void)
          event.start == overflow_buffer && event.mlength == 16 && strcmp((char*)event.user_ptr, "late") == 0,
          "the late priority entry meets the unexpected header");
   report("late_entry_consumed", PtlMEUnlink(handle) == PTL_ARG_INVALID, "a use-once entry met by a header");
+
+  ptl_handle_ni_t plain;
+  ptl_handle_eq_t plain_eq;
+  static char plain_buffer[16];
+  CHECK(PtlNIInit(PTL_IFACE_DEFAULT, PTL_NI_NO_MATCHING | PTL_NI_PHYSICAL, PTL_PID_ANY, NULL, NULL, &plain));
+  CHECK(PtlEQAlloc(plain, 8, &plain_eq));
+  CHECK(PtlPTAlloc(plain, 0, plain_eq, 0, &pt));
+  ptl_le_t le = {.start = plain_buffer,
+                 .length = sizeof plain_buffer,
+                 .ct_handle = PTL_CT_NONE,
+                 .uid = PTL_UID_ANY,
+                 .options = PTL_LE_OP_PUT | PTL_LE_EVENT_LINK_DISABLE};
+  ptl_handle_le_t le_handle;
+  CHECK(PtlLEAppend(plain, 0, &le, PTL_PRIORITY_LIST, "le", &le_handle));
+  ptl_process_t physical;
+  CHECK(PtlGetPhysId(plain, &physical));
+  signal_peer(0);
+  ptl_event_t put = wait_event(plain_eq, PTL_EVENT_PUT);
+  report("le_event",
+         put.mlength == 16 && plain_buffer[0] == 100 && plain_buffer[15] == 115 && put.initiator.phys.pid == 0 &&
+             physical.phys.pid == 0,
+         "16 B from offset 100 of the initiator's buffer, initiator named physically");
+  report("le_unlink", PtlLEUnlink(le_handle) == PTL_OK && PtlLEUnlink(le_handle) == PTL_ARG_INVALID, "unlinked once");
 }
 
 int main(void)
