@@ -191,3 +191,32 @@ def test_benchmark_example_prints_its_readme(tmp_path):
     done = mpisim(*arguments)
     assert done.returncode == 0, done.stderr
     assert done.stdout == expected
+
+
+def test_commands_not_modelled(built):
+    # model-pci-commands=no: the CPU's command write is free, the call returns at once; the rest is unchanged.
+    e = run_timing(built, "put", "8", extra=["--param", "model-pci-commands=no"])
+    assert date(e, "returned") == pytest.approx(0, abs=2e-3)
+    assert date(e, "PTL_EVENT_PUT") == pytest.approx(TX + 2.108 + RX, abs=2e-3)
+
+
+def test_send_of_a_put_without_ack_waits_for_the_bxi_ack(built):
+    # A 300 B Put without ACK: SEND waits for the E2E acknowledgement, a BXI ACK (a 100 B header, sent by the
+    # target's receive side, not its TX): PUT + 0.1 + 2 us. Without E2E there is no BXI ACK: SEND at the PUT's date.
+    e = run_timing(built, "put", "300", "1", "noack")
+    assert date(e, "PTL_EVENT_SEND") == pytest.approx(date(e, "PTL_EVENT_PUT") + 0.1 + 2.0, abs=2e-3)
+    e = run_timing(built, "put", "300", "1", "noack", extra=["--param", "e2e=no"])
+    assert date(e, "PTL_EVENT_SEND") == pytest.approx(date(e, "PTL_EVENT_PUT"), abs=2e-3)
+
+
+def test_corruption_is_recovered_and_seeded(built):
+    # 30 % of the messages dropped on the wire: every Put is still acknowledged (E2E retransmits after 10 us), later
+    # than without losses; the same seed gives the same dates, another seed other dates.
+    lossy = ["--param", "corruption-rate=0.3", "--param", "retry-timeout=10us", "--param", "max-retries=20"]
+    clean = run_timing(built, "put", "8", "20")
+    first = run_timing(built, "put", "8", "20", extra=lossy + ["--param", "corruption-seed=3"])
+    again = run_timing(built, "put", "8", "20", extra=lossy + ["--param", "corruption-seed=3"])
+    other = run_timing(built, "put", "8", "20", extra=lossy + ["--param", "corruption-seed=4"])
+    assert len(first["PTL_EVENT_ACK"]) == 20 and all(fail == "PTL_NI_OK" for _, fail in first["PTL_EVENT_ACK"])
+    assert first == again and first != other
+    assert first["PTL_EVENT_ACK"][-1][0] > clean["PTL_EVENT_ACK"][-1][0] + 10
