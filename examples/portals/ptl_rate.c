@@ -70,9 +70,15 @@ int main(int argc, char** argv)
   CHECK(PtlEQAlloc(ni, 16, &control_eq));
   CHECK(PtlCTAlloc(ni, &ct));
   CHECK(PtlPTAlloc(ni, 0, control_eq, kControlPt, &pt));
-  ptl_me_t control = {.start = NULL, .length = 0, .ct_handle = PTL_CT_NONE, .uid = PTL_UID_ANY,
-                      .options = PTL_ME_OP_PUT | PTL_ME_EVENT_LINK_DISABLE, .match_id = peer(PTL_RANK_ANY),
-                      .match_bits = 0, .ignore_bits = ~(ptl_match_bits_t)0, .min_free = 0};
+  ptl_me_t control = {.start = NULL,
+                      .length = 0,
+                      .ct_handle = PTL_CT_NONE,
+                      .uid = PTL_UID_ANY,
+                      .options = PTL_ME_OP_PUT | PTL_ME_EVENT_LINK_DISABLE,
+                      .match_id = peer(PTL_RANK_ANY),
+                      .match_bits = 0,
+                      .ignore_bits = ~(ptl_match_bits_t)0,
+                      .min_free = 0};
   ptl_handle_me_t handle;
   CHECK(PtlMEAppend(ni, kControlPt, &control, PTL_PRIORITY_LIST, NULL, &handle));
   ptl_md_t signal = {.start = NULL, .length = 0, .options = 0, .eq_handle = PTL_EQ_NONE, .ct_handle = PTL_CT_NONE};
@@ -81,16 +87,25 @@ int main(int argc, char** argv)
 
   if (me.rank == 1) {
     CHECK(PtlPTAlloc(ni, 0, PTL_EQ_NONE, kDataPt, &pt));
-    ptl_me_t data = {.start = buffer, .length = kMaxSize, .ct_handle = PTL_CT_NONE, .uid = PTL_UID_ANY,
+    ptl_me_t data = {.start = buffer,
+                     .length = kMaxSize,
+                     .ct_handle = PTL_CT_NONE,
+                     .uid = PTL_UID_ANY,
                      .options = PTL_ME_OP_PUT | PTL_ME_EVENT_LINK_DISABLE | PTL_ME_EVENT_COMM_DISABLE,
-                     .match_id = peer(PTL_RANK_ANY), .match_bits = 0, .ignore_bits = 0, .min_free = 0};
+                     .match_id = peer(PTL_RANK_ANY),
+                     .match_bits = 0,
+                     .ignore_bits = 0,
+                     .min_free = 0};
     CHECK(PtlMEAppend(ni, kDataPt, &data, PTL_PRIORITY_LIST, NULL, &handle));
     CHECK(PtlPut(signal_md, 0, 0, PTL_NO_ACK_REQ, peer(0), kControlPt, 0, 0, NULL, 0));
     wait_put(control_eq);
   } else if (me.rank == 0) {
     wait_put(control_eq);
-    ptl_md_t desc = {.start = buffer, .length = kMaxSize, .options = PTL_MD_EVENT_CT_ACK,
-                     .eq_handle = full_ack ? eq : PTL_EQ_NONE, .ct_handle = ct};
+    ptl_md_t desc = {.start = buffer,
+                     .length = kMaxSize,
+                     .options = PTL_MD_EVENT_CT_ACK,
+                     .eq_handle = full_ack ? eq : PTL_EQ_NONE,
+                     .ct_handle = ct};
     ptl_handle_md_t md;
     CHECK(PtlMDBind(ni, &desc, &md));
     ptl_size_t completed = 0;
