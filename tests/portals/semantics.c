@@ -17,11 +17,12 @@ enum {
   kCount = 5,
   kSmallEq = 6,
   kTruncate = 7,
-  kAtomic = 8
+  kAtomic = 8,
+  kFlowControl = 10
 };
 
 static ptl_handle_ni_t ni;
-static ptl_handle_eq_t control_eq, eq, small_eq;
+static ptl_handle_eq_t control_eq, eq, small_eq, flow_eq;
 static ptl_handle_md_t md, signal_md;
 static char source[256];
 static int failures;
@@ -101,6 +102,10 @@ static void initiator(void)
   report("no_truncate_beyond", fail == PTL_NI_NO_MATCH, mpisim_ptl_fail_name(fail));
   fail = put_and_ack(kTruncate, 32, 2, &mlength);
   report("truncate", fail == PTL_NI_OK && mlength == 16, "a truncating entry of 16 B should take 16 of 32 B");
+  fail = put_and_ack(kFlowControl, 4, 0, NULL);
+  report("flowctrl_disables", fail == PTL_NI_PT_DISABLED, "no entry on a flow-controlled portal table entry");
+  fail = put_and_ack(kFlowControl, 4, 0, NULL);
+  report("flowctrl_stays_disabled", fail == PTL_NI_PT_DISABLED, "disabled until the target re-enables it");
 
   /* Atomics: SUM into the target's int64, then fetch-add, then a compare-and-swap. */
   int64_t operand = 5, fetched = 0, expected = 17, swap_value = 100;
@@ -184,6 +189,7 @@ static void target(void)
   ptl_handle_ct_t ct;
   for (int index = kMatch; index <= kAtomic; ++index)
     CHECK(PtlPTAlloc(ni, 0, index == kSmallEq ? small_eq : eq, (ptl_pt_index_t)index, &pt));
+  CHECK(PtlPTAlloc(ni, PTL_PT_FLOWCTRL, flow_eq, kFlowControl, &pt)); // no entry: the first message disables it
   ptl_me_t me = entry(match_a, 8, 0x10, 0x0f, 0);
   CHECK(PtlMEAppend(ni, kMatch, &me, PTL_PRIORITY_LIST, "A", &handle));
   me = entry(match_b, 8, 0x20, 0, 0);
@@ -243,6 +249,12 @@ static void target(void)
   report("eq_dropped", rc == PTL_EQ_DROPPED && event.type == PTL_EVENT_PUT, "3 events in a queue of 2");
   rc = PtlEQGet(small_eq, &event);
   report("eq_after_drop", rc == PTL_OK, "the next event reads normally");
+  rc = PtlEQGet(flow_eq, &event);
+  report("pt_disabled_event",
+         rc == PTL_OK && event.type == PTL_EVENT_PT_DISABLED && event.pt_index == kFlowControl &&
+             PtlEQGet(flow_eq, &event) == PTL_EQ_EMPTY,
+         "one PT_DISABLED event for the two messages");
+  report("pt_enable", PtlPTEnable(ni, kFlowControl) == PTL_OK, "re-enabled by the application");
   CHECK(PtlEQGet(eq, &event));
   report("truncated_event",
          event.mlength == 16 && event.rlength == 32 && strcmp((char*)event.user_ptr, "truncate") == 0,
@@ -294,6 +306,7 @@ int main(void)
   CHECK(PtlEQAlloc(ni, 64, &control_eq));
   CHECK(PtlEQAlloc(ni, 64, &eq));
   CHECK(PtlEQAlloc(ni, 2, &small_eq));
+  CHECK(PtlEQAlloc(ni, 8, &flow_eq));
   CHECK(PtlPTAlloc(ni, 0, control_eq, kControl, &pt));
   ptl_me_t control = entry(NULL, 0, 0, ~(ptl_match_bits_t)0, 0); // every signal, persistent
   ptl_handle_me_t control_handle;

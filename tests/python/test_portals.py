@@ -161,7 +161,8 @@ def test_semantics(built):
     for name in ["match_ignore_bits", "first_match_wins", "no_match", "target_invalid", "overflow_event",
                  "put_overflow", "use_once_second", "auto_unlink", "manage_local", "ct_bytes", "eq_dropped",
                  "invalid_md", "invalid_eq", "no_truncate_beyond", "truncate", "fetch_atomic", "atomic_result", "md_in_use",
-                 "md_released_after_ack", "le_on_matching_ni", "le_put", "le_event", "le_unlink"]:
+                 "md_released_after_ack", "le_on_matching_ni", "le_put", "le_event", "le_unlink", "flowctrl_disables",
+                 "flowctrl_stays_disabled", "pt_disabled_event", "pt_enable"]:
         assert name in checked
 
 

@@ -1155,6 +1155,18 @@ TargetAnswer Portals::process_at_target(Operation& op)
         entry = candidate;
         break;
       }
+  if (entry == nullptr && (pte.options & PTL_PT_FLOWCTRL) != 0) {
+    // The specification's flow-control situation: the target ran out of entries; the entry is disabled until the
+    // application re-enables it (PtlPTEnable), and the initiator learns it from its ACK or REPLY.
+    pte.enabled = false;
+    ptl_event_t event{};
+    event.type = PTL_EVENT_PT_DISABLED;
+    event.pt_index = a.pt;
+    event.ni_fail_type = PTL_NI_PT_DISABLED;
+    event.initiator = id_seen_by(*ni, op.initiator_rank);
+    post_event(pte.eq, event);
+    return fail(PTL_NI_PT_DISABLED);
+  }
   if (entry == nullptr)
     return fail(PTL_NI_NO_MATCH);
 
