@@ -386,6 +386,10 @@ int PtlSwap(ptl_handle_md_t get_md_handle, ptl_size_t local_get_offset, ptl_hand
             const void* operand, ptl_op_t operation, ptl_datatype_t datatype);
 
 int PtlHandleIsEqual(ptl_handle_any_t handle1, ptl_handle_any_t handle2);
+/* Ordering and bundling hints of the specification: every operation is already ordered and issued at once here. */
+int PtlAtomicSync(void);
+int PtlStartBundle(ptl_handle_ni_t ni_handle);
+int PtlEndBundle(ptl_handle_ni_t ni_handle);
 
 /* mpisim's own: the name of a return code, an event type or a failure type ("PTL_EQ_EMPTY"), for messages. */
 const char* mpisim_ptl_strerror(int code);

@@ -360,6 +360,23 @@ int PtlHandleIsEqual(ptl_handle_any_t handle1, ptl_handle_any_t handle2)
   return handle1 == handle2 ? 1 : 0;
 }
 
+int PtlAtomicSync(void)
+{
+  return PTL_OK;
+}
+
+int PtlStartBundle(ptl_handle_ni_t ni_handle)
+{
+  PortalsScope scope;
+  ptl_handle_ni_t found;
+  return scope.portals().ni_handle(ni_handle, &found);
+}
+
+int PtlEndBundle(ptl_handle_ni_t ni_handle)
+{
+  return PtlStartBundle(ni_handle);
+}
+
 const char* mpisim_ptl_strerror(int code)
 {
   static const char* const kNames[] = {
