@@ -64,6 +64,8 @@ public:
   const std::string& model_name() const { return model_name_; }
   // Parameter name -> value actually used, for provenance in results.
   const std::map<std::string, std::string>& model_parameters() const { return parameter_values_; }
+  // The typed parameters of the network model (models built above the MPI layer read theirs: the BXI NIC).
+  const models::Parameters& parameters() const { return *parameters_; }
 
 private:
   // The automatic selector's trial: one collective call, alone, on the hosts of `comm`.

@@ -103,7 +103,7 @@ std::string deadlock_report(const DeadlockError& error, const Runtime& runtime)
   std::string report = std::string("mpisim: ") + error.what();
   const auto& accounts = runtime.accounts();
   for (size_t r = 0; r < accounts.size(); ++r)
-    if (accounts[r].finish >= 0 && not accounts[r].finalized)
+    if (accounts[r].finish >= 0 && accounts[r].initialized && not accounts[r].finalized) // a Portals program has none
       report += "\n  rank " + std::to_string(r) + " returned from main at simulated time " +
                 date_text(accounts[r].finish) + " s without calling MPI_Finalize";
   for (const mpi::FailureAt& failure : const_cast<Runtime&>(runtime).simulation().world().failures())

@@ -152,7 +152,8 @@ public:
 
   // Entry and exit of every MPI call (ApiScope): computation since the last exit becomes simulated time. `call`
   // names the MPI function, for the timeline. The outermost call is checked first (check_call_allowed).
-  void enter_call(const char* call = nullptr);
+  // Portals calls (online/portals/) pass checked = false: a Portals program needs no MPI_Init.
+  void enter_call(const char* call = nullptr, bool checked = true);
   void leave_call();
 
   // Timelines: with a reporter, each rank's outermost MPI calls and computation bursts are reported to the world's

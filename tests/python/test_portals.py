@@ -1,0 +1,223 @@
+"""Portals 4 programs (tests/portals/) under the BXI NIC model: single transfers in each payload mode against the
+model's equations (docs/bxi.md), a retransmission, the flow-control limit, and the specification's semantics."""
+
+from __future__ import annotations
+
+import os
+import re
+
+import pytest
+
+from conftest import repo_path
+from test_online import mpisim
+
+SOURCES = repo_path("tests", "portals")
+PROGRAMS = ["transfer_timing", "semantics"]
+
+# Round numbers, so that every date below is computed by hand: PCIe 100 ns + bytes / 10 GB/s (the shared link, at
+# 20 GB/s, is not the bottleneck of a lone transfer), commands of 100 B (10 ns), NIC stages 200 ns (TX) and 300 ns
+# (RX), headers of 100 B, a fence of 50 ns; two hosts whose route crosses two 1 GB/s links of 1 us: Lw = 2 us,
+# Bw = 1 GB/s (1 ns per byte). No wtime delay: the clock reads cost nothing.
+PLATFORM = "cluster:2,bw=1GBps,lat=1us"
+PARAMS = ["--param", "pci-latency=100ns", "--param", "pci-bandwidth=10GBps", "--param", "pci-shared-bandwidth=20GBps",
+          "--param", "command-size=100B", "--param", "nic-tx-delay=200ns", "--param", "nic-rx-delay=300ns",
+          "--param", "header-size=100B", "--param", "pio-fence=50ns"]
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    probe = mpisim("cc", "-show", "probe.c")
+    if probe.returncode != 0:
+        pytest.skip(probe.stderr.strip().splitlines()[-1])
+    out = tmp_path_factory.mktemp("portals")
+    paths = {}
+    for name in PROGRAMS:
+        paths[name] = str(out / name)
+        done = mpisim("cc", "-O1", os.path.join(SOURCES, name + ".c"), "-o", paths[name])
+        assert done.returncode == 0, done.stderr
+    return paths
+
+
+def run_timing(built, *args, extra=(), status=0):
+    done = mpisim("run", "-np", "2", "--platform", PLATFORM, "--model", "bxi", "--no-compute-time", "--wtime-delay",
+                  "0", "--quiet", *PARAMS, *extra, built["transfer_timing"], *args)
+    assert done.returncode == status, done.stdout + done.stderr
+    events = {}
+    for line in done.stdout.splitlines():
+        m = re.match(r"(initiator|target) (PTL_EVENT_\w+) ([\d.]+)(?: (\w+))?", line)
+        if m:
+            events.setdefault(m.group(2), []).append((float(m.group(3)), m.group(4)))
+        m = re.match(r"returned ([\d.]+)", line)
+        if m:
+            events.setdefault("returned", []).append((float(m.group(1)), None))
+    assert "data wrong" not in done.stdout
+    return events
+
+
+def date(events, name, index=0):
+    return events[name][index][0]
+
+
+# Shared terms (microseconds): the command's PCIe write, the NIC stages, the ACK's way back.
+COMMAND = 0.100 + 100 / 10e3  # 0.110
+TX, RX = 0.200, 0.300
+ACK_BACK = TX + 2.0 + 0.100 + RX  # target TX, wire (latency + 100 B header), initiator RX
+
+
+def test_inline_put(built):
+    # 8 B with match bits: inline. Returned after the command write; SEND at transmission (<= 64 B); the wire
+    # carries 8 + 100 B; PUT after the target's RX; the ACK comes back through the target's TX.
+    e = run_timing(built, "put", "8")
+    assert date(e, "returned") == pytest.approx(COMMAND, abs=2e-3)
+    assert date(e, "PTL_EVENT_SEND") == pytest.approx(COMMAND + TX, abs=2e-3)  # 0.310
+    put = COMMAND + TX + 2.0 + 0.108 + RX  # 2.718
+    assert date(e, "PTL_EVENT_PUT") == pytest.approx(put, abs=2e-3)
+    assert date(e, "PTL_EVENT_ACK") == pytest.approx(put + ACK_BACK, abs=2e-3)  # 5.318
+
+
+def test_pio_put(built):
+    # 300 B: PIO. The CPU writes 292 B (PCIe 100 ns + 29.2 ns), a fence (50 ns), then the command (110 ns): 289.2 ns.
+    # SEND comes with the ACK (> 64 B).
+    e = run_timing(built, "put", "300")
+    issue = 0.1292 + 0.050 + COMMAND
+    assert date(e, "returned") == pytest.approx(issue, abs=2e-3)
+    put = issue + TX + 2.0 + 0.400 + RX  # 3.1892
+    assert date(e, "PTL_EVENT_PUT") == pytest.approx(put, abs=2e-3)
+    assert date(e, "PTL_EVENT_ACK") == pytest.approx(put + ACK_BACK, abs=2e-3)
+    assert date(e, "PTL_EVENT_SEND") == pytest.approx(put + ACK_BACK, abs=2e-3)
+
+
+def test_dma_put(built):
+    # 4096 B: DMA. TX reads the payload (100 ns + 409.6 ns, done at 0.8196) and starts the wire once the first 512 B
+    # PCIe packet is in (fill: 100 ns + 51.2 ns); the wire takes 2 us + 4196 ns; the target's RX adds its own fill
+    # (the last packet's write, 51.2 ns) before the PUT event.
+    e = run_timing(built, "put", "4096")
+    wire_start = COMMAND + TX + 0.1512
+    put = wire_start + 2.0 + 4.196 + RX + 0.0512  # 7.0084
+    assert date(e, "PTL_EVENT_PUT") == pytest.approx(put, abs=2e-3)
+    assert date(e, "PTL_EVENT_ACK") == pytest.approx(put + ACK_BACK, abs=2e-3)  # 9.6084
+
+
+def test_get_reply_by_dma(built):
+    # A Get is a command and a header-only request; its response is always a DMA (here of 4096 B) from the target.
+    e = run_timing(built, "get", "4096")
+    get = COMMAND + TX + 2.0 + 0.100 + RX  # 2.710
+    assert date(e, "PTL_EVENT_GET") == pytest.approx(get, abs=2e-3)
+    reply = get + TX + 0.1512 + 2.0 + 4.196 + RX + 0.0512  # 9.6084
+    assert date(e, "PTL_EVENT_REPLY") == pytest.approx(reply, abs=2e-3)
+
+
+def test_64_bytes_boundary(built):
+    # SEND fires at transmission up to 64 B (E2E context), with the ACK from 65 B.
+    at64 = run_timing(built, "put", "64")
+    at65 = run_timing(built, "put", "65")
+    assert date(at64, "PTL_EVENT_SEND") < date(at64, "PTL_EVENT_PUT")
+    assert date(at65, "PTL_EVENT_SEND") == pytest.approx(date(at65, "PTL_EVENT_ACK"), abs=2e-3)
+
+
+def test_retransmission_after_link_failure(built):
+    # Node 1's cable is off until 3 us: the first transmission (on the wire at 0.310) is lost; the E2E unit sends it
+    # again 10 us after it left (10.310): TX 200 ns, wire 2.108 us, RX 300 ns -> PUT at 12.918; ACK 2.6 us later.
+    failure = ["--param", "link-down-node=1", "--param", "link-down-start=0s", "--param", "link-down-end=3us",
+               "--param", "retry-timeout=10us"]
+    e = run_timing(built, "put", "8", extra=failure)
+    put = COMMAND + TX + 10.0 + TX + 2.108 + RX
+    assert date(e, "PTL_EVENT_PUT") == pytest.approx(put, abs=2e-3)
+    assert date(e, "PTL_EVENT_ACK") == pytest.approx(put + ACK_BACK, abs=2e-3)
+    # No retry allowed: the ACK reports the failure when the timeout expires (and the target, which never gets the
+    # PUT it waits for, ends in a deadlock: status 124).
+    e = run_timing(built, "put", "8", extra=failure + ["--param", "max-retries=0", "--param", "link-down-end=1s"],
+                   status=124)
+    assert e["PTL_EVENT_ACK"][0][1] == "PTL_NI_UNDELIVERABLE"
+    assert date(e, "PTL_EVENT_ACK") == pytest.approx(COMMAND + TX + 10.0, abs=2e-3)
+
+
+def test_flow_control_limit(built):
+    # Two Puts back to back. Without a limit the second is processed by TX once the first's 108 B have left (0.418),
+    # leaves at 0.618, is whole at the target at 2.726 and PUT at 3.026, which is after the first's ACK left the
+    # target's TX (2.718 + 200 ns + 100 ns on the cable): its ACK follows at 3.026 + 2.6 = 5.626. With one request in
+    # flight per process pair it waits for the first ACK (5.318), then TX, wire, RX, and the ACK back.
+    free = run_timing(built, "put", "8", "2")
+    assert date(free, "PTL_EVENT_PUT", 1) == pytest.approx(0.418 + TX + 2.108 + RX, abs=2e-3)
+    assert date(free, "PTL_EVENT_ACK", 1) == pytest.approx(0.418 + TX + 2.108 + RX + ACK_BACK, abs=2e-3)
+    limited = run_timing(built, "put", "8", "2", extra=["--param", "max-inflight-process-pair=1"])
+    second_put = 5.318 + TX + 2.108 + RX
+    assert date(limited, "PTL_EVENT_PUT", 1) == pytest.approx(second_put, abs=2e-3)
+    assert date(limited, "PTL_EVENT_ACK", 1) == pytest.approx(second_put + ACK_BACK, abs=2e-3)
+
+
+def test_quick_acks(built):
+    # The ACK event is raised by the target's RX, at the PUT's date: no message goes back.
+    e = run_timing(built, "put", "8", extra=["--param", "quick-acks=yes"])
+    assert date(e, "PTL_EVENT_ACK") == pytest.approx(date(e, "PTL_EVENT_PUT"), abs=2e-3)
+
+
+def test_semantics(built):
+    done = mpisim("run", "-np", "2", "--platform", "cluster:2", "--model", "bxi", "--quiet", built["semantics"])
+    lines = done.stdout.splitlines()
+    failed = [line for line in lines if "FAILED" in line]
+    assert done.returncode == 0 and not failed, done.stdout + done.stderr
+    checked = {line.split()[0] for line in lines}
+    for name in ["match_ignore_bits", "first_match_wins", "no_match", "target_invalid", "overflow_event",
+                 "put_overflow", "use_once_second", "auto_unlink", "manage_local", "ct_bytes", "eq_dropped",
+                 "invalid_md", "invalid_eq", "no_truncate_beyond", "truncate", "fetch_atomic", "atomic_result", "md_in_use",
+                 "md_released_after_ack", "le_on_matching_ni", "le_put", "le_event", "le_unlink", "flowctrl_disables",
+                 "flowctrl_stays_disabled", "pt_disabled_event", "pt_enable"]:
+        assert name in checked
+
+
+def test_models_lists_bxi():
+    done = mpisim("models")
+    assert done.returncode == 0
+    assert "bxi" in done.stdout
+    for name in ["pci-bandwidth", "pci-shared-bandwidth", "retry-timeout", "max-retries", "quick-acks",
+                 "max-inflight-node-pair", "corruption-rate"]:
+        assert name in done.stdout
+
+
+def test_benchmark_example_prints_its_readme(tmp_path):
+    """examples/portals/README.md: the command it quotes prints the lines it quotes."""
+    import shlex
+
+    folder = repo_path("examples", "portals")
+    with open(os.path.join(folder, "README.md")) as stream:
+        text = stream.read()
+    command = next(line.strip() for line in text.splitlines() if line.strip().startswith("mpisim run"))
+    expected = text.split("```\n", 2)[1]
+    program = str(tmp_path / "ptl_bench")
+    built = mpisim("cc", "-O2", os.path.join(folder, "ptl_bench.c"), "-o", program)
+    assert built.returncode == 0, built.stderr
+    arguments = shlex.split(command)[1:]
+    arguments[arguments.index("./ptl_bench")] = program
+    done = mpisim(*arguments)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == expected
+
+
+def test_commands_not_modelled(built):
+    # model-pci-commands=no: the CPU's command write is free, the call returns at once; the rest is unchanged.
+    e = run_timing(built, "put", "8", extra=["--param", "model-pci-commands=no"])
+    assert date(e, "returned") == pytest.approx(0, abs=2e-3)
+    assert date(e, "PTL_EVENT_PUT") == pytest.approx(TX + 2.108 + RX, abs=2e-3)
+
+
+def test_send_of_a_put_without_ack_waits_for_the_bxi_ack(built):
+    # A 300 B Put without ACK: SEND waits for the E2E acknowledgement, a BXI ACK (a 100 B header, sent by the
+    # target's receive side, not its TX): PUT + 0.1 + 2 us. Without E2E there is no BXI ACK: SEND at the PUT's date.
+    e = run_timing(built, "put", "300", "1", "noack")
+    assert date(e, "PTL_EVENT_SEND") == pytest.approx(date(e, "PTL_EVENT_PUT") + 0.1 + 2.0, abs=2e-3)
+    e = run_timing(built, "put", "300", "1", "noack", extra=["--param", "e2e=no"])
+    assert date(e, "PTL_EVENT_SEND") == pytest.approx(date(e, "PTL_EVENT_PUT"), abs=2e-3)
+
+
+def test_corruption_is_recovered_and_seeded(built):
+    # 30 % of the messages dropped on the wire: every Put is still acknowledged (E2E retransmits after 10 us), later
+    # than without losses; the same seed gives the same dates, another seed other dates.
+    lossy = ["--param", "corruption-rate=0.3", "--param", "retry-timeout=10us", "--param", "max-retries=20"]
+    clean = run_timing(built, "put", "8", "20")
+    first = run_timing(built, "put", "8", "20", extra=lossy + ["--param", "corruption-seed=3"])
+    again = run_timing(built, "put", "8", "20", extra=lossy + ["--param", "corruption-seed=3"])
+    other = run_timing(built, "put", "8", "20", extra=lossy + ["--param", "corruption-seed=4"])
+    assert len(first["PTL_EVENT_ACK"]) == 20 and all(fail == "PTL_NI_OK" for _, fail in first["PTL_EVENT_ACK"])
+    assert first == again and first != other
+    assert first["PTL_EVENT_ACK"][-1][0] > clean["PTL_EVENT_ACK"][-1][0] + 10
