@@ -2,7 +2,7 @@
 
 namespace mpisim::kernel {
 
-SharingModel::SharingModel(Engine& engine) : engine_(engine)
+SharingModel::SharingModel(Engine& engine, EventSource source) : engine_(engine), source_(source)
 {
   engine.add_model(*this);
 }
@@ -10,6 +10,7 @@ SharingModel::SharingModel(Engine& engine) : engine_(engine)
 void SharingModel::start(std::shared_ptr<SharedAction> action, solver::VarId variable)
 {
   action->model_ = this;
+  action->set_source(source_);
   action->variable_ = variable;
   action->last_update_ = engine_.now();
   if (by_variable_.size() <= variable)

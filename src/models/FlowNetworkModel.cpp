@@ -32,7 +32,7 @@ public:
 
 private:
   struct LatencyEnd : kernel::Event {
-    explicit LatencyEnd(Flow& flow) : flow(flow) {}
+    explicit LatencyEnd(Flow& flow) : flow(flow) { set_source(kernel::EventSource::Network); }
     void fire() override
     {
       auto self = std::move(keep_alive);
@@ -106,7 +106,7 @@ void read_shared_flow_parameters(const Parameters& p, FlowModelSettings& s)
 }
 
 FlowNetworkModel::FlowNetworkModel(const NetworkModelContext& context, FlowModelSettings settings)
-    : engine_(context.engine), platform_(context.platform), settings_(std::move(settings)), sharing_(context.engine)
+    : engine_(context.engine), platform_(context.platform), settings_(std::move(settings)), sharing_(context.engine, kernel::EventSource::Network)
 {
   auto& solver = sharing_.solver();
   if (settings_.simgrid_lazy_marking)
