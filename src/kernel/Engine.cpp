@@ -82,12 +82,13 @@ Actor& Engine::self()
   return *running_;
 }
 
-void Engine::wake(Actor& actor)
+void Engine::wake(Actor& actor, const Activity* by)
 {
   if (actor.state_ != Actor::State::Blocked)
     return;
   actor.state_ = Actor::State::Ready;
   actor.blocked_on_ = nullptr;
+  actor.woken_by_ = by;
   ready_.push_back(&actor);
 }
 
@@ -107,6 +108,7 @@ bool Engine::block(Actor& me, const Activity* on)
 {
   me.state_ = Actor::State::Blocked;
   me.blocked_on_ = on;
+  me.woken_by_ = nullptr;
   me.suspend();
   if (me.interrupts_.empty())
     return false;
@@ -149,6 +151,10 @@ size_t Engine::wait_any(std::span<Activity* const> activities)
     auto& waiters = activity->waiters_;
     waiters.erase(std::remove(waiters.begin(), waiters.end(), &me), waiters.end());
   }
+  // Others may have completed in the same round, before the actor ran: the one that woke it is the answer.
+  const auto woke = std::find(activities.begin(), activities.end(), me.woken_by_);
+  if (woke != activities.end() && (*woke)->done())
+    return static_cast<size_t>(woke - activities.begin());
   return first_done();
 }
 

@@ -87,14 +87,15 @@ public:
   // Called from inside an actor.
   Actor& self();
   void wait(Activity& activity);
-  // Blocks until one of them is done; returns the index of the first done one (lowest index on ties).
+  // Blocks until one of them is done; returns the index of the one whose completion woke the actor, as SimGrid's
+  // waitany (the first handed over, same-date-order.md), or, when some were done at the call, the lowest index.
   size_t wait_any(std::span<Activity* const> activities);
   // A sleep, as SimGrid's hosts end them: at least kTimePrecision long, ended at (start date + duration), and
   // scheduled only when the round's models update, the round's sleeps newest first (same-date-order.md).
   void sleep(SimTime duration);
 
-  // Makes a blocked actor runnable again (called when an activity it waits for completes).
-  void wake(Actor& actor);
+  // Makes a blocked actor runnable again (called when an activity it waits for completes: `by`).
+  void wake(Actor& actor, const Activity* by = nullptr);
 
   // Runs `handler` in the actor's own context, as a process runs a signal handler: at once when the actor is the one
   // running; otherwise when it next resumes, and an actor blocked in wait() or wait_any() is resumed for it at the

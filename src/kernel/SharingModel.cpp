@@ -39,7 +39,10 @@ void SharingModel::update(SimTime now)
     return;
   dirty_ = false;
   solver_.solve();
-  for (solver::VarId variable : solver_.modified())
+  // Rescheduling takes a sequence number, which orders ends at the same exact date: under SimGrid's marking, in
+  // SimGrid's order of changed actions.
+  const bool as_simgrid = solver_.marking() == solver::Marking::SimGridLazy;
+  for (solver::VarId variable : as_simgrid ? solver_.modified_in_simgrid_order() : solver_.modified())
     if (variable < by_variable_.size() && by_variable_[variable])
       reschedule(*by_variable_[variable], now);
   if (usage_watcher_)

@@ -140,6 +140,23 @@ TEST(KernelSameDateOrder, TimersThenHostsThenNetwork)
   EXPECT_EQ(resumed, (std::vector<std::string>{"sleep", "network"}));
 }
 
+TEST(KernelSameDateOrder, WaitAnyAnswersWithTheActivityThatWokeIt)
+{
+  // Both end at 1, `first` before `second` (scheduled first); by the time the waiter runs both are done. SimGrid's
+  // waitany answers with the one whose completion woke it, not the lowest index.
+  Engine engine;
+  size_t index = 99;
+  engine.spawn("waiter", [&] {
+    auto first = engine.start_timer(1.0, "first");
+    auto second = engine.start_timer(1.0, "second");
+    Activity* both[] = {second.get(), first.get()};
+    index = engine.wait_any(both);
+    EXPECT_TRUE(second->done());
+  });
+  engine.run();
+  EXPECT_EQ(index, 1u);
+}
+
 TEST(KernelSameDateOrder, ASleepLastsAtLeastThePrecision)
 {
   Engine engine;
