@@ -14,9 +14,9 @@
 
 namespace mpisim::kernel {
 
-// Who ends an event, in the order SimGrid 3.32 hands over the ends of one date (docs/specifications/same-date-order.md):
-// its timers first, then its resource models in their order of creation under smpirun, the hosts' CPUs (computations,
-// sleeps) before the network.
+// Who ends an event, in the order SimGrid 3.32 hands over the ends of one date
+// (docs/specifications/same-date-order.md): its timers first, then its resource models in their order of creation under
+// smpirun, the hosts' CPUs (computations, sleeps) before the network.
 enum class EventSource : uint8_t { Timers, Hosts, Network };
 inline constexpr size_t kEventSources = 3;
 

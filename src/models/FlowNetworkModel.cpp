@@ -106,7 +106,8 @@ void read_shared_flow_parameters(const Parameters& p, FlowModelSettings& s)
 }
 
 FlowNetworkModel::FlowNetworkModel(const NetworkModelContext& context, FlowModelSettings settings)
-    : engine_(context.engine), platform_(context.platform), settings_(std::move(settings)), sharing_(context.engine, kernel::EventSource::Network)
+    : engine_(context.engine), platform_(context.platform), settings_(std::move(settings)),
+      sharing_(context.engine, kernel::EventSource::Network)
 {
   auto& solver = sharing_.solver();
   if (settings_.simgrid_lazy_marking)

@@ -78,7 +78,8 @@ timespec as_timespec(double seconds)
 
 double seconds_of(const timespec& time)
 {
-  return static_cast<double>(time.tv_sec) + static_cast<double>(time.tv_nsec) / 1e9; // as SMPI: the last bit decides ties
+  // Divided, as SMPI does: the last bit decides which of two sleeps ending together ends first.
+  return static_cast<double>(time.tv_sec) + static_cast<double>(time.tv_nsec) / 1e9;
 }
 
 bool valid_duration(const timespec* duration)
