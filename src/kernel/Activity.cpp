@@ -19,7 +19,7 @@ void Activity::complete()
   std::vector<Actor*> waiters;
   waiters.swap(waiters_);
   for (Actor* actor : waiters)
-    engine.wake(*actor);
+    engine.wake(*actor, this);
 }
 
 void TimerActivity::fire()

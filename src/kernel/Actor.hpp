@@ -59,6 +59,7 @@ private:
   std::function<void()> body_;
   State state_ = State::Created;
   const Activity* blocked_on_ = nullptr;
+  const Activity* woken_by_ = nullptr; // the activity whose completion made it ready, if one did
   int memory_context_ = kNoMemoryContext;
   // Where the actor's stack lies, and the engine's (for AddressSanitizer builds).
   struct Stacks {

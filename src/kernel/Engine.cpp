@@ -43,8 +43,11 @@ Engine::~Engine()
   }
   running_ = nullptr;
   actors_.clear();
-  while (not events_.empty())
-    events_.pop()->discard();
+  for (NewSleep& sleep : new_sleeps_)
+    sleep.timer->discard();
+  for (EventQueue& queue : events_)
+    while (not queue.empty())
+      queue.pop()->discard();
   current_engine = previous_;
 }
 
@@ -79,12 +82,13 @@ Actor& Engine::self()
   return *running_;
 }
 
-void Engine::wake(Actor& actor)
+void Engine::wake(Actor& actor, const Activity* by)
 {
   if (actor.state_ != Actor::State::Blocked)
     return;
   actor.state_ = Actor::State::Ready;
   actor.blocked_on_ = nullptr;
+  actor.woken_by_ = by;
   ready_.push_back(&actor);
 }
 
@@ -104,6 +108,7 @@ bool Engine::block(Actor& me, const Activity* on)
 {
   me.state_ = Actor::State::Blocked;
   me.blocked_on_ = on;
+  me.woken_by_ = nullptr;
   me.suspend();
   if (me.interrupts_.empty())
     return false;
@@ -146,6 +151,10 @@ size_t Engine::wait_any(std::span<Activity* const> activities)
     auto& waiters = activity->waiters_;
     waiters.erase(std::remove(waiters.begin(), waiters.end(), &me), waiters.end());
   }
+  // Others may have completed in the same round, before the actor ran: the one that woke it is the answer.
+  const auto woke = std::find(activities.begin(), activities.end(), me.woken_by_);
+  if (woke != activities.end() && (*woke)->done())
+    return static_cast<size_t>(woke - activities.begin());
   return first_done();
 }
 
@@ -153,7 +162,7 @@ void Engine::schedule_background(SimTime date, std::function<void()> action)
 {
   background_events_.push_back(std::make_unique<BackgroundEvent>(*this, std::move(action)));
   ++background_pending_;
-  events_.schedule(*background_events_.back(), std::max(date, now_));
+  schedule(*background_events_.back(), std::max(date, now_));
 }
 
 void Engine::kill(Actor& actor)
@@ -174,11 +183,12 @@ void Engine::kill(Actor& actor)
   --alive_;
 }
 
-std::shared_ptr<TimerActivity> Engine::start_timer(SimTime delay, std::string what)
+std::shared_ptr<TimerActivity> Engine::start_timer(SimTime delay, std::string what, EventSource source)
 {
   auto timer = std::make_shared<TimerActivity>(std::move(what));
   timer->keep_alive_ = timer;
-  events_.schedule(*timer, now_ + std::max(delay, 0.0));
+  timer->set_source(source);
+  schedule(*timer, now_ + std::max(delay, 0.0));
   return timer;
 }
 
@@ -186,8 +196,20 @@ void Engine::sleep(SimTime duration)
 {
   if (duration <= 0)
     return;
-  auto timer = start_timer(duration, "sleep");
+  auto timer = std::make_shared<TimerActivity>("sleep");
+  timer->keep_alive_ = timer;
+  timer->set_source(EventSource::Hosts);
+  new_sleeps_.push_back({timer, now_ + std::max(duration, kTimePrecision)});
   wait(*timer);
+}
+
+// SimGrid puts a new sleep at the front of its host model's list of changed actions, which the next update walks from
+// the front: the round's sleeps take their sequence numbers newest first, before any other end the update moves.
+void Engine::schedule_new_sleeps()
+{
+  for (auto sleep = new_sleeps_.rbegin(); sleep != new_sleeps_.rend(); ++sleep)
+    schedule(*sleep->timer, sleep->end);
+  new_sleeps_.clear();
 }
 
 void Engine::mix(uint64_t value)
@@ -217,17 +239,43 @@ void Engine::run_ready_actors()
 
 void Engine::update_models()
 {
+  schedule_new_sleeps();
   for (Model* model : models_)
     model->update(now_);
 }
 
+SimTime Engine::next_event_date() const
+{
+  SimTime next = kNever;
+  for (const EventQueue& queue : events_)
+    next = std::min(next, queue.next_date());
+  return next;
+}
+
+size_t Engine::pending_events() const
+{
+  size_t count = 0;
+  for (const EventQueue& queue : events_)
+    count += queue.size();
+  return count;
+}
+
+// Source by source: an event that a firing one schedules within the round fires in it too, before the due events of
+// the sources after its own.
 void Engine::fire_due_events()
 {
-  SimTime round_date = events_.next_date();
-  now_ = std::max(now_, round_date);
+  SimTime round_date = next_event_date();
+  // As SimGrid, the clock moves by the difference to the next date, which can differ from that date in the last bit.
+  now_ = std::max(now_, now_ + (round_date - now_));
   mix(std::bit_cast<uint64_t>(now_));
-  while (not events_.empty() && events_.next_date() - round_date < kTimePrecision) {
-    Event* event = events_.pop();
+  auto next_due = [&]() -> EventQueue* {
+    for (EventQueue& queue : events_)
+      if (not queue.empty() && queue.next_date() - round_date < kTimePrecision)
+        return &queue;
+    return nullptr;
+  };
+  while (EventQueue* queue = next_due()) {
+    Event* event = queue->pop();
     ++events_fired_;
     event->fire();
   }
@@ -247,7 +295,7 @@ void Engine::run()
     update_models();
     if (not ready_.empty())
       continue;
-    if (events_.size() == background_pending_) {
+    if (pending_events() == background_pending_) {
       if (stall_handler_ && stall_handler_())
         continue;
       report_deadlock();

@@ -2,8 +2,10 @@
 //
 // One scheduling round: run every ready actor (FIFO, in the order they became ready) until each blocks or ends; let
 // every model bring its activities up to date (one sharing solve per round, however many flows started); then jump
-// the clock to the next event and fire every event within kTimePrecision of it, in (date, priority, sequence)
-// order, then tell the models that the round's events have fired. Nothing in a round depends on pointer values or hash
+// the clock to the next event and fire every event within kTimePrecision of it, then tell the models that the round's
+// events have fired. The events of a round fire source by source (timers, then hosts, then network: EventSource),
+// each source's in (date, priority, sequence) order, which is the order SimGrid 3.32 resumes actors whose activities
+// end at the same date (docs/specifications/same-date-order.md). Nothing in a round depends on pointer values or hash
 // order, so a run is reproducible bit for bit; the fingerprint() hashes the sequence of fired dates and resumed actors
 // so tests can check that.
 #pragma once
@@ -12,6 +14,7 @@
 #include "kernel/Actor.hpp"
 #include "kernel/EventQueue.hpp"
 
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -71,23 +74,28 @@ public:
   // Model registration (not owned).
   void add_model(Model& model) { models_.push_back(&model); }
 
-  // Timers.
-  void schedule(Event& event, SimTime date, int priority = 0) { events_.schedule(event, date, priority); }
+  // Timers. An event goes to the queue of its source(), set before it is scheduled.
+  void schedule(Event& event, SimTime date, int priority = 0) { queue_of(event).schedule(event, date, priority); }
   // An action at `date` that does not keep the run going (a process failure injected at a date): when every actor
   // left is blocked and only such actions remain, the run is deadlocked now; it does not wait for them.
   void schedule_background(SimTime date, std::function<void()> action);
-  void cancel(Event& event) { events_.cancel(event); }
-  std::shared_ptr<TimerActivity> start_timer(SimTime delay, std::string what);
+  void cancel(Event& event) { queue_of(event).cancel(event); }
+  // A fixed delay, ended by `source` (by default a network model's: sleeps go through sleep()).
+  std::shared_ptr<TimerActivity> start_timer(SimTime delay, std::string what,
+                                             EventSource source = EventSource::Network);
 
   // Called from inside an actor.
   Actor& self();
   void wait(Activity& activity);
-  // Blocks until one of them is done; returns the index of the first done one (lowest index on ties).
+  // Blocks until one of them is done; returns the index of the one whose completion woke the actor, as SimGrid's
+  // waitany (the first handed over, same-date-order.md), or, when some were done at the call, the lowest index.
   size_t wait_any(std::span<Activity* const> activities);
+  // A sleep, as SimGrid's hosts end them: at least kTimePrecision long, ended at (start date + duration), and
+  // scheduled only when the round's models update, the round's sleeps newest first (same-date-order.md).
   void sleep(SimTime duration);
 
-  // Makes a blocked actor runnable again (called when an activity it waits for completes).
-  void wake(Actor& actor);
+  // Makes a blocked actor runnable again (called when an activity it waits for completes: `by`).
+  void wake(Actor& actor, const Activity* by = nullptr);
 
   // Runs `handler` in the actor's own context, as a process runs a signal handler: at once when the actor is the one
   // running; otherwise when it next resumes, and an actor blocked in wait() or wait_any() is resumed for it at the
@@ -120,12 +128,21 @@ private:
   // returns whether there were any.
   bool block(Actor& me, const Activity* on);
   void update_models();
+  void schedule_new_sleeps();
   void fire_due_events();
+  EventQueue& queue_of(const Event& event) { return events_[static_cast<size_t>(event.source())]; }
+  SimTime next_event_date() const;
+  size_t pending_events() const;
   [[noreturn]] void report_deadlock() const;
   void mix(uint64_t value);
 
   SimTime now_ = 0;
-  EventQueue events_;
+  std::array<EventQueue, kEventSources> events_; // by EventSource
+  struct NewSleep {
+    std::shared_ptr<TimerActivity> timer;
+    SimTime end;
+  };
+  std::vector<NewSleep> new_sleeps_; // started since the models last updated, oldest first
   // Declared before the actors, which give their stacks back to it when they end.
   std::unique_ptr<StackProvider> stacks_ = std::make_unique<GuardedStacks>(size_t{256} * 1024);
   std::vector<std::unique_ptr<Actor>> actors_;

@@ -14,6 +14,12 @@
 
 namespace mpisim::kernel {
 
+// Who ends an event, in the order SimGrid 3.32 hands over the ends of one date
+// (docs/specifications/same-date-order.md): its timers first, then its resource models in their order of creation under
+// smpirun, the hosts' CPUs (computations, sleeps) before the network.
+enum class EventSource : uint8_t { Timers, Hosts, Network };
+inline constexpr size_t kEventSources = 3;
+
 class Event {
 public:
   virtual ~Event() = default;
@@ -23,11 +29,15 @@ public:
 
   bool scheduled() const { return heap_index_ != kNotScheduled; }
   SimTime date() const { return date_; }
+  // Set before the event is first scheduled: the engine keeps one queue per source.
+  EventSource source() const { return source_; }
+  void set_source(EventSource source) { source_ = source; }
 
 private:
   friend class EventQueue;
   static constexpr size_t kNotScheduled = static_cast<size_t>(-1);
   SimTime date_ = 0;
+  EventSource source_ = EventSource::Timers;
   size_t heap_index_ = kNotScheduled;
 };
 

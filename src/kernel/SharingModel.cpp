@@ -2,7 +2,7 @@
 
 namespace mpisim::kernel {
 
-SharingModel::SharingModel(Engine& engine) : engine_(engine)
+SharingModel::SharingModel(Engine& engine, EventSource source) : engine_(engine), source_(source)
 {
   engine.add_model(*this);
 }
@@ -10,6 +10,7 @@ SharingModel::SharingModel(Engine& engine) : engine_(engine)
 void SharingModel::start(std::shared_ptr<SharedAction> action, solver::VarId variable)
 {
   action->model_ = this;
+  action->set_source(source_);
   action->variable_ = variable;
   action->last_update_ = engine_.now();
   if (by_variable_.size() <= variable)
@@ -38,7 +39,10 @@ void SharingModel::update(SimTime now)
     return;
   dirty_ = false;
   solver_.solve();
-  for (solver::VarId variable : solver_.modified())
+  // Rescheduling takes a sequence number, which orders ends at the same exact date: under SimGrid's marking, in
+  // SimGrid's order of changed actions.
+  const bool as_simgrid = solver_.marking() == solver::Marking::SimGridLazy;
+  for (solver::VarId variable : as_simgrid ? solver_.modified_in_simgrid_order() : solver_.modified())
     if (variable < by_variable_.size() && by_variable_[variable])
       reschedule(*by_variable_[variable], now);
   if (usage_watcher_)

@@ -46,7 +46,8 @@ private:
 
 class SharingModel : public Model {
 public:
-  explicit SharingModel(Engine& engine);
+  // `source`: who ends its actions, for the order of same-date ends (EventSource).
+  SharingModel(Engine& engine, EventSource source);
 
   solver::MaxMinSolver& solver() { return solver_; }
   Engine& engine() { return engine_; }
@@ -76,6 +77,7 @@ private:
   void reschedule(SharedAction& action, SimTime now);
 
   Engine& engine_;
+  EventSource source_;
   solver::MaxMinSolver solver_;
   std::vector<std::shared_ptr<SharedAction>> by_variable_;
   std::vector<solver::VarId> finished_variables_; // lazy marking: to remove once the round's events have fired

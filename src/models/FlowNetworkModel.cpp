@@ -45,7 +45,7 @@ private:
   }
 
   struct LatencyEnd : kernel::Event {
-    explicit LatencyEnd(Flow& flow) : flow(flow) {}
+    explicit LatencyEnd(Flow& flow) : flow(flow) { set_source(kernel::EventSource::Network); }
     void fire() override
     {
       auto self = std::move(keep_alive);
@@ -120,7 +120,8 @@ void read_shared_flow_parameters(const Parameters& p, FlowModelSettings& s)
 }
 
 FlowNetworkModel::FlowNetworkModel(const NetworkModelContext& context, FlowModelSettings settings)
-    : engine_(context.engine), platform_(context.platform), settings_(std::move(settings)), sharing_(context.engine)
+    : engine_(context.engine), platform_(context.platform), settings_(std::move(settings)),
+      sharing_(context.engine, kernel::EventSource::Network)
 {
   auto& solver = sharing_.solver();
   if (settings_.simgrid_lazy_marking)

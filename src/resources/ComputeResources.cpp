@@ -20,7 +20,7 @@ private:
 } // namespace
 
 ComputeResources::ComputeResources(kernel::Engine& engine, const std::vector<CpuSpec>& hosts)
-    : model_(engine), hosts_(hosts)
+    : model_(engine, kernel::EventSource::Hosts), hosts_(hosts)
 {
   constraints_.reserve(hosts.size());
   for (const CpuSpec& host : hosts)

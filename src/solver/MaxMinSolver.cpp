@@ -180,7 +180,7 @@ void MaxMinSolver::expand(CnstId c, VarId v, double coefficient)
       Use& use = var.uses.back();
       Constraint& cnst = constraints_[c];
       use.index_in_users = static_cast<uint32_t>(cnst.users.size());
-      cnst.users.push_back({v, static_cast<uint32_t>(var.uses.size() - 1), coefficient});
+      cnst.users.push_back({v, static_cast<uint32_t>(var.uses.size() - 1), coefficient, next_enabled_at_++});
     }
   }
   if (lazy() && (coefficient > 0 || var.enabled()))
@@ -243,33 +243,91 @@ void MaxMinSolver::mark_dirty_constraint(CnstId c)
   }
 }
 
-// SimGrid's walk, depth first: a constraint is marked once; the enabled users of a newly marked constraint that were
-// not visited since the last solve are visited, and their unmarked constraints marked in turn. Constraints marked
-// earlier are not walked again, even if a variable was enabled in them since.
+// SimGrid's walk, depth first, as its LMM recurses: a constraint is marked once; going through a newly marked
+// constraint's enabled users, most recently enabled first, each user not visited since the last solve has its
+// unmarked constraints marked and walked in turn (expansion order), the walk coming back to the user's next
+// constraint unless the user was visited meanwhile; then the user counts as visited. Constraints marked earlier are
+// not walked again, even if a variable was enabled in them since. The order of marking is SimGrid's, which orders
+// the changed actions (modified_in_simgrid_order()).
 void MaxMinSolver::mark_lazily(CnstId c)
 {
-  auto mark = [this](CnstId m) {
-    constraints_[m].dirty = true;
-    dirty_constraints_.push_back(m);
-    marking_stack_.push_back(m);
-  };
   if (constraints_[c].dirty)
     return;
-  mark(c);
-  while (!marking_stack_.empty()) {
-    CnstId current = marking_stack_.back();
-    marking_stack_.pop_back();
-    for (const User& user : constraints_[current].users) {
-      Variable& var = variables_[user.variable];
-      if (var.visited)
-        continue;
-      var.visited = true;
-      visited_variables_.push_back(user.variable);
-      for (const Use& use : var.uses)
-        if (!constraints_[use.constraint].dirty)
-          mark(use.constraint);
+  auto mark_and_enter = [this](CnstId m) {
+    constraints_[m].dirty = true;
+    dirty_constraints_.push_back(m);
+    const size_t first = walk_users_.size();
+    append_users_newest_first(m, walk_users_, false);
+    walk_stack_.push_back({m, first, first, walk_users_.size(), 0});
+  };
+  mark_and_enter(c);
+  while (!walk_stack_.empty()) {
+    WalkFrame& frame = walk_stack_.back();
+    if (frame.user == frame.end_user) {
+      walk_users_.resize(frame.first_user);
+      walk_stack_.pop_back();
+      continue;
     }
+    const VarId v = walk_users_[frame.user];
+    Variable& var = variables_[v];
+    CnstId next = 0;
+    bool descend = false;
+    while (!var.visited && frame.use < var.uses.size()) {
+      next = var.uses[frame.use++].constraint;
+      if (next != frame.constraint && !constraints_[next].dirty) {
+        descend = true;
+        break;
+      }
+    }
+    if (descend) {
+      mark_and_enter(next); // invalidates `frame`
+      continue;
+    }
+    if (!var.visited) {
+      var.visited = true;
+      visited_variables_.push_back(v);
+    }
+    ++frame.user;
+    frame.use = 0;
   }
+}
+
+void MaxMinSolver::append_users_newest_first(CnstId c, std::vector<VarId>& out, bool positive_only)
+{
+  const auto& users = constraints_[c].users;
+  walk_order_scratch_.clear();
+  for (const User& user : users)
+    if (!positive_only || user.coefficient > 0)
+      walk_order_scratch_.emplace_back(user.enabled_at, user.variable);
+  std::sort(walk_order_scratch_.begin(), walk_order_scratch_.end(),
+            [](const auto& a, const auto& b) { return a.first > b.first; });
+  for (const auto& entry : walk_order_scratch_)
+    out.push_back(entry.second);
+}
+
+// modified_ is sorted and modified_bits_ clear: the bits serve as "not listed yet".
+void MaxMinSolver::order_modified_as_simgrid()
+{
+  simgrid_order_.clear();
+  for (VarId v : modified_)
+    modified_bits_[v / 64] |= uint64_t{1} << (v % 64);
+  auto take = [this](VarId v) {
+    uint64_t& word = modified_bits_[v / 64];
+    const uint64_t bit = uint64_t{1} << (v % 64);
+    if (word & bit) {
+      word &= ~bit;
+      simgrid_order_.push_back(v);
+    }
+  };
+  for (CnstId c : marked_order_) {
+    walk_users_.clear();
+    append_users_newest_first(c, walk_users_, true);
+    for (VarId v : walk_users_)
+      take(v);
+  }
+  walk_users_.clear();
+  for (VarId v : modified_)
+    take(v);
 }
 
 // The first constraint is the first expanded: for a flow, the first link of its route.
@@ -287,7 +345,7 @@ void MaxMinSolver::attach_to_constraints(VarId v)
     Use& use = var.uses[index];
     Constraint& cnst = constraints_[use.constraint];
     use.index_in_users = static_cast<uint32_t>(cnst.users.size());
-    cnst.users.push_back({v, index, use.coefficient});
+    cnst.users.push_back({v, index, use.coefficient, next_enabled_at_++});
   }
 }
 
@@ -319,8 +377,10 @@ void MaxMinSolver::solve()
   // Anything marked from now on belongs to a component solved by this call.
   const uint64_t first_mark_of_this_solve = last_component_mark_ + 1;
   if (lazy()) {
+    marked_order_.assign(dirty_constraints_.begin(), dirty_constraints_.end());
     solve_marked(first_mark_of_this_solve);
     sort_modified();
+    order_modified_as_simgrid();
     return;
   }
 

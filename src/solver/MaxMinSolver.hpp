@@ -102,6 +102,11 @@ public:
   }
   // Live variables whose value the last solve() recomputed, changed or not, in ascending id order.
   const std::vector<VarId>& modified() const { return modified_; }
+  // Under lazy marking, the same variables in the order SimGrid's LMM lists its changed actions: the marked
+  // constraints in marking order, each one's users with a coefficient > 0 most recently enabled there first, each
+  // variable once; then those no constraint reaches, in ascending id order. (The order a model reschedules them in
+  // decides between ends at the same exact date: docs/specifications/same-date-order.md.) Empty otherwise.
+  const std::vector<VarId>& modified_in_simgrid_order() const { return simgrid_order_; }
   size_t variable_count() const { return live_variable_count_; }
 
   // Constraint consumption, for observers of resource use (link bandwidth over time). Off by default: a solve then
@@ -128,6 +133,7 @@ private:
     VarId variable;
     uint32_t index_in_uses;
     double coefficient;
+    uint64_t enabled_at; // when it joined this constraint's users (SimGrid lists the latest first)
   };
 
   struct Variable {
@@ -178,6 +184,8 @@ private:
   // Lazy marking: marks c and what SimGrid's walk reaches from it (see the file comment).
   void mark_lazily(CnstId c);
   void mark_from_first_constraint(VarId v);
+  void append_users_newest_first(CnstId c, std::vector<VarId>& out, bool positive_only);
+  void order_modified_as_simgrid();
   bool lazy() const { return marking_ == Marking::SimGridLazy; }
   bool in_component(CnstId c) const { return constraints_[c].component_mark == last_component_mark_; }
   void attach_to_constraints(VarId v);
@@ -231,7 +239,17 @@ private:
 
   Marking marking_ = Marking::Components;
   std::vector<VarId> visited_variables_; // lazy marking, cleared by solve()
-  std::vector<CnstId> marking_stack_;    // lazy marking scratch
+  struct WalkFrame {                     // lazy marking: one constraint of the depth-first walk
+    CnstId constraint;
+    size_t first_user, user, end_user; // its users, newest first, in walk_users_
+    size_t use;                        // the next use of the current user to look at
+  };
+  std::vector<WalkFrame> walk_stack_;
+  std::vector<VarId> walk_users_;
+  std::vector<std::pair<uint64_t, VarId>> walk_order_scratch_;
+  uint64_t next_enabled_at_ = 0;
+  std::vector<CnstId> marked_order_; // lazy marking: the constraints the solve recomputes, in marking order
+  std::vector<VarId> simgrid_order_;
 };
 
 } // namespace mpisim::solver

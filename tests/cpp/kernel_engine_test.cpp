@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -73,6 +74,99 @@ TEST(KernelEngine, ActorsSleepInSimulatedTime)
   EXPECT_EQ(log[1], std::make_pair(std::string("b"), 2.0));
   EXPECT_EQ(log[2], std::make_pair(std::string("a"), 2.5));
   EXPECT_DOUBLE_EQ(engine.now(), 2.5);
+}
+
+// The order of actors whose activities end at the same date: SimGrid 3.32's, as smpirun shows it
+// (docs/specifications/same-date-order.md, whose worked examples these are, in seconds rather than milliseconds).
+std::vector<int> resume_order(const std::vector<std::vector<double>>& sleeps)
+{
+  Engine engine;
+  std::vector<int> order;
+  for (size_t r = 0; r < sleeps.size(); ++r)
+    engine.spawn("r" + std::to_string(r), [&, r] {
+      for (double duration : sleeps[r])
+        engine.sleep(duration);
+      order.push_back(static_cast<int>(r));
+    });
+  engine.run();
+  return order;
+}
+
+TEST(KernelSameDateOrder, SleepsStartedInOneRoundResumeNewestFirst)
+{
+  EXPECT_EQ(resume_order({{1}, {1}, {1}, {1}}), (std::vector<int>{3, 2, 1, 0}));
+}
+
+TEST(KernelSameDateOrder, SleepsStartedInEarlierRoundsResumeOldestFirst)
+{
+  // Every second sleep ends at 14 exactly; rank 3's started first (at 1), rank 0's last (at 4).
+  EXPECT_EQ(resume_order({{4, 10}, {3, 11}, {2, 12}, {1, 13}}), (std::vector<int>{3, 2, 1, 0}));
+  EXPECT_EQ(resume_order({{1, 13}, {2, 12}, {3, 11}, {4, 10}}), (std::vector<int>{0, 1, 2, 3}));
+  // At 1 ranks 3 then 2 resume (their first sleeps were numbered newest first) and start their second sleeps in
+  // that order, numbered newest first: rank 2's first. The same at 2 for ranks 1 then 0.
+  EXPECT_EQ(resume_order({{2, 12}, {2, 12}, {1, 13}, {1, 13}}), (std::vector<int>{2, 3, 0, 1}));
+}
+
+TEST(KernelSameDateOrder, TheExactDateComesBeforeTheStartOrder)
+{
+  // Both end within kTimePrecision, in one round; rank 1's end is one bit earlier although its sleep started later.
+  const double late = std::nextafter(1.0, 2.0);
+  EXPECT_EQ(resume_order({{late}, {0.5, 0.5}}), (std::vector<int>{1, 0}));
+}
+
+TEST(KernelSameDateOrder, TimersThenHostsThenNetwork)
+{
+  // Scheduled network first, timers last, all at date 1: they fire timers, hosts, network.
+  Engine engine;
+  std::vector<int> log;
+  RecordingEvent network(log, 2), hosts(log, 1), timer(log, 0);
+  network.set_source(EventSource::Network);
+  hosts.set_source(EventSource::Hosts);
+  engine.schedule(network, 1.0);
+  engine.schedule(hosts, 1.0);
+  engine.schedule(timer, 1.0);
+  std::vector<std::string> resumed;
+  engine.spawn("waits for the network", [&] {
+    auto message = engine.start_timer(1.0, "message");
+    engine.wait(*message);
+    resumed.push_back("network");
+  });
+  engine.spawn("sleeps", [&] {
+    engine.sleep(1.0);
+    resumed.push_back("sleep");
+  });
+  engine.run();
+  EXPECT_EQ(log, (std::vector<int>{0, 1, 2}));
+  EXPECT_EQ(resumed, (std::vector<std::string>{"sleep", "network"}));
+}
+
+TEST(KernelSameDateOrder, WaitAnyAnswersWithTheActivityThatWokeIt)
+{
+  // Both end at 1, `first` before `second` (scheduled first); by the time the waiter runs both are done. SimGrid's
+  // waitany answers with the one whose completion woke it, not the lowest index.
+  Engine engine;
+  size_t index = 99;
+  engine.spawn("waiter", [&] {
+    auto first = engine.start_timer(1.0, "first");
+    auto second = engine.start_timer(1.0, "second");
+    Activity* both[] = {second.get(), first.get()};
+    index = engine.wait_any(both);
+    EXPECT_TRUE(second->done());
+  });
+  engine.run();
+  EXPECT_EQ(index, 1u);
+}
+
+TEST(KernelSameDateOrder, ASleepLastsAtLeastThePrecision)
+{
+  Engine engine;
+  double woke = -1;
+  engine.spawn("a", [&] {
+    engine.sleep(1e-12);
+    woke = engine.now();
+  });
+  engine.run();
+  EXPECT_EQ(woke, kTimePrecision);
 }
 
 TEST(KernelEngine, WaitAnyReturnsTheFirstToComplete)

@@ -767,6 +767,34 @@ TEST(MaxMinSolver, LazyMarkingFollowsBothVariablesInTheOtherOrder)
   expect_share(lazy.solver.value(lazy.c), 20);
 }
 
+TEST(MaxMinSolver, LazyMarkingListsChangesInSimGridsOrder)
+{
+  // r on c3; then q on c2 and c3; then p on c1 and c2, each enabled at once. The expansions mark c3 (r's), c2
+  // (q's; q's walk finds nothing else unmarked), c1 (p's). SimGrid lists the changed actions constraint by constraint
+  // in marking order, each constraint's users most recently enabled first: c3 gives q then r, c2 p, c1 nothing new.
+  MaxMinSolver solver;
+  solver.set_marking(Marking::SimGridLazy);
+  const CnstId c1 = solver.add_constraint(10, Sharing::Shared), c2 = solver.add_constraint(10, Sharing::Shared),
+               c3 = solver.add_constraint(10, Sharing::Shared);
+  const VarId r = solver.add_variable(1, kUnbounded);
+  solver.expand(c3, r, 1);
+  const VarId q = solver.add_variable(1, kUnbounded);
+  solver.expand(c2, q, 1);
+  solver.expand(c3, q, 1);
+  const VarId p = solver.add_variable(1, kUnbounded);
+  solver.expand(c1, p, 1);
+  solver.expand(c2, p, 1);
+  solver.solve();
+  EXPECT_EQ(solver.modified(), ids({r, q, p}));
+  EXPECT_EQ(solver.modified_in_simgrid_order(), ids({q, r, p}));
+
+  // A change of r marks from c3 and walks depth first: c3's users newest first, q (whose next constraint c2 is
+  // marked and walked: p, whose c1 is marked), then r. Marking order c3, c2, c1: q, r, then p.
+  solver.set_penalty(r, 2);
+  solver.solve();
+  EXPECT_EQ(solver.modified_in_simgrid_order(), ids({q, r, p}));
+}
+
 TEST(MaxMinSolver, MarkingIsChosenBeforeChanges)
 {
   MaxMinSolver solver;

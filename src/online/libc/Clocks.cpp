@@ -78,7 +78,8 @@ timespec as_timespec(double seconds)
 
 double seconds_of(const timespec& time)
 {
-  return static_cast<double>(time.tv_sec) + 1e-9 * static_cast<double>(time.tv_nsec);
+  // Divided, as SMPI does: the last bit decides which of two sleeps ending together ends first.
+  return static_cast<double>(time.tv_sec) + static_cast<double>(time.tv_nsec) / 1e9;
 }
 
 bool valid_duration(const timespec* duration)
@@ -189,7 +190,7 @@ extern "C" int usleep(useconds_t microseconds)
 {
   if (not caller_time_is_simulated())
     return real::usleep(microseconds);
-  Runtime::get().sleep_for(1e-6 * microseconds);
+  Runtime::get().sleep_for(static_cast<double>(microseconds) / 1e6); // as SMPI: the last bit decides ties
   return 0;
 }
 

@@ -123,10 +123,12 @@ OptionTable<Target> own_options()
                     .front_ends = options::Run,
                     .keyword = "poll_cost"},
                    [](Target& o, const OptionValue& v) { o.online.polling.poll_cost = std::get<double>(v); }});
+  // SimGrid's defaults are the double 1e-4; "100us" would parse to 100 x 1e-6, one bit less, which changes which of
+  // two polls ending at the same date ends first (docs/specifications/same-date-order.md).
   table.push_back({{.name = "--test-delay",
                     .type = ValueType::Time,
                     .metavar = "T",
-                    .default_value = "100us",
+                    .default_value = "1e-4s",
                     .help = "--polling smpi: base delay of a test, multiplied by a count of failed tests",
                     .simgrid = {"smpi/test"},
                     .front_ends = options::Run,
@@ -135,7 +137,7 @@ OptionTable<Target> own_options()
   table.push_back({{.name = "--iprobe-delay",
                     .type = ValueType::Time,
                     .metavar = "T",
-                    .default_value = "100us",
+                    .default_value = "1e-4s",
                     .help = "--polling smpi: base delay of an iprobe, multiplied by a count of failed iprobes",
                     .simgrid = {"smpi/iprobe"},
                     .front_ends = options::Run,
