@@ -139,30 +139,30 @@ MPISIM_EXPORT int MPI_File_seek(MPI_File fh, MPI_Offset offset, int whence)
 }
 
 // The explicit-offset and individual-pointer accesses, blocking, independent and collective.
-#define MPISIM_FILE_ACCESS_AT(NAME, PMPI_NAME, ACTION, READ, CONST)                                                  \
-  MPISIM_EXPORT int NAME(MPI_File fh, MPI_Offset offset, CONST void* buf, int count, MPI_Datatype type,             \
-                         MPI_Status* status)                                                                          \
-  {                                                                                                                   \
-    Call call(#NAME);                                                                                                 \
-    MPI_Status own;                                                                                                   \
-    MPI_Status* used = status == MPI_STATUS_IGNORE ? &own : status;                                                   \
-    int rc = PMPI_NAME(fh, offset, buf, count, type, used);                                                           \
-    if (call && rc == MPI_SUCCESS)                                                                                    \
-      record_access(call, fh, ACTION, byte_offset(fh, offset), moved_bytes(READ, count, type, *used));                \
-    return rc;                                                                                                        \
+#define MPISIM_FILE_ACCESS_AT(NAME, PMPI_NAME, ACTION, READ, CONST)                                                    \
+  MPISIM_EXPORT int NAME(MPI_File fh, MPI_Offset offset, CONST void* buf, int count, MPI_Datatype type,                \
+                         MPI_Status* status)                                                                           \
+  {                                                                                                                    \
+    Call call(#NAME);                                                                                                  \
+    MPI_Status own;                                                                                                    \
+    MPI_Status* used = status == MPI_STATUS_IGNORE ? &own : status;                                                    \
+    int rc = PMPI_NAME(fh, offset, buf, count, type, used);                                                            \
+    if (call && rc == MPI_SUCCESS)                                                                                     \
+      record_access(call, fh, ACTION, byte_offset(fh, offset), moved_bytes(READ, count, type, *used));                 \
+    return rc;                                                                                                         \
   }
 
-#define MPISIM_FILE_ACCESS(NAME, PMPI_NAME, ACTION, READ, CONST)                                                     \
-  MPISIM_EXPORT int NAME(MPI_File fh, CONST void* buf, int count, MPI_Datatype type, MPI_Status* status)            \
-  {                                                                                                                   \
-    Call call(#NAME);                                                                                                 \
-    MPI_Status own;                                                                                                   \
-    MPI_Status* used = status == MPI_STATUS_IGNORE ? &own : status;                                                   \
-    const long long offset = call ? pointer_byte_offset(fh) : 0;                                                      \
-    int rc = PMPI_NAME(fh, buf, count, type, used);                                                                   \
-    if (call && rc == MPI_SUCCESS)                                                                                    \
-      record_access(call, fh, ACTION, offset, moved_bytes(READ, count, type, *used));                                 \
-    return rc;                                                                                                        \
+#define MPISIM_FILE_ACCESS(NAME, PMPI_NAME, ACTION, READ, CONST)                                                       \
+  MPISIM_EXPORT int NAME(MPI_File fh, CONST void* buf, int count, MPI_Datatype type, MPI_Status* status)               \
+  {                                                                                                                    \
+    Call call(#NAME);                                                                                                  \
+    MPI_Status own;                                                                                                    \
+    MPI_Status* used = status == MPI_STATUS_IGNORE ? &own : status;                                                    \
+    const long long offset = call ? pointer_byte_offset(fh) : 0;                                                       \
+    int rc = PMPI_NAME(fh, buf, count, type, used);                                                                    \
+    if (call && rc == MPI_SUCCESS)                                                                                     \
+      record_access(call, fh, ACTION, offset, moved_bytes(READ, count, type, *used));                                  \
+    return rc;                                                                                                         \
   }
 
 MPISIM_FILE_ACCESS_AT(MPI_File_write_at, PMPI_File_write_at, "file_write_at", false, const)

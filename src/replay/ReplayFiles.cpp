@@ -102,8 +102,8 @@ void RankFiles::access(const TraceAction& a, OpenFile& file)
     pieces.push_back({offset, bytes});
   io::StorageSystem& storage = shared_.storage();
   if (is_collective_access(a.kind) && file.channel != nullptr) {
-    const mpi::CollectiveFileAccess access{rank_, *file.channel, shared_.collectives(), storage, file.id,
-                                           shared_.hints()};
+    const mpi::CollectiveFileAccess access{rank_,   *file.channel, shared_.collectives(),
+                                           storage, file.id,       shared_.hints()};
     mpi::collective_access(access, pieces, nullptr, direction);
   } else {
     // Independent, or collective on a file of one opener (one member never interleaves with another: independent).

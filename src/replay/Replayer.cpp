@@ -329,7 +329,7 @@ ReplayResult replay(const ReplayOptions& options)
   // deque keeps them in place without a pointer and an allocation each.
   std::deque<RankReplayer> replayers;
   std::vector<const mpi::Communicator*> trace_communicators; // the trace's own (OTF2), made once for every rank
-  std::optional<SharedFiles> shared_files;                  // MPI-IO: the storage model, used by the replayers
+  std::optional<SharedFiles> shared_files;                   // MPI-IO: the storage model, used by the replayers
   mpi::SimulationOptions simulation_options = options.simulation;
   simulation_options.stacks = mpi::RankStacks::Arena; // replay ranks run only mpisim's own code
   mpi::Simulation simulation(simulation_options, ranks);

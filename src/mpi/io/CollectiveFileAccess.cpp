@@ -105,8 +105,7 @@ bool interleaved(std::vector<AccessRange> ranges)
 }
 
 // Step 4: the first member of each host, in rank order, at most cb_nodes of them.
-std::vector<int> choose_aggregators(Rank& rank, const Communicator& channel,
-                                    const CollectiveBufferingHints& hints)
+std::vector<int> choose_aggregators(Rank& rank, const Communicator& channel, const CollectiveBufferingHints& hints)
 {
   std::vector<int> chosen;
   std::set<platform::HostId> hosts;

@@ -46,8 +46,8 @@ public:
 
 // Who accesses which file, through which communicator.
 struct CollectiveFileAccess {
-  Rank& rank;                          // the calling member
-  const Communicator& channel;         // the file's members (a hidden communicator online, the opener's in replay)
+  Rank& rank;                           // the calling member
+  const Communicator& channel;          // the file's members (a hidden communicator online, the opener's in replay)
   const CollectiveLibrary& collectives; // runs step 2's all-gather
   io::StorageSystem& storage;
   io::FileId file;

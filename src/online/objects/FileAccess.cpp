@@ -1,16 +1,11 @@
 #include "online/objects/FileAccess.hpp"
 
-#include "online/objects/Collectives.hpp"
 #include "online/runtime/Runtime.hpp"
-
-#include "mpi/Rank.hpp"
 
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <cstring>
-#include <set>
 #include <stdexcept>
 #include <string>
 
@@ -23,7 +18,10 @@ class RealFileBytes : public mpi::FileBytes {
 public:
   explicit RealFileBytes(const OpenFile& file) : file_(file) {}
   int64_t size() const override { return real_file_size(file_); }
-  void write(const std::vector<FilePiece>& pieces, const std::byte* data) override { write_pieces(file_, pieces, data); }
+  void write(const std::vector<FilePiece>& pieces, const std::byte* data) override
+  {
+    write_pieces(file_, pieces, data);
+  }
   int64_t read(const std::vector<FilePiece>& pieces, std::byte* data) override
   {
     return read_pieces(file_, pieces, data);
@@ -87,8 +85,13 @@ int64_t collective_access(Runtime& runtime, OpenFile& file, const std::vector<Fi
                           io::Direction direction)
 {
   RealFileBytes bytes(file);
-  const mpi::CollectiveFileAccess access{runtime.rank(),   *runtime.comm(file.channel), runtime.simulation().collectives(),
-                                         runtime.files().storage(), file.id, file.hints, &bytes};
+  const mpi::CollectiveFileAccess access{runtime.rank(),
+                                         *runtime.comm(file.channel),
+                                         runtime.simulation().collectives(),
+                                         runtime.files().storage(),
+                                         file.id,
+                                         file.hints,
+                                         &bytes};
   return mpi::collective_access(access, pieces, data, direction);
 }
 
