@@ -100,14 +100,32 @@ IoOperationPtr FileServer::read(FileId file, double offset, double size)
   return done;
 }
 
+// Fetches what of [from, from + read_ahead) the cache does not hold yet, from the end of the cached bytes that follow
+// `from`: a reader going through a file in records smaller than the read-ahead does not fetch the same window again
+// at each record.
 void FileServer::read_ahead(FileId file, double from)
 {
-  std::vector<IoOperationPtr> pending;
-  const double size = spec_.cache.read_ahead;
-  if (cached(file, from, size, pending))
+  const double end = from + spec_.cache.read_ahead;
+  const double start = cached_until(file, from);
+  if (start >= end)
     return;
-  IoOperationPtr fetched = disk_of(file).access({file, from, size, Direction::Read});
-  keep(file, from, size, fetched);
+  IoOperationPtr fetched = disk_of(file).access({file, start, end - start, Direction::Read});
+  keep(file, start, end - start, fetched);
+}
+
+double FileServer::cached_until(FileId file, double offset) const
+{
+  auto found = extents_.find(file);
+  if (found == extents_.end())
+    return offset;
+  const Extents& extents = found->second;
+  double covered = offset;
+  auto it = extents.upper_bound(offset);
+  if (it != extents.begin())
+    --it;
+  for (; it != extents.end() && it->first <= covered; ++it)
+    covered = std::max(covered, it->second.end);
+  return covered;
 }
 
 bool FileServer::cached(FileId file, double offset, double size, std::vector<IoOperationPtr>& pending) const

@@ -52,6 +52,8 @@ private:
   void read_ahead(FileId file, double from);
   // Whether [offset, offset + size) is all in the cache or on its way; collects what arrives later.
   bool cached(FileId file, double offset, double size, std::vector<IoOperationPtr>& pending) const;
+  // The end of the cached bytes that run on without a gap from `offset` (`offset` itself when it is not cached).
+  double cached_until(FileId file, double offset) const;
   void keep(FileId file, double offset, double size, IoOperationPtr ready);
   void insert_extent(FileId file, double begin, double end, IoOperationPtr ready);
   void forget_range(FileId file, double begin, double end);

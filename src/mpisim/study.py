@@ -245,3 +245,6 @@ def add_study_command(sub) -> None:
     from mpisim.resilience import add_resilience_command
 
     add_resilience_command(kinds)
+    from mpisim.io_study import add_io_command
+
+    add_io_command(kinds)

@@ -398,6 +398,40 @@ void parse_location(ArgReader& args, TraceAction& out)
   out.amount = args.integer(1, "line");
 }
 
+// MPI-IO actions: the file's name first.
+void parse_file_name(ArgReader& args, TraceAction& out)
+{
+  args.details(out).file = std::string(args.token(0));
+}
+
+void parse_file_open(ArgReader& args, TraceAction& out)
+{
+  parse_file_name(args, out);
+  const std::string_view opener = args.token(1);
+  if (opener != "world" && opener != "self")
+    args.fail("opener " + in_quotes(opener) + " is neither 'world' nor 'self'");
+  out.tag = opener == "self" ? 1 : 0;
+}
+
+void parse_file_offset(ArgReader& args, TraceAction& out) // seek, set_size
+{
+  parse_file_name(args, out);
+  out.amount = args.count(1, out.kind == ActionKind::FileSeek ? "offset" : "size");
+}
+
+void parse_file_access(ArgReader& args, TraceAction& out) // read, write, read_all, write_all
+{
+  parse_file_name(args, out);
+  out.amount = args.count(1, "bytes");
+}
+
+void parse_file_access_at(ArgReader& args, TraceAction& out) // read_at, write_at, read_at_all, write_at_all
+{
+  parse_file_name(args, out);
+  out.amount2 = args.count(1, "offset");
+  out.amount = args.count(2, "bytes");
+}
+
 using K = ActionKind;
 // clang-format off
 constexpr std::array<ActionSpec, kActionKindCount> kActions = {{
@@ -433,6 +467,19 @@ constexpr std::array<ActionSpec, kActionKindCount> kActions = {{
   {K::CommSplit,     0,  0,  kNoMaximum, 0, "", parse_nothing},
   {K::CommDup,       0,  0,  kNoMaximum, 0, "", parse_nothing},
   {K::Location,      2,  0,  2,          0, "file line", parse_location},
+  {K::FileOpen,      2,  0,  2,          0, "file world|self", parse_file_open},
+  {K::FileClose,     1,  0,  1,          0, "file", parse_file_name},
+  {K::FileSeek,      2,  0,  2,          0, "file offset", parse_file_offset},
+  {K::FileSync,      1,  0,  1,          0, "file", parse_file_name},
+  {K::FileSetSize,   2,  0,  2,          0, "file size", parse_file_offset},
+  {K::FileRead,      2,  0,  2,          0, "file bytes", parse_file_access},
+  {K::FileWrite,     2,  0,  2,          0, "file bytes", parse_file_access},
+  {K::FileReadAt,    3,  0,  3,          0, "file offset bytes", parse_file_access_at},
+  {K::FileWriteAt,   3,  0,  3,          0, "file offset bytes", parse_file_access_at},
+  {K::FileReadAll,   2,  0,  2,          0, "file bytes", parse_file_access},
+  {K::FileWriteAll,  2,  0,  2,          0, "file bytes", parse_file_access},
+  {K::FileReadAtAll, 3,  0,  3,          0, "file offset bytes", parse_file_access_at},
+  {K::FileWriteAtAll,3,  0,  3,          0, "file offset bytes", parse_file_access_at},
 }};
 // clang-format on
 

@@ -2,6 +2,7 @@
 
 #include "common/Errors.hpp"
 #include "mpi/Rank.hpp"
+#include "replay/ReplayFiles.hpp"
 #include "replay/RequestStore.hpp"
 #include "replay/TraceFormat.hpp"
 #include "replay/TraceReader.hpp"
@@ -9,6 +10,7 @@
 #include <algorithm>
 #include <deque>
 #include <memory>
+#include <optional>
 
 namespace mpisim::replay {
 
@@ -20,10 +22,10 @@ enum class Account { Compute, Sleep, Communicate, Wait, None };
 class RankReplayer {
 public:
   RankReplayer(mpi::Rank& rank, const mpi::CollectiveLibrary& collectives,
-               const std::vector<const mpi::Communicator*>& trace_communicators, RankStream stream,
-               const std::string& file, RankStats& stats)
+               const std::vector<const mpi::Communicator*>& trace_communicators, SharedFiles& shared_files,
+               RankStream stream, const std::string& file, RankStats& stats)
       : rank_(rank), comm_(rank.world().comm_world()), trace_communicators_(trace_communicators),
-        collectives_(collectives), stream_(std::move(stream)), file_(file), stats_(stats)
+        collectives_(collectives), shared_files_(shared_files), stream_(std::move(stream)), file_(file), stats_(stats)
   {
   }
 
@@ -126,6 +128,12 @@ private:
 
   Account perform(const TraceAction& a)
   {
+    if (is_file_action(a.kind)) {
+      if (not files_)
+        files_ = std::make_unique<RankFiles>(shared_files_, rank_, file_);
+      files_->perform(a);
+      return Account::Communicate;
+    }
     switch (a.kind) {
     case ActionKind::Init:
     case ActionKind::Finalize:
@@ -269,6 +277,8 @@ private:
   const mpi::Communicator& comm_;
   const std::vector<const mpi::Communicator*>& trace_communicators_;
   const mpi::CollectiveLibrary& collectives_;
+  SharedFiles& shared_files_;
+  std::unique_ptr<RankFiles> files_; // made by the first MPI-IO action
   RankStream stream_;
   const std::string& file_;
   RankStats& stats_;
@@ -319,10 +329,12 @@ ReplayResult replay(const ReplayOptions& options)
   // deque keeps them in place without a pointer and an allocation each.
   std::deque<RankReplayer> replayers;
   std::vector<const mpi::Communicator*> trace_communicators; // the trace's own (OTF2), made once for every rank
+  std::optional<SharedFiles> shared_files;                   // MPI-IO: the storage model, used by the replayers
   mpi::SimulationOptions simulation_options = options.simulation;
   simulation_options.stacks = mpi::RankStacks::Arena; // replay ranks run only mpisim's own code
   mpi::Simulation simulation(simulation_options, ranks);
   placed = &simulation;
+  shared_files.emplace(simulation, ranks);
   for (mpi::Observer* observer : options.observers)
     simulation.world().add_observer(*observer);
   for (models::LinkObserver* observer : options.link_observers)
@@ -332,7 +344,7 @@ ReplayResult replay(const ReplayOptions& options)
     trace_communicators.push_back(
         &simulation.world().create_communicator("trace communicator " + std::to_string(i), traces.communicators()[i]));
   for (int rank = 0; rank < ranks; ++rank)
-    replayers.emplace_back(simulation.world().rank(rank), simulation.collectives(), trace_communicators,
+    replayers.emplace_back(simulation.world().rank(rank), simulation.collectives(), trace_communicators, *shared_files,
                            traces.stream(rank), traces.trace_file(rank), result.ranks[rank]);
   simulation.world().launch([&replayers](mpi::Rank& rank) { replayers[rank.world_rank()].run(); });
   try {

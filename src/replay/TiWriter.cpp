@@ -80,6 +80,20 @@ std::string ti_line(const TraceAction& a)
     return name + " " + number(a.amount) + counts(call->send_counts) + " " + number(a.amount2) +
            counts(call->recv_counts);
   case ActionKind::ReduceScatter: return name + counts(call->recv_counts) + " " + number(call->reduce_flops);
+  case ActionKind::FileOpen: return name + " " + a.details->file + (a.tag == 1 ? " self" : " world");
+  case ActionKind::FileClose:
+  case ActionKind::FileSync: return name + " " + a.details->file;
+  case ActionKind::FileSeek:
+  case ActionKind::FileSetSize:
+  case ActionKind::FileRead:
+  case ActionKind::FileWrite:
+  case ActionKind::FileReadAll:
+  case ActionKind::FileWriteAll: return name + " " + a.details->file + " " + number(a.amount);
+  case ActionKind::FileReadAt:
+  case ActionKind::FileWriteAt:
+  case ActionKind::FileReadAtAll:
+  case ActionKind::FileWriteAtAll:
+    return name + " " + a.details->file + " " + number(a.amount2) + " " + number(a.amount);
   default: return {}; // init (written first), comm_*, location: nothing to replay
   }
 }

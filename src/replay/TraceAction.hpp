@@ -31,6 +31,14 @@
 //   AllToAllV                                           send buffer bytes     recv buffer bytes    send / receive
 //   ReduceScatter                                       sum of recv bytes     flops                datatype
 //   Location                                            source line number
+//   FileOpen                       tag: 1 = opened by the rank alone ("self"), 0 = by every rank ("world")
+//   FileSeek                                            offset (bytes)
+//   FileSetSize                                         size (bytes)
+//   FileRead, FileWrite,                                bytes
+//     FileReadAll, FileWriteAll
+//   FileReadAt, FileWriteAt,                            bytes                 offset (bytes)
+//     FileReadAtAll, FileWriteAtAll
+//   FileClose, FileSync: no field but the file (details->file).
 //   Finalize, WaitAll, Barrier, CommSize, CommSplit, CommDup: no field (SimGrid 3.32 replays the comm_* as no-ops and
 //   ignores the request count that its own writer puts after `waitall`).
 //
@@ -41,7 +49,7 @@
 //   Per-rank arrays, in bytes: GatherV, AllGatherV: recv_counts (P). AllGatherV: recv_displs = the P displacements
 //   when the trace gives them, else P zeros (as SimGrid's replay passes them). ScatterV: send_counts.
 //   AllToAllV: send_counts and recv_counts. ReduceScatter: recv_counts, element_bytes = the datatype's size.
-//   Location: file = the source file name.
+//   Location: file = the source file name. MPI-IO actions: file = the file's name as the trace gives it.
 //
 // Counts are read with any number syntax (`1e6`) and truncated towards zero as SimGrid does, so they hold integral
 // values (exact up to 2^53) before being multiplied by the datatype size. Flops and seconds are kept as written.
@@ -93,16 +101,32 @@ enum class ActionKind : uint8_t {
   CommSize,
   CommSplit,
   CommDup,
-  Location
+  Location,
+  // MPI-IO, an extension of the format SimGrid does not read (docs/replay.md).
+  FileOpen,
+  FileClose,
+  FileSeek,
+  FileSync,
+  FileSetSize,
+  FileRead,
+  FileWrite,
+  FileReadAt,
+  FileWriteAt,
+  FileReadAll,
+  FileWriteAll,
+  FileReadAtAll,
+  FileWriteAtAll
 };
-inline constexpr size_t kActionKindCount = static_cast<size_t>(ActionKind::Location) + 1;
+inline constexpr size_t kActionKindCount = static_cast<size_t>(ActionKind::FileWriteAtAll) + 1;
 
 // The actions' names as written in traces, in ActionKind order.
 // clang-format off
 inline constexpr std::array<std::string_view, kActionKindCount> kActionNames = {
   "init", "finalize", "compute", "sleep", "send", "isend", "recv", "irecv", "sendRecv", "test", "wait", "waitall",
   "barrier", "bcast", "reduce", "allreduce", "alltoall", "alltoallv", "gather", "gatherv", "scatter", "scatterv",
-  "allgather", "allgatherv", "reducescatter", "scan", "exscan", "comm_size", "comm_split", "comm_dup", "location"};
+  "allgather", "allgatherv", "reducescatter", "scan", "exscan", "comm_size", "comm_split", "comm_dup", "location",
+  "file_open", "file_close", "file_seek", "file_sync", "file_set_size", "file_read", "file_write", "file_read_at",
+  "file_write_at", "file_read_all", "file_write_all", "file_read_at_all", "file_write_at_all"};
 // clang-format on
 
 // The action's name as written in traces ("sendRecv", "allgatherv", ...); views a string literal, so data() is
@@ -118,7 +142,33 @@ constexpr bool is_collective(ActionKind kind)
   return kind >= ActionKind::Barrier && kind <= ActionKind::Exscan;
 }
 
-// The collective's call and the file name of Location (see the table above).
+// Whether the action is an MPI-IO one (details->file names the file).
+constexpr bool is_file_action(ActionKind kind)
+{
+  return kind >= ActionKind::FileOpen;
+}
+
+// The file accesses: which way the data goes, whether the offset is explicit, whether every opener takes part.
+constexpr bool is_file_write(ActionKind kind)
+{
+  return kind == ActionKind::FileWrite || kind == ActionKind::FileWriteAt || kind == ActionKind::FileWriteAll ||
+         kind == ActionKind::FileWriteAtAll;
+}
+constexpr bool is_file_access(ActionKind kind)
+{
+  return kind >= ActionKind::FileRead;
+}
+constexpr bool is_explicit_offset(ActionKind kind)
+{
+  return kind == ActionKind::FileReadAt || kind == ActionKind::FileWriteAt || kind == ActionKind::FileReadAtAll ||
+         kind == ActionKind::FileWriteAtAll;
+}
+constexpr bool is_collective_access(ActionKind kind)
+{
+  return kind >= ActionKind::FileReadAll;
+}
+
+// The collective's call and the file name of Location and of the MPI-IO actions (see the table above).
 struct ActionDetails {
   mpi::CollectiveCall call;
   std::string file;

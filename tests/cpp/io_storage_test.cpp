@@ -268,6 +268,33 @@ TEST(io_storage, ReadAheadServesTheNextSequentialRead)
   EXPECT_DATE(third - start, message + MiB / 1e9 + kLatency + MiB / kBandwidth);
 }
 
+// Records smaller than the read-ahead: each sequential read fetches only the part of the next window not cached yet,
+// so reads inside the window already fetched never wait for the disk. After [0, 256 KiB) and [256 KiB, 512 KiB) the
+// server holds [512 KiB, 1.5 MiB); the next four records are memory copies back to back (a read-ahead that fetched
+// the whole window again at each record would make the second wait for 1 MiB from the disk).
+TEST(io_storage, ReadAheadFetchesOnlyWhatIsNotCached)
+{
+  const std::string server = std::string(kHdd) + R"(<prop id="io/cache-size" value="64MiB"/>
+      <prop id="io/memory-bw" value="1GBps"/><prop id="io/read-ahead" value="1MiB"/>)";
+  Scenario s(switched({{"c0", ""}, {"s0", server}}, R"(<prop id="io/servers" value="s0"/>)"));
+  const double record = MiB / 4;
+  double start = 0;
+  double end = 0;
+  s.spawn("c0", [&] {
+    const io::Client me = s.client("c0", 0);
+    const io::FileId f = s.storage.file("f");
+    s.wait(s.storage.access(me, f, 0, record, io::Direction::Read));
+    s.wait(s.storage.access(me, f, record, record, io::Direction::Read));
+    s.engine.sleep(1); // the read-ahead is done long before
+    start = s.engine.now();
+    for (int k = 2; k < 6; ++k)
+      end = s.wait(s.storage.access(me, f, k * record, record, io::Direction::Read));
+  });
+  s.engine.run();
+  const double message = kLatency + kRequest / kBandwidth;
+  EXPECT_DATE(end - start, 4 * (message + record / 1e9 + kLatency + record / kBandwidth));
+}
+
 // Bad storage descriptions are input errors at the line of the offending element.
 TEST(io_platform, BadValuesNameTheLine)
 {

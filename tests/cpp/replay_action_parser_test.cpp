@@ -264,3 +264,40 @@ TEST(ActionParserTest, ErrorsNameFileLineActionAndValue)
             "[send_datatype] [recv_datatype]), got 3");
   EXPECT_EQ(error_of("0 alltoallv 4 1 1 x 1 4 1 1 1 1"), "t.txt:3: alltoallv: sendcounts[2] 'x' is not a number");
 }
+
+// ---------------------------------------------------------------------------------------- MPI-IO (mpisim extension)
+
+TEST(ActionParserTest, FileActionsKeepTheNameTheOffsetAndTheBytes)
+{
+  TraceAction open = parse("0 file_open out/data.bin self");
+  EXPECT_EQ(open.kind, ActionKind::FileOpen);
+  ASSERT_NE(open.details, nullptr);
+  EXPECT_EQ(open.details->file, "out/data.bin");
+  EXPECT_EQ(open.tag, 1);
+  EXPECT_EQ(parse("0 file_open d world").tag, 0);
+
+  TraceAction at = parse("0 file_write_at_all d 1e6 4096");
+  EXPECT_EQ(at.kind, ActionKind::FileWriteAtAll);
+  EXPECT_EQ(at.amount, 4096);
+  EXPECT_EQ(at.amount2, 1e6);
+  EXPECT_TRUE(is_collective_access(at.kind) && is_explicit_offset(at.kind) && is_file_write(at.kind));
+  EXPECT_FALSE(is_collective(at.kind)); // no CollectiveCall: the replayer runs it through the storage model
+
+  TraceAction read = parse("0 file_read d 100");
+  EXPECT_EQ(read.kind, ActionKind::FileRead);
+  EXPECT_EQ(read.amount, 100);
+  EXPECT_FALSE(is_explicit_offset(read.kind) || is_file_write(read.kind) || is_collective_access(read.kind));
+  EXPECT_EQ(parse("0 file_seek d 2048").amount, 2048);
+  EXPECT_EQ(parse("0 file_set_size d 10").amount, 10);
+  EXPECT_EQ(parse("0 file_sync d").kind, ActionKind::FileSync);
+  EXPECT_EQ(parse("0 file_close d").kind, ActionKind::FileClose);
+}
+
+TEST(ActionParserTest, BadFileActionsNameTheLineAndTheValue)
+{
+  EXPECT_EQ(error_of("0 file_open d both"), "t.txt:3: file_open: opener 'both' is neither 'world' nor 'self'");
+  EXPECT_EQ(error_of("0 file_write_at d -4 10"), "t.txt:3: file_write_at: offset '-4' is negative");
+  EXPECT_EQ(error_of("0 file_read d x"), "t.txt:3: file_read: bytes 'x' is not a number");
+  EXPECT_EQ(error_of("0 file_seek d"), "t.txt:3: file_seek: takes 2 arguments (file offset), got 1");
+  EXPECT_EQ(error_of("0 file_set_size d -1"), "t.txt:3: file_set_size: size '-1' is negative");
+}

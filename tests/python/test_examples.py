@@ -95,3 +95,49 @@ def test_resilience_study_prints_the_table_of_its_readme(tmp_path):
         daly = young * (1 + (cost / (2 * mtbf)) ** 0.5 / 3 + cost / (18 * mtbf)) - cost
         assert float(fields[-2]) == pytest.approx(young, abs=6e-4), row
         assert float(fields[-1]) == pytest.approx(daly, abs=6e-4), row
+
+
+def test_ior_example_prints_the_outputs_of_its_readme(tmp_path):
+    """examples/io/README.md: every command's output line for line (deterministic runs), the 1-client times against
+    docs/io.md's equations, and each bandwidth against its own bytes and time."""
+    import re
+    import shlex
+
+    folder = repo_path("examples", "io")
+    text = open(f"{folder}/README.md").read()
+    program = str(tmp_path / "ior")
+    built = subprocess.run([sys.executable, "-m", "mpisim", "cc", f"{folder}/ior.c", "-o", program],
+                           capture_output=True, text=True, timeout=300)
+    assert built.returncode == 0, built.stderr
+    commands = [line.strip() for line in text.splitlines() if line.strip().startswith("mpisim run")]
+    blocks = text.split("```\n")[1::2]
+    outputs = []
+    for command in commands:
+        arguments = shlex.split(command)[2:]
+        arguments[arguments.index("./ior")] = program
+        arguments[arguments.index("--platform") + 1] = repo_path("platforms", "pio-cluster-10.xml")
+        done = subprocess.run([sys.executable, "-m", "mpisim", "run", *arguments], capture_output=True, text=True,
+                              timeout=300, cwd=tmp_path)
+        assert done.returncode == 0, done.stderr
+        outputs.append(done.stdout)
+    assert outputs[0] == blocks[0]
+    assert "".join(outputs[1:]) == blocks[1]
+    # One client, loopback messages (256 B requests, 10 GB/s), open 200 us, 20 us per request, 5 GB/s cache, close
+    # 100 us, and MPI_Wtime's 10 ns.
+    loop = 256 / 10e9
+    size = 64 * 1024
+    write = (2 * loop + 200e-6) + (loop + size / 10e9 + 20e-6 + size / 5e9 + loop) + (2 * loop + 100e-6) + 10e-9
+    read = (2 * loop + 200e-6) + (loop + 20e-6 + size / 5e9 + size / 10e9) + (2 * loop + 100e-6) + 10e-9
+    times = [float(t) for t in re.findall(r"MiB/s\s+([0-9.]+) s", blocks[0])]
+    assert times == pytest.approx([write, read], abs=1e-9)
+    for block in blocks:
+        header = None  # the MiB all clients move
+        for line in block.splitlines():
+            if line.startswith("ior:"):
+                fields = re.match(r"ior: (\d+) clients, block (\d+) (KiB|MiB)", line).groups()
+                header = int(fields[0]) * int(fields[1]) / (1024 if fields[2] == "KiB" else 1)
+            elif line.startswith(("write", "read")):
+                _, bandwidth, _, seconds, _ = line.split()
+                assert float(bandwidth) == pytest.approx(header / float(seconds), abs=0.006), line
+            else:
+                assert line == "check 0 wrong bytes"

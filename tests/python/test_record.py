@@ -527,3 +527,60 @@ def test_record_replay_example(mpicc, tmp_path):
         assert len(actions(trace, r, keep_compute=True)) - len(lines) >= 90
     result = replay_everywhere(trace)
     assert result["actions"] >= 2 * 514 + 2 * 314
+
+
+IO_PROGRAM = r"""
+#include <mpi.h>
+#include <string.h>
+int main(int argc, char** argv)
+{
+  MPI_Init(&argc, &argv);
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  char block[1000];
+  memset(block, 'a' + rank, sizeof block);
+  MPI_File shared, own;
+  MPI_File_open(MPI_COMM_WORLD, "shared.bin", MPI_MODE_CREATE | MPI_MODE_RDWR, MPI_INFO_NULL, &shared);
+  MPI_File_write_at(shared, rank * 1000, block, 1000, MPI_CHAR, MPI_STATUS_IGNORE);
+  MPI_File_write_at_all(shared, 4000 + rank * 1000, block, 1000, MPI_CHAR, MPI_STATUS_IGNORE);
+  MPI_File_sync(shared);
+  MPI_File_seek(shared, 2000, MPI_SEEK_SET);
+  MPI_Status status;
+  MPI_File_read(shared, block, 1000, MPI_CHAR, &status);
+  MPI_File_read_at_all(shared, 7000, block, 1000, MPI_CHAR, MPI_STATUS_IGNORE);
+  MPI_File_close(&shared);
+  char name[32] = "own-0.bin";
+  name[4] = (char)('0' + rank);
+  MPI_File_open(MPI_COMM_SELF, name, MPI_MODE_CREATE | MPI_MODE_WRONLY, MPI_INFO_NULL, &own);
+  MPI_File_set_size(own, 10);
+  MPI_File_write(own, block, 100, MPI_CHAR, MPI_STATUS_IGNORE);
+  MPI_File_close(&own);
+  MPI_Finalize();
+  return 0;
+}
+"""
+
+
+def test_mpi_io_calls_become_file_actions(mpicc, tmp_path):
+    """MPI-IO calls of an Open MPI run appear as the trace extension's actions (docs/replay.md), and replay."""
+    trace = record(build(mpicc, tmp_path, "io", IO_PROGRAM), tmp_path)
+    for r in range(NP):
+        lines = [line for line in actions(trace, r) if line.startswith("file_")]
+        assert lines == [
+            "file_open shared.bin world",
+            f"file_write_at shared.bin {r * 1000} 1000",
+            f"file_write_at_all shared.bin {4000 + r * 1000} 1000",
+            "file_sync shared.bin",
+            "file_seek shared.bin 2000",
+            "file_read_at shared.bin 2000 1000",
+            "file_read_at_all shared.bin 7000 1000",
+            "file_close shared.bin",
+            f"file_open own-{r}.bin self",
+            f"file_set_size own-{r}.bin 10",
+            f"file_write_at own-{r}.bin 0 100",
+            f"file_close own-{r}.bin",
+        ], lines
+    done = mpisim("replay", str(trace / "index.txt"), "--platform", repo_path("platforms", "pio-cluster-10.xml"),
+                  "--json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["simulated_time"] > 0

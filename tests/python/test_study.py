@@ -106,3 +106,33 @@ def test_automatic_selector_reports_its_decisions(tmp_path):
     assert result["simulated_time"] == pytest.approx(min(times.values()))
     code, stdout, _ = run_cli("replay", index, "--platform", STAR, "--model", "fluid", "--coll-selector", "automatic")
     assert "Automatic collective selection" in stdout and "alltoall on 8 ranks, 1000000 B, 8 rank-calls" in stdout
+
+
+def test_io_study_point_follows_the_storage_equations(tmp_path):
+    """`mpisim study io`: one client (node-0) writing one 64 KiB record to one server (node-9, the platform's last)
+    takes docs/io.md's sum; the CSV and the plot are written; more servers never slow large records down."""
+    from conftest import repo_path
+
+    output, picture = tmp_path / "io.csv", tmp_path / "io.png"
+    done = subprocess.run([sys.executable, "-m", "mpisim", "study", "io", "--platform",
+                           repo_path("platforms", "pio-cluster-10.xml"), "--clients", "1,2", "--servers", "1,2",
+                           "--records", "64KiB,4MiB", "--block", "4MiB", "-o", str(output), "--plot", str(picture),
+                           "-q"], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    rows = list(csv.DictReader(open(output)))
+    assert len(rows) == 2 * 2 * 2 * 2 and picture.stat().st_size > 0
+
+    def message(size):  # two 50 us Gigabit Ethernet links
+        return 100e-6 + size / 125e6
+
+    record = 64 * 1024
+    per_record = message(256) + message(record) + 20e-6 + record / 5e9 + message(256)  # cached write
+    seconds = (2 * message(256) + 200e-6) + 64 * per_record + (2 * message(256) + 100e-6)
+    one = next(r for r in rows if (r["clients"], r["servers"], r["record"], r["direction"]) == ("1", "1", "65536",
+                                                                                              "write"))
+    assert float(one["seconds"]) == pytest.approx(seconds, rel=1e-9)
+    assert float(one["MiB/s"]) == pytest.approx(4 / seconds, rel=1e-9)
+    for clients in ("1", "2"):
+        bandwidth = {r["servers"]: float(r["MiB/s"]) for r in rows
+                     if r["clients"] == clients and r["record"] == str(4 << 20) and r["direction"] == "write"}
+        assert bandwidth["2"] >= bandwidth["1"] * 0.999, bandwidth

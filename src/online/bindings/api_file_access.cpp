@@ -201,7 +201,7 @@ int access(const AccessCall& call, MPI_Status* status, MPI_Request* request)
   mpisim::kernel::ActivityPtr pending;
   try {
     if (collective(call.mode)) {
-      moved = collective_access(rt, file, context.local_rank, pieces, stream.data(), call.direction);
+      moved = collective_access(rt, file, pieces, stream.data(), call.direction);
     } else if (call.direction == Direction::Write) {
       write_pieces(file, pieces, stream.data());
       moved = bytes;

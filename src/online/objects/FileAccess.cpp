@@ -1,16 +1,11 @@
 #include "online/objects/FileAccess.hpp"
 
-#include "online/objects/Collectives.hpp"
 #include "online/runtime/Runtime.hpp"
-
-#include "mpi/Rank.hpp"
 
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <cstring>
-#include <set>
 #include <stdexcept>
 #include <string>
 
@@ -18,135 +13,23 @@ namespace mpisim::online {
 
 namespace {
 
-// What each member tells the others first (step 2 of the spec): its first byte, the byte after its last, and how
-// many pieces it has.
-struct AccessRange {
-  int64_t first = 0;
-  int64_t end = 0;
-  int64_t pieces = 0;
+// The real file behind a collective access.
+class RealFileBytes : public mpi::FileBytes {
+public:
+  explicit RealFileBytes(const OpenFile& file) : file_(file) {}
+  int64_t size() const override { return real_file_size(file_); }
+  void write(const std::vector<FilePiece>& pieces, const std::byte* data) override
+  {
+    write_pieces(file_, pieces, data);
+  }
+  int64_t read(const std::vector<FilePiece>& pieces, std::byte* data) override
+  {
+    return read_pieces(file_, pieces, data);
+  }
+
+private:
+  const OpenFile& file_;
 };
-
-// A member's bytes inside a window of the file, with where they are in its data stream.
-struct Slice {
-  int64_t offset;
-  int64_t length;
-  int64_t position;
-};
-
-// The tag of step 6's piece lists on the file's hidden communicator (the cycles' data use 1, 2, ...).
-constexpr int kListTag = 0;
-
-// A member's pieces, and the data position where each starts.
-struct MemberPieces {
-  std::vector<FilePiece> pieces;
-  std::vector<int64_t> positions;
-};
-
-MemberPieces with_positions(std::vector<FilePiece> pieces)
-{
-  MemberPieces member{std::move(pieces), {}};
-  int64_t position = 0;
-  for (const FilePiece& piece : member.pieces) {
-    member.positions.push_back(position);
-    position += piece.length;
-  }
-  return member;
-}
-
-// The member's slices within [begin, end) (its pieces are in increasing file order).
-std::vector<Slice> slices_in(const MemberPieces& member, int64_t begin, int64_t end)
-{
-  std::vector<Slice> slices;
-  const auto& pieces = member.pieces;
-  auto it = std::upper_bound(pieces.begin(), pieces.end(), begin, [](int64_t offset, const FilePiece& piece) {
-    return offset < piece.offset + piece.length;
-  });
-  for (; it != pieces.end() && it->offset < end; ++it) {
-    const int64_t from = std::max(begin, it->offset);
-    const int64_t to = std::min(end, it->offset + it->length);
-    if (to > from)
-      slices.push_back(
-          {from, to - from, member.positions[static_cast<size_t>(it - pieces.begin())] + from - it->offset});
-  }
-  return slices;
-}
-
-int64_t slices_bytes(const std::vector<Slice>& slices)
-{
-  int64_t bytes = 0;
-  for (const Slice& slice : slices)
-    bytes += slice.length;
-  return bytes;
-}
-
-std::vector<FilePiece> as_pieces(const std::vector<Slice>& slices)
-{
-  std::vector<FilePiece> pieces;
-  pieces.reserve(slices.size());
-  for (const Slice& slice : slices)
-    pieces.push_back({slice.offset, slice.length});
-  return pieces;
-}
-
-// Step 3: some member's range starts before the end of one starting earlier.
-bool interleaved(std::vector<AccessRange> ranges)
-{
-  std::erase_if(ranges, [](const AccessRange& range) { return range.pieces == 0; });
-  std::sort(ranges.begin(), ranges.end(), [](const AccessRange& a, const AccessRange& b) { return a.first < b.first; });
-  int64_t reached = 0;
-  for (size_t i = 0; i < ranges.size(); ++i) {
-    if (i > 0 && ranges[i].first < reached)
-      return true;
-    reached = std::max(reached, ranges[i].end);
-  }
-  return false;
-}
-
-// Step 4: the first member of each host, in rank order, at most cb_nodes of them.
-std::vector<int> choose_aggregators(Runtime& runtime, const mpi::Communicator& channel, const FileHints& hints)
-{
-  std::vector<int> chosen;
-  std::set<platform::HostId> hosts;
-  for (int member = 0; member < channel.size(); ++member) {
-    if (hosts.insert(runtime.world().host_of(channel.world_rank(member))).second)
-      chosen.push_back(member);
-  }
-  if (hints.cb_nodes > 0 && static_cast<size_t>(hints.cb_nodes) < chosen.size())
-    chosen.resize(static_cast<size_t>(hints.cb_nodes));
-  return chosen;
-}
-
-std::vector<std::pair<double, double>> as_extents(const std::vector<FilePiece>& pieces)
-{
-  std::vector<std::pair<double, double>> extents;
-  extents.reserve(pieces.size());
-  for (const FilePiece& piece : pieces)
-    extents.emplace_back(static_cast<double>(piece.offset), static_cast<double>(piece.length));
-  return extents;
-}
-
-void wait_for(Runtime& runtime, const kernel::ActivityPtr& activity)
-{
-  runtime.simulation().engine().wait(*activity);
-}
-
-// The independent form of a collective call (aggregation off or not worth it): each member accesses its own pieces.
-int64_t independent_access(Runtime& runtime, OpenFile& file, const std::vector<FilePiece>& pieces, std::byte* data,
-                           io::Direction direction)
-{
-  const int me = runtime.current_rank();
-  if (direction == io::Direction::Write) {
-    write_pieces(file, pieces, data);
-    wait_for(runtime, time_pieces(runtime, file, me, pieces, direction));
-    int64_t bytes = 0;
-    for (const FilePiece& piece : pieces)
-      bytes += piece.length;
-    return bytes;
-  }
-  const int64_t bytes = read_pieces(file, pieces, data);
-  wait_for(runtime, time_pieces(runtime, file, me, first_bytes(pieces, bytes), direction));
-  return bytes;
-}
 
 } // namespace
 
@@ -191,234 +74,25 @@ int64_t read_pieces(const OpenFile& file, const std::vector<FilePiece>& pieces, 
   return total;
 }
 
-std::vector<FilePiece> first_bytes(const std::vector<FilePiece>& pieces, int64_t bytes)
-{
-  std::vector<FilePiece> kept;
-  for (const FilePiece& piece : pieces) {
-    if (bytes <= 0)
-      break;
-    kept.push_back({piece.offset, std::min(piece.length, bytes)});
-    bytes -= kept.back().length;
-  }
-  return kept;
-}
-
 kernel::ActivityPtr time_pieces(Runtime& runtime, OpenFile& file, int world_rank, const std::vector<FilePiece>& pieces,
                                 io::Direction direction)
 {
   const io::Client client{runtime.world().host_of(world_rank), world_rank};
-  return runtime.files().storage().access_each(client, file.id, as_extents(pieces), direction);
+  return mpi::time_pieces(runtime.files().storage(), file.id, client, pieces, direction);
 }
 
-int64_t collective_access(Runtime& runtime, OpenFile& file, int local_rank, const std::vector<FilePiece>& pieces,
-                          std::byte* data, io::Direction direction)
+int64_t collective_access(Runtime& runtime, OpenFile& file, const std::vector<FilePiece>& pieces, std::byte* data,
+                          io::Direction direction)
 {
-  const mpi::Communicator& channel = *runtime.comm(file.channel);
-  const int members = channel.size();
-  const bool writing = direction == io::Direction::Write;
-
-  // Step 2: everyone's range.
-  AccessRange mine;
-  if (!pieces.empty())
-    mine = {pieces.front().offset, pieces.back().offset + pieces.back().length, static_cast<int64_t>(pieces.size())};
-  std::vector<AccessRange> ranges(static_cast<size_t>(members));
-  run_allgather(runtime, channel, &mine, ranges.data(), sizeof mine, MPI_BYTE);
-
-  // Step 3.
-  const std::string& rule = writing ? file.hints.romio_cb_write : file.hints.romio_cb_read;
-  if (rule == "disable" || (rule == "automatic" && !interleaved(ranges)))
-    return independent_access(runtime, file, pieces, data, direction);
-
-  // Steps 4 and 5: aggregators and their file domains.
-  const std::vector<int> aggregators = choose_aggregators(runtime, channel, file.hints);
-  int64_t min_first = INT64_MAX;
-  int64_t max_end = 0;
-  for (const AccessRange& range : ranges) {
-    if (range.pieces == 0)
-      continue;
-    min_first = std::min(min_first, range.first);
-    max_end = std::max(max_end, range.end);
-  }
-  if (min_first == INT64_MAX) // nobody accesses anything
-    return 0;
-  const auto naggs = static_cast<int64_t>(aggregators.size());
-  const int64_t domain_size = (max_end - min_first + naggs - 1) / naggs;
-  auto domain_begin = [&](int64_t a) { return std::min(min_first + a * domain_size, max_end); };
-  auto domain_end = [&](int64_t a) { return std::min(min_first + (a + 1) * domain_size, max_end); };
-  const int64_t window = file.hints.cb_buffer_size;
-  int64_t cycles = 0;
-  for (int64_t a = 0; a < naggs; ++a)
-    cycles = std::max(cycles, (domain_end(a) - domain_begin(a) + window - 1) / window);
-
-  // Step 6: each member sends each aggregator the list of its pieces in that aggregator's domain (one message per
-  // aggregator, empty when it has none there); an aggregator receives one list from every member and keeps only
-  // those, so no member holds everyone's pieces.
-  const MemberPieces me = with_positions(pieces);
-  const auto my_aggregator = std::find(aggregators.begin(), aggregators.end(), local_rank);
-  const int64_t my_index = my_aggregator == aggregators.end() ? -1 : my_aggregator - aggregators.begin();
-  mpi::Rank& rank = runtime.rank();
-  std::vector<MemberPieces> in_my_domain(static_cast<size_t>(members));
-  {
-    std::vector<std::vector<int64_t>> lists;
-    std::vector<mpi::RequestPtr> sends;
-    for (int64_t a = 0; a < naggs; ++a) {
-      const int aggregator = aggregators[static_cast<size_t>(a)];
-      if (aggregator == local_rank)
-        continue;
-      std::vector<int64_t>& list = lists.emplace_back();
-      for (const Slice& slice : slices_in(me, domain_begin(a), domain_end(a))) {
-        list.push_back(slice.offset);
-        list.push_back(slice.length);
-      }
-      sends.push_back(
-          rank.isend(channel, aggregator, kListTag, static_cast<double>(list.size() * sizeof(int64_t)), list.data()));
-    }
-    if (my_index >= 0) {
-      for (int member = 0; member < members; ++member) {
-        if (member == local_rank)
-          continue;
-        const mpi::Status arrived = rank.wait_for_message(channel, member, kListTag);
-        std::vector<int64_t> list(static_cast<size_t>(arrived.bytes) / sizeof(int64_t));
-        rank.recv(channel, member, kListTag, arrived.bytes, list.data());
-        std::vector<FilePiece> theirs;
-        for (size_t k = 0; k + 1 < list.size(); k += 2)
-          theirs.push_back({list[k], list[k + 1]});
-        in_my_domain[static_cast<size_t>(member)] = with_positions(std::move(theirs));
-      }
-    }
-    rank.waitall(sends);
-  }
-
-  // What this member will have transferred: all of its bytes for a write; for a read, those before the end of the
-  // file, up to the first piece the end cuts.
-  const int64_t file_size = writing ? 0 : real_file_size(file);
-  int64_t my_bytes = 0;
-  for (const FilePiece& piece : pieces) {
-    if (!writing && piece.offset + piece.length > file_size) {
-      my_bytes += std::max<int64_t>(0, file_size - piece.offset);
-      break;
-    }
-    my_bytes += piece.length;
-  }
-  const int world_rank = runtime.current_rank();
-
-  // Step 7.
-  for (int64_t cycle = 0; cycle < cycles; ++cycle) {
-    const int tag = static_cast<int>(cycle % 1000000) + 1;
-    auto window_of = [&](int64_t a) {
-      const int64_t begin = domain_begin(a) + cycle * window;
-      return std::make_pair(begin, std::min(begin + window, domain_end(a)));
-    };
-    std::vector<mpi::RequestPtr> requests;
-    std::vector<std::vector<std::byte>> outgoing;
-    struct Incoming {
-      std::vector<Slice> slices;
-      std::vector<std::byte> bytes;
-    };
-    std::vector<Incoming> incoming; // reads: my bytes from each aggregator
-    // This member's part towards every other aggregator.
-    for (int64_t a = 0; a < naggs; ++a) {
-      const int aggregator = aggregators[static_cast<size_t>(a)];
-      const auto [begin, end] = window_of(a);
-      if (aggregator == local_rank || begin >= end)
-        continue;
-      std::vector<Slice> slices = slices_in(me, begin, end);
-      const int64_t bytes = slices_bytes(slices);
-      if (bytes == 0)
-        continue;
-      if (writing) {
-        std::vector<std::byte>& packed = outgoing.emplace_back(static_cast<size_t>(bytes));
-        int64_t at = 0;
-        for (const Slice& slice : slices) {
-          std::memcpy(packed.data() + at, data + slice.position, static_cast<size_t>(slice.length));
-          at += slice.length;
-        }
-        requests.push_back(rank.isend(channel, aggregator, tag, static_cast<double>(bytes), packed.data()));
-      } else {
-        Incoming& in =
-            incoming.emplace_back(Incoming{std::move(slices), std::vector<std::byte>(static_cast<size_t>(bytes))});
-        requests.push_back(rank.irecv(channel, aggregator, tag, static_cast<double>(bytes), in.bytes.data()));
-      }
-    }
-    // This member's work as an aggregator.
-    if (my_index >= 0) {
-      const auto [begin, end] = window_of(my_index);
-      if (begin < end) {
-        std::vector<std::vector<Slice>> theirs(static_cast<size_t>(members));
-        int64_t span_first = INT64_MAX;
-        int64_t span_end = 0;
-        int64_t covered = 0;
-        for (int member = 0; member < members; ++member) {
-          // This member's own pieces with their positions in its data; the others' as their lists came.
-          const MemberPieces& source = member == local_rank ? me : in_my_domain[static_cast<size_t>(member)];
-          auto& slices = theirs[static_cast<size_t>(member)] = slices_in(source, begin, end);
-          if (slices.empty())
-            continue;
-          span_first = std::min(span_first, slices.front().offset);
-          span_end = std::max(span_end, slices.back().offset + slices.back().length);
-          covered += slices_bytes(slices);
-        }
-        if (span_first < span_end) {
-          const std::vector<FilePiece> span{{span_first, span_end - span_first}};
-          if (writing) {
-            std::vector<std::vector<std::byte>> received(static_cast<size_t>(members));
-            std::vector<mpi::RequestPtr> receives;
-            for (int member = 0; member < members; ++member) {
-              const int64_t bytes = slices_bytes(theirs[static_cast<size_t>(member)]);
-              if (member == local_rank || bytes == 0)
-                continue;
-              received[static_cast<size_t>(member)].resize(static_cast<size_t>(bytes));
-              receives.push_back(rank.irecv(channel, member, tag, static_cast<double>(bytes),
-                                            received[static_cast<size_t>(member)].data()));
-            }
-            rank.waitall(receives);
-            if (covered < span_end - span_first) // holes: read-modify-write
-              wait_for(runtime, time_pieces(runtime, file, world_rank, span, io::Direction::Read));
-            for (int member = 0; member < members; ++member) {
-              const auto& slices = theirs[static_cast<size_t>(member)];
-              if (slices.empty())
-                continue;
-              if (member == local_rank) {
-                for (const Slice& slice : slices)
-                  write_pieces(file, {{slice.offset, slice.length}}, data + slice.position);
-              } else {
-                write_pieces(file, as_pieces(slices), received[static_cast<size_t>(member)].data());
-              }
-            }
-            wait_for(runtime, time_pieces(runtime, file, world_rank, span, io::Direction::Write));
-          } else {
-            const int64_t readable_end = std::min(span_end, file_size);
-            if (readable_end > span_first)
-              wait_for(runtime, time_pieces(runtime, file, world_rank, {{span_first, readable_end - span_first}},
-                                            io::Direction::Read));
-            for (int member = 0; member < members; ++member) {
-              const auto& slices = theirs[static_cast<size_t>(member)];
-              const int64_t bytes = slices_bytes(slices);
-              if (bytes == 0)
-                continue;
-              if (member == local_rank) {
-                for (const Slice& slice : slices)
-                  read_pieces(file, {{slice.offset, slice.length}}, data + slice.position);
-                continue;
-              }
-              std::vector<std::byte>& packed = outgoing.emplace_back(static_cast<size_t>(bytes));
-              read_pieces(file, as_pieces(slices), packed.data());
-              requests.push_back(rank.isend(channel, member, tag, static_cast<double>(bytes), packed.data()));
-            }
-          }
-        }
-      }
-    }
-    rank.waitall(requests);
-    for (const Incoming& in : incoming) {
-      int64_t at = 0;
-      for (const Slice& slice : in.slices) {
-        std::memcpy(data + slice.position, in.bytes.data() + at, static_cast<size_t>(slice.length));
-        at += slice.length;
-      }
-    }
-  }
-  return my_bytes;
+  RealFileBytes bytes(file);
+  const mpi::CollectiveFileAccess access{runtime.rank(),
+                                         *runtime.comm(file.channel),
+                                         runtime.simulation().collectives(),
+                                         runtime.files().storage(),
+                                         file.id,
+                                         file.hints,
+                                         &bytes};
+  return mpi::collective_access(access, pieces, data, direction);
 }
 
 } // namespace mpisim::online

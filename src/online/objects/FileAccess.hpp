@@ -1,6 +1,7 @@
 // Moving a file's bytes and timing the move: independent accesses (each contiguous piece of the file in turn) and
-// collective ones by two-phase aggregation (docs/specifications/two-phase-io.md). The bytes go to and from the real
-// file; the time is the storage model's (src/io) and, for the exchanges of collective I/O, the network model's.
+// collective ones by two-phase aggregation (mpi/io/CollectiveFileAccess, shared with replay). The bytes go to and
+// from the real file; the time is the storage model's (src/io) and, for the exchanges of collective I/O, the network
+// model's.
 #pragma once
 
 #include "online/objects/Files.hpp"
@@ -21,17 +22,16 @@ void write_pieces(const OpenFile& file, const std::vector<FilePiece>& pieces, co
 // Reads the pieces into `data`, in order, up to the end of the file: returns the bytes read (a read stops at the
 // first piece the end of the file cuts).
 int64_t read_pieces(const OpenFile& file, const std::vector<FilePiece>& pieces, std::byte* data);
-// The first `bytes` bytes of the pieces' data.
-std::vector<FilePiece> first_bytes(const std::vector<FilePiece>& pieces, int64_t bytes);
+using mpi::first_bytes;
 
 // The storage model's activity for `world_rank` accessing the pieces one after the other.
 kernel::ActivityPtr time_pieces(Runtime& runtime, OpenFile& file, int world_rank, const std::vector<FilePiece>& pieces,
                                 io::Direction direction);
 
 // A collective read or write by every member of the file, each giving its own pieces (in data order) and its data
-// stream (the source of a write, the destination of a read). Returns the member's bytes read or written. Blocks the
-// calling member until its part is done.
-int64_t collective_access(Runtime& runtime, OpenFile& file, int local_rank, const std::vector<FilePiece>& pieces,
-                          std::byte* data, io::Direction direction);
+// stream (the source of a write, the destination of a read): mpi::collective_access with the real file's bytes.
+// Returns the member's bytes read or written. Blocks the calling member until its part is done.
+int64_t collective_access(Runtime& runtime, OpenFile& file, const std::vector<FilePiece>& pieces, std::byte* data,
+                          io::Direction direction);
 
 } // namespace mpisim::online

@@ -12,6 +12,7 @@
 
 #include "io/StorageSystem.hpp"
 #include "mpi/Datatype.hpp"
+#include "mpi/io/CollectiveFileAccess.hpp"
 
 #include <mpi.h>
 
@@ -29,11 +30,7 @@ namespace mpisim::online {
 
 class Runtime;
 
-// [offset, offset + length) of a file, in bytes.
-struct FilePiece {
-  int64_t offset;
-  int64_t length;
-};
+using mpi::FilePiece;
 
 // A file view (MPI-3.1 section 13.3): the data of a member are the filetype's bytes, tiled from `disp`.
 struct FileView {
@@ -52,11 +49,7 @@ std::vector<FilePiece> view_pieces(const FileView& view, int64_t position, int64
 int64_t view_bytes_before(const FileView& view, int64_t file_size);
 
 // The hints in effect (ROMIO's names; docs/specifications/two-phase-io.md).
-struct FileHints {
-  int cb_nodes = 0; // aggregators; 0: one per host
-  int64_t cb_buffer_size = int64_t{16} << 20;
-  std::string romio_cb_read = "automatic";
-  std::string romio_cb_write = "automatic";
+struct FileHints : mpi::CollectiveBufferingHints {
   int64_t striping_unit = 0; // 0: the platform's
   int striping_factor = 0;
 };

@@ -1,0 +1,72 @@
+// Collective file accesses by two-phase aggregation (docs/specifications/two-phase-io.md), shared by the online
+// MPI-IO binding and by replay: the decisions, the exchanges between members (point to point on the file's
+// communicator, timed by the network model) and the aggregators' accesses (timed by the storage model, src/io).
+// The bytes are optional: online runs move real bytes through `FileBytes`; replay has none and only takes the time.
+#pragma once
+
+#include "io/StorageSystem.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace mpisim::mpi {
+
+class Rank;
+class Communicator;
+class CollectiveLibrary;
+
+// [offset, offset + length) of a file, in bytes.
+struct FilePiece {
+  int64_t offset;
+  int64_t length;
+};
+
+// The hints of collective buffering in effect (ROMIO's names and defaults).
+struct CollectiveBufferingHints {
+  int cb_nodes = 0; // aggregators; 0: one per host
+  int64_t cb_buffer_size = int64_t{16} << 20;
+  std::string romio_cb_read = "automatic";
+  std::string romio_cb_write = "automatic";
+};
+
+// The real file behind an access (online runs); replay passes none.
+class FileBytes {
+public:
+  virtual ~FileBytes() = default;
+  // The file's size in bytes (a read stops there).
+  virtual int64_t size() const = 0;
+  // Writes the data stream to the pieces, in order.
+  virtual void write(const std::vector<FilePiece>& pieces, const std::byte* data) = 0;
+  // Reads the pieces into the data stream, in order, up to the end of the file: returns the bytes read (a read stops
+  // at the first piece the end of the file cuts).
+  virtual int64_t read(const std::vector<FilePiece>& pieces, std::byte* data) = 0;
+};
+
+// Who accesses which file, through which communicator.
+struct CollectiveFileAccess {
+  Rank& rank;                           // the calling member
+  const Communicator& channel;          // the file's members (a hidden communicator online, the opener's in replay)
+  const CollectiveLibrary& collectives; // runs step 2's all-gather
+  io::StorageSystem& storage;
+  io::FileId file;
+  const CollectiveBufferingHints& hints;
+  // Null: time only, `data` is ignored and a read gets every byte it asks for (a trace records what was read).
+  FileBytes* bytes = nullptr;
+};
+
+// The storage model's activity for `world_rank` accessing the pieces one after the other.
+kernel::ActivityPtr time_pieces(io::StorageSystem& storage, io::FileId file, const io::Client& client,
+                                const std::vector<FilePiece>& pieces, io::Direction direction);
+
+// The first `bytes` bytes of the pieces' data.
+std::vector<FilePiece> first_bytes(const std::vector<FilePiece>& pieces, int64_t bytes);
+
+// A collective read or write by every member of the channel, each giving its own pieces (in file order) and its data
+// stream (the source of a write, the destination of a read; null without bytes). Returns the member's bytes read or
+// written. Blocks the calling member until its part is done.
+int64_t collective_access(const CollectiveFileAccess& access, const std::vector<FilePiece>& pieces, std::byte* data,
+                          io::Direction direction);
+
+} // namespace mpisim::mpi
