@@ -191,7 +191,7 @@ PayloadMode payload_mode(const BxiSettings& settings, double payload, bool match
 }
 
 BxiFabric::BxiFabric(kernel::Engine& engine, const platform::Platform& platform, BxiSettings settings)
-    : engine_(engine), platform_(platform), settings_(settings), sharing_(engine),
+    : engine_(engine), platform_(platform), settings_(settings), sharing_(engine, kernel::EventSource::Network),
       random_state_(settings.corruption_seed)
 {
   engine_.add_model(sharing_);
