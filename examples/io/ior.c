@@ -16,9 +16,12 @@ static long long parse_size(const char* text)
   char* end;
   long long value = strtoll(text, &end, 10);
   switch (*end) {
-  case 'k': case 'K': return value << 10;
-  case 'm': case 'M': return value << 20;
-  case 'g': case 'G': return value << 30;
+  case 'k':
+  case 'K': return value << 10;
+  case 'm':
+  case 'M': return value << 20;
+  case 'g':
+  case 'G': return value << 30;
   default: return value;
   }
 }
