@@ -9,6 +9,7 @@
 #include "models/Parameters.hpp"
 #include "platform/Platform.hpp"
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -58,6 +59,7 @@ struct ArrivalWindow {
   double first_byte;
   double last_byte;
   int dst_rank;
+  uint64_t token = 0; // the model's own key for the message (bxi: its rendezvous)
 };
 
 // What a started transfer gives the MPI layer.

@@ -831,3 +831,44 @@ TEST(models_loggps, DefaultsComeFromTheRoute)
 }
 
 } // namespace
+
+// ------------------------------------------------------------------------------------------------------------------
+// bxi: MPI over the BXI NIC model (docs/bxi.md, "MPI over Portals"), with the worked example's parameters: PCIe
+// 100 ns + bytes / 10 GB/s, commands and headers of 100 B, TX 200 ns, RX 300 ns, two 1 GB/s links of 1 us.
+// ------------------------------------------------------------------------------------------------------------------
+namespace {
+mpi::SimulationOptions bxi_options(const std::string& model = "bxi")
+{
+  return options("cluster:2,bw=1GBps,lat=1us", model,
+                 {{"pci-latency", "100ns"},
+                  {"pci-bandwidth", "10GBps"},
+                  {"pci-shared-bandwidth", "20GBps"},
+                  {"command-size", "100B"},
+                  {"nic-tx-delay", "200ns"},
+                  {"nic-rx-delay", "300ns"},
+                  {"header-size", "100B"},
+                  {"pio-fence", "50ns"}});
+}
+} // namespace
+
+// An eager 8 B Put (inline) reaches the receiver's NIC at 0.110 + 0.2 + 2.108 + 0.3 = 2.718 us, before the receive is
+// posted at 10 us (an unexpected message): the receive returns at once, at 10 us; the send at its SEND, 0.310 us.
+TEST(models_bxi_mpi, UnexpectedEagerMessageIsTakenAtTheReceive)
+{
+  mpi::Simulation simulation(bxi_options(), 2);
+  const Exchange dates = exchange(simulation, 8, 10e-6);
+  EXPECT_NEAR(dates.send_returns, 0.310e-6, 1e-12);
+  EXPECT_NEAR(dates.receive_returns, 10e-6, 1e-12);
+}
+
+// A 4096 B rendezvous whose receive comes at 10 us, after the header (at the receiver's NIC at 2.710 us): the Get
+// leaves then; its GET at the sender at 10 + 0.110 + 0.2 + 2.1 + 0.3 = 12.710 us releases the send; its REPLY (a DMA:
+// 0.2 + (0.1512 + 4.196) + 2 + 0.3 + 0.0512 = 6.8984 us later) completes the receive at 19.6084 us.
+TEST(models_bxi_mpi, RendezvousGetLeavesAtTheReceive)
+{
+  mpi::Simulation simulation(bxi_options(), 2);
+  const Exchange dates = exchange(simulation, 4096, 10e-6);
+  EXPECT_NEAR(dates.send_returns, 12.710e-6, 1e-12);
+  EXPECT_NEAR(dates.receive_returns, 19.6084e-6, 1e-12);
+}
+
