@@ -872,3 +872,32 @@ TEST(models_bxi_mpi, RendezvousGetLeavesAtTheReceive)
   EXPECT_NEAR(dates.receive_returns, 19.6084e-6, 1e-12);
 }
 
+// Lenient switching: a message keeps the model current at its send's post. Under fluid, 1000 B are detached (their
+// transfer starts at the match); the receiver switches to bxi at 5 us and then posts its receive: the transfer starts
+// at 5 us under fluid, 2 us + 1000 B / 1 GB/s = 3 us, and the receive returns at 8 us.
+TEST(models_switching, MessagesKeepTheModelOfTheirPost)
+{
+  mpi::SimulationOptions o = bxi_options("fluid");
+  o.switch_models = {"bxi"};
+  mpi::Simulation simulation(o, 2);
+  double receive_returns = -1;
+  simulation.world().launch([&](mpi::Rank& rank) {
+    const mpi::Communicator& world = rank.world().comm_world();
+    if (rank.world_rank() == 0) {
+      rank.send(world, 1, 0, 1000);
+    } else {
+      rank.sleep(5e-6);
+      simulation.models().use("bxi");
+      rank.recv(world, 0, 0, 1000);
+      receive_returns = rank.world().engine().now();
+    }
+  });
+  simulation.engine().run();
+  EXPECT_NEAR(receive_returns, 8e-6, 1e-12);
+  const auto spent = simulation.models().time_under_each(10e-6);
+  ASSERT_EQ(spent.size(), 2u);
+  EXPECT_EQ(spent[0].first, "fluid");
+  EXPECT_NEAR(spent[0].second, 5e-6, 1e-15);
+  EXPECT_NEAR(spent[1].second, 5e-6, 1e-15);
+  EXPECT_THROW(simulation.models().use("no-such-model"), InputError);
+}

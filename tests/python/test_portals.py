@@ -12,7 +12,7 @@ from conftest import repo_path
 from test_online import mpisim
 
 SOURCES = repo_path("tests", "portals")
-PROGRAMS = ["transfer_timing", "semantics", "mpi_pingpong"]
+PROGRAMS = ["transfer_timing", "semantics", "mpi_pingpong", "mpi_phases"]
 
 # Round numbers, so that every date below is computed by hand: PCIe 100 ns + bytes / 10 GB/s (the shared link, at
 # 20 GB/s, is not the bottleneck of a lone transfer), commands of 100 B (10 ns), NIC stages 200 ns (TX) and 300 ns
@@ -279,3 +279,35 @@ def test_mpi_program_unchanged_under_smpi_and_bxi(built, size):
     assert under_bxi == under_smpi
     assert "data wrong" not in " ".join(under_bxi)
 
+
+# Switching models (MPI_Pcontrol with --pcontrol-models, mpisim_use_model): the first ping-pong under bxi takes its
+# hand-computed 5.436 us, the second under smpi what it takes in a run under smpi alone.
+def run_phases(built, *args, status=0, table="1=bxi,0=smpi"):
+    return mpisim("run", "-np", "2", "--platform", PLATFORM, "--model", "smpi", "--pcontrol-models", table,
+                  "--no-compute-time", "--wtime-delay", "0", *PARAMS, built["mpi_phases"], *args)
+
+
+def test_pcontrol_switches_models(built):
+    done = run_phases(built)
+    assert done.returncode == 0, done.stdout + done.stderr
+    durations = dict(line.split() for line in done.stdout.splitlines())
+    smpi_alone, _ = run_pingpong(built, 8, model="smpi")
+    assert float(durations["first"]) == pytest.approx(5.436, abs=2e-3)
+    assert float(durations["second"]) == pytest.approx(smpi_alone["pong"], abs=2e-3)
+    assert smpi_alone["pong"] != pytest.approx(5.436, abs=0.1)  # the two models differ here
+    # The switch back happens at rank 1's MPI_Pcontrol(0), once its eager send's SEND has come: 2.718 + 0.310.
+    spent = re.search(r"Time under each model: smpi ([\d.]+) s bxi ([\d.]+) s", done.stderr)
+    assert spent, done.stderr
+    total = float(re.search(r"Simulated time: ([\d.]+) s", done.stderr).group(1))
+    assert float(spent.group(2)) == pytest.approx(3.028e-6, abs=2e-9)
+    assert float(spent.group(1)) + float(spent.group(2)) == pytest.approx(total, abs=2e-9)
+
+
+def test_unknown_model_names_are_bad_input(built):
+    done = run_phases(built, table="1=no-such-model")
+    assert done.returncode == 2 and "no-such-model" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+    done = run_phases(built, "bad")
+    assert done.returncode == 2 and "no-such-model" in done.stderr, done.stderr
+    done = run_phases(built, table="1:bxi")
+    assert done.returncode == 2 and "LEVEL=MODEL" in done.stderr
