@@ -29,13 +29,6 @@ private:
   const char* what_;
 };
 
-std::shared_ptr<PortalsEvent> completed_event(const char* what)
-{
-  auto event = std::make_shared<PortalsEvent>(what);
-  event->complete();
-  return event;
-}
-
 // One Portals operation of the MPI transport: callbacks complete MPI-level events.
 class MpiOperation : public bxi::NicOperation {
 public:
@@ -142,10 +135,9 @@ private:
     const uint64_t token = next_token_++;
     Rendezvous& r = rendezvous_[token];
     r.request = request;
-    // A buffered send (carried detached) leaves at once: its data sits in the attached buffer.
-    r.get_at_sender = request.protocol == Protocol::Detached
-                          ? completed_event("a buffered send")
-                          : std::make_shared<PortalsEvent>("the GET of a rendezvous at the sender");
+    // A buffered send (carried detached) has returned already; its request, the room its data takes in the attached
+    // buffer, is released by the GET as a rendezvous send is.
+    r.get_at_sender = std::make_shared<PortalsEvent>("the GET of a rendezvous at the sender");
     auto op = operation(request, bxi::NicKind::Put, false);
     op->wants_answer = false;
     op->wants_send = false;
