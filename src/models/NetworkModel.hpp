@@ -109,6 +109,12 @@ public:
     (void)dst;
     return protocol_thresholds();
   }
+  // ... for a message of `payload` bytes: the MPI layer asks this one (the switching model picks a model by size).
+  virtual ProtocolThresholds thresholds_for(platform::HostId src, platform::HostId dst, double payload) const
+  {
+    (void)payload;
+    return protocol_thresholds(src, dst);
+  }
 
   // CPU-side costs, in seconds, of a message of `payload` bytes (MPI payload, no envelope): what the sender spends in
   // a blocking send and in a non-blocking one (when it pays them: mpi/SendProtocol.hpp), and what the receiver

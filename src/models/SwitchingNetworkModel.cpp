@@ -71,9 +71,15 @@ void SwitchingNetworkModel::observe_links(LinkObserver& observer)
     named.model->observe_links(observer);
 }
 
+void SwitchingNetworkModel::switch_by_size(double payload_below, const std::string& name)
+{
+  size_model_ = prepare(name);
+  size_below_ = payload_below;
+}
+
 Transfer SwitchingNetworkModel::transfer(const TransferRequest& request)
 {
-  const size_t model = model_at(request.send_posted_at);
+  const size_t model = request.payload < size_below_ ? size_model_ : model_at(request.send_posted_at);
   Transfer transfer = models_[model].model->transfer(request);
   if (transfer.window) { // arrival_at_match must reach the model that gave the window, with its own token
     const uint64_t token = next_token_++;

@@ -24,6 +24,9 @@ public:
   size_t prepare(const std::string& name);
   // From now on new messages use `name` (made on first use; InputError when no model has that name).
   void use(const std::string& name);
+  // Automatic switch (--switch size<4KiB=bxi): messages below `payload_below` bytes use `name` whatever the current
+  // model; the others, the current one.
+  void switch_by_size(double payload_below, const std::string& name);
   const std::string& current_name() const { return models_[current_].name; }
   // Simulated seconds spent under each model used, from the start to `end`, in the order they were first used.
   std::vector<std::pair<std::string, double>> time_under_each(double end) const;
@@ -37,11 +40,15 @@ public:
   {
     return current().protocol_thresholds(src, dst);
   }
-  double send_overhead(double payload) const override { return current().send_overhead(payload); }
-  double isend_overhead(double payload) const override { return current().isend_overhead(payload); }
+  ProtocolThresholds thresholds_for(platform::HostId src, platform::HostId dst, double payload) const override
+  {
+    return for_size(payload).protocol_thresholds(src, dst);
+  }
+  double send_overhead(double payload) const override { return for_size(payload).send_overhead(payload); }
+  double isend_overhead(double payload) const override { return for_size(payload).isend_overhead(payload); }
   double receive_overhead(double payload, Protocol protocol) const override
   {
-    return current().receive_overhead(payload, protocol);
+    return for_size(payload).receive_overhead(payload, protocol);
   }
   Transfer transfer(const TransferRequest& request) override;
   std::shared_ptr<kernel::Activity> arrival_at_match(const ArrivalWindow& window, double receive_posted_at) override;
@@ -60,6 +67,10 @@ private:
     ArrivalWindow window;
   };
   NetworkModel& current() const { return *models_[current_].model; }
+  NetworkModel& for_size(double payload) const
+  {
+    return payload < size_below_ ? *models_[size_model_].model : current();
+  }
   size_t model_at(double date) const;
 
   kernel::Engine& engine_;
@@ -67,6 +78,8 @@ private:
   std::vector<Named> models_;
   std::vector<Switch> switches_; // in date order, the first at the start
   size_t current_ = 0;
+  double size_below_ = 0; // the size rule: payloads below this go to size_model_
+  size_t size_model_ = 0;
   std::vector<LinkObserver*> observers_;
   std::unordered_map<uint64_t, HeldWindow> windows_;
   uint64_t next_token_ = 1;

@@ -99,6 +99,8 @@ Simulation::Simulation(const SimulationOptions& options, int ranks, std::shared_
   parameter_values_ = parameters_->as_text();
   for (const std::string& name : options.switch_models)
     network_->prepare(name);
+  if (not options.switch_size_model.empty())
+    network_->switch_by_size(options.switch_size_below, options.switch_size_model);
   for (const auto& [name, value] : options.model_parameters)
     if (not known_parameters_.contains(name))
       throw InputError("--param " + name + ": no parameter of that name in the run's models");

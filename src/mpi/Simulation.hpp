@@ -34,6 +34,9 @@ struct SimulationOptions {
   // Other models the run switches to (--pcontrol-models): made at the start, so that a wrong name is bad input;
   // each --param then needs to be known by one of the run's models. mpisim_use_model may name any model.
   std::vector<std::string> switch_models;
+  // --switch size<SIZE=MODEL: messages below SIZE bytes use MODEL (empty: no rule).
+  double switch_size_below = 0;
+  std::string switch_size_model;
   std::string hostfile;
   std::vector<platform::HostId> rank_hosts; // explicit placement (rank i on rank_hosts[i]), before hostfile/order
   PlacementOrder placement = PlacementOrder::Platform;

@@ -901,3 +901,20 @@ TEST(models_switching, MessagesKeepTheModelOfTheirPost)
   EXPECT_NEAR(spent[1].second, 5e-6, 1e-15);
   EXPECT_THROW(simulation.models().use("no-such-model"), InputError);
 }
+
+// --switch size<4KiB=bxi: 8 B go through bxi (the PUT at 2.718 us), 100000 B through fluid (2 us + 100 us).
+TEST(models_switching, SmallMessagesBySize)
+{
+  mpi::SimulationOptions o = bxi_options("fluid");
+  o.switch_size_below = 4096;
+  o.switch_size_model = "bxi";
+  o.switch_models = {"bxi"};
+  {
+    mpi::Simulation simulation(o, 2);
+    EXPECT_NEAR(exchange(simulation, 8).receive_returns, 2.718e-6, 1e-12);
+  }
+  {
+    mpi::Simulation simulation(o, 2);
+    EXPECT_NEAR(exchange(simulation, 100000).receive_returns, 102e-6, 1e-12);
+  }
+}

@@ -328,3 +328,13 @@ def test_online_programs_unchanged_under_bxi(tmp_path, program):
         assert run.returncode == 0, run.stdout + run.stderr
         outputs[model] = sorted(run.stdout.splitlines())
     assert outputs["bxi"] == outputs["smpi"] and outputs["bxi"]
+
+
+def test_switch_by_size(built):
+    # Under smpi with --switch size<4KiB=bxi, the 8 B ping-pong takes bxi's hand-computed 5.436 us.
+    done = mpisim("run", "-np", "2", "--platform", PLATFORM, "--model", "smpi", "--switch", "size<4KiB=bxi",
+                  "--no-compute-time", "--wtime-delay", "0", "--quiet", *PARAMS, built["mpi_pingpong"], "8")
+    assert done.returncode == 0, done.stderr
+    assert float(re.search(r"^t pong ([\d.]+)$", done.stdout, re.M).group(1)) == pytest.approx(5.436, abs=2e-3)
+    bad = mpisim("run", "-np", "2", "--platform", PLATFORM, "--switch", "size>4KiB=bxi", built["mpi_pingpong"])
+    assert bad.returncode == 2 and "size<SIZE=MODEL" in bad.stderr
