@@ -13,6 +13,12 @@ extern "C" {
 
 struct timespec;
 
+/* Network models ------------------------------------------------------------------------------------------------- */
+/* From now on, messages use the network model NAME ("smpi", "bxi", ... as `mpisim models` lists them); messages posted
+ * before complete under their model. Every rank switches (a phase boundary). An unknown name ends the run (status 2).
+ * MPI_Pcontrol(level) does the same for the levels --pcontrol-models maps (1=bxi,0=smpi). */
+void mpisim_use_model(const char* name);
+
 /* Computation and sleeps ------------------------------------------------------------------------------------------ */
 
 void mpisim_execute_flops(double flops);

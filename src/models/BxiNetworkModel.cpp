@@ -1,36 +1,198 @@
 // `bxi`: the BXI NIC model of the S4BXI thesis (BxiNic.hpp, docs/bxi.md). Portals 4 programs (include/portals4.h) are
-// timed by it. MPI messages do not run over Portals yet: under `--model bxi` they use the plain flow model (`fluid`'s
-// settings) on the same platform, and the NIC parameters apply to Portals operations only.
+// timed by it, and so are MPI messages: point to point runs the way an MPI library's Portals transport does, each
+// step an operation of the NIC model (the thesis's chapter 5 runs an MPI library over its Portals layer):
+//  - eager (payload below `rendezvous-threshold`): one Put of the payload with an ACK asked, inline, PIO or DMA by
+//    size; the send completes at its SEND event, the message has arrived at the target's PUT (into the posted
+//    receive's entry, or the overflow list when the receive is not posted yet: an unexpected message);
+//  - rendezvous: a Put of the header alone (the sender exposes its buffer), then, once the receive has matched it and
+//    the header has reached the receiver's NIC, a Get of the payload from the receiver; the send completes at the
+//    Get's arrival at the sender's NIC (its GET event), the receive at the REPLY.
+// Matching (communicator, source, tag) is the MPI layer's mailbox, whose rules are those of the NIC's priority and
+// overflow lists; its time is the NIC's receive processing, in the model's dates.
 #include "models/BxiNic.hpp"
-#include "models/FlowNetworkModel.hpp"
+#include "models/NetworkModel.hpp"
+
+#include <limits>
+#include <unordered_map>
 
 namespace mpisim::models {
 
 namespace {
 
+// A date of the NIC model that the MPI layer waits for (SEND, PUT, GET, REPLY).
+class PortalsEvent : public kernel::Activity {
+public:
+  explicit PortalsEvent(const char* what) : what_(what) {}
+  std::string describe() const override { return what_; }
+
+private:
+  const char* what_;
+};
+
+// One Portals operation of the MPI transport: callbacks complete MPI-level events.
+class MpiOperation : public bxi::NicOperation {
+public:
+  std::function<void()> at_send, at_target, at_answer;
+  void on_send(uint32_t) override
+  {
+    if (at_send)
+      at_send();
+  }
+  bxi::TargetAnswer on_target() override
+  {
+    if (at_target)
+      at_target();
+    return {0, wants_answer, kind == bxi::NicKind::Get ? get_bytes : 0};
+  }
+  void on_answer(uint32_t) override
+  {
+    if (at_answer)
+      at_answer();
+  }
+  double get_bytes = 0;
+};
+
+class BxiMpiNetworkModel final : public NetworkModel {
+public:
+  BxiMpiNetworkModel(const NetworkModelContext& context)
+      : fabric_(std::make_unique<bxi::BxiFabric>(context.engine, context.platform,
+                                                 bxi::read_bxi_settings(context.parameters))),
+        rendezvous_threshold_(context.parameters.number("rendezvous-threshold"))
+  {
+  }
+
+  // The MPI layer posts every transfer at the send and lets the model release the sender (its SEND, or its GET for a
+  // rendezvous); a rendezvous's data moves once the receive is known (arrival_at_match).
+  ProtocolThresholds protocol_thresholds() const override
+  {
+    return {rendezvous_threshold_, rendezvous_threshold_, true};
+  }
+  // The CPU's command writes are the NIC model's (the PCIe writes before the transmit stage).
+  double send_overhead(double) const override { return 0; }
+  double isend_overhead(double) const override { return 0; }
+  double receive_overhead(double, Protocol) const override { return 0; }
+
+  Transfer transfer(const TransferRequest& request) override
+  {
+    if (request.protocol == Protocol::Eager)
+      return eager_put(request);
+    return rendezvous_header(request);
+  }
+
+  std::shared_ptr<kernel::Activity> arrival_at_match(const ArrivalWindow& window, double) override
+  {
+    auto found = rendezvous_.find(window.token);
+    Rendezvous& r = found->second;
+    auto reply = std::make_shared<PortalsEvent>("the REPLY of a rendezvous Get");
+    r.reply = reply;
+    r.matched = true;
+    if (r.header_arrived)
+      start_get(window.token); // forgets r
+    return reply;
+  }
+
+  bxi::BxiFabric& fabric() { return *fabric_; }
+
+private:
+  struct Rendezvous {
+    TransferRequest request;
+    std::shared_ptr<PortalsEvent> get_at_sender; // GET at the sender's exposed buffer: its send may complete
+    std::shared_ptr<PortalsEvent> reply;         // REPLY at the receiver: the data is in
+    bool header_arrived = false;
+    bool matched = false;
+  };
+
+  std::shared_ptr<MpiOperation> operation(const TransferRequest& r, bxi::NicKind kind, bool from_receiver) const
+  {
+    auto op = std::make_shared<MpiOperation>();
+    op->kind = kind;
+    op->src_node = from_receiver ? r.dst : r.src;
+    op->dst_node = from_receiver ? r.src : r.dst;
+    op->src_process = from_receiver ? r.dst_rank : r.src_rank;
+    op->dst_process = from_receiver ? r.src_rank : r.dst_rank;
+    op->matching = true;
+    return op;
+  }
+
+  Transfer eager_put(const TransferRequest& request)
+  {
+    auto sent = std::make_shared<PortalsEvent>("the SEND of an eager Put");
+    auto put = std::make_shared<PortalsEvent>("the PUT of an eager Put");
+    auto op = operation(request, bxi::NicKind::Put, false);
+    op->request_payload = request.payload;
+    op->at_send = [sent] { sent->complete(); };
+    op->at_target = [put] { put->complete(); };
+    op->at_answer = [put] { // an undeliverable Put (retries exhausted) is not reported to MPI: it ends here
+      if (not put->done())
+        put->complete();
+    };
+    fabric_->post(op);
+    return {put, sent, std::nullopt};
+  }
+
+  Transfer rendezvous_header(const TransferRequest& request)
+  {
+    const uint64_t token = next_token_++;
+    Rendezvous& r = rendezvous_[token];
+    r.request = request;
+    // A buffered send (carried detached) has returned already; its request, the room its data takes in the attached
+    // buffer, is released by the GET as a rendezvous send is.
+    r.get_at_sender = std::make_shared<PortalsEvent>("the GET of a rendezvous at the sender");
+    auto op = operation(request, bxi::NicKind::Put, false);
+    op->wants_answer = false;
+    op->wants_send = false;
+    op->at_target = [this, token] {
+      Rendezvous& arrived = rendezvous_.at(token);
+      arrived.header_arrived = true;
+      if (arrived.matched)
+        start_get(token);
+    };
+    fabric_->post(op);
+    const double far = std::numeric_limits<double>::infinity();
+    return {nullptr, r.get_at_sender, ArrivalWindow{far, far, request.dst_rank, token}};
+  }
+
+  void start_get(uint64_t token)
+  {
+    auto found = rendezvous_.find(token);
+    Rendezvous r = std::move(found->second);
+    rendezvous_.erase(found);
+    auto op = operation(r.request, bxi::NicKind::Get, true);
+    op->get_bytes = r.request.payload;
+    op->wants_send = false;
+    op->at_target = [at_sender = r.get_at_sender] {
+      if (not at_sender->done())
+        at_sender->complete();
+    };
+    op->at_answer = [reply = r.reply] { reply->complete(); };
+    fabric_->post(op);
+  }
+
+  std::unique_ptr<bxi::BxiFabric> fabric_;
+  double rendezvous_threshold_;
+  uint64_t next_token_ = 1;
+  std::unordered_map<uint64_t, Rendezvous> rendezvous_;
+};
+
 std::vector<ParameterSpec> all_bxi_parameters()
 {
   std::vector<ParameterSpec> specs = bxi::bxi_parameters();
-  specs.push_back({"send-is-detached-thresh",
+  specs.push_back({"rendezvous-threshold",
                    ParameterKind::Size,
-                   "65536B",
-                   "MPI messages (plain flow model until MPI runs over Portals): below this, detached",
-                   {"smpi/send-is-detached-thresh"}});
+                   "2048B",
+                   "MPI over Portals: messages from this size go by rendezvous (a header Put, then a Get from the "
+                   "receiver), smaller ones by one eager Put",
+                   {}});
   return specs;
 }
 
 const RegisterNetworkModel kRegisterBxi({
     "bxi",
-    "BXI NIC model for Portals 4: NIC stages, PCIe cap + shared link, inline/PIO/DMA, E2E reliability, flow control",
+    "BXI NIC model: Portals 4 and MPI over it; NIC stages, PCIe cap + shared link, inline/PIO/DMA, E2E, flow control",
     "J. Emmanuel, A full stack simulator for HPC: multi-level modelling of the BXI interconnect, PhD thesis, Univ. "
     "Lyon 1, 2023, ch. 2 and 4",
     all_bxi_parameters(),
-    [](const NetworkModelContext& context) {
-      FlowModelSettings s;
-      s.latency_unfair = false;
-      s.detached_below = context.parameters.number("send-is-detached-thresh");
-      return std::make_unique<FlowNetworkModel>(context, std::move(s));
-    },
+    [](const NetworkModelContext& context) { return std::make_unique<BxiMpiNetworkModel>(context); },
 });
 
 } // namespace

@@ -306,6 +306,31 @@ void BxiFabric::issue(std::shared_ptr<NicOperation> op)
   enqueue(node, {std::move(op), false, false});
 }
 
+void BxiFabric::post(std::shared_ptr<NicOperation> op)
+{
+  op->id_ = next_id_++;
+  const platform::HostId node = op->src_node;
+  auto take_command = [this, node, op] {
+    const auto process = static_cast<size_t>(op->src_process);
+    if (queued_commands_.size() <= process)
+      queued_commands_.resize(process + 1, 0);
+    ++queued_commands_[process];
+    enqueue(node, {op, false, false});
+  };
+  if (not(settings_.model_pci && settings_.model_pci_commands)) {
+    take_command();
+    return;
+  }
+  auto write_command = [this, node, take_command] { pci_transfer(node, settings_.command_size, take_command); };
+  if (payload_mode(settings_, op->request_payload, op->matching) != PayloadMode::Pio) {
+    write_command();
+    return;
+  }
+  const double inline_part = op->matching ? settings_.inline_matching : settings_.inline_plain;
+  pci_transfer(node, op->request_payload - inline_part,
+               [this, write_command] { after(settings_.pio_fence, write_command); });
+}
+
 void BxiFabric::wake_room_waiters(platform::HostId node)
 {
   auto waiters = std::move(nodes_[node].room_waiters);

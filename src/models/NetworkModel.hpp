@@ -9,6 +9,7 @@
 #include "models/Parameters.hpp"
 #include "platform/Platform.hpp"
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -58,6 +59,7 @@ struct ArrivalWindow {
   double first_byte;
   double last_byte;
   int dst_rank;
+  uint64_t token = 0; // the model's own key for the message (bxi: its rendezvous)
 };
 
 // What a started transfer gives the MPI layer.
@@ -106,6 +108,12 @@ public:
     (void)src;
     (void)dst;
     return protocol_thresholds();
+  }
+  // ... for a message of `payload` bytes: the MPI layer asks this one (the switching model picks a model by size).
+  virtual ProtocolThresholds thresholds_for(platform::HostId src, platform::HostId dst, double payload) const
+  {
+    (void)payload;
+    return protocol_thresholds(src, dst);
   }
 
   // CPU-side costs, in seconds, of a message of `payload` bytes (MPI payload, no envelope): what the sender spends in

@@ -119,8 +119,12 @@ void Message::arrive()
   if (world_.observed() && not cancelled_)
     world_.report(MessageRecord{source_world_, destination_world_, tag(), context(), bytes(), posted_at_, started_at_,
                                 world_.engine().now(), protocol_, id_});
-  if (holds_sender_ && not sender_released_)
-    release_sender();
+  if (holds_sender_ && not sender_released_) {
+    if (transfer_.sender_release && not transfer_.sender_release->done())
+      in_flight_ = self; // the model releases the sender after the arrival (bxi: SEND comes with the ACK)
+    else
+      release_sender();
+  }
   if (receive_)
     deliver();
 }

@@ -40,7 +40,7 @@ RequestPtr Rank::post_send(const Communicator& comm, int dst, int tag, double by
   const models::NetworkModel& network = world_.network();
   const int destination = comm.world_rank(dst);
   const models::ProtocolThresholds thresholds =
-      network.protocol_thresholds(world_.host_of(world_rank_), world_.host_of(destination));
+      network.thresholds_for(world_.host_of(world_rank_), world_.host_of(destination), bytes);
   const SendProtocol chosen = choose_send_protocol(mode, blocking, bytes, thresholds);
   const models::Protocol protocol = chosen.protocol;
   // A rendezvous holds the sender until the data has arrived, so the data can be read from its buffer then; a model

@@ -92,17 +92,18 @@ Simulation::Simulation(const SimulationOptions& options, int ranks, std::shared_
   engine_->set_stack_provider(stack_provider(options));
   engine_->stacks().check_capacity(ranks); // before anything per rank is made
 
-  const models::NetworkModelEntry& model = models::NetworkModelRegistry::find(options.model);
-  model_name_ = model.name;
-  parameters_ = std::make_unique<models::Parameters>(model.parameters);
-  for (const auto& [name, value] : platform_->config())
-    parameters_->set(name, value, "platform <config>", /*ignore_unknown=*/true);
-  if (not options.model_parameter_file.empty())
-    parameters_->load_file(options.model_parameter_file);
-  for (const auto& [name, value] : options.model_parameters)
-    parameters_->set(name, value, "--param " + name);
+  network_ = std::make_unique<models::SwitchingNetworkModel>(
+      *engine_, [this, options](const std::string& name) { return make_model(options, name); }, options.model);
+  model_name_ = models::NetworkModelRegistry::find(options.model).name;
+  parameters_ = parameters_by_model_.at(model_name_).get();
   parameter_values_ = parameters_->as_text();
-  network_ = model.factory(models::NetworkModelContext{*engine_, *platform_, *parameters_});
+  for (const std::string& name : options.switch_models)
+    network_->prepare(name);
+  if (not options.switch_size_model.empty())
+    network_->switch_by_size(options.switch_size_below, options.switch_size_model);
+  for (const auto& [name, value] : options.model_parameters)
+    if (not known_parameters_.contains(name))
+      throw InputError("--param " + name + ": no parameter of that name in the run's models");
 
   std::vector<platform::HostId> hosts = not options.rank_hosts.empty() ? options.rank_hosts
                                         : options.hostfile.empty()
@@ -120,6 +121,26 @@ Simulation::Simulation(const SimulationOptions& options, int ranks, std::shared_
       [this, options](const std::string& algorithm, const Communicator& comm, const CollectiveCall& call) {
         return time_alone(options, algorithm, comm, call);
       });
+}
+
+// The first model's parameters are checked strictly when it is the only one; under switching a --param needs only to
+// be known by one of the run's models. The parameter file is the first model's.
+std::unique_ptr<models::NetworkModel> Simulation::make_model(const SimulationOptions& options, const std::string& name)
+{
+  const models::NetworkModelEntry& model = models::NetworkModelRegistry::find(name);
+  const bool first = parameters_by_model_.empty();
+  const bool strict = first && options.switch_models.empty();
+  auto parameters = std::make_unique<models::Parameters>(model.parameters);
+  for (const auto& [key, value] : platform_->config())
+    parameters->set(key, value, "platform <config>", /*ignore_unknown=*/true);
+  if (first && not options.model_parameter_file.empty())
+    parameters->load_file(options.model_parameter_file);
+  for (const auto& [key, value] : options.model_parameters)
+    if (parameters->set(key, value, "--param " + key, not strict))
+      known_parameters_.insert(key);
+  auto made = model.factory(models::NetworkModelContext{*engine_, *platform_, *parameters});
+  parameters_by_model_[model.name] = std::move(parameters);
+  return made;
 }
 
 double Simulation::time_alone(const SimulationOptions& options, const std::string& algorithm, const Communicator& comm,

@@ -4,12 +4,14 @@
 #pragma once
 
 #include "models/NetworkModel.hpp"
+#include "models/SwitchingNetworkModel.hpp"
 #include "mpi/Placement.hpp"
 #include "mpi/World.hpp"
 #include "mpi/collectives/Collectives.hpp"
 
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -29,6 +31,12 @@ struct SimulationOptions {
   std::string model = "smpi";
   std::string model_parameter_file;                                  // "name = value" lines
   std::vector<std::pair<std::string, std::string>> model_parameters; // --param name=value
+  // Other models the run switches to (--pcontrol-models): made at the start, so that a wrong name is bad input;
+  // each --param then needs to be known by one of the run's models. mpisim_use_model may name any model.
+  std::vector<std::string> switch_models;
+  // --switch size<SIZE=MODEL: messages below SIZE bytes use MODEL (empty: no rule).
+  double switch_size_below = 0;
+  std::string switch_size_model;
   std::string hostfile;
   std::vector<platform::HostId> rank_hosts; // explicit placement (rank i on rank_hosts[i]), before hostfile/order
   PlacementOrder placement = PlacementOrder::Platform;
@@ -58,6 +66,8 @@ public:
   World& world() { return *world_; }
   // The network model moving the job's messages (the storage model sends its requests and data through it too).
   models::NetworkModel& network() { return *network_; }
+  // The same, as the set of models the run may switch between (mpisim_use_model, MPI_Pcontrol).
+  models::SwitchingNetworkModel& models() { return *network_; }
   const CollectiveLibrary& collectives() const { return *collectives_; }
   // The network model's registered name ("smpi", "fluid", ...): online runs mimic SMPI's internal messages under
   // "smpi".
@@ -69,16 +79,20 @@ public:
 
 private:
   // The automatic selector's trial: one collective call, alone, on the hosts of `comm`.
+  std::unique_ptr<models::NetworkModel> make_model(const SimulationOptions& options, const std::string& name);
   double time_alone(const SimulationOptions& options, const std::string& algorithm, const Communicator& comm,
                     const CollectiveCall& call) const;
 
   std::shared_ptr<const platform::Platform> platform_;
   std::unique_ptr<kernel::Engine> engine_;
-  std::unique_ptr<models::Parameters> parameters_;
-  std::unique_ptr<models::NetworkModel> network_;
+  // Each model's parameters, by model name (the first model's is parameters_).
+  std::map<std::string, std::unique_ptr<models::Parameters>> parameters_by_model_;
+  const models::Parameters* parameters_ = nullptr;
+  std::unique_ptr<models::SwitchingNetworkModel> network_;
   std::unique_ptr<World> world_;
   std::unique_ptr<CollectiveLibrary> collectives_;
   std::map<std::string, std::string> parameter_values_;
+  std::set<std::string> known_parameters_; // --param names some model of the run took
   std::string model_name_;
 };
 

@@ -831,3 +831,90 @@ TEST(models_loggps, DefaultsComeFromTheRoute)
 }
 
 } // namespace
+
+// ------------------------------------------------------------------------------------------------------------------
+// bxi: MPI over the BXI NIC model (docs/bxi.md, "MPI over Portals"), with the worked example's parameters: PCIe
+// 100 ns + bytes / 10 GB/s, commands and headers of 100 B, TX 200 ns, RX 300 ns, two 1 GB/s links of 1 us.
+// ------------------------------------------------------------------------------------------------------------------
+namespace {
+mpi::SimulationOptions bxi_options(const std::string& model = "bxi")
+{
+  return options("cluster:2,bw=1GBps,lat=1us", model,
+                 {{"pci-latency", "100ns"},
+                  {"pci-bandwidth", "10GBps"},
+                  {"pci-shared-bandwidth", "20GBps"},
+                  {"command-size", "100B"},
+                  {"nic-tx-delay", "200ns"},
+                  {"nic-rx-delay", "300ns"},
+                  {"header-size", "100B"},
+                  {"pio-fence", "50ns"}});
+}
+} // namespace
+
+// An eager 8 B Put (inline) reaches the receiver's NIC at 0.110 + 0.2 + 2.108 + 0.3 = 2.718 us, before the receive is
+// posted at 10 us (an unexpected message): the receive returns at once, at 10 us; the send at its SEND, 0.310 us.
+TEST(models_bxi_mpi, UnexpectedEagerMessageIsTakenAtTheReceive)
+{
+  mpi::Simulation simulation(bxi_options(), 2);
+  const Exchange dates = exchange(simulation, 8, 10e-6);
+  EXPECT_NEAR(dates.send_returns, 0.310e-6, 1e-12);
+  EXPECT_NEAR(dates.receive_returns, 10e-6, 1e-12);
+}
+
+// A 4096 B rendezvous whose receive comes at 10 us, after the header (at the receiver's NIC at 2.710 us): the Get
+// leaves then; its GET at the sender at 10 + 0.110 + 0.2 + 2.1 + 0.3 = 12.710 us releases the send; its REPLY (a DMA:
+// 0.2 + (0.1512 + 4.196) + 2 + 0.3 + 0.0512 = 6.8984 us later) completes the receive at 19.6084 us.
+TEST(models_bxi_mpi, RendezvousGetLeavesAtTheReceive)
+{
+  mpi::Simulation simulation(bxi_options(), 2);
+  const Exchange dates = exchange(simulation, 4096, 10e-6);
+  EXPECT_NEAR(dates.send_returns, 12.710e-6, 1e-12);
+  EXPECT_NEAR(dates.receive_returns, 19.6084e-6, 1e-12);
+}
+
+// Lenient switching: a message keeps the model current at its send's post. Under fluid, 1000 B are detached (their
+// transfer starts at the match); the receiver switches to bxi at 5 us and then posts its receive: the transfer starts
+// at 5 us under fluid, 2 us + 1000 B / 1 GB/s = 3 us, and the receive returns at 8 us.
+TEST(models_switching, MessagesKeepTheModelOfTheirPost)
+{
+  mpi::SimulationOptions o = bxi_options("fluid");
+  o.switch_models = {"bxi"};
+  mpi::Simulation simulation(o, 2);
+  double receive_returns = -1;
+  simulation.world().launch([&](mpi::Rank& rank) {
+    const mpi::Communicator& world = rank.world().comm_world();
+    if (rank.world_rank() == 0) {
+      rank.send(world, 1, 0, 1000);
+    } else {
+      rank.sleep(5e-6);
+      simulation.models().use("bxi");
+      rank.recv(world, 0, 0, 1000);
+      receive_returns = rank.world().engine().now();
+    }
+  });
+  simulation.engine().run();
+  EXPECT_NEAR(receive_returns, 8e-6, 1e-12);
+  const auto spent = simulation.models().time_under_each(10e-6);
+  ASSERT_EQ(spent.size(), 2u);
+  EXPECT_EQ(spent[0].first, "fluid");
+  EXPECT_NEAR(spent[0].second, 5e-6, 1e-15);
+  EXPECT_NEAR(spent[1].second, 5e-6, 1e-15);
+  EXPECT_THROW(simulation.models().use("no-such-model"), InputError);
+}
+
+// --switch size<4KiB=bxi: 8 B go through bxi (the PUT at 2.718 us), 100000 B through fluid (2 us + 100 us).
+TEST(models_switching, SmallMessagesBySize)
+{
+  mpi::SimulationOptions o = bxi_options("fluid");
+  o.switch_size_below = 4096;
+  o.switch_size_model = "bxi";
+  o.switch_models = {"bxi"};
+  {
+    mpi::Simulation simulation(o, 2);
+    EXPECT_NEAR(exchange(simulation, 8).receive_returns, 2.718e-6, 1e-12);
+  }
+  {
+    mpi::Simulation simulation(o, 2);
+    EXPECT_NEAR(exchange(simulation, 100000).receive_returns, 102e-6, 1e-12);
+  }
+}

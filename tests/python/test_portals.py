@@ -12,7 +12,7 @@ from conftest import repo_path
 from test_online import mpisim
 
 SOURCES = repo_path("tests", "portals")
-PROGRAMS = ["transfer_timing", "semantics"]
+PROGRAMS = ["transfer_timing", "semantics", "mpi_pingpong", "mpi_phases"]
 
 # Round numbers, so that every date below is computed by hand: PCIe 100 ns + bytes / 10 GB/s (the shared link, at
 # 20 GB/s, is not the bottleneck of a lone transfer), commands of 100 B (10 ns), NIC stages 200 ns (TX) and 300 ns
@@ -221,3 +221,120 @@ def test_corruption_is_recovered_and_seeded(built):
     assert len(first["PTL_EVENT_ACK"]) == 20 and all(fail == "PTL_NI_OK" for _, fail in first["PTL_EVENT_ACK"])
     assert first == again and first != other
     assert first["PTL_EVENT_ACK"][-1][0] > clean["PTL_EVENT_ACK"][-1][0] + 10
+
+
+# MPI over Portals (--model bxi): the MPI transport's Portals operations, timed by the equations of docs/bxi.md with
+# the parameters above (rendezvous-threshold: 2048 B by default).
+def run_pingpong(built, size, model="bxi"):
+    extra = PARAMS if model == "bxi" else []
+    done = mpisim("run", "-np", "2", "--platform", PLATFORM, "--model", model, "--no-compute-time", "--wtime-delay",
+                  "0", "--quiet", *extra, built["mpi_pingpong"], str(size))
+    assert done.returncode == 0, done.stdout + done.stderr
+    dates = {m.group(1): float(m.group(2)) for m in re.finditer(r"^t (\w+) ([\d.]+)$", done.stdout, re.M)}
+    checks = sorted(line for line in done.stdout.splitlines() if not line.startswith("t "))
+    return dates, checks
+
+
+def test_mpi_eager_inline_pingpong(built):
+    # 8 B: one eager Put, inline. The send completes at SEND (transmission: <= 64 B), the receive at the PUT
+    # (0.110 + 0.2 + 2.108 + 0.3 = 2.718); the pong is the same path back.
+    dates, checks = run_pingpong(built, 8)
+    assert dates["send"] == pytest.approx(COMMAND + TX, abs=2e-3)  # 0.310
+    ping = COMMAND + TX + 2.0 + 0.108 + RX  # 2.718
+    assert dates["ping"] == pytest.approx(ping, abs=2e-3)
+    assert dates["pong"] == pytest.approx(2 * ping, abs=2e-3)  # 5.436
+    assert checks == ["rank 0: 8 bytes back, data right", "rank 1: 8 bytes, data right"]
+
+
+def test_mpi_eager_pio_pingpong(built):
+    # 300 B: an eager Put by PIO: 292 B written (0.1292), a fence (0.05), the command (0.110); the SEND comes with the
+    # ACK (> 64 B), so the send completes once the Portals ACK is back.
+    dates, _ = run_pingpong(built, 300)
+    put = 0.1292 + 0.05 + COMMAND + TX + 2.0 + 0.400 + RX  # 3.1892
+    assert dates["ping"] == pytest.approx(put, abs=2e-3)
+    assert dates["send"] == pytest.approx(put + ACK_BACK, abs=2e-3)  # 5.7892
+    assert dates["pong"] == pytest.approx(2 * put, abs=2e-3)
+
+
+def test_mpi_rendezvous_pingpong(built):
+    # 4096 B >= rendezvous-threshold: a header Put (inline, no payload) reaches the receiver's NIC at
+    # 0.110 + 0.2 + 2.1 + 0.3 = 2.710; the receive was posted, so the receiver's NIC issues a Get then: its command
+    # (0.110), TX (0.2), the 100 B request on the wire (2.1), the sender's RX (0.3): GET at 5.420, when the send
+    # completes. The REPLY is a DMA of 4096 B: TX 0.2, max(pci 0.5096, fill 0.1512 + 4.196) + 2 + RX 0.3 + the last
+    # packet's write 0.0512: 5.420 + 6.8984 = 12.3184.
+    dates, checks = run_pingpong(built, 4096)
+    header = COMMAND + TX + 2.1 + RX  # 2.710
+    get = header + COMMAND + TX + 2.1 + RX  # 5.420
+    reply = get + TX + (0.1512 + 4.196) + 2.0 + RX + 0.0512  # 12.3184
+    assert dates["send"] == pytest.approx(get, abs=2e-3)
+    assert dates["ping"] == pytest.approx(reply, abs=2e-3)
+    assert dates["pong"] == pytest.approx(2 * reply, abs=2e-3)
+    assert checks == ["rank 0: 4096 bytes back, data right", "rank 1: 4096 bytes, data right"]
+
+
+@pytest.mark.parametrize("size", [8, 300, 4096, 100000])
+def test_mpi_program_unchanged_under_smpi_and_bxi(built, size):
+    _, under_bxi = run_pingpong(built, size)
+    _, under_smpi = run_pingpong(built, size, model="smpi")
+    assert under_bxi == under_smpi
+    assert "data wrong" not in " ".join(under_bxi)
+
+
+# Switching models (MPI_Pcontrol with --pcontrol-models, mpisim_use_model): the first ping-pong under bxi takes its
+# hand-computed 5.436 us, the second under smpi what it takes in a run under smpi alone.
+def run_phases(built, *args, status=0, table="1=bxi,0=smpi"):
+    return mpisim("run", "-np", "2", "--platform", PLATFORM, "--model", "smpi", "--pcontrol-models", table,
+                  "--no-compute-time", "--wtime-delay", "0", *PARAMS, built["mpi_phases"], *args)
+
+
+def test_pcontrol_switches_models(built):
+    done = run_phases(built)
+    assert done.returncode == 0, done.stdout + done.stderr
+    durations = dict(line.split() for line in done.stdout.splitlines())
+    smpi_alone, _ = run_pingpong(built, 8, model="smpi")
+    assert float(durations["first"]) == pytest.approx(5.436, abs=2e-3)
+    assert float(durations["second"]) == pytest.approx(smpi_alone["pong"], abs=2e-3)
+    assert smpi_alone["pong"] != pytest.approx(5.436, abs=0.1)  # the two models differ here
+    # The switch back happens at rank 1's MPI_Pcontrol(0), once its eager send's SEND has come: 2.718 + 0.310.
+    spent = re.search(r"Time under each model: smpi ([\d.]+) s bxi ([\d.]+) s", done.stderr)
+    assert spent, done.stderr
+    total = float(re.search(r"Simulated time: ([\d.]+) s", done.stderr).group(1))
+    assert float(spent.group(2)) == pytest.approx(3.028e-6, abs=2e-9)
+    assert float(spent.group(1)) + float(spent.group(2)) == pytest.approx(total, abs=2e-9)
+
+
+def test_unknown_model_names_are_bad_input(built):
+    done = run_phases(built, table="1=no-such-model")
+    assert done.returncode == 2 and "no-such-model" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+    done = run_phases(built, "bad")
+    assert done.returncode == 2 and "no-such-model" in done.stderr, done.stderr
+    done = run_phases(built, table="1:bxi")
+    assert done.returncode == 2 and "LEVEL=MODEL" in done.stderr
+
+
+# MPI programs of tests/online run unchanged under --model bxi: the same lines as under smpi (sorted: ranks print in an
+# order that depends on timing). p2p_modes checks that a buffered rendezvous holds its buffer room until delivered.
+@pytest.mark.parametrize("program", ["p2p_modes", "mprobe_cancel", "collectives", "persistent", "ibsend_cancel"])
+def test_online_programs_unchanged_under_bxi(tmp_path, program):
+    binary = str(tmp_path / program)
+    done = mpisim("cc", "-O1", repo_path("tests", "online", program + ".c"), "-o", binary)
+    if done.returncode != 0:
+        pytest.skip(done.stderr.strip().splitlines()[-1])
+    outputs = {}
+    for model in ("smpi", "bxi"):
+        run = mpisim("run", "-np", "4", "--platform", "cluster:4", "--model", model, "--no-compute-time", "--quiet",
+                     binary)
+        assert run.returncode == 0, run.stdout + run.stderr
+        outputs[model] = sorted(run.stdout.splitlines())
+    assert outputs["bxi"] == outputs["smpi"] and outputs["bxi"]
+
+
+def test_switch_by_size(built):
+    # Under smpi with --switch size<4KiB=bxi, the 8 B ping-pong takes bxi's hand-computed 5.436 us.
+    done = mpisim("run", "-np", "2", "--platform", PLATFORM, "--model", "smpi", "--switch", "size<4KiB=bxi",
+                  "--no-compute-time", "--wtime-delay", "0", "--quiet", *PARAMS, built["mpi_pingpong"], "8")
+    assert done.returncode == 0, done.stderr
+    assert float(re.search(r"^t pong ([\d.]+)$", done.stdout, re.M).group(1)) == pytest.approx(5.436, abs=2e-3)
+    bad = mpisim("run", "-np", "2", "--platform", PLATFORM, "--switch", "size>4KiB=bxi", built["mpi_pingpong"])
+    assert bad.returncode == 2 and "size<SIZE=MODEL" in bad.stderr

@@ -130,9 +130,28 @@ extern "C" int PMPI_Is_thread_main(int* flag)
   return MPI_SUCCESS;
 }
 
+extern "C" void mpisim_use_model(const char* name)
+{
+  if (not Runtime::active() || Runtime::get().current_rank() < 0)
+    return;
+  try {
+    Runtime::get().simulation().models().use(name == nullptr ? "" : name);
+  } catch (const mpisim::InputError& error) { // bad input, as an unknown --model would be
+    terminate_run({.outcome = Outcome::BadInput,
+                   .exit_status = kExitBadInput,
+                   .application_status = std::nullopt,
+                   .report = "mpisim_use_model: " + error.message()});
+  }
+}
+
 extern "C" int PMPI_Pcontrol(const int level, ...)
 {
-  // The standard leaves the meaning to profiling libraries; without one, MPI_Pcontrol has no effect.
+  // The standard leaves the meaning to profiling libraries: here, a level --pcontrol-models maps switches the network
+  // model; other levels have no effect.
+  const auto& table = Runtime::get().options().pcontrol_models;
+  auto found = table.find(level);
+  if (found != table.end())
+    mpisim_use_model(found->second.c_str());
   return MPI_SUCCESS;
 }
 

@@ -4,6 +4,7 @@
 
 #include "mpi/Polling.hpp"
 
+#include <map>
 #include <string>
 
 namespace mpisim::online {
@@ -22,6 +23,8 @@ struct OnlineOptions {
   mpi::PollingSettings polling{.rule = mpi::PollingRule::Realistic};
   // Where MPI-IO files are kept (--io-root); empty: a temporary folder removed at the end of the run.
   std::string io_root;
+  // MPI_Pcontrol level -> network model it switches to (--pcontrol-models 1=bxi,0=smpi).
+  std::map<int, std::string> pcontrol_models;
 };
 
 } // namespace mpisim::online

@@ -1,13 +1,16 @@
 #include "online/options/RunnerOptions.hpp"
 
 #include "common/Errors.hpp"
+#include "common/Units.hpp"
 #include "mpi/Placement.hpp"
 #include "mpi/RunOptions.hpp"
 #include "timeline/TimelineOptionTable.hpp"
 
+#include <charconv>
 #include <cstdlib>
 #include <limits>
 #include <set>
+#include <sstream>
 
 namespace mpisim::online {
 
@@ -33,6 +36,39 @@ using Target = RunnerOptions;
 
 // What only online runs have: the number of ranks (replay's --np defaults to the trace's), how the program's
 // computation and time are measured, how it is loaded, and where the summary goes.
+// "1=bxi,0=smpi": each model is made at the start (a wrong name is bad input).
+void set_pcontrol_models(Target& o, const std::string& text)
+{
+  o.online.pcontrol_models.clear();
+  std::istringstream items(text);
+  std::string item;
+  while (std::getline(items, item, ',')) {
+    const size_t equal = item.find('=');
+    int level = 0;
+    const char* end = item.data() + (equal == std::string::npos ? 0 : equal);
+    const auto parsed = std::from_chars(item.data(), end, level);
+    if (equal == std::string::npos || equal == 0 || parsed.ptr != end || parsed.ec != std::errc{} ||
+        equal + 1 == item.size())
+      throw InputError("--pcontrol-models: '" + item + "' is not LEVEL=MODEL (1=bxi,0=smpi)");
+    const std::string model = item.substr(equal + 1);
+    o.online.pcontrol_models[level] = model;
+    o.simulation.switch_models.push_back(model);
+  }
+}
+
+// "size<4KiB=bxi": messages below the size use the model.
+void set_size_switch(Target& o, const std::string& rule)
+{
+  const size_t less = rule.find('<');
+  const size_t equal = rule.find('=');
+  if (less == std::string::npos || rule.substr(0, less) != "size" || equal == std::string::npos || equal < less ||
+      equal + 1 == rule.size())
+    throw InputError("--switch: '" + rule + "' is not size<SIZE=MODEL (size<4KiB=bxi)");
+  o.simulation.switch_size_below = units::parse_size(rule.substr(less + 1, equal - less - 1));
+  o.simulation.switch_size_model = rule.substr(equal + 1);
+  o.simulation.switch_models.push_back(o.simulation.switch_size_model);
+}
+
 OptionTable<Target> own_options()
 {
   OptionTable<Target> table;
@@ -199,6 +235,22 @@ OptionTable<Target> own_options()
                     .front_ends = options::Run,
                     .keyword = "io_root"},
                    [](Target& o, const OptionValue& v) { o.online.io_root = std::get<std::string>(v); }});
+  table.push_back({{.name = "--pcontrol-models",
+                    .type = ValueType::Text,
+                    .metavar = "LEVEL=MODEL,...",
+                    .help = "MPI_Pcontrol(LEVEL) switches the network model to MODEL for the messages posted from then "
+                            "on (1=bxi,0=smpi; docs/bxi.md)",
+                    .front_ends = options::Run,
+                    .keyword = "pcontrol_models"},
+                   [](Target& o, const OptionValue& v) { set_pcontrol_models(o, std::get<std::string>(v)); }});
+  table.push_back({{.name = "--switch",
+                    .type = ValueType::Text,
+                    .metavar = "size<SIZE=M",
+                    .help = "messages below SIZE bytes use network model M, the others the current model "
+                            "(size<4KiB=bxi; docs/bxi.md)",
+                    .front_ends = options::Run,
+                    .keyword = "switch"},
+                   [](Target& o, const OptionValue& v) { set_size_switch(o, std::get<std::string>(v)); }});
   table.push_back({{.name = "--tag-output",
                     .type = ValueType::Flag,
                     .help = "prefix each line the program writes on stdout or stderr with the writing rank: [3] ...",

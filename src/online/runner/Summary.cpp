@@ -104,6 +104,28 @@ std::string attempts_json(const RunnerOptions& options, const RunOutcome& outcom
   return out.str();
 }
 
+// The simulated time spent under each network model, when the run switched models (mpisim_use_model, MPI_Pcontrol).
+std::vector<std::pair<std::string, double>> time_under_models(const Runtime& runtime, const RunOutcome& outcome)
+{
+  const models::SwitchingNetworkModel& models = const_cast<Runtime&>(runtime).simulation().models();
+  if (not models.switched())
+    return {};
+  return models.time_under_each(outcome.simulated_time);
+}
+
+std::string models_text(const Runtime& runtime, const RunOutcome& outcome)
+{
+  std::ostringstream out;
+  const auto spent = time_under_models(runtime, outcome);
+  if (spent.empty())
+    return "";
+  out << "Time under each model:";
+  for (const auto& [name, seconds] : spent)
+    out << " " << name << " " << fixed(seconds) << " s";
+  out << "\n";
+  return out.str();
+}
+
 } // namespace
 
 std::string summary_text(const RunnerOptions& options, const Runtime& runtime, const RunOutcome& outcome)
@@ -129,6 +151,7 @@ std::string summary_text(const RunnerOptions& options, const Runtime& runtime, c
     out << line;
   }
   out << attempts_text(options, outcome);
+  out << models_text(runtime, outcome);
   return out.str();
 }
 
@@ -165,6 +188,14 @@ std::string summary_json(const RunnerOptions& options, const Runtime* runtime, c
       out << (first ? "" : ", ") << quoted(name) << ": " << quoted(value);
       first = false;
     }
+  out << "},\n  \"time_under_models\": {";
+  if (runtime != nullptr) {
+    first = true;
+    for (const auto& [name, seconds] : time_under_models(*runtime, outcome)) {
+      out << (first ? "" : ", ") << quoted(name) << ": " << exact(seconds);
+      first = false;
+    }
+  }
   out << "},\n  \"ranks\": [";
   const size_t ranks = runtime != nullptr ? runtime->accounts().size() : 0;
   for (size_t r = 0; r < ranks; ++r) {
