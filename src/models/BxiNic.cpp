@@ -306,7 +306,7 @@ void BxiFabric::issue(std::shared_ptr<NicOperation> op)
   enqueue(node, {std::move(op), false, false});
 }
 
-void BxiFabric::post(std::shared_ptr<NicOperation> op)
+void BxiFabric::post(const std::shared_ptr<NicOperation>& op)
 {
   op->id_ = next_id_++;
   const platform::HostId node = op->src_node;

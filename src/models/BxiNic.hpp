@@ -139,7 +139,7 @@ public:
   void issue(std::shared_ptr<NicOperation> operation);
   // The same command written without blocking any actor (the MPI transport, whose CPU costs are the MPI call's): the
   // PCIe writes run in the background and the NIC takes the command once they are through.
-  void post(std::shared_ptr<NicOperation> operation);
+  void post(const std::shared_ptr<NicOperation>& operation);
 
   // What the CPU pays for an empty poll of an event queue or counter (the caller sleeps it).
   double polling_delay() const { return settings_.polling_delay; }

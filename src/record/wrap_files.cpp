@@ -138,7 +138,9 @@ MPISIM_EXPORT int MPI_File_seek(MPI_File fh, MPI_Offset offset, int whence)
   return rc;
 }
 
-// The explicit-offset and individual-pointer accesses, blocking, independent and collective.
+// The explicit-offset and individual-pointer accesses, blocking, independent and collective. CONST is `const` or
+// nothing: a qualifier, which parentheses cannot enclose.
+// NOLINTBEGIN(bugprone-macro-parentheses)
 #define MPISIM_FILE_ACCESS_AT(NAME, PMPI_NAME, ACTION, READ, CONST)                                                    \
   MPISIM_EXPORT int NAME(MPI_File fh, MPI_Offset offset, CONST void* buf, int count, MPI_Datatype type,                \
                          MPI_Status* status)                                                                           \
@@ -164,6 +166,7 @@ MPISIM_EXPORT int MPI_File_seek(MPI_File fh, MPI_Offset offset, int whence)
       record_access(call, fh, ACTION, offset, moved_bytes(READ, count, type, *used));                                  \
     return rc;                                                                                                         \
   }
+// NOLINTEND(bugprone-macro-parentheses)
 
 MPISIM_FILE_ACCESS_AT(MPI_File_write_at, PMPI_File_write_at, "file_write_at", false, const)
 MPISIM_FILE_ACCESS_AT(MPI_File_read_at, PMPI_File_read_at, "file_read_at", true, )
