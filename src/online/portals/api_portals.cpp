@@ -24,7 +24,6 @@ private:
 };
 
 using mpisim::models::bxi::NicKind;
-using mpisim::online::portals::OperationArgs;
 
 } // namespace
 
@@ -246,36 +245,32 @@ int PtlPut(ptl_handle_md_t md_handle, ptl_size_t local_offset, ptl_size_t length
            void* user_ptr, ptl_hdr_data_t hdr_data)
 {
   PortalsScope scope;
-  OperationArgs args;
-  args.kind = NicKind::Put;
-  args.put_md = md_handle;
-  args.put_offset = local_offset;
-  args.length = length;
-  args.ack_req = ack_req;
-  args.target = target_id;
-  args.pt = pt_index;
-  args.match_bits = match_bits;
-  args.remote_offset = remote_offset;
-  args.user_ptr = user_ptr;
-  args.hdr_data = hdr_data;
-  return scope.portals().start(args);
+  return scope.portals().start({.kind = NicKind::Put,
+                                .put_md = md_handle,
+                                .put_offset = local_offset,
+                                .length = length,
+                                .ack_req = ack_req,
+                                .target = target_id,
+                                .pt = pt_index,
+                                .match_bits = match_bits,
+                                .remote_offset = remote_offset,
+                                .user_ptr = user_ptr,
+                                .hdr_data = hdr_data});
 }
 
 int PtlGet(ptl_handle_md_t md_handle, ptl_size_t local_offset, ptl_size_t length, ptl_process_t target_id,
            ptl_pt_index_t pt_index, ptl_match_bits_t match_bits, ptl_size_t remote_offset, void* user_ptr)
 {
   PortalsScope scope;
-  OperationArgs args;
-  args.kind = NicKind::Get;
-  args.get_md = md_handle;
-  args.get_offset = local_offset;
-  args.length = length;
-  args.target = target_id;
-  args.pt = pt_index;
-  args.match_bits = match_bits;
-  args.remote_offset = remote_offset;
-  args.user_ptr = user_ptr;
-  return scope.portals().start(args);
+  return scope.portals().start({.kind = NicKind::Get,
+                                .get_md = md_handle,
+                                .get_offset = local_offset,
+                                .length = length,
+                                .target = target_id,
+                                .pt = pt_index,
+                                .match_bits = match_bits,
+                                .remote_offset = remote_offset,
+                                .user_ptr = user_ptr});
 }
 
 int PtlAtomic(ptl_handle_md_t md_handle, ptl_size_t local_offset, ptl_size_t length, ptl_ack_req_t ack_req,
@@ -285,21 +280,19 @@ int PtlAtomic(ptl_handle_md_t md_handle, ptl_size_t local_offset, ptl_size_t len
   PortalsScope scope;
   if (operation >= PTL_SWAP)
     return PTL_ARG_INVALID; // the swaps belong to PtlSwap
-  OperationArgs args;
-  args.kind = NicKind::Atomic;
-  args.put_md = md_handle;
-  args.put_offset = local_offset;
-  args.length = length;
-  args.ack_req = ack_req;
-  args.target = target_id;
-  args.pt = pt_index;
-  args.match_bits = match_bits;
-  args.remote_offset = remote_offset;
-  args.user_ptr = user_ptr;
-  args.hdr_data = hdr_data;
-  args.op = operation;
-  args.datatype = datatype;
-  return scope.portals().start(args);
+  return scope.portals().start({.kind = NicKind::Atomic,
+                                .put_md = md_handle,
+                                .put_offset = local_offset,
+                                .length = length,
+                                .ack_req = ack_req,
+                                .target = target_id,
+                                .pt = pt_index,
+                                .match_bits = match_bits,
+                                .remote_offset = remote_offset,
+                                .user_ptr = user_ptr,
+                                .hdr_data = hdr_data,
+                                .op = operation,
+                                .datatype = datatype});
 }
 
 int PtlFetchAtomic(ptl_handle_md_t get_md_handle, ptl_size_t local_get_offset, ptl_handle_md_t put_md_handle,
@@ -310,22 +303,20 @@ int PtlFetchAtomic(ptl_handle_md_t get_md_handle, ptl_size_t local_get_offset, p
   PortalsScope scope;
   if (operation >= PTL_SWAP)
     return PTL_ARG_INVALID;
-  OperationArgs args;
-  args.kind = NicKind::FetchAtomic;
-  args.get_md = get_md_handle;
-  args.get_offset = local_get_offset;
-  args.put_md = put_md_handle;
-  args.put_offset = local_put_offset;
-  args.length = length;
-  args.target = target_id;
-  args.pt = pt_index;
-  args.match_bits = match_bits;
-  args.remote_offset = remote_offset;
-  args.user_ptr = user_ptr;
-  args.hdr_data = hdr_data;
-  args.op = operation;
-  args.datatype = datatype;
-  return scope.portals().start(args);
+  return scope.portals().start({.kind = NicKind::FetchAtomic,
+                                .put_md = put_md_handle,
+                                .get_md = get_md_handle,
+                                .put_offset = local_put_offset,
+                                .get_offset = local_get_offset,
+                                .length = length,
+                                .target = target_id,
+                                .pt = pt_index,
+                                .match_bits = match_bits,
+                                .remote_offset = remote_offset,
+                                .user_ptr = user_ptr,
+                                .hdr_data = hdr_data,
+                                .op = operation,
+                                .datatype = datatype});
 }
 
 int PtlSwap(ptl_handle_md_t get_md_handle, ptl_size_t local_get_offset, ptl_handle_md_t put_md_handle,
@@ -336,23 +327,21 @@ int PtlSwap(ptl_handle_md_t get_md_handle, ptl_size_t local_get_offset, ptl_hand
   PortalsScope scope;
   if (operation < PTL_SWAP)
     return PTL_ARG_INVALID;
-  OperationArgs args;
-  args.kind = NicKind::Swap;
-  args.get_md = get_md_handle;
-  args.get_offset = local_get_offset;
-  args.put_md = put_md_handle;
-  args.put_offset = local_put_offset;
-  args.length = length;
-  args.target = target_id;
-  args.pt = pt_index;
-  args.match_bits = match_bits;
-  args.remote_offset = remote_offset;
-  args.user_ptr = user_ptr;
-  args.hdr_data = hdr_data;
-  args.operand = operand;
-  args.op = operation;
-  args.datatype = datatype;
-  return scope.portals().start(args);
+  return scope.portals().start({.kind = NicKind::Swap,
+                                .put_md = put_md_handle,
+                                .get_md = get_md_handle,
+                                .put_offset = local_put_offset,
+                                .get_offset = local_get_offset,
+                                .length = length,
+                                .target = target_id,
+                                .pt = pt_index,
+                                .match_bits = match_bits,
+                                .remote_offset = remote_offset,
+                                .user_ptr = user_ptr,
+                                .hdr_data = hdr_data,
+                                .op = operation,
+                                .datatype = datatype,
+                                .operand = operand});
 }
 
 int PtlHandleIsEqual(ptl_handle_any_t handle1, ptl_handle_any_t handle2)
