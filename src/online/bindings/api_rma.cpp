@@ -164,7 +164,8 @@ int put_call(const void* origin_addr, int origin_count, MPI_Datatype origin_data
     scope.describe(access.window.channel, target_rank,
                    static_cast<double>(access.origin_type->packed_size(static_cast<size_t>(origin_count))));
     end = put(scope.runtime(), access.window, origin_of(origin_addr, origin_count, access),
-              target_of(access, target_rank, target_disp, target_count));
+              target_of(access, target_rank, target_disp, target_count),
+              request ? OriginEnd::Returned : OriginEnd::Listed);
   }
   return request ? request_of(scope.runtime(), end, request) : MPI_SUCCESS;
 }
@@ -180,7 +181,8 @@ int get_call(void* origin_addr, int origin_count, MPI_Datatype origin_datatype, 
   if (not access.to_nobody) {
     scope.describe(access.window.channel, target_rank, 0);
     end = get(scope.runtime(), access.window, origin_of(origin_addr, origin_count, access),
-              target_of(access, target_rank, target_disp, target_count));
+              target_of(access, target_rank, target_disp, target_count),
+              request ? OriginEnd::Returned : OriginEnd::Listed);
   }
   return request ? request_of(scope.runtime(), end, request) : MPI_SUCCESS;
 }
@@ -457,7 +459,7 @@ namespace {
 
 // MPI_Win_flush and its variants: in a passive-target epoch to `rank` (all targets when `all`). MPI_PROC_NULL, a
 // valid target of every RMA call (MPI-3.1 section 11.3), has nothing to complete.
-int flush_call(int rank, bool all, MPI_Win win, const char* call)
+int flush_call(int rank, bool all, bool local, MPI_Win win, const char* call)
 {
   ApiScope scope(call);
   WindowAccess window;
@@ -469,7 +471,10 @@ int flush_call(int rank, bool all, MPI_Win win, const char* call)
   const bool in_epoch =
       all ? window.part->locked_all || not window.part->locks_held.empty() : window.part->passive_epoch(rank);
   MPISIM_WIN_CHECK(in_epoch, win, MPI_ERR_RMA_SYNC, call, "no passive-target epoch (MPI_Win_lock) is open");
-  flush(scope.runtime(), window, all ? -1 : rank);
+  if (local)
+    flush_local(scope.runtime(), window, all ? -1 : rank);
+  else
+    flush(scope.runtime(), window, all ? -1 : rank);
   return MPI_SUCCESS;
 }
 
@@ -477,22 +482,22 @@ int flush_call(int rank, bool all, MPI_Win win, const char* call)
 
 extern "C" int PMPI_Win_flush(int rank, MPI_Win win)
 {
-  return flush_call(rank, false, win, "MPI_Win_flush");
+  return flush_call(rank, false, false, win, "MPI_Win_flush");
 }
 
 extern "C" int PMPI_Win_flush_local(int rank, MPI_Win win)
 {
-  return flush_call(rank, false, win, "MPI_Win_flush_local");
+  return flush_call(rank, false, true, win, "MPI_Win_flush_local");
 }
 
 extern "C" int PMPI_Win_flush_all(MPI_Win win)
 {
-  return flush_call(-1, true, win, "MPI_Win_flush_all");
+  return flush_call(-1, true, false, win, "MPI_Win_flush_all");
 }
 
 extern "C" int PMPI_Win_flush_local_all(MPI_Win win)
 {
-  return flush_call(-1, true, win, "MPI_Win_flush_local_all");
+  return flush_call(-1, true, true, win, "MPI_Win_flush_local_all");
 }
 
 extern "C" int PMPI_Win_sync(MPI_Win win)

@@ -2,10 +2,10 @@
 // MPI_Win_allocate, MPI_Win_free, MPI_Win_get_group, names, hints (MPI_Win_set_info/get_info), attributes (through the
 // keyvals of Attributes.hpp, shared with communicators and datatypes) and error handlers.
 //
-// Creating a window makes the hidden communicator its operations travel on (MPI_Comm_create over the whole group of
-// the window's communicator: no attribute is copied onto it), then allgathers each member's base, size and
-// displacement unit (as MPICH does): in simulated time the call synchronizes its members as a barrier would. Freeing
-// it is two barriers on the hidden communicator (as SMPI).
+// Creating a window makes the hidden communicator its operations travel on (objects/CommLifecycle.hpp's
+// window_channel: no attribute is copied onto it), then allgathers each member's base, size and displacement unit
+// (as MPICH does; SMPI allgathers a pointer): in simulated time the call synchronizes its members as a barrier would.
+// Freeing it is two barriers on the hidden communicator (as SMPI).
 #include "online/bindings/Arguments.hpp"
 #include "online/bindings/WindowArguments.hpp"
 #include "online/objects/Collectives.hpp"
@@ -25,12 +25,28 @@ int me()
   return Runtime::get().current_rank();
 }
 
-// What the members learn of each other at creation (MPICH's allgather of the window's description).
-struct PartDescription {
-  MPI_Aint base;
-  MPI_Aint size;
-  int disp_unit;
-};
+// The calling member's part, as the others learn it at creation.
+void describe_part(WindowPart& part, void* base, MPI_Aint size, int disp_unit, int flavor)
+{
+  if (flavor != MPI_WIN_FLAVOR_SHARED) // laid out in the shared segment by MPI_Win_allocate_shared
+    part.base = base;
+  part.size = size;
+  part.disp_unit = disp_unit;
+  part.flavor = flavor;
+}
+
+// The exchange that tells the members each other's parts: MPICH allgathers each part's base, size and displacement
+// unit, SMPI a pointer to its window object. The parts are shared objects here, each described by its member before
+// the exchange: once it returns, every member's is (a member may access another's part as soon as its own call
+// returns, before the other's has). It is made for its simulated time.
+void exchange_descriptions(Runtime& runtime, const mpisim::mpi::Communicator& channel)
+{
+  constexpr size_t kMpichDescription = 2 * sizeof(MPI_Aint) + sizeof(int);
+  constexpr size_t kSmpiPointer = sizeof(void*);
+  const size_t bytes = creation_messages(runtime) == CreationMessages::Smpi ? kSmpiPointer : kMpichDescription;
+  std::vector<std::byte> mine(bytes), all(bytes * static_cast<size_t>(channel.size()));
+  run_allgather(runtime, channel, mine.data(), all.data(), static_cast<int>(bytes), MPI_BYTE);
+}
 
 int check_creation(MPI_Comm comm, MPI_Aint size, int disp_unit, MPI_Info info, const char* call)
 {
@@ -52,25 +68,11 @@ int make_window(Runtime& runtime, MPI_Comm comm, void* base, MPI_Aint size, int 
   const mpisim::mpi::Communicator& parent = *runtime.comm(comm);
   const int rank = parent.local_rank(runtime.current_rank());
   const int members = parent.size();
-  // Over the whole group of `comm`: an allreduce, as MPICH's internal duplicate.
-  const MPI_Comm channel = create_comm(runtime, comm, parent, members_of(parent));
-  // The origins of later operations check their targets against the shared parts, which hold what this exchange
-  // delivers: it is made for its simulated time.
-  PartDescription mine{reinterpret_cast<MPI_Aint>(base), size, disp_unit};
-  std::vector<PartDescription> all(static_cast<size_t>(members));
-  run_allgather(runtime, *runtime.comm(channel), &mine, all.data(), sizeof mine, MPI_BYTE);
-  Window& window = runtime.windows().join(channel, members);
-  // Every member's description, from the exchange: a member may access another's part as soon as its own call
-  // returns, before the other's has.
-  for (int member = 0; member < members; ++member) {
-    WindowPart& described = window.parts[static_cast<size_t>(member)];
-    const PartDescription& description = all[static_cast<size_t>(member)];
-    if (flavor != MPI_WIN_FLAVOR_SHARED) // laid out in the shared segment by MPI_Win_allocate_shared
-      described.base = reinterpret_cast<void*>(description.base); // NOLINT(performance-no-int-to-ptr)
-    described.size = description.size;
-    described.disp_unit = description.disp_unit;
-    described.flavor = flavor;
-  }
+  const MPI_Comm channel = window_channel(runtime, comm, parent);
+  const int handle = runtime.windows().join(channel, members).handle;
+  describe_part(runtime.windows().find(handle)->parts[static_cast<size_t>(rank)], base, size, disp_unit, flavor);
+  exchange_descriptions(runtime, *runtime.comm(channel));
+  Window& window = *runtime.windows().find(handle);
   WindowPart& part = window.parts[static_cast<size_t>(rank)];
   part.hints = default_window_hints(flavor);
   if (info != MPI_INFO_NULL)

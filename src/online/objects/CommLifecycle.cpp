@@ -164,6 +164,17 @@ MPI_Comm duplicate_comm(Runtime& runtime, MPI_Comm comm, const mpi::Communicator
   return split_by_allgather(runtime, comm, parent, 0, parent.local_rank(runtime.current_rank()));
 }
 
+MPI_Comm window_channel(Runtime& runtime, MPI_Comm comm, const mpi::Communicator& parent)
+{
+  if (creation_messages(runtime) == CreationMessages::ContextAgreement)
+    return create_comm(runtime, comm, parent, members_of(parent));
+  std::vector<int> members = members_of(parent);
+  const MPI_Comm channel =
+      runtime.communicators().adopt(runtime.current_rank(), parent, members.front(), [&members] { return members; });
+  inherit_errhandler(runtime, comm, channel);
+  return channel;
+}
+
 int dup_comm(Runtime& runtime, MPI_Comm comm, const mpi::Communicator& parent, MPI_Comm* newcomm)
 {
   *newcomm = duplicate_comm(runtime, comm, parent);

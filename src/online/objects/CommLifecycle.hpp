@@ -32,6 +32,9 @@ int dup_comm(Runtime& runtime, MPI_Comm comm, const mpi::Communicator& parent, M
 // MPI_COMM_NULL for the others; the context agreed by an allreduce over `parent` (MPICH's way, whatever the model:
 // windows' hidden communicators).
 MPI_Comm create_comm(Runtime& runtime, MPI_Comm comm, const mpi::Communicator& parent, const GroupMembers& members);
+// The hidden communicator of a window over all of `parent`: SMPI has none (its window messages use the parent with
+// tags of their own), so under SMPI's creation rule it is made without messages; otherwise as create_comm.
+MPI_Comm window_channel(Runtime& runtime, MPI_Comm comm, const mpi::Communicator& parent);
 // MPI_Comm_create, MPI_Cart_create, MPI_Graph_create: as create_comm, except that under SMPI only the members name
 // the new communicator (the others send nothing).
 MPI_Comm create_from_group(Runtime& runtime, MPI_Comm comm, const mpi::Communicator& parent,

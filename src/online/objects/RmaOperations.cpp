@@ -57,21 +57,34 @@ private:
   std::function<void()> action_;
 };
 
-// The target's end of transfers aimed at it: what closing its exposure epoch waits for. Ends long complete are
-// dropped as new ones come (a passive target never waits for them).
-void note_landing(WindowPart& target, const mpi::RequestPtr& end)
+enum class Direction { ToTarget, ToOrigin };
+
+// `end` joins `member`'s list of pending ends. Ends long complete are dropped as new ones come (a member nobody
+// flushes would otherwise keep them all).
+void note_pending(WindowPart& member, int peer, const mpi::RequestPtr& end)
 {
   constexpr size_t kPruneAbove = 64;
-  if (target.landing.size() > kPruneAbove)
-    std::erase_if(target.landing, [](const mpi::RequestPtr& request) { return request->done(); });
-  target.landing.push_back(end);
+  if (member.pending.size() > kPruneAbove)
+    std::erase_if(member.pending, [](const PendingEnd& pending) { return pending.end->done(); });
+  member.pending.push_back(PendingEnd{peer, end});
+}
+
+// The receiving end of a new transfer between the calling rank and `transfer.peer` joins its member's list: the
+// target's for a put (always), the origin's for a get (unless the caller keeps it as a request). A sending end never
+// does: SMPI sends RMA data detached, and waiting for a detached send returns at once.
+void note_transfer(const WindowAccess& window, const RmaTransfer& transfer, Direction direction, OriginEnd listing)
+{
+  if (direction == Direction::ToTarget)
+    note_pending(part_of(window, transfer.peer), window.local_rank, transfer.target_end);
+  else if (listing == OriginEnd::Listed)
+    note_pending(*window.part, transfer.peer, transfer.origin_end);
 }
 
 // A transfer of `origin` to the target's memory `destination` (count elements of `type`), started by the calling
 // rank: the target's end (a receive on the target's behalf), then the origin's (a send that never waits for its
 // receive, as SMPI's RMA sends).
 RmaTransfer send_to_target(Runtime& runtime, const WindowAccess& window, int target, const RmaOrigin& origin,
-                           void* destination, int count, const mpi::DatatypePtr& type)
+                           void* destination, int count, const mpi::DatatypePtr& type, OriginEnd listing)
 {
   RmaTransfer transfer{target, nullptr, nullptr, nullptr};
   const int tag = data_tag(window);
@@ -80,13 +93,14 @@ RmaTransfer send_to_target(Runtime& runtime, const WindowAccess& window, int tar
           .irecv(*window.channel, window.local_rank, tag, destination, static_cast<size_t>(count), type);
   transfer.origin_end = runtime.rank().isend(*window.channel, target, tag, origin.address,
                                              static_cast<size_t>(origin.count), origin.type, mpi::SendMode::Buffered);
-  note_landing(part_of(window, target), transfer.target_end);
+  note_transfer(window, transfer, Direction::ToTarget, listing);
   return transfer;
 }
 
 // A transfer of the target's memory `source` to the origin's buffer `destination`, started by the calling rank.
 RmaTransfer fetch_from_target(Runtime& runtime, const WindowAccess& window, int target, const void* source,
-                              int source_count, const mpi::DatatypePtr& source_type, const RmaOrigin& destination)
+                              int source_count, const mpi::DatatypePtr& source_type, const RmaOrigin& destination,
+                              OriginEnd listing)
 {
   RmaTransfer transfer{target, nullptr, nullptr, nullptr};
   const int tag = data_tag(window);
@@ -102,7 +116,7 @@ RmaTransfer fetch_from_target(Runtime& runtime, const WindowAccess& window, int 
   transfer.target_end = rank_of(runtime, window, target)
                             .isend(*window.channel, window.local_rank, tag, data.data(), data.size(), bytes_type(),
                                    mpi::SendMode::Buffered); // copied: never a rendezvous
-  note_landing(part_of(window, target), transfer.target_end);
+  note_transfer(window, transfer, Direction::ToOrigin, listing);
   return transfer;
 }
 
@@ -159,8 +173,8 @@ void fetching_atomic(Runtime& runtime, const WindowAccess& window, int target, c
     arrive();
   } else {
     auto action = std::make_shared<ArrivalAction>(std::move(arrive));
-    RmaTransfer request =
-        send_to_target(runtime, window, target, sent, staging.data(), static_cast<int>(staging.size()), bytes_type());
+    RmaTransfer request = send_to_target(runtime, window, target, sent, staging.data(),
+                                         static_cast<int>(staging.size()), bytes_type(), OriginEnd::Returned);
     request.target_end->set_observer(action.get());
     request.keep_alive = action;
     if (request.target_end->done())
@@ -170,8 +184,8 @@ void fetching_atomic(Runtime& runtime, const WindowAccess& window, int target, c
   if (target == window.local_rank) {
     result.type->unpack(old.data(), static_cast<size_t>(result.count), const_cast<void*>(result.address));
   } else {
-    const RmaTransfer reply =
-        fetch_from_target(runtime, window, target, old.data(), static_cast<int>(old.size()), bytes_type(), result);
+    const RmaTransfer reply = fetch_from_target(runtime, window, target, old.data(), static_cast<int>(old.size()),
+                                                bytes_type(), result, OriginEnd::Returned);
     wait_transfer(runtime, reply);
   }
   release(target_part.atomic, MPI_LOCK_EXCLUSIVE);
@@ -186,7 +200,8 @@ void* target_address(const WindowPart& target, MPI_Aint disp)
   return static_cast<char*>(target.base) + disp * target.disp_unit;
 }
 
-mpi::RequestPtr put(Runtime& runtime, const WindowAccess& window, const RmaOrigin& origin, const RmaTarget& target)
+mpi::RequestPtr put(Runtime& runtime, const WindowAccess& window, const RmaOrigin& origin, const RmaTarget& target,
+                    OriginEnd listing)
 {
   void* destination = target_address(part_of(window, target.rank), target.disp);
   if (target.rank == window.local_rank) { // SMPI: a local copy, at once
@@ -195,12 +210,14 @@ mpi::RequestPtr put(Runtime& runtime, const WindowAccess& window, const RmaOrigi
     target.type->unpack(packed.data(), static_cast<size_t>(target.count), destination);
     return nullptr;
   }
-  RmaTransfer transfer = send_to_target(runtime, window, target.rank, origin, destination, target.count, target.type);
+  RmaTransfer transfer =
+      send_to_target(runtime, window, target.rank, origin, destination, target.count, target.type, listing);
   window.part->started.push_back(transfer);
   return transfer.origin_end;
 }
 
-mpi::RequestPtr get(Runtime& runtime, const WindowAccess& window, const RmaOrigin& origin, const RmaTarget& target)
+mpi::RequestPtr get(Runtime& runtime, const WindowAccess& window, const RmaOrigin& origin, const RmaTarget& target,
+                    OriginEnd listing)
 {
   const void* source = target_address(part_of(window, target.rank), target.disp);
   if (target.rank == window.local_rank) {
@@ -209,7 +226,8 @@ mpi::RequestPtr get(Runtime& runtime, const WindowAccess& window, const RmaOrigi
     origin.type->unpack(packed.data(), static_cast<size_t>(origin.count), const_cast<void*>(origin.address));
     return nullptr;
   }
-  RmaTransfer transfer = fetch_from_target(runtime, window, target.rank, source, target.count, target.type, origin);
+  RmaTransfer transfer =
+      fetch_from_target(runtime, window, target.rank, source, target.count, target.type, origin, listing);
   window.part->started.push_back(transfer);
   return transfer.origin_end;
 }
@@ -225,13 +243,14 @@ void accumulate(Runtime& runtime, const WindowAccess& window, const RmaOrigin& o
     combine(runtime, op, staging->data(), destination, count, *target_type);
   });
   RmaTransfer transfer = send_to_target(runtime, window, target.rank, origin, staging->data(),
-                                        static_cast<int>(staging->size()), bytes_type());
+                                        static_cast<int>(staging->size()), bytes_type(), OriginEnd::Listed);
   transfer.target_end->set_observer(action.get());
   if (transfer.target_end->done()) // arrived already (a message to itself)
     action->activity_done(*transfer.target_end);
   transfer.keep_alive = std::make_shared<std::pair<std::shared_ptr<ArrivalAction>, decltype(staging)>>(action, staging);
+  window.part->started.push_back(transfer);
   // SMPI flushes after each accumulate: they reach the target in the order issued.
-  wait_transfer(runtime, transfer);
+  flush(runtime, window, target.rank);
 }
 
 void get_accumulate(Runtime& runtime, const WindowAccess& window, const RmaOrigin& origin, const RmaOrigin& result,
@@ -239,7 +258,7 @@ void get_accumulate(Runtime& runtime, const WindowAccess& window, const RmaOrigi
 {
   void* location = target_address(part_of(window, target.rank), target.disp);
   if (op == MPI_NO_OP) { // an atomic read: SMPI's get alone
-    get(runtime, window, result, target);
+    get(runtime, window, result, target, OriginEnd::Listed);
     flush(runtime, window, target.rank);
     return;
   }
@@ -277,37 +296,55 @@ void compare_and_swap(Runtime& runtime, const WindowAccess& window, const void* 
 
 // Completion ---------------------------------------------------------------------------------------------------------
 
-void flush(Runtime& runtime, const WindowAccess& window, int target)
-{
-  std::vector<RmaTransfer>& started = window.part->started;
-  std::vector<mpi::RequestPtr> ends;
-  auto done = std::stable_partition(started.begin(), started.end(),
-                                    [target](const RmaTransfer& t) { return target >= 0 && t.peer != target; });
-  for (auto it = done; it != started.end(); ++it) {
-    ends.push_back(it->origin_end);
-    ends.push_back(it->target_end);
-  }
-  runtime.rank().waitall(ends);
-  started.erase(done, started.end());
-}
-
 namespace {
 
-// The exposure side of a closing epoch: every transfer landing in the calling rank's memory has arrived.
-void wait_landing(Runtime& runtime, const WindowAccess& window)
+// SMPI's wait on a member's list: under the member's mutex, held while waiting, the ends whose peer is `peer` (all of
+// them when `peer` is negative or the member itself: every end in a member's list involves the member).
+void finish(Runtime& runtime, const WindowAccess& window, int member, int peer)
 {
-  runtime.rank().waitall(window.part->landing);
-  window.part->landing.clear();
+  WindowPart& part = part_of(window, member);
+  acquire(runtime, window, part.pending_guard, MPI_LOCK_EXCLUSIVE);
+  const bool everything = peer < 0 || peer == member;
+  std::vector<mpi::RequestPtr> ends;
+  std::erase_if(part.pending, [&](const PendingEnd& pending) {
+    if (not everything && pending.peer != peer)
+      return false;
+    ends.push_back(pending.end);
+    return true;
+  });
+  runtime.rank().waitall(ends);
+  release(part.pending_guard, MPI_LOCK_EXCLUSIVE);
+}
+
+// The transfers the calling rank started towards `target` (all when negative) are complete: forget them.
+void forget_started(const WindowAccess& window, int target)
+{
+  std::erase_if(window.part->started, [target](const RmaTransfer& t) { return target < 0 || t.peer == target; });
 }
 
 } // namespace
+
+void flush(Runtime& runtime, const WindowAccess& window, int target)
+{
+  const int self = window.local_rank;
+  finish(runtime, window, self, target);
+  for (int member = 0; member < window.channel->size(); ++member)
+    if (member != self && (target < 0 || member == target))
+      finish(runtime, window, member, self);
+  forget_started(window, target);
+}
+
+void flush_local(Runtime& runtime, const WindowAccess& window, int target)
+{
+  finish(runtime, window, window.local_rank, target);
+  forget_started(window, target);
+}
 
 void fence(Runtime& runtime, const WindowAccess& window, int assert)
 {
   if ((assert& MPI_MODE_NOPRECEDE) == 0) { // SMPI: a barrier, the epoch's transfers, a barrier
     run_barrier(runtime, *window.channel);
-    flush(runtime, window, -1);
-    wait_landing(runtime, window);
+    flush_local(runtime, window, -1);
   }
   run_barrier(runtime, *window.channel);
   window.part->fence_open = (assert& MPI_MODE_NOSUCCEED) == 0;
@@ -317,6 +354,7 @@ void lock(Runtime& runtime, const WindowAccess& window, int type, int target)
 {
   acquire(runtime, window, part_of(window, target).lock, type);
   window.part->locks_held[target] = type;
+  flush(runtime, window, target); // SMPI: usually nothing to wait for
 }
 
 void unlock(Runtime& runtime, const WindowAccess& window, int target)
@@ -328,16 +366,19 @@ void unlock(Runtime& runtime, const WindowAccess& window, int target)
 
 void lock_all(Runtime& runtime, const WindowAccess& window)
 {
-  for (int target = 0; target < window.channel->size(); ++target)
+  for (int target = 0; target < window.channel->size(); ++target) { // SMPI: a lock and a flush per member
     acquire(runtime, window, part_of(window, target).lock, MPI_LOCK_SHARED);
+    flush(runtime, window, target);
+  }
   window.part->locked_all = true;
 }
 
 void unlock_all(Runtime& runtime, const WindowAccess& window)
 {
-  flush(runtime, window, -1);
-  for (int target = 0; target < window.channel->size(); ++target)
+  for (int target = 0; target < window.channel->size(); ++target) { // SMPI: member by member
+    flush(runtime, window, target);
     release(part_of(window, target).lock, MPI_LOCK_SHARED);
+  }
   window.part->locked_all = false;
 }
 
@@ -348,7 +389,7 @@ void post(Runtime& runtime, const WindowAccess& window, const std::vector<int>& 
     if (origin == window.local_rank)
       continue;
     posts.push_back(runtime.rank().isend(*window.channel, origin, kPostTag, 0.0));
-    window.part->completions.push_back(runtime.rank().irecv(*window.channel, origin, kCompleteTag, 0.0));
+    window.part->post_group.push_back(origin);
   }
   runtime.rank().waitall(posts);
   window.part->post_open = true;
@@ -372,23 +413,39 @@ void complete(Runtime& runtime, const WindowAccess& window)
     if (target != window.local_rank)
       completions.push_back(runtime.rank().isend(*window.channel, target, kCompleteTag, 0.0));
   runtime.rank().waitall(completions);
-  flush(runtime, window, -1);
+  flush_local(runtime, window, -1);
   window.part->start_open = false;
   window.part->start_group.clear();
 }
 
+namespace {
+
+// SMPI posts the receives of the "complete" messages only when the exposure epoch is being closed.
+void receive_completions(Runtime& runtime, const WindowAccess& window)
+{
+  WindowPart& part = *window.part;
+  for (int origin : part.post_group)
+    part.completions.push_back(runtime.rank().irecv(*window.channel, origin, kCompleteTag, 0.0));
+  part.post_group.clear();
+}
+
+} // namespace
+
 void wait(Runtime& runtime, const WindowAccess& window)
 {
+  receive_completions(runtime, window);
   runtime.rank().waitall(window.part->completions);
   window.part->completions.clear();
-  wait_landing(runtime, window);
+  flush_local(runtime, window, -1);
   window.part->post_open = false;
 }
 
 bool test(Runtime& runtime, const WindowAccess& window)
 {
+  receive_completions(runtime, window);
   std::vector<mpi::RequestPtr> pending = window.part->completions;
-  pending.insert(pending.end(), window.part->landing.begin(), window.part->landing.end());
+  for (const PendingEnd& end : window.part->pending)
+    pending.push_back(end.end);
   if (not runtime.rank().testall(pending))
     return false;
   wait(runtime, window);

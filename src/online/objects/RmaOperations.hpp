@@ -27,13 +27,19 @@ struct RmaTarget {
   mpi::DatatypePtr type;
 };
 
+// Whether the origin's end of a put or get waits in the origin's list for its flushes (MPI_Put, MPI_Get), or is
+// only the caller's request (MPI_Rput, MPI_Rget).
+enum class OriginEnd { Listed, Returned };
+
 // The target's memory an access starts at.
 void* target_address(const WindowPart& target, MPI_Aint disp);
 
 // MPI_Put / MPI_Rput: the origin's end of the transfer (complete when the data has left, which is its arrival).
-mpi::RequestPtr put(Runtime& runtime, const WindowAccess& window, const RmaOrigin& origin, const RmaTarget& target);
+mpi::RequestPtr put(Runtime& runtime, const WindowAccess& window, const RmaOrigin& origin, const RmaTarget& target,
+                    OriginEnd listing);
 // MPI_Get / MPI_Rget into `origin.address`: the origin's end (complete when the data has arrived).
-mpi::RequestPtr get(Runtime& runtime, const WindowAccess& window, const RmaOrigin& origin, const RmaTarget& target);
+mpi::RequestPtr get(Runtime& runtime, const WindowAccess& window, const RmaOrigin& origin, const RmaTarget& target,
+                    OriginEnd listing);
 // MPI_Accumulate (blocking until the data has been combined at the target, which orders accumulates from one origin).
 void accumulate(Runtime& runtime, const WindowAccess& window, const RmaOrigin& origin, const RmaTarget& target,
                 MPI_Op op);
@@ -46,8 +52,11 @@ void compare_and_swap(Runtime& runtime, const WindowAccess& window, const void* 
                       void* result, const RmaTarget& target);
 
 // Completion ---------------------------------------------------------------------------------------------------------
-// The transfers the calling rank started towards `target` (all when negative) complete.
+// MPI_Win_flush (`target`) and MPI_Win_flush_all (negative `target`): the transfers between the calling rank and the
+// target(s), both directions, complete.
 void flush(Runtime& runtime, const WindowAccess& window, int target);
+// MPI_Win_flush_local and _local_all: the same, as far as the calling rank's own list goes.
+void flush_local(Runtime& runtime, const WindowAccess& window, int target);
 // MPI_Win_fence (asserts checked).
 void fence(Runtime& runtime, const WindowAccess& window, int assert);
 

@@ -38,6 +38,12 @@ struct RmaTransfer {
   std::shared_ptr<void> keep_alive;
 };
 
+// A transfer end in a member's list of pending ends (what its flushes wait for), with the comm rank at the other end.
+struct PendingEnd {
+  int peer;
+  mpi::RequestPtr end;
+};
+
 // The readers-writer lock of one member's part: a request refused at once waits on its `grant` activity, completed
 // when a release grants it.
 using PartLock = ArrivalOrderLock<mpi::RequestPtr>;
@@ -67,13 +73,15 @@ struct WindowPart {
   bool start_open = false;                  // MPI_Win_start .. MPI_Win_complete
   std::vector<int> start_group;             // comm ranks
   bool post_open = false;                   // MPI_Win_post .. MPI_Win_wait/test
-  std::vector<mpi::RequestPtr> completions; // the "complete" messages MPI_Win_wait waits for
+  std::vector<int> post_group;              // comm ranks whose "complete" messages MPI_Win_wait receives
+  std::vector<mpi::RequestPtr> completions; // their receives, posted by the first MPI_Win_wait or MPI_Win_test
 
-  std::vector<RmaTransfer> started;     // as an origin, since the last completion
-  std::vector<mpi::RequestPtr> landing; // transfers whose target end is this member's memory
-  PartLock lock;                        // MPI_Win_lock on this member's part
-  PartLock atomic;                      // exclusive only: serializes the fetching atomics aimed at this part
-  std::vector<AttachedRegion> regions;  // dynamic windows
+  std::vector<RmaTransfer> started;    // as an origin, since the last completion
+  std::vector<PendingEnd> pending;     // ends this member's flushes wait for (docs/specifications/one-sided.md)
+  PartLock pending_guard;              // exclusive only: held by a rank while it waits on `pending`
+  PartLock lock;                       // MPI_Win_lock on this member's part
+  PartLock atomic;                     // exclusive only: serializes the fetching atomics aimed at this part
+  std::vector<AttachedRegion> regions; // dynamic windows
 
   bool has_access_epoch(int target) const
   {
