@@ -293,14 +293,17 @@ def cmd_gantt(args: argparse.Namespace) -> int:
 def cmd_compare(args: argparse.Namespace) -> int:
     from mpisim import compare
 
-    if args.slower_than is not None and not args.slower_than >= 0:
-        raise ValueError(f"--slower-than expects a fraction >= 0 (0.2: 20 %), got {args.slower_than}")
+    threshold = None if args.slower_than is None else compare.parse_threshold(args.slower_than)
     result = compare.compare_files(args.real, args.sim)
+    if args.operations:
+        result = result.only([p.strip() for p in args.operations.split(",") if p.strip()])
     if args.json:
-        compare.write_json(result, args.top, args.slower_than)
+        compare.write_json(result, args.top, threshold)
     else:
-        compare.print_report(result, args.top, args.slower_than)
-    for path, write in ((args.csv, compare.write_csv), (args.output, compare.plot)):
+        compare.print_report(result, args.top, threshold)
+    flag = compare.parse_threshold(compare.DEFAULT_THRESHOLD) if threshold is None else threshold
+    for path, write in ((args.csv, compare.write_csv), (args.output, compare.plot),
+                        (args.timelines, lambda result, path: compare.plot_timelines(result, flag, path))):
         if path:
             try:
                 write(result, path)
@@ -379,8 +382,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the comparison as JSON instead of tables")
     p.add_argument("--csv", metavar="FILE", help="write one row per matched call to FILE")
     p.add_argument("--top", type=int, default=10, metavar="N", help="largest discrepancies to list (default 10)")
-    p.add_argument("--slower-than", type=float, metavar="X",
-                   help="list the calls slower in reality than simulated by more than X (0.2: 20 %%)")
+    p.add_argument("--slower-than", nargs="?", const="2x", metavar="X",
+                   help="list the calls slower in reality than simulated by more than X: a fraction (0.2: 20 %%), a "
+                        "percentage (20%%) or a factor (2x: more than twice the predicted time); alone: 2x")
+    p.add_argument("--operations", metavar="PATTERNS",
+                   help="report only these operations: comma-separated shell patterns of the canonical names "
+                        "(file_*: the MPI-IO calls; allreduce,bcast)")
+    p.add_argument("--timelines", metavar="IMAGE",
+                   help="draw each rank's calls, real above simulated, the calls slower than --slower-than (default "
+                        "2x) marked (.png, .svg, .pdf)")
     p.set_defaults(func=cmd_compare)
 
     _add_study_commands(sub)

@@ -12,8 +12,14 @@ For each matched call, with ``real`` and ``sim`` its durations:
 
 - ``error = (sim - real) / real``: the prediction's relative error (negative: the model is optimistic);
 - ``slowdown = real / sim - 1``: how much slower the real call was than predicted; ``--slower-than X`` lists the calls
-  whose slowdown exceeds X (the performance validation of Kunkel et al., PIOsimHD: a call that takes much longer than
-  the model of the machine says points at a performance problem of the machine or the MPI library).
+  whose slowdown exceeds X (``0.2``: 20 %, ``2x``: more than twice the predicted time; bare: ``2x``), the performance
+  validation of Kunkel et al., PIOsimHD: a call that takes much longer than the model of the machine says points at a
+  performance problem of the machine or the MPI library. ``--timelines IMAGE`` draws each rank's calls in both runs,
+  real above simulated, the flagged ones marked (their Fig. 4 and 6).
+
+MPI-IO calls match the replay's file actions: a pointer access (``MPI_File_write``) was recorded at its offset
+(``file_write_at``), a non-blocking collective or a split collective's ``_begin`` as the blocking collective, and a
+completion call that completed non-blocking file accesses (``MPI_Wait``) as ``file_wait`` lines.
 
 The same two measures are given for totals per operation and per rank (sum of real and of simulated durations).
 """
@@ -21,6 +27,7 @@ The same two measures are given for totals per operation and per rank (sum of re
 from __future__ import annotations
 
 import csv
+import fnmatch
 import json
 import math
 import os
@@ -39,11 +46,27 @@ NO_SLICE = {"init", "init_thread", "finalize", "comm_size", "comm_split", "comm_
 # Simulated slices without a recorded call.
 SIM_ONLY = {"compute", "sleep"}
 POINT_TO_POINT = {"send", "isend", "recv", "irecv", "wait", "waitall", "test", "sendRecv"}
+# What a completion call may have become: point-to-point waits and tests, and the completions of file accesses.
+COMPLETIONS = POINT_TO_POINT | {"file_wait"}
+_COMPLETION_CALLS = {"wait", "waitall", "waitany", "waitsome", "test", "testall", "testany", "testsome"}
 # The simulated operation a recorded call of one trace line becomes, where its name differs.
 _REPLAYED_AS = {"ssend": {"send"}, "bsend": {"send"}, "rsend": {"send"}, "issend": {"isend"}, "ibsend": {"isend"},
                 "irsend": {"isend"}, "start": {"isend", "irecv"}, "startall": {"isend", "irecv"},
                 "waitany": {"wait"}, "waitsome": {"wait"}, "waitall": {"waitall", "wait"}, "testany": {"test"},
-                "testall": {"test"}, "testsome": {"test"}, "sendrecv_replace": {"sendRecv"}}
+                "testall": {"test"}, "testsome": {"test"}, "sendrecv_replace": {"sendRecv"},
+                # MPI-IO (docs/record.md): pointer forms at their offset, non-blocking and split collectives as the
+                # collective where they start.
+                "file_write": {"file_write_at"}, "file_read": {"file_read_at"},
+                "file_write_all": {"file_write_at_all"}, "file_read_all": {"file_read_at_all"},
+                "file_iwrite": {"file_iwrite_at"}, "file_iread": {"file_iread_at"},
+                "file_iwrite_all": {"file_write_at_all"}, "file_iread_all": {"file_read_at_all"},
+                "file_iwrite_at_all": {"file_write_at_all"}, "file_iread_at_all": {"file_read_at_all"},
+                "file_write_all_begin": {"file_write_at_all"}, "file_read_all_begin": {"file_read_at_all"},
+                "file_write_at_all_begin": {"file_write_at_all"}, "file_read_at_all_begin": {"file_read_at_all"},
+                "file_write_ordered_begin": {"file_write_ordered"}, "file_read_ordered_begin": {"file_read_ordered"}}
+# A completion call of one line may have completed a file access instead.
+for _call in _COMPLETION_CALLS:
+    _REPLAYED_AS[_call] = _REPLAYED_AS.get(_call, {_call}) | {"file_wait"}
 
 
 class CompareError(ValueError):
@@ -108,6 +131,16 @@ class Comparison:
     per_operation: List[Total] = field(default_factory=list)
     per_rank: List[Total] = field(default_factory=list)
 
+    def only(self, patterns: Sequence[str]) -> "Comparison":
+        """The comparison restricted to the operations matching one of the shell patterns (on the canonical names:
+        `file_*`, `allreduce`), totals recomputed; the calls keep their index among all the rank's compared calls."""
+        def wanted(call: MatchedCall) -> bool:
+            return any(fnmatch.fnmatchcase(canonical_operation(call.operation), p) for p in patterns)
+
+        calls = [c for c in self.calls if wanted(c)]
+        return Comparison(self.real_path, self.sim_path, calls,
+                          _totals(calls, lambda c: canonical_operation(c.operation)), _totals(calls, lambda c: c.rank))
+
     def largest(self, count: int) -> List[MatchedCall]:
         """The `count` calls whose simulated duration is farthest from the real one (in seconds)."""
         return sorted(self.calls, key=lambda c: (-abs(c.sim - c.real), c.rank, c.index))[:count]
@@ -131,6 +164,27 @@ class Comparison:
         if threshold is not None:
             out["slower_than"] = {"threshold": threshold, "calls": [c.to_dict() for c in self.slower_than(threshold)]}
         return out
+
+
+DEFAULT_THRESHOLD = "2x"
+
+
+def parse_threshold(text: str) -> float:
+    """A --slower-than value as a slowdown: '0.2' and '20%' are 0.2 (20 % slower), '2x' is 1.0 (twice as long)."""
+    value = str(text).strip()
+    try:
+        if value.endswith("x"):
+            factor = float(value[:-1])
+            if not factor >= 1:
+                raise ValueError
+            return factor - 1
+        number = float(value[:-1]) / 100 if value.endswith("%") else float(value)
+        if not number >= 0 or not math.isfinite(number):
+            raise ValueError
+        return number
+    except ValueError:
+        raise ValueError(f"--slower-than expects a fraction >= 0 (0.2: 20 %), a percentage (20%) or a factor >= 1 "
+                         f"(2x: twice the predicted time), got '{text}'") from None
 
 
 def relative_error(real: float, sim: float) -> float:
@@ -173,6 +227,8 @@ def _compared_sim(timeline: Timeline, rank: int):
 
 def _replayable_as(real: str, lines: int, sim: Sequence[str]) -> bool:
     """Whether the simulated slices `sim` can be what the replay made of a recorded call `real` of `lines` lines."""
+    if lines > 1 and real in _COMPLETION_CALLS:  # waits of point-to-point requests and of file accesses
+        return all(s in COMPLETIONS for s in sim)
     if lines > 1 or (real not in POINT_TO_POINT and sim[0] in POINT_TO_POINT):
         # Several lines (waitall as waits, sendrecv with tags, a sub-communicator collective as its messages) or a
         # sub-communicator collective of one message: point-to-point slices.
@@ -339,5 +395,66 @@ def plot(result: Comparison, output: str, size=(1400, 600)) -> None:
     right.set_ylabel("error of simulated time in MPI (%)")
     right.set_title("per rank: (simulated - real) / real", loc="left", fontsize=10)
     figure.suptitle(f"{os.path.basename(result.real_path)} (real) vs {os.path.basename(result.sim_path)} (simulated)")
+    figure.tight_layout()
+    figure.savefig(output, dpi=dpi)
+
+
+def plot_timelines(result: Comparison, threshold: float, output: str, ranks: Optional[Sequence[int]] = None,
+                   width: int = 1400) -> None:
+    """Kunkel et al.'s Fig. 4 and 6 (PIOsimHD): the real run above, the simulated run below, each rank's compared
+    calls at their dates in that run and coloured by operation; the calls slower in reality than predicted by more
+    than `threshold` hatched with a red edge in both. Above, under each rank's real row, a `model` row draws each
+    call's simulated duration from its real start: a flagged call is a long bar over a short one."""
+    from matplotlib.figure import Figure
+    from matplotlib.patches import Patch
+
+    from mpisim.gantt import colour_of
+
+    shown = sorted({c.rank for c in result.calls} if ranks is None else set(ranks))
+    calls = [c for c in result.calls if c.rank in set(shown)]
+    flagged = {(c.rank, c.index) for c in result.slower_than(threshold)}
+    dpi = 100
+    figure = Figure(figsize=(width / dpi, (160 + 60 * 3 * len(shown)) / dpi), dpi=dpi)
+    real_ax, sim_ax = figure.subplots(2, 1, gridspec_kw={"height_ratios": [2, 1]})
+    operations: Dict[str, tuple] = {}
+
+    def bar(ax, row: int, start: float, duration: float, call: MatchedCall, least: float) -> None:
+        operation = canonical_operation(call.operation)
+        operations[operation] = colour_of(operation)
+        slow = (call.rank, call.index) in flagged
+        ax.broken_barh([(start, max(duration, least))], (row, 0.8), facecolors=operations[operation],
+                       edgecolor="#d00000" if slow else "none", linewidth=1.2 if slow else 0,
+                       hatch="////" if slow else None)
+
+    def frame(ax, first: float, last: float, rows: List[str], title: str) -> float:
+        margin = (last - first) * 0.01 or 1e-6
+        ax.set_xlim(first - margin, last + margin)
+        ax.set_yticks([r + 0.4 for r in range(len(rows))])
+        ax.set_yticklabels(rows)
+        ax.set_ylim(len(rows) - 0.1, -0.1)
+        ax.set_title(title, loc="left", fontsize=10)
+        return (last - first) / 1500  # the narrowest bar drawn: a call of no duration stays visible
+
+    if calls:
+        least = frame(real_ax, min(c.real_start for c in calls), max(c.real_end for c in calls),
+                      [f"rank {r} {what}" for r in shown for what in ("real", "model")],
+                      "real run (model: each call's simulated duration from its real start)")
+        for position, rank in enumerate(shown):
+            for c in (c for c in calls if c.rank == rank):
+                bar(real_ax, 2 * position, c.real_start, c.real, c, least)
+                bar(real_ax, 2 * position + 1, c.real_start, c.sim, c, least)
+        least = frame(sim_ax, min(c.sim_start for c in calls), max(c.sim_end for c in calls),
+                      [f"rank {r} sim" for r in shown], "simulated run")
+        for position, rank in enumerate(shown):
+            for c in (c for c in calls if c.rank == rank):
+                bar(sim_ax, position, c.sim_start, c.sim, c, least)
+    real_ax.set_xlabel("time in the real run (s)")
+    sim_ax.set_xlabel("time in the simulation (s)")
+    handles = [Patch(facecolor=colour, label=name) for name, colour in sorted(operations.items())]
+    handles.append(Patch(facecolor="white", edgecolor="#d00000", hatch="////",
+                         label=f"real > {threshold + 1:g}x simulated ({len(flagged)} calls)"))
+    real_ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.0, 1.0), frameon=False, fontsize=8)
+    figure.suptitle(f"{os.path.basename(result.real_path)} (real, above) vs "
+                    f"{os.path.basename(result.sim_path)} (simulated, below)")
     figure.tight_layout()
     figure.savefig(output, dpi=dpi)

@@ -236,6 +236,13 @@ void Recorder::end_call(std::string_view name, uint64_t start_ns, const CallArgs
   }
 }
 
+void Recorder::file_completed(MPI_Request handle)
+{
+  FileRequest request;
+  if (file_requests_.take(handle, request))
+    trace_.begin("file_wait").add(request.file).add(request.number).end();
+}
+
 void Recorder::note(const std::string& kind, const std::string& detail)
 {
   for (Note& note : notes_) {

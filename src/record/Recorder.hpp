@@ -81,6 +81,18 @@ public:
   size_t replay_pending() const { return active_ + orphans_; }
   void request_freed(MPI_Request handle);
 
+  // ---- non-blocking file accesses: posted by the file wrappers, completed by the completion calls (`file_wait`)
+  void file_posted(MPI_Request handle, FileRequest request) { file_requests_.add(handle, std::move(request)); }
+  size_t file_requests(MPI_Request handle) const { return file_requests_.count(handle); }
+  // The oldest file access under the handle completed: its `file_wait` line.
+  void file_completed(MPI_Request handle);
+  // MPI_Request_free of a file access: forgotten without a line (the replay completes it at the file's close).
+  void file_freed(MPI_Request handle)
+  {
+    FileRequest ignored;
+    file_requests_.take(handle, ignored);
+  }
+
   // ---- notes: things the trace cannot express, listed at the end of the rank's trace and on stderr.
   void note(const std::string& kind, const std::string& detail);
 
@@ -114,6 +126,7 @@ private:
   long long calls_ = 0;
 
   RequestTable requests_;
+  FileRequestTable file_requests_;
   size_t active_ = 0;
   size_t orphans_ = 0;
   uint64_t next_serial_ = 0;

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <deque>
 #include <memory>
+#include <string>
 #include <unordered_map>
 
 namespace mpisim::record {
@@ -114,6 +115,43 @@ public:
 
 private:
   std::unordered_map<MPI_Request, std::deque<TrackedRequest>> table_;
+};
+
+// Non-blocking file accesses (MPI_File_iwrite_at ...), by handle: the trace names each by its file and its number
+// among the rank's non-blocking accesses to that file (`file_wait NAME N`). A handle may stand for several, oldest
+// first, as above.
+struct FileRequest {
+  std::string file;
+  long long number = 0;
+};
+
+class FileRequestTable {
+public:
+  void add(MPI_Request handle, FileRequest request)
+  {
+    if (handle != MPI_REQUEST_NULL)
+      table_[handle].push_back(std::move(request));
+  }
+  size_t count(MPI_Request handle) const
+  {
+    auto found = table_.find(handle);
+    return found == table_.end() ? 0 : found->second.size();
+  }
+  // The oldest request under the handle, removed; false if there is none.
+  bool take(MPI_Request handle, FileRequest& out)
+  {
+    auto found = table_.find(handle);
+    if (found == table_.end())
+      return false;
+    out = std::move(found->second.front());
+    found->second.pop_front();
+    if (found->second.empty())
+      table_.erase(found);
+    return true;
+  }
+
+private:
+  std::unordered_map<MPI_Request, std::deque<FileRequest>> table_;
 };
 
 } // namespace mpisim::record

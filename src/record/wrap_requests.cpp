@@ -8,6 +8,8 @@
 //    then completes it at the same point; if the replayed `test` already did, the `wait` does nothing).
 // SimGrid's writer emits `waitAny`, `testall`, `testany`, `testsome`, which its replay does not accept.
 // Requests the recorder does not track (from calls without a TI action, or MPI_REQUEST_NULL) are skipped.
+// Non-blocking file accesses (mpisim's MPI-IO extension) are completed by a `file_wait NAME N` each, whichever call
+// completed them; a test that finds them pending writes nothing for them (the replay does not poll the storage).
 #include "record/Export.hpp"
 #include "record/Recorder.hpp"
 
@@ -26,15 +28,17 @@ namespace {
 struct Snapshot {
   std::vector<MPI_Request> handles;
   std::vector<bool> tracked;
-  int count = 0; // tracked ones
+  std::vector<bool> file; // a non-blocking file access
+  int count = 0;          // tracked ones
   int first = -1;
 
   Snapshot(Recorder& rec, int n, const MPI_Request* requests)
-      : handles(requests, requests + (n > 0 ? n : 0)), tracked(handles.size(), false)
+      : handles(requests, requests + (n > 0 ? n : 0)), tracked(handles.size(), false), file(handles.size(), false)
   {
     // A shared handle (see RequestTable) may appear several times: it stands for as many tracked requests as are
     // queued under it, no more.
     std::unordered_map<MPI_Request, size_t> claimed;
+    std::unordered_map<MPI_Request, size_t> claimed_files;
     for (size_t i = 0; i < handles.size(); ++i) {
       size_t available = rec.tracked(handles[i]);
       if (available > 0 && claimed[handles[i]]++ < available) {
@@ -42,8 +46,23 @@ struct Snapshot {
         ++count;
         if (first < 0)
           first = static_cast<int>(i);
+      } else if (rec.file_requests(handles[i]) > claimed_files[handles[i]]) {
+        file[i] = true;
+        ++claimed_files[handles[i]];
       }
     }
+  }
+
+  // Request i completed: its `file_wait` if it is a file access.
+  void file_completed(Recorder& rec, int i) const
+  {
+    if (i >= 0 && file[static_cast<size_t>(i)])
+      rec.file_completed(handles[static_cast<size_t>(i)]);
+  }
+  void all_files_completed(Recorder& rec) const
+  {
+    for (size_t i = 0; i < handles.size(); ++i)
+      file_completed(rec, static_cast<int>(i));
   }
 };
 
@@ -76,8 +95,11 @@ MPISIM_EXPORT int MPI_Wait(MPI_Request* request, MPI_Status* status)
     return PMPI_Wait(request, status);
   MPI_Request handle = *request;
   std::optional<TrackedRequest> tracked = call.rec().active_request(handle);
+  const bool file = not tracked && call.rec().file_requests(handle) > 0;
   StatusSlot slot(status);
   int rc = PMPI_Wait(request, slot.get());
+  if (file && rc == MPI_SUCCESS)
+    call.rec().file_completed(handle);
   if (tracked && rc == MPI_SUCCESS) {
     call.args.comm = tracked->comm->id;
     call.args.peer = tracked->receive ? tracked->src : tracked->dst;
@@ -97,6 +119,8 @@ MPISIM_EXPORT int MPI_Waitall(int count, MPI_Request requests[], MPI_Status stat
   Snapshot before(rec, count, requests);
   StatusArray status(statuses, count);
   int rc = PMPI_Waitall(count, requests, status.get());
+  if (rc == MPI_SUCCESS)
+    before.all_files_completed(rec);
   if (rc != MPI_SUCCESS || before.count == 0)
     return rc;
   bool everything = static_cast<size_t>(before.count) == rec.replay_pending();
@@ -117,6 +141,8 @@ MPISIM_EXPORT int MPI_Waitany(int count, MPI_Request requests[], int* index, MPI
   Snapshot before(rec, count, requests);
   StatusSlot slot(status);
   int rc = PMPI_Waitany(count, requests, index, slot.get());
+  if (rc == MPI_SUCCESS && *index != MPI_UNDEFINED)
+    before.file_completed(rec, *index);
   if (rc == MPI_SUCCESS && *index != MPI_UNDEFINED && before.tracked[static_cast<size_t>(*index)])
     rec.completed(before.handles[static_cast<size_t>(*index)], slot.get());
   return rc;
@@ -133,6 +159,8 @@ MPISIM_EXPORT int MPI_Waitsome(int incount, MPI_Request requests[], int* outcoun
   int rc = PMPI_Waitsome(incount, requests, outcount, indices, status.get());
   if (rc == MPI_SUCCESS && *outcount != MPI_UNDEFINED) {
     for (int k = 0; k < *outcount; ++k)
+      before.file_completed(rec, indices[k]);
+    for (int k = 0; k < *outcount; ++k)
       if (before.tracked[static_cast<size_t>(indices[k])])
         rec.completed(before.handles[static_cast<size_t>(indices[k])], status.at(k));
   }
@@ -147,8 +175,11 @@ MPISIM_EXPORT int MPI_Test(MPI_Request* request, int* flag, MPI_Status* status)
   Recorder& rec = call.rec();
   MPI_Request handle = *request;
   std::optional<TrackedRequest> tracked = rec.active_request(handle);
+  const bool file = not tracked && rec.file_requests(handle) > 0;
   StatusSlot slot(status);
   int rc = PMPI_Test(request, flag, slot.get());
+  if (file && rc == MPI_SUCCESS && *flag != 0)
+    rec.file_completed(handle);
   if (tracked && rc == MPI_SUCCESS) {
     call.args.comm = tracked->comm->id;
     rec.test_line(handle);
@@ -167,6 +198,8 @@ MPISIM_EXPORT int MPI_Testall(int count, MPI_Request requests[], int* flag, MPI_
   Snapshot before(rec, count, requests);
   StatusArray status(statuses, count);
   int rc = PMPI_Testall(count, requests, flag, status.get());
+  if (rc == MPI_SUCCESS && *flag != 0)
+    before.all_files_completed(rec);
   if (rc != MPI_SUCCESS || before.count == 0)
     return rc;
   rec.test_line(before.handles[static_cast<size_t>(before.first)]);
@@ -187,6 +220,8 @@ MPISIM_EXPORT int MPI_Testany(int count, MPI_Request requests[], int* index, int
   Snapshot before(rec, count, requests);
   StatusSlot slot(status);
   int rc = PMPI_Testany(count, requests, index, flag, slot.get());
+  if (rc == MPI_SUCCESS && *flag != 0 && *index != MPI_UNDEFINED)
+    before.file_completed(rec, *index);
   if (rc != MPI_SUCCESS || before.count == 0)
     return rc;
   bool done = *flag != 0 && *index != MPI_UNDEFINED && before.tracked[static_cast<size_t>(*index)];
@@ -205,6 +240,9 @@ MPISIM_EXPORT int MPI_Testsome(int incount, MPI_Request requests[], int* outcoun
   Snapshot before(rec, incount, requests);
   StatusArray status(statuses, incount);
   int rc = PMPI_Testsome(incount, requests, outcount, indices, status.get());
+  if (rc == MPI_SUCCESS && *outcount != MPI_UNDEFINED)
+    for (int k = 0; k < *outcount; ++k)
+      before.file_completed(rec, indices[k]);
   if (rc != MPI_SUCCESS || before.count == 0)
     return rc;
   rec.test_line(before.handles[static_cast<size_t>(before.first)]);
@@ -219,7 +257,11 @@ MPISIM_EXPORT int MPI_Testsome(int incount, MPI_Request requests[], int* outcoun
 MPISIM_EXPORT int MPI_Request_free(MPI_Request* request)
 {
   Call call("MPI_Request_free");
-  if (call)
-    call.rec().request_freed(*request);
+  if (call) {
+    if (call.rec().tracked(*request) == 0 && call.rec().file_requests(*request) > 0)
+      call.rec().file_freed(*request);
+    else
+      call.rec().request_freed(*request);
+  }
   return PMPI_Request_free(request);
 }

@@ -413,10 +413,16 @@ void parse_file_open(ArgReader& args, TraceAction& out)
   out.tag = opener == "self" ? 1 : 0;
 }
 
-void parse_file_offset(ArgReader& args, TraceAction& out) // seek, set_size
+void parse_file_offset(ArgReader& args, TraceAction& out) // seek, seek_shared, set_size
 {
   parse_file_name(args, out);
-  out.amount = args.count(1, out.kind == ActionKind::FileSeek ? "offset" : "size");
+  out.amount = args.count(1, out.kind == ActionKind::FileSetSize ? "size" : "offset");
+}
+
+void parse_file_wait(ArgReader& args, TraceAction& out)
+{
+  parse_file_name(args, out);
+  out.amount = args.count(1, "access number");
 }
 
 void parse_file_access(ArgReader& args, TraceAction& out) // read, write, read_all, write_all
@@ -480,6 +486,16 @@ constexpr std::array<ActionSpec, kActionKindCount> kActions = {{
   {K::FileWriteAll,  2,  0,  2,          0, "file bytes", parse_file_access},
   {K::FileReadAtAll, 3,  0,  3,          0, "file offset bytes", parse_file_access_at},
   {K::FileWriteAtAll,3,  0,  3,          0, "file offset bytes", parse_file_access_at},
+  {K::FileReadShared, 2,  0,  2,          0, "file bytes", parse_file_access},
+  {K::FileWriteShared, 2,  0,  2,          0, "file bytes", parse_file_access},
+  {K::FileReadOrdered, 2,  0,  2,          0, "file bytes", parse_file_access},
+  {K::FileWriteOrdered, 2,  0,  2,          0, "file bytes", parse_file_access},
+  {K::FileSeekShared, 2,  0,  2,          0, "file offset", parse_file_offset},
+  {K::FileIReadAt,   3,  0,  3,          0, "file offset bytes", parse_file_access_at},
+  {K::FileIWriteAt,  3,  0,  3,          0, "file offset bytes", parse_file_access_at},
+  {K::FileIReadShared, 2,  0,  2,          0, "file bytes", parse_file_access},
+  {K::FileIWriteShared, 2,  0,  2,          0, "file bytes", parse_file_access},
+  {K::FileWait,      2,  0,  2,          0, "file access-number", parse_file_wait},
 }};
 // clang-format on
 

@@ -25,13 +25,23 @@ public:
   const mpi::Communicator& channel(const std::string& name);
   const mpi::CollectiveBufferingHints& hints() const { return hints_; }
   const mpi::CollectiveLibrary& collectives() const { return simulation_.collectives(); }
+  // A file's shared pointer, in bytes, kept while any rank has it open: `key` is the name of a world file, the name
+  // and the rank of a self one (each self opener has its own file pointer). The first opener sets it to 0.
+  void opened(const std::string& key);
+  void closed(const std::string& key);
+  int64_t& shared_pointer(const std::string& key) { return shared_pointers_[key].bytes; }
 
 private:
+  struct SharedPointer {
+    int64_t bytes = 0;
+    int openers = 0;
+  };
   mpi::Simulation& simulation_;
   int ranks_;
   std::unique_ptr<io::StorageSystem> storage_;
   std::map<std::string, const mpi::Communicator*> channels_;
   mpi::CollectiveBufferingHints hints_; // ROMIO's defaults: a trace records none
+  std::map<std::string, SharedPointer> shared_pointers_;
 };
 
 // One rank's open files and their individual pointers.
@@ -47,13 +57,21 @@ public:
 private:
   struct OpenFile {
     io::FileId id = 0;
-    const mpi::Communicator* channel = nullptr; // null: opened by this rank alone
-    int64_t pointer = 0;                        // the individual file pointer, in bytes
+    const mpi::Communicator* channel = nullptr;     // null: opened by this rank alone
+    std::string key;                                // of its shared pointer (SharedFiles::shared_pointer)
+    int64_t pointer = 0;                            // the individual file pointer, in bytes
+    int64_t posted = 0;                             // non-blocking accesses posted so far: the next one's number
+    std::map<int64_t, kernel::ActivityPtr> pending; // non-blocking accesses not waited for yet, by number
   };
   OpenFile& open_file(const TraceAction& a);
   void access(const TraceAction& a, OpenFile& file);
+  // Where the access starts: its explicit offset, the individual pointer, or the shared one (which it moves).
+  int64_t access_offset(const TraceAction& a, OpenFile& file, int64_t bytes);
+  // An ordered access: the members' places in rank order after the shared pointer (as online MPI-IO finds them).
+  int64_t ordered_offset(OpenFile& file, int64_t bytes);
+  void wait_pending(const TraceAction& a, OpenFile& file);
   // Closing, syncing and resizing a world-opened file end with a barrier of its openers, as online.
-  void barrier_of(const OpenFile& file);
+  void barrier_of(const mpi::Communicator* channel);
   void wait_for(const kernel::ActivityPtr& activity);
   io::Client client() const;
 

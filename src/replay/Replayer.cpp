@@ -119,6 +119,11 @@ private:
     case ActionKind::AllGatherV: // per-peer sizes: no one figure
     case ActionKind::AllToAllV:
     case ActionKind::ReduceScatter: break;
+    // Their amount is an offset, a size the file is given, or an access number: no bytes move.
+    case ActionKind::FileSeek:
+    case ActionKind::FileSeekShared:
+    case ActionKind::FileSetSize:
+    case ActionKind::FileWait: break;
     default: record.bytes = a.amount; break;
     }
     rank_.world().report(record);

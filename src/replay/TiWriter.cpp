@@ -84,7 +84,15 @@ std::string ti_line(const TraceAction& a)
   case ActionKind::FileClose:
   case ActionKind::FileSync: return name + " " + a.details->file;
   case ActionKind::FileSeek:
+  case ActionKind::FileSeekShared:
   case ActionKind::FileSetSize:
+  case ActionKind::FileWait:
+  case ActionKind::FileReadShared:
+  case ActionKind::FileWriteShared:
+  case ActionKind::FileReadOrdered:
+  case ActionKind::FileWriteOrdered:
+  case ActionKind::FileIReadShared:
+  case ActionKind::FileIWriteShared:
   case ActionKind::FileRead:
   case ActionKind::FileWrite:
   case ActionKind::FileReadAll:
@@ -93,7 +101,8 @@ std::string ti_line(const TraceAction& a)
   case ActionKind::FileWriteAt:
   case ActionKind::FileReadAtAll:
   case ActionKind::FileWriteAtAll:
-    return name + " " + a.details->file + " " + number(a.amount2) + " " + number(a.amount);
+  case ActionKind::FileIReadAt:
+  case ActionKind::FileIWriteAt: return name + " " + a.details->file + " " + number(a.amount2) + " " + number(a.amount);
   default: return {}; // init (written first), comm_*, location: nothing to replay
   }
 }

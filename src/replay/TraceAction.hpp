@@ -39,6 +39,13 @@
 //   FileReadAt, FileWriteAt,                            bytes                 offset (bytes)
 //     FileReadAtAll, FileWriteAtAll
 //   FileClose, FileSync: no field but the file (details->file).
+//   FileReadShared, FileWriteShared,                    bytes
+//     FileReadOrdered, FileWriteOrdered,
+//     FileIReadShared, FileIWriteShared
+//   FileSeekShared                                      offset (bytes)
+//   FileIReadAt, FileIWriteAt                           bytes                 offset (bytes)
+//   FileWait                                            the access's number (its rank's n-th non-blocking access to
+//                                                       the file, from 0)
 //   Finalize, WaitAll, Barrier, CommSize, CommSplit, CommDup: no field (SimGrid 3.32 replays the comm_* as no-ops and
 //   ignores the request count that its own writer puts after `waitall`).
 //
@@ -115,9 +122,19 @@ enum class ActionKind : uint8_t {
   FileReadAll,
   FileWriteAll,
   FileReadAtAll,
-  FileWriteAtAll
+  FileWriteAtAll,
+  FileReadShared,
+  FileWriteShared,
+  FileReadOrdered,
+  FileWriteOrdered,
+  FileSeekShared,
+  FileIReadAt,
+  FileIWriteAt,
+  FileIReadShared,
+  FileIWriteShared,
+  FileWait
 };
-inline constexpr size_t kActionKindCount = static_cast<size_t>(ActionKind::FileWriteAtAll) + 1;
+inline constexpr size_t kActionKindCount = static_cast<size_t>(ActionKind::FileWait) + 1;
 
 // The actions' names as written in traces, in ActionKind order.
 // clang-format off
@@ -126,7 +143,9 @@ inline constexpr std::array<std::string_view, kActionKindCount> kActionNames = {
   "barrier", "bcast", "reduce", "allreduce", "alltoall", "alltoallv", "gather", "gatherv", "scatter", "scatterv",
   "allgather", "allgatherv", "reducescatter", "scan", "exscan", "comm_size", "comm_split", "comm_dup", "location",
   "file_open", "file_close", "file_seek", "file_sync", "file_set_size", "file_read", "file_write", "file_read_at",
-  "file_write_at", "file_read_all", "file_write_all", "file_read_at_all", "file_write_at_all"};
+  "file_write_at", "file_read_all", "file_write_all", "file_read_at_all", "file_write_at_all", "file_read_shared",
+  "file_write_shared", "file_read_ordered", "file_write_ordered", "file_seek_shared", "file_iread_at", "file_iwrite_at",
+  "file_iread_shared", "file_iwrite_shared", "file_wait"};
 // clang-format on
 
 // The action's name as written in traces ("sendRecv", "allgatherv", ...); views a string literal, so data() is
@@ -148,24 +167,47 @@ constexpr bool is_file_action(ActionKind kind)
   return kind >= ActionKind::FileOpen;
 }
 
-// The file accesses: which way the data goes, whether the offset is explicit, whether every opener takes part.
-constexpr bool is_file_write(ActionKind kind)
-{
-  return kind == ActionKind::FileWrite || kind == ActionKind::FileWriteAt || kind == ActionKind::FileWriteAll ||
-         kind == ActionKind::FileWriteAtAll;
-}
+// The file accesses: which way the data goes, where the offset comes from, whether every opener takes part, whether
+// the access completes at a later `file_wait`.
 constexpr bool is_file_access(ActionKind kind)
 {
-  return kind >= ActionKind::FileRead;
+  return (kind >= ActionKind::FileRead && kind <= ActionKind::FileWriteOrdered) ||
+         (kind >= ActionKind::FileIReadAt && kind <= ActionKind::FileIWriteShared);
+}
+constexpr bool is_file_write(ActionKind kind)
+{
+  switch (kind) {
+  case ActionKind::FileWrite:
+  case ActionKind::FileWriteAt:
+  case ActionKind::FileWriteAll:
+  case ActionKind::FileWriteAtAll:
+  case ActionKind::FileWriteShared:
+  case ActionKind::FileWriteOrdered:
+  case ActionKind::FileIWriteAt:
+  case ActionKind::FileIWriteShared: return true;
+  default: return false;
+  }
 }
 constexpr bool is_explicit_offset(ActionKind kind)
 {
   return kind == ActionKind::FileReadAt || kind == ActionKind::FileWriteAt || kind == ActionKind::FileReadAtAll ||
-         kind == ActionKind::FileWriteAtAll;
+         kind == ActionKind::FileWriteAtAll || kind == ActionKind::FileIReadAt || kind == ActionKind::FileIWriteAt;
+}
+// At the shared file pointer, independent (`_shared`) or in rank order (`_ordered`).
+constexpr bool is_shared_pointer(ActionKind kind)
+{
+  return kind == ActionKind::FileReadShared || kind == ActionKind::FileWriteShared ||
+         kind == ActionKind::FileReadOrdered || kind == ActionKind::FileWriteOrdered ||
+         kind == ActionKind::FileIReadShared || kind == ActionKind::FileIWriteShared;
 }
 constexpr bool is_collective_access(ActionKind kind)
 {
-  return kind >= ActionKind::FileReadAll;
+  return (kind >= ActionKind::FileReadAll && kind <= ActionKind::FileWriteAtAll) ||
+         kind == ActionKind::FileReadOrdered || kind == ActionKind::FileWriteOrdered;
+}
+constexpr bool is_nonblocking_access(ActionKind kind)
+{
+  return kind >= ActionKind::FileIReadAt && kind <= ActionKind::FileIWriteShared;
 }
 
 // The collective's call and the file name of Location and of the MPI-IO actions (see the table above).

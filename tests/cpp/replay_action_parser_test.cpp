@@ -293,6 +293,35 @@ TEST(ActionParserTest, FileActionsKeepTheNameTheOffsetAndTheBytes)
   EXPECT_EQ(parse("0 file_close d").kind, ActionKind::FileClose);
 }
 
+TEST(ActionParserTest, SharedOrderedAndNonBlockingFileActions)
+{
+  TraceAction shared = parse("0 file_write_shared d 300");
+  EXPECT_EQ(shared.kind, ActionKind::FileWriteShared);
+  EXPECT_EQ(shared.amount, 300);
+  EXPECT_TRUE(is_shared_pointer(shared.kind) && is_file_write(shared.kind) && is_file_access(shared.kind));
+  EXPECT_FALSE(is_collective_access(shared.kind) || is_nonblocking_access(shared.kind));
+
+  TraceAction ordered = parse("0 file_read_ordered d 200");
+  EXPECT_EQ(ordered.kind, ActionKind::FileReadOrdered);
+  EXPECT_TRUE(is_shared_pointer(ordered.kind) && is_collective_access(ordered.kind));
+  EXPECT_FALSE(is_file_write(ordered.kind) || is_explicit_offset(ordered.kind));
+
+  TraceAction posted = parse("0 file_iwrite_at d 4096 100");
+  EXPECT_EQ(posted.kind, ActionKind::FileIWriteAt);
+  EXPECT_EQ(posted.amount, 100);
+  EXPECT_EQ(posted.amount2, 4096);
+  EXPECT_TRUE(is_nonblocking_access(posted.kind) && is_explicit_offset(posted.kind) && is_file_write(posted.kind));
+  EXPECT_TRUE(is_nonblocking_access(parse("0 file_iread_shared d 1").kind));
+
+  TraceAction wait = parse("0 file_wait d 3");
+  EXPECT_EQ(wait.kind, ActionKind::FileWait);
+  EXPECT_EQ(wait.amount, 3);
+  EXPECT_FALSE(is_file_access(wait.kind));
+  EXPECT_EQ(parse("0 file_seek_shared d 64").amount, 64);
+  EXPECT_FALSE(is_file_access(ActionKind::FileSeekShared));
+  EXPECT_EQ(error_of("0 file_wait d -1"), "t.txt:3: file_wait: access number '-1' is negative");
+}
+
 TEST(ActionParserTest, BadFileActionsNameTheLineAndTheValue)
 {
   EXPECT_EQ(error_of("0 file_open d both"), "t.txt:3: file_open: opener 'both' is neither 'world' nor 'self'");

@@ -165,3 +165,62 @@ def test_two_simulated_timelines_and_bad_files(tmp_path):
     (tmp_path / "broken.json").write_text("{not json")
     code, _, err = run_cli("compare", str(tmp_path / "broken.json"), sim)
     assert code == 2 and len(err.strip().splitlines()) == 1 and f"{tmp_path / 'broken.json'}: not a Chrome" in err
+
+
+# ----------------------------------------------------------------------------------------------- MPI-IO calls
+
+# One rank: a pointer write (recorded as `file_write_at`), a non-blocking write completed by MPI_Wait (`file_wait`),
+# a split collective (`_begin` as the collective, `_end` with no line), a Waitall over two file accesses.
+IO_EVENTS = [
+    (0, "MPI_Init", 0, 100, 1), (0, "MPI_File_open", 200, 100, 1), (0, "MPI_File_set_view", 350, 10, 0),
+    (0, "MPI_File_write", 400, 600, 1), (0, "MPI_File_iwrite_at", 1100, 10, 1), (0, "MPI_Wait", 1200, 300, 1),
+    (0, "MPI_File_write_all_begin", 1600, 400, 1), (0, "MPI_File_write_all_end", 2100, 5, 0),
+    (0, "MPI_File_iread_at", 2200, 10, 1), (0, "MPI_File_iread_at", 2300, 10, 1), (0, "MPI_Waitall", 2400, 100, 2),
+    (0, "MPI_File_close", 2600, 50, 1), (0, "MPI_Finalize", 3000, 10, 1),
+]
+IO_ROWS = [
+    (0, "file_open", 0.0002, 0.0003), (0, "file_write_at", 0.0004, 0.0006), (0, "file_iwrite_at", 0.0011, 0.0011),
+    (0, "file_wait", 0.0012, 0.0013), (0, "file_write_at_all", 0.0016, 0.00185), (0, "file_iread_at", 0.0022, 0.0022),
+    (0, "file_iread_at", 0.0023, 0.0023), (0, "file_wait", 0.0024, 0.00245), (0, "file_wait", 0.00245, 0.0025),
+    (0, "file_close", 0.0026, 0.00265),
+]
+
+
+def test_mpi_io_calls_match_the_replayed_file_actions(tmp_path):
+    from mpisim.compare import compare_files
+
+    result = compare_files(write_real(tmp_path / "t.json", IO_EVENTS), write_sim(tmp_path / "s.csv", IO_ROWS))
+    got = [(c.operation, round(c.real / US, 6), round(c.sim / US, 6)) for c in result.calls]
+    assert got == [("MPI_File_open", 100, 100), ("MPI_File_write", 600, 200), ("MPI_File_iwrite_at", 10, 0),
+                   ("MPI_Wait", 300, 100), ("MPI_File_write_all_begin", 400, 250), ("MPI_File_iread_at", 10, 0),
+                   ("MPI_File_iread_at", 10, 0), ("MPI_Waitall", 100, 100), ("MPI_File_close", 50, 50)]
+    # More than twice as slow as predicted: the pointer write (3x), the wait (3x), the posts simulated in no time
+    # (infinitely slower); not the split collective (1.6x).
+    assert [c.operation for c in result.slower_than(1.0)] == ["MPI_File_write", "MPI_Wait", "MPI_File_iwrite_at",
+                                                              "MPI_File_iread_at", "MPI_File_iread_at"]
+    only = result.only(["file_write*"])
+    assert [c.operation for c in only.calls] == ["MPI_File_write", "MPI_File_write_all_begin"]
+    assert [(t.name, t.calls, round(t.real / US, 6)) for t in only.per_operation] == [
+        ("file_write", 1, 600), ("file_write_all_begin", 1, 400)]
+
+
+@pytest.mark.parametrize("text,value", [("0.2", 0.2), ("20%", 0.2), ("2x", 1.0), ("1x", 0.0), ("10x", 9.0)])
+def test_thresholds(text, value):
+    from mpisim.compare import parse_threshold
+
+    assert parse_threshold(text) == pytest.approx(value)
+
+
+@pytest.mark.parametrize("text", ["0.5x", "-1", "x", "fast", "nan"])
+def test_bad_thresholds(pair, text):
+    code, out, err = run_cli("compare", *pair, "--slower-than", text)
+    assert code == 2 and err.strip().endswith(f"got '{text}'") and "--slower-than" in err, err
+
+
+def test_bare_slower_than_is_twice_and_timelines_are_drawn(pair, tmp_path):
+    image = tmp_path / "timelines.png"
+    code, out, err = run_cli("compare", *pair, "--slower-than", "--timelines", str(image), "--top", "0")
+    assert code == 0, err
+    # Only rank 0's send took more than twice its prediction (200 us against 50).
+    assert "1 call(s) slower in reality than predicted by more than 100%" in out, out
+    assert image.stat().st_size > 10000 and image.read_bytes()[:4] == b"\x89PNG"

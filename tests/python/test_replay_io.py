@@ -135,3 +135,68 @@ def test_bad_io_lines(tmp_path, line, words):
     assert lines[0].startswith(f"mpisim: {trace}:3:"), lines[0]
     for word in words:
         assert word in lines[0], lines[0]
+
+
+# ---------------------------------------------------------------- non-blocking, shared-pointer and ordered actions
+
+def test_a_nonblocking_access_waited_at_once_is_the_blocking_one(tmp_path):
+    text = INDEPENDENT.replace("0 file_write_at a 131072 65536", "0 file_iwrite_at a 131072 65536\n0 file_wait a 0")
+    text = text.replace("0 file_read_at a 131072 65536", "0 file_iread_at a 131072 65536\n0 file_wait a 1")
+    assert replay(tmp_path, text)["simulated_time"] == pytest.approx(1921.0368e-6, rel=1e-9)
+
+
+def test_a_nonblocking_write_overlaps_what_follows_it(tmp_path):
+    # The write (861.4912 us) runs during the 10 ms sleep: the wait returns at once.
+    text = INDEPENDENT.replace("0 file_write_at a 131072 65536",
+                               "0 file_iwrite_at a 131072 65536\n0 sleep 0.01\n0 file_wait a 0")
+    expected = open_time() + 0.01 + cached_read(64 * KIB) + close_time()
+    assert replay(tmp_path, text)["ranks"][0]["finish"] == pytest.approx(expected, rel=1e-9)
+
+
+def metadata_request():  # the shared pointer on the file's metadata server, node-0: rank 0's own host
+    return 2 * loopback(256) + 20e-6
+
+
+def test_the_shared_pointer_is_read_and_moved_by_a_metadata_request(tmp_path):
+    # seek_shared to unit 2, then a shared write lands there: the explicit-offset access plus one metadata request
+    # (no barrier: a file of one opener). The read at the pointer's next place (unit 3) shows the pointer moved.
+    text = INDEPENDENT.replace("0 file_write_at a 131072 65536",
+                               "0 file_seek_shared a 131072\n0 file_write_shared a 65536")
+    expected = open_time() + metadata_request() + cached_write(64 * KIB) + cached_read(64 * KIB) + close_time()
+    assert replay(tmp_path, text)["ranks"][0]["finish"] == pytest.approx(expected, rel=1e-9)
+    moved = text.replace("0 file_read_at a 131072 65536", "0 file_read_shared a 65536")
+    # unit 3 (node-3) was never written: a cache miss, a hard-disk read (9 ms seek + 4.17 ms rotation at least)
+    assert replay(tmp_path, moved)["ranks"][0]["finish"] > expected + 13e-3
+
+
+def ordered_trace(reads):
+    return f"""0 init
+1 init
+0 file_open f world
+1 file_open f world
+0 file_write_ordered f 131072
+1 file_write_ordered f 65536
+{reads}
+0 file_close f
+1 file_close f
+"""
+
+
+def test_ordered_accesses_place_the_ranks_in_rank_order(tmp_path):
+    # Rank 0's 128 KiB at 0 (units 0 and 1), rank 1's 64 KiB after it (unit 2). Reading those units back hits the
+    # servers' caches; reading unit 3, which the shared pointer now points at, misses (a disk read, > 13 ms).
+    written = ordered_trace("0 file_read_at f 131072 65536\n1 file_read_at f 0 65536")
+    hits = replay(tmp_path, written)["simulated_time"]
+    assert hits < 5e-3
+    pointer = ordered_trace("0 file_read_shared f 65536\n1 file_read_at f 0 65536")
+    assert replay(tmp_path, pointer)["simulated_time"] > hits + 13e-3
+
+
+@pytest.mark.parametrize("line,words", [
+    ("0 file_wait a 0", ["'a'", "no pending non-blocking access number 0", "0 posted"]),
+    ("0 file_wait a", ["file_wait", "takes 2 arguments"]),
+    ("0 file_iwrite_at a 10", ["file_iwrite_at", "takes 3 arguments"]),
+    ("0 file_write_shared a -5", ["bytes", "negative"]),
+])
+def test_bad_new_io_lines(tmp_path, line, words):
+    test_bad_io_lines(tmp_path, line, words)
