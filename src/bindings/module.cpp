@@ -169,6 +169,10 @@ py::dict replay_to_python(const replay::ReplayResult& result)
     failures.append(failure);
   }
   out["failures"] = failures;
+  py::dict spent;
+  for (const auto& [model, seconds] : result.time_under_models)
+    spent[py::str(model)] = seconds;
+  out["time_under_models"] = spent;
   return out;
 }
 

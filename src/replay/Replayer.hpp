@@ -46,6 +46,8 @@ struct ReplayResult {
   std::map<std::string, std::string> model_parameters;
   std::vector<mpi::AutomaticDecision> collective_decisions; // --coll-selector automatic
   std::vector<mpi::FailureAt> failures;                     // --fail, --fail-mtbf: the ranks that failed, when
+  // --switch: simulated seconds under each model (time rules; size rules count for nothing), else empty.
+  std::vector<std::pair<std::string, double>> time_under_models;
 };
 
 // Throws InputError for bad input, DeadlockError when the trace deadlocks.

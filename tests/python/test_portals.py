@@ -3,6 +3,7 @@ model's equations (docs/bxi.md), a retransmission, the flow-control limit, and t
 
 from __future__ import annotations
 
+import json
 import os
 import re
 
@@ -338,3 +339,27 @@ def test_switch_by_size(built):
     assert float(re.search(r"^t pong ([\d.]+)$", done.stdout, re.M).group(1)) == pytest.approx(5.436, abs=2e-3)
     bad = mpisim("run", "-np", "2", "--platform", PLATFORM, "--switch", "size>4KiB=bxi", built["mpi_pingpong"])
     assert bad.returncode == 2 and "size<SIZE=MODEL" in bad.stderr
+    assert len(bad.stderr.strip().splitlines()) == 1, bad.stderr
+
+
+# --switch in replay, by the date a send is posted: rank 0 computes 10 us (10 000 flops at 1 Gf), then sends 8 B.
+# Under fluid the receive ends at 10 + 2 + 0.008 = 12.008 us; under bxi at 10 + 2.718 = 12.718 us (the eager PUT).
+# The time under each model is the window's part of the run.
+@pytest.mark.parametrize("rule, end, bxi_time", [
+    ("time<5us=bxi", 12.008, 5.0),           # posted at 10 us: out of the window
+    ("5us<=time<15us=bxi", 12.718, 7.718),   # in it: bxi from 5 us to the end
+    ("time>=10us=bxi", 12.718, 2.718),       # the window starts at the post itself
+    ("size<4KiB=bxi", 12.718, 0.0),          # by size: no time under bxi is counted
+])
+def test_replay_switch(tmp_path, rule, end, bxi_time):
+    trace = tmp_path / "trace.txt"
+    trace.write_text("0 init\n0 compute 10000\n0 send 1 0 8\n0 finalize\n1 init\n1 recv 0 0 8\n1 finalize\n")
+    done = mpisim("replay", str(trace), "--platform", PLATFORM, "--model", "fluid", "--switch", rule, *PARAMS,
+                  "--json")
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert result["simulated_time"] * 1e6 == pytest.approx(end, abs=1e-6)
+    assert result["time_under_models"]["bxi"] * 1e6 == pytest.approx(bxi_time, abs=1e-6)
+    assert sum(result["time_under_models"].values()) * 1e6 == pytest.approx(end, abs=1e-6)
+    bad = mpisim("replay", str(trace), "--platform", PLATFORM, "--switch", "time<1s=no-such-model")
+    assert bad.returncode == 2 and "no-such-model" in bad.stderr

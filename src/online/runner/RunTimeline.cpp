@@ -63,7 +63,7 @@ RunTimeline::RunTimeline(const RunnerOptions& options, mpi::Simulation& simulati
   report_attempts(*writer_, previous, start);
   simulation.world().add_observer(*writer_);
   if (settings.links)
-    simulation.world().network().observe_links(*writer_);
+    simulation.observe_links(*writer_);
   reporter_ = std::make_unique<CallReporter>(simulation.world());
   reporter_->set_on_abrupt_end([this] { finish(); });
   runtime.set_call_reporter(reporter_.get());
