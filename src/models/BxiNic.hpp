@@ -14,6 +14,7 @@
 
 #include "kernel/Engine.hpp"
 #include "kernel/SharingModel.hpp"
+#include "models/NetworkModel.hpp"
 #include "models/Parameters.hpp"
 #include "platform/Platform.hpp"
 
@@ -144,6 +145,9 @@ public:
   // What the CPU pays for an empty poll of an event queue or counter (the caller sleeps it).
   double polling_delay() const { return settings_.polling_delay; }
 
+  // Reports every PCIe transfer, message on the wire and retransmission from now on (not owned; outlives the run).
+  void observe(NicObserver& observer) { observers_.push_back(&observer); }
+
 private:
   struct Node;
   struct Command {
@@ -178,7 +182,9 @@ private:
   // Moves `bytes` after `latency` over `constraints` (max-min shared), then runs `done`. 0 bytes: latency only.
   void transfer(double bytes, double latency, const std::vector<solver::CnstId>& constraints,
                 std::function<void()> done);
-  void pci_transfer(platform::HostId node, double bytes, std::function<void()> done);
+  // `event` and `op` say what the transfer is, for the observers.
+  void pci_transfer(platform::HostId node, double bytes, std::function<void()> done, NicEvent event,
+                    const NicOperation* op);
   void after(double delay, std::function<void()> action);
   const Route& route(platform::HostId src, platform::HostId dst);
 
@@ -189,9 +195,15 @@ private:
   // A message on the wire from `src` to `dst`: `serialized` (may be null) runs when its last byte has left, `arrived`
   // once it is at the destination and `receive` more seconds have passed (its receive processing), unless it is lost.
   void send_on_wire(platform::HostId src, platform::HostId dst, double bytes, std::function<void()> serialized,
-                    std::function<void()> arrived, double receive = 0);
+                    std::function<void()> arrived, double receive, NicEvent event, const NicOperation* op);
   void send_dma(platform::HostId node, platform::HostId dst, double payload, double bytes,
-                std::function<void()> free_tx, std::function<void()> arrived, double receive);
+                std::function<void()> free_tx, std::function<void()> arrived, double receive, NicEvent event,
+                const NicOperation* op);
+  // Observation: nothing is recorded while nobody observes.
+  bool traced() const { return not observers_.empty(); }
+  NicRecord begin_record(NicEvent event, platform::HostId node, platform::HostId peer, const NicOperation* op,
+                         double bytes) const;
+  void emit(const NicRecord& record);
   double receive_delay(double payload, bool dma) const;
   bool lost_on_wire(platform::HostId src, platform::HostId dst);
   void request_processed(const std::shared_ptr<NicOperation>& op);
@@ -225,6 +237,7 @@ private:
   uint64_t next_id_ = 1;
   uint64_t random_state_;
   BxiCounters counters_;
+  std::vector<NicObserver*> observers_;
 };
 
 } // namespace mpisim::models::bxi

@@ -78,8 +78,10 @@ SwitchingNetworkModel::SwitchingNetworkModel(kernel::Engine& engine, Factory fac
 
 SwitchingNetworkModel::SwitchingNetworkModel(kernel::Engine& engine, Factory factory, const std::string& first_name,
                                              std::unique_ptr<NetworkModel> first, double since,
-                                             std::vector<LinkObserver*> observers)
-    : engine_(engine), factory_(std::move(factory)), observers_(std::move(observers))
+                                             std::vector<LinkObserver*> observers,
+                                             std::vector<NicObserver*> nic_observers)
+    : engine_(engine), factory_(std::move(factory)), observers_(std::move(observers)),
+      nic_observers_(std::move(nic_observers))
 {
   models_.push_back({first_name, std::move(first)});
   switches_.push_back({since, 0});
@@ -101,6 +103,8 @@ size_t SwitchingNetworkModel::prepare(const std::string& name)
   models_.push_back({name, factory_(name)});
   for (LinkObserver* observer : observers_)
     models_.back().model->observe_links(*observer);
+  for (NicObserver* observer : nic_observers_)
+    models_.back().model->observe_nic(*observer);
   return models_.size() - 1;
 }
 
@@ -159,6 +163,13 @@ std::vector<std::pair<std::string, double>> SwitchingNetworkModel::time_under_ea
       spent[model_for(-1, from)].second += until - from; // no size rule holds a negative size
   }
   return spent;
+}
+
+void SwitchingNetworkModel::observe_nic(NicObserver& observer)
+{
+  nic_observers_.push_back(&observer);
+  for (const Named& named : models_)
+    named.model->observe_nic(observer);
 }
 
 void SwitchingNetworkModel::observe_links(LinkObserver& observer)

@@ -40,7 +40,8 @@ public:
   // Takes over `first`, the run's model until now, current since `since`, already observed by `observers` (a run
   // that switches for the first time while it runs: mpisim_use_model).
   SwitchingNetworkModel(kernel::Engine& engine, Factory factory, const std::string& first_name,
-                        std::unique_ptr<NetworkModel> first, double since, std::vector<LinkObserver*> observers);
+                        std::unique_ptr<NetworkModel> first, double since, std::vector<LinkObserver*> observers,
+                        std::vector<NicObserver*> nic_observers);
 
   // Makes the model of that name if it is not made yet (InputError when unknown); returns its index.
   size_t prepare(const std::string& name);
@@ -56,6 +57,7 @@ public:
   NetworkModel* find(const std::string& name) const;
 
   void observe_links(LinkObserver& observer) override;
+  void observe_nic(NicObserver& observer) override;
   ProtocolThresholds protocol_thresholds() const override { return current().protocol_thresholds(); }
   ProtocolThresholds protocol_thresholds(platform::HostId src, platform::HostId dst) const override
   {
@@ -108,6 +110,7 @@ private:
   size_t current_ = 0;
   std::vector<Rule> rules_; // --switch, in the order given
   std::vector<LinkObserver*> observers_;
+  std::vector<NicObserver*> nic_observers_;
   // Windows given out, by this switcher's token (kOwnToken set); a window without it was given by the first model
   // before the switcher took over.
   static constexpr uint64_t kOwnToken = uint64_t{1} << 63;

@@ -134,13 +134,20 @@ Simulation::Simulation(const SimulationOptions& options, int ranks, std::shared_
 models::SwitchingNetworkModel& Simulation::models()
 {
   if (switcher_ == nullptr) {
-    auto switcher = std::make_unique<models::SwitchingNetworkModel>(
-        *engine_, make_named_model_, first_model_name_, std::move(network_), first_model_since_, link_observers_);
+    auto switcher = std::make_unique<models::SwitchingNetworkModel>(*engine_, make_named_model_, first_model_name_,
+                                                                    std::move(network_), first_model_since_,
+                                                                    link_observers_, nic_observers_);
     switcher_ = switcher.get();
     network_ = std::move(switcher);
     world_->set_network(*network_);
   }
   return *switcher_;
+}
+
+void Simulation::observe_nic(models::NicObserver& observer)
+{
+  nic_observers_.push_back(&observer);
+  network_->observe_nic(observer);
 }
 
 void Simulation::observe_links(models::LinkObserver& observer)

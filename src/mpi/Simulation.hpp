@@ -73,6 +73,10 @@ public:
   const models::SwitchingNetworkModel* switcher() const { return switcher_; }
   // Link observers of the network (--timeline-links), kept for the models a switch makes later.
   void observe_links(models::LinkObserver& observer);
+  // NIC observers (--timeline NIC tracks, --portals-csv): the network's models, and the Portals runtime's NIC model
+  // (which asks for them).
+  void observe_nic(models::NicObserver& observer);
+  const std::vector<models::NicObserver*>& nic_observers() const { return nic_observers_; }
   const CollectiveLibrary& collectives() const { return *collectives_; }
   // The network model's registered name ("smpi", "fluid", ...): online runs mimic SMPI's internal messages under
   // "smpi".
@@ -99,6 +103,7 @@ private:
   std::string first_model_name_; // as --model gave it (mpisim_use_model compares names as given)
   double first_model_since_ = 0;
   std::vector<models::LinkObserver*> link_observers_;
+  std::vector<models::NicObserver*> nic_observers_;
   std::unique_ptr<World> world_;
   std::unique_ptr<CollectiveLibrary> collectives_;
   std::map<std::string, std::string> parameter_values_;

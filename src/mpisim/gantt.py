@@ -639,6 +639,14 @@ def plot(timelines: Sequence[Timeline], output: str, labels: Optional[Sequence[s
 
 
 def plot_files(paths: Sequence[str], output: str, **options) -> None:
-    """`mpisim gantt`: reads the timelines (format by extension) and draws them, labelled by file name."""
-    timelines = [read_timeline(path) for path in paths]
-    plot(timelines, output, labels=[os.path.basename(p) for p in paths], **options)
+    """`mpisim gantt`: reads the timelines (format by extension; a `--portals-csv` file by its header) and draws them,
+    labelled by file name. One timeline of a bxi run, with NIC tracks, is drawn as two panels: the ranks (MPI and
+    Portals calls) above, the NICs (PCIe transfers, messages on the wire, ACKs) below, on one time axis."""
+    from mpisim.timeline import is_portals_csv, nic_timeline, read_portals_csv
+
+    timelines = [read_portals_csv(path) if is_portals_csv(path) else read_timeline(path) for path in paths]
+    labels = [os.path.basename(p) for p in paths]
+    if len(timelines) == 1 and nic_timeline(timelines[0]) is not None:
+        timelines.append(nic_timeline(timelines[0]))
+        labels = [labels[0] + ": ranks", labels[0] + ": NICs"]
+    plot(timelines, output, labels=labels, **options)

@@ -363,3 +363,45 @@ def test_replay_switch(tmp_path, rule, end, bxi_time):
     assert sum(result["time_under_models"].values()) * 1e6 == pytest.approx(end, abs=1e-6)
     bad = mpisim("replay", str(trace), "--platform", PLATFORM, "--switch", "time<1s=no-such-model")
     assert bad.returncode == 2 and "no-such-model" in bad.stderr
+
+
+# Portals-level tracing: a 4096 B Put (DMA) under the worked example's parameters. Each step of docs/bxi.md's table is
+# a row of --portals-csv, dated by hand (microseconds): the command's write (0 to 0.110); the DMA read (from the
+# transmit stage's end, 0.310, for 100 ns + 409.6 ns); the Put on the wire from the first packet's read (0.4612) to
+# its last byte at the target (+ 4.196 + 2); the target's background write of the payload from the PUT (7.0084, no
+# latency: 409.6 ns); the Portals ACK from the target's transmit stage (7.2084) to the initiator (+ 0.1 + 2). (The
+# initiator's E2E ACK of it leaves at the ACK event, 9.6084, as the program ends: a step is written once its last byte
+# has left, which the run does not reach.) The --timeline file has the same steps on NIC tracks, and `mpisim gantt`
+# draws the ranks and the NICs of the run.
+def test_portals_csv_and_nic_tracks(built, tmp_path):
+    csv, trace, picture = tmp_path / "nic.csv", tmp_path / "run.json", tmp_path / "both.png"
+    done = mpisim("run", "-np", "2", "--platform", PLATFORM, "--model", "bxi", "--no-compute-time", "--wtime-delay",
+                  "0", "--quiet", *PARAMS, "--portals-csv", str(csv), "--timeline", str(trace),
+                  built["transfer_timing"], "put", "4096")
+    assert done.returncode == 0, done.stderr
+    lines = csv.read_text().splitlines()
+    assert lines[0] == "type,nid,peer_nid,process,peer_process,bytes,start,end,operation"
+    rows = [line.split(",") for line in lines[1:]]
+    steps = {(r[0], int(r[1]), int(r[2])): (float(r[5]), float(r[6]) * 1e6, float(r[7]) * 1e6) for r in rows}
+    expected = {
+        ("PCI_COMMAND", 0, 0): (100, 0.0, 0.110),
+        ("PCI_DMA_PAYLOAD", 0, 0): (4096, 0.310, 0.8196),
+        ("PTL_PUT", 0, 1): (4196, 0.4612, 6.6572),
+        ("PCI_PAYLOAD_WRITE", 1, 1): (4096, 7.0084, 7.418),
+        ("PTL_ACK", 1, 0): (100, 7.2084, 9.3084),
+    }
+    for key, (size, start, end) in expected.items():
+        assert key in steps, (key, lines)
+        assert steps[key][0] == size, key
+        assert steps[key][1] == pytest.approx(start, abs=1e-6), key
+        assert steps[key][2] == pytest.approx(end, abs=1e-6), key
+    assert len(rows) == len(expected) and all(r[3] == "0" and r[4] == "1" for r in rows)  # rank 0's Put to rank 1
+
+    from mpisim.timeline import read_timeline
+    timeline = read_timeline(str(trace))
+    assert sorted(timeline.nics["operation"].astype(str).unique()) == sorted({k[0] for k in expected})
+    put = timeline.nics[timeline.nics["operation"] == "PTL_PUT"].iloc[0]
+    assert (put["rank"], put["peer"]) == (0, 1) and put["start"] * 1e6 == pytest.approx(0.4612, abs=1e-3)  # whole ns
+    assert set(timeline.calls["rank"]) == {0, 1}  # the ranks' tracks keep only the ranks' calls
+    drawn = mpisim("gantt", str(trace), "-o", str(picture))
+    assert drawn.returncode == 0 and picture.stat().st_size > 0, drawn.stderr

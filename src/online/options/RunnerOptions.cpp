@@ -1,7 +1,6 @@
 #include "online/options/RunnerOptions.hpp"
 
 #include "common/Errors.hpp"
-#include "common/Units.hpp"
 #include "mpi/Placement.hpp"
 #include "mpi/RunOptions.hpp"
 #include "timeline/TimelineOptionTable.hpp"
