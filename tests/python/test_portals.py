@@ -405,3 +405,21 @@ def test_portals_csv_and_nic_tracks(built, tmp_path):
     assert set(timeline.calls["rank"]) == {0, 1}  # the ranks' tracks keep only the ranks' calls
     drawn = mpisim("gantt", str(trace), "-o", str(picture))
     assert drawn.returncode == 0 and picture.stat().st_size > 0, drawn.stderr
+
+
+# examples/osu/osu_pt2pt.c under bxi with the worked example's parameters: half a round trip of an eager ping-pong is
+# one PUT date, COMMAND + TX + 2 us + (S + 100 B) / 1 GB/s + RX: 2.711 us for 1 B, 2.718 us for 8 B.
+def test_osu_latency_example(tmp_path):
+    binary = str(tmp_path / "osu_pt2pt")
+    done = mpisim("cc", "-O2", repo_path("examples", "osu", "osu_pt2pt.c"), "-o", binary)
+    if done.returncode != 0:
+        pytest.skip(done.stderr.strip().splitlines()[-1])
+    run = mpisim("run", "-np", "2", "--platform", PLATFORM, "--model", "bxi", *PARAMS, "--no-compute-time",
+                 "--wtime-delay", "0", "--quiet", binary, "latency", "8", "50")
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert lines[0] == "# latency: size us"
+    latency = {int(size): float(us) for size, us in (line.split() for line in lines[1:])}
+    assert sorted(latency) == [1, 2, 4, 8]
+    for size, us in latency.items():
+        assert us == pytest.approx(COMMAND + TX + 2.0 + (size + 100) / 1e3 + RX, abs=2e-3), size
