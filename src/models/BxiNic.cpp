@@ -104,6 +104,13 @@ const std::vector<ParameterSpec>& bxi_parameters()
       {"pio-fence", ParameterKind::Time, "40ns", "memory fence between PIO's payload write and its command write"},
       {"nic-tx-delay", ParameterKind::Time, "120ns", "processing of a command by the NIC's transmit stage"},
       {"nic-rx-delay", ParameterKind::Time, "120ns", "processing of an incoming message by the receive stage"},
+      {"nic-tx-stages",
+       ParameterKind::Number,
+       "1",
+       "transmit servers per virtual network, each taking one command at a time (S4BXI's TX actors per NIC): how "
+       "many of a node's messages may be on the wire at once",
+       {},
+       ValueRange::Positive},
       {"header-size", ParameterKind::Size, "64B", "header of a message on the wire (an ACK is a header alone)"},
       {"inline-threshold-matching", ParameterKind::Size, "8B", "largest inline payload with match bits"},
       {"inline-threshold", ParameterKind::Size, "16B", "largest inline payload without match bits"},
@@ -169,6 +176,7 @@ BxiSettings read_bxi_settings(const Parameters& p)
   s.pio_fence = p.number("pio-fence");
   s.tx_delay = p.number("nic-tx-delay");
   s.rx_delay = p.number("nic-rx-delay");
+  s.tx_stages = std::max(1, static_cast<int>(p.number("nic-tx-stages")));
   s.header_size = p.number("header-size");
   s.inline_matching = p.number("inline-threshold-matching");
   s.inline_plain = p.number("inline-threshold");
@@ -414,31 +422,31 @@ void BxiFabric::count_inflight(const NicOperation& op, int delta)
 void BxiFabric::process_next(platform::HostId node, bool responses)
 {
   TxStage& tx = responses ? nodes_[node].responses : nodes_[node].requests;
-  if (tx.busy || tx.queue.empty())
-    return;
-  Command& head = tx.queue.front();
-  const bool first_attempt = not head.retransmission && not responses;
-  // Flow control holds the head of the request queue until a request of its pair is acknowledged.
-  if (first_attempt && not flow_control_allows(*head.operation))
-    return;
-  Command command = std::move(head);
-  tx.queue.pop_front();
-  tx.busy = true;
-  if (first_attempt) {
-    --queued_commands_[static_cast<size_t>(command.operation->src_process)];
-    wake_room_waiters(node);
-    count_inflight(*command.operation, +1);
+  while (tx.busy < settings_.tx_stages && not tx.queue.empty()) {
+    Command& head = tx.queue.front();
+    const bool first_attempt = not head.retransmission && not responses;
+    // Flow control holds the head of the request queue until a request of its pair is acknowledged.
+    if (first_attempt && not flow_control_allows(*head.operation))
+      return;
+    Command command = std::move(head);
+    tx.queue.pop_front();
+    ++tx.busy;
+    if (first_attempt) {
+      --queued_commands_[static_cast<size_t>(command.operation->src_process)];
+      wake_room_waiters(node);
+      count_inflight(*command.operation, +1);
+    }
+    auto free_tx = [this, node, responses] {
+      --(responses ? nodes_[node].responses : nodes_[node].requests).busy;
+      process_next(node, responses);
+    };
+    after(settings_.tx_delay, [this, node, responses, op = std::move(command.operation), free_tx]() {
+      if (responses)
+        transmit_response(node, op, free_tx);
+      else
+        transmit_request(node, op, free_tx);
+    });
   }
-  auto free_tx = [this, node, responses] {
-    (responses ? nodes_[node].responses : nodes_[node].requests).busy = false;
-    process_next(node, responses);
-  };
-  after(settings_.tx_delay, [this, node, responses, op = std::move(command.operation), free_tx]() {
-    if (responses)
-      transmit_response(node, op, free_tx);
-    else
-      transmit_request(node, op, free_tx);
-  });
 }
 
 void BxiFabric::transmit_request(platform::HostId node, const std::shared_ptr<NicOperation>& op,

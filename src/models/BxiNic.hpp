@@ -38,6 +38,7 @@ struct BxiSettings {
   double pio_fence = 40e-9;              // memory fence between PIO's payload and command writes
   double tx_delay = 120e-9;              // command processing in the NIC's transmit stage
   double rx_delay = 120e-9;              // processing of an incoming message in the receive stage
+  int tx_stages = 1;                     // transmit servers per virtual network (S4BXI's TX actors)
   double header_size = 64;               // bytes of a message's header on the wire (an ACK is a header)
   double inline_matching = 8;            // inline payload limit with match bits (bytes)
   double inline_plain = 16;              // ... without (non-matching interface)
@@ -157,7 +158,7 @@ private:
   };
   struct TxStage {
     std::deque<Command> queue;
-    bool busy = false;
+    int busy = 0; // servers sending a message (at most BxiSettings::tx_stages)
   };
   struct E2eCopy {
     double deadline;
