@@ -339,6 +339,8 @@ ReplayResult replay(const ReplayOptions& options)
     simulation.world().add_observer(*observer);
   for (models::LinkObserver* observer : options.link_observers)
     simulation.observe_links(*observer);
+  for (models::NicObserver* observer : options.nic_observers)
+    simulation.observe_nic(*observer);
   // In the trace's order, so that their contexts are deterministic.
   for (size_t i = 0; i < traces.communicators().size(); ++i)
     trace_communicators.push_back(

@@ -26,6 +26,7 @@ struct ReplayOptions {
   TraceFormatOptions format;             // OTF2: the host speed that turns recorded computation time into flops
   std::vector<mpi::Observer*> observers; // told about every replayed action and every message (not owned)
   std::vector<models::LinkObserver*> link_observers; // told about link bandwidth over time (not owned)
+  std::vector<models::NicObserver*> nic_observers;   // told about the NIC model's steps (--model bxi; not owned)
 };
 
 struct RankStats {

@@ -423,3 +423,18 @@ def test_osu_latency_example(tmp_path):
     assert sorted(latency) == [1, 2, 4, 8]
     for size, us in latency.items():
         assert us == pytest.approx(COMMAND + TX + 2.0 + (size + 100) / 1e3 + RX, abs=2e-3), size
+
+
+# Replay under bxi draws the NIC tracks too: the 8 B send posted at 10 us has its command written from 10 to 10.110
+# us, and is on the wire from 10.310 to 10.310 + 0.108 + 2 = 12.418 us (an eager Put, inline).
+def test_replay_nic_tracks(tmp_path):
+    trace, timeline_file = tmp_path / "trace.txt", tmp_path / "run.json"
+    trace.write_text("0 init\n0 compute 10000\n0 send 1 0 8\n0 finalize\n1 init\n1 recv 0 0 8\n1 finalize\n")
+    done = mpisim("replay", str(trace), "--platform", PLATFORM, "--model", "bxi", *PARAMS, "--timeline",
+                  str(timeline_file))
+    assert done.returncode == 0, done.stderr
+    from mpisim.timeline import read_timeline
+    nics = read_timeline(str(timeline_file)).nics
+    steps = {str(r.operation): (r.rank, r.peer, r.start * 1e6, r.end * 1e6) for r in nics.itertuples()}
+    assert steps["PCI_COMMAND"] == pytest.approx((0, 0, 10.0, 10.110), abs=1e-3)
+    assert steps["PTL_PUT"] == pytest.approx((0, 1, 10.310, 12.418), abs=1e-3)
