@@ -405,6 +405,11 @@ def test_portals_csv_and_nic_tracks(built, tmp_path):
     assert set(timeline.calls["rank"]) == {0, 1}  # the ranks' tracks keep only the ranks' calls
     drawn = mpisim("gantt", str(trace), "-o", str(picture))
     assert drawn.returncode == 0 and picture.stat().st_size > 0, drawn.stderr
+    from mpisim.timeline import read_portals_csv
+    from_csv = read_portals_csv(str(csv)).calls
+    assert sorted(from_csv["operation"].astype(str)) == sorted(k[0] for k in expected)
+    drawn = mpisim("gantt", str(trace), str(csv), "-o", str(tmp_path / "two.png"))
+    assert drawn.returncode == 0, drawn.stderr
 
 
 # examples/osu/osu_pt2pt.c under bxi with the worked example's parameters: half a round trip of an eager ping-pong is
