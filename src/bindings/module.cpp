@@ -169,6 +169,10 @@ py::dict replay_to_python(const replay::ReplayResult& result)
     failures.append(failure);
   }
   out["failures"] = failures;
+  py::dict spent;
+  for (const auto& [model, seconds] : result.time_under_models)
+    spent[py::str(model)] = seconds;
+  out["time_under_models"] = spent;
   return out;
 }
 
@@ -260,8 +264,10 @@ py::dict run_replay(const py::dict& options)
   o.simulation = simulation_options(options);
   o.format = trace_format_options(options);
   std::unique_ptr<timeline::TimelineWriter> timeline = open_timeline(options);
-  if (timeline)
+  if (timeline) {
     o.observers.push_back(timeline.get());
+    o.nic_observers.push_back(timeline.get()); // NIC tracks under --model bxi
+  }
   if (timeline && given(options, "timeline_links") && options["timeline_links"].cast<bool>())
     o.link_observers.push_back(timeline.get());
   replay::ReplayResult result;

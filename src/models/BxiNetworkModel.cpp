@@ -67,6 +67,7 @@ public:
   {
     return {rendezvous_threshold_, rendezvous_threshold_, true};
   }
+  void observe_nic(NicObserver& observer) override { fabric_->observe(observer); }
   // The CPU's command writes are the NIC model's (the PCIe writes before the transmit stage).
   double send_overhead(double) const override { return 0; }
   double isend_overhead(double) const override { return 0; }

@@ -68,6 +68,18 @@ bool has_response_payload(NicKind kind)
   return kind == NicKind::Get || kind == NicKind::FetchAtomic || kind == NicKind::Swap;
 }
 
+NicEvent request_event(NicKind kind)
+{
+  switch (kind) {
+  case NicKind::Put: return NicEvent::Put;
+  case NicKind::Get: return NicEvent::Get;
+  case NicKind::Atomic: return NicEvent::Atomic;
+  case NicKind::FetchAtomic: return NicEvent::FetchAtomic;
+  case NicKind::Swap: return NicEvent::Swap;
+  }
+  return NicEvent::Put;
+}
+
 } // namespace
 
 const std::vector<ParameterSpec>& bxi_parameters()
@@ -92,6 +104,13 @@ const std::vector<ParameterSpec>& bxi_parameters()
       {"pio-fence", ParameterKind::Time, "40ns", "memory fence between PIO's payload write and its command write"},
       {"nic-tx-delay", ParameterKind::Time, "120ns", "processing of a command by the NIC's transmit stage"},
       {"nic-rx-delay", ParameterKind::Time, "120ns", "processing of an incoming message by the receive stage"},
+      {"nic-tx-stages",
+       ParameterKind::Number,
+       "1",
+       "transmit servers per virtual network, each taking one command at a time (S4BXI's TX actors per NIC): how "
+       "many of a node's messages may be on the wire at once",
+       {},
+       ValueRange::Positive},
       {"header-size", ParameterKind::Size, "64B", "header of a message on the wire (an ACK is a header alone)"},
       {"inline-threshold-matching", ParameterKind::Size, "8B", "largest inline payload with match bits"},
       {"inline-threshold", ParameterKind::Size, "16B", "largest inline payload without match bits"},
@@ -157,6 +176,7 @@ BxiSettings read_bxi_settings(const Parameters& p)
   s.pio_fence = p.number("pio-fence");
   s.tx_delay = p.number("nic-tx-delay");
   s.rx_delay = p.number("nic-rx-delay");
+  s.tx_stages = std::max(1, static_cast<int>(p.number("nic-tx-stages")));
   s.header_size = p.number("header-size");
   s.inline_matching = p.number("inline-threshold-matching");
   s.inline_plain = p.number("inline-threshold");
@@ -238,7 +258,8 @@ void BxiFabric::transfer(double bytes, double latency, const std::vector<solver:
     start();
 }
 
-void BxiFabric::pci_transfer(platform::HostId node, double bytes, std::function<void()> done)
+void BxiFabric::pci_transfer(platform::HostId node, double bytes, std::function<void()> done, NicEvent event,
+                             const NicOperation* op)
 {
   if (not settings_.model_pci) {
     if (done)
@@ -248,7 +269,29 @@ void BxiFabric::pci_transfer(platform::HostId node, double bytes, std::function<
   ++counters_.pci_transfers;
   // A background write (nobody waits for it) only takes its share of the link: its latency changes nothing.
   const double latency = done ? settings_.pci_latency : 0;
+  if (traced())
+    done = [this, record = begin_record(event, node, node, op, bytes), done = std::move(done)]() mutable {
+      record.end = engine_.now();
+      emit(record);
+      if (done)
+        done();
+    };
   transfer(bytes, latency, nodes_[node].pci, std::move(done));
+}
+
+// Taken when the step starts: the operation may be gone when it ends (a background write).
+NicRecord BxiFabric::begin_record(NicEvent event, platform::HostId node, platform::HostId peer, const NicOperation* op,
+                                  double bytes) const
+{
+  return {
+      event, node,          peer,          op != nullptr ? op->src_process : -1, op != nullptr ? op->dst_process : -1,
+      bytes, engine_.now(), engine_.now(), op != nullptr ? op->id_ : 0};
+}
+
+void BxiFabric::emit(const NicRecord& record)
+{
+  for (NicObserver* observer : observers_)
+    observer->nic(record);
 }
 
 double BxiFabric::pci_time(double bytes) const
@@ -280,19 +323,20 @@ void BxiFabric::issue(std::shared_ptr<NicOperation> op)
 {
   op->id_ = next_id_++;
   const platform::HostId node = op->src_node;
-  auto wait_for_pci = [this, node](double bytes) {
+  auto wait_for_pci = [this, node, &op](double bytes, NicEvent event) {
     auto written = std::make_shared<NicSignal>("a PCIe write to the NIC");
-    pci_transfer(node, bytes, [written] { written->complete(); });
+    pci_transfer(
+        node, bytes, [written] { written->complete(); }, event, op.get());
     engine_.wait(*written);
   };
   if (settings_.model_pci && settings_.model_pci_commands) {
     if (payload_mode(settings_, op->request_payload, op->matching) == PayloadMode::Pio) {
       // PIO: the payload but its first inline bytes to the NIC's scratch memory, a fence, then the command.
       const double inline_part = op->matching ? settings_.inline_matching : settings_.inline_plain;
-      wait_for_pci(op->request_payload - inline_part);
+      wait_for_pci(op->request_payload - inline_part, NicEvent::PciPioPayload);
       engine_.sleep(settings_.pio_fence);
     }
-    wait_for_pci(settings_.command_size);
+    wait_for_pci(settings_.command_size, NicEvent::PciCommand);
   }
   const auto process = static_cast<size_t>(op->src_process);
   if (queued_commands_.size() <= process)
@@ -321,14 +365,17 @@ void BxiFabric::post(const std::shared_ptr<NicOperation>& op)
     take_command();
     return;
   }
-  auto write_command = [this, node, take_command] { pci_transfer(node, settings_.command_size, take_command); };
+  auto write_command = [this, node, take_command, op = op.get()] {
+    pci_transfer(node, settings_.command_size, take_command, NicEvent::PciCommand, op);
+  };
   if (payload_mode(settings_, op->request_payload, op->matching) != PayloadMode::Pio) {
     write_command();
     return;
   }
   const double inline_part = op->matching ? settings_.inline_matching : settings_.inline_plain;
-  pci_transfer(node, op->request_payload - inline_part,
-               [this, write_command] { after(settings_.pio_fence, write_command); });
+  pci_transfer(
+      node, op->request_payload - inline_part, [this, write_command] { after(settings_.pio_fence, write_command); },
+      NicEvent::PciPioPayload, op.get());
 }
 
 void BxiFabric::wake_room_waiters(platform::HostId node)
@@ -375,31 +422,31 @@ void BxiFabric::count_inflight(const NicOperation& op, int delta)
 void BxiFabric::process_next(platform::HostId node, bool responses)
 {
   TxStage& tx = responses ? nodes_[node].responses : nodes_[node].requests;
-  if (tx.busy || tx.queue.empty())
-    return;
-  Command& head = tx.queue.front();
-  const bool first_attempt = not head.retransmission && not responses;
-  // Flow control holds the head of the request queue until a request of its pair is acknowledged.
-  if (first_attempt && not flow_control_allows(*head.operation))
-    return;
-  Command command = std::move(head);
-  tx.queue.pop_front();
-  tx.busy = true;
-  if (first_attempt) {
-    --queued_commands_[static_cast<size_t>(command.operation->src_process)];
-    wake_room_waiters(node);
-    count_inflight(*command.operation, +1);
+  while (tx.busy < settings_.tx_stages && not tx.queue.empty()) {
+    Command& head = tx.queue.front();
+    const bool first_attempt = not head.retransmission && not responses;
+    // Flow control holds the head of the request queue until a request of its pair is acknowledged.
+    if (first_attempt && not flow_control_allows(*head.operation))
+      return;
+    Command command = std::move(head);
+    tx.queue.pop_front();
+    ++tx.busy;
+    if (first_attempt) {
+      --queued_commands_[static_cast<size_t>(command.operation->src_process)];
+      wake_room_waiters(node);
+      count_inflight(*command.operation, +1);
+    }
+    auto free_tx = [this, node, responses] {
+      --(responses ? nodes_[node].responses : nodes_[node].requests).busy;
+      process_next(node, responses);
+    };
+    after(settings_.tx_delay, [this, node, responses, op = std::move(command.operation), free_tx]() {
+      if (responses)
+        transmit_response(node, op, free_tx);
+      else
+        transmit_request(node, op, free_tx);
+    });
   }
-  auto free_tx = [this, node, responses] {
-    (responses ? nodes_[node].responses : nodes_[node].requests).busy = false;
-    process_next(node, responses);
-  };
-  after(settings_.tx_delay, [this, node, responses, op = std::move(command.operation), free_tx]() {
-    if (responses)
-      transmit_response(node, op, free_tx);
-    else
-      transmit_request(node, op, free_tx);
-  });
 }
 
 void BxiFabric::transmit_request(platform::HostId node, const std::shared_ptr<NicOperation>& op,
@@ -412,11 +459,14 @@ void BxiFabric::transmit_request(platform::HostId node, const std::shared_ptr<Ni
     fire_send(op, 0); // kept in the NIC's E2E context: the buffer is free at once
   auto processed = [this, op] { request_processed(op); };
   const bool dma = payload_mode(settings_, payload, op->matching) == PayloadMode::Dma;
+  const NicEvent event = request_event(op->kind);
   if (not dma) {
-    send_on_wire(node, op->dst_node, bytes, std::move(free_tx), std::move(processed), receive_delay(payload, false));
+    send_on_wire(node, op->dst_node, bytes, std::move(free_tx), std::move(processed), receive_delay(payload, false),
+                 event, op.get());
     return;
   }
-  send_dma(node, op->dst_node, payload, bytes, std::move(free_tx), std::move(processed), receive_delay(payload, true));
+  send_dma(node, op->dst_node, payload, bytes, std::move(free_tx), std::move(processed), receive_delay(payload, true),
+           event, op.get());
 }
 
 void BxiFabric::transmit_response(platform::HostId node, const std::shared_ptr<NicOperation>& op,
@@ -428,18 +478,21 @@ void BxiFabric::transmit_response(platform::HostId node, const std::shared_ptr<N
   auto processed = [this, op] { answer_processed(op); };
   arm_response_retransmission(op);
   if (payload <= 0) { // a Portals ACK, or a response carrying a failure
-    send_on_wire(node, initiator, bytes, std::move(free_tx), std::move(processed), receive_delay(0, false));
+    send_on_wire(node, initiator, bytes, std::move(free_tx), std::move(processed), receive_delay(0, false),
+                 has_response_payload(op->kind) ? NicEvent::GetResponse : NicEvent::Ack, op.get());
     return;
   }
   // Every response payload is read by DMA (thesis section 4.3.3), with the same pipeline fill as a request.
-  send_dma(node, initiator, payload, bytes, std::move(free_tx), std::move(processed), receive_delay(payload, true));
+  send_dma(node, initiator, payload, bytes, std::move(free_tx), std::move(processed), receive_delay(payload, true),
+           NicEvent::GetResponse, op.get());
 }
 
 // DMA: the NIC reads the payload from host memory; the message goes on the wire once the first PCIe packet is in
 // (pipeline fill), the transmit stage is free once both the read and the wire's serialization are through, and the
 // last byte arrives the route's latency later (thesis Fig. 4.10).
 void BxiFabric::send_dma(platform::HostId node, platform::HostId dst, double payload, double bytes,
-                         std::function<void()> free_tx, std::function<void()> arrived, double receive)
+                         std::function<void()> free_tx, std::function<void()> arrived, double receive, NicEvent event,
+                         const NicOperation* op)
 {
   struct Join {
     int pending = 2;
@@ -457,14 +510,24 @@ void BxiFabric::send_dma(platform::HostId node, platform::HostId dst, double pay
     if (not join->lost)
       after(latency, std::move(join->arrived));
   };
-  pci_transfer(node, payload, part_done);
-  after(dma_fill(payload), [this, node, dst, bytes, join, part_done] {
+  pci_transfer(node, payload, part_done, NicEvent::PciDmaPayload, op);
+  NicRecord record = begin_record(event, node, dst, op, bytes); // op may be gone when the wire starts
+  after(dma_fill(payload), [this, node, dst, bytes, join, part_done, record]() mutable {
     const Route& r = route(node, dst);
     ++counters_.wire_messages;
     join->lost = lost_on_wire(node, dst);
     if (join->lost)
       ++counters_.lost;
-    transfer(bytes, 0, r.constraints, part_done);
+    std::function<void()> serialized = part_done;
+    if (traced()) { // the wire's part: from the first byte out to the last byte in
+      record.start = engine_.now();
+      serialized = [this, record, latency = r.latency, part_done]() mutable {
+        record.end = engine_.now() + latency;
+        emit(record);
+        part_done();
+      };
+    }
+    transfer(bytes, 0, r.constraints, std::move(serialized));
   });
 }
 
@@ -481,7 +544,7 @@ bool BxiFabric::lost_on_wire(platform::HostId src, platform::HostId dst)
 }
 
 void BxiFabric::send_on_wire(platform::HostId src, platform::HostId dst, double bytes, std::function<void()> serialized,
-                             std::function<void()> arrived, double receive)
+                             std::function<void()> arrived, double receive, NicEvent event, const NicOperation* op)
 {
   ++counters_.wire_messages;
   const bool lost = lost_on_wire(src, dst);
@@ -490,6 +553,14 @@ void BxiFabric::send_on_wire(platform::HostId src, platform::HostId dst, double 
   const Route& r = route(src, dst);
   // The NIC pushes the message onto the cable (its bytes shared with the other flows of the route), then the last
   // byte travels the route's latency: a lone message takes L + S/B, and the sender is free after S/B.
+  if (traced())
+    serialized = [this, record = begin_record(event, src, dst, op, bytes), latency = r.latency,
+                  serialized = std::move(serialized)]() mutable {
+      record.end = engine_.now() + latency;
+      emit(record);
+      if (serialized)
+        serialized();
+    };
   transfer(
       bytes, 0, r.constraints,
       [this, latency = r.latency + receive, lost, serialized = std::move(serialized), arrived = std::move(arrived)] {
@@ -517,7 +588,7 @@ void BxiFabric::request_processed(const std::shared_ptr<NicOperation>& op)
     op->delivered_ = true;
     op->answer_ = op->on_target();
     if (payload > 0) // the payload's write to host memory, in the background: it only congests the target's PCIe
-      pci_transfer(op->dst_node, payload, nullptr);
+      pci_transfer(op->dst_node, payload, nullptr, NicEvent::PciPayloadWrite, op.get());
   }
   if (op->answered_)
     return;
@@ -532,7 +603,9 @@ void BxiFabric::request_processed(const std::shared_ptr<NicOperation>& op)
       op->on_answer(answer.fail);
     finish(op);
   } else if (settings_.e2e && not settings_.quick_acks) { // nothing asked back: a BXI ACK for the E2E unit
-    send_on_wire(op->dst_node, op->src_node, settings_.header_size, nullptr, [this, op] { acknowledge(op); });
+    send_on_wire(
+        op->dst_node, op->src_node, settings_.header_size, nullptr, [this, op] { acknowledge(op); }, 0,
+        NicEvent::E2eAck, op.get());
   } else {
     acknowledge(op);
   }
@@ -545,9 +618,9 @@ void BxiFabric::answer_processed(const std::shared_ptr<NicOperation>& op)
     return;
   op->answered_ = true;
   if (payload > 0)
-    pci_transfer(op->src_node, payload, nullptr);
+    pci_transfer(op->src_node, payload, nullptr, NicEvent::PciPayloadWrite, op.get());
   if (settings_.e2e) // the BXI ACK of the answer: unreliable, traffic only
-    send_on_wire(op->src_node, op->dst_node, settings_.header_size, nullptr, nullptr);
+    send_on_wire(op->src_node, op->dst_node, settings_.header_size, nullptr, nullptr, 0, NicEvent::E2eAck, op.get());
   acknowledge(op);
   if (op->wants_answer)
     op->on_answer(op->answer_.fail);
@@ -627,6 +700,8 @@ void BxiFabric::request_timed_out(const std::shared_ptr<NicOperation>& op)
   }
   ++op->attempts_;
   ++counters_.retransmissions;
+  if (traced())
+    emit(begin_record(NicEvent::Retransmission, op->src_node, op->dst_node, op.get(), op->request_payload));
   enqueue(op->src_node, {op, false, true});
 }
 
@@ -649,6 +724,8 @@ void BxiFabric::response_timed_out(const std::shared_ptr<NicOperation>& op)
   }
   ++op->response_attempts_;
   ++counters_.retransmissions;
+  if (traced())
+    emit(begin_record(NicEvent::Retransmission, op->dst_node, op->src_node, op.get(), op->answer_.response_bytes));
   enqueue(op->dst_node, {op, true, true});
 }
 

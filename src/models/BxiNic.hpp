@@ -14,6 +14,7 @@
 
 #include "kernel/Engine.hpp"
 #include "kernel/SharingModel.hpp"
+#include "models/NetworkModel.hpp"
 #include "models/Parameters.hpp"
 #include "platform/Platform.hpp"
 
@@ -37,6 +38,7 @@ struct BxiSettings {
   double pio_fence = 40e-9;              // memory fence between PIO's payload and command writes
   double tx_delay = 120e-9;              // command processing in the NIC's transmit stage
   double rx_delay = 120e-9;              // processing of an incoming message in the receive stage
+  int tx_stages = 1;                     // transmit servers per virtual network (S4BXI's TX actors)
   double header_size = 64;               // bytes of a message's header on the wire (an ACK is a header)
   double inline_matching = 8;            // inline payload limit with match bits (bytes)
   double inline_plain = 16;              // ... without (non-matching interface)
@@ -144,6 +146,9 @@ public:
   // What the CPU pays for an empty poll of an event queue or counter (the caller sleeps it).
   double polling_delay() const { return settings_.polling_delay; }
 
+  // Reports every PCIe transfer, message on the wire and retransmission from now on (not owned; outlives the run).
+  void observe(NicObserver& observer) { observers_.push_back(&observer); }
+
 private:
   struct Node;
   struct Command {
@@ -153,7 +158,7 @@ private:
   };
   struct TxStage {
     std::deque<Command> queue;
-    bool busy = false;
+    int busy = 0; // servers sending a message (at most BxiSettings::tx_stages)
   };
   struct E2eCopy {
     double deadline;
@@ -178,7 +183,9 @@ private:
   // Moves `bytes` after `latency` over `constraints` (max-min shared), then runs `done`. 0 bytes: latency only.
   void transfer(double bytes, double latency, const std::vector<solver::CnstId>& constraints,
                 std::function<void()> done);
-  void pci_transfer(platform::HostId node, double bytes, std::function<void()> done);
+  // `event` and `op` say what the transfer is, for the observers.
+  void pci_transfer(platform::HostId node, double bytes, std::function<void()> done, NicEvent event,
+                    const NicOperation* op);
   void after(double delay, std::function<void()> action);
   const Route& route(platform::HostId src, platform::HostId dst);
 
@@ -189,9 +196,15 @@ private:
   // A message on the wire from `src` to `dst`: `serialized` (may be null) runs when its last byte has left, `arrived`
   // once it is at the destination and `receive` more seconds have passed (its receive processing), unless it is lost.
   void send_on_wire(platform::HostId src, platform::HostId dst, double bytes, std::function<void()> serialized,
-                    std::function<void()> arrived, double receive = 0);
+                    std::function<void()> arrived, double receive, NicEvent event, const NicOperation* op);
   void send_dma(platform::HostId node, platform::HostId dst, double payload, double bytes,
-                std::function<void()> free_tx, std::function<void()> arrived, double receive);
+                std::function<void()> free_tx, std::function<void()> arrived, double receive, NicEvent event,
+                const NicOperation* op);
+  // Observation: nothing is recorded while nobody observes.
+  bool traced() const { return not observers_.empty(); }
+  NicRecord begin_record(NicEvent event, platform::HostId node, platform::HostId peer, const NicOperation* op,
+                         double bytes) const;
+  void emit(const NicRecord& record);
   double receive_delay(double payload, bool dma) const;
   bool lost_on_wire(platform::HostId src, platform::HostId dst);
   void request_processed(const std::shared_ptr<NicOperation>& op);
@@ -225,6 +238,7 @@ private:
   uint64_t next_id_ = 1;
   uint64_t random_state_;
   BxiCounters counters_;
+  std::vector<NicObserver*> observers_;
 };
 
 } // namespace mpisim::models::bxi

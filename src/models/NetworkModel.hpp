@@ -90,9 +90,68 @@ public:
   virtual void link_usage(const LinkUsage&) = 0;
 };
 
+// What a NIC model (bxi) did, for Portals-level traces (--timeline NIC tracks, --portals-csv): the types of the S4BXI
+// thesis's CSV log (its section 4.4), each an interval of simulated time on one node's NIC.
+enum class NicEvent : uint8_t {
+  PciCommand,      // the CPU writes a command to the NIC
+  PciPioPayload,   // the CPU writes a PIO payload to the NIC
+  PciDmaPayload,   // the NIC reads a DMA payload from host memory
+  PciPayloadWrite, // the target's NIC writes a payload into host memory (in the background)
+  Put,             // a request on the wire (from `node` to `peer`)
+  Get,
+  Atomic,
+  FetchAtomic,
+  Swap,
+  Ack,            // a Portals ACK on the wire
+  GetResponse,    // a response carrying data (Get, FetchAtomic, Swap)
+  E2eAck,         // a BXI ACK (end-to-end reliability)
+  Retransmission, // the E2E unit sends a request or an answer again (an instant: start == end)
+};
+// "PTL_PUT", "PCI_DMA_PAYLOAD", ...: the thesis's names without S4BXILOG_ (inline: the timeline writers use it).
+inline const char* nic_event_name(NicEvent event)
+{
+  switch (event) {
+  case NicEvent::PciCommand: return "PCI_COMMAND";
+  case NicEvent::PciPioPayload: return "PCI_PIO_PAYLOAD";
+  case NicEvent::PciDmaPayload: return "PCI_DMA_PAYLOAD";
+  case NicEvent::PciPayloadWrite: return "PCI_PAYLOAD_WRITE";
+  case NicEvent::Put: return "PTL_PUT";
+  case NicEvent::Get: return "PTL_GET";
+  case NicEvent::Atomic: return "PTL_ATOMIC";
+  case NicEvent::FetchAtomic: return "PTL_FETCH_ATOMIC";
+  case NicEvent::Swap: return "PTL_SWAP";
+  case NicEvent::Ack: return "PTL_ACK";
+  case NicEvent::GetResponse: return "PTL_GET_RESPONSE";
+  case NicEvent::E2eAck: return "E2E_ACK";
+  case NicEvent::Retransmission: return "RETRANSMISSION";
+  }
+  return "?";
+}
+
+struct NicRecord {
+  NicEvent event;
+  platform::HostId node; // the NIC doing it (the sender, for what is on the wire)
+  platform::HostId peer; // the other end (the destination on the wire; the node itself for PCIe)
+  int process;           // world ranks of the initiator and the target of the operation (-1: none)
+  int peer_process;
+  double bytes; // on the wire: header included; PCIe: the bytes moved
+  double start, end;
+  uint64_t operation; // the operation's id in its NIC model (0: none)
+};
+
+class NicObserver {
+public:
+  virtual ~NicObserver() = default;
+  virtual void nic(const NicRecord&) = 0;
+};
+
 class NetworkModel {
 public:
   virtual ~NetworkModel() = default;
+
+  // Registers an observer (not owned, must outlive the simulation) of what NIC models do (bxi); the other models have
+  // no NIC and report nothing.
+  virtual void observe_nic(NicObserver& observer) { (void)observer; }
 
   // Registers an observer (not owned, must outlive the simulation) of link bandwidth over time. Models that share
   // link bandwidth (the flow models) report each link whose use changed after each re-sharing; delay models

@@ -53,6 +53,18 @@ options::OptionTable<SimulationOptions> make_table()
                     .help = "file of 'name = value' model parameters",
                     .keyword = "params_file"},
                    [](Target& o, const OptionValue& v) { o.model_parameter_file = text(v); }});
+  table.push_back({{.name = "--switch",
+                    .type = ValueType::Text,
+                    .metavar = "RULE[,RULE]",
+                    .help = "automatic model switches: a message below a size, or whose send is posted in a window of "
+                            "simulated time, uses model M, the others the current model; the first rule that holds "
+                            "wins (size<4KiB=bxi, time<1.5s=bxi, 1s<=time<2s=bxi, size>=1MiB=smpi; docs/bxi.md)",
+                    .keyword = "switch"},
+                   [](Target& o, const OptionValue& v) {
+                     o.switch_rules = models::parse_switch_rules(text(v));
+                     for (const models::SwitchRule& rule : o.switch_rules)
+                       o.switch_models.push_back(rule.model);
+                   }});
   table.push_back({{.name = "--hostfile",
                     .spellings = {"-hostfile", "-machinefile"},
                     .type = ValueType::Text,

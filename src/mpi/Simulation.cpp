@@ -92,15 +92,23 @@ Simulation::Simulation(const SimulationOptions& options, int ranks, std::shared_
   engine_->set_stack_provider(stack_provider(options));
   engine_->stacks().check_capacity(ranks); // before anything per rank is made
 
-  network_ = std::make_unique<models::SwitchingNetworkModel>(
-      *engine_, [this, options](const std::string& name) { return make_model(options, name); }, options.model);
+  make_named_model_ = [this, options](const std::string& name) { return make_model(options, name); };
+  first_model_name_ = options.model;
+  first_model_since_ = engine_->now();
+  if (options.switch_models.empty() && options.switch_rules.empty()) { // cannot switch unless the program asks
+    network_ = make_named_model_(options.model);
+  } else {
+    auto switcher = std::make_unique<models::SwitchingNetworkModel>(*engine_, make_named_model_, options.model);
+    switcher_ = switcher.get();
+    network_ = std::move(switcher);
+  }
   model_name_ = models::NetworkModelRegistry::find(options.model).name;
   parameters_ = parameters_by_model_.at(model_name_).get();
   parameter_values_ = parameters_->as_text();
   for (const std::string& name : options.switch_models)
-    network_->prepare(name);
-  if (not options.switch_size_model.empty())
-    network_->switch_by_size(options.switch_size_below, options.switch_size_model);
+    switcher_->prepare(name);
+  for (const models::SwitchRule& rule : options.switch_rules)
+    switcher_->add_rule(rule);
   for (const auto& [name, value] : options.model_parameters)
     if (not known_parameters_.contains(name))
       throw InputError("--param " + name + ": no parameter of that name in the run's models");
@@ -121,6 +129,31 @@ Simulation::Simulation(const SimulationOptions& options, int ranks, std::shared_
       [this, options](const std::string& algorithm, const Communicator& comm, const CollectiveCall& call) {
         return time_alone(options, algorithm, comm, call);
       });
+}
+
+models::SwitchingNetworkModel& Simulation::models()
+{
+  if (switcher_ == nullptr) {
+    auto switcher = std::make_unique<models::SwitchingNetworkModel>(*engine_, make_named_model_, first_model_name_,
+                                                                    std::move(network_), first_model_since_,
+                                                                    link_observers_, nic_observers_);
+    switcher_ = switcher.get();
+    network_ = std::move(switcher);
+    world_->set_network(*network_);
+  }
+  return *switcher_;
+}
+
+void Simulation::observe_nic(models::NicObserver& observer)
+{
+  nic_observers_.push_back(&observer);
+  network_->observe_nic(observer);
+}
+
+void Simulation::observe_links(models::LinkObserver& observer)
+{
+  link_observers_.push_back(&observer);
+  network_->observe_links(observer);
 }
 
 // The first model's parameters are checked strictly when it is the only one; under switching a --param needs only to

@@ -31,12 +31,11 @@ struct SimulationOptions {
   std::string model = "smpi";
   std::string model_parameter_file;                                  // "name = value" lines
   std::vector<std::pair<std::string, std::string>> model_parameters; // --param name=value
-  // Other models the run switches to (--pcontrol-models): made at the start, so that a wrong name is bad input;
-  // each --param then needs to be known by one of the run's models. mpisim_use_model may name any model.
+  // Other models the run switches to (--pcontrol-models, --switch): made at the start, so that a wrong name is bad
+  // input; each --param then needs to be known by one of the run's models. mpisim_use_model may name any model.
   std::vector<std::string> switch_models;
-  // --switch size<SIZE=MODEL: messages below SIZE bytes use MODEL (empty: no rule).
-  double switch_size_below = 0;
-  std::string switch_size_model;
+  // --switch size<4KiB=bxi,time<1.5s=bxi: automatic switches, by message size or by the date a send is posted.
+  std::vector<models::SwitchRule> switch_rules;
   std::string hostfile;
   std::vector<platform::HostId> rank_hosts; // explicit placement (rank i on rank_hosts[i]), before hostfile/order
   PlacementOrder placement = PlacementOrder::Platform;
@@ -66,8 +65,18 @@ public:
   World& world() { return *world_; }
   // The network model moving the job's messages (the storage model sends its requests and data through it too).
   models::NetworkModel& network() { return *network_; }
-  // The same, as the set of models the run may switch between (mpisim_use_model, MPI_Pcontrol).
-  models::SwitchingNetworkModel& models() { return *network_; }
+  // The same, as the set of models the run may switch between (mpisim_use_model, MPI_Pcontrol). A run built without
+  // switching (no --pcontrol-models, no --switch) gets its switcher here, at its first switch: until then its
+  // messages go straight to their model, with no switcher in between.
+  models::SwitchingNetworkModel& models();
+  // The switcher if the run has one (it may switch), else null.
+  const models::SwitchingNetworkModel* switcher() const { return switcher_; }
+  // Link observers of the network (--timeline-links), kept for the models a switch makes later.
+  void observe_links(models::LinkObserver& observer);
+  // NIC observers (--timeline NIC tracks, --portals-csv): the network's models, and the Portals runtime's NIC model
+  // (which asks for them).
+  void observe_nic(models::NicObserver& observer);
+  const std::vector<models::NicObserver*>& nic_observers() const { return nic_observers_; }
   const CollectiveLibrary& collectives() const { return *collectives_; }
   // The network model's registered name ("smpi", "fluid", ...): online runs mimic SMPI's internal messages under
   // "smpi".
@@ -88,7 +97,13 @@ private:
   // Each model's parameters, by model name (the first model's is parameters_).
   std::map<std::string, std::unique_ptr<models::Parameters>> parameters_by_model_;
   const models::Parameters* parameters_ = nullptr;
-  std::unique_ptr<models::SwitchingNetworkModel> network_;
+  std::unique_ptr<models::NetworkModel> network_; // the run's model, or the switcher holding the run's models
+  models::SwitchingNetworkModel* switcher_ = nullptr;
+  models::SwitchingNetworkModel::Factory make_named_model_;
+  std::string first_model_name_; // as --model gave it (mpisim_use_model compares names as given)
+  double first_model_since_ = 0;
+  std::vector<models::LinkObserver*> link_observers_;
+  std::vector<models::NicObserver*> nic_observers_;
   std::unique_ptr<World> world_;
   std::unique_ptr<CollectiveLibrary> collectives_;
   std::map<std::string, std::string> parameter_values_;

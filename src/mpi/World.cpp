@@ -21,7 +21,7 @@ std::vector<resources::CpuSpec> cpu_specs(const platform::Platform& platform)
 
 World::World(kernel::Engine& engine, const platform::Platform& platform, models::NetworkModel& network,
              std::vector<platform::HostId> rank_hosts, WorldSettings settings)
-    : engine_(engine), platform_(platform), network_(network), cpu_(engine, cpu_specs(platform)),
+    : engine_(engine), platform_(platform), network_(&network), cpu_(engine, cpu_specs(platform)),
       rank_hosts_(std::move(rank_hosts)), settings_(settings), mailboxes_(rank_hosts_.size())
 {
   std::vector<int> everyone(rank_hosts_.size());

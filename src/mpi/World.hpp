@@ -60,7 +60,9 @@ public:
 
   kernel::Engine& engine() { return engine_; }
   const platform::Platform& platform() const { return platform_; }
-  models::NetworkModel& network() { return network_; }
+  models::NetworkModel& network() { return *network_; }
+  // A switcher taking over the run's model (mpi::Simulation::models): the messages posted from then on go to it.
+  void set_network(models::NetworkModel& network) { network_ = &network; }
   resources::ComputeResources& cpu() { return cpu_; }
   const WorldSettings& settings() const { return settings_; }
   void set_polling(const PollingSettings& polling) { settings_.polling = polling; }
@@ -157,7 +159,7 @@ public:
 private:
   kernel::Engine& engine_;
   const platform::Platform& platform_;
-  models::NetworkModel& network_;
+  models::NetworkModel* network_;
   resources::ComputeResources cpu_;
   std::vector<platform::HostId> rank_hosts_;
   WorldSettings settings_;

@@ -54,11 +54,13 @@ class ReplayResult(Result):
     wall_seconds: float = 0.0  # real time the replay took
     # --fail, --fail-mtbf: the ranks that failed, in the order they did ({"rank": r, "time": seconds})
     failures: List[dict] = field(default_factory=list)
+    # --switch: simulated seconds under each network model (by the time rules; size rules count for nothing)
+    time_under_models: Dict[str, float] = field(default_factory=dict)
 
     def to_dict(self) -> dict:
         from mpisim import __version__
 
-        return {
+        out = {
             "mpisim_version": __version__,
             "simulated_time": self.simulated_time,
             "actions": self.actions,
@@ -70,6 +72,9 @@ class ReplayResult(Result):
             "failures": self.failures,
             "host": {"wall_seconds": self.wall_seconds},
         }
+        if self.time_under_models:
+            out["time_under_models"] = self.time_under_models
+        return out
 
 
 def convert(trace: str, output: str, otf2_host_speed: Optional[Union[str, float]] = None) -> int:
@@ -101,6 +106,7 @@ def replay(
     fail_mtbf: Optional[float] = None,
     seed: int = 1,
     otf2_host_speed: Optional[Union[str, float]] = None,
+    switch: Optional[str] = None,
 ) -> ReplayResult:
     """Replay a trace on a platform: a SimGrid time-independent trace (index file or single file), or an OTF2 archive
     (its anchor file NAME.otf2 or its folder; `otf2_host_speed`, such as "2Gf", turns the recorded time between MPI
@@ -110,7 +116,8 @@ def replay(
     chrome, paje, csv; `timeline_internals` adds the messages of collective algorithms, `timeline_links` the bandwidth
     each link carries over time; docs/timelines.md). `fail` ("RANK@TIME,...") and `fail_mtbf` (seconds, with `seed`)
     inject process failures (docs/failures.md): a failed rank's trace stops; ranks left waiting for it end in a
-    DeadlockError naming the failure."""
+    DeadlockError naming the failure. `switch` ("size<4KiB=bxi", "time<1.5s=bxi", ...) sends some messages through
+    another network model (docs/bxi.md); the result's `time_under_models` then gives the time under each."""
     if (timeline_format or timeline_internals or timeline_links) and not timeline:
         raise ValueError("timeline_format, timeline_internals and timeline_links need a timeline file")
     options = {
@@ -132,6 +139,8 @@ def replay(
         options["fail"] = fail
     if fail_mtbf is not None:
         options["fail_mtbf"] = fail_mtbf
+    if switch is not None:
+        options["switch"] = switch
     if timeline:
         options.update(timeline=timeline, timeline_format=timeline_format, timeline_internals=timeline_internals,
                        timeline_links=timeline_links)
@@ -151,6 +160,8 @@ def replay(
     }
     if fail is not None or fail_mtbf is not None:
         inputs.update(fail=fail, fail_mtbf=fail_mtbf, seed=seed)
+    if switch is not None:
+        inputs["switch"] = switch
     if timeline:
         inputs["timeline"] = os.path.abspath(timeline)
     return ReplayResult(
@@ -164,6 +175,7 @@ def replay(
                               for d in raw["collective_decisions"]],
         wall_seconds=wall_seconds,
         failures=[dict(f) for f in raw["failures"]],
+        time_under_models=dict(raw["time_under_models"]),
     )
 
 

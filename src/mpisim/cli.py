@@ -105,6 +105,9 @@ def _print_summary(result, out=sys.stdout) -> None:
               f"{r.finish:>12.6f}{'  failed' if r.failed else ''}", file=out)
     for failure in result.failures:
         print(f"Process failure: rank {failure['rank']} at {failure['time']:.9f} s (its trace stopped there)", file=out)
+    if result.time_under_models:
+        print("Time under each model:" + "".join(f" {model} {seconds:.6f} s"
+                                                 for model, seconds in result.time_under_models.items()), file=out)
     _print_decisions(result.collective_decisions, out)
 
 

@@ -109,6 +109,7 @@ class Panel:
     message_rows: "object"  # (source row, destination row, start, end) per message
     calls: int
     links: List[Tuple[str, "object", "object"]] = None  # (name, dates, bytes per second from each date) per link
+    row_name: str = "rank"  # what a row is: a rank, or a node's NIC (NIC tracks of a bxi run)
 
 
 def _panel(timeline: Timeline, label: str, operations: List[str], ranks: Optional[Sequence[int]],
@@ -331,7 +332,7 @@ def _draw(panels: List[Panel], operations: List[str], output: str, t0: float, t1
         ax.set_xlim(t0, t1)
         ax.set_ylim(rows - 0.5, -0.5)
         ax.set_title(panel.label, loc="left", fontsize=10)
-        ax.set_ylabel("rank")
+        ax.set_ylabel(panel.row_name)
         ranks = panel.ranks
         if rows <= 40:
             ax.set_yticks(range(rows))
@@ -632,6 +633,8 @@ def plot(timelines: Sequence[Timeline], output: str, labels: Optional[Sequence[s
     selection = parse_links(links)
     for panel, timeline in zip(panels, timelines):
         panel.links = _link_series(timeline, selection, start, end, t1)
+        if timeline.format in ("nic", "portals-csv"):
+            panel.row_name = "NIC (node)"
     if output.lower().endswith((".html", ".htm")):
         _write_html(panels, operations, output, t0, t1, messages, size, title)
     else:
@@ -639,6 +642,14 @@ def plot(timelines: Sequence[Timeline], output: str, labels: Optional[Sequence[s
 
 
 def plot_files(paths: Sequence[str], output: str, **options) -> None:
-    """`mpisim gantt`: reads the timelines (format by extension) and draws them, labelled by file name."""
-    timelines = [read_timeline(path) for path in paths]
-    plot(timelines, output, labels=[os.path.basename(p) for p in paths], **options)
+    """`mpisim gantt`: reads the timelines (format by extension; a `--portals-csv` file by its header) and draws them,
+    labelled by file name. One timeline of a bxi run, with NIC tracks, is drawn as two panels: the ranks (MPI and
+    Portals calls) above, the NICs (PCIe transfers, messages on the wire, ACKs) below, on one time axis."""
+    from mpisim.timeline import is_portals_csv, nic_timeline, read_portals_csv
+
+    timelines = [read_portals_csv(path) if is_portals_csv(path) else read_timeline(path) for path in paths]
+    labels = [os.path.basename(p) for p in paths]
+    if len(timelines) == 1 and nic_timeline(timelines[0]) is not None:
+        timelines.append(nic_timeline(timelines[0]))
+        labels = [labels[0] + ": ranks", labels[0] + ": NICs"]
+    plot(timelines, output, labels=labels, **options)

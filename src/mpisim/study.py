@@ -220,7 +220,7 @@ def cmd_study_coll(args: argparse.Namespace) -> int:
 
 def add_study_command(sub) -> None:
     study = sub.add_parser("study", help="parameter studies (`mpisim study coll --help`, `mpisim study resilience "
-                                         "--help`)")
+                                         "--help`, `mpisim study io --help`, `mpisim study flow-control --help`)")
     kinds = study.add_subparsers(dest="study", required=True)
     p = kinds.add_parser("coll", help="time a collective for every algorithm over sizes and communicator sizes",
                          description="Times one call of OPERATION for each algorithm (and MPI library selector) "
@@ -248,3 +248,6 @@ def add_study_command(sub) -> None:
     from mpisim.io_study import add_io_command
 
     add_io_command(kinds)
+    from mpisim.flow_control_study import add_flow_control_command
+
+    add_flow_control_command(kinds)

@@ -47,6 +47,8 @@ class Timeline:
     provenance: Dict[str, str] = field(default_factory=dict)
     links: "object" = None  # pandas.DataFrame (LINK_COLUMNS); set to an empty one when None
     events: "object" = None  # pandas.DataFrame (EVENT_COLUMNS), in date order; set to an empty one when None
+    # The NIC tracks of a bxi run (CALL_COLUMNS, "rank" being the node, "operation" the step: PTL_PUT, ...), or None
+    nics: "object" = None
 
     def __post_init__(self):
         if self.links is None:
@@ -295,6 +297,7 @@ class _ChromeEvents:
         self.flow_kinds: Dict[Tuple, int] = {}
         self.flow_names: Dict[object, int] = {}
         self.links = _Links()  # counter events named "link NAME" (mpisim's --timeline-links)
+        self.nic_pid: Optional[int] = None  # the process named "NICs" (mpisim's NIC tracks), kept apart
         self.events = _Events()  # instant events of categories failure and attempt
 
     def _thread(self, value) -> int:
@@ -370,6 +373,8 @@ class _ChromeEvents:
                 args = dict(begin.get("args") or {})
                 args.update(event.get("args") or {})
                 self._call(begin, float(begin["ts"]), float(event["ts"]) - float(begin["ts"]), args)
+        elif phase == "M" and event.get("name") == "process_name" and (event.get("args") or {}).get("name") == "NICs":
+            self.nic_pid = self._thread(event.get("pid", 0))
         elif phase == "C" and str(event.get("name", "")).startswith("link "):
             args = event.get("args") or {}
             self.links.add(event["name"][5:], float(event["ts"]) * 1e-6, args.get("used", 0.0), args.get("flows"))
@@ -414,11 +419,18 @@ class _ChromeEvents:
 
     def timeline(self, path: str) -> Timeline:
         calls = self.calls.frame()
+        nics = None
+        if self.nic_pid is not None:
+            on_nic = _numpy(self.pids, "int64") == self.nic_pid
+            nics = calls[on_nic].reset_index(drop=True)
+            calls = calls[~on_nic].reset_index(drop=True)
+            kept = array("q", _numpy(self.pids, "int64")[~on_nic].tolist())
+            self.pids, self.tids = kept, array("q", _numpy(self.tids, "int64")[~on_nic].tolist())
         # One process per rank (and a single thread each) rather than one thread per rank: ranks are the pids.
         if len(set(self.tids)) == 1 and len(set(self.pids)) > 1:
             calls["rank"] = _numpy(self.pids, "int64")
         return Timeline(path, "chrome", calls, self._messages(), self.provenance, self.links.frame(),
-                        self.events.frame())
+                        self.events.frame(), nics)
 
 
 def _blocks(path: str, size: int = 8 << 20):
@@ -625,6 +637,37 @@ def read_csv(path: str) -> Timeline:
     else:
         messages = _Messages().frame()
     return Timeline(path, "csv", calls, messages, _csv_provenance(path), _csv_links(path), _csv_events(path))
+
+
+PORTALS_CSV_HEADER = "type,nid,peer_nid,process,peer_process,bytes,start,end,operation"
+
+
+def is_portals_csv(path: str) -> bool:
+    """A file written by `mpisim run --portals-csv`."""
+    try:
+        with open(path) as stream:
+            return stream.readline().strip() == PORTALS_CSV_HEADER
+    except (OSError, UnicodeDecodeError):
+        return False
+
+
+def read_portals_csv(path: str) -> Timeline:
+    """The NIC model's Portals-level operations (`--portals-csv`) as a timeline whose tracks are the NICs: "rank" is the
+    node (NID), "operation" the step's type (PTL_PUT, PCI_DMA_PAYLOAD, ...), "peer" the other node."""
+    import pandas as pd
+
+    raw = pd.read_csv(path)
+    calls = pd.DataFrame({"rank": raw["nid"], "operation": raw["type"].astype("category"), "start": raw["start"],
+                          "end": raw["end"], "duration": raw["end"] - raw["start"], "peer": raw["peer_nid"],
+                          "bytes": raw["bytes"], "tag": -1, "communicator": -1, "actions": 1})
+    return Timeline(path, "portals-csv", calls, _Messages().frame())
+
+
+def nic_timeline(timeline: Timeline) -> Optional[Timeline]:
+    """The NIC tracks of a timeline (a bxi run's --timeline), as a timeline of their own; None when it has none."""
+    if timeline.nics is None or len(timeline.nics) == 0:
+        return None
+    return Timeline(timeline.path, "nic", timeline.nics, _Messages().frame())
 
 
 def links_path(path: str) -> str:

@@ -343,7 +343,9 @@ ReplayResult replay(const ReplayOptions& options)
   for (mpi::Observer* observer : options.observers)
     simulation.world().add_observer(*observer);
   for (models::LinkObserver* observer : options.link_observers)
-    simulation.world().network().observe_links(*observer);
+    simulation.observe_links(*observer);
+  for (models::NicObserver* observer : options.nic_observers)
+    simulation.observe_nic(*observer);
   // In the trace's order, so that their contexts are deterministic.
   for (size_t i = 0; i < traces.communicators().size(); ++i)
     trace_communicators.push_back(
@@ -372,6 +374,8 @@ ReplayResult replay(const ReplayOptions& options)
   result.fingerprint = simulation.engine().fingerprint();
   result.model_parameters = simulation.model_parameters();
   result.collective_decisions = simulation.collectives().automatic_decisions();
+  if (const models::SwitchingNetworkModel* switcher = simulation.switcher())
+    result.time_under_models = switcher->time_under_each(result.simulated_time);
   return result;
 }
 

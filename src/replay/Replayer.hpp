@@ -26,6 +26,7 @@ struct ReplayOptions {
   TraceFormatOptions format;             // OTF2: the host speed that turns recorded computation time into flops
   std::vector<mpi::Observer*> observers; // told about every replayed action and every message (not owned)
   std::vector<models::LinkObserver*> link_observers; // told about link bandwidth over time (not owned)
+  std::vector<models::NicObserver*> nic_observers;   // told about the NIC model's steps (--model bxi; not owned)
 };
 
 struct RankStats {
@@ -46,6 +47,8 @@ struct ReplayResult {
   std::map<std::string, std::string> model_parameters;
   std::vector<mpi::AutomaticDecision> collective_decisions; // --coll-selector automatic
   std::vector<mpi::FailureAt> failures;                     // --fail, --fail-mtbf: the ranks that failed, when
+  // --switch: simulated seconds under each model (time rules; size rules count for nothing), else empty.
+  std::vector<std::pair<std::string, double>> time_under_models;
 };
 
 // Throws InputError for bad input, DeadlockError when the trace deadlocks.

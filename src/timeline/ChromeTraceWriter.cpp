@@ -11,6 +11,10 @@
 // in a second process (pid 1, "links"), with args used (bytes per second) and flows: Perfetto draws one counter track
 // per link and argument.
 //
+// NIC models (bxi) add a third process (pid 2, "NICs"), one thread per node ("NIC N"): a complete event per PCIe
+// transfer and message on the wire, named after its type (PTL_PUT, PCI_DMA_PAYLOAD, ...; category "nic"), with args
+// operation (the type), peer (the other node), bytes, process, peer_process and id; a retransmission is an instant.
+//
 // A rank's failure is an instant event ("ph":"i", "s":"t") named "failure" (category "failure") on its track at its
 // date; its track has no slice after it. A restarted run's attempts are global instant events (category "attempt"):
 // "attempt K ends" at the abort date (args: attempt, outcome) and "attempt K starts" at its start (args: attempt).
@@ -22,6 +26,7 @@
 #include "timeline/TimelineWriter.hpp"
 
 #include <cstring>
+#include <set>
 
 namespace mpisim::timeline {
 
@@ -89,10 +94,37 @@ public:
     out_.text(",\"args\":{\"used\":").number(usage.used).text(",\"flows\":").integer(usage.flows).text("}}\n");
   }
 
+  void nic(const models::NicRecord& record) override
+  {
+    if (nics_.empty()) {
+      out_.text(",{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":2,\"args\":{\"name\":\"NICs\"}}\n");
+      out_.text(",{\"name\":\"process_sort_index\",\"ph\":\"M\",\"pid\":2,\"args\":{\"sort_index\":2}}\n");
+    }
+    nics_.insert(record.node);
+    const char* name = models::nic_event_name(record.event);
+    const int64_t start = to_nanoseconds(record.start);
+    out_.text(",{\"name\":\"").text(name).text("\",\"cat\":\"nic\",\"ph\":");
+    if (record.event == models::NicEvent::Retransmission)
+      out_.text("\"i\",\"s\":\"t\",\"pid\":2,\"tid\":").integer(record.node);
+    else
+      out_.text("\"X\",\"pid\":2,\"tid\":").integer(record.node);
+    out_.text(",\"ts\":").scaled(start, 3);
+    if (record.event != models::NicEvent::Retransmission)
+      out_.text(",\"dur\":").scaled(to_nanoseconds(record.end) - start, 3);
+    out_.text(",\"args\":{\"operation\":\"").text(name).text("\",\"peer\":").integer(record.peer);
+    out_.text(",\"bytes\":").number(record.bytes).text(",\"tag\":-1,\"communicator\":-1");
+    out_.text(",\"process\":").integer(record.process).text(",\"peer_process\":").integer(record.peer_process);
+    out_.text(",\"id\":").integer(static_cast<int64_t>(record.operation)).text("}}\n");
+  }
+
   void finish() override
   {
     binder_.finish(started_, ended_);
     write_flows();
+    for (const platform::HostId node : nics_) {
+      out_.text(",{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":2,\"tid\":").integer(node);
+      out_.text(",\"args\":{\"name\":\"NIC ").integer(node).text("\"}}\n");
+    }
     for (int rank = 0; rank < ranks_; ++rank) {
       out_.text(",{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":0,\"tid\":").integer(rank);
       out_.text(",\"args\":{\"name\":\"rank ").integer(rank).text("\"}}\n");
@@ -154,6 +186,7 @@ private:
   std::vector<Flow> started_, ended_;
   int ranks_ = 0;
   bool links_seen_ = false;
+  std::set<platform::HostId> nics_; // nodes whose NIC has a track
 };
 
 const RegisterTimelineWriter kRegisterChrome({

@@ -38,6 +38,14 @@ options::OptionTable<TimelineOptions> make_table()
                             "fluid)",
                     .keyword = "timeline_links"},
                    [](Target& o, const OptionValue& v) { o.links = std::get<bool>(v); }});
+  table.push_back({{.name = "--portals-csv",
+                    .type = ValueType::Text,
+                    .metavar = "FILE",
+                    .help = "write the BXI NIC model's Portals-level operations (PCIe transfers, messages on the wire, "
+                            "ACKs, retransmissions) to FILE as CSV (docs/bxi.md)",
+                    .front_ends = options::Run,
+                    .keyword = "portals_csv"},
+                   [](Target& o, const OptionValue& v) { o.portals_csv = std::get<std::string>(v); }});
   return table;
 }
 

@@ -24,6 +24,8 @@ struct TimelineOptions {
   bool internals = false;
   // Also the bandwidth each link carries over time (the network model's reports, see models::LinkObserver).
   bool links = false;
+  // --portals-csv FILE (mpisim run): the NIC model's Portals-level operations as CSV (timeline/PortalsCsvWriter.hpp).
+  std::string portals_csv;
   // What produced the file (mpisim version, inputs, model, parameters), written into it as the format allows.
   std::vector<std::pair<std::string, std::string>> provenance;
 };
@@ -31,8 +33,10 @@ struct TimelineOptions {
 // Receives calls (when they end) and messages (when they arrive) as an mpi::Observer, and link bandwidth changes as a
 // models::LinkObserver (when registered: TimelineOptions::links), and writes them. Writers stream or buffer compactly;
 // the order they write in depends only on the order of the reports, so equal runs give equal files.
-class TimelineWriter : public mpi::Observer, public models::LinkObserver {
+// NIC models (bxi) report their steps as a models::NicObserver: writers that draw NIC tracks override nic().
+class TimelineWriter : public mpi::Observer, public models::LinkObserver, public models::NicObserver {
 public:
+  void nic(const models::NicRecord&) override {}
   // Completes the file: writes what is buffered and the trailer, and closes it. Called once, after the simulation
   // (also after a failed one, so a deadlock's timeline shows what happened up to it). Throws InputError when the file
   // cannot be written.

@@ -906,8 +906,7 @@ TEST(models_switching, MessagesKeepTheModelOfTheirPost)
 TEST(models_switching, SmallMessagesBySize)
 {
   mpi::SimulationOptions o = bxi_options("fluid");
-  o.switch_size_below = 4096;
-  o.switch_size_model = "bxi";
+  o.switch_rules = models::parse_switch_rules("size<4KiB=bxi");
   o.switch_models = {"bxi"};
   {
     mpi::Simulation simulation(o, 2);
@@ -917,4 +916,115 @@ TEST(models_switching, SmallMessagesBySize)
     mpi::Simulation simulation(o, 2);
     EXPECT_NEAR(exchange(simulation, 100000).receive_returns, 102e-6, 1e-12);
   }
+}
+
+namespace {
+// Rank 0 sends 8 B to rank 1 at 0 and again at 10 us; the dates the two receives return.
+std::pair<double, double> two_messages(mpi::Simulation& simulation)
+{
+  std::pair<double, double> received{-1, -1};
+  simulation.world().launch([&](mpi::Rank& rank) {
+    const mpi::Communicator& world = rank.world().comm_world();
+    if (rank.world_rank() == 0) {
+      rank.send(world, 1, 0, 8);
+      rank.sleep(10e-6 - rank.world().engine().now());
+      rank.send(world, 1, 0, 8);
+    } else {
+      rank.recv(world, 0, 0, 8);
+      received.first = rank.world().engine().now();
+      rank.recv(world, 0, 0, 8);
+      received.second = rank.world().engine().now();
+    }
+  });
+  simulation.engine().run();
+  return received;
+}
+} // namespace
+
+// --switch time<1us=bxi: the send posted at 0 goes through bxi (its PUT at 2.718 us), the one posted at 10 us through
+// fluid (2 us + 8 B / 1 GB/s: 12.008 us). Until 1 us the run is under bxi, then under fluid: 1 and 19 us of 20.
+TEST(models_switching, MessagesByPostDate)
+{
+  mpi::SimulationOptions o = bxi_options("fluid");
+  o.switch_rules = models::parse_switch_rules("time<1us=bxi");
+  o.switch_models = {"bxi"};
+  mpi::Simulation simulation(o, 2);
+  const auto [first, second] = two_messages(simulation);
+  EXPECT_NEAR(first, 2.718e-6, 1e-12);
+  EXPECT_NEAR(second, 12.008e-6, 1e-12);
+  const auto spent = simulation.switcher()->time_under_each(20e-6);
+  ASSERT_EQ(spent.size(), 2u);
+  EXPECT_EQ(spent[1].first, "bxi");
+  EXPECT_NEAR(spent[0].second, 19e-6, 1e-15);
+  EXPECT_NEAR(spent[1].second, 1e-6, 1e-15);
+}
+
+// A window 5us<=time<15us=bxi: the first message (posted at 0) under fluid, 2.008 us; the second under bxi, 10 +
+// 2.718 = 12.718 us; the run is under bxi from 5 to 15 us. A size rule first wins over it: size<4B=smpi holds
+// neither (8 B), size<16B=fluid both.
+TEST(models_switching, WindowOfSimulatedTime)
+{
+  mpi::SimulationOptions o = bxi_options("fluid");
+  o.switch_rules = models::parse_switch_rules("5us<=time<15us=bxi");
+  o.switch_models = {"bxi"};
+  {
+    mpi::Simulation simulation(o, 2);
+    const auto [first, second] = two_messages(simulation);
+    EXPECT_NEAR(first, 2.008e-6, 1e-12);
+    EXPECT_NEAR(second, 12.718e-6, 1e-12);
+    const auto spent = simulation.switcher()->time_under_each(20e-6);
+    EXPECT_NEAR(spent[0].second, 10e-6, 1e-15);
+    EXPECT_NEAR(spent[1].second, 10e-6, 1e-15);
+  }
+  o.switch_rules = models::parse_switch_rules("size<16B=fluid,5us<=time<15us=bxi");
+  {
+    mpi::Simulation simulation(o, 2);
+    EXPECT_NEAR(two_messages(simulation).second, 12.008e-6, 1e-12);
+  }
+}
+
+TEST(models_switching, RulesParsed)
+{
+  const auto rules = models::parse_switch_rules("size<4KiB=bxi,1s<=time<2.5s=smpi,size>=1MiB=fluid");
+  ASSERT_EQ(rules.size(), 3u);
+  EXPECT_EQ(rules[0].key, models::SwitchRule::Key::Size);
+  EXPECT_EQ(rules[0].from, 0);
+  EXPECT_EQ(rules[0].below, 4096);
+  EXPECT_EQ(rules[1].key, models::SwitchRule::Key::Time);
+  EXPECT_EQ(rules[1].from, 1);
+  EXPECT_EQ(rules[1].below, 2.5);
+  EXPECT_EQ(rules[1].model, "smpi");
+  EXPECT_EQ(rules[2].from, 1048576);
+  EXPECT_TRUE(std::isinf(rules[2].below));
+  for (const char* bad : {"size>4KiB=bxi", "size<4KiB", "speed<1=bxi", "2s<=time<1s=bxi", "time<=1s=bxi", "size<=bxi",
+                          "1s<time<2s=bxi", ""})
+    EXPECT_THROW(models::parse_switch_rules(bad), InputError) << bad;
+}
+
+// A run built without switching has no switcher until the program switches (mpisim_use_model): its messages go to
+// the model directly; the first switch puts one in place, and messages posted before keep their model.
+TEST(models_switching, SwitcherOnlyWhenTheRunSwitches)
+{
+  const mpi::SimulationOptions o = options("cluster:2,bw=1GBps,lat=1us", "fluid");
+  mpi::Simulation plain(o, 2);
+  EXPECT_EQ(plain.switcher(), nullptr);
+  mpi::Simulation simulation(o, 2);
+  double receive_returns = -1;
+  simulation.world().launch([&](mpi::Rank& rank) {
+    const mpi::Communicator& world = rank.world().comm_world();
+    if (rank.world_rank() == 0) {
+      rank.send(world, 1, 0, 1000); // fluid, detached: its transfer starts at the match
+    } else {
+      rank.sleep(5e-6);
+      simulation.models().use("bxi");
+      rank.recv(world, 0, 0, 1000);
+      receive_returns = rank.world().engine().now();
+    }
+  });
+  simulation.engine().run();
+  ASSERT_NE(simulation.switcher(), nullptr);
+  EXPECT_NEAR(receive_returns, 8e-6, 1e-12); // as in MessagesKeepTheModelOfTheirPost
+  const auto spent = simulation.switcher()->time_under_each(10e-6);
+  ASSERT_EQ(spent.size(), 2u);
+  EXPECT_NEAR(spent[0].second, 5e-6, 1e-15);
 }

@@ -3,6 +3,7 @@ model's equations (docs/bxi.md), a retransmission, the flow-control limit, and t
 
 from __future__ import annotations
 
+import json
 import os
 import re
 
@@ -338,3 +339,107 @@ def test_switch_by_size(built):
     assert float(re.search(r"^t pong ([\d.]+)$", done.stdout, re.M).group(1)) == pytest.approx(5.436, abs=2e-3)
     bad = mpisim("run", "-np", "2", "--platform", PLATFORM, "--switch", "size>4KiB=bxi", built["mpi_pingpong"])
     assert bad.returncode == 2 and "size<SIZE=MODEL" in bad.stderr
+    assert len(bad.stderr.strip().splitlines()) == 1, bad.stderr
+
+
+# --switch in replay, by the date a send is posted: rank 0 computes 10 us (10 000 flops at 1 Gf), then sends 8 B.
+# Under fluid the receive ends at 10 + 2 + 0.008 = 12.008 us; under bxi at 10 + 2.718 = 12.718 us (the eager PUT).
+# The time under each model is the window's part of the run.
+@pytest.mark.parametrize("rule, end, bxi_time", [
+    ("time<5us=bxi", 12.008, 5.0),           # posted at 10 us: out of the window
+    ("5us<=time<15us=bxi", 12.718, 7.718),   # in it: bxi from 5 us to the end
+    ("time>=10us=bxi", 12.718, 2.718),       # the window starts at the post itself
+    ("size<4KiB=bxi", 12.718, 0.0),          # by size: no time under bxi is counted
+])
+def test_replay_switch(tmp_path, rule, end, bxi_time):
+    trace = tmp_path / "trace.txt"
+    trace.write_text("0 init\n0 compute 10000\n0 send 1 0 8\n0 finalize\n1 init\n1 recv 0 0 8\n1 finalize\n")
+    done = mpisim("replay", str(trace), "--platform", PLATFORM, "--model", "fluid", "--switch", rule, *PARAMS,
+                  "--json")
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert result["simulated_time"] * 1e6 == pytest.approx(end, abs=1e-6)
+    assert result["time_under_models"]["bxi"] * 1e6 == pytest.approx(bxi_time, abs=1e-6)
+    assert sum(result["time_under_models"].values()) * 1e6 == pytest.approx(end, abs=1e-6)
+    bad = mpisim("replay", str(trace), "--platform", PLATFORM, "--switch", "time<1s=no-such-model")
+    assert bad.returncode == 2 and "no-such-model" in bad.stderr
+
+
+# Portals-level tracing: a 4096 B Put (DMA) under the worked example's parameters. Each step of docs/bxi.md's table is
+# a row of --portals-csv, dated by hand (microseconds): the command's write (0 to 0.110); the DMA read (from the
+# transmit stage's end, 0.310, for 100 ns + 409.6 ns); the Put on the wire from the first packet's read (0.4612) to
+# its last byte at the target (+ 4.196 + 2); the target's background write of the payload from the PUT (7.0084, no
+# latency: 409.6 ns); the Portals ACK from the target's transmit stage (7.2084) to the initiator (+ 0.1 + 2). (The
+# initiator's E2E ACK of it leaves at the ACK event, 9.6084, as the program ends: a step is written once its last byte
+# has left, which the run does not reach.) The --timeline file has the same steps on NIC tracks, and `mpisim gantt`
+# draws the ranks and the NICs of the run.
+def test_portals_csv_and_nic_tracks(built, tmp_path):
+    csv, trace, picture = tmp_path / "nic.csv", tmp_path / "run.json", tmp_path / "both.png"
+    done = mpisim("run", "-np", "2", "--platform", PLATFORM, "--model", "bxi", "--no-compute-time", "--wtime-delay",
+                  "0", "--quiet", *PARAMS, "--portals-csv", str(csv), "--timeline", str(trace),
+                  built["transfer_timing"], "put", "4096")
+    assert done.returncode == 0, done.stderr
+    lines = csv.read_text().splitlines()
+    assert lines[0] == "type,nid,peer_nid,process,peer_process,bytes,start,end,operation"
+    rows = [line.split(",") for line in lines[1:]]
+    steps = {(r[0], int(r[1]), int(r[2])): (float(r[5]), float(r[6]) * 1e6, float(r[7]) * 1e6) for r in rows}
+    expected = {
+        ("PCI_COMMAND", 0, 0): (100, 0.0, 0.110),
+        ("PCI_DMA_PAYLOAD", 0, 0): (4096, 0.310, 0.8196),
+        ("PTL_PUT", 0, 1): (4196, 0.4612, 6.6572),
+        ("PCI_PAYLOAD_WRITE", 1, 1): (4096, 7.0084, 7.418),
+        ("PTL_ACK", 1, 0): (100, 7.2084, 9.3084),
+    }
+    for key, (size, start, end) in expected.items():
+        assert key in steps, (key, lines)
+        assert steps[key][0] == size, key
+        assert steps[key][1] == pytest.approx(start, abs=1e-6), key
+        assert steps[key][2] == pytest.approx(end, abs=1e-6), key
+    assert len(rows) == len(expected) and all(r[3] == "0" and r[4] == "1" for r in rows)  # rank 0's Put to rank 1
+
+    from mpisim.timeline import read_timeline
+    timeline = read_timeline(str(trace))
+    assert sorted(timeline.nics["operation"].astype(str).unique()) == sorted({k[0] for k in expected})
+    put = timeline.nics[timeline.nics["operation"] == "PTL_PUT"].iloc[0]
+    assert (put["rank"], put["peer"]) == (0, 1) and put["start"] * 1e6 == pytest.approx(0.4612, abs=1e-3)  # whole ns
+    assert set(timeline.calls["rank"]) == {0, 1}  # the ranks' tracks keep only the ranks' calls
+    drawn = mpisim("gantt", str(trace), "-o", str(picture))
+    assert drawn.returncode == 0 and picture.stat().st_size > 0, drawn.stderr
+    from mpisim.timeline import read_portals_csv
+    from_csv = read_portals_csv(str(csv)).calls
+    assert sorted(from_csv["operation"].astype(str)) == sorted(k[0] for k in expected)
+    drawn = mpisim("gantt", str(trace), str(csv), "-o", str(tmp_path / "two.png"))
+    assert drawn.returncode == 0, drawn.stderr
+
+
+# examples/osu/osu_pt2pt.c under bxi with the worked example's parameters: half a round trip of an eager ping-pong is
+# one PUT date, COMMAND + TX + 2 us + (S + 100 B) / 1 GB/s + RX: 2.711 us for 1 B, 2.718 us for 8 B.
+def test_osu_latency_example(tmp_path):
+    binary = str(tmp_path / "osu_pt2pt")
+    done = mpisim("cc", "-O2", repo_path("examples", "osu", "osu_pt2pt.c"), "-o", binary)
+    if done.returncode != 0:
+        pytest.skip(done.stderr.strip().splitlines()[-1])
+    run = mpisim("run", "-np", "2", "--platform", PLATFORM, "--model", "bxi", *PARAMS, "--no-compute-time",
+                 "--wtime-delay", "0", "--quiet", binary, "latency", "8", "50")
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert lines[0] == "# latency: size us"
+    latency = {int(size): float(us) for size, us in (line.split() for line in lines[1:])}
+    assert sorted(latency) == [1, 2, 4, 8]
+    for size, us in latency.items():
+        assert us == pytest.approx(COMMAND + TX + 2.0 + (size + 100) / 1e3 + RX, abs=2e-3), size
+
+
+# Replay under bxi draws the NIC tracks too: the 8 B send posted at 10 us has its command written from 10 to 10.110
+# us, and is on the wire from 10.310 to 10.310 + 0.108 + 2 = 12.418 us (an eager Put, inline).
+def test_replay_nic_tracks(tmp_path):
+    trace, timeline_file = tmp_path / "trace.txt", tmp_path / "run.json"
+    trace.write_text("0 init\n0 compute 10000\n0 send 1 0 8\n0 finalize\n1 init\n1 recv 0 0 8\n1 finalize\n")
+    done = mpisim("replay", str(trace), "--platform", PLATFORM, "--model", "bxi", *PARAMS, "--timeline",
+                  str(timeline_file))
+    assert done.returncode == 0, done.stderr
+    from mpisim.timeline import read_timeline
+    nics = read_timeline(str(timeline_file)).nics
+    steps = {str(r.operation): (r.rank, r.peer, r.start * 1e6, r.end * 1e6) for r in nics.itertuples()}
+    assert steps["PCI_COMMAND"] == pytest.approx((0, 0, 10.0, 10.110), abs=1e-3)
+    assert steps["PTL_PUT"] == pytest.approx((0, 1, 10.310, 12.418), abs=1e-3)

@@ -1,7 +1,6 @@
 #include "online/options/RunnerOptions.hpp"
 
 #include "common/Errors.hpp"
-#include "common/Units.hpp"
 #include "mpi/Placement.hpp"
 #include "mpi/RunOptions.hpp"
 #include "timeline/TimelineOptionTable.hpp"
@@ -54,19 +53,6 @@ void set_pcontrol_models(Target& o, const std::string& text)
     o.online.pcontrol_models[level] = model;
     o.simulation.switch_models.push_back(model);
   }
-}
-
-// "size<4KiB=bxi": messages below the size use the model.
-void set_size_switch(Target& o, const std::string& rule)
-{
-  const size_t less = rule.find('<');
-  const size_t equal = rule.find('=');
-  if (less == std::string::npos || rule.substr(0, less) != "size" || equal == std::string::npos || equal < less ||
-      equal + 1 == rule.size())
-    throw InputError("--switch: '" + rule + "' is not size<SIZE=MODEL (size<4KiB=bxi)");
-  o.simulation.switch_size_below = units::parse_size(rule.substr(less + 1, equal - less - 1));
-  o.simulation.switch_size_model = rule.substr(equal + 1);
-  o.simulation.switch_models.push_back(o.simulation.switch_size_model);
 }
 
 OptionTable<Target> own_options()
@@ -243,14 +229,6 @@ OptionTable<Target> own_options()
                     .front_ends = options::Run,
                     .keyword = "pcontrol_models"},
                    [](Target& o, const OptionValue& v) { set_pcontrol_models(o, std::get<std::string>(v)); }});
-  table.push_back({{.name = "--switch",
-                    .type = ValueType::Text,
-                    .metavar = "size<SIZE=M",
-                    .help = "messages below SIZE bytes use network model M, the others the current model "
-                            "(size<4KiB=bxi; docs/bxi.md)",
-                    .front_ends = options::Run,
-                    .keyword = "switch"},
-                   [](Target& o, const OptionValue& v) { set_size_switch(o, std::get<std::string>(v)); }});
   table.push_back({{.name = "--tag-output",
                     .type = ValueType::Flag,
                     .help = "prefix each line the program writes on stdout or stderr with the writing rank: [3] ...",

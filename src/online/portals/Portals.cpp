@@ -313,6 +313,8 @@ Portals::Portals(Runtime& runtime) : runtime_(runtime)
   }
   fabric_ = std::make_unique<models::bxi::BxiFabric>(simulation.engine(), simulation.platform(),
                                                      models::bxi::read_bxi_settings(*parameters));
+  for (models::NicObserver* observer : simulation.nic_observers()) // --timeline NIC tracks, --portals-csv
+    fabric_->observe(*observer);
   // NIDs are the nodes (hosts); PIDs number the ranks of a node in rank order.
   const mpi::World& world = simulation.world();
   const int ranks = world.size();

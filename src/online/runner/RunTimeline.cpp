@@ -58,12 +58,19 @@ RunTimeline::RunTimeline(const RunnerOptions& options, mpi::Simulation& simulati
     : runtime_(runtime)
 {
   timeline::TimelineOptions settings = options.timeline;
+  if (not settings.portals_csv.empty()) {
+    portals_csv_ = std::make_unique<timeline::PortalsCsvWriter>(settings.portals_csv);
+    simulation.observe_nic(*portals_csv_);
+  }
+  if (settings.path.empty())
+    return;
   settings.provenance = timeline_provenance(options);
   writer_ = timeline::open_timeline(settings, settings.format);
   report_attempts(*writer_, previous, start);
   simulation.world().add_observer(*writer_);
   if (settings.links)
-    simulation.world().network().observe_links(*writer_);
+    simulation.observe_links(*writer_);
+  simulation.observe_nic(*writer_);
   reporter_ = std::make_unique<CallReporter>(simulation.world());
   reporter_->set_on_abrupt_end([this] { finish(); });
   runtime.set_call_reporter(reporter_.get());
@@ -71,6 +78,14 @@ RunTimeline::RunTimeline(const RunnerOptions& options, mpi::Simulation& simulati
 
 void RunTimeline::finish()
 {
+  if (portals_csv_ != nullptr) {
+    try {
+      portals_csv_->finish();
+    } catch (const std::exception& error) {
+      std::cerr << "mpisim run: --portals-csv: " << printable_text(error.what()) << "\n";
+    }
+    portals_csv_.reset();
+  }
   if (writer_ == nullptr)
     return;
   runtime_.set_call_reporter(nullptr);

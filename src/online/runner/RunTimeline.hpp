@@ -6,6 +6,7 @@
 #include "online/runtime/CallReporter.hpp"
 #include "online/runtime/Runtime.hpp"
 
+#include "timeline/PortalsCsvWriter.hpp"
 #include "timeline/TimelineWriter.hpp"
 
 #include <memory>
@@ -24,7 +25,8 @@ public:
   void finish();
 
 private:
-  std::unique_ptr<timeline::TimelineWriter> writer_;
+  std::unique_ptr<timeline::TimelineWriter> writer_;        // --timeline (null: none)
+  std::unique_ptr<timeline::PortalsCsvWriter> portals_csv_; // --portals-csv (null: none)
   std::unique_ptr<CallReporter> reporter_;
   Runtime& runtime_;
 };

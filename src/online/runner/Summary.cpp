@@ -107,10 +107,10 @@ std::string attempts_json(const RunnerOptions& options, const RunOutcome& outcom
 // The simulated time spent under each network model, when the run switched models (mpisim_use_model, MPI_Pcontrol).
 std::vector<std::pair<std::string, double>> time_under_models(const Runtime& runtime, const RunOutcome& outcome)
 {
-  const models::SwitchingNetworkModel& models = const_cast<Runtime&>(runtime).simulation().models();
-  if (not models.switched())
+  const models::SwitchingNetworkModel* models = const_cast<Runtime&>(runtime).simulation().switcher();
+  if (models == nullptr || not models->switched())
     return {};
-  return models.time_under_each(outcome.simulated_time);
+  return models->time_under_each(outcome.simulated_time);
 }
 
 std::string models_text(const Runtime& runtime, const RunOutcome& outcome)

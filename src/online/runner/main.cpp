@@ -280,7 +280,7 @@ int run(const RunnerOptions& options)
     runtime.set_output_end([&tagger] { tagger->close(); });
   }
   std::unique_ptr<RunTimeline> timeline;
-  if (not options.timeline.path.empty())
+  if (not options.timeline.path.empty() || not options.timeline.portals_csv.empty())
     timeline = std::make_unique<RunTimeline>(options, simulation, runtime, previous, start_time);
   RunOutcome outcome;
   outcome.host_speed = options.online.host_speed;
