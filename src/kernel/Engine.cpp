@@ -110,6 +110,11 @@ bool Engine::block(Actor& me, const Activity* on)
   me.blocked_on_ = on;
   me.woken_by_ = nullptr;
   me.suspend();
+  return run_interrupts(me);
+}
+
+bool Engine::run_interrupts(Actor& me)
+{
   if (me.interrupts_.empty())
     return false;
   while (not me.interrupts_.empty()) { // a handler may bring another (an interval timer, a signal sent to itself)
@@ -119,6 +124,15 @@ bool Engine::block(Actor& me, const Activity* on)
       handler();
   }
   return true;
+}
+
+void Engine::yield()
+{
+  Actor& me = self();
+  me.state_ = Actor::State::Ready;
+  ready_.push_back(&me);
+  me.suspend();
+  run_interrupts(me);
 }
 
 void Engine::wait(Activity& activity)

@@ -90,6 +90,10 @@ public:
   // Blocks until one of them is done; returns the index of the one whose completion woke the actor, as SimGrid's
   // waitany (the first handed over, same-date-order.md), or, when some were done at the call, the lowest index.
   size_t wait_any(std::span<Activity* const> activities);
+  // Gives way to the other actors ready at this date: the actor goes to the back of the ready list and resumes once
+  // those before it ran (to their own yield or block). What SimGrid's kernel calls (simcalls) do to the actors of one
+  // date (same-date-order.md, "Rounds"); runs the interrupts that came meanwhile.
+  void yield();
   // A sleep, as SimGrid's hosts end them: at least kTimePrecision long, ended at (start date + duration), and
   // scheduled only when the round's models update, the round's sleeps newest first (same-date-order.md).
   void sleep(SimTime duration);
@@ -127,6 +131,7 @@ private:
   // Blocks the running actor until it is woken; runs the interrupts it was woken for (or that came meanwhile) and
   // returns whether there were any.
   bool block(Actor& me, const Activity* on);
+  bool run_interrupts(Actor& me);
   void update_models();
   void schedule_new_sleeps();
   void fire_due_events();

@@ -73,7 +73,9 @@ RequestPtr Rank::post_send(const Communicator& comm, int dst, int tag, double by
     message->start_transfer();
   if (not chosen.holds_sender)
     request->complete();
+  request->detached_send = protocol != models::Protocol::Rendezvous;
   world_.mailbox(destination).post_send(message);
+  kernel_calls(); // SimGrid's isend
   return request;
 }
 
@@ -125,6 +127,7 @@ RequestPtr Rank::post_receive(const Communicator& comm, int src, int tag, double
   request->buffer = buffer;
   request->datatype = std::move(type); // before matching: an eager message already here is delivered at once
   world_.mailbox(world_rank_).post_receive(request);
+  kernel_calls(); // SimGrid's irecv
   return request;
 }
 
@@ -167,10 +170,49 @@ void Rank::pay_pending_overhead(Request& request)
   sleep(overhead);
 }
 
+void Rank::kernel_calls(int calls)
+{
+  if (not in_rounds())
+    return;
+  for (int call = 0; call < calls; ++call)
+    world_.engine().yield();
+}
+
+void Rank::await(Request& request)
+{
+  if (in_rounds() && not request.detached_send && not request.finished && request.done())
+    kernel_calls(); // answered at once; a wait that blocks is resumed in its turn by the completion
+  world_.engine().wait(request);
+  request.finished = request.finished || in_rounds();
+}
+
+size_t Rank::await_any(std::span<const RequestPtr> requests)
+{
+  std::vector<kernel::Activity*> activities; // the unfinished requests
+  std::vector<size_t> index_of;
+  for (size_t i = 0; i < requests.size(); ++i) {
+    if (requests[i]->finished)
+      continue;
+    if (requests[i]->detached_send) { // SimGrid answers it before looking at the others
+      requests[i]->finished = true;
+      return i;
+    }
+    activities.push_back(requests[i].get());
+    index_of.push_back(i);
+  }
+  if (activities.empty())
+    return 0; // every one finished already (callers pass one at least): nothing to wait for
+  if (std::any_of(activities.begin(), activities.end(), [](const kernel::Activity* a) { return a->done(); }))
+    kernel_calls();
+  const size_t index = index_of[world_.engine().wait_any(activities)];
+  requests[index]->finished = true;
+  return index;
+}
+
 Status Rank::wait(Request& request)
 {
   end_polling_streak();
-  world_.engine().wait(request);
+  await(request);
   throw_if_failed(request);
   pay_pending_overhead(request);
   return request.status;
@@ -193,6 +235,19 @@ void Rank::waitall(std::span<const RequestPtr> requests)
       world_.engine().wait_any(pending);
     }
   }
+  if (in_rounds()) { // SimGrid's waitall: a waitany per request, each finished as it is answered
+    std::vector<RequestPtr> left;
+    for (const RequestPtr& request : requests)
+      if (request && not request->finished)
+        left.push_back(request);
+    while (not left.empty()) {
+      const size_t index = await_any(left);
+      throw_if_failed(*left[index]);
+      pay_pending_overhead(*left[index]);
+      left.erase(left.begin() + static_cast<std::ptrdiff_t>(index));
+    }
+    return;
+  }
   for (const RequestPtr& request : requests)
     if (request)
       world_.engine().wait(*request);
@@ -204,11 +259,16 @@ void Rank::waitall(std::span<const RequestPtr> requests)
 size_t Rank::waitany(std::span<const RequestPtr> requests)
 {
   end_polling_streak();
-  std::vector<kernel::Activity*> activities;
-  activities.reserve(requests.size());
-  for (const RequestPtr& request : requests)
-    activities.push_back(request.get());
-  size_t index = world_.engine().wait_any(activities);
+  size_t index = 0;
+  if (in_rounds()) {
+    index = await_any(requests);
+  } else {
+    std::vector<kernel::Activity*> activities;
+    activities.reserve(requests.size());
+    for (const RequestPtr& request : requests)
+      activities.push_back(request.get());
+    index = world_.engine().wait_any(activities);
+  }
   throw_if_failed(*requests[index]);
   pay_pending_overhead(*requests[index]);
   return index;
@@ -254,7 +314,9 @@ bool Rank::poll(const std::vector<kernel::ActivityPtr>& pending, const ProbeFilt
 {
   const double cost = world_.settings().polling.poll_cost;
   sleep(cost);
-  if (found()) {
+  const bool found_now = found();
+  kernel_calls(); // the test or probe itself
+  if (found_now) {
     end_polling_streak();
     return true;
   }
@@ -319,13 +381,16 @@ bool Rank::smpi_test(Request& request)
   int& multiplier = world_.smpi_poll_counters().test;
   if (polling.test_delay > 0)
     sleep(multiplier * polling.test_delay);
-  if (not request.done()) {
+  const bool done = request.done();
+  if (not request.detached_send && not request.finished)
+    kernel_calls(); // SimGrid's test; the counter changes after it
+  if (not done) {
     if (polling.grow_injected_times)
       ++multiplier;
     return false;
   }
   multiplier = 1;
-  request.test_saw_complete = true;
+  request.finished = true;
   throw_if_failed(request);
   pay_pending_overhead(request);
   return true;
@@ -336,7 +401,8 @@ void Rank::smpi_iprobe_delay()
 {
   const PollingSettings& polling = world_.settings().polling;
   if (polling.iprobe_delay > 0)
-    compute(world_.smpi_poll_counters().iprobe * polling.iprobe_delay * world_.cpu().speed(host()));
+    execute(world_.smpi_poll_counters().iprobe * polling.iprobe_delay * world_.cpu().speed(host()),
+            3); // its amount, host and bound
 }
 
 bool Rank::test(Request& request)
@@ -379,6 +445,7 @@ std::optional<size_t> Rank::testany(std::span<const RequestPtr> requests)
     if (polling.test_delay > 0)
       sleep(multiplier * polling.test_delay);
     index = first_done();
+    kernel_calls();                          // SimGrid's testany
     multiplier = index ? 1 : multiplier + 1; // SimGrid grows this one whatever smpi/grow-injected-times says
   } else {
     poll(pending_of(requests), nullptr, all_simulated(requests), [&] { return (index = first_done()).has_value(); });
@@ -396,7 +463,7 @@ bool Rank::testall(std::span<const RequestPtr> requests)
     // One test per request, but SimGrid frees a request the first time a test finds it complete: not tested again.
     bool all = true;
     for (const RequestPtr& request : requests)
-      if (request && not request->test_saw_complete)
+      if (request && not request->finished)
         all = smpi_test(*request) && all;
     return all;
   }
@@ -443,7 +510,9 @@ std::optional<Status> Rank::iprobe(const Communicator& comm, int src, int tag)
   if (smpi_rule(world_)) {
     smpi_iprobe_delay();
     int& multiplier = world_.smpi_poll_counters().iprobe;
-    if (look())
+    const bool found = look();
+    kernel_calls(); // SimGrid's iprobe of the mailbox
+    if (found)
       multiplier = 1;
     else if (world_.settings().polling.grow_injected_times)
       ++multiplier;
@@ -494,7 +563,9 @@ MessagePtr Rank::improbe(const Communicator& comm, int src, int tag)
   if (smpi_rule(world_)) { // not in SimGrid 3.32: charged as its MPI_Iprobe, with the same counter
     smpi_iprobe_delay();
     int& multiplier = world_.smpi_poll_counters().iprobe;
-    if (claim())
+    const bool found = claim();
+    kernel_calls(); // as its MPI_Iprobe's look at the mailbox
+    if (found)
       multiplier = 1;
     else if (world_.settings().polling.grow_injected_times)
       ++multiplier;
@@ -555,10 +626,17 @@ bool Rank::cancel(Request& request)
 
 void Rank::compute(double flops)
 {
+  execute(flops, 2); // SimGrid sets an execution's amount and host, one kernel call each
+}
+
+void Rank::execute(double flops, int setup_calls)
+{
   end_polling_streak();
   if (flops <= 0)
     return;
+  kernel_calls(setup_calls);
   auto execution = world_.cpu().execute(host(), flops);
+  kernel_calls(); // its start
   world_.engine().wait(*execution);
 }
 

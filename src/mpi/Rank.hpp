@@ -95,6 +95,7 @@ public:
   // request completes with status.cancelled set. False (nothing changes) when it is too late.
   bool cancel(Request& request);
 
+  // Computation on the rank's host (under --scheduling smpi, SimGrid's execution: three kernel calls, then its wait).
   void compute(double flops);
 
   // Sequence number of this rank's next non-blocking collective on `comm` (the same on every member, since MPI
@@ -113,6 +114,18 @@ private:
   void throw_if_failed(const Request& request) const;
   void note_received(const Request& request);
   void pay_pending_overhead(Request& request);
+  // --scheduling smpi (same-date-order.md, "Rounds"): the operation is `calls` kernel calls (simcalls) in SimGrid
+  // 3.32; after each the rank gives way to the other ranks ready at this date. Nothing under the default scheduling.
+  bool in_rounds() const { return world_.settings().scheduling == Scheduling::SmpiRounds; }
+  void kernel_calls(int calls = 1);
+  // SimGrid's wait for one request: no kernel call for a detached send or a finished request; otherwise one, answered
+  // at once when the request is complete, blocking until it is otherwise.
+  void await(Request& request);
+  // SimGrid's waitany: the first unfinished detached send without a kernel call, else one kernel call that answers
+  // with the first complete request in array order, or blocks until one completes. Marks the answer finished.
+  size_t await_any(std::span<const RequestPtr> requests);
+  // Computation whose SimGrid execution is set up by `setup_calls` kernel calls before its start (under rounds).
+  void execute(double flops, int setup_calls);
   // The realistic rule: one polling call looking at `pending` (requests not complete) and `filter` (a probe's),
   // whose answer `found` gives. Fast-forwards a repeated unsuccessful poll to the next change.
   template <class Found>

@@ -71,8 +71,12 @@ public:
   // until a receive matches it.
   std::shared_ptr<Request> buffered_copy;
   std::shared_ptr<Message> claimed;
-  // A test found it complete (--polling smpi): SimGrid frees it then, and MPI_Testall does not test it again.
-  bool test_saw_complete = false;
+  // A test or a wait found it complete (SimGrid marks it finished then): MPI_Testall does not test it again
+  // (--polling smpi), and a later test or wait asks nothing of SimGrid's kernel (--scheduling smpi).
+  bool finished = false;
+  // A send whose request completed at its post (eager or detached protocol): SimGrid keeps no activity for it, so
+  // waiting for it or testing it is no kernel call (--scheduling smpi).
+  bool detached_send = false;
   // Completed by a process failure or a revocation rather than by its operation (mpi/Failures.hpp): the failed
   // world rank (-1 for a revocation) and its date.
   FailureKind failure = FailureKind::None;

@@ -8,6 +8,7 @@
 #include "mpi/Mailbox.hpp"
 #include "mpi/Observer.hpp"
 #include "mpi/Polling.hpp"
+#include "mpi/Scheduling.hpp"
 #include "resources/ComputeResources.hpp"
 
 #include <functional>
@@ -50,6 +51,7 @@ private:
 
 struct WorldSettings {
   PollingSettings polling; // what MPI_Test, MPI_Iprobe and their kin cost (Polling.hpp)
+  Scheduling scheduling = Scheduling::RunToBlock;
 };
 
 class World {
@@ -66,6 +68,7 @@ public:
   resources::ComputeResources& cpu() { return cpu_; }
   const WorldSettings& settings() const { return settings_; }
   void set_polling(const PollingSettings& polling) { settings_.polling = polling; }
+  void set_scheduling(Scheduling scheduling) { settings_.scheduling = scheduling; }
   // SimGrid's polling multipliers, shared by every rank as in SimGrid (--polling smpi).
   SmpiPollCounters& smpi_poll_counters() { return smpi_poll_counters_; }
   // A rank ended a polling streak (it polled successfully or did something else): the run moves on.

@@ -157,6 +157,54 @@ TEST(KernelSameDateOrder, WaitAnyAnswersWithTheActivityThatWokeIt)
   EXPECT_EQ(index, 1u);
 }
 
+// Rounds (same-date-order.md, "Rounds"): an actor that yields goes behind the others ready at its date, which run
+// to their own yield or block first; the clock does not move meanwhile, and a sleep started after a yield is numbered
+// in the order the actors reached it.
+TEST(KernelSameDateOrder, YieldingActorsTakeTurnsCallByCall)
+{
+  Engine engine;
+  std::vector<std::string> log;
+  auto actor = [&](const std::string& name, int calls) {
+    return [&, name, calls] {
+      for (int call = 1; call <= calls; ++call) {
+        log.push_back(name + std::to_string(call) + "@" + std::to_string(engine.now()));
+        engine.yield();
+      }
+      engine.sleep(1.0);
+      log.push_back(name + " woke");
+    };
+  };
+  engine.spawn("a", actor("a", 3));
+  engine.spawn("b", actor("b", 1));
+  engine.spawn("c", actor("c", 2));
+  engine.run();
+  // Turns: a1 b1 c1 | a2 (b sleeps) c2 | a3 (c sleeps) | (a sleeps). Sleeps started in b, c, a order, numbered
+  // newest first: a, c, b resume at 1.
+  EXPECT_EQ(log, (std::vector<std::string>{"a1@0.000000", "b1@0.000000", "c1@0.000000", "a2@0.000000", "c2@0.000000",
+                                           "a3@0.000000", "a woke", "c woke", "b woke"}));
+}
+
+TEST(KernelEngine, AYieldingActorCanBeKilledAndInterrupted)
+{
+  Engine engine;
+  std::vector<std::string> log;
+  Actor& victim = engine.spawn("victim", [&] {
+    engine.yield();
+    log.push_back("victim ran on"); // never: killed while it waited for its turn
+  });
+  Actor& target = engine.spawn("target", [&] {
+    engine.yield();
+    log.push_back("target resumed");
+  });
+  engine.spawn("killer", [&] {
+    engine.kill(victim);
+    engine.interrupt(target, [&] { log.push_back("handler"); });
+  });
+  engine.run();
+  EXPECT_EQ(log, (std::vector<std::string>{"handler", "target resumed"}));
+  EXPECT_TRUE(engine.killed(victim));
+}
+
 TEST(KernelSameDateOrder, ASleepLastsAtLeastThePrecision)
 {
   Engine engine;

@@ -23,12 +23,14 @@ namespace {
 constexpr double kT1e6 = 0.015490655617065698;
 constexpr double kPollCost = 1e-7;
 
-void run(int ranks, mpi::PollingRule rule, const std::function<void(mpi::Rank&)>& main)
+void run(int ranks, mpi::PollingRule rule, const std::function<void(mpi::Rank&)>& main,
+         mpi::Scheduling scheduling = mpi::Scheduling::RunToBlock)
 {
   mpi::SimulationOptions options;
   options.platform = testing_support::cluster4();
   mpi::Simulation simulation(options, ranks);
   simulation.world().set_polling({.rule = rule, .poll_cost = kPollCost});
+  simulation.world().set_scheduling(scheduling);
   simulation.world().launch(main);
   simulation.engine().run();
 }
@@ -68,6 +70,49 @@ TEST(mpi_polling, SmpiTestCounterIsSharedByAllRanks)
     rank.wait(*receive);
   });
   EXPECT_DATE(rank2_date, 1.4e-3);
+}
+
+// SimGrid's rounds (same-date-order.md, "Rounds"): ranks 1 and 2 sleep until 1 s, then test, each test sleeping
+// 1e-4 s first; at 1.0001 s rank 1 resumes first (its test's sleep was numbered last) and its test succeeds, rank 2's
+// fails. Call by call, rank 1 resets the shared counter, posts a receive and tests it, while rank 2 raises the
+// counter to 2 and tests again: rank 2's second test reads 2 before rank 1's does, so both sleep 2e-4 s and rank 1's
+// ends at 1.0003 s. Run until each blocks, rank 1 reads the counter at 1 before rank 2 failed: 1.0002 s.
+double second_test_end_of_rank_1(mpi::Scheduling scheduling)
+{
+  double rank1_date = 0;
+  run(
+      3, mpi::PollingRule::Smpi,
+      [&](mpi::Rank& rank) {
+        if (rank.world_rank() == 0) {
+          rank.send(world(rank), 1, 0, 0); // arrives long before 1 s
+          rank.sleep(5);
+          rank.send(world(rank), 2, 0, 0);
+          rank.send(world(rank), 1, 1, 0);
+          return;
+        }
+        mpi::RequestPtr first = rank.irecv(world(rank), 0, 0, 0);
+        rank.sleep(1);
+        if (rank.world_rank() == 1) {
+          EXPECT_TRUE(rank.test(*first));
+          mpi::RequestPtr second = rank.irecv(world(rank), 0, 1, 0);
+          EXPECT_FALSE(rank.test(*second));
+          rank1_date = now(rank);
+          rank.wait(*second);
+        } else {
+          EXPECT_FALSE(rank.test(*first));
+          EXPECT_FALSE(rank.test(*first));
+          EXPECT_DATE(now(rank), 1.0003);
+          rank.wait(*first);
+        }
+      },
+      scheduling);
+  return rank1_date;
+}
+
+TEST(mpi_polling, SmpiRoundsInterleaveTheTestsOfOneDate)
+{
+  EXPECT_DATE(second_test_end_of_rank_1(mpi::Scheduling::SmpiRounds), 1.0003);
+  EXPECT_DATE(second_test_end_of_rank_1(mpi::Scheduling::RunToBlock), 1.0002);
 }
 
 // SimGrid's MPI_Iprobe is a computation of n * 1e-4 s of the host's flops; MPI_Probe loops on it. A message sent at

@@ -49,14 +49,15 @@ def _hostfile(tmp_path, hosts):
 
 def _both(programs, tmp_path, name, hosts, smpi_cfg=(), ours=(), args=()):
     """(smpirun's stdout, its exit status, mpisim's stdout, its exit status): the same source, computation not
-    simulated, ranks on `hosts` of platforms/cluster-16.xml."""
+    simulated, ranks on `hosts` of platforms/cluster-16.xml, mpisim scheduling the ranks of one date as SimGrid does
+    (--scheduling smpi: docs/specifications/same-date-order.md, "Rounds")."""
     hostfile = _hostfile(tmp_path, hosts)
     np = str(len(hosts))
     smpi = subprocess.run(["smpirun", "-np", np, "-platform", CLUSTER16, "-hostfile", hostfile,
                            "--cfg=smpi/simulate-computation:no", "--log=root.thresh:critical", *smpi_cfg,
                            programs[name + ".smpi"], *args], capture_output=True, text=True, timeout=300)
     done = mpisim("run", "-np", np, "--platform", CLUSTER16, "--hostfile", hostfile, "--no-compute-time", "--quiet",
-                  *ours, programs[name], *args, timeout=300)
+                  "--scheduling", "smpi", *ours, programs[name], *args, timeout=300)
     return smpi.stdout, smpi.returncode, done.stdout, done.returncode, done.stderr
 
 
@@ -152,13 +153,10 @@ SIMGRID_WRONG = {
 }
 
 # Known differences in rounding only (another grouping of the same order): the lines matching the pattern may differ
-# from smpirun's by rounding. mvapich2_knomial on 12 ranks, 40 elements, root 7: receives completing at the same
-# simulated date are still folded in another order than SimGrid's (docs/specifications/same-date-order.md, "What is
-# left": SimGrid interleaves the ranks of one date call by call); reduce_scatter ompi_ring runs mpich_pair for a
-# non-commutative operation (a ring cannot keep MPI's order), whose grouping differs from the ring's on the last rank,
-# the one where SimGrid's ring keeps MPI's order.
+# from smpirun's by rounding. reduce_scatter ompi_ring runs mpich_pair for a non-commutative operation (a ring cannot
+# keep MPI's order), whose grouping differs from the ring's on the last rank, the one where SimGrid's ring keeps MPI's
+# order.
 ROUNDING_ONLY = {
-    "reduce/mvapich2_knomial": r"^reduce sum n=40 root=7",
     "reduce_scatter/ompi_ring": r"^reduce_scatter(_block)? matrix",
 }
 

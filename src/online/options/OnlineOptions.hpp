@@ -3,6 +3,7 @@
 #pragma once
 
 #include "mpi/Polling.hpp"
+#include "mpi/Scheduling.hpp"
 
 #include <map>
 #include <string>
@@ -21,6 +22,8 @@ struct OnlineOptions {
   bool real_clocks = false;
   // What polling calls cost (--polling and its parameters; mpi/Polling.hpp): realistic unless asked otherwise.
   mpi::PollingSettings polling{.rule = mpi::PollingRule::Realistic};
+  // How the ranks of one simulated date take turns (--scheduling; mpi/World.hpp).
+  mpi::Scheduling scheduling = mpi::Scheduling::RunToBlock;
   // Where MPI-IO files are kept (--io-root); empty: a temporary folder removed at the end of the run.
   std::string io_root;
   // MPI_Pcontrol level -> network model it switches to (--pcontrol-models 1=bxi,0=smpi).

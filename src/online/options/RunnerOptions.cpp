@@ -136,6 +136,21 @@ OptionTable<Target> own_options()
                      o.online.polling.rule =
                          std::get<std::string>(v) == "smpi" ? mpi::PollingRule::Smpi : mpi::PollingRule::Realistic;
                    }});
+  table.push_back({{.name = "--scheduling",
+                    .type = ValueType::Choice,
+                    .metavar = "MODE",
+                    .default_value = "run-to-block",
+                    .help = "how the ranks resuming at one simulated date take turns: run-to-block (each until it "
+                            "blocks) or smpi (SimGrid 3.32's rounds: each MPI operation that is a kernel call there "
+                            "gives way to the other ranks, so that results match smpirun's call by call) "
+                            "(docs/specifications/same-date-order.md)",
+                    .front_ends = options::Run,
+                    .keyword = "scheduling",
+                    .choices = {"run-to-block", "smpi"}},
+                   [](Target& o, const OptionValue& v) {
+                     o.online.scheduling =
+                         std::get<std::string>(v) == "smpi" ? mpi::Scheduling::SmpiRounds : mpi::Scheduling::RunToBlock;
+                   }});
   table.push_back({{.name = "--poll-cost",
                     .type = ValueType::Time,
                     .metavar = "T",

@@ -43,6 +43,7 @@ Runtime::Runtime(mpi::Simulation& simulation, OnlineOptions options)
       thread_(pthread_self())
 {
   simulation.world().set_polling(options_.polling);
+  simulation.world().set_scheduling(options_.scheduling);
   g_runtime = this;
 }
 
