@@ -106,6 +106,11 @@ public:
   // Where the ids of the messages this rank sends and receives are noted from now on (null: nowhere).
   void set_message_log(MessageLog* log) { log_ = log; }
 
+  // --scheduling smpi (same-date-order.md, "Rounds"): the caller's operation is `calls` kernel calls (simcalls) in
+  // SimGrid 3.32 answered at once; after each the rank gives way to the other ranks ready at this date. Nothing under
+  // the default scheduling.
+  void kernel_calls(int calls = 1);
+
 private:
   // Process failures: throws ProcessFailure when an operation with `peer` on `comm` cannot start (the peer failed,
   // and for a receive no message of it is here; MPI_ANY_SOURCE with an unacknowledged failure; a revoked `comm`).
@@ -117,7 +122,6 @@ private:
   // --scheduling smpi (same-date-order.md, "Rounds"): the operation is `calls` kernel calls (simcalls) in SimGrid
   // 3.32; after each the rank gives way to the other ranks ready at this date. Nothing under the default scheduling.
   bool in_rounds() const { return world_.settings().scheduling == Scheduling::SmpiRounds; }
-  void kernel_calls(int calls = 1);
   // SimGrid's wait for one request: no kernel call for a detached send or a finished request; otherwise one, answered
   // at once when the request is complete, blocking until it is otherwise.
   void await(Request& request);

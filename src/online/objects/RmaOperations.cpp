@@ -303,7 +303,10 @@ namespace {
 void finish(Runtime& runtime, const WindowAccess& window, int member, int peer)
 {
   WindowPart& part = part_of(window, member);
-  acquire(runtime, window, part.pending_guard, MPI_LOCK_EXCLUSIVE);
+  if (part.pending_guard.try_take(MPI_LOCK_EXCLUSIVE))
+    runtime.rank().kernel_calls(); // SMPI's mutex lock, answered at once
+  else
+    acquire(runtime, window, part.pending_guard, MPI_LOCK_EXCLUSIVE);
   const bool everything = peer < 0 || peer == member;
   std::vector<mpi::RequestPtr> ends;
   std::erase_if(part.pending, [&](const PendingEnd& pending) {
@@ -314,6 +317,7 @@ void finish(Runtime& runtime, const WindowAccess& window, int member, int peer)
   });
   runtime.rank().waitall(ends);
   release(part.pending_guard, MPI_LOCK_EXCLUSIVE);
+  runtime.rank().kernel_calls(); // SMPI's mutex unlock
 }
 
 // The transfers the calling rank started towards `target` (all when negative) are complete: forget them.
