@@ -9,7 +9,6 @@
 #include <map>
 #include <memory>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 namespace mpisim::models {
@@ -62,10 +61,6 @@ private:
     double date;
     size_t model;
   };
-  struct HeldWindow {
-    size_t model;
-    ArrivalWindow window;
-  };
   NetworkModel& current() const { return *models_[current_].model; }
   NetworkModel& for_size(double payload) const
   {
@@ -81,8 +76,6 @@ private:
   double size_below_ = 0; // the size rule: payloads below this go to size_model_
   size_t size_model_ = 0;
   std::vector<LinkObserver*> observers_;
-  std::unordered_map<uint64_t, HeldWindow> windows_;
-  uint64_t next_token_ = 1;
 };
 
 } // namespace mpisim::models
