@@ -132,7 +132,8 @@ public:
       network.contention = network.contention && contention && network.parent != kNoNetwork;
       network.capacity = capacity ? network.capacity : 0;
     }
-    pair_costs_.assign(std::bit_ceil(std::clamp<size_t>(4 * hosts.size(), 1024, kPairCacheEntries)), PairCost{});
+    pair_costs_.assign(std::bit_ceil(std::clamp<size_t>(kPairWays * hosts.size(), kPairWays, kPairCacheEntries)),
+                       PairCost{});
   }
 
   ProtocolThresholds protocol_thresholds() const override
@@ -152,7 +153,7 @@ public:
   Transfer transfer(const TransferRequest& request) override
   {
     const double now = engine_.now();
-    const PairCost& cost = pair_cost(request.src, request.dst);
+    const PairCost cost = pair_cost(request.src, request.dst);
     const uint32_t common = cost.common;
     const Network& network = networks_[common];
     const double latency = cost.latency;
@@ -228,15 +229,21 @@ private:
   static constexpr uint64_t kNoPair = std::numeric_limits<uint64_t>::max();
 
   // Ranks exchange with the same peers again and again, and finding the common network and the route costs more than
-  // the rest of the model: the answers are kept in a direct-mapped table (one cache line read per lookup; a pair
-  // that collides with another is computed again).
-  const PairCost& pair_cost(platform::HostId src, platform::HostId dst) const
+  // the rest of the model: the answers are kept per source host, in kPairWays slots side by side (newest first; a new
+  // pair pushes out the oldest), so a lookup reads a few cache lines of one host's own, without the nodes and chains
+  // of a hash map. Past kPairCacheEntries slots, hosts share their slots. The answers do not depend on what the table
+  // holds.
+  PairCost pair_cost(platform::HostId src, platform::HostId dst) const
   {
     const uint64_t pair = (uint64_t{src} << 32) | dst;
-    PairCost& slot = pair_costs_[(pair * 0x9e3779b97f4a7c15ULL >> 32) & (pair_costs_.size() - 1)];
-    if (slot.pair != pair)
-      slot = compute_pair_cost(src, dst);
-    return slot;
+    const size_t sets = pair_costs_.size() / kPairWays;
+    PairCost* set = &pair_costs_[(src & (sets - 1)) * kPairWays];
+    for (size_t way = 0; way < kPairWays; ++way)
+      if (set[way].pair == pair)
+        return set[way];
+    std::move_backward(set, set + kPairWays - 1, set + kPairWays);
+    set[0] = compute_pair_cost(src, dst);
+    return set[0];
   }
 
   PairCost compute_pair_cost(platform::HostId src, platform::HostId dst) const
@@ -287,7 +294,9 @@ private:
   std::vector<double> previous_sent_, previous_received_; // t_previous_s2, t_previous_r2 by world rank
   mutable std::vector<platform::LinkId> route_;
   std::vector<uint32_t> below_;
-  // By hash of (src, dst), four slots per host, at most kPairCacheEntries (24 MiB).
+  // By source host: kPairWays slots each (a 3-D stencil's six peers, with room), at most kPairCacheEntries in all
+  // (32 MiB, 256 bytes per host).
+  static constexpr size_t kPairWays = 8;
   static constexpr size_t kPairCacheEntries = size_t{1} << 20;
   mutable std::vector<PairCost> pair_costs_;
 };
