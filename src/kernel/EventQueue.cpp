@@ -1,5 +1,6 @@
 #include "kernel/EventQueue.hpp"
 
+#include <algorithm>
 #include <cassert>
 
 namespace mpisim::kernel {
@@ -15,7 +16,7 @@ void EventQueue::sift_up(size_t index)
 {
   const Slot moving = heap_[index];
   while (index > 0) {
-    size_t parent = (index - 1) / 2;
+    size_t parent = (index - 1) / kArity;
     if (not before(moving, heap_[parent]))
       break;
     place(index, heap_[parent]);
@@ -29,11 +30,14 @@ void EventQueue::sift_down(size_t index)
   const Slot moving = heap_[index];
   const size_t count = heap_.size();
   while (true) {
-    size_t child = 2 * index + 1;
-    if (child >= count)
+    const size_t first = kArity * index + 1;
+    if (first >= count)
       break;
-    if (child + 1 < count && before(heap_[child + 1], heap_[child]))
-      ++child;
+    size_t child = first;
+    const size_t last = std::min(first + kArity, count);
+    for (size_t other = first + 1; other < last; ++other)
+      if (before(heap_[other], heap_[child]))
+        child = other;
     if (not before(heap_[child], moving))
       break;
     place(index, heap_[child]);

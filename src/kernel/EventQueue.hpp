@@ -1,9 +1,12 @@
-// The future event list: an indexed binary heap of intrusive events.
+// The future event list: an indexed 4-ary heap of intrusive events.
 //
 // Events are ordered by (date, priority, sequence number); the sequence number is taken at each schedule() call, so
 // two events with the same date and priority fire in the order they were scheduled. Events are intrusive (each knows
 // its heap slot) so rescheduling a flow whose rate changed costs O(log n) and no allocation. The ordering keys are
-// kept in the heap array itself, so comparisons touch only that array, not the scattered events.
+// kept in the heap array itself, so comparisons touch only that array, not the scattered events. Four children per
+// node rather than two: the heap is half as deep, and a node's children lie side by side (two cache lines), so a pop
+// from a queue of a few hundred thousand events (every message in flight under a model timed by arithmetic) misses
+// the cache about half as often. The order is the total order of the keys, whatever the heap's shape.
 #pragma once
 
 #include "kernel/Time.hpp"
@@ -66,6 +69,7 @@ private:
       return a.priority < b.priority;
     return a.sequence < b.sequence;
   }
+  static constexpr size_t kArity = 4;
   void sift_up(size_t index);
   void sift_down(size_t index);
   void place(size_t index, const Slot& slot);

@@ -60,6 +60,9 @@ struct ArrivalWindow {
   double last_byte;
   int dst_rank;
   uint64_t token = 0; // the model's own key for the message (bxi: its rendezvous)
+  // Which of a switching model's models gave the window (SwitchingNetworkModel): carried with the message, so that
+  // no table keyed by message is needed.
+  uint32_t model = 0;
 };
 
 // What a started transfer gives the MPI layer.

@@ -188,23 +188,15 @@ Transfer SwitchingNetworkModel::transfer(const TransferRequest& request)
 {
   const size_t model = model_for(request.payload, request.send_posted_at);
   Transfer transfer = models_[model].model->transfer(request);
-  if (transfer.window) { // arrival_at_match must reach the model that gave the window, with its own token
-    const uint64_t token = kOwnToken | next_token_++;
-    windows_[token] = {model, *transfer.window};
-    transfer.window->token = token;
-  }
+  if (transfer.window) // arrival_at_match must reach the model that gave the window
+    transfer.window->model = static_cast<uint32_t>(model);
   return transfer;
 }
 
 std::shared_ptr<kernel::Activity> SwitchingNetworkModel::arrival_at_match(const ArrivalWindow& window,
                                                                           double receive_posted_at)
 {
-  if ((window.token & kOwnToken) == 0) // given by the first model before this switcher took over
-    return models_.front().model->arrival_at_match(window, receive_posted_at);
-  auto found = windows_.find(window.token);
-  const HeldWindow held = found->second;
-  windows_.erase(found);
-  return models_[held.model].model->arrival_at_match(held.window, receive_posted_at);
+  return models_[window.model].model->arrival_at_match(window, receive_posted_at);
 }
 
 } // namespace mpisim::models

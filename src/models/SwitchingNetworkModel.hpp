@@ -13,7 +13,6 @@
 #include <map>
 #include <memory>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 namespace mpisim::models {
@@ -85,10 +84,6 @@ private:
     double date;
     size_t model;
   };
-  struct HeldWindow {
-    size_t model;
-    ArrivalWindow window;
-  };
   struct Rule {
     SwitchRule::Key key;
     double from, below;
@@ -111,11 +106,6 @@ private:
   std::vector<Rule> rules_; // --switch, in the order given
   std::vector<LinkObserver*> observers_;
   std::vector<NicObserver*> nic_observers_;
-  // Windows given out, by this switcher's token (kOwnToken set); a window without it was given by the first model
-  // before the switcher took over.
-  static constexpr uint64_t kOwnToken = uint64_t{1} << 63;
-  std::unordered_map<uint64_t, HeldWindow> windows_;
-  uint64_t next_token_ = 1;
 };
 
 } // namespace mpisim::models

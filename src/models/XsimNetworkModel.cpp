@@ -29,6 +29,7 @@
 #include "platform/Zone.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <limits>
 #include <optional>
@@ -131,6 +132,8 @@ public:
       network.contention = network.contention && contention && network.parent != kNoNetwork;
       network.capacity = capacity ? network.capacity : 0;
     }
+    pair_costs_.assign(std::bit_ceil(std::clamp<size_t>(kPairWays * hosts.size(), kPairWays, kPairCacheEntries)),
+                       PairCost{});
   }
 
   ProtocolThresholds protocol_thresholds() const override
@@ -140,7 +143,7 @@ public:
   // Eager below the rendezvous threshold of the lowest network holding both hosts, rendezvous from it on.
   ProtocolThresholds protocol_thresholds(platform::HostId src, platform::HostId dst) const override
   {
-    const double threshold = networks_[common_network(src, dst)].rendezvous;
+    const double threshold = networks_[pair_cost(src, dst).common].rendezvous;
     return ProtocolThresholds{threshold, threshold, true};
   }
   double send_overhead(double) const override { return 0; }
@@ -150,9 +153,11 @@ public:
   Transfer transfer(const TransferRequest& request) override
   {
     const double now = engine_.now();
-    const uint32_t common = common_network(request.src, request.dst);
+    const PairCost cost = pair_cost(request.src, request.dst);
+    const uint32_t common = cost.common;
     const Network& network = networks_[common];
-    const auto [latency, bandwidth] = latency_and_bandwidth(network, request.src, request.dst);
+    const double latency = cost.latency;
+    const double bandwidth = cost.bandwidth;
     const double duration = std::isinf(bandwidth) ? 0.0 : request.payload / bandwidth;
     const double round_trip = request.protocol == Protocol::Rendezvous ? 2 * latency : 0.0;
 
@@ -213,23 +218,53 @@ private:
     return a;
   }
 
-  // l0 and b of the network, from its properties or else from the route (latency sum, smallest bandwidth: the
-  // paper's rule for networks whose dimensions have different links).
-  std::pair<double, double> latency_and_bandwidth(const Network& network, platform::HostId src, platform::HostId dst)
+  // The lowest network holding both hosts, with its l0 and b: from its properties, or else from the route (latency
+  // sum, smallest bandwidth: the paper's rule for networks whose dimensions have different links).
+  struct PairCost {
+    uint64_t pair = kNoPair;
+    uint32_t common = kNoNetwork;
+    double latency = 0;
+    double bandwidth = 0;
+  };
+  static constexpr uint64_t kNoPair = std::numeric_limits<uint64_t>::max();
+
+  // Ranks exchange with the same peers again and again, and finding the common network and the route costs more than
+  // the rest of the model: the answers are kept per source host, in kPairWays slots side by side (newest first; a new
+  // pair pushes out the oldest), so a lookup reads a few cache lines of one host's own, without the nodes and chains
+  // of a hash map. Past kPairCacheEntries slots, hosts share their slots. The answers do not depend on what the table
+  // holds.
+  PairCost pair_cost(platform::HostId src, platform::HostId dst) const
   {
-    if (network.latency && network.bandwidth)
-      return {*network.latency, *network.bandwidth};
     const uint64_t pair = (uint64_t{src} << 32) | dst;
-    if (auto cached = route_costs_.find(pair); cached != route_costs_.end())
-      return {network.latency.value_or(cached->second.first), network.bandwidth.value_or(cached->second.second)};
+    const size_t sets = pair_costs_.size() / kPairWays;
+    PairCost* set = &pair_costs_[(src & (sets - 1)) * kPairWays];
+    for (size_t way = 0; way < kPairWays; ++way)
+      if (set[way].pair == pair)
+        return set[way];
+    std::move_backward(set, set + kPairWays - 1, set + kPairWays);
+    set[0] = compute_pair_cost(src, dst);
+    return set[0];
+  }
+
+  PairCost compute_pair_cost(platform::HostId src, platform::HostId dst) const
+  {
+    PairCost cost;
+    cost.pair = (uint64_t{src} << 32) | dst;
+    cost.common = common_network(src, dst);
+    const Network& network = networks_[cost.common];
+    if (network.latency && network.bandwidth) {
+      cost.latency = *network.latency;
+      cost.bandwidth = *network.bandwidth;
+      return cost;
+    }
     double route_latency = 0;
     platform_.route(src, dst, route_, route_latency);
     double min_bandwidth = std::numeric_limits<double>::infinity();
     for (platform::LinkId link : route_)
       min_bandwidth = std::min(min_bandwidth, platform_.links()[link].bandwidth);
-    if (route_costs_.size() < kRouteCacheEntries)
-      route_costs_.emplace(pair, std::make_pair(route_latency, min_bandwidth));
-    return {network.latency.value_or(route_latency), network.bandwidth.value_or(min_bandwidth)};
+    cost.latency = network.latency.value_or(route_latency);
+    cost.bandwidth = network.bandwidth.value_or(min_bandwidth);
+    return cost;
   }
 
   // Places a transmission in the list of `network` in `lists`, after dropping what every rank has passed: no new
@@ -257,12 +292,13 @@ private:
   std::vector<uint32_t> host_network_;
   std::unordered_map<uint32_t, TransmissionIntervals> outgoing_, incoming_, transfers_;
   std::vector<double> previous_sent_, previous_received_; // t_previous_s2, t_previous_r2 by world rank
-  std::vector<platform::LinkId> route_;
+  mutable std::vector<platform::LinkId> route_;
   std::vector<uint32_t> below_;
-  // Latency and bandwidth of the routes already looked up, by (src, dst): ranks exchange with the same peers again
-  // and again, and a route lookup costs more than the rest of the model. Bounded (about 64 MiB).
-  static constexpr size_t kRouteCacheEntries = size_t{1} << 20;
-  std::unordered_map<uint64_t, std::pair<double, double>> route_costs_;
+  // By source host: kPairWays slots each (a 3-D stencil's six peers, with room), at most kPairCacheEntries in all
+  // (32 MiB, 256 bytes per host).
+  static constexpr size_t kPairWays = 8;
+  static constexpr size_t kPairCacheEntries = size_t{1} << 20;
+  mutable std::vector<PairCost> pair_costs_;
 };
 
 const RegisterNetworkModel kRegisterXsim({

@@ -2,45 +2,45 @@
 
 namespace mpisim::mpi {
 
-bool Mailbox::matches(int context, int source, int tag, const Message& message)
+bool Mailbox::matches(const MatchKey& filter, const MatchKey& message)
 {
-  if (message.context() != context)
+  if (message.context != filter.context)
     return false;
-  if (source != kAnySource && source != message.source())
+  if (filter.source != kAnySource && filter.source != message.source)
     return false;
-  return tag == kAnyTag ? message.tag() >= 0 : tag == message.tag();
+  return filter.tag == kAnyTag ? message.tag >= 0 : filter.tag == message.tag;
 }
 
 void Mailbox::post_send(const MessagePtr& message)
 {
+  const MatchKey key = key_of(*message);
   for (auto it = posted_.begin(); it != posted_.end(); ++it) {
-    const Request& receive = **it;
-    if (matches(receive.comm().context(), receive.peer(), receive.tag(), *message)) {
-      RequestPtr taken = std::move(*it);
+    if (matches(it->key, key)) {
+      RequestPtr taken = std::move(it->item);
       posted_.erase(it);
       message->match(std::move(taken));
       return;
     }
   }
-  if (not wake_probes(message))
-    unexpected_.push_back(message);
+  if (not wake_probes(message, key))
+    unexpected_.push_back({key, message});
 }
 
-bool Mailbox::wake_probes(const MessagePtr& message)
+bool Mailbox::wake_probes(const MessagePtr& message, const MatchKey& key)
 {
   // In posting order: plain probes see the message; the first matched probe takes it, and later probes do not see
   // it any more.
   for (auto it = probes_.begin(); it != probes_.end();) {
-    Request& probe = **it;
-    if (not matches(probe.comm().context(), probe.peer(), probe.tag(), *message)) {
+    if (not matches(it->key, key)) {
       ++it;
       continue;
     }
+    Request& probe = *it->item;
     probe.status = Status{message->source(), message->tag(), message->bytes(), false, message->id()};
     const bool claimed = probe.claims_message;
     if (claimed)
       probe.claimed = message;
-    RequestPtr done = std::move(*it);
+    RequestPtr done = std::move(it->item);
     it = probes_.erase(it);
     done->complete();
     if (claimed)
@@ -52,8 +52,8 @@ bool Mailbox::wake_probes(const MessagePtr& message)
 MessagePtr Mailbox::claim_unexpected(int context, int source, int tag)
 {
   for (auto it = unexpected_.begin(); it != unexpected_.end(); ++it) {
-    if (matches(context, source, tag, **it)) {
-      MessagePtr message = std::move(*it);
+    if (matches({context, source, tag}, it->key)) {
+      MessagePtr message = std::move(it->item);
       unexpected_.erase(it);
       return message;
     }
@@ -64,7 +64,7 @@ MessagePtr Mailbox::claim_unexpected(int context, int source, int tag)
 void Mailbox::remove_probe(const Request& probe)
 {
   for (auto it = probes_.begin(); it != probes_.end(); ++it) {
-    if (it->get() == &probe) {
+    if (it->item.get() == &probe) {
       probes_.erase(it);
       return;
     }
@@ -74,7 +74,7 @@ void Mailbox::remove_probe(const Request& probe)
 bool Mailbox::cancel_receive(const Request& receive)
 {
   for (auto it = posted_.begin(); it != posted_.end(); ++it) {
-    if (it->get() == &receive) {
+    if (it->item.get() == &receive) {
       posted_.erase(it);
       return true;
     }
@@ -85,8 +85,8 @@ bool Mailbox::cancel_receive(const Request& receive)
 bool Mailbox::cancel_send(const Request& send)
 {
   for (auto it = unexpected_.begin(); it != unexpected_.end(); ++it) {
-    if ((*it)->is_sent_by(send)) {
-      MessagePtr message = std::move(*it);
+    if (it->item->is_sent_by(send)) {
+      MessagePtr message = std::move(it->item);
       unexpected_.erase(it);
       message->cancel();
       return true;
@@ -96,12 +96,12 @@ bool Mailbox::cancel_send(const Request& send)
 }
 
 namespace {
-std::vector<RequestPtr> take_from(MatchQueue<RequestPtr>& queue, const std::function<bool(const Request&)>& pick)
+template <class Queue> std::vector<RequestPtr> take_from(Queue& queue, const std::function<bool(const Request&)>& pick)
 {
   std::vector<RequestPtr> taken;
   for (auto it = queue.begin(); it != queue.end();) {
-    if (pick(**it)) {
-      taken.push_back(std::move(*it));
+    if (pick(*it->item)) {
+      taken.push_back(std::move(it->item));
       it = queue.erase(it);
     } else {
       ++it;
@@ -124,7 +124,7 @@ std::vector<RequestPtr> Mailbox::take_probes(const std::function<bool(const Requ
 void Mailbox::drop_unexpected(const Message& message)
 {
   for (auto it = unexpected_.begin(); it != unexpected_.end(); ++it) {
-    if (it->get() == &message) {
+    if (it->item.get() == &message) {
       unexpected_.erase(it);
       return;
     }
@@ -133,22 +133,23 @@ void Mailbox::drop_unexpected(const Message& message)
 
 void Mailbox::post_receive(const RequestPtr& receive)
 {
+  const MatchKey key = key_of(*receive);
   for (auto it = unexpected_.begin(); it != unexpected_.end(); ++it) {
-    if (matches(receive->comm().context(), receive->peer(), receive->tag(), **it)) {
-      MessagePtr message = std::move(*it);
+    if (matches(key, it->key)) {
+      MessagePtr message = std::move(it->item);
       unexpected_.erase(it);
       message->match(receive);
       return;
     }
   }
-  posted_.push_back(receive);
+  posted_.push_back({key, receive});
 }
 
 const Message* Mailbox::find_unexpected(int context, int source, int tag) const
 {
-  for (const MessagePtr& message : unexpected_)
-    if (matches(context, source, tag, *message))
-      return message.get();
+  for (const auto& entry : unexpected_)
+    if (matches({context, source, tag}, entry.key))
+      return entry.item.get();
   return nullptr;
 }
 

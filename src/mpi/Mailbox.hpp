@@ -20,7 +20,7 @@ public:
   void post_receive(const RequestPtr& receive);
   // The first unexpected message a probe with this filter would match, or null.
   const Message* find_unexpected(int context, int source, int tag) const;
-  void add_probe(const RequestPtr& probe) { probes_.push_back(probe); }
+  void add_probe(const RequestPtr& probe) { probes_.push_back({key_of(*probe), probe}); }
   // A blocked probe no longer waited for (a fast-forwarded poll that another change woke).
   void remove_probe(const Request& probe);
   // Matched probe (MPI_Improbe): takes the first unexpected message with this filter out of the queue (null if
@@ -41,13 +41,26 @@ public:
   size_t posted_count() const { return posted_.size(); }
 
 private:
-  static bool matches(int context, int source, int tag, const Message& message);
+  // What matching compares, kept beside each queued entry: a scan reads the queue alone, not each request or message
+  // (a cache miss each when ranks are many).
+  struct MatchKey {
+    int context;
+    int source; // a receive's or probe's: a rank or kAnySource; a message's: its sender
+    int tag;
+  };
+  static MatchKey key_of(const Request& receive) { return {receive.comm().context(), receive.peer(), receive.tag()}; }
+  static MatchKey key_of(const Message& message) { return {message.context(), message.source(), message.tag()}; }
+  template <class T> struct Keyed {
+    MatchKey key;
+    T item;
+  };
+  static bool matches(const MatchKey& filter, const MatchKey& message);
   // Wakes the probes a newly queued message satisfies; a matched probe takes it. True when one did.
-  bool wake_probes(const MessagePtr& message);
+  bool wake_probes(const MessagePtr& message, const MatchKey& key);
 
-  MatchQueue<MessagePtr> unexpected_;
-  MatchQueue<RequestPtr> posted_;
-  MatchQueue<RequestPtr> probes_;
+  MatchQueue<Keyed<MessagePtr>> unexpected_;
+  MatchQueue<Keyed<RequestPtr>> posted_;
+  MatchQueue<Keyed<RequestPtr>> probes_;
 };
 
 } // namespace mpisim::mpi

@@ -25,7 +25,18 @@ import subprocess
 import sys
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from mpisim import calibrate_fit as fitting
+
+class _FittingOnDemand:
+    """mpisim.calibrate_fit, imported at its first use: it imports numpy, whose import (and OpenBLAS's thread pool,
+    spinning on the CPU) every other command would pay, since the CLI imports this module to build its parser."""
+
+    def __getattr__(self, name: str):
+        from mpisim import calibrate_fit
+
+        return getattr(calibrate_fit, name)
+
+
+fitting = _FittingOnDemand()
 
 BENCH_SOURCE = os.path.join(os.path.dirname(__file__), "calibration", "calibrate_bench.c")
 # Sizes near the thresholds real libraries use (PMBS 2013's 1420 / 32768 / 65536 / 327680, Open MPI's shared-memory
