@@ -15,36 +15,32 @@ bool predefined(int keyval)
 
 // The values the predefined keys point to, valid for the whole run: the same for every rank, except the last error
 // code the rank added (ProcessObjects).
-int* predefined_value(int keyval)
+int* predefined_value(Runtime& runtime, int keyval)
 {
-  if (keyval == MPI_LASTUSEDCODE) {
-    Runtime& runtime = Runtime::get();
+  if (keyval == MPI_LASTUSEDCODE)
     return &runtime.process_objects().of_rank(runtime.current_rank()).last_used_code;
-  }
   static int tag_ub = MPI_TAG_UB_VALUE;
   static int host = MPI_PROC_NULL; // no host process
   static int io = MPI_ANY_SOURCE;  // every rank may do I/O (as Open MPI and MPICH answer)
   static int wtime_is_global = 1;  // one simulated clock for every rank
   static int universe_size = 0;
   static int appnum = 0; // one application (no MPMD launch)
-  universe_size = Runtime::get().world().size();
+  universe_size = runtime.world().size();
   int* values[] = {&tag_ub, &host, &io, &wtime_is_global, &universe_size, nullptr, &appnum};
   return values[keyval - MPI_TAG_UB];
 }
 
-int create_keyval(AttributeObject object, MPI_Comm_copy_attr_function* copy, MPI_Comm_delete_attr_function* remove,
+int create_keyval(Runtime& runtime, AttributeObject object, MPI_Comm_copy_attr_function* copy, MPI_Comm_delete_attr_function* remove,
                   int* keyval, void* extra_state)
 {
-  Runtime& runtime = Runtime::get();
   *keyval = runtime.attributes().create_keyval(Keyval{object, runtime.current_rank(), copy, remove, extra_state});
   return MPI_SUCCESS;
 }
 
-int free_keyval(AttributeObject object, int* keyval, const char* call)
+int free_keyval(Runtime& runtime, AttributeObject object, int* keyval, const char* call)
 {
-  Runtime& runtime = Runtime::get();
   if (runtime.attributes().keyval(runtime.current_rank(), object, *keyval) == nullptr)
-    return raise_error(MPI_COMM_WORLD, MPI_ERR_KEYVAL, call,
+    return raise_error(runtime, MPI_COMM_WORLD, MPI_ERR_KEYVAL, call,
                        predefined(*keyval) ? "cannot free a predefined keyval"
                                            : "invalid keyval " + std::to_string(*keyval));
   runtime.attributes().free_keyval(*keyval);
@@ -53,13 +49,12 @@ int free_keyval(AttributeObject object, int* keyval, const char* call)
 }
 
 // The object a call names: a valid communicator or datatype; raises MPI_ERR_COMM / MPI_ERR_TYPE otherwise.
-int check_object(AttributeObject object, int handle, const char* call)
+int check_object(Runtime& runtime, AttributeObject object, int handle, const char* call)
 {
-  Runtime& runtime = Runtime::get();
   if (object == AttributeObject::Comm && runtime.comm(handle) == nullptr)
-    return runtime.communicators().raise_invalid(handle, MPI_COMM_WORLD, call);
+    return runtime.communicators().raise_invalid(runtime, handle, MPI_COMM_WORLD, call);
   if (object == AttributeObject::Type && runtime.datatypes().find(handle) == nullptr)
-    return raise_error(MPI_COMM_WORLD, MPI_ERR_TYPE, call, "invalid datatype " + std::to_string(handle));
+    return raise_error(runtime, MPI_COMM_WORLD, MPI_ERR_TYPE, call, "invalid datatype " + std::to_string(handle));
   return MPI_SUCCESS;
 }
 
@@ -69,36 +64,33 @@ int error_comm(AttributeObject object, int handle)
   return object == AttributeObject::Comm ? handle : MPI_COMM_WORLD;
 }
 
-int check_user_keyval(AttributeObject object, int handle, int keyval, const char* call)
+int check_user_keyval(Runtime& runtime, AttributeObject object, int handle, int keyval, const char* call)
 {
-  Runtime& runtime = Runtime::get();
   if (predefined(keyval) && object == AttributeObject::Comm)
-    return raise_error(error_comm(object, handle), MPI_ERR_KEYVAL, call,
+    return raise_error(runtime, error_comm(object, handle), MPI_ERR_KEYVAL, call,
                        "predefined attribute " + std::to_string(keyval) + " is read-only");
   if (runtime.attributes().keyval(runtime.current_rank(), object, keyval) == nullptr)
-    return raise_error(error_comm(object, handle), MPI_ERR_KEYVAL, call, "invalid keyval " + std::to_string(keyval));
+    return raise_error(runtime, error_comm(object, handle), MPI_ERR_KEYVAL, call, "invalid keyval " + std::to_string(keyval));
   return MPI_SUCCESS;
 }
 
-int set_attr(AttributeObject object, int handle, int keyval, void* value, const char* call)
+int set_attr(Runtime& runtime, AttributeObject object, int handle, int keyval, void* value, const char* call)
 {
-  MPISIM_TRY(check_object(object, handle, call));
-  MPISIM_TRY(check_user_keyval(object, handle, keyval, call));
-  Runtime& runtime = Runtime::get();
+  MPISIM_TRY(check_object(runtime, object, handle, call));
+  MPISIM_TRY(check_user_keyval(runtime, object, handle, keyval, call));
   return runtime.attributes().set(runtime.current_rank(), object, handle, keyval, value);
 }
 
-int get_attr(AttributeObject object, int handle, int keyval, void* value, int* flag, const char* call)
+int get_attr(Runtime& runtime, AttributeObject object, int handle, int keyval, void* value, int* flag, const char* call)
 {
-  MPISIM_TRY(check_object(object, handle, call));
+  MPISIM_TRY(check_object(runtime, object, handle, call));
   if (object == AttributeObject::Comm && predefined(keyval)) {
-    *static_cast<void**>(value) = predefined_value(keyval);
+    *static_cast<void**>(value) = predefined_value(runtime, keyval);
     *flag = 1;
     return MPI_SUCCESS;
   }
-  Runtime& runtime = Runtime::get();
   if (runtime.attributes().keyval(runtime.current_rank(), object, keyval) == nullptr)
-    return raise_error(error_comm(object, handle), MPI_ERR_KEYVAL, call, "invalid keyval " + std::to_string(keyval));
+    return raise_error(runtime, error_comm(object, handle), MPI_ERR_KEYVAL, call, "invalid keyval " + std::to_string(keyval));
   void* stored = nullptr;
   *flag = runtime.attributes().get(runtime.current_rank(), object, handle, keyval, stored);
   if (*flag)
@@ -106,11 +98,10 @@ int get_attr(AttributeObject object, int handle, int keyval, void* value, int* f
   return MPI_SUCCESS;
 }
 
-int delete_attr(AttributeObject object, int handle, int keyval, const char* call)
+int delete_attr(Runtime& runtime, AttributeObject object, int handle, int keyval, const char* call)
 {
-  MPISIM_TRY(check_object(object, handle, call));
-  MPISIM_TRY(check_user_keyval(object, handle, keyval, call));
-  Runtime& runtime = Runtime::get();
+  MPISIM_TRY(check_object(runtime, object, handle, call));
+  MPISIM_TRY(check_user_keyval(runtime, object, handle, keyval, call));
   bool found = false;
   return runtime.attributes().remove(runtime.current_rank(), object, handle, keyval, found);
 }
@@ -151,27 +142,32 @@ extern "C" int MPI_Dup_fn(MPI_Comm comm, int keyval, void* extra_state, void* at
 extern "C" int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function* copy_fn, MPI_Comm_delete_attr_function* delete_fn,
                                        int* keyval, void* extra_state)
 {
-  return create_keyval(AttributeObject::Comm, copy_fn, delete_fn, keyval, extra_state);
+  Runtime& runtime = Runtime::get();
+  return create_keyval(runtime, AttributeObject::Comm, copy_fn, delete_fn, keyval, extra_state);
 }
 
 extern "C" int PMPI_Comm_free_keyval(int* keyval)
 {
-  return free_keyval(AttributeObject::Comm, keyval, "MPI_Comm_free_keyval");
+  Runtime& runtime = Runtime::get();
+  return free_keyval(runtime, AttributeObject::Comm, keyval, "MPI_Comm_free_keyval");
 }
 
 extern "C" int PMPI_Comm_set_attr(MPI_Comm comm, int keyval, void* attribute_val)
 {
-  return set_attr(AttributeObject::Comm, comm, keyval, attribute_val, "MPI_Comm_set_attr");
+  Runtime& runtime = Runtime::get();
+  return set_attr(runtime, AttributeObject::Comm, comm, keyval, attribute_val, "MPI_Comm_set_attr");
 }
 
 extern "C" int PMPI_Comm_get_attr(MPI_Comm comm, int keyval, void* attribute_val, int* flag)
 {
-  return get_attr(AttributeObject::Comm, comm, keyval, attribute_val, flag, "MPI_Comm_get_attr");
+  Runtime& runtime = Runtime::get();
+  return get_attr(runtime, AttributeObject::Comm, comm, keyval, attribute_val, flag, "MPI_Comm_get_attr");
 }
 
 extern "C" int PMPI_Comm_delete_attr(MPI_Comm comm, int keyval)
 {
-  return delete_attr(AttributeObject::Comm, comm, keyval, "MPI_Comm_delete_attr");
+  Runtime& runtime = Runtime::get();
+  return delete_attr(runtime, AttributeObject::Comm, comm, keyval, "MPI_Comm_delete_attr");
 }
 
 // MPI-1 names, deprecated but in MPI-3.1 ------------------------------------------------------------------------------
@@ -179,27 +175,32 @@ extern "C" int PMPI_Comm_delete_attr(MPI_Comm comm, int keyval)
 extern "C" int PMPI_Keyval_create(MPI_Copy_function* copy_fn, MPI_Delete_function* delete_fn, int* keyval,
                                   void* extra_state)
 {
-  return create_keyval(AttributeObject::Comm, copy_fn, delete_fn, keyval, extra_state);
+  Runtime& runtime = Runtime::get();
+  return create_keyval(runtime, AttributeObject::Comm, copy_fn, delete_fn, keyval, extra_state);
 }
 
 extern "C" int PMPI_Keyval_free(int* keyval)
 {
-  return free_keyval(AttributeObject::Comm, keyval, "MPI_Keyval_free");
+  Runtime& runtime = Runtime::get();
+  return free_keyval(runtime, AttributeObject::Comm, keyval, "MPI_Keyval_free");
 }
 
 extern "C" int PMPI_Attr_put(MPI_Comm comm, int keyval, void* attribute_val)
 {
-  return set_attr(AttributeObject::Comm, comm, keyval, attribute_val, "MPI_Attr_put");
+  Runtime& runtime = Runtime::get();
+  return set_attr(runtime, AttributeObject::Comm, comm, keyval, attribute_val, "MPI_Attr_put");
 }
 
 extern "C" int PMPI_Attr_get(MPI_Comm comm, int keyval, void* attribute_val, int* flag)
 {
-  return get_attr(AttributeObject::Comm, comm, keyval, attribute_val, flag, "MPI_Attr_get");
+  Runtime& runtime = Runtime::get();
+  return get_attr(runtime, AttributeObject::Comm, comm, keyval, attribute_val, flag, "MPI_Attr_get");
 }
 
 extern "C" int PMPI_Attr_delete(MPI_Comm comm, int keyval)
 {
-  return delete_attr(AttributeObject::Comm, comm, keyval, "MPI_Attr_delete");
+  Runtime& runtime = Runtime::get();
+  return delete_attr(runtime, AttributeObject::Comm, comm, keyval, "MPI_Attr_delete");
 }
 
 // Datatypes -----------------------------------------------------------------------------------------------------------
@@ -207,27 +208,32 @@ extern "C" int PMPI_Attr_delete(MPI_Comm comm, int keyval)
 extern "C" int PMPI_Type_create_keyval(MPI_Type_copy_attr_function* copy_fn, MPI_Type_delete_attr_function* delete_fn,
                                        int* keyval, void* extra_state)
 {
-  return create_keyval(AttributeObject::Type, copy_fn, delete_fn, keyval, extra_state);
+  Runtime& runtime = Runtime::get();
+  return create_keyval(runtime, AttributeObject::Type, copy_fn, delete_fn, keyval, extra_state);
 }
 
 extern "C" int PMPI_Type_free_keyval(int* keyval)
 {
-  return free_keyval(AttributeObject::Type, keyval, "MPI_Type_free_keyval");
+  Runtime& runtime = Runtime::get();
+  return free_keyval(runtime, AttributeObject::Type, keyval, "MPI_Type_free_keyval");
 }
 
 extern "C" int PMPI_Type_set_attr(MPI_Datatype type, int keyval, void* attribute_val)
 {
-  return set_attr(AttributeObject::Type, type, keyval, attribute_val, "MPI_Type_set_attr");
+  Runtime& runtime = Runtime::get();
+  return set_attr(runtime, AttributeObject::Type, type, keyval, attribute_val, "MPI_Type_set_attr");
 }
 
 extern "C" int PMPI_Type_get_attr(MPI_Datatype type, int keyval, void* attribute_val, int* flag)
 {
-  return get_attr(AttributeObject::Type, type, keyval, attribute_val, flag, "MPI_Type_get_attr");
+  Runtime& runtime = Runtime::get();
+  return get_attr(runtime, AttributeObject::Type, type, keyval, attribute_val, flag, "MPI_Type_get_attr");
 }
 
 extern "C" int PMPI_Type_delete_attr(MPI_Datatype type, int keyval)
 {
-  return delete_attr(AttributeObject::Type, type, keyval, "MPI_Type_delete_attr");
+  Runtime& runtime = Runtime::get();
+  return delete_attr(runtime, AttributeObject::Type, type, keyval, "MPI_Type_delete_attr");
 }
 
 MPISIM_ALIAS(Comm_create_keyval)

@@ -43,36 +43,31 @@ struct AccessCall {
   Mode mode;
 };
 
-Runtime& runtime()
-{
-  return Runtime::get();
-}
-
 bool collective(Mode mode)
 {
   return mode == Mode::Collective || mode == Mode::NonblockingCollective || mode == Mode::Ordered;
 }
 
-int check(const AccessCall& call, FileContext& context, mpisim::mpi::DatatypePtr& type)
+int check(Runtime& runtime, const AccessCall& call, FileContext& context, mpisim::mpi::DatatypePtr& type)
 {
-  MPISIM_TRY(resolve_file(call.fh, call.name, context));
+  MPISIM_TRY(resolve_file(runtime, call.fh, call.name, context));
   const OpenFile& file = *context.file;
   if (call.count < 0)
-    return raise_file_error(call.fh, MPI_ERR_COUNT, call.name, "negative count " + std::to_string(call.count));
-  type = runtime().datatypes().find(call.datatype);
+    return raise_file_error(runtime, call.fh, MPI_ERR_COUNT, call.name, "negative count " + std::to_string(call.count));
+  type = runtime.datatypes().find(call.datatype);
   if (type == nullptr)
-    return raise_file_error(call.fh, MPI_ERR_TYPE, call.name, "invalid datatype " + std::to_string(call.datatype));
+    return raise_file_error(runtime, call.fh, MPI_ERR_TYPE, call.name, "invalid datatype " + std::to_string(call.datatype));
   if (call.direction == Direction::Read && (file.amode & MPI_MODE_WRONLY) != 0)
-    return raise_file_error(call.fh, MPI_ERR_ACCESS, call.name, "the file was opened MPI_MODE_WRONLY");
+    return raise_file_error(runtime, call.fh, MPI_ERR_ACCESS, call.name, "the file was opened MPI_MODE_WRONLY");
   if (call.direction == Direction::Write && (file.amode & MPI_MODE_RDONLY) != 0)
-    return raise_file_error(call.fh, MPI_ERR_READ_ONLY, call.name, "the file was opened MPI_MODE_RDONLY");
+    return raise_file_error(runtime, call.fh, MPI_ERR_READ_ONLY, call.name, "the file was opened MPI_MODE_RDONLY");
   if (call.pointer != Pointer::Shared && (file.amode & MPI_MODE_SEQUENTIAL) != 0)
-    return raise_file_error(call.fh, MPI_ERR_UNSUPPORTED_OPERATION, call.name,
+    return raise_file_error(runtime, call.fh, MPI_ERR_UNSUPPORTED_OPERATION, call.name,
                             "the file was opened MPI_MODE_SEQUENTIAL: only the shared file pointer may be used");
   if (call.pointer == Pointer::Explicit && call.offset < 0)
-    return raise_file_error(call.fh, MPI_ERR_ARG, call.name, "negative offset " + std::to_string(call.offset));
+    return raise_file_error(runtime, call.fh, MPI_ERR_ARG, call.name, "negative offset " + std::to_string(call.offset));
   if (type->size() % context.member->view.etype->size() != 0)
-    return raise_file_error(call.fh, MPI_ERR_TYPE, call.name,
+    return raise_file_error(runtime, call.fh, MPI_ERR_TYPE, call.name,
                             "the datatype is not a whole number of the view's etypes");
   return MPI_SUCCESS;
 }
@@ -118,34 +113,33 @@ void set_status(MPI_Status* status, int64_t bytes)
   fill_status(status, done);
 }
 
-mpisim::io::Client client()
+mpisim::io::Client client(Runtime& runtime)
 {
-  const int me = runtime().current_rank();
-  return {runtime().world().host_of(me), me};
+  const int me = runtime.current_rank();
+  return {runtime.world().host_of(me), me};
 }
 
 // An MPI request the storage model completes with `activity` (null: complete now), counting `bytes`.
-MPI_Request file_request(const mpisim::kernel::ActivityPtr& activity, int64_t bytes)
+MPI_Request file_request(Runtime& runtime, const mpisim::kernel::ActivityPtr& activity, int64_t bytes)
 {
-  Runtime& rt = runtime();
-  auto request = std::make_shared<mpisim::mpi::Request>(mpisim::mpi::RequestKind::Generalized, rt.current_rank(),
-                                                        *rt.comm(MPI_COMM_SELF), 0, 0, static_cast<double>(bytes));
+  auto request = std::make_shared<mpisim::mpi::Request>(mpisim::mpi::RequestKind::Generalized, runtime.current_rank(),
+                                                        *runtime.comm(MPI_COMM_SELF), 0, 0, static_cast<double>(bytes));
   request->status.bytes = static_cast<double>(bytes);
   request->operation = "file I/O";
   if (activity == nullptr)
     request->complete();
   else
-    rt.files().storage().when_done(activity, [request] { request->complete(); });
+    runtime.files().storage().when_done(activity, [request] { request->complete(); });
   RequestEntry entry;
   entry.request = request;
-  return rt.requests().add(std::move(entry));
+  return runtime.requests().add(std::move(entry));
 }
 
 // Where the call starts in the view's data, in etypes. Ordered calls: each member moves the shared pointer past its
 // own etypes on entry, then the members exchange their counts and the values they found (an allgather on the hidden
 // communicator): the smallest found is where the call starts, and member r starts after the etypes of members below
 // it. The pointer is past them all before any member can leave the exchange.
-int64_t start_etype(const AccessCall& call, FileContext& context, int64_t etypes)
+int64_t start_etype(Runtime& runtime, const AccessCall& call, FileContext& context, int64_t etypes)
 {
   OpenFile& file = *context.file;
   switch (call.pointer) {
@@ -154,7 +148,7 @@ int64_t start_etype(const AccessCall& call, FileContext& context, int64_t etypes
   case Pointer::Shared: break;
   }
   if (call.mode != Mode::Ordered) {
-    runtime().simulation().engine().wait(*runtime().files().storage().metadata_request(client(), file.id));
+    runtime.simulation().engine().wait(*runtime.files().storage().metadata_request(client(runtime), file.id));
     const int64_t mine = file.shared_pointer;
     if (call.direction == Direction::Read) { // a read moves the pointer by what it can read
       const FileView& view = context.member->view;
@@ -170,9 +164,9 @@ int64_t start_etype(const AccessCall& call, FileContext& context, int64_t etypes
   };
   const Entry mine{etypes, file.shared_pointer};
   file.shared_pointer += etypes;
-  const mpisim::mpi::Communicator& channel = *runtime().comm(file.channel);
+  const mpisim::mpi::Communicator& channel = *runtime.comm(file.channel);
   std::vector<Entry> all(static_cast<size_t>(channel.size()));
-  run_allgather(runtime(), channel, &mine, all.data(), sizeof mine, MPI_BYTE);
+  run_allgather(runtime, channel, &mine, all.data(), sizeof mine, MPI_BYTE);
   int64_t start = mine.found;
   int64_t before = 0;
   for (int member = 0; member < channel.size(); ++member) {
@@ -186,54 +180,54 @@ int64_t start_etype(const AccessCall& call, FileContext& context, int64_t etypes
 int access(const AccessCall& call, MPI_Status* status, MPI_Request* request)
 {
   ApiScope scope(call.name);
+  Runtime& runtime = scope.runtime();
   FileContext context;
   mpisim::mpi::DatatypePtr type;
-  MPISIM_TRY(check(call, context, type));
-  Runtime& rt = scope.runtime();
+  MPISIM_TRY(check(runtime, call, context, type));
   OpenFile& file = *context.file;
   const FileView& view = context.member->view;
   const auto etype_bytes = static_cast<int64_t>(view.etype->size());
   const int64_t bytes = static_cast<int64_t>(type->size()) * call.count;
-  const int64_t first = start_etype(call, context, bytes / etype_bytes);
+  const int64_t first = start_etype(runtime, call, context, bytes / etype_bytes);
   const std::vector<FilePiece> pieces = view_pieces(view, first * etype_bytes, bytes);
   DataStream stream(call.buffer, call.count, *type, call.direction);
   int64_t moved = 0;
   mpisim::kernel::ActivityPtr pending;
   try {
     if (collective(call.mode)) {
-      moved = collective_access(rt, file, pieces, stream.data(), call.direction);
+      moved = collective_access(runtime, file, pieces, stream.data(), call.direction);
     } else if (call.direction == Direction::Write) {
       write_pieces(file, pieces, stream.data());
       moved = bytes;
-      pending = time_pieces(rt, file, rt.current_rank(), pieces, call.direction);
+      pending = time_pieces(runtime, file, runtime.current_rank(), pieces, call.direction);
     } else {
       moved = read_pieces(file, pieces, stream.data());
-      pending = time_pieces(rt, file, rt.current_rank(), first_bytes(pieces, moved), call.direction);
+      pending = time_pieces(runtime, file, runtime.current_rank(), first_bytes(pieces, moved), call.direction);
     }
   } catch (const std::runtime_error& error) {
-    return raise_file_error(call.fh, MPI_ERR_IO, call.name, error.what());
+    return raise_file_error(runtime, call.fh, MPI_ERR_IO, call.name, error.what());
   }
   if (call.direction == Direction::Read)
     stream.deliver(moved);
   if (call.pointer == Pointer::Individual)
     context.member->pointer = first + moved / etype_bytes;
   if (request != nullptr) {
-    *request = file_request(pending, moved);
+    *request = file_request(runtime, pending, moved);
     return MPI_SUCCESS;
   }
   if (pending != nullptr)
-    rt.simulation().engine().wait(*pending);
+    runtime.simulation().engine().wait(*pending);
   set_status(status, moved);
   return MPI_SUCCESS;
 }
 
 // Split collectives (MPI-3.1 section 13.4.5): the begin call runs the collective; the end call gives its status.
-int split_begin(AccessCall call)
+int split_begin(Runtime& runtime, AccessCall call)
 {
   FileContext context;
-  MPISIM_TRY(resolve_file(call.fh, call.name, context));
+  MPISIM_TRY(resolve_file(runtime, call.fh, call.name, context));
   if (context.member->split_pending)
-    return raise_file_error(call.fh, MPI_ERR_OTHER, call.name, "a split collective is already in progress");
+    return raise_file_error(runtime, call.fh, MPI_ERR_OTHER, call.name, "a split collective is already in progress");
   MPI_Status status;
   MPISIM_TRY(access(call, &status, nullptr));
   context.member->split_pending = true;
@@ -241,12 +235,12 @@ int split_begin(AccessCall call)
   return MPI_SUCCESS;
 }
 
-int split_end(MPI_File fh, MPI_Status* status, const char* name)
+int split_end(Runtime& runtime, MPI_File fh, MPI_Status* status, const char* name)
 {
   FileContext context;
-  MPISIM_TRY(resolve_file(fh, name, context));
+  MPISIM_TRY(resolve_file(runtime, fh, name, context));
   if (!context.member->split_pending)
-    return raise_file_error(fh, MPI_ERR_OTHER, name, "no split collective in progress");
+    return raise_file_error(runtime, fh, MPI_ERR_OTHER, name, "no split collective in progress");
   context.member->split_pending = false;
   set_status(status, context.member->split_bytes);
   return MPI_SUCCESS;
@@ -383,69 +377,81 @@ extern "C" int PMPI_File_write_ordered(MPI_File fh, const void* buf, int count, 
 
 extern "C" int PMPI_File_read_at_all_begin(MPI_File fh, MPI_Offset offset, void* buf, int count, MPI_Datatype datatype)
 {
-  return split_begin({"MPI_File_read_at_all_begin", fh, offset, buf, count, datatype, Direction::Read,
+  Runtime& runtime = Runtime::get();
+  return split_begin(runtime, {"MPI_File_read_at_all_begin", fh, offset, buf, count, datatype, Direction::Read,
                       Pointer::Explicit, Mode::Collective});
 }
 
 extern "C" int PMPI_File_read_at_all_end(MPI_File fh, void* buf, MPI_Status* status)
 {
-  return split_end(fh, status, "MPI_File_read_at_all_end");
+  Runtime& runtime = Runtime::get();
+  return split_end(runtime, fh, status, "MPI_File_read_at_all_end");
 }
 
 extern "C" int PMPI_File_write_at_all_begin(MPI_File fh, MPI_Offset offset, const void* buf, int count,
                                             MPI_Datatype datatype)
 {
-  return split_begin({"MPI_File_write_at_all_begin", fh, offset, const_cast<void*>(buf), count, datatype,
+  Runtime& runtime = Runtime::get();
+  return split_begin(runtime, {"MPI_File_write_at_all_begin", fh, offset, const_cast<void*>(buf), count, datatype,
                       Direction::Write, Pointer::Explicit, Mode::Collective});
 }
 
 extern "C" int PMPI_File_write_at_all_end(MPI_File fh, const void* buf, MPI_Status* status)
 {
-  return split_end(fh, status, "MPI_File_write_at_all_end");
+  Runtime& runtime = Runtime::get();
+  return split_end(runtime, fh, status, "MPI_File_write_at_all_end");
 }
 
 extern "C" int PMPI_File_read_all_begin(MPI_File fh, void* buf, int count, MPI_Datatype datatype)
 {
-  return split_begin(
+  Runtime& runtime = Runtime::get();
+  return split_begin(runtime, 
       {"MPI_File_read_all_begin", fh, 0, buf, count, datatype, Direction::Read, Pointer::Individual, Mode::Collective});
 }
 
 extern "C" int PMPI_File_read_all_end(MPI_File fh, void* buf, MPI_Status* status)
 {
-  return split_end(fh, status, "MPI_File_read_all_end");
+  Runtime& runtime = Runtime::get();
+  return split_end(runtime, fh, status, "MPI_File_read_all_end");
 }
 
 extern "C" int PMPI_File_write_all_begin(MPI_File fh, const void* buf, int count, MPI_Datatype datatype)
 {
-  return split_begin({"MPI_File_write_all_begin", fh, 0, const_cast<void*>(buf), count, datatype, Direction::Write,
+  Runtime& runtime = Runtime::get();
+  return split_begin(runtime, {"MPI_File_write_all_begin", fh, 0, const_cast<void*>(buf), count, datatype, Direction::Write,
                       Pointer::Individual, Mode::Collective});
 }
 
 extern "C" int PMPI_File_write_all_end(MPI_File fh, const void* buf, MPI_Status* status)
 {
-  return split_end(fh, status, "MPI_File_write_all_end");
+  Runtime& runtime = Runtime::get();
+  return split_end(runtime, fh, status, "MPI_File_write_all_end");
 }
 
 extern "C" int PMPI_File_read_ordered_begin(MPI_File fh, void* buf, int count, MPI_Datatype datatype)
 {
-  return split_begin(
+  Runtime& runtime = Runtime::get();
+  return split_begin(runtime, 
       {"MPI_File_read_ordered_begin", fh, 0, buf, count, datatype, Direction::Read, Pointer::Shared, Mode::Ordered});
 }
 
 extern "C" int PMPI_File_read_ordered_end(MPI_File fh, void* buf, MPI_Status* status)
 {
-  return split_end(fh, status, "MPI_File_read_ordered_end");
+  Runtime& runtime = Runtime::get();
+  return split_end(runtime, fh, status, "MPI_File_read_ordered_end");
 }
 
 extern "C" int PMPI_File_write_ordered_begin(MPI_File fh, const void* buf, int count, MPI_Datatype datatype)
 {
-  return split_begin({"MPI_File_write_ordered_begin", fh, 0, const_cast<void*>(buf), count, datatype, Direction::Write,
+  Runtime& runtime = Runtime::get();
+  return split_begin(runtime, {"MPI_File_write_ordered_begin", fh, 0, const_cast<void*>(buf), count, datatype, Direction::Write,
                       Pointer::Shared, Mode::Ordered});
 }
 
 extern "C" int PMPI_File_write_ordered_end(MPI_File fh, const void* buf, MPI_Status* status)
 {
-  return split_end(fh, status, "MPI_File_write_ordered_end");
+  Runtime& runtime = Runtime::get();
+  return split_end(runtime, fh, status, "MPI_File_write_ordered_end");
 }
 
 MPISIM_ALIAS(File_read_at)
