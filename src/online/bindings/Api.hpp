@@ -55,8 +55,8 @@ template <class Body> int failure_aware(Runtime& runtime, MPI_Comm comm, const c
 #define MPISIM_ALIAS(name) extern "C" __attribute__((weak, alias("PMPI_" #name))) decltype(PMPI_##name) MPI_##name;
 
 // Argument checks: `return` the raised error from the enclosing API function.
-#define MPISIM_CHECK(runtime, condition, comm, error_class, what)                                                            \
+#define MPISIM_CHECK(runtime, condition, comm, error_class, what)                                                      \
   do {                                                                                                                 \
     if (not(condition))                                                                                                \
-      return ::mpisim::online::raise_error(runtime, comm, error_class, __func__ + 1, what);                                \
+      return ::mpisim::online::raise_error(runtime, comm, error_class, __func__ + 1, what);                            \
   } while (0)

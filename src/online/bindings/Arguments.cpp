@@ -20,7 +20,8 @@ int resolve_op(Runtime& runtime, MPI_Comm comm, MPI_Op op, const char* call, mpi
   return runtime.operations().resolve(runtime, op, comm, call, out);
 }
 
-int check_op_defined(Runtime& runtime, MPI_Comm comm, const mpi::ReduceOp& op, const mpi::Datatype& type, const char* call)
+int check_op_defined(Runtime& runtime, MPI_Comm comm, const mpi::ReduceOp& op, const mpi::Datatype& type,
+                     const char* call)
 {
   const std::string undefined = op.undefined_for(type);
   return undefined.empty() ? MPI_SUCCESS : raise_error(runtime, comm, MPI_ERR_OP, call, undefined);
@@ -33,7 +34,8 @@ int check_count(Runtime& runtime, MPI_Comm comm, int count, const char* call)
   return MPI_SUCCESS;
 }
 
-int check_peer(Runtime& runtime, MPI_Comm comm, const mpi::Communicator& c, int peer, bool any_allowed, const char* call)
+int check_peer(Runtime& runtime, MPI_Comm comm, const mpi::Communicator& c, int peer, bool any_allowed,
+               const char* call)
 {
   if ((peer >= 0 && peer < c.size()) || peer == MPI_PROC_NULL || (any_allowed && peer == MPI_ANY_SOURCE))
     return MPI_SUCCESS;

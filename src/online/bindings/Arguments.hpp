@@ -12,9 +12,11 @@ int resolve_type(Runtime& runtime, MPI_Comm comm, MPI_Datatype type, const char*
 int resolve_op(Runtime& runtime, MPI_Comm comm, MPI_Op op, const char* call, mpi::ReduceOpPtr& out);
 int check_count(Runtime& runtime, MPI_Comm comm, int count, const char* call);
 // MPI_ERR_OP when a predefined operation is not defined for the datatype's elements (MPI_SUM on MPI_LOGICAL ...).
-int check_op_defined(Runtime& runtime, MPI_Comm comm, const mpi::ReduceOp& op, const mpi::Datatype& type, const char* call);
+int check_op_defined(Runtime& runtime, MPI_Comm comm, const mpi::ReduceOp& op, const mpi::Datatype& type,
+                     const char* call);
 // A peer rank: valid in `comm`, or MPI_PROC_NULL, or (receives) MPI_ANY_SOURCE.
-int check_peer(Runtime& runtime, MPI_Comm comm, const mpi::Communicator& c, int peer, bool any_allowed, const char* call);
+int check_peer(Runtime& runtime, MPI_Comm comm, const mpi::Communicator& c, int peer, bool any_allowed,
+               const char* call);
 int check_tag(Runtime& runtime, MPI_Comm comm, int tag, bool any_allowed, const char* call);
 int check_root(Runtime& runtime, MPI_Comm comm, const mpi::Communicator& c, int root, const char* call);
 

@@ -28,8 +28,8 @@ int prepare_barrier(Runtime& runtime, MPI_Comm comm, const char* call, PreparedO
   return start(runtime, Collective::Barrier, comm, call, out);
 }
 
-int prepare_bcast(Runtime& runtime, void* buffer, int count, MPI_Datatype type, int root, MPI_Comm comm, const char* call,
-                  PreparedOut& out)
+int prepare_bcast(Runtime& runtime, void* buffer, int count, MPI_Datatype type, int root, MPI_Comm comm,
+                  const char* call, PreparedOut& out)
 {
   MPISIM_TRY(start(runtime, Collective::Bcast, comm, call, out));
   mpi::DatatypePtr t;
@@ -43,8 +43,8 @@ int prepare_bcast(Runtime& runtime, void* buffer, int count, MPI_Datatype type, 
   return MPI_SUCCESS;
 }
 
-int prepare_reduction(Runtime& runtime, Collective op_kind, const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
-                      int root, MPI_Comm comm, const char* call, PreparedOut& out)
+int prepare_reduction(Runtime& runtime, Collective op_kind, const void* sendbuf, void* recvbuf, int count,
+                      MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm, const char* call, PreparedOut& out)
 {
   MPISIM_TRY(start(runtime, op_kind, comm, call, out));
   mpi::DatatypePtr t;
@@ -67,9 +67,9 @@ int prepare_reduction(Runtime& runtime, Collective op_kind, const void* sendbuf,
   return MPI_SUCCESS;
 }
 
-int prepare_gather(Runtime& runtime, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
-                   const int* recvcounts, const int* displs, MPI_Datatype recvtype, int root, MPI_Comm comm,
-                   const char* call, PreparedOut& out)
+int prepare_gather(Runtime& runtime, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                   int recvcount, const int* recvcounts, const int* displs, MPI_Datatype recvtype, int root,
+                   MPI_Comm comm, const char* call, PreparedOut& out)
 {
   const bool all = root < 0;
   const bool v = recvcounts != nullptr;
@@ -111,9 +111,9 @@ int prepare_gather(Runtime& runtime, const void* sendbuf, int sendcount, MPI_Dat
   return MPI_SUCCESS;
 }
 
-int prepare_scatter(Runtime& runtime, const void* sendbuf, int sendcount, const int* sendcounts, const int* displs, MPI_Datatype sendtype,
-                    void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, const char* call,
-                    PreparedOut& out)
+int prepare_scatter(Runtime& runtime, const void* sendbuf, int sendcount, const int* sendcounts, const int* displs,
+                    MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                    const char* call, PreparedOut& out)
 {
   const bool v = sendcounts != nullptr;
   MPISIM_TRY(start(runtime, v ? Collective::Scatterv : Collective::Scatter, comm, call, out));
@@ -192,9 +192,9 @@ int prepare_alltoall(Runtime& runtime, const void* sendbuf, int sendcount, const
   return MPI_SUCCESS;
 }
 
-int prepare_alltoallw(Runtime& runtime, const void* sendbuf, const int* sendcounts, const int* sdispls, const MPI_Datatype* sendtypes,
-                      void* recvbuf, const int* recvcounts, const int* rdispls, const MPI_Datatype* recvtypes,
-                      MPI_Comm comm, const char* call, PreparedOut& out)
+int prepare_alltoallw(Runtime& runtime, const void* sendbuf, const int* sendcounts, const int* sdispls,
+                      const MPI_Datatype* sendtypes, void* recvbuf, const int* recvcounts, const int* rdispls,
+                      const MPI_Datatype* recvtypes, MPI_Comm comm, const char* call, PreparedOut& out)
 {
   MPISIM_TRY(start(runtime, Collective::Alltoallw, comm, call, out));
   PreparedCollective& p = *out;
@@ -218,8 +218,8 @@ int prepare_alltoallw(Runtime& runtime, const void* sendbuf, const int* sendcoun
   return MPI_SUCCESS;
 }
 
-int prepare_reduce_scatter(Runtime& runtime, const void* sendbuf, void* recvbuf, const int* recvcounts, MPI_Datatype type, MPI_Op op,
-                           MPI_Comm comm, const char* call, PreparedOut& out)
+int prepare_reduce_scatter(Runtime& runtime, const void* sendbuf, void* recvbuf, const int* recvcounts,
+                           MPI_Datatype type, MPI_Op op, MPI_Comm comm, const char* call, PreparedOut& out)
 {
   MPISIM_TRY(start(runtime, Collective::ReduceScatter, comm, call, out));
   PreparedCollective& p = *out;

@@ -24,8 +24,8 @@ int raise_file_error(Runtime& runtime, MPI_File fh, int error_class, const char*
 } // namespace mpisim::online
 
 // Argument checks of file calls: `return` the error raised through the file's handler, naming the calling function.
-#define MPISIM_FILE_CHECK(runtime, condition, fh, error_class, what)                                                    \
+#define MPISIM_FILE_CHECK(runtime, condition, fh, error_class, what)                                                   \
   do {                                                                                                                 \
     if (not(condition))                                                                                                \
-      return ::mpisim::online::raise_file_error(runtime, fh, error_class, __func__ + 1, what);                            \
+      return ::mpisim::online::raise_file_error(runtime, fh, error_class, __func__ + 1, what);                         \
   } while (0)

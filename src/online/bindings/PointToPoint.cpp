@@ -2,7 +2,8 @@
 
 namespace mpisim::online {
 
-int check_send(Runtime& runtime, MPI_Comm comm, int count, MPI_Datatype type, int dest, int tag, const char* call, MessageArguments& out)
+int check_send(Runtime& runtime, MPI_Comm comm, int count, MPI_Datatype type, int dest, int tag, const char* call,
+               MessageArguments& out)
 {
   MPISIM_TRY(resolve_comm(runtime, comm, call, out.comm));
   MPISIM_TRY(resolve_type(runtime, comm, type, call, out.type));
@@ -21,8 +22,8 @@ int check_receive(Runtime& runtime, MPI_Comm comm, int count, MPI_Datatype type,
   return check_tag(runtime, comm, tag, true, call);
 }
 
-int post_send(Runtime& runtime, mpi::Rank& rank, MPI_Comm comm, const MessageArguments& args, const void* buf, int count, int dest,
-              int tag, SendCall kind, const char* call, mpi::RequestPtr& out)
+int post_send(Runtime& runtime, mpi::Rank& rank, MPI_Comm comm, const MessageArguments& args, const void* buf,
+              int count, int dest, int tag, SendCall kind, const char* call, mpi::RequestPtr& out)
 {
   out = nullptr;
   if (dest == MPI_PROC_NULL)

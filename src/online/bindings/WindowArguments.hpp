@@ -17,8 +17,8 @@ int raise_window_error(Runtime& runtime, MPI_Win win, int error_class, const cha
 } // namespace mpisim::online
 
 // Argument checks of window calls: `return` the error raised through the window's handler, naming `call`.
-#define MPISIM_WIN_CHECK(runtime, condition, win, error_class, call, what)                                              \
+#define MPISIM_WIN_CHECK(runtime, condition, win, error_class, call, what)                                             \
   do {                                                                                                                 \
     if (not(condition))                                                                                                \
-      return ::mpisim::online::raise_window_error(runtime, win, error_class, call, what);                                 \
+      return ::mpisim::online::raise_window_error(runtime, win, error_class, call, what);                              \
   } while (0)

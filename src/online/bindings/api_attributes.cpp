@@ -30,8 +30,8 @@ int* predefined_value(Runtime& runtime, int keyval)
   return values[keyval - MPI_TAG_UB];
 }
 
-int create_keyval(Runtime& runtime, AttributeObject object, MPI_Comm_copy_attr_function* copy, MPI_Comm_delete_attr_function* remove,
-                  int* keyval, void* extra_state)
+int create_keyval(Runtime& runtime, AttributeObject object, MPI_Comm_copy_attr_function* copy,
+                  MPI_Comm_delete_attr_function* remove, int* keyval, void* extra_state)
 {
   *keyval = runtime.attributes().create_keyval(Keyval{object, runtime.current_rank(), copy, remove, extra_state});
   return MPI_SUCCESS;
@@ -70,7 +70,8 @@ int check_user_keyval(Runtime& runtime, AttributeObject object, int handle, int 
     return raise_error(runtime, error_comm(object, handle), MPI_ERR_KEYVAL, call,
                        "predefined attribute " + std::to_string(keyval) + " is read-only");
   if (runtime.attributes().keyval(runtime.current_rank(), object, keyval) == nullptr)
-    return raise_error(runtime, error_comm(object, handle), MPI_ERR_KEYVAL, call, "invalid keyval " + std::to_string(keyval));
+    return raise_error(runtime, error_comm(object, handle), MPI_ERR_KEYVAL, call,
+                       "invalid keyval " + std::to_string(keyval));
   return MPI_SUCCESS;
 }
 
@@ -90,7 +91,8 @@ int get_attr(Runtime& runtime, AttributeObject object, int handle, int keyval, v
     return MPI_SUCCESS;
   }
   if (runtime.attributes().keyval(runtime.current_rank(), object, keyval) == nullptr)
-    return raise_error(runtime, error_comm(object, handle), MPI_ERR_KEYVAL, call, "invalid keyval " + std::to_string(keyval));
+    return raise_error(runtime, error_comm(object, handle), MPI_ERR_KEYVAL, call,
+                       "invalid keyval " + std::to_string(keyval));
   void* stored = nullptr;
   *flag = runtime.attributes().get(runtime.current_rank(), object, handle, keyval, stored);
   if (*flag)

@@ -27,8 +27,8 @@ size_t room_in_use(AttachedBuffer& buffer)
 
 namespace mpisim::online {
 
-int post_buffered_send(Runtime& runtime, mpi::Rank& rank, MPI_Comm comm, const MessageArguments& args, const void* buf, int count,
-                       int dest, int tag, bool blocking, const char* call, mpi::RequestPtr* posted)
+int post_buffered_send(Runtime& runtime, mpi::Rank& rank, MPI_Comm comm, const MessageArguments& args, const void* buf,
+                       int count, int dest, int tag, bool blocking, const char* call, mpi::RequestPtr* posted)
 {
   if (dest == MPI_PROC_NULL)
     return MPI_SUCCESS;
@@ -38,8 +38,8 @@ int post_buffered_send(Runtime& runtime, mpi::Rank& rank, MPI_Comm comm, const M
   const size_t used = buffer.attached ? room_in_use(buffer) : 0;
   const size_t capacity = buffer.attached ? static_cast<size_t>(buffer.size) : 0;
   if (used + room > capacity)
-    return raise_error(runtime, 
-        comm, MPI_ERR_BUFFER, call,
+    return raise_error(
+        runtime, comm, MPI_ERR_BUFFER, call,
         "a buffered message of " + std::to_string(bytes) + " bytes needs " + std::to_string(room) +
             " bytes of the attached buffer (MPI_BSEND_OVERHEAD included); " +
             (buffer.attached ? std::to_string(capacity - used) + " of " + std::to_string(capacity) + " bytes are free"
@@ -75,7 +75,8 @@ extern "C" int PMPI_Buffer_attach(void* buffer, int size)
   ApiScope scope;
   Runtime& runtime = scope.runtime();
   AttachedBuffer& attached = runtime.attached_buffer(runtime.current_rank());
-  MPISIM_CHECK(runtime, not attached.attached, MPI_COMM_WORLD, MPI_ERR_BUFFER, "a buffer is already attached (detach it first)");
+  MPISIM_CHECK(runtime, not attached.attached, MPI_COMM_WORLD, MPI_ERR_BUFFER,
+               "a buffer is already attached (detach it first)");
   MPISIM_CHECK(runtime, size >= 0, MPI_COMM_WORLD, MPI_ERR_ARG, "negative buffer size " + std::to_string(size));
   MPISIM_CHECK(runtime, buffer != nullptr || size == 0, MPI_COMM_WORLD, MPI_ERR_BUFFER, "null buffer");
   attached.address = buffer;

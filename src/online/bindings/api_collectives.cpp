@@ -22,14 +22,17 @@ extern "C" int PMPI_Barrier(MPI_Comm comm)
 
 extern "C" int PMPI_Bcast(void* buffer, int count, MPI_Datatype type, int root, MPI_Comm comm)
 {
-  return run([&](Runtime& runtime, PreparedOut& p) { return prepare_bcast(runtime, buffer, count, type, root, comm, "MPI_Bcast", p); });
+  return run([&](Runtime& runtime, PreparedOut& p) {
+    return prepare_bcast(runtime, buffer, count, type, root, comm, "MPI_Bcast", p);
+  });
 }
 
 extern "C" int PMPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, int root,
                            MPI_Comm comm)
 {
   return run([&](Runtime& runtime, PreparedOut& p) {
-    return prepare_reduction(runtime, Collective::Reduce, sendbuf, recvbuf, count, type, op, root, comm, "MPI_Reduce", p);
+    return prepare_reduction(runtime, Collective::Reduce, sendbuf, recvbuf, count, type, op, root, comm, "MPI_Reduce",
+                             p);
   });
 }
 
@@ -37,7 +40,8 @@ extern "C" int PMPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI
                               MPI_Comm comm)
 {
   return run([&](Runtime& runtime, PreparedOut& p) {
-    return prepare_reduction(runtime, Collective::Allreduce, sendbuf, recvbuf, count, type, op, -1, comm, "MPI_Allreduce", p);
+    return prepare_reduction(runtime, Collective::Allreduce, sendbuf, recvbuf, count, type, op, -1, comm,
+                             "MPI_Allreduce", p);
   });
 }
 
@@ -59,8 +63,8 @@ extern "C" int PMPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype send
                            MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
   return run([&](Runtime& runtime, PreparedOut& p) {
-    return prepare_gather(runtime, sendbuf, sendcount, sendtype, recvbuf, recvcount, nullptr, nullptr, recvtype, root, comm,
-                          "MPI_Gather", p);
+    return prepare_gather(runtime, sendbuf, sendcount, sendtype, recvbuf, recvcount, nullptr, nullptr, recvtype, root,
+                          comm, "MPI_Gather", p);
   });
 }
 
@@ -77,8 +81,8 @@ extern "C" int PMPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype s
                               MPI_Datatype recvtype, MPI_Comm comm)
 {
   return run([&](Runtime& runtime, PreparedOut& p) {
-    return prepare_gather(runtime, sendbuf, sendcount, sendtype, recvbuf, recvcount, nullptr, nullptr, recvtype, -1, comm,
-                          "MPI_Allgather", p);
+    return prepare_gather(runtime, sendbuf, sendcount, sendtype, recvbuf, recvcount, nullptr, nullptr, recvtype, -1,
+                          comm, "MPI_Allgather", p);
   });
 }
 
@@ -95,8 +99,8 @@ extern "C" int PMPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sen
                             MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
   return run([&](Runtime& runtime, PreparedOut& p) {
-    return prepare_scatter(runtime, sendbuf, sendcount, nullptr, nullptr, sendtype, recvbuf, recvcount, recvtype, root, comm,
-                           "MPI_Scatter", p);
+    return prepare_scatter(runtime, sendbuf, sendcount, nullptr, nullptr, sendtype, recvbuf, recvcount, recvtype, root,
+                           comm, "MPI_Scatter", p);
   });
 }
 
@@ -113,8 +117,8 @@ extern "C" int PMPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype se
                              MPI_Datatype recvtype, MPI_Comm comm)
 {
   return run([&](Runtime& runtime, PreparedOut& p) {
-    return prepare_alltoall(runtime, sendbuf, sendcount, nullptr, nullptr, sendtype, recvbuf, recvcount, nullptr, nullptr,
-                            recvtype, comm, "MPI_Alltoall", p);
+    return prepare_alltoall(runtime, sendbuf, sendcount, nullptr, nullptr, sendtype, recvbuf, recvcount, nullptr,
+                            nullptr, recvtype, comm, "MPI_Alltoall", p);
   });
 }
 
@@ -123,8 +127,8 @@ extern "C" int PMPI_Alltoallv(const void* sendbuf, const int sendcounts[], const
                               MPI_Comm comm)
 {
   return run([&](Runtime& runtime, PreparedOut& p) {
-    return prepare_alltoall(runtime, sendbuf, 0, sendcounts, sdispls, sendtype, recvbuf, 0, recvcounts, rdispls, recvtype, comm,
-                            "MPI_Alltoallv", p);
+    return prepare_alltoall(runtime, sendbuf, 0, sendcounts, sdispls, sendtype, recvbuf, 0, recvcounts, rdispls,
+                            recvtype, comm, "MPI_Alltoallv", p);
   });
 }
 
@@ -133,8 +137,8 @@ extern "C" int PMPI_Alltoallw(const void* sendbuf, const int sendcounts[], const
                               const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
 {
   return run([&](Runtime& runtime, PreparedOut& p) {
-    return prepare_alltoallw(runtime, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm,
-                             "MPI_Alltoallw", p);
+    return prepare_alltoallw(runtime, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes,
+                             comm, "MPI_Alltoallw", p);
   });
 }
 
@@ -154,7 +158,8 @@ extern "C" int PMPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int
   MPISIM_TRY(resolve_comm(runtime, comm, "MPI_Comm_size", c)); // the error names the call it was raised in before
   std::vector<int> recvcounts(c->size(), recvcount);
   return run([&](Runtime& runtime, PreparedOut& p) {
-    return prepare_reduce_scatter(runtime, sendbuf, recvbuf, recvcounts.data(), type, op, comm, "MPI_Reduce_scatter_block", p);
+    return prepare_reduce_scatter(runtime, sendbuf, recvbuf, recvcounts.data(), type, op, comm,
+                                  "MPI_Reduce_scatter_block", p);
   });
 }
 

@@ -9,8 +9,8 @@
 using namespace mpisim::online;
 
 namespace {
-int resolve_subgroup(Runtime& runtime, MPI_Comm comm, const mpisim::mpi::Communicator& parent, MPI_Group group, const char* call,
-                     const GroupMembers*& out)
+int resolve_subgroup(Runtime& runtime, MPI_Comm comm, const mpisim::mpi::Communicator& parent, MPI_Group group,
+                     const char* call, const GroupMembers*& out)
 {
   out = runtime.groups().find(runtime.current_rank(), group);
   if (out == nullptr)

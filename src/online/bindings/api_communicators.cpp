@@ -28,7 +28,8 @@ extern "C" int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm* newc
   Runtime& runtime = scope.runtime();
   const mpisim::mpi::Communicator* parent = nullptr;
   MPISIM_TRY(resolve_comm(runtime, comm, "MPI_Comm_split", parent));
-  MPISIM_CHECK(runtime, color >= 0 || color == MPI_UNDEFINED, comm, MPI_ERR_ARG, "negative color " + std::to_string(color));
+  MPISIM_CHECK(runtime, color >= 0 || color == MPI_UNDEFINED, comm, MPI_ERR_ARG,
+               "negative color " + std::to_string(color));
   *newcomm = split_comm(runtime, comm, *parent, color, key);
   return MPI_SUCCESS;
 }

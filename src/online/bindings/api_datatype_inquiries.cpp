@@ -100,7 +100,8 @@ extern "C" int PMPI_Type_get_contents(MPI_Datatype type, int max_integers, int m
   const Datatype::Recipe& recipe = t->recipe();
   MPISIM_CHECK(runtime, recipe.combiner != Datatype::Combiner::Named, MPI_COMM_WORLD, MPI_ERR_ARG,
                "a predefined datatype has no contents (its combiner is MPI_COMBINER_NAMED)");
-  MPISIM_CHECK(runtime, max_integers >= static_cast<int>(recipe.integers.size()) &&
+  MPISIM_CHECK(runtime,
+               max_integers >= static_cast<int>(recipe.integers.size()) &&
                    max_addresses >= static_cast<int>(recipe.addresses.size()) &&
                    max_datatypes >= static_cast<int>(recipe.types.size()),
                MPI_COMM_WORLD, MPI_ERR_ARG,

@@ -58,8 +58,8 @@ extern "C" int PMPI_Type_indexed(int count, const int blocklengths[], const int 
 
 namespace {
 // The bodies MPI_Type_create_struct/hvector/hindexed share with their MPI-1 names, `call` naming the one called.
-int build_struct(Runtime& runtime, int count, const int blocklengths[], const MPI_Aint displacements[], const MPI_Datatype types[],
-                 MPI_Datatype* newtype, const char* call)
+int build_struct(Runtime& runtime, int count, const int blocklengths[], const MPI_Aint displacements[],
+                 const MPI_Datatype types[], MPI_Datatype* newtype, const char* call)
 {
   MPISIM_TRY(check_count(runtime, MPI_COMM_WORLD, count, call));
   std::vector<DatatypePtr> members(count);
@@ -70,16 +70,16 @@ int build_struct(Runtime& runtime, int count, const int blocklengths[], const MP
   });
 }
 
-int build_hvector(Runtime& runtime, int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype, MPI_Datatype* newtype,
-                  const char* call)
+int build_hvector(Runtime& runtime, int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
+                  MPI_Datatype* newtype, const char* call)
 {
   DatatypePtr old;
   MPISIM_TRY(resolve_type(runtime, MPI_COMM_WORLD, oldtype, call, old));
   return define(runtime, newtype, call, [&] { return Datatype::hvector(count, blocklength, stride, old); });
 }
 
-int build_hindexed(Runtime& runtime, int count, const int blocklengths[], const MPI_Aint displacements[], MPI_Datatype oldtype,
-                   MPI_Datatype* newtype, const char* call)
+int build_hindexed(Runtime& runtime, int count, const int blocklengths[], const MPI_Aint displacements[],
+                   MPI_Datatype oldtype, MPI_Datatype* newtype, const char* call)
 {
   DatatypePtr old;
   MPISIM_TRY(resolve_type(runtime, MPI_COMM_WORLD, oldtype, call, old));
@@ -191,7 +191,8 @@ extern "C" int PMPI_Type_create_darray(int size, int rank, int ndims, const int 
       size, rank, {gsizes, gsizes + ndims}, {}, {}, {psizes, psizes + ndims}, order == MPI_ORDER_FORTRAN};
   for (int d = 0; d < ndims; ++d) {
     const int distribution = distribs[d];
-    MPISIM_CHECK(runtime, distribution == MPI_DISTRIBUTE_BLOCK || distribution == MPI_DISTRIBUTE_CYCLIC ||
+    MPISIM_CHECK(runtime,
+                 distribution == MPI_DISTRIBUTE_BLOCK || distribution == MPI_DISTRIBUTE_CYCLIC ||
                      distribution == MPI_DISTRIBUTE_NONE,
                  MPI_COMM_WORLD, MPI_ERR_ARG, "unknown distribution " + std::to_string(distribution));
     request.distributions.push_back(distribution == MPI_DISTRIBUTE_BLOCK    ? Distribution::Block

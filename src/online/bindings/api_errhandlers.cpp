@@ -109,7 +109,8 @@ extern "C" int PMPI_Add_error_string(int errorcode, const char* string)
 
 namespace {
 // The bodies the MPI-2 calls share with their MPI-1 names, `call` naming the one called.
-int create_errhandler(Runtime& runtime, MPI_Comm_errhandler_function* function, MPI_Errhandler* errhandler, const char* call)
+int create_errhandler(Runtime& runtime, MPI_Comm_errhandler_function* function, MPI_Errhandler* errhandler,
+                      const char* call)
 {
   if (function == nullptr)
     return raise_error(runtime, MPI_COMM_WORLD, MPI_ERR_ARG, call, "null error handler function");

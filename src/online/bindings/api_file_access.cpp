@@ -56,7 +56,8 @@ int check(Runtime& runtime, const AccessCall& call, FileContext& context, mpisim
     return raise_file_error(runtime, call.fh, MPI_ERR_COUNT, call.name, "negative count " + std::to_string(call.count));
   type = runtime.datatypes().find(call.datatype);
   if (type == nullptr)
-    return raise_file_error(runtime, call.fh, MPI_ERR_TYPE, call.name, "invalid datatype " + std::to_string(call.datatype));
+    return raise_file_error(runtime, call.fh, MPI_ERR_TYPE, call.name,
+                            "invalid datatype " + std::to_string(call.datatype));
   if (call.direction == Direction::Read && (file.amode & MPI_MODE_WRONLY) != 0)
     return raise_file_error(runtime, call.fh, MPI_ERR_ACCESS, call.name, "the file was opened MPI_MODE_WRONLY");
   if (call.direction == Direction::Write && (file.amode & MPI_MODE_RDONLY) != 0)
@@ -379,7 +380,7 @@ extern "C" int PMPI_File_read_at_all_begin(MPI_File fh, MPI_Offset offset, void*
 {
   Runtime& runtime = Runtime::get();
   return split_begin(runtime, {"MPI_File_read_at_all_begin", fh, offset, buf, count, datatype, Direction::Read,
-                      Pointer::Explicit, Mode::Collective});
+                               Pointer::Explicit, Mode::Collective});
 }
 
 extern "C" int PMPI_File_read_at_all_end(MPI_File fh, void* buf, MPI_Status* status)
@@ -393,7 +394,7 @@ extern "C" int PMPI_File_write_at_all_begin(MPI_File fh, MPI_Offset offset, cons
 {
   Runtime& runtime = Runtime::get();
   return split_begin(runtime, {"MPI_File_write_at_all_begin", fh, offset, const_cast<void*>(buf), count, datatype,
-                      Direction::Write, Pointer::Explicit, Mode::Collective});
+                               Direction::Write, Pointer::Explicit, Mode::Collective});
 }
 
 extern "C" int PMPI_File_write_at_all_end(MPI_File fh, const void* buf, MPI_Status* status)
@@ -405,8 +406,8 @@ extern "C" int PMPI_File_write_at_all_end(MPI_File fh, const void* buf, MPI_Stat
 extern "C" int PMPI_File_read_all_begin(MPI_File fh, void* buf, int count, MPI_Datatype datatype)
 {
   Runtime& runtime = Runtime::get();
-  return split_begin(runtime, 
-      {"MPI_File_read_all_begin", fh, 0, buf, count, datatype, Direction::Read, Pointer::Individual, Mode::Collective});
+  return split_begin(runtime, {"MPI_File_read_all_begin", fh, 0, buf, count, datatype, Direction::Read,
+                               Pointer::Individual, Mode::Collective});
 }
 
 extern "C" int PMPI_File_read_all_end(MPI_File fh, void* buf, MPI_Status* status)
@@ -418,8 +419,8 @@ extern "C" int PMPI_File_read_all_end(MPI_File fh, void* buf, MPI_Status* status
 extern "C" int PMPI_File_write_all_begin(MPI_File fh, const void* buf, int count, MPI_Datatype datatype)
 {
   Runtime& runtime = Runtime::get();
-  return split_begin(runtime, {"MPI_File_write_all_begin", fh, 0, const_cast<void*>(buf), count, datatype, Direction::Write,
-                      Pointer::Individual, Mode::Collective});
+  return split_begin(runtime, {"MPI_File_write_all_begin", fh, 0, const_cast<void*>(buf), count, datatype,
+                               Direction::Write, Pointer::Individual, Mode::Collective});
 }
 
 extern "C" int PMPI_File_write_all_end(MPI_File fh, const void* buf, MPI_Status* status)
@@ -431,8 +432,8 @@ extern "C" int PMPI_File_write_all_end(MPI_File fh, const void* buf, MPI_Status*
 extern "C" int PMPI_File_read_ordered_begin(MPI_File fh, void* buf, int count, MPI_Datatype datatype)
 {
   Runtime& runtime = Runtime::get();
-  return split_begin(runtime, 
-      {"MPI_File_read_ordered_begin", fh, 0, buf, count, datatype, Direction::Read, Pointer::Shared, Mode::Ordered});
+  return split_begin(runtime, {"MPI_File_read_ordered_begin", fh, 0, buf, count, datatype, Direction::Read,
+                               Pointer::Shared, Mode::Ordered});
 }
 
 extern "C" int PMPI_File_read_ordered_end(MPI_File fh, void* buf, MPI_Status* status)
@@ -444,8 +445,8 @@ extern "C" int PMPI_File_read_ordered_end(MPI_File fh, void* buf, MPI_Status* st
 extern "C" int PMPI_File_write_ordered_begin(MPI_File fh, const void* buf, int count, MPI_Datatype datatype)
 {
   Runtime& runtime = Runtime::get();
-  return split_begin(runtime, {"MPI_File_write_ordered_begin", fh, 0, const_cast<void*>(buf), count, datatype, Direction::Write,
-                      Pointer::Shared, Mode::Ordered});
+  return split_begin(runtime, {"MPI_File_write_ordered_begin", fh, 0, const_cast<void*>(buf), count, datatype,
+                               Direction::Write, Pointer::Shared, Mode::Ordered});
 }
 
 extern "C" int PMPI_File_write_ordered_end(MPI_File fh, const void* buf, MPI_Status* status)

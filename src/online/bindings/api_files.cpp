@@ -166,8 +166,8 @@ extern "C" int PMPI_File_open(MPI_Comm comm, const char* filename, int amode, MP
       apply_file_hints(file.hints, *given);
     open_real_file(runtime, file, filename, amode);
     if (file.open_error == MPI_SUCCESS)
-      file.id = runtime.files().storage().file(file.path,
-                                          {static_cast<double>(file.hints.striping_unit), file.hints.striping_factor});
+      file.id = runtime.files().storage().file(
+          file.path, {static_cast<double>(file.hints.striping_unit), file.hints.striping_factor});
   }
   const int local = parent->local_rank(runtime.current_rank());
   FileMember& member = file.members[static_cast<size_t>(local)];
@@ -239,7 +239,8 @@ int resize(MPI_File fh, MPI_Offset size, bool grow_only, const char* call)
   if (size < 0)
     return raise_file_error(runtime, fh, MPI_ERR_ARG, call, "negative size " + std::to_string(size));
   if ((file.amode & MPI_MODE_SEQUENTIAL) != 0)
-    return raise_file_error(runtime, fh, MPI_ERR_UNSUPPORTED_OPERATION, call, "the file was opened MPI_MODE_SEQUENTIAL");
+    return raise_file_error(runtime, fh, MPI_ERR_UNSUPPORTED_OPERATION, call,
+                            "the file was opened MPI_MODE_SEQUENTIAL");
   if ((file.amode & MPI_MODE_RDONLY) != 0)
     return raise_file_error(runtime, fh, MPI_ERR_READ_ONLY, call, "the file was opened MPI_MODE_RDONLY");
   if (!grow_only || real_file_size(file) < size) {
@@ -397,7 +398,8 @@ extern "C" int PMPI_File_seek(MPI_File fh, MPI_Offset offset, int whence)
   MPISIM_TRY(resolve_file(runtime, fh, "MPI_File_seek", context));
   MPISIM_FILE_CHECK(runtime, (context.file->amode & MPI_MODE_SEQUENTIAL) == 0, fh, MPI_ERR_UNSUPPORTED_OPERATION,
                     "the file was opened MPI_MODE_SEQUENTIAL");
-  MPISIM_FILE_CHECK(runtime, whence == MPI_SEEK_SET || whence == MPI_SEEK_CUR || whence == MPI_SEEK_END, fh, MPI_ERR_ARG,
+  MPISIM_FILE_CHECK(runtime, whence == MPI_SEEK_SET || whence == MPI_SEEK_CUR || whence == MPI_SEEK_END, fh,
+                    MPI_ERR_ARG,
                     "whence " + std::to_string(whence) + " is not MPI_SEEK_SET, MPI_SEEK_CUR or MPI_SEEK_END");
   const int64_t position = sought(context, context.member->pointer, offset, whence);
   MPISIM_FILE_CHECK(runtime, position >= 0, fh, MPI_ERR_ARG, "the pointer would go before the view's first etype");
@@ -431,7 +433,8 @@ extern "C" int PMPI_File_seek_shared(MPI_File fh, MPI_Offset offset, int whence)
   Runtime& runtime = scope.runtime();
   FileContext context;
   MPISIM_TRY(resolve_file(runtime, fh, "MPI_File_seek_shared", context));
-  MPISIM_FILE_CHECK(runtime, whence == MPI_SEEK_SET || whence == MPI_SEEK_CUR || whence == MPI_SEEK_END, fh, MPI_ERR_ARG,
+  MPISIM_FILE_CHECK(runtime, whence == MPI_SEEK_SET || whence == MPI_SEEK_CUR || whence == MPI_SEEK_END, fh,
+                    MPI_ERR_ARG,
                     "whence " + std::to_string(whence) + " is not MPI_SEEK_SET, MPI_SEEK_CUR or MPI_SEEK_END");
   OpenFile& file = *context.file;
   const int64_t position = sought(context, file.shared_pointer, offset, whence);
@@ -531,8 +534,8 @@ extern "C" int PMPI_File_get_errhandler(MPI_File file, MPI_Errhandler* errhandle
   FileContext context;
   if (file != MPI_FILE_NULL)
     MPISIM_TRY(resolve_file(runtime, file, "MPI_File_get_errhandler", context));
-  *errhandler = file == MPI_FILE_NULL ? runtime.files().default_errhandler(runtime.current_rank())
-                                      : context.member->errhandler;
+  *errhandler =
+      file == MPI_FILE_NULL ? runtime.files().default_errhandler(runtime.current_rank()) : context.member->errhandler;
   if (UserErrhandler* user = runtime.process_objects().errhandler(*errhandler))
     ++user->references; // a new handle the application frees
   return MPI_SUCCESS;

@@ -36,7 +36,8 @@ extern "C" int PMPI_Grequest_complete(MPI_Request request)
   RequestEntry* entry = request == MPI_REQUEST_NULL ? nullptr : runtime.requests().find(request);
   MPISIM_CHECK(runtime, entry != nullptr && entry->query, MPI_COMM_WORLD, MPI_ERR_REQUEST,
                "not a generalized request: " + std::to_string(request));
-  MPISIM_CHECK(runtime, not entry->request->done(), MPI_COMM_WORLD, MPI_ERR_REQUEST, "generalized request completed twice");
+  MPISIM_CHECK(runtime, not entry->request->done(), MPI_COMM_WORLD, MPI_ERR_REQUEST,
+               "generalized request completed twice");
   entry->request->complete();
   return MPI_SUCCESS;
 }

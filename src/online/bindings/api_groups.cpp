@@ -31,7 +31,8 @@ int check_distinct_ranks(Runtime& runtime, int n, const int ranks[], int size, c
       return raise_error(runtime, MPI_COMM_WORLD, MPI_ERR_RANK, call,
                          "invalid rank " + std::to_string(ranks[i]) + " in a group of " + std::to_string(size));
     if (seen[ranks[i]])
-      return raise_error(runtime, MPI_COMM_WORLD, MPI_ERR_RANK, call, "rank " + std::to_string(ranks[i]) + " given twice");
+      return raise_error(runtime, MPI_COMM_WORLD, MPI_ERR_RANK, call,
+                         "rank " + std::to_string(ranks[i]) + " given twice");
     seen[ranks[i]] = true;
   }
   return MPI_SUCCESS;
@@ -113,8 +114,8 @@ extern "C" int PMPI_Group_translate_ranks(MPI_Group group1, int n, const int ran
   MPISIM_CHECK(runtime, n >= 0, MPI_COMM_WORLD, MPI_ERR_ARG, "negative rank count " + std::to_string(n));
   for (int i = 0; i < n; ++i) {
     const int r = ranks1[i];
-    MPISIM_CHECK(runtime, r == MPI_PROC_NULL || (r >= 0 && r < static_cast<int>(a->size())), MPI_COMM_WORLD, MPI_ERR_RANK,
-                 "invalid rank " + std::to_string(r) + " in a group of " + std::to_string(a->size()));
+    MPISIM_CHECK(runtime, r == MPI_PROC_NULL || (r >= 0 && r < static_cast<int>(a->size())), MPI_COMM_WORLD,
+                 MPI_ERR_RANK, "invalid rank " + std::to_string(r) + " in a group of " + std::to_string(a->size()));
   }
   for (int i = 0; i < n; ++i) {
     const int r = ranks1[i];

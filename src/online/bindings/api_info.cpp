@@ -14,7 +14,8 @@ namespace {
 int resolve_info(Runtime& runtime, MPI_Info info, const char* call, InfoObject*& out)
 {
   out = info == MPI_INFO_NULL ? nullptr : runtime.process_objects().info(info);
-  return out != nullptr ? MPI_SUCCESS : runtime.process_objects().raise_invalid_info(runtime, info, MPI_COMM_WORLD, call);
+  return out != nullptr ? MPI_SUCCESS
+                        : runtime.process_objects().raise_invalid_info(runtime, info, MPI_COMM_WORLD, call);
 }
 
 int check_key(Runtime& runtime, const char* key, const char* call)

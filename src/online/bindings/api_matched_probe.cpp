@@ -9,7 +9,8 @@ using namespace mpisim::online;
 
 namespace {
 
-int check_probe(Runtime& runtime, MPI_Comm comm, int source, int tag, const char* call, const mpisim::mpi::Communicator*& out)
+int check_probe(Runtime& runtime, MPI_Comm comm, int source, int tag, const char* call,
+                const mpisim::mpi::Communicator*& out)
 {
   MPISIM_TRY(resolve_comm(runtime, comm, call, out));
   MPISIM_TRY(check_peer(runtime, comm, *out, source, true, call));

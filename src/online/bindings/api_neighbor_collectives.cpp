@@ -38,7 +38,8 @@ struct Exchange {
 };
 
 // The send and receive types are resolved here unless they vary by block (MPI_DATATYPE_NULL: alltoallw).
-int prepare(Runtime& runtime, MPI_Comm comm, MPI_Datatype sendtype, MPI_Datatype recvtype, const char* call, Exchange& out)
+int prepare(Runtime& runtime, MPI_Comm comm, MPI_Datatype sendtype, MPI_Datatype recvtype, const char* call,
+            Exchange& out)
 {
   MPISIM_TRY(resolve_comm(runtime, comm, call, out.comm));
   if (sendtype != MPI_DATATYPE_NULL || recvtype != MPI_DATATYPE_NULL) {
@@ -47,7 +48,8 @@ int prepare(Runtime& runtime, MPI_Comm comm, MPI_Datatype sendtype, MPI_Datatype
   }
   out.topology = runtime.comm_properties().topology(runtime.current_rank(), comm);
   if (out.topology == nullptr)
-    return raise_error(runtime, comm, MPI_ERR_TOPOLOGY, call, "communicator " + std::to_string(comm) + " has no topology");
+    return raise_error(runtime, comm, MPI_ERR_TOPOLOGY, call,
+                       "communicator " + std::to_string(comm) + " has no topology");
   const int me = out.comm->local_rank(runtime.current_rank());
   out.sources = topology_sources(*out.topology, me);
   out.destinations = topology_destinations(*out.topology, me);
@@ -96,8 +98,8 @@ std::vector<Block> blocks(const void* buffer, size_t n, const int counts[], cons
 }
 
 // Blocks of their own type at byte displacements (MPI_Neighbor_alltoallw).
-int typed_blocks(Runtime& runtime, MPI_Comm comm, const void* buffer, size_t n, const int counts[], const MPI_Aint displs[],
-                 const MPI_Datatype types[], const char* call, std::vector<Block>& out)
+int typed_blocks(Runtime& runtime, MPI_Comm comm, const void* buffer, size_t n, const int counts[],
+                 const MPI_Aint displs[], const MPI_Datatype types[], const char* call, std::vector<Block>& out)
 {
   for (size_t i = 0; i < n; ++i) {
     mpisim::mpi::DatatypePtr type;
@@ -181,8 +183,8 @@ extern "C" int PMPI_Neighbor_alltoallw(const void* sendbuf, const int sendcounts
   std::vector<Block> sends, receives;
   MPISIM_TRY(typed_blocks(runtime, comm, sendbuf, x.destinations.size(), sendcounts, sdispls, sendtypes,
                           "MPI_Neighbor_alltoallw", sends));
-  MPISIM_TRY(typed_blocks(runtime, comm, recvbuf, x.sources.size(), recvcounts, rdispls, recvtypes, "MPI_Neighbor_alltoallw",
-                          receives));
+  MPISIM_TRY(typed_blocks(runtime, comm, recvbuf, x.sources.size(), recvcounts, rdispls, recvtypes,
+                          "MPI_Neighbor_alltoallw", receives));
   return exchange(scope, x, sends, receives);
 }
 

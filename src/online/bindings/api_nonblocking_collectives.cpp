@@ -19,20 +19,23 @@ template <typename Prepare> int start(MPI_Request* request, Prepare&& prepare, c
 
 extern "C" int PMPI_Ibarrier(MPI_Comm comm, MPI_Request* request)
 {
-  return start(request, [&](Runtime& runtime, PreparedOut& p) { return prepare_barrier(runtime, comm, "MPI_Ibarrier", p); });
+  return start(request,
+               [&](Runtime& runtime, PreparedOut& p) { return prepare_barrier(runtime, comm, "MPI_Ibarrier", p); });
 }
 
 extern "C" int PMPI_Ibcast(void* buffer, int count, MPI_Datatype type, int root, MPI_Comm comm, MPI_Request* request)
 {
-  return start(request,
-               [&](Runtime& runtime, PreparedOut& p) { return prepare_bcast(runtime, buffer, count, type, root, comm, "MPI_Ibcast", p); });
+  return start(request, [&](Runtime& runtime, PreparedOut& p) {
+    return prepare_bcast(runtime, buffer, count, type, root, comm, "MPI_Ibcast", p);
+  });
 }
 
 extern "C" int PMPI_Ireduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, int root,
                             MPI_Comm comm, MPI_Request* request)
 {
   return start(request, [&](Runtime& runtime, PreparedOut& p) {
-    return prepare_reduction(runtime, Collective::Reduce, sendbuf, recvbuf, count, type, op, root, comm, "MPI_Ireduce", p);
+    return prepare_reduction(runtime, Collective::Reduce, sendbuf, recvbuf, count, type, op, root, comm, "MPI_Ireduce",
+                             p);
   });
 }
 
@@ -40,7 +43,8 @@ extern "C" int PMPI_Iallreduce(const void* sendbuf, void* recvbuf, int count, MP
                                MPI_Comm comm, MPI_Request* request)
 {
   return start(request, [&](Runtime& runtime, PreparedOut& p) {
-    return prepare_reduction(runtime, Collective::Allreduce, sendbuf, recvbuf, count, type, op, -1, comm, "MPI_Iallreduce", p);
+    return prepare_reduction(runtime, Collective::Allreduce, sendbuf, recvbuf, count, type, op, -1, comm,
+                             "MPI_Iallreduce", p);
   });
 }
 
@@ -56,7 +60,8 @@ extern "C" int PMPI_Iexscan(const void* sendbuf, void* recvbuf, int count, MPI_D
                             MPI_Request* request)
 {
   return start(request, [&](Runtime& runtime, PreparedOut& p) {
-    return prepare_reduction(runtime, Collective::Exscan, sendbuf, recvbuf, count, type, op, -1, comm, "MPI_Iexscan", p);
+    return prepare_reduction(runtime, Collective::Exscan, sendbuf, recvbuf, count, type, op, -1, comm, "MPI_Iexscan",
+                             p);
   });
 }
 
@@ -64,8 +69,8 @@ extern "C" int PMPI_Igather(const void* sendbuf, int sendcount, MPI_Datatype sen
                             MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request)
 {
   return start(request, [&](Runtime& runtime, PreparedOut& p) {
-    return prepare_gather(runtime, sendbuf, sendcount, sendtype, recvbuf, recvcount, nullptr, nullptr, recvtype, root, comm,
-                          "MPI_Igather", p);
+    return prepare_gather(runtime, sendbuf, sendcount, sendtype, recvbuf, recvcount, nullptr, nullptr, recvtype, root,
+                          comm, "MPI_Igather", p);
   });
 }
 
@@ -73,8 +78,8 @@ extern "C" int PMPI_Iallgather(const void* sendbuf, int sendcount, MPI_Datatype 
                                MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request)
 {
   return start(request, [&](Runtime& runtime, PreparedOut& p) {
-    return prepare_gather(runtime, sendbuf, sendcount, sendtype, recvbuf, recvcount, nullptr, nullptr, recvtype, -1, comm,
-                          "MPI_Iallgather", p);
+    return prepare_gather(runtime, sendbuf, sendcount, sendtype, recvbuf, recvcount, nullptr, nullptr, recvtype, -1,
+                          comm, "MPI_Iallgather", p);
   });
 }
 
@@ -82,8 +87,8 @@ extern "C" int PMPI_Iscatter(const void* sendbuf, int sendcount, MPI_Datatype se
                              MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request)
 {
   return start(request, [&](Runtime& runtime, PreparedOut& p) {
-    return prepare_scatter(runtime, sendbuf, sendcount, nullptr, nullptr, sendtype, recvbuf, recvcount, recvtype, root, comm,
-                           "MPI_Iscatter", p);
+    return prepare_scatter(runtime, sendbuf, sendcount, nullptr, nullptr, sendtype, recvbuf, recvcount, recvtype, root,
+                           comm, "MPI_Iscatter", p);
   });
 }
 
@@ -91,8 +96,8 @@ extern "C" int PMPI_Ialltoall(const void* sendbuf, int sendcount, MPI_Datatype s
                               MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request)
 {
   return start(request, [&](Runtime& runtime, PreparedOut& p) {
-    return prepare_alltoall(runtime, sendbuf, sendcount, nullptr, nullptr, sendtype, recvbuf, recvcount, nullptr, nullptr,
-                            recvtype, comm, "MPI_Ialltoall", p);
+    return prepare_alltoall(runtime, sendbuf, sendcount, nullptr, nullptr, sendtype, recvbuf, recvcount, nullptr,
+                            nullptr, recvtype, comm, "MPI_Ialltoall", p);
   });
 }
 
@@ -131,8 +136,8 @@ extern "C" int PMPI_Ialltoallv(const void* sendbuf, const int sendcounts[], cons
                                MPI_Comm comm, MPI_Request* request)
 {
   return start(request, [&](Runtime& runtime, PreparedOut& p) {
-    return prepare_alltoall(runtime, sendbuf, 0, sendcounts, sdispls, sendtype, recvbuf, 0, recvcounts, rdispls, recvtype, comm,
-                            "MPI_Ialltoallv", p);
+    return prepare_alltoall(runtime, sendbuf, 0, sendcounts, sdispls, sendtype, recvbuf, 0, recvcounts, rdispls,
+                            recvtype, comm, "MPI_Ialltoallv", p);
   });
 }
 
@@ -141,8 +146,8 @@ extern "C" int PMPI_Ialltoallw(const void* sendbuf, const int sendcounts[], cons
                                const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request* request)
 {
   return start(request, [&](Runtime& runtime, PreparedOut& p) {
-    return prepare_alltoallw(runtime, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm,
-                             "MPI_Ialltoallw", p);
+    return prepare_alltoallw(runtime, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes,
+                             comm, "MPI_Ialltoallw", p);
   });
 }
 
@@ -160,9 +165,10 @@ extern "C" int PMPI_Ireduce_scatter_block(const void* sendbuf, void* recvbuf, in
   Runtime& runtime = Runtime::get();
   const mpisim::mpi::Communicator* c = nullptr;
   MPISIM_TRY(resolve_comm(runtime, comm, "MPI_Comm_size", c)); // the error names the call it was raised in before
-  std::vector<int> recvcounts(c->size(), recvcount);  // read while preparing: need not outlive the call
+  std::vector<int> recvcounts(c->size(), recvcount);           // read while preparing: need not outlive the call
   return start(request, [&](Runtime& runtime, PreparedOut& p) {
-    return prepare_reduce_scatter(runtime, sendbuf, recvbuf, recvcounts.data(), type, op, comm, "MPI_Ireduce_scatter_block", p);
+    return prepare_reduce_scatter(runtime, sendbuf, recvbuf, recvcounts.data(), type, op, comm,
+                                  "MPI_Ireduce_scatter_block", p);
   });
 }
 

@@ -17,7 +17,8 @@ namespace {
 
 // Checks the buffer window [position, position + bytes) of a buffer of `capacity` bytes.
 template <typename Position>
-int check_window(Runtime& runtime, MPI_Comm comm, const Position* position, Position capacity, size_t bytes, const char* call)
+int check_window(Runtime& runtime, MPI_Comm comm, const Position* position, Position capacity, size_t bytes,
+                 const char* call)
 {
   if (position == nullptr || *position < 0 || capacity < 0)
     return raise_error(runtime, comm, MPI_ERR_ARG, call, "invalid position or buffer size");

@@ -14,8 +14,8 @@ using mpisim::mpi::DatatypePtr;
 namespace {
 
 // Standard, ready and synchronous blocking sends (MPI_Bsend is in api_buffered.cpp).
-int blocking_send(Runtime& runtime, const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, const char* call,
-                  mpisim::mpi::SendMode mode = mpisim::mpi::SendMode::Standard)
+int blocking_send(Runtime& runtime, const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+                  const char* call, mpisim::mpi::SendMode mode = mpisim::mpi::SendMode::Standard)
 {
   return failure_aware(runtime, comm, call, [&]() -> int {
     ApiScope scope(call);
@@ -145,8 +145,8 @@ extern "C" int PMPI_Ibsend(const void* buf, int count, MPI_Datatype type, int de
 
 namespace {
 // MPI_Irecv, and the receive of MPI_Sendrecv (whose errors name MPI_Irecv, as they did).
-int immediate_receive(Runtime& runtime, void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Request* request,
-                      const char* call = __builtin_FUNCTION())
+int immediate_receive(Runtime& runtime, void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
+                      MPI_Request* request, const char* call = __builtin_FUNCTION())
 {
   return failure_aware(runtime, comm, call, [&]() -> int {
     ApiScope scope(call);
@@ -180,8 +180,8 @@ extern "C" int PMPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype se
     describe_exchange(scope, comm, dest, sendcount, sendtype, sendtag);
     MPI_Request requests[2];
     MPISIM_TRY(immediate_receive(runtime, recvbuf, recvcount, recvtype, source, recvtag, comm, &requests[0]));
-    MPISIM_TRY(immediate_send(runtime, sendbuf, sendcount, sendtype, dest, sendtag, comm, &requests[1], SendCall::Standard,
-                              "MPI_Isend"));
+    MPISIM_TRY(immediate_send(runtime, sendbuf, sendcount, sendtype, dest, sendtag, comm, &requests[1],
+                              SendCall::Standard, "MPI_Isend"));
     MPI_Status statuses[2];
     const int error = wait_all(runtime, 2, requests, statuses);
     if (status != MPI_STATUS_IGNORE)
@@ -197,15 +197,16 @@ extern "C" int PMPI_Sendrecv_replace(void* buf, int count, MPI_Datatype type, in
   return failure_aware(runtime, comm, "MPI_Sendrecv_replace", [&]() -> int {
     ApiScope scope("PMPI_Sendrecv_replace");
     MessageArguments args;
-    MPISIM_TRY(check_send(runtime, comm, count, type, dest == MPI_PROC_NULL ? 0 : dest, sendtag, "MPI_Sendrecv_replace", args));
+    MPISIM_TRY(check_send(runtime, comm, count, type, dest == MPI_PROC_NULL ? 0 : dest, sendtag, "MPI_Sendrecv_replace",
+                          args));
     scope.describe(args.comm, dest, static_cast<double>(args.type->packed_size(count)), sendtag);
     // The outgoing data is packed first, so the receive may overwrite the buffer.
     std::vector<std::byte> outgoing(args.type->packed_size(count));
     args.type->pack(buf, count, outgoing.data());
     MPI_Request requests[2];
     MPISIM_TRY(immediate_receive(runtime, buf, count, type, source, recvtag, comm, &requests[0]));
-    MPISIM_TRY(immediate_send(runtime, outgoing.data(), static_cast<int>(outgoing.size()), MPI_BYTE, dest, sendtag, comm,
-                              &requests[1], SendCall::Standard, "MPI_Isend"));
+    MPISIM_TRY(immediate_send(runtime, outgoing.data(), static_cast<int>(outgoing.size()), MPI_BYTE, dest, sendtag,
+                              comm, &requests[1], SendCall::Standard, "MPI_Isend"));
     MPI_Status statuses[2];
     const int error = wait_all(runtime, 2, requests, statuses);
     if (status != MPI_STATUS_IGNORE)

@@ -196,7 +196,8 @@ extern "C" int PMPI_Wait(MPI_Request* request, MPI_Status* status)
   });
 }
 
-int mpisim::online::wait_all(Runtime& runtime, int count, MPI_Request requests[], MPI_Status statuses[], const char* call)
+int mpisim::online::wait_all(Runtime& runtime, int count, MPI_Request requests[], MPI_Status statuses[],
+                             const char* call)
 {
   return failure_aware(runtime, MPI_COMM_NULL, call, [&]() -> int {
     ApiScope scope(call);
@@ -263,7 +264,8 @@ extern "C" int PMPI_Waitsome(int incount, MPI_Request requests[], int* outcount,
       pending_requests(scope.runtime(), incount, requests, pending, positions);
       scope.rank().waitany(pending);
     }
-    return raise_failure(runtime, finish_completed(scope, incount, requests, outcount, indices, statuses), "MPI_Waitsome");
+    return raise_failure(runtime, finish_completed(scope, incount, requests, outcount, indices, statuses),
+                         "MPI_Waitsome");
   });
 }
 
@@ -351,7 +353,8 @@ extern "C" int PMPI_Testsome(int incount, MPI_Request requests[], int* outcount,
       return MPI_SUCCESS;
     }
     scope.rank().testsome(active_requests(scope.runtime(), incount, requests));
-    return raise_failure(runtime, finish_completed(scope, incount, requests, outcount, indices, statuses), "MPI_Testsome");
+    return raise_failure(runtime, finish_completed(scope, incount, requests, outcount, indices, statuses),
+                         "MPI_Testsome");
   });
 }
 
@@ -401,7 +404,8 @@ extern "C" int PMPI_Cancel(MPI_Request* request)
   if (entry->cancel)    // a generalized request: the application cancels it, told whether it is complete
     return entry->cancel(entry->request->done());
   if (entry->request->kind() == mpisim::mpi::RequestKind::Collective)
-    return raise_error(runtime, MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Cancel", "a non-blocking collective cannot be cancelled");
+    return raise_error(runtime, MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Cancel",
+                       "a non-blocking collective cannot be cancelled");
   // Matched already: the operation completes normally, and MPI_Test_cancelled says false.
   scope.rank().cancel(*entry->request);
   return MPI_SUCCESS;

@@ -56,7 +56,8 @@ bool inside(const WindowPart& target, MPI_Aint disp, int count, const Datatype& 
   return start + first >= 0 && start + last <= target.size;
 }
 
-int check_target(Runtime& runtime, MPI_Win win, const WindowAccess& window, int target_rank, const char* call, bool& to_nobody)
+int check_target(Runtime& runtime, MPI_Win win, const WindowAccess& window, int target_rank, const char* call,
+                 bool& to_nobody)
 {
   const int members = window.channel->size();
   to_nobody = target_rank == MPI_PROC_NULL;
@@ -71,8 +72,8 @@ int check_target(Runtime& runtime, MPI_Win win, const WindowAccess& window, int 
 }
 
 // The target data: `target_count` elements of `target` inside the target's window, `origin_bytes` in all.
-int check_target_data(Runtime& runtime, MPI_Win win, const Access& access, int target_rank, MPI_Aint target_disp, int target_count,
-                      size_t origin_bytes, const char* call)
+int check_target_data(Runtime& runtime, MPI_Win win, const Access& access, int target_rank, MPI_Aint target_disp,
+                      int target_count, size_t origin_bytes, const char* call)
 {
   const WindowPart& target = access.window.window->parts[static_cast<size_t>(target_rank)];
   MPISIM_WIN_CHECK(runtime, target_disp >= 0 || target.flavor == MPI_WIN_FLAVOR_DYNAMIC, win, MPI_ERR_DISP, call,
@@ -81,17 +82,17 @@ int check_target_data(Runtime& runtime, MPI_Win win, const Access& access, int t
   MPISIM_WIN_CHECK(runtime, origin_bytes == target_bytes, win, MPI_ERR_TYPE, call,
                    "the origin's " + std::to_string(origin_bytes) + " bytes do not match the target's " +
                        std::to_string(target_bytes));
-  MPISIM_WIN_CHECK(runtime, inside(target, target_disp, target_count, *access.target_type), win, MPI_ERR_RMA_RANGE, call,
-                   target.flavor == MPI_WIN_FLAVOR_DYNAMIC
-                       ? "the target data lies outside every region attached to rank " + std::to_string(target_rank) +
-                             "'s dynamic window"
-                       : "the target data lies outside rank " + std::to_string(target_rank) + "'s window of " +
-                             std::to_string(target.size) + " bytes");
+  MPISIM_WIN_CHECK(
+      runtime, inside(target, target_disp, target_count, *access.target_type), win, MPI_ERR_RMA_RANGE, call,
+      target.flavor == MPI_WIN_FLAVOR_DYNAMIC ? "the target data lies outside every region attached to rank " +
+                                                    std::to_string(target_rank) + "'s dynamic window"
+                                              : "the target data lies outside rank " + std::to_string(target_rank) +
+                                                    "'s window of " + std::to_string(target.size) + " bytes");
   return MPI_SUCCESS;
 }
 
-int check_access(Runtime& runtime, MPI_Win win, int origin_count, MPI_Datatype origin_type, int target_rank, MPI_Aint target_disp,
-                 int target_count, MPI_Datatype target_type, const char* call, Access& out)
+int check_access(Runtime& runtime, MPI_Win win, int origin_count, MPI_Datatype origin_type, int target_rank,
+                 MPI_Aint target_disp, int target_count, MPI_Datatype target_type, const char* call, Access& out)
 {
   MPISIM_TRY(resolve_window(runtime, win, call, out.window));
   MPISIM_WIN_CHECK(runtime, origin_count >= 0 && target_count >= 0, win, MPI_ERR_COUNT, call,
@@ -107,15 +108,16 @@ int check_access(Runtime& runtime, MPI_Win win, int origin_count, MPI_Datatype o
 
 // Accumulates combine basic elements of one kind with a predefined operation (MPI-3.1 section 11.3.4); MPI_NO_OP only
 // where the target is read (`fetching`).
-int check_accumulate(Runtime& runtime, MPI_Win win, const DatatypePtr& origin_type, const DatatypePtr& target_type, MPI_Op op,
-                     bool fetching, const char* call)
+int check_accumulate(Runtime& runtime, MPI_Win win, const DatatypePtr& origin_type, const DatatypePtr& target_type,
+                     MPI_Op op, bool fetching, const char* call)
 {
-  MPISIM_WIN_CHECK(runtime, (op >= MPI_MAX && op <= MPI_REPLACE) || (fetching && op == MPI_NO_OP), win, MPI_ERR_OP, call,
+  MPISIM_WIN_CHECK(runtime, (op >= MPI_MAX && op <= MPI_REPLACE) || (fetching && op == MPI_NO_OP), win, MPI_ERR_OP,
+                   call,
                    op == MPI_NO_OP ? std::string("MPI_NO_OP is for MPI_Get_accumulate only")
                                    : "operation " + std::to_string(op) + " is not a predefined one");
   mpisim::mpi::Element origin{}, target{};
-  MPISIM_WIN_CHECK(runtime, origin_type->homogeneous(origin) && target_type->homogeneous(target) && origin == target, win,
-                   MPI_ERR_TYPE, call, "the origin and target datatypes must be made of one same basic datatype");
+  MPISIM_WIN_CHECK(runtime, origin_type->homogeneous(origin) && target_type->homogeneous(target) && origin == target,
+                   win, MPI_ERR_TYPE, call, "the origin and target datatypes must be made of one same basic datatype");
   if (op == MPI_REPLACE || op == MPI_NO_OP)
     return MPI_SUCCESS;
   // Try the operation on one zero element: it throws when it is not defined on this kind (MPI_SUM on MPI_2INT).
@@ -158,8 +160,8 @@ int put_call(const void* origin_addr, int origin_count, MPI_Datatype origin_data
   ApiScope scope(call);
   Runtime& runtime = scope.runtime();
   Access access;
-  MPISIM_TRY(check_access(runtime, win, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype,
-                          call, access));
+  MPISIM_TRY(check_access(runtime, win, origin_count, origin_datatype, target_rank, target_disp, target_count,
+                          target_datatype, call, access));
   mpisim::mpi::RequestPtr end;
   if (not access.to_nobody) {
     scope.describe(access.window.channel, target_rank,
@@ -176,8 +178,8 @@ int get_call(void* origin_addr, int origin_count, MPI_Datatype origin_datatype, 
   ApiScope scope(call);
   Runtime& runtime = scope.runtime();
   Access access;
-  MPISIM_TRY(check_access(runtime, win, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype,
-                          call, access));
+  MPISIM_TRY(check_access(runtime, win, origin_count, origin_datatype, target_rank, target_disp, target_count,
+                          target_datatype, call, access));
   mpisim::mpi::RequestPtr end;
   if (not access.to_nobody) {
     scope.describe(access.window.channel, target_rank, 0);
@@ -194,8 +196,8 @@ int accumulate_call(const void* origin_addr, int origin_count, MPI_Datatype orig
   ApiScope scope(call);
   Runtime& runtime = scope.runtime();
   Access access;
-  MPISIM_TRY(check_access(runtime, win, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype,
-                          call, access));
+  MPISIM_TRY(check_access(runtime, win, origin_count, origin_datatype, target_rank, target_disp, target_count,
+                          target_datatype, call, access));
   MPISIM_TRY(check_accumulate(runtime, win, access.origin_type, access.target_type, op, false, call));
   if (not access.to_nobody) {
     scope.describe(access.window.channel, target_rank,
@@ -215,12 +217,13 @@ int get_accumulate_call(const void* origin_addr, int origin_count, MPI_Datatype 
   Runtime& runtime = scope.runtime();
   Access access;
   // The result's side is checked as a get's; the origin's as an accumulate's, except with MPI_NO_OP (ignored).
-  MPISIM_TRY(check_access(runtime, win, result_count, result_datatype, target_rank, target_disp, target_count, target_datatype,
-                          call, access));
+  MPISIM_TRY(check_access(runtime, win, result_count, result_datatype, target_rank, target_disp, target_count,
+                          target_datatype, call, access));
   const DatatypePtr result_type = access.origin_type;
   DatatypePtr origin_type = result_type;
   if (op != MPI_NO_OP) {
-    MPISIM_WIN_CHECK(runtime, origin_count >= 0, win, MPI_ERR_COUNT, call, "negative count " + std::to_string(origin_count));
+    MPISIM_WIN_CHECK(runtime, origin_count >= 0, win, MPI_ERR_COUNT, call,
+                     "negative count " + std::to_string(origin_count));
     MPISIM_TRY(check_type(runtime, win, origin_datatype, call, origin_type));
     const size_t origin_bytes = origin_type->packed_size(static_cast<size_t>(origin_count));
     const size_t target_bytes = access.target_type->packed_size(static_cast<size_t>(target_count));
@@ -235,8 +238,8 @@ int get_accumulate_call(const void* origin_addr, int origin_count, MPI_Datatype 
     const RmaOrigin result = origin_of(result_addr, result_count, access);
     access.origin_type = origin_type;
     const RmaOrigin origin = op == MPI_NO_OP ? result : origin_of(origin_addr, origin_count, access);
-    get_accumulate(runtime, access.window, origin, result,
-                   target_of(access, target_rank, target_disp, target_count), op);
+    get_accumulate(runtime, access.window, origin, result, target_of(access, target_rank, target_disp, target_count),
+                   op);
   }
   return request ? request_of(runtime, nullptr, request) : MPI_SUCCESS;
 }
@@ -326,7 +329,8 @@ extern "C" int PMPI_Compare_and_swap(const void* origin_addr, const void* compar
   MPISIM_TRY(check_access(runtime, win, 1, datatype, target_rank, target_disp, 1, datatype, call, access));
   // Predefined integer, logical or byte types only (MPI-3.1 section 11.3.4): one basic element.
   mpisim::mpi::Element element{};
-  MPISIM_WIN_CHECK(runtime, access.target_type->homogeneous(element) && access.target_type->is_contiguous() &&
+  MPISIM_WIN_CHECK(runtime,
+                   access.target_type->homogeneous(element) && access.target_type->is_contiguous() &&
                        access.target_type->size() == Datatype::predefined(element)->size(),
                    win, MPI_ERR_TYPE, call, "the datatype must be a predefined one");
   if (access.to_nobody)
@@ -362,12 +366,14 @@ int check_window_rank(Runtime& runtime, MPI_Win win, const WindowAccess& window,
 
 int check_assert(Runtime& runtime, MPI_Win win, int assert, int allowed, const char* call)
 {
-  MPISIM_WIN_CHECK(runtime, (assert & ~allowed) == 0, win, MPI_ERR_ASSERT, call, "invalid assert " + std::to_string(assert));
+  MPISIM_WIN_CHECK(runtime, (assert & ~allowed) == 0, win, MPI_ERR_ASSERT, call,
+                   "invalid assert " + std::to_string(assert));
   return MPI_SUCCESS;
 }
 
 // The members of `group` as comm ranks of the window (MPI_ERR_GROUP, MPI_ERR_RANK for one outside the window).
-int window_ranks(Runtime& runtime, MPI_Win win, const WindowAccess& window, MPI_Group group, const char* call, std::vector<int>& out)
+int window_ranks(Runtime& runtime, MPI_Win win, const WindowAccess& window, MPI_Group group, const char* call,
+                 std::vector<int>& out)
 {
   const GroupMembers* members = runtime.groups().find(runtime.current_rank(), group);
   MPISIM_WIN_CHECK(runtime, members != nullptr, win, MPI_ERR_GROUP, call, "invalid group " + std::to_string(group));
@@ -410,10 +416,11 @@ extern "C" int PMPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)
   if (rank == MPI_PROC_NULL)
     return MPI_SUCCESS;
   MPISIM_TRY(check_window_rank(runtime, win, window, rank, "MPI_Win_lock"));
-  MPISIM_WIN_CHECK(runtime, not window.part->locks_held.contains(rank) && not window.part->locked_all, win, MPI_ERR_RMA_SYNC,
-                   "MPI_Win_lock", "rank " + std::to_string(rank) + " is already locked by this rank");
-  MPISIM_WIN_CHECK(runtime, not window.part->fence_open || window.part->started.empty(), win, MPI_ERR_RMA_SYNC, "MPI_Win_lock",
-                   "operations of a fence epoch are not completed");
+  MPISIM_WIN_CHECK(runtime, not window.part->locks_held.contains(rank) && not window.part->locked_all, win,
+                   MPI_ERR_RMA_SYNC, "MPI_Win_lock",
+                   "rank " + std::to_string(rank) + " is already locked by this rank");
+  MPISIM_WIN_CHECK(runtime, not window.part->fence_open || window.part->started.empty(), win, MPI_ERR_RMA_SYNC,
+                   "MPI_Win_lock", "operations of a fence epoch are not completed");
   MPISIM_WIN_CHECK(runtime, not window.part->start_open, win, MPI_ERR_RMA_SYNC, "MPI_Win_lock",
                    "an MPI_Win_start epoch is open");
   lock(runtime, window, lock_type, rank);
@@ -525,8 +532,8 @@ extern "C" int PMPI_Win_post(MPI_Group group, int assert, MPI_Win win)
   MPISIM_TRY(window_ranks(runtime, win, window, group, "MPI_Win_post", origins));
   MPISIM_WIN_CHECK(runtime, not window.part->post_open, win, MPI_ERR_RMA_SYNC, "MPI_Win_post",
                    "an MPI_Win_post epoch is already open");
-  MPISIM_WIN_CHECK(runtime, not window.part->fence_open || window.part->started.empty(), win, MPI_ERR_RMA_SYNC, "MPI_Win_post",
-                   "operations of a fence epoch are not completed");
+  MPISIM_WIN_CHECK(runtime, not window.part->fence_open || window.part->started.empty(), win, MPI_ERR_RMA_SYNC,
+                   "MPI_Win_post", "operations of a fence epoch are not completed");
   post(runtime, window, origins);
   return MPI_SUCCESS;
 }
@@ -566,7 +573,8 @@ extern "C" int PMPI_Win_wait(MPI_Win win)
   Runtime& runtime = scope.runtime();
   WindowAccess window;
   MPISIM_TRY(resolve_window(runtime, win, "MPI_Win_wait", window));
-  MPISIM_WIN_CHECK(runtime, window.part->post_open, win, MPI_ERR_RMA_SYNC, "MPI_Win_wait", "no MPI_Win_post epoch is open");
+  MPISIM_WIN_CHECK(runtime, window.part->post_open, win, MPI_ERR_RMA_SYNC, "MPI_Win_wait",
+                   "no MPI_Win_post epoch is open");
   wait(runtime, window);
   return MPI_SUCCESS;
 }
@@ -577,7 +585,8 @@ extern "C" int PMPI_Win_test(MPI_Win win, int* flag)
   Runtime& runtime = scope.runtime();
   WindowAccess window;
   MPISIM_TRY(resolve_window(runtime, win, "MPI_Win_test", window));
-  MPISIM_WIN_CHECK(runtime, window.part->post_open, win, MPI_ERR_RMA_SYNC, "MPI_Win_test", "no MPI_Win_post epoch is open");
+  MPISIM_WIN_CHECK(runtime, window.part->post_open, win, MPI_ERR_RMA_SYNC, "MPI_Win_test",
+                   "no MPI_Win_post epoch is open");
   *flag = test(runtime, window) ? 1 : 0;
   return MPI_SUCCESS;
 }

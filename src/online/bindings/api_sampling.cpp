@@ -163,17 +163,18 @@ extern "C" mpisim_sample_pass* mpisim_sample_open(int global, const char* file, 
   const int rank = runtime.current_rank();
   SamplePass& pass = runtime.sampling().pass(rank);
   if (pass.statistics != nullptr)
-    fail(&runtime, "sampled loop at " + where + " entered while the one at " + pass.where +
-         " is in progress (sampled loops do not nest, and a sampled body must not return or jump out of its loop)");
+    fail(&runtime,
+         "sampled loop at " + where + " entered while the one at " + pass.where +
+             " is in progress (sampled loops do not nest, and a sampled body must not return or jump out of its loop)");
   if (iterations <= 0 && threshold <= 0)
     fail(&runtime, "sampled loop at " + where +
-         ": give a positive number of iterations to sample, a positive threshold, or both");
+                       ": give a positive number of iterations to sample, a positive threshold, or both");
   SampleStatistics& statistics =
       runtime.sampling().statistics(file, line, tag, global ? -1 : rank, iterations, threshold);
   if (not statistics.same_settings(iterations, threshold))
     fail(&runtime, "sampled loop at " + where + " with " + std::to_string(iterations) + " iterations and threshold " +
-         std::to_string(threshold) + ", but it was first sampled with " + std::to_string(statistics.wanted()) +
-         " and " + std::to_string(statistics.threshold()));
+                       std::to_string(threshold) + ", but it was first sampled with " +
+                       std::to_string(statistics.wanted()) + " and " + std::to_string(statistics.threshold()));
   runtime.flush_computation(); // the computation before the loop is the program's, not the loop's
   pass.statistics = &statistics;
   pass.where = where;
@@ -200,7 +201,8 @@ extern "C" void mpisim_sample_stop(mpisim_sample_pass* visible)
   Runtime* runtime = calling_runtime();
   SamplePass& pass = pass_of(runtime, visible);
   if (runtime->account(runtime->current_rank()).calls != pass.calls_before)
-    fail(runtime, "MPI call inside the body of the sampled loop at " + pass.where + " (a sampled body must not call MPI)");
+    fail(runtime,
+         "MPI call inside the body of the sampled loop at " + pass.where + " (a sampled body must not call MPI)");
   pass.statistics->add(stopped - pass.started);
   visible->running = 0;
 }
@@ -230,8 +232,8 @@ extern "C" void* mpisim_shared_malloc(size_t size, const char* file, int line)
   const SharedBlock* block = sampling.block_of(site);
   if (block != nullptr && size > block->size)
     fail(runtime, "SMPI_SHARED_MALLOC at " + site + ": " + std::to_string(size) +
-         " bytes asked, but the block shared there has " + std::to_string(block->size) +
-         " (its first allocation sets its size)");
+                      " bytes asked, but the block shared there has " + std::to_string(block->size) +
+                      " (its first allocation sets its size)");
   void* address = sampling.share(site, size);
   if (address == nullptr)
     fail(runtime, "SMPI_SHARED_MALLOC at " + site + ": cannot map " + std::to_string(size) + " bytes");

@@ -12,7 +12,8 @@ using TopologyPtr = std::shared_ptr<const Topology>;
 
 namespace {
 // The topology of the calling rank's `comm`, which must be of `kind`; raises MPI_ERR_TOPOLOGY otherwise.
-int resolve_topology(Runtime& runtime, MPI_Comm comm, Topology::Kind kind, const char* call, TopologyPtr& out, int* my_rank = nullptr)
+int resolve_topology(Runtime& runtime, MPI_Comm comm, Topology::Kind kind, const char* call, TopologyPtr& out,
+                     int* my_rank = nullptr)
 {
   const mpisim::mpi::Communicator* c = nullptr;
   MPISIM_TRY(resolve_comm(runtime, comm, call, c));
@@ -234,7 +235,8 @@ extern "C" int PMPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const i
 // Graphs --------------------------------------------------------------------------------------------------------------
 
 namespace {
-int check_graph(Runtime& runtime, MPI_Comm comm, int nnodes, const int index[], const int edges[], int size, const char* call)
+int check_graph(Runtime& runtime, MPI_Comm comm, int nnodes, const int index[], const int edges[], int size,
+                const char* call)
 {
   if (nnodes < 0 || nnodes > size)
     return raise_error(runtime, comm, MPI_ERR_ARG, call,
@@ -387,7 +389,8 @@ extern "C" int PMPI_Dist_graph_create(MPI_Comm comm, int n, const int sources[],
   std::vector<int> mine;
   for (int i = 0, edge = 0; i < n; ++i) {
     MPISIM_TRY(check_neighbors(runtime, comm, 1, &sources[i], parent->size(), "MPI_Dist_graph_create"));
-    MPISIM_TRY(check_neighbors(runtime, comm, degrees[i], &destinations[edge], parent->size(), "MPI_Dist_graph_create"));
+    MPISIM_TRY(
+        check_neighbors(runtime, comm, degrees[i], &destinations[edge], parent->size(), "MPI_Dist_graph_create"));
     for (int d = 0; d < degrees[i]; ++d, ++edge)
       mine.insert(mine.end(), {sources[i], destinations[edge], weights == MPI_UNWEIGHTED ? 1 : weights[edge]});
   }

@@ -109,8 +109,7 @@ extern "C" int PMPIX_Comm_shrink(MPI_Comm comm, MPI_Comm* newcomm)
   return failure_aware(runtime, comm, "MPIX_Comm_shrink", [&]() -> int {
     const Communicator* survivors = agree_among_survivors(runtime, *c, 1).first;
     agree_on_context(runtime, *survivors);
-    *newcomm = runtime.communicators().adopt_group(runtime.current_rank(), *c, kShrinkTag,
-                                                           members_of(*survivors));
+    *newcomm = runtime.communicators().adopt_group(runtime.current_rank(), *c, kShrinkTag, members_of(*survivors));
     inherit_errhandler(runtime, comm, *newcomm);
     return MPI_SUCCESS;
   });

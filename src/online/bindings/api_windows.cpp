@@ -34,7 +34,8 @@ int check_creation(Runtime& runtime, MPI_Comm comm, MPI_Aint size, int disp_unit
   if (size < 0)
     return raise_error(runtime, comm, MPI_ERR_SIZE, call, "negative window size " + std::to_string(size));
   if (disp_unit <= 0)
-    return raise_error(runtime, comm, MPI_ERR_DISP, call, "displacement unit " + std::to_string(disp_unit) + " is not positive");
+    return raise_error(runtime, comm, MPI_ERR_DISP, call,
+                       "displacement unit " + std::to_string(disp_unit) + " is not positive");
   if (info != MPI_INFO_NULL && runtime.process_objects().info(info) == nullptr)
     return raise_error(runtime, comm, MPI_ERR_INFO, call, "invalid info object " + std::to_string(info));
   return MPI_SUCCESS;
@@ -182,10 +183,11 @@ extern "C" int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint* size, int*
   Runtime& runtime = Runtime::get();
   WindowAccess access;
   MPISIM_TRY(resolve_window(runtime, win, "MPI_Win_shared_query", access));
-  MPISIM_WIN_CHECK(runtime, access.part->flavor == MPI_WIN_FLAVOR_SHARED, win, MPI_ERR_RMA_FLAVOR, "MPI_Win_shared_query",
-                   "the window was not made by MPI_Win_allocate_shared");
+  MPISIM_WIN_CHECK(runtime, access.part->flavor == MPI_WIN_FLAVOR_SHARED, win, MPI_ERR_RMA_FLAVOR,
+                   "MPI_Win_shared_query", "the window was not made by MPI_Win_allocate_shared");
   const int members = access.channel->size();
-  MPISIM_WIN_CHECK(runtime, rank == MPI_PROC_NULL || (rank >= 0 && rank < members), win, MPI_ERR_RANK, "MPI_Win_shared_query",
+  MPISIM_WIN_CHECK(runtime, rank == MPI_PROC_NULL || (rank >= 0 && rank < members), win, MPI_ERR_RANK,
+                   "MPI_Win_shared_query",
                    "invalid rank " + std::to_string(rank) + " in a window of " + std::to_string(members) + " ranks");
   const std::vector<WindowPart>& parts = access.window->parts;
   const WindowPart* part = rank == MPI_PROC_NULL ? nullptr : &parts[static_cast<size_t>(rank)];
@@ -216,8 +218,8 @@ extern "C" int PMPI_Win_attach(MPI_Win win, void* base, MPI_Aint size)
   MPISIM_WIN_CHECK(runtime, size >= 0, win, MPI_ERR_SIZE, "MPI_Win_attach", "negative size " + std::to_string(size));
   const auto address = reinterpret_cast<MPI_Aint>(base);
   for (const AttachedRegion& region : access.part->regions)
-    MPISIM_WIN_CHECK(runtime, address + size <= region.base || address >= region.base + region.size, win, MPI_ERR_RMA_ATTACH,
-                     "MPI_Win_attach", "the memory overlaps a region already attached");
+    MPISIM_WIN_CHECK(runtime, address + size <= region.base || address >= region.base + region.size, win,
+                     MPI_ERR_RMA_ATTACH, "MPI_Win_attach", "the memory overlaps a region already attached");
   access.part->regions.push_back(AttachedRegion{address, size});
   return MPI_SUCCESS;
 }
@@ -248,8 +250,8 @@ extern "C" int PMPI_Win_free(MPI_Win* win)
   const WindowPart& part = *access.part;
   MPISIM_WIN_CHECK(runtime, part.started.empty(), *win, MPI_ERR_RMA_SYNC, "MPI_Win_free",
                    "operations issued since the last fence are not completed: call MPI_Win_fence first");
-  MPISIM_WIN_CHECK(runtime, part.locks_held.empty() && not part.locked_all && not part.start_open && not part.post_open, *win,
-                   MPI_ERR_RMA_SYNC, "MPI_Win_free", "an epoch of the window is open");
+  MPISIM_WIN_CHECK(runtime, part.locks_held.empty() && not part.locked_all && not part.start_open && not part.post_open,
+                   *win, MPI_ERR_RMA_SYNC, "MPI_Win_free", "an epoch of the window is open");
   // A failing delete callback keeps the window (and the attribute), and its error is the call's.
   MPISIM_TRY(runtime.attributes().remove_all(runtime.current_rank(), AttributeObject::Win, *win));
   const MPI_Comm channel = access.window->channel;
@@ -326,8 +328,8 @@ extern "C" int PMPI_Win_create_keyval(MPI_Win_copy_attr_function* copy_fn, MPI_W
 {
   Runtime& runtime = Runtime::get();
   // Windows are never duplicated: the copy callback is kept but never called.
-  *keyval =
-      runtime.attributes().create_keyval(Keyval{AttributeObject::Win, runtime.current_rank(), copy_fn, delete_fn, extra_state});
+  *keyval = runtime.attributes().create_keyval(
+      Keyval{AttributeObject::Win, runtime.current_rank(), copy_fn, delete_fn, extra_state});
   return MPI_SUCCESS;
 }
 
@@ -351,7 +353,8 @@ int check_writable_attribute(Runtime& runtime, MPI_Win win, int keyval, const ch
   MPISIM_TRY(resolve_window(runtime, win, call, access));
   MPISIM_WIN_CHECK(runtime, not is_window_keyval(keyval), win, MPI_ERR_KEYVAL, call,
                    "predefined attribute " + std::to_string(keyval) + " is read-only");
-  MPISIM_WIN_CHECK(runtime, is_user_keyval(runtime, keyval), win, MPI_ERR_KEYVAL, call, "invalid keyval " + std::to_string(keyval));
+  MPISIM_WIN_CHECK(runtime, is_user_keyval(runtime, keyval), win, MPI_ERR_KEYVAL, call,
+                   "invalid keyval " + std::to_string(keyval));
   return MPI_SUCCESS;
 }
 

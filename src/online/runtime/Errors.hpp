@@ -17,7 +17,8 @@ const char* error_class_name(int error_class);
 // class is returned; with MPI_ERRORS_ARE_FATAL the run ends with a report naming the rank, the call and the value.
 int raise_error(Runtime& runtime, int comm, int error_class, const char* call, const std::string& what);
 // The same through error handler `handler` of the communicator or window `object` (what a user handler is given).
-int raise_through_handler(Runtime& runtime, int handler, int object, int error_class, const char* call, const std::string& what);
+int raise_through_handler(Runtime& runtime, int handler, int object, int error_class, const char* call,
+                          const std::string& what);
 
 // A process failure or a revocation an MPI call found (mpi/Failures.hpp), raised through the error handler of `comm`
 // (MPI_COMM_NULL: of the communicator it was found on): MPIX_ERR_PROC_FAILED or MPIX_ERR_REVOKED returned, a user

@@ -145,7 +145,7 @@ void Runtime::refuse_call(int world_rank, const char* call)
   if (name == "MPI_Wtime" || name == "MPI_Abort" || (name == "MPI_Init" && not account.finalized))
     return;
   terminate_on_mpi_error(*this, std::string(name) +
-                         (account.finalized ? " called after MPI_Finalize" : " called before MPI_Init"));
+                                    (account.finalized ? " called after MPI_Finalize" : " called before MPI_Init"));
 }
 
 void Runtime::enter_call(const char* call, bool checked)
