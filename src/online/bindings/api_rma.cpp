@@ -14,6 +14,7 @@
 #include "mpi/ReduceOp.hpp"
 
 #include <cstring>
+#include <initializer_list>
 #include <stdexcept>
 
 using namespace mpisim::online;
@@ -345,14 +346,65 @@ extern "C" int PMPI_Compare_and_swap(const void* origin_addr, const void* compar
 
 namespace {
 
-// Epochs a fence may not close: MPI_ERR_RMA_SYNC.
-int check_no_other_epoch(Runtime& runtime, MPI_Win win, const WindowAccess& window, const char* call)
+// The epoch states the synchronization calls require of the calling rank's part of the window (MPI-3.1 section 11.5),
+// each with what MPI_ERR_RMA_SYNC says when it does not hold. A call lists the states it requires, in checking order.
+enum class Epoch {
+  NoPassiveTarget,  // no MPI_Win_lock or MPI_Win_lock_all epoch
+  NoLockHeld,       // the same, as MPI_Win_lock_all says it
+  NoGeneralActive,  // no MPI_Win_start or MPI_Win_post epoch
+  FenceCompleted,   // no fence epoch with operations not completed
+  NoStartEpoch,     // no MPI_Win_start epoch
+  StartNotYetOpen,  // the same, as MPI_Win_start says it
+  PostNotYetOpen,   // no MPI_Win_post epoch, as MPI_Win_post says it
+  StartEpochOpen,   // an MPI_Win_start epoch to complete
+  PostEpochOpen,    // an MPI_Win_post epoch to wait for
+  LockAllEpochOpen, // an MPI_Win_lock_all epoch to end
+};
+
+struct EpochRule {
+  bool (*holds)(const WindowPart& part);
+  const char* otherwise;
+};
+
+bool no_passive_target(const WindowPart& part)
 {
-  const WindowPart& part = *window.part;
-  MPISIM_WIN_CHECK(runtime, part.locks_held.empty() && not part.locked_all, win, MPI_ERR_RMA_SYNC, call,
-                   "a passive-target epoch (MPI_Win_lock) is open");
-  MPISIM_WIN_CHECK(runtime, not part.start_open && not part.post_open, win, MPI_ERR_RMA_SYNC, call,
-                   "a post/start/complete/wait epoch is open");
+  return part.locks_held.empty() && not part.locked_all;
+}
+
+constexpr EpochRule rule_of(Epoch epoch)
+{
+  switch (epoch) {
+  case Epoch::NoPassiveTarget: return {no_passive_target, "a passive-target epoch (MPI_Win_lock) is open"};
+  case Epoch::NoLockHeld: return {no_passive_target, "this rank already holds locks on the window"};
+  case Epoch::NoGeneralActive:
+    return {[](const WindowPart& part) { return not part.start_open && not part.post_open; },
+            "a post/start/complete/wait epoch is open"};
+  case Epoch::FenceCompleted:
+    return {[](const WindowPart& part) { return not part.fence_open || part.started.empty(); },
+            "operations of a fence epoch are not completed"};
+  case Epoch::NoStartEpoch:
+    return {[](const WindowPart& part) { return not part.start_open; }, "an MPI_Win_start epoch is open"};
+  case Epoch::StartNotYetOpen:
+    return {[](const WindowPart& part) { return not part.start_open; }, "an MPI_Win_start epoch is already open"};
+  case Epoch::PostNotYetOpen:
+    return {[](const WindowPart& part) { return not part.post_open; }, "an MPI_Win_post epoch is already open"};
+  case Epoch::StartEpochOpen:
+    return {[](const WindowPart& part) { return part.start_open; }, "no MPI_Win_start epoch is open"};
+  case Epoch::PostEpochOpen:
+    return {[](const WindowPart& part) { return part.post_open; }, "no MPI_Win_post epoch is open"};
+  case Epoch::LockAllEpochOpen:
+    return {[](const WindowPart& part) { return part.locked_all; }, "no MPI_Win_lock_all epoch is open"};
+  }
+  return {no_passive_target, ""};
+}
+
+int check_epochs(Runtime& runtime, MPI_Win win, const WindowAccess& window, const char* call,
+                 std::initializer_list<Epoch> required)
+{
+  for (Epoch epoch : required) {
+    const EpochRule rule = rule_of(epoch);
+    MPISIM_WIN_CHECK(runtime, rule.holds(*window.part), win, MPI_ERR_RMA_SYNC, call, rule.otherwise);
+  }
   return MPI_SUCCESS;
 }
 
@@ -395,7 +447,7 @@ extern "C" int PMPI_Win_fence(int assert, MPI_Win win)
   WindowAccess window;
   MPISIM_TRY(resolve_window(runtime, win, "MPI_Win_fence", window));
   MPISIM_TRY(check_assert(runtime, win, assert, kKnownAsserts, "MPI_Win_fence"));
-  MPISIM_TRY(check_no_other_epoch(runtime, win, window, "MPI_Win_fence"));
+  MPISIM_TRY(check_epochs(runtime, win, window, "MPI_Win_fence", {Epoch::NoPassiveTarget, Epoch::NoGeneralActive}));
   // No operation precedes it anywhere (every member must say so).
   MPISIM_WIN_CHECK(runtime, not(assert& MPI_MODE_NOPRECEDE) || window.part->started.empty(), win, MPI_ERR_RMA_SYNC,
                    "MPI_Win_fence", "MPI_MODE_NOPRECEDE, yet operations were issued since the last fence");
@@ -419,10 +471,7 @@ extern "C" int PMPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)
   MPISIM_WIN_CHECK(runtime, not window.part->locks_held.contains(rank) && not window.part->locked_all, win,
                    MPI_ERR_RMA_SYNC, "MPI_Win_lock",
                    "rank " + std::to_string(rank) + " is already locked by this rank");
-  MPISIM_WIN_CHECK(runtime, not window.part->fence_open || window.part->started.empty(), win, MPI_ERR_RMA_SYNC,
-                   "MPI_Win_lock", "operations of a fence epoch are not completed");
-  MPISIM_WIN_CHECK(runtime, not window.part->start_open, win, MPI_ERR_RMA_SYNC, "MPI_Win_lock",
-                   "an MPI_Win_start epoch is open");
+  MPISIM_TRY(check_epochs(runtime, win, window, "MPI_Win_lock", {Epoch::FenceCompleted, Epoch::NoStartEpoch}));
   lock(runtime, window, lock_type, rank);
   return MPI_SUCCESS;
 }
@@ -449,10 +498,7 @@ extern "C" int PMPI_Win_lock_all(int assert, MPI_Win win)
   WindowAccess window;
   MPISIM_TRY(resolve_window(runtime, win, "MPI_Win_lock_all", window));
   MPISIM_TRY(check_assert(runtime, win, assert, MPI_MODE_NOCHECK, "MPI_Win_lock_all"));
-  MPISIM_WIN_CHECK(runtime, window.part->locks_held.empty() && not window.part->locked_all, win, MPI_ERR_RMA_SYNC,
-                   "MPI_Win_lock_all", "this rank already holds locks on the window");
-  MPISIM_WIN_CHECK(runtime, not window.part->start_open, win, MPI_ERR_RMA_SYNC, "MPI_Win_lock_all",
-                   "an MPI_Win_start epoch is open");
+  MPISIM_TRY(check_epochs(runtime, win, window, "MPI_Win_lock_all", {Epoch::NoLockHeld, Epoch::NoStartEpoch}));
   lock_all(runtime, window);
   return MPI_SUCCESS;
 }
@@ -463,8 +509,7 @@ extern "C" int PMPI_Win_unlock_all(MPI_Win win)
   Runtime& runtime = scope.runtime();
   WindowAccess window;
   MPISIM_TRY(resolve_window(runtime, win, "MPI_Win_unlock_all", window));
-  MPISIM_WIN_CHECK(runtime, window.part->locked_all, win, MPI_ERR_RMA_SYNC, "MPI_Win_unlock_all",
-                   "no MPI_Win_lock_all epoch is open");
+  MPISIM_TRY(check_epochs(runtime, win, window, "MPI_Win_unlock_all", {Epoch::LockAllEpochOpen}));
   unlock_all(runtime, window);
   return MPI_SUCCESS;
 }
@@ -530,10 +575,7 @@ extern "C" int PMPI_Win_post(MPI_Group group, int assert, MPI_Win win)
   MPISIM_TRY(resolve_window(runtime, win, "MPI_Win_post", window));
   MPISIM_TRY(check_assert(runtime, win, assert, MPI_MODE_NOCHECK | MPI_MODE_NOSTORE | MPI_MODE_NOPUT, "MPI_Win_post"));
   MPISIM_TRY(window_ranks(runtime, win, window, group, "MPI_Win_post", origins));
-  MPISIM_WIN_CHECK(runtime, not window.part->post_open, win, MPI_ERR_RMA_SYNC, "MPI_Win_post",
-                   "an MPI_Win_post epoch is already open");
-  MPISIM_WIN_CHECK(runtime, not window.part->fence_open || window.part->started.empty(), win, MPI_ERR_RMA_SYNC,
-                   "MPI_Win_post", "operations of a fence epoch are not completed");
+  MPISIM_TRY(check_epochs(runtime, win, window, "MPI_Win_post", {Epoch::PostNotYetOpen, Epoch::FenceCompleted}));
   post(runtime, window, origins);
   return MPI_SUCCESS;
 }
@@ -547,10 +589,7 @@ extern "C" int PMPI_Win_start(MPI_Group group, int assert, MPI_Win win)
   MPISIM_TRY(resolve_window(runtime, win, "MPI_Win_start", window));
   MPISIM_TRY(check_assert(runtime, win, assert, MPI_MODE_NOCHECK, "MPI_Win_start"));
   MPISIM_TRY(window_ranks(runtime, win, window, group, "MPI_Win_start", targets));
-  MPISIM_WIN_CHECK(runtime, not window.part->start_open, win, MPI_ERR_RMA_SYNC, "MPI_Win_start",
-                   "an MPI_Win_start epoch is already open");
-  MPISIM_WIN_CHECK(runtime, window.part->locks_held.empty() && not window.part->locked_all, win, MPI_ERR_RMA_SYNC,
-                   "MPI_Win_start", "a passive-target epoch (MPI_Win_lock) is open");
+  MPISIM_TRY(check_epochs(runtime, win, window, "MPI_Win_start", {Epoch::StartNotYetOpen, Epoch::NoPassiveTarget}));
   start(runtime, window, targets);
   return MPI_SUCCESS;
 }
@@ -561,8 +600,7 @@ extern "C" int PMPI_Win_complete(MPI_Win win)
   Runtime& runtime = scope.runtime();
   WindowAccess window;
   MPISIM_TRY(resolve_window(runtime, win, "MPI_Win_complete", window));
-  MPISIM_WIN_CHECK(runtime, window.part->start_open, win, MPI_ERR_RMA_SYNC, "MPI_Win_complete",
-                   "no MPI_Win_start epoch is open");
+  MPISIM_TRY(check_epochs(runtime, win, window, "MPI_Win_complete", {Epoch::StartEpochOpen}));
   complete(runtime, window);
   return MPI_SUCCESS;
 }
@@ -573,8 +611,7 @@ extern "C" int PMPI_Win_wait(MPI_Win win)
   Runtime& runtime = scope.runtime();
   WindowAccess window;
   MPISIM_TRY(resolve_window(runtime, win, "MPI_Win_wait", window));
-  MPISIM_WIN_CHECK(runtime, window.part->post_open, win, MPI_ERR_RMA_SYNC, "MPI_Win_wait",
-                   "no MPI_Win_post epoch is open");
+  MPISIM_TRY(check_epochs(runtime, win, window, "MPI_Win_wait", {Epoch::PostEpochOpen}));
   wait(runtime, window);
   return MPI_SUCCESS;
 }
@@ -585,8 +622,7 @@ extern "C" int PMPI_Win_test(MPI_Win win, int* flag)
   Runtime& runtime = scope.runtime();
   WindowAccess window;
   MPISIM_TRY(resolve_window(runtime, win, "MPI_Win_test", window));
-  MPISIM_WIN_CHECK(runtime, window.part->post_open, win, MPI_ERR_RMA_SYNC, "MPI_Win_test",
-                   "no MPI_Win_post epoch is open");
+  MPISIM_TRY(check_epochs(runtime, win, window, "MPI_Win_test", {Epoch::PostEpochOpen}));
   *flag = test(runtime, window) ? 1 : 0;
   return MPI_SUCCESS;
 }

@@ -1,6 +1,6 @@
 // Windows of one-sided communication (MPI-3.1 sections 11.2, 11.2.6, 11.2.7, 8.3.2, 6.7.4): MPI_Win_create,
-// MPI_Win_allocate, MPI_Win_free, MPI_Win_get_group, names, hints (MPI_Win_set_info/get_info), attributes (through the
-// keyvals of Attributes.hpp, shared with communicators and datatypes) and error handlers.
+// MPI_Win_allocate, MPI_Win_free, MPI_Win_get_group, names, hints (MPI_Win_set_info/get_info) and error handlers
+// (the windows' attributes are api_attributes.cpp's, with those of communicators and datatypes).
 //
 // Creating a window makes the hidden communicator its operations travel on (MPI_Comm_create over the whole group of
 // the window's communicator: no attribute is copied onto it), then allgathers each member's base, size and
@@ -75,28 +75,6 @@ int make_window(Runtime& runtime, MPI_Comm comm, void* base, MPI_Aint size, int 
   ++window.live_parts;
   *win = window.handle;
   return MPI_SUCCESS;
-}
-
-bool is_window_keyval(int keyval)
-{
-  return keyval >= MPI_WIN_BASE && keyval <= MPI_WIN_MODEL;
-}
-
-// The value a predefined window attribute gives: the base itself, pointers to the others.
-void* predefined_attribute(WindowPart& part, int keyval)
-{
-  switch (keyval) {
-  case MPI_WIN_BASE: return part.base;
-  case MPI_WIN_SIZE: return &part.size;
-  case MPI_WIN_DISP_UNIT: return &part.disp_unit;
-  case MPI_WIN_CREATE_FLAVOR: return &part.flavor;
-  default: return &part.model;
-  }
-}
-
-bool is_user_keyval(Runtime& runtime, int keyval)
-{
-  return runtime.attributes().keyval(runtime.current_rank(), AttributeObject::Win, keyval) != nullptr;
 }
 
 bool is_attachable(Runtime& runtime, MPI_Errhandler errhandler)
@@ -321,79 +299,6 @@ extern "C" int PMPI_Win_get_info(MPI_Win win, MPI_Info* info_used)
   return MPI_SUCCESS;
 }
 
-// Attributes ---------------------------------------------------------------------------------------------------------
-
-extern "C" int PMPI_Win_create_keyval(MPI_Win_copy_attr_function* copy_fn, MPI_Win_delete_attr_function* delete_fn,
-                                      int* keyval, void* extra_state)
-{
-  Runtime& runtime = Runtime::get();
-  // Windows are never duplicated: the copy callback is kept but never called.
-  *keyval = runtime.attributes().create_keyval(
-      Keyval{AttributeObject::Win, runtime.current_rank(), copy_fn, delete_fn, extra_state});
-  return MPI_SUCCESS;
-}
-
-extern "C" int PMPI_Win_free_keyval(int* keyval)
-{
-  Runtime& runtime = Runtime::get();
-  MPISIM_CHECK(runtime, is_user_keyval(runtime, *keyval), MPI_COMM_WORLD, MPI_ERR_KEYVAL,
-               is_window_keyval(*keyval) ? std::string("cannot free a predefined keyval")
-                                         : "invalid keyval " + std::to_string(*keyval));
-  runtime.attributes().free_keyval(*keyval);
-  *keyval = MPI_KEYVAL_INVALID;
-  return MPI_SUCCESS;
-}
-
-namespace {
-
-// Setting and deleting: the window exists and `keyval` is a user keyval (the predefined ones are read-only).
-int check_writable_attribute(Runtime& runtime, MPI_Win win, int keyval, const char* call)
-{
-  WindowAccess access;
-  MPISIM_TRY(resolve_window(runtime, win, call, access));
-  MPISIM_WIN_CHECK(runtime, not is_window_keyval(keyval), win, MPI_ERR_KEYVAL, call,
-                   "predefined attribute " + std::to_string(keyval) + " is read-only");
-  MPISIM_WIN_CHECK(runtime, is_user_keyval(runtime, keyval), win, MPI_ERR_KEYVAL, call,
-                   "invalid keyval " + std::to_string(keyval));
-  return MPI_SUCCESS;
-}
-
-} // namespace
-
-extern "C" int PMPI_Win_set_attr(MPI_Win win, int keyval, void* attribute_val)
-{
-  Runtime& runtime = Runtime::get();
-  MPISIM_TRY(check_writable_attribute(runtime, win, keyval, "MPI_Win_set_attr"));
-  return runtime.attributes().set(runtime.current_rank(), AttributeObject::Win, win, keyval, attribute_val);
-}
-
-extern "C" int PMPI_Win_get_attr(MPI_Win win, int keyval, void* attribute_val, int* flag)
-{
-  Runtime& runtime = Runtime::get();
-  WindowAccess access;
-  MPISIM_TRY(resolve_window(runtime, win, "MPI_Win_get_attr", access));
-  if (is_window_keyval(keyval)) {
-    *static_cast<void**>(attribute_val) = predefined_attribute(*access.part, keyval);
-    *flag = 1;
-    return MPI_SUCCESS;
-  }
-  MPISIM_WIN_CHECK(runtime, is_user_keyval(runtime, keyval), win, MPI_ERR_KEYVAL, "MPI_Win_get_attr",
-                   "invalid keyval " + std::to_string(keyval));
-  void* stored = nullptr;
-  *flag = runtime.attributes().get(runtime.current_rank(), AttributeObject::Win, win, keyval, stored);
-  if (*flag)
-    *static_cast<void**>(attribute_val) = stored;
-  return MPI_SUCCESS;
-}
-
-extern "C" int PMPI_Win_delete_attr(MPI_Win win, int keyval)
-{
-  Runtime& runtime = Runtime::get();
-  MPISIM_TRY(check_writable_attribute(runtime, win, keyval, "MPI_Win_delete_attr"));
-  bool found = false;
-  return runtime.attributes().remove(runtime.current_rank(), AttributeObject::Win, win, keyval, found);
-}
-
 // Error handlers -----------------------------------------------------------------------------------------------------
 
 extern "C" int PMPI_Win_create_errhandler(MPI_Win_errhandler_function* function, MPI_Errhandler* errhandler)
@@ -457,11 +362,6 @@ MPISIM_ALIAS(Win_set_name)
 MPISIM_ALIAS(Win_get_name)
 MPISIM_ALIAS(Win_set_info)
 MPISIM_ALIAS(Win_get_info)
-MPISIM_ALIAS(Win_create_keyval)
-MPISIM_ALIAS(Win_free_keyval)
-MPISIM_ALIAS(Win_set_attr)
-MPISIM_ALIAS(Win_get_attr)
-MPISIM_ALIAS(Win_delete_attr)
 MPISIM_ALIAS(Win_create_errhandler)
 MPISIM_ALIAS(Win_set_errhandler)
 MPISIM_ALIAS(Win_get_errhandler)
