@@ -20,6 +20,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <iterator>
 #include <memory>
 #include <vector>
 
@@ -42,6 +43,85 @@ struct AccessCall {
   Pointer pointer;
   Mode mode;
 };
+
+// Every read and write function of section 13.4 and the begin halves of the split collectives, each one row of
+// kVariants: its name, the direction, the file pointer it uses and how its ranks take part.
+enum class Variant : uint8_t {
+  ReadAt,
+  ReadAtAll,
+  WriteAt,
+  WriteAtAll,
+  IreadAt,
+  IwriteAt,
+  IreadAtAll,
+  IwriteAtAll,
+  Read,
+  ReadAll,
+  Write,
+  WriteAll,
+  Iread,
+  Iwrite,
+  IreadAll,
+  IwriteAll,
+  ReadShared,
+  WriteShared,
+  IreadShared,
+  IwriteShared,
+  ReadOrdered,
+  WriteOrdered,
+  ReadAtAllBegin,
+  WriteAtAllBegin,
+  ReadAllBegin,
+  WriteAllBegin,
+  ReadOrderedBegin,
+  WriteOrderedBegin
+};
+
+struct AccessVariant {
+  const char* name;
+  Direction direction;
+  Pointer pointer;
+  Mode mode;
+};
+
+constexpr AccessVariant kVariants[] = {
+    {"MPI_File_read_at", Direction::Read, Pointer::Explicit, Mode::Blocking},
+    {"MPI_File_read_at_all", Direction::Read, Pointer::Explicit, Mode::Collective},
+    {"MPI_File_write_at", Direction::Write, Pointer::Explicit, Mode::Blocking},
+    {"MPI_File_write_at_all", Direction::Write, Pointer::Explicit, Mode::Collective},
+    {"MPI_File_iread_at", Direction::Read, Pointer::Explicit, Mode::Nonblocking},
+    {"MPI_File_iwrite_at", Direction::Write, Pointer::Explicit, Mode::Nonblocking},
+    {"MPI_File_iread_at_all", Direction::Read, Pointer::Explicit, Mode::NonblockingCollective},
+    {"MPI_File_iwrite_at_all", Direction::Write, Pointer::Explicit, Mode::NonblockingCollective},
+    {"MPI_File_read", Direction::Read, Pointer::Individual, Mode::Blocking},
+    {"MPI_File_read_all", Direction::Read, Pointer::Individual, Mode::Collective},
+    {"MPI_File_write", Direction::Write, Pointer::Individual, Mode::Blocking},
+    {"MPI_File_write_all", Direction::Write, Pointer::Individual, Mode::Collective},
+    {"MPI_File_iread", Direction::Read, Pointer::Individual, Mode::Nonblocking},
+    {"MPI_File_iwrite", Direction::Write, Pointer::Individual, Mode::Nonblocking},
+    {"MPI_File_iread_all", Direction::Read, Pointer::Individual, Mode::NonblockingCollective},
+    {"MPI_File_iwrite_all", Direction::Write, Pointer::Individual, Mode::NonblockingCollective},
+    {"MPI_File_read_shared", Direction::Read, Pointer::Shared, Mode::Blocking},
+    {"MPI_File_write_shared", Direction::Write, Pointer::Shared, Mode::Blocking},
+    {"MPI_File_iread_shared", Direction::Read, Pointer::Shared, Mode::Nonblocking},
+    {"MPI_File_iwrite_shared", Direction::Write, Pointer::Shared, Mode::Nonblocking},
+    {"MPI_File_read_ordered", Direction::Read, Pointer::Shared, Mode::Ordered},
+    {"MPI_File_write_ordered", Direction::Write, Pointer::Shared, Mode::Ordered},
+    {"MPI_File_read_at_all_begin", Direction::Read, Pointer::Explicit, Mode::Collective},
+    {"MPI_File_write_at_all_begin", Direction::Write, Pointer::Explicit, Mode::Collective},
+    {"MPI_File_read_all_begin", Direction::Read, Pointer::Individual, Mode::Collective},
+    {"MPI_File_write_all_begin", Direction::Write, Pointer::Individual, Mode::Collective},
+    {"MPI_File_read_ordered_begin", Direction::Read, Pointer::Shared, Mode::Ordered},
+    {"MPI_File_write_ordered_begin", Direction::Write, Pointer::Shared, Mode::Ordered},
+};
+static_assert(std::size(kVariants) == static_cast<size_t>(Variant::WriteOrderedBegin) + 1, "one row per variant");
+
+AccessCall call_of(Variant variant, MPI_File fh, MPI_Offset offset, const void* buffer, int count,
+                   MPI_Datatype datatype)
+{
+  const AccessVariant& row = kVariants[static_cast<size_t>(variant)];
+  return {row.name, fh, offset, const_cast<void*>(buffer), count, datatype, row.direction, row.pointer, row.mode};
+}
 
 bool collective(Mode mode)
 {
@@ -249,138 +329,132 @@ int split_end(Runtime& runtime, MPI_File fh, MPI_Status* status, const char* nam
 
 } // namespace
 
-#define MPISIM_FILE_ACCESS(Name, offset, buffer, direction, pointer, mode, status, request)                            \
-  access({"MPI_File_" #Name, fh, offset, const_cast<void*>(buffer), count, datatype, Direction::direction,             \
-          Pointer::pointer, Mode::mode},                                                                               \
-         status, request)
-
 extern "C" int PMPI_File_read_at(MPI_File fh, MPI_Offset offset, void* buf, int count, MPI_Datatype datatype,
                                  MPI_Status* status)
 {
-  return MPISIM_FILE_ACCESS(read_at, offset, buf, Read, Explicit, Blocking, status, nullptr);
+  return access(call_of(Variant::ReadAt, fh, offset, buf, count, datatype), status, nullptr);
 }
 
 extern "C" int PMPI_File_read_at_all(MPI_File fh, MPI_Offset offset, void* buf, int count, MPI_Datatype datatype,
                                      MPI_Status* status)
 {
-  return MPISIM_FILE_ACCESS(read_at_all, offset, buf, Read, Explicit, Collective, status, nullptr);
+  return access(call_of(Variant::ReadAtAll, fh, offset, buf, count, datatype), status, nullptr);
 }
 
 extern "C" int PMPI_File_write_at(MPI_File fh, MPI_Offset offset, const void* buf, int count, MPI_Datatype datatype,
                                   MPI_Status* status)
 {
-  return MPISIM_FILE_ACCESS(write_at, offset, buf, Write, Explicit, Blocking, status, nullptr);
+  return access(call_of(Variant::WriteAt, fh, offset, buf, count, datatype), status, nullptr);
 }
 
 extern "C" int PMPI_File_write_at_all(MPI_File fh, MPI_Offset offset, const void* buf, int count, MPI_Datatype datatype,
                                       MPI_Status* status)
 {
-  return MPISIM_FILE_ACCESS(write_at_all, offset, buf, Write, Explicit, Collective, status, nullptr);
+  return access(call_of(Variant::WriteAtAll, fh, offset, buf, count, datatype), status, nullptr);
 }
 
 extern "C" int PMPI_File_iread_at(MPI_File fh, MPI_Offset offset, void* buf, int count, MPI_Datatype datatype,
                                   MPI_Request* request)
 {
-  return MPISIM_FILE_ACCESS(iread_at, offset, buf, Read, Explicit, Nonblocking, nullptr, request);
+  return access(call_of(Variant::IreadAt, fh, offset, buf, count, datatype), nullptr, request);
 }
 
 extern "C" int PMPI_File_iwrite_at(MPI_File fh, MPI_Offset offset, const void* buf, int count, MPI_Datatype datatype,
                                    MPI_Request* request)
 {
-  return MPISIM_FILE_ACCESS(iwrite_at, offset, buf, Write, Explicit, Nonblocking, nullptr, request);
+  return access(call_of(Variant::IwriteAt, fh, offset, buf, count, datatype), nullptr, request);
 }
 
 extern "C" int PMPI_File_iread_at_all(MPI_File fh, MPI_Offset offset, void* buf, int count, MPI_Datatype datatype,
                                       MPI_Request* request)
 {
-  return MPISIM_FILE_ACCESS(iread_at_all, offset, buf, Read, Explicit, NonblockingCollective, nullptr, request);
+  return access(call_of(Variant::IreadAtAll, fh, offset, buf, count, datatype), nullptr, request);
 }
 
 extern "C" int PMPI_File_iwrite_at_all(MPI_File fh, MPI_Offset offset, const void* buf, int count,
                                        MPI_Datatype datatype, MPI_Request* request)
 {
-  return MPISIM_FILE_ACCESS(iwrite_at_all, offset, buf, Write, Explicit, NonblockingCollective, nullptr, request);
+  return access(call_of(Variant::IwriteAtAll, fh, offset, buf, count, datatype), nullptr, request);
 }
 
 extern "C" int PMPI_File_read(MPI_File fh, void* buf, int count, MPI_Datatype datatype, MPI_Status* status)
 {
-  return MPISIM_FILE_ACCESS(read, 0, buf, Read, Individual, Blocking, status, nullptr);
+  return access(call_of(Variant::Read, fh, 0, buf, count, datatype), status, nullptr);
 }
 
 extern "C" int PMPI_File_read_all(MPI_File fh, void* buf, int count, MPI_Datatype datatype, MPI_Status* status)
 {
-  return MPISIM_FILE_ACCESS(read_all, 0, buf, Read, Individual, Collective, status, nullptr);
+  return access(call_of(Variant::ReadAll, fh, 0, buf, count, datatype), status, nullptr);
 }
 
 extern "C" int PMPI_File_write(MPI_File fh, const void* buf, int count, MPI_Datatype datatype, MPI_Status* status)
 {
-  return MPISIM_FILE_ACCESS(write, 0, buf, Write, Individual, Blocking, status, nullptr);
+  return access(call_of(Variant::Write, fh, 0, buf, count, datatype), status, nullptr);
 }
 
 extern "C" int PMPI_File_write_all(MPI_File fh, const void* buf, int count, MPI_Datatype datatype, MPI_Status* status)
 {
-  return MPISIM_FILE_ACCESS(write_all, 0, buf, Write, Individual, Collective, status, nullptr);
+  return access(call_of(Variant::WriteAll, fh, 0, buf, count, datatype), status, nullptr);
 }
 
 extern "C" int PMPI_File_iread(MPI_File fh, void* buf, int count, MPI_Datatype datatype, MPI_Request* request)
 {
-  return MPISIM_FILE_ACCESS(iread, 0, buf, Read, Individual, Nonblocking, nullptr, request);
+  return access(call_of(Variant::Iread, fh, 0, buf, count, datatype), nullptr, request);
 }
 
 extern "C" int PMPI_File_iwrite(MPI_File fh, const void* buf, int count, MPI_Datatype datatype, MPI_Request* request)
 {
-  return MPISIM_FILE_ACCESS(iwrite, 0, buf, Write, Individual, Nonblocking, nullptr, request);
+  return access(call_of(Variant::Iwrite, fh, 0, buf, count, datatype), nullptr, request);
 }
 
 extern "C" int PMPI_File_iread_all(MPI_File fh, void* buf, int count, MPI_Datatype datatype, MPI_Request* request)
 {
-  return MPISIM_FILE_ACCESS(iread_all, 0, buf, Read, Individual, NonblockingCollective, nullptr, request);
+  return access(call_of(Variant::IreadAll, fh, 0, buf, count, datatype), nullptr, request);
 }
 
 extern "C" int PMPI_File_iwrite_all(MPI_File fh, const void* buf, int count, MPI_Datatype datatype,
                                     MPI_Request* request)
 {
-  return MPISIM_FILE_ACCESS(iwrite_all, 0, buf, Write, Individual, NonblockingCollective, nullptr, request);
+  return access(call_of(Variant::IwriteAll, fh, 0, buf, count, datatype), nullptr, request);
 }
 
 extern "C" int PMPI_File_read_shared(MPI_File fh, void* buf, int count, MPI_Datatype datatype, MPI_Status* status)
 {
-  return MPISIM_FILE_ACCESS(read_shared, 0, buf, Read, Shared, Blocking, status, nullptr);
+  return access(call_of(Variant::ReadShared, fh, 0, buf, count, datatype), status, nullptr);
 }
 
 extern "C" int PMPI_File_write_shared(MPI_File fh, const void* buf, int count, MPI_Datatype datatype,
                                       MPI_Status* status)
 {
-  return MPISIM_FILE_ACCESS(write_shared, 0, buf, Write, Shared, Blocking, status, nullptr);
+  return access(call_of(Variant::WriteShared, fh, 0, buf, count, datatype), status, nullptr);
 }
 
 extern "C" int PMPI_File_iread_shared(MPI_File fh, void* buf, int count, MPI_Datatype datatype, MPI_Request* request)
 {
-  return MPISIM_FILE_ACCESS(iread_shared, 0, buf, Read, Shared, Nonblocking, nullptr, request);
+  return access(call_of(Variant::IreadShared, fh, 0, buf, count, datatype), nullptr, request);
 }
 
 extern "C" int PMPI_File_iwrite_shared(MPI_File fh, const void* buf, int count, MPI_Datatype datatype,
                                        MPI_Request* request)
 {
-  return MPISIM_FILE_ACCESS(iwrite_shared, 0, buf, Write, Shared, Nonblocking, nullptr, request);
+  return access(call_of(Variant::IwriteShared, fh, 0, buf, count, datatype), nullptr, request);
 }
 
 extern "C" int PMPI_File_read_ordered(MPI_File fh, void* buf, int count, MPI_Datatype datatype, MPI_Status* status)
 {
-  return MPISIM_FILE_ACCESS(read_ordered, 0, buf, Read, Shared, Ordered, status, nullptr);
+  return access(call_of(Variant::ReadOrdered, fh, 0, buf, count, datatype), status, nullptr);
 }
 
 extern "C" int PMPI_File_write_ordered(MPI_File fh, const void* buf, int count, MPI_Datatype datatype,
                                        MPI_Status* status)
 {
-  return MPISIM_FILE_ACCESS(write_ordered, 0, buf, Write, Shared, Ordered, status, nullptr);
+  return access(call_of(Variant::WriteOrdered, fh, 0, buf, count, datatype), status, nullptr);
 }
 
 extern "C" int PMPI_File_read_at_all_begin(MPI_File fh, MPI_Offset offset, void* buf, int count, MPI_Datatype datatype)
 {
   Runtime& runtime = Runtime::get();
-  return split_begin(runtime, {"MPI_File_read_at_all_begin", fh, offset, buf, count, datatype, Direction::Read,
-                               Pointer::Explicit, Mode::Collective});
+  return split_begin(runtime, call_of(Variant::ReadAtAllBegin, fh, offset, buf, count, datatype));
 }
 
 extern "C" int PMPI_File_read_at_all_end(MPI_File fh, void* buf, MPI_Status* status)
@@ -393,8 +467,7 @@ extern "C" int PMPI_File_write_at_all_begin(MPI_File fh, MPI_Offset offset, cons
                                             MPI_Datatype datatype)
 {
   Runtime& runtime = Runtime::get();
-  return split_begin(runtime, {"MPI_File_write_at_all_begin", fh, offset, const_cast<void*>(buf), count, datatype,
-                               Direction::Write, Pointer::Explicit, Mode::Collective});
+  return split_begin(runtime, call_of(Variant::WriteAtAllBegin, fh, offset, buf, count, datatype));
 }
 
 extern "C" int PMPI_File_write_at_all_end(MPI_File fh, const void* buf, MPI_Status* status)
@@ -406,8 +479,7 @@ extern "C" int PMPI_File_write_at_all_end(MPI_File fh, const void* buf, MPI_Stat
 extern "C" int PMPI_File_read_all_begin(MPI_File fh, void* buf, int count, MPI_Datatype datatype)
 {
   Runtime& runtime = Runtime::get();
-  return split_begin(runtime, {"MPI_File_read_all_begin", fh, 0, buf, count, datatype, Direction::Read,
-                               Pointer::Individual, Mode::Collective});
+  return split_begin(runtime, call_of(Variant::ReadAllBegin, fh, 0, buf, count, datatype));
 }
 
 extern "C" int PMPI_File_read_all_end(MPI_File fh, void* buf, MPI_Status* status)
@@ -419,8 +491,7 @@ extern "C" int PMPI_File_read_all_end(MPI_File fh, void* buf, MPI_Status* status
 extern "C" int PMPI_File_write_all_begin(MPI_File fh, const void* buf, int count, MPI_Datatype datatype)
 {
   Runtime& runtime = Runtime::get();
-  return split_begin(runtime, {"MPI_File_write_all_begin", fh, 0, const_cast<void*>(buf), count, datatype,
-                               Direction::Write, Pointer::Individual, Mode::Collective});
+  return split_begin(runtime, call_of(Variant::WriteAllBegin, fh, 0, buf, count, datatype));
 }
 
 extern "C" int PMPI_File_write_all_end(MPI_File fh, const void* buf, MPI_Status* status)
@@ -432,8 +503,7 @@ extern "C" int PMPI_File_write_all_end(MPI_File fh, const void* buf, MPI_Status*
 extern "C" int PMPI_File_read_ordered_begin(MPI_File fh, void* buf, int count, MPI_Datatype datatype)
 {
   Runtime& runtime = Runtime::get();
-  return split_begin(runtime, {"MPI_File_read_ordered_begin", fh, 0, buf, count, datatype, Direction::Read,
-                               Pointer::Shared, Mode::Ordered});
+  return split_begin(runtime, call_of(Variant::ReadOrderedBegin, fh, 0, buf, count, datatype));
 }
 
 extern "C" int PMPI_File_read_ordered_end(MPI_File fh, void* buf, MPI_Status* status)
@@ -445,8 +515,7 @@ extern "C" int PMPI_File_read_ordered_end(MPI_File fh, void* buf, MPI_Status* st
 extern "C" int PMPI_File_write_ordered_begin(MPI_File fh, const void* buf, int count, MPI_Datatype datatype)
 {
   Runtime& runtime = Runtime::get();
-  return split_begin(runtime, {"MPI_File_write_ordered_begin", fh, 0, const_cast<void*>(buf), count, datatype,
-                               Direction::Write, Pointer::Shared, Mode::Ordered});
+  return split_begin(runtime, call_of(Variant::WriteOrderedBegin, fh, 0, buf, count, datatype));
 }
 
 extern "C" int PMPI_File_write_ordered_end(MPI_File fh, const void* buf, MPI_Status* status)
