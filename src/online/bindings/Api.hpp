@@ -19,6 +19,11 @@ namespace mpisim::online {
 class ApiScope {
 public:
   explicit ApiScope(const char* call = __builtin_FUNCTION()) : runtime_(Runtime::get()) { runtime_.enter_call(call); }
+  // The same, for a call that obtained its runtime before opening its scope (checks first, or a scope in a block).
+  explicit ApiScope(Runtime& runtime, const char* call = __builtin_FUNCTION()) : runtime_(runtime)
+  {
+    runtime_.enter_call(call);
+  }
   ~ApiScope() { runtime_.leave_call(); }
   ApiScope(const ApiScope&) = delete;
   ApiScope& operator=(const ApiScope&) = delete;

@@ -65,7 +65,7 @@ extern "C" int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_
   MPISIM_TRY(resolve_comm(runtime, comm, "MPI_Comm_split_type", parent));
   MPISIM_CHECK(runtime, split_type == MPI_COMM_TYPE_SHARED || split_type == MPI_UNDEFINED, comm, MPI_ERR_ARG,
                "unknown split type " + std::to_string(split_type));
-  ApiScope scope("PMPI_Comm_split"); // the timeline names it after the split it makes, as before
+  ApiScope scope(runtime, "PMPI_Comm_split"); // the timeline names it after the split it makes, as before
   *newcomm = split_by_host(runtime, comm, *parent, split_type == MPI_COMM_TYPE_SHARED, key);
   return MPI_SUCCESS;
 }

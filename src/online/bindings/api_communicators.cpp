@@ -40,7 +40,7 @@ extern "C" int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm)
   const mpisim::mpi::Communicator* parent = nullptr;
   MPISIM_TRY(resolve_comm(runtime, comm, "MPI_Comm_dup", parent));
   {
-    ApiScope scope("PMPI_Comm_split"); // the timeline names the call after the split it makes, as before
+    ApiScope scope(runtime, "PMPI_Comm_split"); // the timeline names the call after the split it makes, as before
     *newcomm = duplicate_comm(runtime, comm, *parent);
   }
   // Outside the call's scope, as before: MPI calls the copy callbacks make are the application's own.

@@ -81,9 +81,10 @@ extern "C" double PMPI_Wtime(void)
 {
   // Inside a sampled body (SMPI allows timing there) the clock is read without injecting anything: the sampler
   // measures the body's real time itself.
-  if (Runtime& runtime = Runtime::get(); runtime.in_sampled_body())
+  Runtime& runtime = Runtime::get();
+  if (runtime.in_sampled_body())
     return runtime.now();
-  ApiScope scope; // the computation before the call is injected first: Wtime sees it
+  ApiScope scope(runtime); // the computation before the call is injected first: Wtime sees it
   const double now = scope.runtime().now();
   scope.rank().note_clock_read(); // a polling loop bounded by time is not fast-forwarded past its bound
   scope.rank().sleep(scope.runtime().options().wtime_delay); // after reading, as SMPI

@@ -18,7 +18,7 @@ int blocking_send(Runtime& runtime, const void* buf, int count, MPI_Datatype typ
                   const char* call, mpisim::mpi::SendMode mode = mpisim::mpi::SendMode::Standard)
 {
   return failure_aware(runtime, comm, call, [&]() -> int {
-    ApiScope scope(call);
+    ApiScope scope(runtime, call);
     MessageArguments args;
     MPISIM_TRY(check_send(runtime, comm, count, type, dest, tag, call, args));
     rebase_bottom(buf, count, args);
@@ -81,7 +81,7 @@ extern "C" int PMPI_Recv(void* buf, int count, MPI_Datatype type, int source, in
 {
   Runtime& runtime = Runtime::get();
   return failure_aware(runtime, comm, "MPI_Recv", [&]() -> int {
-    ApiScope scope("PMPI_Recv");
+    ApiScope scope(runtime, "PMPI_Recv");
     MessageArguments args;
     MPISIM_TRY(check_receive(runtime, comm, count, type, source, tag, "MPI_Recv", args));
     rebase_bottom(buf, count, args);
@@ -102,7 +102,7 @@ int immediate_send(Runtime& runtime, const void* buf, int count, MPI_Datatype ty
                    MPI_Request* request, SendCall kind, const char* call)
 {
   return failure_aware(runtime, comm, call, [&]() -> int {
-    ApiScope scope(call);
+    ApiScope scope(runtime, call);
     MessageArguments args;
     MPISIM_TRY(check_send(runtime, comm, count, type, dest, tag, call, args));
     rebase_bottom(buf, count, args);
@@ -149,7 +149,7 @@ int immediate_receive(Runtime& runtime, void* buf, int count, MPI_Datatype type,
                       MPI_Request* request, const char* call = __builtin_FUNCTION())
 {
   return failure_aware(runtime, comm, call, [&]() -> int {
-    ApiScope scope(call);
+    ApiScope scope(runtime, call);
     MessageArguments args;
     MPISIM_TRY(check_receive(runtime, comm, count, type, source, tag, "MPI_Irecv", args));
     rebase_bottom(buf, count, args);
@@ -176,7 +176,7 @@ extern "C" int PMPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype se
 {
   Runtime& runtime = Runtime::get();
   return failure_aware(runtime, comm, "MPI_Sendrecv", [&]() -> int {
-    ApiScope scope("PMPI_Sendrecv");
+    ApiScope scope(runtime, "PMPI_Sendrecv");
     describe_exchange(scope, comm, dest, sendcount, sendtype, sendtag);
     MPI_Request requests[2];
     MPISIM_TRY(immediate_receive(runtime, recvbuf, recvcount, recvtype, source, recvtag, comm, &requests[0]));
@@ -195,7 +195,7 @@ extern "C" int PMPI_Sendrecv_replace(void* buf, int count, MPI_Datatype type, in
 {
   Runtime& runtime = Runtime::get();
   return failure_aware(runtime, comm, "MPI_Sendrecv_replace", [&]() -> int {
-    ApiScope scope("PMPI_Sendrecv_replace");
+    ApiScope scope(runtime, "PMPI_Sendrecv_replace");
     MessageArguments args;
     MPISIM_TRY(check_send(runtime, comm, count, type, dest == MPI_PROC_NULL ? 0 : dest, sendtag, "MPI_Sendrecv_replace",
                           args));
@@ -219,7 +219,7 @@ extern "C" int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status* status
 {
   Runtime& runtime = Runtime::get();
   return failure_aware(runtime, comm, "MPI_Probe", [&]() -> int {
-    ApiScope scope("PMPI_Probe");
+    ApiScope scope(runtime, "PMPI_Probe");
     const Communicator* c = nullptr;
     MPISIM_TRY(resolve_comm(runtime, comm, "MPI_Probe", c));
     MPISIM_TRY(check_peer(runtime, comm, *c, source, true, "MPI_Probe"));
@@ -237,7 +237,7 @@ extern "C" int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int* flag, MPI_St
 {
   Runtime& runtime = Runtime::get();
   return failure_aware(runtime, comm, "MPI_Iprobe", [&]() -> int {
-    ApiScope scope("PMPI_Iprobe");
+    ApiScope scope(runtime, "PMPI_Iprobe");
     const Communicator* c = nullptr;
     MPISIM_TRY(resolve_comm(runtime, comm, "MPI_Iprobe", c));
     MPISIM_TRY(check_peer(runtime, comm, *c, source, true, "MPI_Iprobe"));

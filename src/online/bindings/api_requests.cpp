@@ -182,7 +182,7 @@ extern "C" int PMPI_Wait(MPI_Request* request, MPI_Status* status)
 {
   Runtime& runtime = Runtime::get();
   return failure_aware(runtime, MPI_COMM_NULL, "MPI_Wait", [&]() -> int {
-    ApiScope scope("PMPI_Wait");
+    ApiScope scope(runtime, "PMPI_Wait");
     RequestEntry* entry = lookup(scope.runtime(), *request);
     if (entry == nullptr && *request != MPI_REQUEST_NULL)
       return invalid_request(runtime, *request, "MPI_Wait");
@@ -200,7 +200,7 @@ int mpisim::online::wait_all(Runtime& runtime, int count, MPI_Request requests[]
                              const char* call)
 {
   return failure_aware(runtime, MPI_COMM_NULL, call, [&]() -> int {
-    ApiScope scope(call);
+    ApiScope scope(runtime, call);
     MPISIM_TRY(check_requests(scope.runtime(), count, requests, "MPI_Waitall"));
     std::vector<RequestPtr> pending;
     for (int i = 0; i < count; ++i) {
@@ -223,7 +223,7 @@ extern "C" int PMPI_Waitany(int count, MPI_Request requests[], int* index, MPI_S
 {
   Runtime& runtime = Runtime::get();
   return failure_aware(runtime, MPI_COMM_NULL, "MPI_Waitany", [&]() -> int {
-    ApiScope scope("PMPI_Waitany");
+    ApiScope scope(runtime, "PMPI_Waitany");
     MPISIM_TRY(check_requests(scope.runtime(), count, requests, "MPI_Waitany"));
     *index = MPI_UNDEFINED;
     for (int i = 0; i < count && *index == MPI_UNDEFINED; ++i)
@@ -249,7 +249,7 @@ extern "C" int PMPI_Waitsome(int incount, MPI_Request requests[], int* outcount,
 {
   Runtime& runtime = Runtime::get();
   return failure_aware(runtime, MPI_COMM_NULL, "MPI_Waitsome", [&]() -> int {
-    ApiScope scope("PMPI_Waitsome");
+    ApiScope scope(runtime, "PMPI_Waitsome");
     MPISIM_TRY(check_requests(scope.runtime(), incount, requests, "MPI_Waitsome"));
     if (not any_active(scope.runtime(), incount, requests)) {
       *outcount = MPI_UNDEFINED;
@@ -273,7 +273,7 @@ extern "C" int PMPI_Test(MPI_Request* request, int* flag, MPI_Status* status)
 {
   Runtime& runtime = Runtime::get();
   return failure_aware(runtime, MPI_COMM_NULL, "MPI_Test", [&]() -> int {
-    ApiScope scope("PMPI_Test");
+    ApiScope scope(runtime, "PMPI_Test");
     RequestEntry* entry = lookup(scope.runtime(), *request);
     if (entry == nullptr && *request != MPI_REQUEST_NULL)
       return invalid_request(runtime, *request, "MPI_Test");
@@ -295,7 +295,7 @@ extern "C" int PMPI_Testall(int count, MPI_Request requests[], int* flag, MPI_St
 {
   Runtime& runtime = Runtime::get();
   return failure_aware(runtime, MPI_COMM_NULL, "MPI_Testall", [&]() -> int {
-    ApiScope scope("PMPI_Testall");
+    ApiScope scope(runtime, "PMPI_Testall");
     MPISIM_TRY(check_requests(scope.runtime(), count, requests, "MPI_Testall"));
     *flag = scope.rank().testall(active_requests(scope.runtime(), count, requests));
     if (not *flag)
@@ -308,7 +308,7 @@ extern "C" int PMPI_Testany(int count, MPI_Request requests[], int* index, int* 
 {
   Runtime& runtime = Runtime::get();
   return failure_aware(runtime, MPI_COMM_NULL, "MPI_Testany", [&]() -> int {
-    ApiScope scope("PMPI_Testany");
+    ApiScope scope(runtime, "PMPI_Testany");
     MPISIM_TRY(check_requests(scope.runtime(), count, requests, "MPI_Testany"));
     *index = MPI_UNDEFINED;
     *flag = 0;
@@ -346,7 +346,7 @@ extern "C" int PMPI_Testsome(int incount, MPI_Request requests[], int* outcount,
 {
   Runtime& runtime = Runtime::get();
   return failure_aware(runtime, MPI_COMM_NULL, "MPI_Testsome", [&]() -> int {
-    ApiScope scope("PMPI_Testsome");
+    ApiScope scope(runtime, "PMPI_Testsome");
     MPISIM_TRY(check_requests(scope.runtime(), incount, requests, "MPI_Testsome"));
     if (not any_active(scope.runtime(), incount, requests)) {
       *outcount = MPI_UNDEFINED;

@@ -15,6 +15,7 @@
 
 #include <cstring>
 #include <initializer_list>
+#include <iterator>
 #include <stdexcept>
 
 using namespace mpisim::online;
@@ -325,7 +326,7 @@ extern "C" int PMPI_Compare_and_swap(const void* origin_addr, const void* compar
 {
   Runtime& runtime = Runtime::get();
   static constexpr const char* call = "MPI_Compare_and_swap";
-  ApiScope scope(call);
+  ApiScope scope(runtime, call);
   Access access;
   MPISIM_TRY(check_access(runtime, win, 1, datatype, target_rank, target_disp, 1, datatype, call, access));
   // Predefined integer, logical or byte types only (MPI-3.1 section 11.3.4): one basic element.
@@ -361,48 +362,80 @@ enum class Epoch {
   LockAllEpochOpen, // an MPI_Win_lock_all epoch to end
 };
 
-struct EpochRule {
-  bool (*holds)(const WindowPart& part);
-  const char* otherwise;
-};
-
 bool no_passive_target(const WindowPart& part)
 {
   return part.locks_held.empty() && not part.locked_all;
 }
 
-constexpr EpochRule rule_of(Epoch epoch)
+bool no_general_active(const WindowPart& part)
 {
-  switch (epoch) {
-  case Epoch::NoPassiveTarget: return {no_passive_target, "a passive-target epoch (MPI_Win_lock) is open"};
-  case Epoch::NoLockHeld: return {no_passive_target, "this rank already holds locks on the window"};
-  case Epoch::NoGeneralActive:
-    return {[](const WindowPart& part) { return not part.start_open && not part.post_open; },
-            "a post/start/complete/wait epoch is open"};
-  case Epoch::FenceCompleted:
-    return {[](const WindowPart& part) { return not part.fence_open || part.started.empty(); },
-            "operations of a fence epoch are not completed"};
-  case Epoch::NoStartEpoch:
-    return {[](const WindowPart& part) { return not part.start_open; }, "an MPI_Win_start epoch is open"};
-  case Epoch::StartNotYetOpen:
-    return {[](const WindowPart& part) { return not part.start_open; }, "an MPI_Win_start epoch is already open"};
-  case Epoch::PostNotYetOpen:
-    return {[](const WindowPart& part) { return not part.post_open; }, "an MPI_Win_post epoch is already open"};
-  case Epoch::StartEpochOpen:
-    return {[](const WindowPart& part) { return part.start_open; }, "no MPI_Win_start epoch is open"};
-  case Epoch::PostEpochOpen:
-    return {[](const WindowPart& part) { return part.post_open; }, "no MPI_Win_post epoch is open"};
-  case Epoch::LockAllEpochOpen:
-    return {[](const WindowPart& part) { return part.locked_all; }, "no MPI_Win_lock_all epoch is open"};
-  }
-  return {no_passive_target, ""};
+  return not part.start_open && not part.post_open;
 }
+
+bool fence_completed(const WindowPart& part)
+{
+  return not part.fence_open || part.started.empty();
+}
+
+bool no_start(const WindowPart& part)
+{
+  return not part.start_open;
+}
+
+bool no_post(const WindowPart& part)
+{
+  return not part.post_open;
+}
+
+bool start_open(const WindowPart& part)
+{
+  return part.start_open;
+}
+
+bool post_open(const WindowPart& part)
+{
+  return part.post_open;
+}
+
+bool lock_all_open(const WindowPart& part)
+{
+  return part.locked_all;
+}
+
+struct EpochRule {
+  Epoch epoch;
+  bool (*holds)(const WindowPart& part);
+  const char* otherwise;
+};
+
+constexpr EpochRule kEpochRules[] = {
+    {Epoch::NoPassiveTarget, no_passive_target, "a passive-target epoch (MPI_Win_lock) is open"},
+    {Epoch::NoLockHeld, no_passive_target, "this rank already holds locks on the window"},
+    {Epoch::NoGeneralActive, no_general_active, "a post/start/complete/wait epoch is open"},
+    {Epoch::FenceCompleted, fence_completed, "operations of a fence epoch are not completed"},
+    {Epoch::NoStartEpoch, no_start, "an MPI_Win_start epoch is open"},
+    {Epoch::StartNotYetOpen, no_start, "an MPI_Win_start epoch is already open"},
+    {Epoch::PostNotYetOpen, no_post, "an MPI_Win_post epoch is already open"},
+    {Epoch::StartEpochOpen, start_open, "no MPI_Win_start epoch is open"},
+    {Epoch::PostEpochOpen, post_open, "no MPI_Win_post epoch is open"},
+    {Epoch::LockAllEpochOpen, lock_all_open, "no MPI_Win_lock_all epoch is open"},
+};
+
+constexpr bool rules_in_epoch_order()
+{
+  for (size_t i = 0; i < std::size(kEpochRules); ++i)
+    if (static_cast<size_t>(kEpochRules[i].epoch) != i)
+      return false;
+  return true;
+}
+static_assert(rules_in_epoch_order() && std::size(kEpochRules) == static_cast<size_t>(Epoch::LockAllEpochOpen) + 1,
+              "one rule per epoch state, in the enum's order");
 
 int check_epochs(Runtime& runtime, MPI_Win win, const WindowAccess& window, const char* call,
                  std::initializer_list<Epoch> required)
 {
   for (Epoch epoch : required) {
-    const EpochRule rule = rule_of(epoch);
+    const EpochRule& rule = kEpochRules[static_cast<size_t>(epoch)];
     MPISIM_WIN_CHECK(runtime, rule.holds(*window.part), win, MPI_ERR_RMA_SYNC, call, rule.otherwise);
   }
   return MPI_SUCCESS;

@@ -112,7 +112,7 @@ extern "C" int PMPI_Cart_create(MPI_Comm comm, int ndims, const int dims[], cons
 {
   Runtime& runtime = Runtime::get();
   (void)reorder;
-  ApiScope scope;
+  ApiScope scope(runtime);
   const mpisim::mpi::Communicator* parent = nullptr;
   MPISIM_TRY(resolve_comm(runtime, comm, "MPI_Cart_create", parent));
   MPISIM_TRY(check_dims(runtime, comm, ndims, dims, "MPI_Cart_create"));
@@ -257,7 +257,7 @@ extern "C" int PMPI_Graph_create(MPI_Comm comm, int nnodes, const int index[], c
 {
   Runtime& runtime = Runtime::get();
   (void)reorder;
-  ApiScope scope;
+  ApiScope scope(runtime);
   const mpisim::mpi::Communicator* parent = nullptr;
   MPISIM_TRY(resolve_comm(runtime, comm, "MPI_Graph_create", parent));
   MPISIM_TRY(check_graph(runtime, comm, nnodes, index, edges, parent->size(), "MPI_Graph_create"));
@@ -360,7 +360,7 @@ extern "C" int PMPI_Dist_graph_create_adjacent(MPI_Comm comm, int indegree, cons
 {
   Runtime& runtime = Runtime::get();
   (void)info, (void)reorder;
-  ApiScope scope;
+  ApiScope scope(runtime);
   const mpisim::mpi::Communicator* parent = nullptr;
   MPISIM_TRY(resolve_comm(runtime, comm, "MPI_Dist_graph_create_adjacent", parent));
   MPISIM_TRY(check_neighbors(runtime, comm, indegree, sources, parent->size(), "MPI_Dist_graph_create_adjacent"));
@@ -381,7 +381,7 @@ extern "C" int PMPI_Dist_graph_create(MPI_Comm comm, int n, const int sources[],
 {
   Runtime& runtime = Runtime::get();
   (void)info, (void)reorder;
-  ApiScope scope;
+  ApiScope scope(runtime);
   const mpisim::mpi::Communicator* parent = nullptr;
   MPISIM_TRY(resolve_comm(runtime, comm, "MPI_Dist_graph_create", parent));
   MPISIM_CHECK(runtime, n >= 0, comm, MPI_ERR_ARG, "negative source count " + std::to_string(n));
