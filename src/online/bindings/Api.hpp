@@ -19,6 +19,11 @@ namespace mpisim::online {
 class ApiScope {
 public:
   explicit ApiScope(const char* call = __builtin_FUNCTION()) : runtime_(Runtime::get()) { runtime_.enter_call(call); }
+  // The same, for a call that obtained its runtime before opening its scope (checks first, or a scope in a block).
+  explicit ApiScope(Runtime& runtime, const char* call = __builtin_FUNCTION()) : runtime_(runtime)
+  {
+    runtime_.enter_call(call);
+  }
   ~ApiScope() { runtime_.leave_call(); }
   ApiScope(const ApiScope&) = delete;
   ApiScope& operator=(const ApiScope&) = delete;
@@ -41,12 +46,12 @@ private:
 
 // The body of an MPI call that may find a process failure or a revocation (mpi/Failures.hpp, thrown from below the C
 // API): raised through the error handler of `comm`, or of the communicator it was found on (MPI_COMM_NULL).
-template <class Body> int failure_aware(MPI_Comm comm, const char* call, Body&& body)
+template <class Body> int failure_aware(Runtime& runtime, MPI_Comm comm, const char* call, Body&& body)
 {
   try {
     return body();
   } catch (const mpi::ProcessFailure& failure) {
-    return raise_process_failure(comm, failure, call);
+    return raise_process_failure(runtime, comm, failure, call);
   }
 }
 } // namespace mpisim::online
@@ -55,8 +60,8 @@ template <class Body> int failure_aware(MPI_Comm comm, const char* call, Body&& 
 #define MPISIM_ALIAS(name) extern "C" __attribute__((weak, alias("PMPI_" #name))) decltype(PMPI_##name) MPI_##name;
 
 // Argument checks: `return` the raised error from the enclosing API function.
-#define MPISIM_CHECK(condition, comm, error_class, what)                                                               \
+#define MPISIM_CHECK(runtime, condition, comm, error_class, what)                                                      \
   do {                                                                                                                 \
     if (not(condition))                                                                                                \
-      return ::mpisim::online::raise_error(comm, error_class, __func__ + 1, what);                                     \
+      return ::mpisim::online::raise_error(runtime, comm, error_class, __func__ + 1, what);                            \
   } while (0)

@@ -2,60 +2,60 @@
 
 namespace mpisim::online {
 
-int resolve_comm(MPI_Comm comm, const char* call, const mpi::Communicator*& out)
+int resolve_comm(Runtime& runtime, MPI_Comm comm, const char* call, const mpi::Communicator*& out)
 {
-  Runtime& runtime = Runtime::get();
   runtime.check_call_allowed(call); // local calls too (MPI_Comm_rank after MPI_Finalize)
   out = runtime.comm(comm);
-  return out != nullptr ? MPI_SUCCESS : runtime.communicators().raise_invalid(comm, MPI_COMM_WORLD, call);
+  return out != nullptr ? MPI_SUCCESS : runtime.communicators().raise_invalid(runtime, comm, MPI_COMM_WORLD, call);
 }
 
-int resolve_type(MPI_Comm comm, MPI_Datatype type, const char* call, mpi::DatatypePtr& out)
+int resolve_type(Runtime& runtime, MPI_Comm comm, MPI_Datatype type, const char* call, mpi::DatatypePtr& out)
 {
-  Runtime& runtime = Runtime::get();
   runtime.check_call_allowed(call);
-  return runtime.datatypes().resolve(type, comm, call, out);
+  return runtime.datatypes().resolve(runtime, type, comm, call, out);
 }
 
-int resolve_op(MPI_Comm comm, MPI_Op op, const char* call, mpi::ReduceOpPtr& out)
+int resolve_op(Runtime& runtime, MPI_Comm comm, MPI_Op op, const char* call, mpi::ReduceOpPtr& out)
 {
-  return Runtime::get().operations().resolve(op, comm, call, out);
+  return runtime.operations().resolve(runtime, op, comm, call, out);
 }
 
-int check_op_defined(MPI_Comm comm, const mpi::ReduceOp& op, const mpi::Datatype& type, const char* call)
+int check_op_defined(Runtime& runtime, MPI_Comm comm, const mpi::ReduceOp& op, const mpi::Datatype& type,
+                     const char* call)
 {
   const std::string undefined = op.undefined_for(type);
-  return undefined.empty() ? MPI_SUCCESS : raise_error(comm, MPI_ERR_OP, call, undefined);
+  return undefined.empty() ? MPI_SUCCESS : raise_error(runtime, comm, MPI_ERR_OP, call, undefined);
 }
 
-int check_count(MPI_Comm comm, int count, const char* call)
+int check_count(Runtime& runtime, MPI_Comm comm, int count, const char* call)
 {
   if (count < 0)
-    return raise_error(comm, MPI_ERR_COUNT, call, "negative count " + std::to_string(count));
+    return raise_error(runtime, comm, MPI_ERR_COUNT, call, "negative count " + std::to_string(count));
   return MPI_SUCCESS;
 }
 
-int check_peer(MPI_Comm comm, const mpi::Communicator& c, int peer, bool any_allowed, const char* call)
+int check_peer(Runtime& runtime, MPI_Comm comm, const mpi::Communicator& c, int peer, bool any_allowed,
+               const char* call)
 {
   if ((peer >= 0 && peer < c.size()) || peer == MPI_PROC_NULL || (any_allowed && peer == MPI_ANY_SOURCE))
     return MPI_SUCCESS;
-  return raise_error(comm, MPI_ERR_RANK, call,
+  return raise_error(runtime, comm, MPI_ERR_RANK, call,
                      "invalid rank " + std::to_string(peer) + " in a communicator of " + std::to_string(c.size()) +
                          " ranks");
 }
 
-int check_tag(MPI_Comm comm, int tag, bool any_allowed, const char* call)
+int check_tag(Runtime& runtime, MPI_Comm comm, int tag, bool any_allowed, const char* call)
 {
   if (tag >= 0 || (any_allowed && tag == MPI_ANY_TAG))
     return MPI_SUCCESS;
-  return raise_error(comm, MPI_ERR_TAG, call, "invalid tag " + std::to_string(tag));
+  return raise_error(runtime, comm, MPI_ERR_TAG, call, "invalid tag " + std::to_string(tag));
 }
 
-int check_root(MPI_Comm comm, const mpi::Communicator& c, int root, const char* call)
+int check_root(Runtime& runtime, MPI_Comm comm, const mpi::Communicator& c, int root, const char* call)
 {
   if (root >= 0 && root < c.size())
     return MPI_SUCCESS;
-  return raise_error(comm, MPI_ERR_ROOT, call,
+  return raise_error(runtime, comm, MPI_ERR_ROOT, call,
                      "invalid root " + std::to_string(root) + " in a communicator of " + std::to_string(c.size()) +
                          " ranks");
 }

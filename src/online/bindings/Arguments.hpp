@@ -7,16 +7,18 @@
 namespace mpisim::online {
 
 // Each returns MPI_SUCCESS and sets `out`, or the raised error class.
-int resolve_comm(MPI_Comm comm, const char* call, const mpi::Communicator*& out);
-int resolve_type(MPI_Comm comm, MPI_Datatype type, const char* call, mpi::DatatypePtr& out);
-int resolve_op(MPI_Comm comm, MPI_Op op, const char* call, mpi::ReduceOpPtr& out);
-int check_count(MPI_Comm comm, int count, const char* call);
+int resolve_comm(Runtime& runtime, MPI_Comm comm, const char* call, const mpi::Communicator*& out);
+int resolve_type(Runtime& runtime, MPI_Comm comm, MPI_Datatype type, const char* call, mpi::DatatypePtr& out);
+int resolve_op(Runtime& runtime, MPI_Comm comm, MPI_Op op, const char* call, mpi::ReduceOpPtr& out);
+int check_count(Runtime& runtime, MPI_Comm comm, int count, const char* call);
 // MPI_ERR_OP when a predefined operation is not defined for the datatype's elements (MPI_SUM on MPI_LOGICAL ...).
-int check_op_defined(MPI_Comm comm, const mpi::ReduceOp& op, const mpi::Datatype& type, const char* call);
+int check_op_defined(Runtime& runtime, MPI_Comm comm, const mpi::ReduceOp& op, const mpi::Datatype& type,
+                     const char* call);
 // A peer rank: valid in `comm`, or MPI_PROC_NULL, or (receives) MPI_ANY_SOURCE.
-int check_peer(MPI_Comm comm, const mpi::Communicator& c, int peer, bool any_allowed, const char* call);
-int check_tag(MPI_Comm comm, int tag, bool any_allowed, const char* call);
-int check_root(MPI_Comm comm, const mpi::Communicator& c, int root, const char* call);
+int check_peer(Runtime& runtime, MPI_Comm comm, const mpi::Communicator& c, int peer, bool any_allowed,
+               const char* call);
+int check_tag(Runtime& runtime, MPI_Comm comm, int tag, bool any_allowed, const char* call);
+int check_root(Runtime& runtime, MPI_Comm comm, const mpi::Communicator& c, int root, const char* call);
 
 void fill_status(MPI_Status* status, const mpi::Status& from);
 void fill_empty_status(MPI_Status* status); // a request on MPI_PROC_NULL, or MPI_REQUEST_NULL

@@ -4,9 +4,8 @@ namespace mpisim::online {
 
 namespace {
 
-FileContext context_of(MPI_File fh)
+FileContext context_of(Runtime& runtime, MPI_File fh)
 {
-  Runtime& runtime = Runtime::get();
   FileContext context;
   OpenFile* file = fh == MPI_FILE_NULL ? nullptr : runtime.files().find(fh);
   if (file == nullptr)
@@ -20,21 +19,20 @@ FileContext context_of(MPI_File fh)
 
 } // namespace
 
-int resolve_file(MPI_File fh, const char* call, FileContext& out)
+int resolve_file(Runtime& runtime, MPI_File fh, const char* call, FileContext& out)
 {
-  out = context_of(fh);
+  out = context_of(runtime, fh);
   if (out.file != nullptr)
     return MPI_SUCCESS;
-  return raise_file_error(fh, MPI_ERR_FILE, call, "invalid file " + std::to_string(fh));
+  return raise_file_error(runtime, fh, MPI_ERR_FILE, call, "invalid file " + std::to_string(fh));
 }
 
-int raise_file_error(MPI_File fh, int error_class, const char* call, const std::string& what)
+int raise_file_error(Runtime& runtime, MPI_File fh, int error_class, const char* call, const std::string& what)
 {
-  Runtime& runtime = Runtime::get();
-  const FileContext context = context_of(fh);
+  const FileContext context = context_of(runtime, fh);
   const int handler = context.member != nullptr ? context.member->errhandler
                                                 : runtime.files().default_errhandler(runtime.current_rank());
-  return raise_through_handler(handler, context.file != nullptr ? fh : MPI_FILE_NULL, error_class, call, what);
+  return raise_through_handler(runtime, handler, context.file != nullptr ? fh : MPI_FILE_NULL, error_class, call, what);
 }
 
 } // namespace mpisim::online

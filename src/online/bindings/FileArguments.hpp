@@ -16,16 +16,16 @@ struct FileContext {
 
 // MPI_SUCCESS and `out` filled, or MPI_ERR_FILE raised through MPI_FILE_NULL's handler (a handle that is not one of
 // the calling rank's open files has no handler of its own).
-int resolve_file(MPI_File fh, const char* call, FileContext& out);
+int resolve_file(Runtime& runtime, MPI_File fh, const char* call, FileContext& out);
 // Raises `error_class` through the calling rank's handler of `fh`, or MPI_FILE_NULL's when `fh` is not one of its
 // open files.
-int raise_file_error(MPI_File fh, int error_class, const char* call, const std::string& what);
+int raise_file_error(Runtime& runtime, MPI_File fh, int error_class, const char* call, const std::string& what);
 
 } // namespace mpisim::online
 
 // Argument checks of file calls: `return` the error raised through the file's handler, naming the calling function.
-#define MPISIM_FILE_CHECK(condition, fh, error_class, what)                                                            \
+#define MPISIM_FILE_CHECK(runtime, condition, fh, error_class, what)                                                   \
   do {                                                                                                                 \
     if (not(condition))                                                                                                \
-      return ::mpisim::online::raise_file_error(fh, error_class, __func__ + 1, what);                                  \
+      return ::mpisim::online::raise_file_error(runtime, fh, error_class, __func__ + 1, what);                         \
   } while (0)

@@ -193,10 +193,11 @@ std::string function_name(mpi::Collective op)
 
 int run_blocking(ApiScope& scope, PreparedCollective& prepared)
 {
+  Runtime& runtime = scope.runtime();
   describe(scope, prepared);
-  const int handle = scope.runtime().communicators().handle_of_context(prepared.comm.context());
-  return failure_aware(handle, function_name(prepared.call.op).c_str(), [&] {
-    scope.runtime().simulation().collectives().run(scope.rank(), prepared.comm, prepared.call);
+  const int handle = runtime.communicators().handle_of_context(prepared.comm.context());
+  return failure_aware(runtime, handle, function_name(prepared.call.op).c_str(), [&] {
+    runtime.simulation().collectives().run(scope.rank(), prepared.comm, prepared.call);
     prepared.finish();
     return MPI_SUCCESS;
   });
@@ -204,15 +205,16 @@ int run_blocking(ApiScope& scope, PreparedCollective& prepared)
 
 int start_nonblocking(ApiScope& scope, const PreparedPtr& prepared, MPI_Request* request)
 {
+  Runtime& runtime = scope.runtime();
   describe(scope, *prepared);
-  const int handle = scope.runtime().communicators().handle_of_context(prepared->comm.context());
-  return failure_aware(handle, function_name(prepared->call.op).c_str(), [&] {
+  const int handle = runtime.communicators().handle_of_context(prepared->comm.context());
+  return failure_aware(runtime, handle, function_name(prepared->call.op).c_str(), [&] {
     prepared->call.nonblocking = true;
     RequestEntry entry;
-    entry.request = scope.runtime().simulation().collectives().start(scope.rank(), prepared->comm, prepared->call);
+    entry.request = runtime.simulation().collectives().start(scope.rank(), prepared->comm, prepared->call);
     entry.on_complete = [prepared] { prepared->finish(); };
     entry.keep_alive = prepared;
-    *request = scope.runtime().requests().add(std::move(entry));
+    *request = runtime.requests().add(std::move(entry));
     return MPI_SUCCESS;
   });
 }

@@ -27,19 +27,19 @@ size_t room_in_use(AttachedBuffer& buffer)
 
 namespace mpisim::online {
 
-int post_buffered_send(mpi::Rank& rank, MPI_Comm comm, const MessageArguments& args, const void* buf, int count,
-                       int dest, int tag, bool blocking, const char* call, mpi::RequestPtr* posted)
+int post_buffered_send(Runtime& runtime, mpi::Rank& rank, MPI_Comm comm, const MessageArguments& args, const void* buf,
+                       int count, int dest, int tag, bool blocking, const char* call, mpi::RequestPtr* posted)
 {
   if (dest == MPI_PROC_NULL)
     return MPI_SUCCESS;
-  AttachedBuffer& buffer = Runtime::get().attached_buffer(rank.world_rank());
+  AttachedBuffer& buffer = runtime.attached_buffer(rank.world_rank());
   const size_t bytes = args.type->packed_size(static_cast<size_t>(count));
   const size_t room = bytes + MPI_BSEND_OVERHEAD;
   const size_t used = buffer.attached ? room_in_use(buffer) : 0;
   const size_t capacity = buffer.attached ? static_cast<size_t>(buffer.size) : 0;
   if (used + room > capacity)
     return raise_error(
-        comm, MPI_ERR_BUFFER, call,
+        runtime, comm, MPI_ERR_BUFFER, call,
         "a buffered message of " + std::to_string(bytes) + " bytes needs " + std::to_string(room) +
             " bytes of the attached buffer (MPI_BSEND_OVERHEAD included); " +
             (buffer.attached ? std::to_string(capacity - used) + " of " + std::to_string(capacity) + " bytes are free"
@@ -73,10 +73,12 @@ int post_buffered_send(mpi::Rank& rank, MPI_Comm comm, const MessageArguments& a
 extern "C" int PMPI_Buffer_attach(void* buffer, int size)
 {
   ApiScope scope;
-  AttachedBuffer& attached = scope.runtime().attached_buffer(scope.runtime().current_rank());
-  MPISIM_CHECK(not attached.attached, MPI_COMM_WORLD, MPI_ERR_BUFFER, "a buffer is already attached (detach it first)");
-  MPISIM_CHECK(size >= 0, MPI_COMM_WORLD, MPI_ERR_ARG, "negative buffer size " + std::to_string(size));
-  MPISIM_CHECK(buffer != nullptr || size == 0, MPI_COMM_WORLD, MPI_ERR_BUFFER, "null buffer");
+  Runtime& runtime = scope.runtime();
+  AttachedBuffer& attached = runtime.attached_buffer(runtime.current_rank());
+  MPISIM_CHECK(runtime, not attached.attached, MPI_COMM_WORLD, MPI_ERR_BUFFER,
+               "a buffer is already attached (detach it first)");
+  MPISIM_CHECK(runtime, size >= 0, MPI_COMM_WORLD, MPI_ERR_ARG, "negative buffer size " + std::to_string(size));
+  MPISIM_CHECK(runtime, buffer != nullptr || size == 0, MPI_COMM_WORLD, MPI_ERR_BUFFER, "null buffer");
   attached.address = buffer;
   attached.size = size;
   attached.attached = true;
@@ -101,10 +103,11 @@ extern "C" int PMPI_Buffer_detach(void* buffer_addr, int* size)
 extern "C" int PMPI_Bsend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm)
 {
   ApiScope scope;
+  Runtime& runtime = scope.runtime();
   MessageArguments args;
-  MPISIM_TRY(check_send(comm, count, type, dest, tag, "MPI_Bsend", args));
+  MPISIM_TRY(check_send(runtime, comm, count, type, dest, tag, "MPI_Bsend", args));
   rebase_bottom(buf, count, args);
-  return post_buffered_send(scope.rank(), comm, args, buf, count, dest, tag, true, "MPI_Bsend");
+  return post_buffered_send(runtime, scope.rank(), comm, args, buf, count, dest, tag, true, "MPI_Bsend");
 }
 
 MPISIM_ALIAS(Buffer_attach)

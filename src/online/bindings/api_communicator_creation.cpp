@@ -9,62 +9,63 @@
 using namespace mpisim::online;
 
 namespace {
-int resolve_subgroup(MPI_Comm comm, const mpisim::mpi::Communicator& parent, MPI_Group group, const char* call,
-                     const GroupMembers*& out)
+int resolve_subgroup(Runtime& runtime, MPI_Comm comm, const mpisim::mpi::Communicator& parent, MPI_Group group,
+                     const char* call, const GroupMembers*& out)
 {
-  Runtime& runtime = Runtime::get();
   out = runtime.groups().find(runtime.current_rank(), group);
   if (out == nullptr)
-    return runtime.groups().raise_invalid(group, comm, call);
+    return runtime.groups().raise_invalid(runtime, group, comm, call);
   for (int member : *out)
     if (parent.local_rank(member) < 0)
-      return raise_error(comm, MPI_ERR_GROUP, call,
+      return raise_error(runtime, comm, MPI_ERR_GROUP, call,
                          "the group holds world rank " + std::to_string(member) + ", not a member of the communicator");
   return MPI_SUCCESS;
 }
 
-int not_supported(MPI_Comm comm, int error_class, const char* call)
+int not_supported(Runtime& runtime, MPI_Comm comm, int error_class, const char* call)
 {
-  return raise_error(comm, error_class, call, "intercommunicators are not supported by mpisim");
+  return raise_error(runtime, comm, error_class, call, "intercommunicators are not supported by mpisim");
 }
 } // namespace
 
 extern "C" int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm* newcomm)
 {
   ApiScope scope;
+  Runtime& runtime = scope.runtime();
   const mpisim::mpi::Communicator* parent = nullptr;
-  MPISIM_TRY(resolve_comm(comm, "MPI_Comm_create", parent));
+  MPISIM_TRY(resolve_comm(runtime, comm, "MPI_Comm_create", parent));
   const GroupMembers* members = nullptr;
-  MPISIM_TRY(resolve_subgroup(comm, *parent, group, "MPI_Comm_create", members));
-  *newcomm = create_from_group(scope.runtime(), comm, *parent, *members);
+  MPISIM_TRY(resolve_subgroup(runtime, comm, *parent, group, "MPI_Comm_create", members));
+  *newcomm = create_from_group(runtime, comm, *parent, *members);
   return MPI_SUCCESS;
 }
 
 extern "C" int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm* newcomm)
 {
   ApiScope scope;
+  Runtime& runtime = scope.runtime();
   const mpisim::mpi::Communicator* parent = nullptr;
-  MPISIM_TRY(resolve_comm(comm, "MPI_Comm_create_group", parent));
+  MPISIM_TRY(resolve_comm(runtime, comm, "MPI_Comm_create_group", parent));
   const GroupMembers* members = nullptr;
-  MPISIM_TRY(resolve_subgroup(comm, *parent, group, "MPI_Comm_create_group", members));
-  MPISIM_TRY(check_tag(comm, tag, false, "MPI_Comm_create_group"));
-  if (group_rank_of(*members, scope.runtime().current_rank()) < 0) {
+  MPISIM_TRY(resolve_subgroup(runtime, comm, *parent, group, "MPI_Comm_create_group", members));
+  MPISIM_TRY(check_tag(runtime, comm, tag, false, "MPI_Comm_create_group"));
+  if (group_rank_of(*members, runtime.current_rank()) < 0) {
     *newcomm = MPI_COMM_NULL; // only the group's members call it; an outsider gets nothing (as MPICH)
     return MPI_SUCCESS;
   }
-  *newcomm = create_from_group_members(scope.runtime(), comm, *parent, tag, *members);
+  *newcomm = create_from_group_members(runtime, comm, *parent, tag, *members);
   return MPI_SUCCESS;
 }
 
 extern "C" int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm* newcomm)
 {
-  (void)info; // no hints are understood
   Runtime& runtime = Runtime::get();
+  (void)info; // no hints are understood
   const mpisim::mpi::Communicator* parent = nullptr;
-  MPISIM_TRY(resolve_comm(comm, "MPI_Comm_split_type", parent));
-  MPISIM_CHECK(split_type == MPI_COMM_TYPE_SHARED || split_type == MPI_UNDEFINED, comm, MPI_ERR_ARG,
+  MPISIM_TRY(resolve_comm(runtime, comm, "MPI_Comm_split_type", parent));
+  MPISIM_CHECK(runtime, split_type == MPI_COMM_TYPE_SHARED || split_type == MPI_UNDEFINED, comm, MPI_ERR_ARG,
                "unknown split type " + std::to_string(split_type));
-  ApiScope scope("PMPI_Comm_split"); // the timeline names it after the split it makes, as before
+  ApiScope scope(runtime, "PMPI_Comm_split"); // the timeline names it after the split it makes, as before
   *newcomm = split_by_host(runtime, comm, *parent, split_type == MPI_COMM_TYPE_SHARED, key);
   return MPI_SUCCESS;
 }
@@ -72,14 +73,15 @@ extern "C" int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_
 extern "C" int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm* newcomm, MPI_Request* request)
 {
   ApiScope scope;
+  Runtime& runtime = scope.runtime();
   const mpisim::mpi::Communicator* parent = nullptr;
-  MPISIM_TRY(resolve_comm(comm, "MPI_Comm_idup", parent));
+  MPISIM_TRY(resolve_comm(runtime, comm, "MPI_Comm_idup", parent));
   // The members are known locally, so no rank waits for another: the duplicate is complete at once (same creation
   // sequence as MPI_Comm_dup, which MPI orders with the other collectives on `comm`).
-  const int me = scope.runtime().current_rank();
-  *newcomm = scope.runtime().communicators().adopt(me, *parent, 0, [parent] { return members_of(*parent); });
-  MPISIM_TRY(inherit_on_dup(scope.runtime(), comm, newcomm));
-  *request = scope.runtime().requests().add(RequestEntry{});
+  const int me = runtime.current_rank();
+  *newcomm = runtime.communicators().adopt(me, *parent, 0, [parent] { return members_of(*parent); });
+  MPISIM_TRY(inherit_on_dup(runtime, comm, newcomm));
+  *request = runtime.requests().add(RequestEntry{});
   return MPI_SUCCESS;
 }
 
@@ -87,8 +89,8 @@ extern "C" int PMPI_Comm_set_name(MPI_Comm comm, const char* comm_name)
 {
   Runtime& runtime = Runtime::get();
   const mpisim::mpi::Communicator* c = nullptr;
-  MPISIM_TRY(resolve_comm(comm, "MPI_Comm_set_name", c));
-  MPISIM_CHECK(comm_name != nullptr, comm, MPI_ERR_ARG, "null name");
+  MPISIM_TRY(resolve_comm(runtime, comm, "MPI_Comm_set_name", c));
+  MPISIM_CHECK(runtime, comm_name != nullptr, comm, MPI_ERR_ARG, "null name");
   const size_t length = strnlen(comm_name, MPI_MAX_OBJECT_NAME - 1);
   runtime.comm_properties().set_name(runtime.current_rank(), comm, std::string(comm_name, length));
   return MPI_SUCCESS;
@@ -98,7 +100,7 @@ extern "C" int PMPI_Comm_get_name(MPI_Comm comm, char* comm_name, int* resultlen
 {
   Runtime& runtime = Runtime::get();
   const mpisim::mpi::Communicator* c = nullptr;
-  MPISIM_TRY(resolve_comm(comm, "MPI_Comm_get_name", c));
+  MPISIM_TRY(resolve_comm(runtime, comm, "MPI_Comm_get_name", c));
   const std::string* set = runtime.comm_properties().name(runtime.current_rank(), comm);
   const std::string name = set                      ? *set
                            : comm == MPI_COMM_WORLD ? "MPI_COMM_WORLD"
@@ -111,37 +113,42 @@ extern "C" int PMPI_Comm_get_name(MPI_Comm comm, char* comm_name, int* resultlen
 
 extern "C" int PMPI_Comm_test_inter(MPI_Comm comm, int* flag)
 {
+  Runtime& runtime = Runtime::get();
   const mpisim::mpi::Communicator* c = nullptr;
-  MPISIM_TRY(resolve_comm(comm, "MPI_Comm_test_inter", c));
+  MPISIM_TRY(resolve_comm(runtime, comm, "MPI_Comm_test_inter", c));
   *flag = 0;
   return MPI_SUCCESS;
 }
 
 extern "C" int PMPI_Comm_remote_size(MPI_Comm comm, int* size)
 {
+  Runtime& runtime = Runtime::get();
   (void)size;
-  return not_supported(comm, MPI_ERR_COMM, "MPI_Comm_remote_size");
+  return not_supported(runtime, comm, MPI_ERR_COMM, "MPI_Comm_remote_size");
 }
 
 extern "C" int PMPI_Comm_remote_group(MPI_Comm comm, MPI_Group* group)
 {
+  Runtime& runtime = Runtime::get();
   (void)group;
-  return not_supported(comm, MPI_ERR_COMM, "MPI_Comm_remote_group");
+  return not_supported(runtime, comm, MPI_ERR_COMM, "MPI_Comm_remote_group");
 }
 
 extern "C" int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm, int remote_leader,
                                      int tag, MPI_Comm* newintercomm)
 {
+  Runtime& runtime = Runtime::get();
   (void)local_leader, (void)peer_comm, (void)remote_leader, (void)tag;
   *newintercomm = MPI_COMM_NULL;
-  return not_supported(local_comm, MPI_ERR_OTHER, "MPI_Intercomm_create");
+  return not_supported(runtime, local_comm, MPI_ERR_OTHER, "MPI_Intercomm_create");
 }
 
 extern "C" int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm* newintracomm)
 {
+  Runtime& runtime = Runtime::get();
   (void)high;
   *newintracomm = MPI_COMM_NULL;
-  return not_supported(intercomm, MPI_ERR_COMM, "MPI_Intercomm_merge");
+  return not_supported(runtime, intercomm, MPI_ERR_COMM, "MPI_Intercomm_merge");
 }
 
 MPISIM_ALIAS(Comm_create)

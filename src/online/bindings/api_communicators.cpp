@@ -6,8 +6,9 @@ using namespace mpisim::online;
 
 extern "C" int PMPI_Comm_size(MPI_Comm comm, int* size)
 {
+  Runtime& runtime = Runtime::get();
   const mpisim::mpi::Communicator* c = nullptr;
-  MPISIM_TRY(resolve_comm(comm, "MPI_Comm_size", c));
+  MPISIM_TRY(resolve_comm(runtime, comm, "MPI_Comm_size", c));
   *size = c->size();
   return MPI_SUCCESS;
 }
@@ -16,7 +17,7 @@ extern "C" int PMPI_Comm_rank(MPI_Comm comm, int* rank)
 {
   Runtime& runtime = Runtime::get();
   const mpisim::mpi::Communicator* c = nullptr;
-  MPISIM_TRY(resolve_comm(comm, "MPI_Comm_rank", c));
+  MPISIM_TRY(resolve_comm(runtime, comm, "MPI_Comm_rank", c));
   *rank = c->local_rank(runtime.current_rank());
   return MPI_SUCCESS;
 }
@@ -24,10 +25,12 @@ extern "C" int PMPI_Comm_rank(MPI_Comm comm, int* rank)
 extern "C" int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm* newcomm)
 {
   ApiScope scope;
+  Runtime& runtime = scope.runtime();
   const mpisim::mpi::Communicator* parent = nullptr;
-  MPISIM_TRY(resolve_comm(comm, "MPI_Comm_split", parent));
-  MPISIM_CHECK(color >= 0 || color == MPI_UNDEFINED, comm, MPI_ERR_ARG, "negative color " + std::to_string(color));
-  *newcomm = split_comm(scope.runtime(), comm, *parent, color, key);
+  MPISIM_TRY(resolve_comm(runtime, comm, "MPI_Comm_split", parent));
+  MPISIM_CHECK(runtime, color >= 0 || color == MPI_UNDEFINED, comm, MPI_ERR_ARG,
+               "negative color " + std::to_string(color));
+  *newcomm = split_comm(runtime, comm, *parent, color, key);
   return MPI_SUCCESS;
 }
 
@@ -35,9 +38,9 @@ extern "C" int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm)
 {
   Runtime& runtime = Runtime::get();
   const mpisim::mpi::Communicator* parent = nullptr;
-  MPISIM_TRY(resolve_comm(comm, "MPI_Comm_dup", parent));
+  MPISIM_TRY(resolve_comm(runtime, comm, "MPI_Comm_dup", parent));
   {
-    ApiScope scope("PMPI_Comm_split"); // the timeline names the call after the split it makes, as before
+    ApiScope scope(runtime, "PMPI_Comm_split"); // the timeline names the call after the split it makes, as before
     *newcomm = duplicate_comm(runtime, comm, *parent);
   }
   // Outside the call's scope, as before: MPI calls the copy callbacks make are the application's own.
@@ -46,9 +49,10 @@ extern "C" int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm)
 
 extern "C" int PMPI_Comm_free(MPI_Comm* comm)
 {
-  MPISIM_CHECK(*comm != MPI_COMM_WORLD && *comm != MPI_COMM_SELF && Runtime::get().comm(*comm) != nullptr, *comm,
+  Runtime& runtime = Runtime::get();
+  MPISIM_CHECK(runtime, *comm != MPI_COMM_WORLD && *comm != MPI_COMM_SELF && runtime.comm(*comm) != nullptr, *comm,
                MPI_ERR_COMM, "cannot free communicator " + std::to_string(*comm));
-  MPISIM_TRY(free_comm(Runtime::get(), *comm)); // attribute delete callbacks, name, topology
+  MPISIM_TRY(free_comm(runtime, *comm)); // attribute delete callbacks, name, topology
   *comm = MPI_COMM_NULL;
   return MPI_SUCCESS;
 }
@@ -58,7 +62,7 @@ extern "C" int PMPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int* result)
   Runtime& runtime = Runtime::get();
   const mpisim::mpi::Communicator* a = runtime.comm(comm1);
   const mpisim::mpi::Communicator* b = runtime.comm(comm2);
-  MPISIM_CHECK(a != nullptr && b != nullptr, comm1, MPI_ERR_COMM, "invalid communicator");
+  MPISIM_CHECK(runtime, a != nullptr && b != nullptr, comm1, MPI_ERR_COMM, "invalid communicator");
   if (a == b) {
     *result = MPI_IDENT;
     return MPI_SUCCESS;

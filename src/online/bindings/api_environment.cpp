@@ -15,9 +15,10 @@ namespace {
 int initialize()
 {
   ApiScope scope("PMPI_Init");
-  RankAccount& account = scope.runtime().account(scope.runtime().current_rank());
+  Runtime& runtime = scope.runtime();
+  RankAccount& account = runtime.account(runtime.current_rank());
   if (account.initialized)
-    return raise_error(MPI_COMM_WORLD, MPI_ERR_OTHER, "MPI_Init", "MPI_Init called twice");
+    return raise_error(runtime, MPI_COMM_WORLD, MPI_ERR_OTHER, "MPI_Init", "MPI_Init called twice");
   account.initialized = true;
   return MPI_SUCCESS;
 }
@@ -30,10 +31,10 @@ extern "C" int PMPI_Init(int* argc, char*** argv)
 
 extern "C" int PMPI_Init_thread(int* argc, char*** argv, int required, int* provided)
 {
+  Runtime& runtime = Runtime::get();
   // Every rank is a fiber of one thread: only the rank's main thread may call MPI. FUNNELED is the most that is
   // true (SERIALIZED and MULTIPLE would let other threads call MPI, which the runtime cannot attribute to a rank).
   *provided = MPI_THREAD_SINGLE < required ? MPI_THREAD_FUNNELED : MPI_THREAD_SINGLE;
-  Runtime& runtime = Runtime::get();
   runtime.process_objects().of_rank(runtime.current_rank()).thread_level = *provided;
   return initialize();
 }
@@ -80,9 +81,10 @@ extern "C" double PMPI_Wtime(void)
 {
   // Inside a sampled body (SMPI allows timing there) the clock is read without injecting anything: the sampler
   // measures the body's real time itself.
-  if (Runtime& runtime = Runtime::get(); runtime.in_sampled_body())
+  Runtime& runtime = Runtime::get();
+  if (runtime.in_sampled_body())
     return runtime.now();
-  ApiScope scope; // the computation before the call is injected first: Wtime sees it
+  ApiScope scope(runtime); // the computation before the call is injected first: Wtime sees it
   const double now = scope.runtime().now();
   scope.rank().note_clock_read(); // a polling loop bounded by time is not fast-forwarded past its bound
   scope.rank().sleep(scope.runtime().options().wtime_delay); // after reading, as SMPI
@@ -126,16 +128,20 @@ extern "C" int PMPI_Query_thread(int* provided)
 
 extern "C" int PMPI_Is_thread_main(int* flag)
 {
-  *flag = Runtime::get().current_rank() >= 0; // MPI calls come from a rank's main thread (its fiber) only
+  Runtime& runtime = Runtime::get();
+  *flag = runtime.current_rank() >= 0; // MPI calls come from a rank's main thread (its fiber) only
   return MPI_SUCCESS;
 }
 
 extern "C" void mpisim_use_model(const char* name)
 {
-  if (not Runtime::active() || Runtime::get().current_rank() < 0)
+  if (not Runtime::active())
+    return;
+  Runtime& runtime = Runtime::get();
+  if (runtime.current_rank() < 0)
     return;
   try {
-    Runtime::get().simulation().models().use(name == nullptr ? "" : name);
+    runtime.simulation().models().use(name == nullptr ? "" : name);
   } catch (const mpisim::InputError& error) { // bad input, as an unknown --model would be
     terminate_run({.outcome = Outcome::BadInput,
                    .exit_status = kExitBadInput,
@@ -146,9 +152,10 @@ extern "C" void mpisim_use_model(const char* name)
 
 extern "C" int PMPI_Pcontrol(const int level, ...)
 {
+  Runtime& runtime = Runtime::get();
   // The standard leaves the meaning to profiling libraries: here, a level --pcontrol-models maps switches the network
   // model; other levels have no effect.
-  const auto& table = Runtime::get().options().pcontrol_models;
+  const auto& table = runtime.options().pcontrol_models;
   auto found = table.find(level);
   if (found != table.end())
     mpisim_use_model(found->second.c_str());

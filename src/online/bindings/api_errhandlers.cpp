@@ -18,9 +18,8 @@ namespace {
 
 constexpr int kPredefinedClasses = static_cast<int>(sizeof kErrorClasses / sizeof kErrorClasses[0]);
 
-RankObjects& mine()
+RankObjects& mine(Runtime& runtime)
 {
-  Runtime& runtime = Runtime::get();
   return runtime.process_objects().of_rank(runtime.current_rank());
 }
 
@@ -29,22 +28,22 @@ bool is_predefined(int code)
   return code >= 0 && code < kPredefinedClasses;
 }
 
-bool is_added(int code)
+bool is_added(Runtime& runtime, int code)
 {
-  return mine().class_of_code.count(code) != 0;
+  return mine(runtime).class_of_code.count(code) != 0;
 }
 
 // The class of a predefined or added code (MPI_Error_class, MPI_Comm_call_errhandler).
-int class_of(int code)
+int class_of(Runtime& runtime, int code)
 {
-  return is_predefined(code) ? code : mine().class_of_code.at(code);
+  return is_predefined(code) ? code : mine(runtime).class_of_code.at(code);
 }
 
-bool is_attachable(int errhandler)
+bool is_attachable(Runtime& runtime, int errhandler)
 {
   if (errhandler == MPI_ERRORS_ARE_FATAL || errhandler == MPI_ERRORS_RETURN)
     return true;
-  const UserErrhandler* user = Runtime::get().process_objects().errhandler(errhandler);
+  const UserErrhandler* user = runtime.process_objects().errhandler(errhandler);
   return user != nullptr && user->references > 0;
 }
 
@@ -52,21 +51,23 @@ bool is_attachable(int errhandler)
 
 extern "C" int PMPI_Error_class(int errorcode, int* errorclass)
 {
-  MPISIM_CHECK(is_predefined(errorcode) || is_added(errorcode), MPI_COMM_WORLD, MPI_ERR_ARG,
+  Runtime& runtime = Runtime::get();
+  MPISIM_CHECK(runtime, is_predefined(errorcode) || is_added(runtime, errorcode), MPI_COMM_WORLD, MPI_ERR_ARG,
                "unknown error code " + std::to_string(errorcode));
-  *errorclass = class_of(errorcode);
+  *errorclass = class_of(runtime, errorcode);
   return MPI_SUCCESS;
 }
 
 extern "C" int PMPI_Error_string(int errorcode, char* string, int* resultlen)
 {
-  MPISIM_CHECK(is_predefined(errorcode) || is_added(errorcode), MPI_COMM_WORLD, MPI_ERR_ARG,
+  Runtime& runtime = Runtime::get();
+  MPISIM_CHECK(runtime, is_predefined(errorcode) || is_added(runtime, errorcode), MPI_COMM_WORLD, MPI_ERR_ARG,
                "unknown error code " + std::to_string(errorcode));
   if (is_predefined(errorcode)) {
     const ErrorClassText& text = kErrorClasses[errorcode];
     *resultlen = std::snprintf(string, MPI_MAX_ERROR_STRING, "%s: %s", text.name, text.message);
   } else { // the string the application set, empty when it set none (as the standard says)
-    const auto& strings = mine().error_strings;
+    const auto& strings = mine(runtime).error_strings;
     auto found = strings.find(errorcode);
     *resultlen = std::snprintf(string, MPI_MAX_ERROR_STRING, "%s", found == strings.end() ? "" : found->second.c_str());
   }
@@ -76,7 +77,8 @@ extern "C" int PMPI_Error_string(int errorcode, char* string, int* resultlen)
 
 extern "C" int PMPI_Add_error_class(int* errorclass)
 {
-  RankObjects& objects = mine();
+  Runtime& runtime = Runtime::get();
+  RankObjects& objects = mine(runtime);
   *errorclass = ++objects.last_used_code;
   objects.class_of_code[*errorclass] = *errorclass;
   return MPI_SUCCESS;
@@ -84,9 +86,10 @@ extern "C" int PMPI_Add_error_class(int* errorclass)
 
 extern "C" int PMPI_Add_error_code(int errorclass, int* errorcode)
 {
-  RankObjects& objects = mine();
-  const bool added_class = is_added(errorclass) && objects.class_of_code.at(errorclass) == errorclass;
-  MPISIM_CHECK(is_predefined(errorclass) || added_class, MPI_COMM_WORLD, MPI_ERR_ARG,
+  Runtime& runtime = Runtime::get();
+  RankObjects& objects = mine(runtime);
+  const bool added_class = is_added(runtime, errorclass) && objects.class_of_code.at(errorclass) == errorclass;
+  MPISIM_CHECK(runtime, is_predefined(errorclass) || added_class, MPI_COMM_WORLD, MPI_ERR_ARG,
                "unknown error class " + std::to_string(errorclass));
   *errorcode = ++objects.last_used_code;
   objects.class_of_code[*errorcode] = errorclass;
@@ -95,40 +98,40 @@ extern "C" int PMPI_Add_error_code(int errorclass, int* errorcode)
 
 extern "C" int PMPI_Add_error_string(int errorcode, const char* string)
 {
-  MPISIM_CHECK(is_added(errorcode), MPI_COMM_WORLD, MPI_ERR_ARG,
+  Runtime& runtime = Runtime::get();
+  MPISIM_CHECK(runtime, is_added(runtime, errorcode), MPI_COMM_WORLD, MPI_ERR_ARG,
                "error code " + std::to_string(errorcode) + " was not added by MPI_Add_error_class/code");
-  MPISIM_CHECK(string != nullptr && std::strlen(string) < MPI_MAX_ERROR_STRING, MPI_COMM_WORLD, MPI_ERR_ARG,
+  MPISIM_CHECK(runtime, string != nullptr && std::strlen(string) < MPI_MAX_ERROR_STRING, MPI_COMM_WORLD, MPI_ERR_ARG,
                "the string must hold fewer than MPI_MAX_ERROR_STRING characters");
-  mine().error_strings[errorcode] = string;
+  mine(runtime).error_strings[errorcode] = string;
   return MPI_SUCCESS;
 }
 
 namespace {
 // The bodies the MPI-2 calls share with their MPI-1 names, `call` naming the one called.
-int create_errhandler(MPI_Comm_errhandler_function* function, MPI_Errhandler* errhandler, const char* call)
+int create_errhandler(Runtime& runtime, MPI_Comm_errhandler_function* function, MPI_Errhandler* errhandler,
+                      const char* call)
 {
   if (function == nullptr)
-    return raise_error(MPI_COMM_WORLD, MPI_ERR_ARG, call, "null error handler function");
-  *errhandler = Runtime::get().process_objects().add_errhandler(function);
+    return raise_error(runtime, MPI_COMM_WORLD, MPI_ERR_ARG, call, "null error handler function");
+  *errhandler = runtime.process_objects().add_errhandler(function);
   return MPI_SUCCESS;
 }
 
-int set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler, const char* call)
+int set_errhandler(Runtime& runtime, MPI_Comm comm, MPI_Errhandler errhandler, const char* call)
 {
-  Runtime& runtime = Runtime::get();
   const mpisim::mpi::Communicator* c = nullptr;
-  MPISIM_TRY(resolve_comm(comm, call, c));
-  if (not is_attachable(errhandler))
-    return raise_error(comm, MPI_ERR_ARG, call, "invalid error handler " + std::to_string(errhandler));
+  MPISIM_TRY(resolve_comm(runtime, comm, call, c));
+  if (not is_attachable(runtime, errhandler))
+    return raise_error(runtime, comm, MPI_ERR_ARG, call, "invalid error handler " + std::to_string(errhandler));
   runtime.communicators().set_errhandler(runtime.current_rank(), comm, errhandler);
   return MPI_SUCCESS;
 }
 
-int get_errhandler(MPI_Comm comm, MPI_Errhandler* errhandler, const char* call)
+int get_errhandler(Runtime& runtime, MPI_Comm comm, MPI_Errhandler* errhandler, const char* call)
 {
-  Runtime& runtime = Runtime::get();
   const mpisim::mpi::Communicator* c = nullptr;
-  MPISIM_TRY(resolve_comm(comm, call, c));
+  MPISIM_TRY(resolve_comm(runtime, comm, call, c));
   *errhandler = runtime.communicators().errhandler(runtime.current_rank(), comm);
   if (UserErrhandler* user = runtime.process_objects().errhandler(*errhandler))
     ++user->references; // a new handle the application frees
@@ -138,20 +141,23 @@ int get_errhandler(MPI_Comm comm, MPI_Errhandler* errhandler, const char* call)
 
 extern "C" int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function* function, MPI_Errhandler* errhandler)
 {
-  return create_errhandler(function, errhandler, "MPI_Comm_create_errhandler");
+  Runtime& runtime = Runtime::get();
+  return create_errhandler(runtime, function, errhandler, "MPI_Comm_create_errhandler");
 }
 
 extern "C" int PMPI_Errhandler_create(MPI_Handler_function* function, MPI_Errhandler* errhandler)
 {
-  return create_errhandler(function, errhandler, "MPI_Errhandler_create");
+  Runtime& runtime = Runtime::get();
+  return create_errhandler(runtime, function, errhandler, "MPI_Errhandler_create");
 }
 
 extern "C" int PMPI_Errhandler_free(MPI_Errhandler* errhandler)
 {
+  Runtime& runtime = Runtime::get();
   // Predefined handlers may be freed too (MPI-3.1 8.3.4): only the handle is reset.
-  UserErrhandler* user = Runtime::get().process_objects().errhandler(*errhandler);
+  UserErrhandler* user = runtime.process_objects().errhandler(*errhandler);
   const bool predefined = *errhandler == MPI_ERRORS_ARE_FATAL || *errhandler == MPI_ERRORS_RETURN;
-  MPISIM_CHECK(predefined || (user != nullptr && user->references > 0), MPI_COMM_WORLD, MPI_ERR_ARG,
+  MPISIM_CHECK(runtime, predefined || (user != nullptr && user->references > 0), MPI_COMM_WORLD, MPI_ERR_ARG,
                "invalid error handler " + std::to_string(*errhandler));
   if (user != nullptr)
     --user->references; // communicators using it keep it
@@ -161,39 +167,43 @@ extern "C" int PMPI_Errhandler_free(MPI_Errhandler* errhandler)
 
 extern "C" int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
 {
-  return set_errhandler(comm, errhandler, "MPI_Comm_set_errhandler");
+  Runtime& runtime = Runtime::get();
+  return set_errhandler(runtime, comm, errhandler, "MPI_Comm_set_errhandler");
 }
 
 extern "C" int PMPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler errhandler)
 {
-  return set_errhandler(comm, errhandler, "MPI_Errhandler_set");
+  Runtime& runtime = Runtime::get();
+  return set_errhandler(runtime, comm, errhandler, "MPI_Errhandler_set");
 }
 
 extern "C" int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler* errhandler)
 {
-  return get_errhandler(comm, errhandler, "MPI_Comm_get_errhandler");
+  Runtime& runtime = Runtime::get();
+  return get_errhandler(runtime, comm, errhandler, "MPI_Comm_get_errhandler");
 }
 
 extern "C" int PMPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler* errhandler)
 {
-  return get_errhandler(comm, errhandler, "MPI_Errhandler_get");
+  Runtime& runtime = Runtime::get();
+  return get_errhandler(runtime, comm, errhandler, "MPI_Errhandler_get");
 }
 
 extern "C" int PMPI_Comm_call_errhandler(MPI_Comm comm, int errorcode)
 {
   Runtime& runtime = Runtime::get();
   const mpisim::mpi::Communicator* c = nullptr;
-  MPISIM_TRY(resolve_comm(comm, "MPI_Comm_call_errhandler", c));
+  MPISIM_TRY(resolve_comm(runtime, comm, "MPI_Comm_call_errhandler", c));
   int error_class = MPI_ERR_UNKNOWN;
-  if (is_predefined(errorcode) || is_added(errorcode))
-    error_class = class_of(errorcode);
+  if (is_predefined(errorcode) || is_added(runtime, errorcode))
+    error_class = class_of(runtime, errorcode);
   // The handler sees the code itself; a fatal handler reports its class.
   const int handler = runtime.communicators().errhandler(runtime.current_rank(), comm);
   const int raised = handler == MPI_ERRORS_ARE_FATAL ? error_class : errorcode;
   std::string what = "error code " + std::to_string(errorcode);
-  if (auto found = mine().error_strings.find(errorcode); found != mine().error_strings.end())
+  if (auto found = mine(runtime).error_strings.find(errorcode); found != mine(runtime).error_strings.end())
     what += " (" + found->second + ")"; // added classes have no standard name: their string says what they are
-  raise_error(comm, raised, "MPI_Comm_call_errhandler", what);
+  raise_error(runtime, comm, raised, "MPI_Comm_call_errhandler", what);
   return MPI_SUCCESS; // the handler returned
 }
 

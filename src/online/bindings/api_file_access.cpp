@@ -20,6 +20,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <iterator>
 #include <memory>
 #include <vector>
 
@@ -43,9 +44,83 @@ struct AccessCall {
   Mode mode;
 };
 
-Runtime& runtime()
+// Every read and write function of section 13.4 and the begin halves of the split collectives, each one row of
+// kVariants: its name, the direction, the file pointer it uses and how its ranks take part.
+enum class Variant : uint8_t {
+  ReadAt,
+  ReadAtAll,
+  WriteAt,
+  WriteAtAll,
+  IreadAt,
+  IwriteAt,
+  IreadAtAll,
+  IwriteAtAll,
+  Read,
+  ReadAll,
+  Write,
+  WriteAll,
+  Iread,
+  Iwrite,
+  IreadAll,
+  IwriteAll,
+  ReadShared,
+  WriteShared,
+  IreadShared,
+  IwriteShared,
+  ReadOrdered,
+  WriteOrdered,
+  ReadAtAllBegin,
+  WriteAtAllBegin,
+  ReadAllBegin,
+  WriteAllBegin,
+  ReadOrderedBegin,
+  WriteOrderedBegin
+};
+
+struct AccessVariant {
+  const char* name;
+  Direction direction;
+  Pointer pointer;
+  Mode mode;
+};
+
+constexpr AccessVariant kVariants[] = {
+    {"MPI_File_read_at", Direction::Read, Pointer::Explicit, Mode::Blocking},
+    {"MPI_File_read_at_all", Direction::Read, Pointer::Explicit, Mode::Collective},
+    {"MPI_File_write_at", Direction::Write, Pointer::Explicit, Mode::Blocking},
+    {"MPI_File_write_at_all", Direction::Write, Pointer::Explicit, Mode::Collective},
+    {"MPI_File_iread_at", Direction::Read, Pointer::Explicit, Mode::Nonblocking},
+    {"MPI_File_iwrite_at", Direction::Write, Pointer::Explicit, Mode::Nonblocking},
+    {"MPI_File_iread_at_all", Direction::Read, Pointer::Explicit, Mode::NonblockingCollective},
+    {"MPI_File_iwrite_at_all", Direction::Write, Pointer::Explicit, Mode::NonblockingCollective},
+    {"MPI_File_read", Direction::Read, Pointer::Individual, Mode::Blocking},
+    {"MPI_File_read_all", Direction::Read, Pointer::Individual, Mode::Collective},
+    {"MPI_File_write", Direction::Write, Pointer::Individual, Mode::Blocking},
+    {"MPI_File_write_all", Direction::Write, Pointer::Individual, Mode::Collective},
+    {"MPI_File_iread", Direction::Read, Pointer::Individual, Mode::Nonblocking},
+    {"MPI_File_iwrite", Direction::Write, Pointer::Individual, Mode::Nonblocking},
+    {"MPI_File_iread_all", Direction::Read, Pointer::Individual, Mode::NonblockingCollective},
+    {"MPI_File_iwrite_all", Direction::Write, Pointer::Individual, Mode::NonblockingCollective},
+    {"MPI_File_read_shared", Direction::Read, Pointer::Shared, Mode::Blocking},
+    {"MPI_File_write_shared", Direction::Write, Pointer::Shared, Mode::Blocking},
+    {"MPI_File_iread_shared", Direction::Read, Pointer::Shared, Mode::Nonblocking},
+    {"MPI_File_iwrite_shared", Direction::Write, Pointer::Shared, Mode::Nonblocking},
+    {"MPI_File_read_ordered", Direction::Read, Pointer::Shared, Mode::Ordered},
+    {"MPI_File_write_ordered", Direction::Write, Pointer::Shared, Mode::Ordered},
+    {"MPI_File_read_at_all_begin", Direction::Read, Pointer::Explicit, Mode::Collective},
+    {"MPI_File_write_at_all_begin", Direction::Write, Pointer::Explicit, Mode::Collective},
+    {"MPI_File_read_all_begin", Direction::Read, Pointer::Individual, Mode::Collective},
+    {"MPI_File_write_all_begin", Direction::Write, Pointer::Individual, Mode::Collective},
+    {"MPI_File_read_ordered_begin", Direction::Read, Pointer::Shared, Mode::Ordered},
+    {"MPI_File_write_ordered_begin", Direction::Write, Pointer::Shared, Mode::Ordered},
+};
+static_assert(std::size(kVariants) == static_cast<size_t>(Variant::WriteOrderedBegin) + 1, "one row per variant");
+
+AccessCall call_of(Variant variant, MPI_File fh, MPI_Offset offset, const void* buffer, int count,
+                   MPI_Datatype datatype)
 {
-  return Runtime::get();
+  const AccessVariant& row = kVariants[static_cast<size_t>(variant)];
+  return {row.name, fh, offset, const_cast<void*>(buffer), count, datatype, row.direction, row.pointer, row.mode};
 }
 
 bool collective(Mode mode)
@@ -53,26 +128,27 @@ bool collective(Mode mode)
   return mode == Mode::Collective || mode == Mode::NonblockingCollective || mode == Mode::Ordered;
 }
 
-int check(const AccessCall& call, FileContext& context, mpisim::mpi::DatatypePtr& type)
+int check(Runtime& runtime, const AccessCall& call, FileContext& context, mpisim::mpi::DatatypePtr& type)
 {
-  MPISIM_TRY(resolve_file(call.fh, call.name, context));
+  MPISIM_TRY(resolve_file(runtime, call.fh, call.name, context));
   const OpenFile& file = *context.file;
   if (call.count < 0)
-    return raise_file_error(call.fh, MPI_ERR_COUNT, call.name, "negative count " + std::to_string(call.count));
-  type = runtime().datatypes().find(call.datatype);
+    return raise_file_error(runtime, call.fh, MPI_ERR_COUNT, call.name, "negative count " + std::to_string(call.count));
+  type = runtime.datatypes().find(call.datatype);
   if (type == nullptr)
-    return raise_file_error(call.fh, MPI_ERR_TYPE, call.name, "invalid datatype " + std::to_string(call.datatype));
+    return raise_file_error(runtime, call.fh, MPI_ERR_TYPE, call.name,
+                            "invalid datatype " + std::to_string(call.datatype));
   if (call.direction == Direction::Read && (file.amode & MPI_MODE_WRONLY) != 0)
-    return raise_file_error(call.fh, MPI_ERR_ACCESS, call.name, "the file was opened MPI_MODE_WRONLY");
+    return raise_file_error(runtime, call.fh, MPI_ERR_ACCESS, call.name, "the file was opened MPI_MODE_WRONLY");
   if (call.direction == Direction::Write && (file.amode & MPI_MODE_RDONLY) != 0)
-    return raise_file_error(call.fh, MPI_ERR_READ_ONLY, call.name, "the file was opened MPI_MODE_RDONLY");
+    return raise_file_error(runtime, call.fh, MPI_ERR_READ_ONLY, call.name, "the file was opened MPI_MODE_RDONLY");
   if (call.pointer != Pointer::Shared && (file.amode & MPI_MODE_SEQUENTIAL) != 0)
-    return raise_file_error(call.fh, MPI_ERR_UNSUPPORTED_OPERATION, call.name,
+    return raise_file_error(runtime, call.fh, MPI_ERR_UNSUPPORTED_OPERATION, call.name,
                             "the file was opened MPI_MODE_SEQUENTIAL: only the shared file pointer may be used");
   if (call.pointer == Pointer::Explicit && call.offset < 0)
-    return raise_file_error(call.fh, MPI_ERR_ARG, call.name, "negative offset " + std::to_string(call.offset));
+    return raise_file_error(runtime, call.fh, MPI_ERR_ARG, call.name, "negative offset " + std::to_string(call.offset));
   if (type->size() % context.member->view.etype->size() != 0)
-    return raise_file_error(call.fh, MPI_ERR_TYPE, call.name,
+    return raise_file_error(runtime, call.fh, MPI_ERR_TYPE, call.name,
                             "the datatype is not a whole number of the view's etypes");
   return MPI_SUCCESS;
 }
@@ -118,34 +194,33 @@ void set_status(MPI_Status* status, int64_t bytes)
   fill_status(status, done);
 }
 
-mpisim::io::Client client()
+mpisim::io::Client client(Runtime& runtime)
 {
-  const int me = runtime().current_rank();
-  return {runtime().world().host_of(me), me};
+  const int me = runtime.current_rank();
+  return {runtime.world().host_of(me), me};
 }
 
 // An MPI request the storage model completes with `activity` (null: complete now), counting `bytes`.
-MPI_Request file_request(const mpisim::kernel::ActivityPtr& activity, int64_t bytes)
+MPI_Request file_request(Runtime& runtime, const mpisim::kernel::ActivityPtr& activity, int64_t bytes)
 {
-  Runtime& rt = runtime();
-  auto request = std::make_shared<mpisim::mpi::Request>(mpisim::mpi::RequestKind::Generalized, rt.current_rank(),
-                                                        *rt.comm(MPI_COMM_SELF), 0, 0, static_cast<double>(bytes));
+  auto request = std::make_shared<mpisim::mpi::Request>(mpisim::mpi::RequestKind::Generalized, runtime.current_rank(),
+                                                        *runtime.comm(MPI_COMM_SELF), 0, 0, static_cast<double>(bytes));
   request->status.bytes = static_cast<double>(bytes);
   request->operation = "file I/O";
   if (activity == nullptr)
     request->complete();
   else
-    rt.files().storage().when_done(activity, [request] { request->complete(); });
+    runtime.files().storage().when_done(activity, [request] { request->complete(); });
   RequestEntry entry;
   entry.request = request;
-  return rt.requests().add(std::move(entry));
+  return runtime.requests().add(std::move(entry));
 }
 
 // Where the call starts in the view's data, in etypes. Ordered calls: each member moves the shared pointer past its
 // own etypes on entry, then the members exchange their counts and the values they found (an allgather on the hidden
 // communicator): the smallest found is where the call starts, and member r starts after the etypes of members below
 // it. The pointer is past them all before any member can leave the exchange.
-int64_t start_etype(const AccessCall& call, FileContext& context, int64_t etypes)
+int64_t start_etype(Runtime& runtime, const AccessCall& call, FileContext& context, int64_t etypes)
 {
   OpenFile& file = *context.file;
   switch (call.pointer) {
@@ -154,7 +229,7 @@ int64_t start_etype(const AccessCall& call, FileContext& context, int64_t etypes
   case Pointer::Shared: break;
   }
   if (call.mode != Mode::Ordered) {
-    runtime().simulation().engine().wait(*runtime().files().storage().metadata_request(client(), file.id));
+    runtime.simulation().engine().wait(*runtime.files().storage().metadata_request(client(runtime), file.id));
     const int64_t mine = file.shared_pointer;
     if (call.direction == Direction::Read) { // a read moves the pointer by what it can read
       const FileView& view = context.member->view;
@@ -170,9 +245,9 @@ int64_t start_etype(const AccessCall& call, FileContext& context, int64_t etypes
   };
   const Entry mine{etypes, file.shared_pointer};
   file.shared_pointer += etypes;
-  const mpisim::mpi::Communicator& channel = *runtime().comm(file.channel);
+  const mpisim::mpi::Communicator& channel = *runtime.comm(file.channel);
   std::vector<Entry> all(static_cast<size_t>(channel.size()));
-  run_allgather(runtime(), channel, &mine, all.data(), sizeof mine, MPI_BYTE);
+  run_allgather(runtime, channel, &mine, all.data(), sizeof mine, MPI_BYTE);
   int64_t start = mine.found;
   int64_t before = 0;
   for (int member = 0; member < channel.size(); ++member) {
@@ -186,54 +261,54 @@ int64_t start_etype(const AccessCall& call, FileContext& context, int64_t etypes
 int access(const AccessCall& call, MPI_Status* status, MPI_Request* request)
 {
   ApiScope scope(call.name);
+  Runtime& runtime = scope.runtime();
   FileContext context;
   mpisim::mpi::DatatypePtr type;
-  MPISIM_TRY(check(call, context, type));
-  Runtime& rt = scope.runtime();
+  MPISIM_TRY(check(runtime, call, context, type));
   OpenFile& file = *context.file;
   const FileView& view = context.member->view;
   const auto etype_bytes = static_cast<int64_t>(view.etype->size());
   const int64_t bytes = static_cast<int64_t>(type->size()) * call.count;
-  const int64_t first = start_etype(call, context, bytes / etype_bytes);
+  const int64_t first = start_etype(runtime, call, context, bytes / etype_bytes);
   const std::vector<FilePiece> pieces = view_pieces(view, first * etype_bytes, bytes);
   DataStream stream(call.buffer, call.count, *type, call.direction);
   int64_t moved = 0;
   mpisim::kernel::ActivityPtr pending;
   try {
     if (collective(call.mode)) {
-      moved = collective_access(rt, file, pieces, stream.data(), call.direction);
+      moved = collective_access(runtime, file, pieces, stream.data(), call.direction);
     } else if (call.direction == Direction::Write) {
       write_pieces(file, pieces, stream.data());
       moved = bytes;
-      pending = time_pieces(rt, file, rt.current_rank(), pieces, call.direction);
+      pending = time_pieces(runtime, file, runtime.current_rank(), pieces, call.direction);
     } else {
       moved = read_pieces(file, pieces, stream.data());
-      pending = time_pieces(rt, file, rt.current_rank(), first_bytes(pieces, moved), call.direction);
+      pending = time_pieces(runtime, file, runtime.current_rank(), first_bytes(pieces, moved), call.direction);
     }
   } catch (const std::runtime_error& error) {
-    return raise_file_error(call.fh, MPI_ERR_IO, call.name, error.what());
+    return raise_file_error(runtime, call.fh, MPI_ERR_IO, call.name, error.what());
   }
   if (call.direction == Direction::Read)
     stream.deliver(moved);
   if (call.pointer == Pointer::Individual)
     context.member->pointer = first + moved / etype_bytes;
   if (request != nullptr) {
-    *request = file_request(pending, moved);
+    *request = file_request(runtime, pending, moved);
     return MPI_SUCCESS;
   }
   if (pending != nullptr)
-    rt.simulation().engine().wait(*pending);
+    runtime.simulation().engine().wait(*pending);
   set_status(status, moved);
   return MPI_SUCCESS;
 }
 
 // Split collectives (MPI-3.1 section 13.4.5): the begin call runs the collective; the end call gives its status.
-int split_begin(AccessCall call)
+int split_begin(Runtime& runtime, AccessCall call)
 {
   FileContext context;
-  MPISIM_TRY(resolve_file(call.fh, call.name, context));
+  MPISIM_TRY(resolve_file(runtime, call.fh, call.name, context));
   if (context.member->split_pending)
-    return raise_file_error(call.fh, MPI_ERR_OTHER, call.name, "a split collective is already in progress");
+    return raise_file_error(runtime, call.fh, MPI_ERR_OTHER, call.name, "a split collective is already in progress");
   MPI_Status status;
   MPISIM_TRY(access(call, &status, nullptr));
   context.member->split_pending = true;
@@ -241,12 +316,12 @@ int split_begin(AccessCall call)
   return MPI_SUCCESS;
 }
 
-int split_end(MPI_File fh, MPI_Status* status, const char* name)
+int split_end(Runtime& runtime, MPI_File fh, MPI_Status* status, const char* name)
 {
   FileContext context;
-  MPISIM_TRY(resolve_file(fh, name, context));
+  MPISIM_TRY(resolve_file(runtime, fh, name, context));
   if (!context.member->split_pending)
-    return raise_file_error(fh, MPI_ERR_OTHER, name, "no split collective in progress");
+    return raise_file_error(runtime, fh, MPI_ERR_OTHER, name, "no split collective in progress");
   context.member->split_pending = false;
   set_status(status, context.member->split_bytes);
   return MPI_SUCCESS;
@@ -254,198 +329,199 @@ int split_end(MPI_File fh, MPI_Status* status, const char* name)
 
 } // namespace
 
-#define MPISIM_FILE_ACCESS(Name, offset, buffer, direction, pointer, mode, status, request)                            \
-  access({"MPI_File_" #Name, fh, offset, const_cast<void*>(buffer), count, datatype, Direction::direction,             \
-          Pointer::pointer, Mode::mode},                                                                               \
-         status, request)
-
 extern "C" int PMPI_File_read_at(MPI_File fh, MPI_Offset offset, void* buf, int count, MPI_Datatype datatype,
                                  MPI_Status* status)
 {
-  return MPISIM_FILE_ACCESS(read_at, offset, buf, Read, Explicit, Blocking, status, nullptr);
+  return access(call_of(Variant::ReadAt, fh, offset, buf, count, datatype), status, nullptr);
 }
 
 extern "C" int PMPI_File_read_at_all(MPI_File fh, MPI_Offset offset, void* buf, int count, MPI_Datatype datatype,
                                      MPI_Status* status)
 {
-  return MPISIM_FILE_ACCESS(read_at_all, offset, buf, Read, Explicit, Collective, status, nullptr);
+  return access(call_of(Variant::ReadAtAll, fh, offset, buf, count, datatype), status, nullptr);
 }
 
 extern "C" int PMPI_File_write_at(MPI_File fh, MPI_Offset offset, const void* buf, int count, MPI_Datatype datatype,
                                   MPI_Status* status)
 {
-  return MPISIM_FILE_ACCESS(write_at, offset, buf, Write, Explicit, Blocking, status, nullptr);
+  return access(call_of(Variant::WriteAt, fh, offset, buf, count, datatype), status, nullptr);
 }
 
 extern "C" int PMPI_File_write_at_all(MPI_File fh, MPI_Offset offset, const void* buf, int count, MPI_Datatype datatype,
                                       MPI_Status* status)
 {
-  return MPISIM_FILE_ACCESS(write_at_all, offset, buf, Write, Explicit, Collective, status, nullptr);
+  return access(call_of(Variant::WriteAtAll, fh, offset, buf, count, datatype), status, nullptr);
 }
 
 extern "C" int PMPI_File_iread_at(MPI_File fh, MPI_Offset offset, void* buf, int count, MPI_Datatype datatype,
                                   MPI_Request* request)
 {
-  return MPISIM_FILE_ACCESS(iread_at, offset, buf, Read, Explicit, Nonblocking, nullptr, request);
+  return access(call_of(Variant::IreadAt, fh, offset, buf, count, datatype), nullptr, request);
 }
 
 extern "C" int PMPI_File_iwrite_at(MPI_File fh, MPI_Offset offset, const void* buf, int count, MPI_Datatype datatype,
                                    MPI_Request* request)
 {
-  return MPISIM_FILE_ACCESS(iwrite_at, offset, buf, Write, Explicit, Nonblocking, nullptr, request);
+  return access(call_of(Variant::IwriteAt, fh, offset, buf, count, datatype), nullptr, request);
 }
 
 extern "C" int PMPI_File_iread_at_all(MPI_File fh, MPI_Offset offset, void* buf, int count, MPI_Datatype datatype,
                                       MPI_Request* request)
 {
-  return MPISIM_FILE_ACCESS(iread_at_all, offset, buf, Read, Explicit, NonblockingCollective, nullptr, request);
+  return access(call_of(Variant::IreadAtAll, fh, offset, buf, count, datatype), nullptr, request);
 }
 
 extern "C" int PMPI_File_iwrite_at_all(MPI_File fh, MPI_Offset offset, const void* buf, int count,
                                        MPI_Datatype datatype, MPI_Request* request)
 {
-  return MPISIM_FILE_ACCESS(iwrite_at_all, offset, buf, Write, Explicit, NonblockingCollective, nullptr, request);
+  return access(call_of(Variant::IwriteAtAll, fh, offset, buf, count, datatype), nullptr, request);
 }
 
 extern "C" int PMPI_File_read(MPI_File fh, void* buf, int count, MPI_Datatype datatype, MPI_Status* status)
 {
-  return MPISIM_FILE_ACCESS(read, 0, buf, Read, Individual, Blocking, status, nullptr);
+  return access(call_of(Variant::Read, fh, 0, buf, count, datatype), status, nullptr);
 }
 
 extern "C" int PMPI_File_read_all(MPI_File fh, void* buf, int count, MPI_Datatype datatype, MPI_Status* status)
 {
-  return MPISIM_FILE_ACCESS(read_all, 0, buf, Read, Individual, Collective, status, nullptr);
+  return access(call_of(Variant::ReadAll, fh, 0, buf, count, datatype), status, nullptr);
 }
 
 extern "C" int PMPI_File_write(MPI_File fh, const void* buf, int count, MPI_Datatype datatype, MPI_Status* status)
 {
-  return MPISIM_FILE_ACCESS(write, 0, buf, Write, Individual, Blocking, status, nullptr);
+  return access(call_of(Variant::Write, fh, 0, buf, count, datatype), status, nullptr);
 }
 
 extern "C" int PMPI_File_write_all(MPI_File fh, const void* buf, int count, MPI_Datatype datatype, MPI_Status* status)
 {
-  return MPISIM_FILE_ACCESS(write_all, 0, buf, Write, Individual, Collective, status, nullptr);
+  return access(call_of(Variant::WriteAll, fh, 0, buf, count, datatype), status, nullptr);
 }
 
 extern "C" int PMPI_File_iread(MPI_File fh, void* buf, int count, MPI_Datatype datatype, MPI_Request* request)
 {
-  return MPISIM_FILE_ACCESS(iread, 0, buf, Read, Individual, Nonblocking, nullptr, request);
+  return access(call_of(Variant::Iread, fh, 0, buf, count, datatype), nullptr, request);
 }
 
 extern "C" int PMPI_File_iwrite(MPI_File fh, const void* buf, int count, MPI_Datatype datatype, MPI_Request* request)
 {
-  return MPISIM_FILE_ACCESS(iwrite, 0, buf, Write, Individual, Nonblocking, nullptr, request);
+  return access(call_of(Variant::Iwrite, fh, 0, buf, count, datatype), nullptr, request);
 }
 
 extern "C" int PMPI_File_iread_all(MPI_File fh, void* buf, int count, MPI_Datatype datatype, MPI_Request* request)
 {
-  return MPISIM_FILE_ACCESS(iread_all, 0, buf, Read, Individual, NonblockingCollective, nullptr, request);
+  return access(call_of(Variant::IreadAll, fh, 0, buf, count, datatype), nullptr, request);
 }
 
 extern "C" int PMPI_File_iwrite_all(MPI_File fh, const void* buf, int count, MPI_Datatype datatype,
                                     MPI_Request* request)
 {
-  return MPISIM_FILE_ACCESS(iwrite_all, 0, buf, Write, Individual, NonblockingCollective, nullptr, request);
+  return access(call_of(Variant::IwriteAll, fh, 0, buf, count, datatype), nullptr, request);
 }
 
 extern "C" int PMPI_File_read_shared(MPI_File fh, void* buf, int count, MPI_Datatype datatype, MPI_Status* status)
 {
-  return MPISIM_FILE_ACCESS(read_shared, 0, buf, Read, Shared, Blocking, status, nullptr);
+  return access(call_of(Variant::ReadShared, fh, 0, buf, count, datatype), status, nullptr);
 }
 
 extern "C" int PMPI_File_write_shared(MPI_File fh, const void* buf, int count, MPI_Datatype datatype,
                                       MPI_Status* status)
 {
-  return MPISIM_FILE_ACCESS(write_shared, 0, buf, Write, Shared, Blocking, status, nullptr);
+  return access(call_of(Variant::WriteShared, fh, 0, buf, count, datatype), status, nullptr);
 }
 
 extern "C" int PMPI_File_iread_shared(MPI_File fh, void* buf, int count, MPI_Datatype datatype, MPI_Request* request)
 {
-  return MPISIM_FILE_ACCESS(iread_shared, 0, buf, Read, Shared, Nonblocking, nullptr, request);
+  return access(call_of(Variant::IreadShared, fh, 0, buf, count, datatype), nullptr, request);
 }
 
 extern "C" int PMPI_File_iwrite_shared(MPI_File fh, const void* buf, int count, MPI_Datatype datatype,
                                        MPI_Request* request)
 {
-  return MPISIM_FILE_ACCESS(iwrite_shared, 0, buf, Write, Shared, Nonblocking, nullptr, request);
+  return access(call_of(Variant::IwriteShared, fh, 0, buf, count, datatype), nullptr, request);
 }
 
 extern "C" int PMPI_File_read_ordered(MPI_File fh, void* buf, int count, MPI_Datatype datatype, MPI_Status* status)
 {
-  return MPISIM_FILE_ACCESS(read_ordered, 0, buf, Read, Shared, Ordered, status, nullptr);
+  return access(call_of(Variant::ReadOrdered, fh, 0, buf, count, datatype), status, nullptr);
 }
 
 extern "C" int PMPI_File_write_ordered(MPI_File fh, const void* buf, int count, MPI_Datatype datatype,
                                        MPI_Status* status)
 {
-  return MPISIM_FILE_ACCESS(write_ordered, 0, buf, Write, Shared, Ordered, status, nullptr);
+  return access(call_of(Variant::WriteOrdered, fh, 0, buf, count, datatype), status, nullptr);
 }
 
 extern "C" int PMPI_File_read_at_all_begin(MPI_File fh, MPI_Offset offset, void* buf, int count, MPI_Datatype datatype)
 {
-  return split_begin({"MPI_File_read_at_all_begin", fh, offset, buf, count, datatype, Direction::Read,
-                      Pointer::Explicit, Mode::Collective});
+  Runtime& runtime = Runtime::get();
+  return split_begin(runtime, call_of(Variant::ReadAtAllBegin, fh, offset, buf, count, datatype));
 }
 
 extern "C" int PMPI_File_read_at_all_end(MPI_File fh, void* buf, MPI_Status* status)
 {
-  return split_end(fh, status, "MPI_File_read_at_all_end");
+  Runtime& runtime = Runtime::get();
+  return split_end(runtime, fh, status, "MPI_File_read_at_all_end");
 }
 
 extern "C" int PMPI_File_write_at_all_begin(MPI_File fh, MPI_Offset offset, const void* buf, int count,
                                             MPI_Datatype datatype)
 {
-  return split_begin({"MPI_File_write_at_all_begin", fh, offset, const_cast<void*>(buf), count, datatype,
-                      Direction::Write, Pointer::Explicit, Mode::Collective});
+  Runtime& runtime = Runtime::get();
+  return split_begin(runtime, call_of(Variant::WriteAtAllBegin, fh, offset, buf, count, datatype));
 }
 
 extern "C" int PMPI_File_write_at_all_end(MPI_File fh, const void* buf, MPI_Status* status)
 {
-  return split_end(fh, status, "MPI_File_write_at_all_end");
+  Runtime& runtime = Runtime::get();
+  return split_end(runtime, fh, status, "MPI_File_write_at_all_end");
 }
 
 extern "C" int PMPI_File_read_all_begin(MPI_File fh, void* buf, int count, MPI_Datatype datatype)
 {
-  return split_begin(
-      {"MPI_File_read_all_begin", fh, 0, buf, count, datatype, Direction::Read, Pointer::Individual, Mode::Collective});
+  Runtime& runtime = Runtime::get();
+  return split_begin(runtime, call_of(Variant::ReadAllBegin, fh, 0, buf, count, datatype));
 }
 
 extern "C" int PMPI_File_read_all_end(MPI_File fh, void* buf, MPI_Status* status)
 {
-  return split_end(fh, status, "MPI_File_read_all_end");
+  Runtime& runtime = Runtime::get();
+  return split_end(runtime, fh, status, "MPI_File_read_all_end");
 }
 
 extern "C" int PMPI_File_write_all_begin(MPI_File fh, const void* buf, int count, MPI_Datatype datatype)
 {
-  return split_begin({"MPI_File_write_all_begin", fh, 0, const_cast<void*>(buf), count, datatype, Direction::Write,
-                      Pointer::Individual, Mode::Collective});
+  Runtime& runtime = Runtime::get();
+  return split_begin(runtime, call_of(Variant::WriteAllBegin, fh, 0, buf, count, datatype));
 }
 
 extern "C" int PMPI_File_write_all_end(MPI_File fh, const void* buf, MPI_Status* status)
 {
-  return split_end(fh, status, "MPI_File_write_all_end");
+  Runtime& runtime = Runtime::get();
+  return split_end(runtime, fh, status, "MPI_File_write_all_end");
 }
 
 extern "C" int PMPI_File_read_ordered_begin(MPI_File fh, void* buf, int count, MPI_Datatype datatype)
 {
-  return split_begin(
-      {"MPI_File_read_ordered_begin", fh, 0, buf, count, datatype, Direction::Read, Pointer::Shared, Mode::Ordered});
+  Runtime& runtime = Runtime::get();
+  return split_begin(runtime, call_of(Variant::ReadOrderedBegin, fh, 0, buf, count, datatype));
 }
 
 extern "C" int PMPI_File_read_ordered_end(MPI_File fh, void* buf, MPI_Status* status)
 {
-  return split_end(fh, status, "MPI_File_read_ordered_end");
+  Runtime& runtime = Runtime::get();
+  return split_end(runtime, fh, status, "MPI_File_read_ordered_end");
 }
 
 extern "C" int PMPI_File_write_ordered_begin(MPI_File fh, const void* buf, int count, MPI_Datatype datatype)
 {
-  return split_begin({"MPI_File_write_ordered_begin", fh, 0, const_cast<void*>(buf), count, datatype, Direction::Write,
-                      Pointer::Shared, Mode::Ordered});
+  Runtime& runtime = Runtime::get();
+  return split_begin(runtime, call_of(Variant::WriteOrderedBegin, fh, 0, buf, count, datatype));
 }
 
 extern "C" int PMPI_File_write_ordered_end(MPI_File fh, const void* buf, MPI_Status* status)
 {
-  return split_end(fh, status, "MPI_File_write_ordered_end");
+  Runtime& runtime = Runtime::get();
+  return split_end(runtime, fh, status, "MPI_File_write_ordered_end");
 }
 
 MPISIM_ALIAS(File_read_at)

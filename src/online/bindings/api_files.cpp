@@ -27,27 +27,22 @@ using mpisim::io::Client;
 
 namespace {
 
-Runtime& runtime()
+Client client(Runtime& runtime)
 {
-  return Runtime::get();
+  const int me = runtime.current_rank();
+  return {runtime.world().host_of(me), me};
 }
 
-Client client()
+void wait_for(Runtime& runtime, const mpisim::kernel::ActivityPtr& activity)
 {
-  const int me = runtime().current_rank();
-  return {runtime().world().host_of(me), me};
+  runtime.simulation().engine().wait(*activity);
 }
 
-void wait_for(const mpisim::kernel::ActivityPtr& activity)
-{
-  runtime().simulation().engine().wait(*activity);
-}
-
-bool is_attachable(MPI_Errhandler errhandler)
+bool is_attachable(Runtime& runtime, MPI_Errhandler errhandler)
 {
   if (errhandler == MPI_ERRORS_ARE_FATAL || errhandler == MPI_ERRORS_RETURN)
     return true;
-  const UserErrhandler* user = runtime().process_objects().errhandler(errhandler);
+  const UserErrhandler* user = runtime.process_objects().errhandler(errhandler);
   return user != nullptr && user->references > 0;
 }
 
@@ -87,13 +82,13 @@ const char* amode_problem(int amode)
 }
 
 // The first member opens the real file; the others find the outcome on the shared object.
-void open_real_file(OpenFile& file, const std::string& name, int amode)
+void open_real_file(Runtime& runtime, OpenFile& file, const std::string& name, int amode)
 {
   std::string why;
   file.opened = true;
   file.name = name;
   file.amode = amode;
-  file.path = runtime().files().real_path(name, why);
+  file.path = runtime.files().real_path(name, why);
   if (file.path.empty()) {
     file.open_error = MPI_ERR_BAD_FILE;
     file.open_error_text = why;
@@ -115,10 +110,10 @@ void open_real_file(OpenFile& file, const std::string& name, int amode)
   }
 }
 
-FileView default_view()
+FileView default_view(Runtime& runtime)
 {
   FileView view;
-  view.etype = runtime().datatypes().find(MPI_BYTE);
+  view.etype = runtime.datatypes().find(MPI_BYTE);
   view.filetype = view.etype;
   return view;
 }
@@ -135,10 +130,10 @@ int64_t sought(const FileContext& context, int64_t current, MPI_Offset offset, i
   return view_bytes_before(view, real_file_size(*context.file)) / etype + offset;
 }
 
-InfoObject hints_in_effect(const OpenFile& file)
+InfoObject hints_in_effect(Runtime& runtime, const OpenFile& file)
 {
   InfoObject info;
-  const mpisim::io::Striping striping = runtime().files().storage().striping(file.id);
+  const mpisim::io::Striping striping = runtime.files().storage().striping(file.id);
   const FileHints& hints = file.hints;
   info.set("cb_buffer_size", std::to_string(hints.cb_buffer_size));
   info.set("romio_cb_read", hints.romio_cb_read);
@@ -155,39 +150,39 @@ InfoObject hints_in_effect(const OpenFile& file)
 extern "C" int PMPI_File_open(MPI_Comm comm, const char* filename, int amode, MPI_Info info, MPI_File* fh)
 {
   ApiScope scope;
-  Runtime& rt = scope.runtime();
+  Runtime& runtime = scope.runtime();
   const mpisim::mpi::Communicator* parent = nullptr;
-  MPISIM_TRY(resolve_comm(comm, "MPI_File_open", parent));
-  MPISIM_FILE_CHECK(filename != nullptr, MPI_FILE_NULL, MPI_ERR_ARG, "null file name");
+  MPISIM_TRY(resolve_comm(runtime, comm, "MPI_File_open", parent));
+  MPISIM_FILE_CHECK(runtime, filename != nullptr, MPI_FILE_NULL, MPI_ERR_ARG, "null file name");
   if (const char* problem = amode_problem(amode))
-    return raise_file_error(MPI_FILE_NULL, MPI_ERR_AMODE, "MPI_File_open", problem);
-  const InfoObject* given = info == MPI_INFO_NULL ? nullptr : rt.process_objects().info(info);
-  MPISIM_FILE_CHECK(info == MPI_INFO_NULL || given != nullptr, MPI_FILE_NULL, MPI_ERR_INFO,
+    return raise_file_error(runtime, MPI_FILE_NULL, MPI_ERR_AMODE, "MPI_File_open", problem);
+  const InfoObject* given = info == MPI_INFO_NULL ? nullptr : runtime.process_objects().info(info);
+  MPISIM_FILE_CHECK(runtime, info == MPI_INFO_NULL || given != nullptr, MPI_FILE_NULL, MPI_ERR_INFO,
                     "invalid info object " + std::to_string(info));
-  const MPI_Comm channel = create_comm(rt, comm, *parent, members_of(*parent));
-  OpenFile& file = rt.files().join(channel, parent->size());
+  const MPI_Comm channel = create_comm(runtime, comm, *parent, members_of(*parent));
+  OpenFile& file = runtime.files().join(channel, parent->size());
   if (!file.opened) {
     if (given != nullptr)
       apply_file_hints(file.hints, *given);
-    open_real_file(file, filename, amode);
+    open_real_file(runtime, file, filename, amode);
     if (file.open_error == MPI_SUCCESS)
-      file.id = rt.files().storage().file(file.path,
-                                          {static_cast<double>(file.hints.striping_unit), file.hints.striping_factor});
+      file.id = runtime.files().storage().file(
+          file.path, {static_cast<double>(file.hints.striping_unit), file.hints.striping_factor});
   }
-  const int local = parent->local_rank(rt.current_rank());
+  const int local = parent->local_rank(runtime.current_rank());
   FileMember& member = file.members[static_cast<size_t>(local)];
   member.live = true;
   ++file.live_members;
   if (file.open_error != MPI_SUCCESS) {
     const int error = file.open_error;
     const std::string text = file.open_error_text;
-    rt.files().leave(file, local);
-    free_comm(rt, channel);
-    return raise_file_error(MPI_FILE_NULL, error, "MPI_File_open", text);
+    runtime.files().leave(file, local);
+    free_comm(runtime, channel);
+    return raise_file_error(runtime, MPI_FILE_NULL, error, "MPI_File_open", text);
   }
-  member.view = default_view();
-  member.errhandler = rt.files().default_errhandler(rt.current_rank());
-  wait_for(rt.files().storage().open(client(), file.id));
+  member.view = default_view(runtime);
+  member.errhandler = runtime.files().default_errhandler(runtime.current_rank());
+  wait_for(runtime, runtime.files().storage().open(client(runtime), file.id));
   *fh = file.handle;
   return MPI_SUCCESS;
 }
@@ -195,20 +190,20 @@ extern "C" int PMPI_File_open(MPI_Comm comm, const char* filename, int amode, MP
 extern "C" int PMPI_File_close(MPI_File* fh)
 {
   ApiScope scope;
+  Runtime& runtime = scope.runtime();
   FileContext context;
-  MPISIM_TRY(resolve_file(*fh, "MPI_File_close", context));
-  Runtime& rt = scope.runtime();
+  MPISIM_TRY(resolve_file(runtime, *fh, "MPI_File_close", context));
   OpenFile& file = *context.file;
-  wait_for(rt.files().storage().close(client(), file.id));
+  wait_for(runtime, runtime.files().storage().close(client(runtime), file.id));
   const MPI_Comm channel = file.channel;
-  run_barrier(rt, *rt.comm(channel));
+  run_barrier(runtime, *runtime.comm(channel));
   const bool last = file.live_members == 1;
   const bool delete_on_close = (file.amode & MPI_MODE_DELETE_ON_CLOSE) != 0;
   const std::string path = file.path;
-  rt.files().leave(file, context.local_rank);
+  runtime.files().leave(file, context.local_rank);
   if (last && delete_on_close)
     ::unlink(path.c_str());
-  free_comm(rt, channel);
+  free_comm(runtime, channel);
   *fh = MPI_FILE_NULL;
   return MPI_SUCCESS;
 }
@@ -216,15 +211,16 @@ extern "C" int PMPI_File_close(MPI_File* fh)
 extern "C" int PMPI_File_delete(const char* filename, MPI_Info info)
 {
   ApiScope scope;
-  MPISIM_FILE_CHECK(filename != nullptr, MPI_FILE_NULL, MPI_ERR_ARG, "null file name");
-  MPISIM_FILE_CHECK(info == MPI_INFO_NULL || scope.runtime().process_objects().info(info) != nullptr, MPI_FILE_NULL,
+  Runtime& runtime = scope.runtime();
+  MPISIM_FILE_CHECK(runtime, filename != nullptr, MPI_FILE_NULL, MPI_ERR_ARG, "null file name");
+  MPISIM_FILE_CHECK(runtime, info == MPI_INFO_NULL || runtime.process_objects().info(info) != nullptr, MPI_FILE_NULL,
                     MPI_ERR_INFO, "invalid info object " + std::to_string(info));
   std::string why;
-  const std::string path = scope.runtime().files().real_path(filename, why);
-  MPISIM_FILE_CHECK(!path.empty(), MPI_FILE_NULL, MPI_ERR_BAD_FILE, why);
+  const std::string path = runtime.files().real_path(filename, why);
+  MPISIM_FILE_CHECK(runtime, !path.empty(), MPI_FILE_NULL, MPI_ERR_BAD_FILE, why);
   if (::unlink(path.c_str()) != 0) {
     const int error = errno;
-    return raise_file_error(MPI_FILE_NULL, error_class_of_errno(error), "MPI_File_delete",
+    return raise_file_error(runtime, MPI_FILE_NULL, error_class_of_errno(error), "MPI_File_delete",
                             "'" + std::string(filename) + "': " + std::strerror(error));
   }
   return MPI_SUCCESS;
@@ -236,22 +232,23 @@ namespace {
 int resize(MPI_File fh, MPI_Offset size, bool grow_only, const char* call)
 {
   ApiScope scope(call);
+  Runtime& runtime = scope.runtime();
   FileContext context;
-  MPISIM_TRY(resolve_file(fh, call, context));
+  MPISIM_TRY(resolve_file(runtime, fh, call, context));
   OpenFile& file = *context.file;
   if (size < 0)
-    return raise_file_error(fh, MPI_ERR_ARG, call, "negative size " + std::to_string(size));
+    return raise_file_error(runtime, fh, MPI_ERR_ARG, call, "negative size " + std::to_string(size));
   if ((file.amode & MPI_MODE_SEQUENTIAL) != 0)
-    return raise_file_error(fh, MPI_ERR_UNSUPPORTED_OPERATION, call, "the file was opened MPI_MODE_SEQUENTIAL");
+    return raise_file_error(runtime, fh, MPI_ERR_UNSUPPORTED_OPERATION, call,
+                            "the file was opened MPI_MODE_SEQUENTIAL");
   if ((file.amode & MPI_MODE_RDONLY) != 0)
-    return raise_file_error(fh, MPI_ERR_READ_ONLY, call, "the file was opened MPI_MODE_RDONLY");
-  Runtime& rt = scope.runtime();
+    return raise_file_error(runtime, fh, MPI_ERR_READ_ONLY, call, "the file was opened MPI_MODE_RDONLY");
   if (!grow_only || real_file_size(file) < size) {
     if (::ftruncate(file.fd, size) != 0)
-      return raise_file_error(fh, MPI_ERR_IO, call, std::strerror(errno));
-    wait_for(rt.files().storage().set_size(client(), file.id, static_cast<double>(size)));
+      return raise_file_error(runtime, fh, MPI_ERR_IO, call, std::strerror(errno));
+    wait_for(runtime, runtime.files().storage().set_size(client(runtime), file.id, static_cast<double>(size)));
   }
-  run_barrier(rt, *rt.comm(file.channel));
+  run_barrier(runtime, *runtime.comm(file.channel));
   return MPI_SUCCESS;
 }
 
@@ -269,24 +266,27 @@ extern "C" int PMPI_File_preallocate(MPI_File fh, MPI_Offset size)
 
 extern "C" int PMPI_File_get_size(MPI_File fh, MPI_Offset* size)
 {
+  Runtime& runtime = Runtime::get();
   FileContext context;
-  MPISIM_TRY(resolve_file(fh, "MPI_File_get_size", context));
+  MPISIM_TRY(resolve_file(runtime, fh, "MPI_File_get_size", context));
   *size = real_file_size(*context.file);
   return MPI_SUCCESS;
 }
 
 extern "C" int PMPI_File_get_group(MPI_File fh, MPI_Group* group)
 {
+  Runtime& runtime = Runtime::get();
   FileContext context;
-  MPISIM_TRY(resolve_file(fh, "MPI_File_get_group", context));
-  *group = group_of(runtime(), *runtime().comm(context.file->channel)); // the same members in the same order
+  MPISIM_TRY(resolve_file(runtime, fh, "MPI_File_get_group", context));
+  *group = group_of(runtime, *runtime.comm(context.file->channel)); // the same members in the same order
   return MPI_SUCCESS;
 }
 
 extern "C" int PMPI_File_get_amode(MPI_File fh, int* amode)
 {
+  Runtime& runtime = Runtime::get();
   FileContext context;
-  MPISIM_TRY(resolve_file(fh, "MPI_File_get_amode", context));
+  MPISIM_TRY(resolve_file(runtime, fh, "MPI_File_get_amode", context));
   *amode = context.file->amode;
   return MPI_SUCCESS;
 }
@@ -294,10 +294,11 @@ extern "C" int PMPI_File_get_amode(MPI_File fh, int* amode)
 extern "C" int PMPI_File_set_info(MPI_File fh, MPI_Info info)
 {
   ApiScope scope;
+  Runtime& runtime = scope.runtime();
   FileContext context;
-  MPISIM_TRY(resolve_file(fh, "MPI_File_set_info", context));
-  const InfoObject* given = info == MPI_INFO_NULL ? nullptr : runtime().process_objects().info(info);
-  MPISIM_FILE_CHECK(info == MPI_INFO_NULL || given != nullptr, fh, MPI_ERR_INFO,
+  MPISIM_TRY(resolve_file(runtime, fh, "MPI_File_set_info", context));
+  const InfoObject* given = info == MPI_INFO_NULL ? nullptr : runtime.process_objects().info(info);
+  MPISIM_FILE_CHECK(runtime, info == MPI_INFO_NULL || given != nullptr, fh, MPI_ERR_INFO,
                     "invalid info object " + std::to_string(info));
   // The striping is fixed once the file exists; the other hints change for the next accesses.
   if (given != nullptr) {
@@ -312,9 +313,10 @@ extern "C" int PMPI_File_set_info(MPI_File fh, MPI_Info info)
 
 extern "C" int PMPI_File_get_info(MPI_File fh, MPI_Info* info_used)
 {
+  Runtime& runtime = Runtime::get();
   FileContext context;
-  MPISIM_TRY(resolve_file(fh, "MPI_File_get_info", context));
-  *info_used = runtime().process_objects().add_info(hints_in_effect(*context.file));
+  MPISIM_TRY(resolve_file(runtime, fh, "MPI_File_get_info", context));
+  *info_used = runtime.process_objects().add_info(hints_in_effect(runtime, *context.file));
   return MPI_SUCCESS;
 }
 
@@ -322,29 +324,29 @@ extern "C" int PMPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype ety
                                   const char* datarep, MPI_Info info)
 {
   ApiScope scope;
+  Runtime& runtime = scope.runtime();
   FileContext context;
-  MPISIM_TRY(resolve_file(fh, "MPI_File_set_view", context));
-  Runtime& rt = scope.runtime();
+  MPISIM_TRY(resolve_file(runtime, fh, "MPI_File_set_view", context));
   OpenFile& file = *context.file;
-  const mpisim::mpi::DatatypePtr e = rt.datatypes().find(etype);
-  const mpisim::mpi::DatatypePtr f = rt.datatypes().find(filetype);
-  MPISIM_FILE_CHECK(e != nullptr, fh, MPI_ERR_TYPE, "invalid etype " + std::to_string(etype));
-  MPISIM_FILE_CHECK(f != nullptr, fh, MPI_ERR_TYPE, "invalid filetype " + std::to_string(filetype));
-  MPISIM_FILE_CHECK(e->size() > 0, fh, MPI_ERR_ARG, "the etype holds no data");
-  MPISIM_FILE_CHECK(f->size() > 0 && f->size() % e->size() == 0, fh, MPI_ERR_ARG,
+  const mpisim::mpi::DatatypePtr e = runtime.datatypes().find(etype);
+  const mpisim::mpi::DatatypePtr f = runtime.datatypes().find(filetype);
+  MPISIM_FILE_CHECK(runtime, e != nullptr, fh, MPI_ERR_TYPE, "invalid etype " + std::to_string(etype));
+  MPISIM_FILE_CHECK(runtime, f != nullptr, fh, MPI_ERR_TYPE, "invalid filetype " + std::to_string(filetype));
+  MPISIM_FILE_CHECK(runtime, e->size() > 0, fh, MPI_ERR_ARG, "the etype holds no data");
+  MPISIM_FILE_CHECK(runtime, f->size() > 0 && f->size() % e->size() == 0, fh, MPI_ERR_ARG,
                     "the filetype (" + std::to_string(f->size()) + " bytes) is not a whole number of etypes (" +
                         std::to_string(e->size()) + " bytes)");
   for (const auto& block : f->blocks())
-    MPISIM_FILE_CHECK(block.offset >= 0, fh, MPI_ERR_ARG, "the filetype has a negative displacement");
-  MPISIM_FILE_CHECK(datarep != nullptr, fh, MPI_ERR_ARG, "null data representation");
+    MPISIM_FILE_CHECK(runtime, block.offset >= 0, fh, MPI_ERR_ARG, "the filetype has a negative displacement");
+  MPISIM_FILE_CHECK(runtime, datarep != nullptr, fh, MPI_ERR_ARG, "null data representation");
   const std::string representation = datarep;
-  MPISIM_FILE_CHECK(representation == "native", fh, MPI_ERR_UNSUPPORTED_DATAREP,
+  MPISIM_FILE_CHECK(runtime, representation == "native", fh, MPI_ERR_UNSUPPORTED_DATAREP,
                     "data representation '" + representation + "': only \"native\" is supported");
   const bool sequential = (file.amode & MPI_MODE_SEQUENTIAL) != 0;
-  MPISIM_FILE_CHECK(disp >= 0 || (sequential && disp == MPI_DISPLACEMENT_CURRENT), fh, MPI_ERR_ARG,
+  MPISIM_FILE_CHECK(runtime, disp >= 0 || (sequential && disp == MPI_DISPLACEMENT_CURRENT), fh, MPI_ERR_ARG,
                     "negative displacement " + std::to_string(disp));
-  const InfoObject* given = info == MPI_INFO_NULL ? nullptr : rt.process_objects().info(info);
-  MPISIM_FILE_CHECK(info == MPI_INFO_NULL || given != nullptr, fh, MPI_ERR_INFO,
+  const InfoObject* given = info == MPI_INFO_NULL ? nullptr : runtime.process_objects().info(info);
+  MPISIM_FILE_CHECK(runtime, info == MPI_INFO_NULL || given != nullptr, fh, MPI_ERR_INFO,
                     "invalid info object " + std::to_string(info));
   FileView& view = context.member->view;
   if (disp == MPI_DISPLACEMENT_CURRENT) // the shared pointer's byte position
@@ -366,20 +368,21 @@ extern "C" int PMPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype ety
   // Reset before the barrier: once a member has left it, another may already move the pointer.
   if (context.local_rank == 0)
     file.shared_pointer = 0;
-  run_barrier(rt, *rt.comm(file.channel));
+  run_barrier(runtime, *runtime.comm(file.channel));
   return MPI_SUCCESS;
 }
 
 extern "C" int PMPI_File_get_view(MPI_File fh, MPI_Offset* disp, MPI_Datatype* etype, MPI_Datatype* filetype,
                                   char* datarep)
 {
+  Runtime& runtime = Runtime::get();
   FileContext context;
-  MPISIM_TRY(resolve_file(fh, "MPI_File_get_view", context));
+  MPISIM_TRY(resolve_file(runtime, fh, "MPI_File_get_view", context));
   const FileView& view = context.member->view;
   *disp = view.disp;
   // Derived types come back as new handles the program frees (MPI-3.1 section 13.3); predefined ones as they are.
-  auto handed_out = [](MPI_Datatype handle, const mpisim::mpi::DatatypePtr& type) {
-    return type->is_predefined() ? handle : runtime().datatypes().add(mpisim::mpi::Datatype::duplicate(type));
+  auto handed_out = [&runtime](MPI_Datatype handle, const mpisim::mpi::DatatypePtr& type) {
+    return type->is_predefined() ? handle : runtime.datatypes().add(mpisim::mpi::Datatype::duplicate(type));
   };
   *etype = handed_out(view.etype_handle, view.etype);
   *filetype = handed_out(view.filetype_handle, view.filetype);
@@ -390,31 +393,35 @@ extern "C" int PMPI_File_get_view(MPI_File fh, MPI_Offset* disp, MPI_Datatype* e
 
 extern "C" int PMPI_File_seek(MPI_File fh, MPI_Offset offset, int whence)
 {
+  Runtime& runtime = Runtime::get();
   FileContext context;
-  MPISIM_TRY(resolve_file(fh, "MPI_File_seek", context));
-  MPISIM_FILE_CHECK((context.file->amode & MPI_MODE_SEQUENTIAL) == 0, fh, MPI_ERR_UNSUPPORTED_OPERATION,
+  MPISIM_TRY(resolve_file(runtime, fh, "MPI_File_seek", context));
+  MPISIM_FILE_CHECK(runtime, (context.file->amode & MPI_MODE_SEQUENTIAL) == 0, fh, MPI_ERR_UNSUPPORTED_OPERATION,
                     "the file was opened MPI_MODE_SEQUENTIAL");
-  MPISIM_FILE_CHECK(whence == MPI_SEEK_SET || whence == MPI_SEEK_CUR || whence == MPI_SEEK_END, fh, MPI_ERR_ARG,
+  MPISIM_FILE_CHECK(runtime, whence == MPI_SEEK_SET || whence == MPI_SEEK_CUR || whence == MPI_SEEK_END, fh,
+                    MPI_ERR_ARG,
                     "whence " + std::to_string(whence) + " is not MPI_SEEK_SET, MPI_SEEK_CUR or MPI_SEEK_END");
   const int64_t position = sought(context, context.member->pointer, offset, whence);
-  MPISIM_FILE_CHECK(position >= 0, fh, MPI_ERR_ARG, "the pointer would go before the view's first etype");
+  MPISIM_FILE_CHECK(runtime, position >= 0, fh, MPI_ERR_ARG, "the pointer would go before the view's first etype");
   context.member->pointer = position;
   return MPI_SUCCESS;
 }
 
 extern "C" int PMPI_File_get_position(MPI_File fh, MPI_Offset* offset)
 {
+  Runtime& runtime = Runtime::get();
   FileContext context;
-  MPISIM_TRY(resolve_file(fh, "MPI_File_get_position", context));
+  MPISIM_TRY(resolve_file(runtime, fh, "MPI_File_get_position", context));
   *offset = context.member->pointer;
   return MPI_SUCCESS;
 }
 
 extern "C" int PMPI_File_get_byte_offset(MPI_File fh, MPI_Offset offset, MPI_Offset* disp)
 {
+  Runtime& runtime = Runtime::get();
   FileContext context;
-  MPISIM_TRY(resolve_file(fh, "MPI_File_get_byte_offset", context));
-  MPISIM_FILE_CHECK(offset >= 0, fh, MPI_ERR_ARG, "negative offset " + std::to_string(offset));
+  MPISIM_TRY(resolve_file(runtime, fh, "MPI_File_get_byte_offset", context));
+  MPISIM_FILE_CHECK(runtime, offset >= 0, fh, MPI_ERR_ARG, "negative offset " + std::to_string(offset));
   const FileView& view = context.member->view;
   *disp = view_pieces(view, offset * static_cast<int64_t>(view.etype->size()), 1).front().offset;
   return MPI_SUCCESS;
@@ -423,38 +430,41 @@ extern "C" int PMPI_File_get_byte_offset(MPI_File fh, MPI_Offset offset, MPI_Off
 extern "C" int PMPI_File_seek_shared(MPI_File fh, MPI_Offset offset, int whence)
 {
   ApiScope scope;
+  Runtime& runtime = scope.runtime();
   FileContext context;
-  MPISIM_TRY(resolve_file(fh, "MPI_File_seek_shared", context));
-  MPISIM_FILE_CHECK(whence == MPI_SEEK_SET || whence == MPI_SEEK_CUR || whence == MPI_SEEK_END, fh, MPI_ERR_ARG,
+  MPISIM_TRY(resolve_file(runtime, fh, "MPI_File_seek_shared", context));
+  MPISIM_FILE_CHECK(runtime, whence == MPI_SEEK_SET || whence == MPI_SEEK_CUR || whence == MPI_SEEK_END, fh,
+                    MPI_ERR_ARG,
                     "whence " + std::to_string(whence) + " is not MPI_SEEK_SET, MPI_SEEK_CUR or MPI_SEEK_END");
   OpenFile& file = *context.file;
   const int64_t position = sought(context, file.shared_pointer, offset, whence);
-  MPISIM_FILE_CHECK(position >= 0, fh, MPI_ERR_ARG, "the pointer would go before the view's first etype");
+  MPISIM_FILE_CHECK(runtime, position >= 0, fh, MPI_ERR_ARG, "the pointer would go before the view's first etype");
   // The first member sets it (the arguments are the same everywhere), before the barrier: no member uses the pointer
   // before all have reached it.
   if (context.local_rank == 0)
     file.shared_pointer = position;
-  Runtime& rt = scope.runtime();
-  run_barrier(rt, *rt.comm(file.channel));
+  run_barrier(runtime, *runtime.comm(file.channel));
   return MPI_SUCCESS;
 }
 
 extern "C" int PMPI_File_get_position_shared(MPI_File fh, MPI_Offset* offset)
 {
   ApiScope scope;
+  Runtime& runtime = scope.runtime();
   FileContext context;
-  MPISIM_TRY(resolve_file(fh, "MPI_File_get_position_shared", context));
-  wait_for(scope.runtime().files().storage().metadata_request(client(), context.file->id));
+  MPISIM_TRY(resolve_file(runtime, fh, "MPI_File_get_position_shared", context));
+  wait_for(runtime, runtime.files().storage().metadata_request(client(runtime), context.file->id));
   *offset = context.file->shared_pointer;
   return MPI_SUCCESS;
 }
 
 extern "C" int PMPI_File_get_type_extent(MPI_File fh, MPI_Datatype datatype, MPI_Aint* extent)
 {
+  Runtime& runtime = Runtime::get();
   FileContext context;
-  MPISIM_TRY(resolve_file(fh, "MPI_File_get_type_extent", context));
-  const mpisim::mpi::DatatypePtr type = runtime().datatypes().find(datatype);
-  MPISIM_FILE_CHECK(type != nullptr, fh, MPI_ERR_TYPE, "invalid datatype " + std::to_string(datatype));
+  MPISIM_TRY(resolve_file(runtime, fh, "MPI_File_get_type_extent", context));
+  const mpisim::mpi::DatatypePtr type = runtime.datatypes().find(datatype);
+  MPISIM_FILE_CHECK(runtime, type != nullptr, fh, MPI_ERR_TYPE, "invalid datatype " + std::to_string(datatype));
   *extent = type->extent(); // "native": as in memory
   return MPI_SUCCESS;
 }
@@ -462,18 +472,19 @@ extern "C" int PMPI_File_get_type_extent(MPI_File fh, MPI_Datatype datatype, MPI
 extern "C" int PMPI_File_set_atomicity(MPI_File fh, int flag)
 {
   ApiScope scope;
+  Runtime& runtime = scope.runtime();
   FileContext context;
-  MPISIM_TRY(resolve_file(fh, "MPI_File_set_atomicity", context));
-  Runtime& rt = scope.runtime();
-  run_barrier(rt, *rt.comm(context.file->channel));
+  MPISIM_TRY(resolve_file(runtime, fh, "MPI_File_set_atomicity", context));
+  run_barrier(runtime, *runtime.comm(context.file->channel));
   context.file->atomic = flag != 0;
   return MPI_SUCCESS;
 }
 
 extern "C" int PMPI_File_get_atomicity(MPI_File fh, int* flag)
 {
+  Runtime& runtime = Runtime::get();
   FileContext context;
-  MPISIM_TRY(resolve_file(fh, "MPI_File_get_atomicity", context));
+  MPISIM_TRY(resolve_file(runtime, fh, "MPI_File_get_atomicity", context));
   *flag = context.file->atomic ? 1 : 0;
   return MPI_SUCCESS;
 }
@@ -481,13 +492,13 @@ extern "C" int PMPI_File_get_atomicity(MPI_File fh, int* flag)
 extern "C" int PMPI_File_sync(MPI_File fh)
 {
   ApiScope scope;
+  Runtime& runtime = scope.runtime();
   FileContext context;
-  MPISIM_TRY(resolve_file(fh, "MPI_File_sync", context));
-  MPISIM_FILE_CHECK((context.file->amode & MPI_MODE_RDONLY) == 0, fh, MPI_ERR_ACCESS,
+  MPISIM_TRY(resolve_file(runtime, fh, "MPI_File_sync", context));
+  MPISIM_FILE_CHECK(runtime, (context.file->amode & MPI_MODE_RDONLY) == 0, fh, MPI_ERR_ACCESS,
                     "the file was opened MPI_MODE_RDONLY");
-  Runtime& rt = scope.runtime();
-  wait_for(rt.files().storage().sync(client(), context.file->id));
-  run_barrier(rt, *rt.comm(context.file->channel));
+  wait_for(runtime, runtime.files().storage().sync(client(runtime), context.file->id));
+  run_barrier(runtime, *runtime.comm(context.file->channel));
   return MPI_SUCCESS;
 }
 
@@ -495,21 +506,23 @@ extern "C" int PMPI_File_sync(MPI_File fh)
 
 extern "C" int PMPI_File_create_errhandler(MPI_File_errhandler_function* function, MPI_Errhandler* errhandler)
 {
-  MPISIM_FILE_CHECK(function != nullptr, MPI_FILE_NULL, MPI_ERR_ARG, "null error handler function");
+  Runtime& runtime = Runtime::get();
+  MPISIM_FILE_CHECK(runtime, function != nullptr, MPI_FILE_NULL, MPI_ERR_ARG, "null error handler function");
   // File and communicator handles are both integers: the handler has the communicator handlers' signature.
-  *errhandler = runtime().process_objects().add_errhandler(function);
+  *errhandler = runtime.process_objects().add_errhandler(function);
   return MPI_SUCCESS;
 }
 
 extern "C" int PMPI_File_set_errhandler(MPI_File file, MPI_Errhandler errhandler)
 {
+  Runtime& runtime = Runtime::get();
   FileContext context;
   if (file != MPI_FILE_NULL)
-    MPISIM_TRY(resolve_file(file, "MPI_File_set_errhandler", context));
-  MPISIM_FILE_CHECK(is_attachable(errhandler), file, MPI_ERR_ARG,
+    MPISIM_TRY(resolve_file(runtime, file, "MPI_File_set_errhandler", context));
+  MPISIM_FILE_CHECK(runtime, is_attachable(runtime, errhandler), file, MPI_ERR_ARG,
                     "invalid error handler " + std::to_string(errhandler));
   if (file == MPI_FILE_NULL)
-    runtime().files().default_errhandler(runtime().current_rank()) = errhandler;
+    runtime.files().default_errhandler(runtime.current_rank()) = errhandler;
   else
     context.member->errhandler = errhandler;
   return MPI_SUCCESS;
@@ -517,23 +530,25 @@ extern "C" int PMPI_File_set_errhandler(MPI_File file, MPI_Errhandler errhandler
 
 extern "C" int PMPI_File_get_errhandler(MPI_File file, MPI_Errhandler* errhandler)
 {
+  Runtime& runtime = Runtime::get();
   FileContext context;
   if (file != MPI_FILE_NULL)
-    MPISIM_TRY(resolve_file(file, "MPI_File_get_errhandler", context));
-  *errhandler = file == MPI_FILE_NULL ? runtime().files().default_errhandler(runtime().current_rank())
-                                      : context.member->errhandler;
-  if (UserErrhandler* user = runtime().process_objects().errhandler(*errhandler))
+    MPISIM_TRY(resolve_file(runtime, file, "MPI_File_get_errhandler", context));
+  *errhandler =
+      file == MPI_FILE_NULL ? runtime.files().default_errhandler(runtime.current_rank()) : context.member->errhandler;
+  if (UserErrhandler* user = runtime.process_objects().errhandler(*errhandler))
     ++user->references; // a new handle the application frees
   return MPI_SUCCESS;
 }
 
 extern "C" int PMPI_File_call_errhandler(MPI_File fh, int errorcode)
 {
+  Runtime& runtime = Runtime::get();
   if (fh != MPI_FILE_NULL) {
     FileContext context;
-    MPISIM_TRY(resolve_file(fh, "MPI_File_call_errhandler", context));
+    MPISIM_TRY(resolve_file(runtime, fh, "MPI_File_call_errhandler", context));
   }
-  raise_file_error(fh, errorcode, "MPI_File_call_errhandler", "raised by the application");
+  raise_file_error(runtime, fh, errorcode, "MPI_File_call_errhandler", "raised by the application");
   return MPI_SUCCESS;
 }
 

@@ -41,8 +41,9 @@ MPISIM_HANDLE_CONVERSIONS(File, MPI_File)
 
 extern "C" int PMPI_Status_f2c(const MPI_Fint* f_status, MPI_Status* c_status)
 {
+  Runtime& runtime = Runtime::get();
   // MPI_F_STATUS_IGNORE and MPI_STATUS_IGNORE are not statuses to convert (MPI-3.1 17.2.5).
-  MPISIM_CHECK(f_status != MPI_F_STATUS_IGNORE && c_status != MPI_STATUS_IGNORE, MPI_COMM_WORLD, MPI_ERR_ARG,
+  MPISIM_CHECK(runtime, f_status != MPI_F_STATUS_IGNORE && c_status != MPI_STATUS_IGNORE, MPI_COMM_WORLD, MPI_ERR_ARG,
                "a status to convert cannot be MPI_F_STATUS_IGNORE or MPI_STATUS_IGNORE");
   c_status->MPI_SOURCE = f_status[MPI_F_SOURCE];
   c_status->MPI_TAG = f_status[MPI_F_TAG];
@@ -55,7 +56,8 @@ extern "C" int PMPI_Status_f2c(const MPI_Fint* f_status, MPI_Status* c_status)
 
 extern "C" int PMPI_Status_c2f(const MPI_Status* c_status, MPI_Fint* f_status)
 {
-  MPISIM_CHECK(c_status != MPI_STATUS_IGNORE && f_status != MPI_F_STATUS_IGNORE, MPI_COMM_WORLD, MPI_ERR_ARG,
+  Runtime& runtime = Runtime::get();
+  MPISIM_CHECK(runtime, c_status != MPI_STATUS_IGNORE && f_status != MPI_F_STATUS_IGNORE, MPI_COMM_WORLD, MPI_ERR_ARG,
                "a status to convert cannot be MPI_STATUS_IGNORE or MPI_F_STATUS_IGNORE");
   f_status[MPI_F_SOURCE] = c_status->MPI_SOURCE;
   f_status[MPI_F_TAG] = c_status->MPI_TAG;

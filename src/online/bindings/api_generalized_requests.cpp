@@ -15,26 +15,29 @@ extern "C" int PMPI_Grequest_start(MPI_Grequest_query_function* query_fn, MPI_Gr
                                    MPI_Grequest_cancel_function* cancel_fn, void* extra_state, MPI_Request* request)
 {
   ApiScope scope;
-  MPISIM_CHECK(query_fn != nullptr && free_fn != nullptr && cancel_fn != nullptr, MPI_COMM_WORLD, MPI_ERR_ARG,
+  Runtime& runtime = scope.runtime();
+  MPISIM_CHECK(runtime, query_fn != nullptr && free_fn != nullptr && cancel_fn != nullptr, MPI_COMM_WORLD, MPI_ERR_ARG,
                "the query, free and cancel functions must be given");
   RequestEntry entry;
-  const int me = scope.runtime().current_rank();
+  const int me = runtime.current_rank();
   entry.request = std::make_shared<mpisim::mpi::Request>(mpisim::mpi::RequestKind::Generalized, me,
-                                                         *scope.runtime().comm(MPI_COMM_SELF), 0, 0, 0);
+                                                         *runtime.comm(MPI_COMM_SELF), 0, 0, 0);
   entry.query = [query_fn, extra_state](MPI_Status* status) { return query_fn(extra_state, status); };
   entry.release = [free_fn, extra_state] { return free_fn(extra_state); };
   entry.cancel = [cancel_fn, extra_state](bool complete) { return cancel_fn(extra_state, complete ? 1 : 0); };
-  *request = scope.runtime().requests().add(std::move(entry));
+  *request = runtime.requests().add(std::move(entry));
   return MPI_SUCCESS;
 }
 
 extern "C" int PMPI_Grequest_complete(MPI_Request request)
 {
   ApiScope scope;
-  RequestEntry* entry = request == MPI_REQUEST_NULL ? nullptr : scope.runtime().requests().find(request);
-  MPISIM_CHECK(entry != nullptr && entry->query, MPI_COMM_WORLD, MPI_ERR_REQUEST,
+  Runtime& runtime = scope.runtime();
+  RequestEntry* entry = request == MPI_REQUEST_NULL ? nullptr : runtime.requests().find(request);
+  MPISIM_CHECK(runtime, entry != nullptr && entry->query, MPI_COMM_WORLD, MPI_ERR_REQUEST,
                "not a generalized request: " + std::to_string(request));
-  MPISIM_CHECK(not entry->request->done(), MPI_COMM_WORLD, MPI_ERR_REQUEST, "generalized request completed twice");
+  MPISIM_CHECK(runtime, not entry->request->done(), MPI_COMM_WORLD, MPI_ERR_REQUEST,
+               "generalized request completed twice");
   entry->request->complete();
   return MPI_SUCCESS;
 }

@@ -11,21 +11,17 @@ using namespace mpisim::online;
 
 namespace {
 
-ProcessObjects& objects()
+int resolve_info(Runtime& runtime, MPI_Info info, const char* call, InfoObject*& out)
 {
-  return Runtime::get().process_objects();
+  out = info == MPI_INFO_NULL ? nullptr : runtime.process_objects().info(info);
+  return out != nullptr ? MPI_SUCCESS
+                        : runtime.process_objects().raise_invalid_info(runtime, info, MPI_COMM_WORLD, call);
 }
 
-int resolve_info(MPI_Info info, const char* call, InfoObject*& out)
-{
-  out = info == MPI_INFO_NULL ? nullptr : objects().info(info);
-  return out != nullptr ? MPI_SUCCESS : objects().raise_invalid_info(info, MPI_COMM_WORLD, call);
-}
-
-int check_key(const char* key, const char* call)
+int check_key(Runtime& runtime, const char* key, const char* call)
 {
   if (key == nullptr || key[0] == '\0' || std::strlen(key) > MPI_MAX_INFO_KEY)
-    return raise_error(MPI_COMM_WORLD, MPI_ERR_INFO_KEY, call,
+    return raise_error(runtime, MPI_COMM_WORLD, MPI_ERR_INFO_KEY, call,
                        "info keys have 1 to MPI_MAX_INFO_KEY (" + std::to_string(MPI_MAX_INFO_KEY) + ") characters");
   return MPI_SUCCESS;
 }
@@ -42,17 +38,19 @@ void copy_out(const std::string& text, char* out, int capacity)
 
 extern "C" int PMPI_Info_create(MPI_Info* info)
 {
-  *info = objects().add_info({});
+  Runtime& runtime = Runtime::get();
+  *info = runtime.process_objects().add_info({});
   return MPI_SUCCESS;
 }
 
 extern "C" int PMPI_Info_set(MPI_Info info, const char* key, const char* value)
 {
+  Runtime& runtime = Runtime::get();
   InfoObject* object = nullptr;
-  MPISIM_TRY(resolve_info(info, "MPI_Info_set", object));
-  MPISIM_CHECK(info != MPI_INFO_ENV, MPI_COMM_WORLD, MPI_ERR_INFO, "MPI_INFO_ENV cannot be changed");
-  MPISIM_TRY(check_key(key, "MPI_Info_set"));
-  MPISIM_CHECK(value != nullptr && value[0] != '\0' && std::strlen(value) <= MPI_MAX_INFO_VAL, MPI_COMM_WORLD,
+  MPISIM_TRY(resolve_info(runtime, info, "MPI_Info_set", object));
+  MPISIM_CHECK(runtime, info != MPI_INFO_ENV, MPI_COMM_WORLD, MPI_ERR_INFO, "MPI_INFO_ENV cannot be changed");
+  MPISIM_TRY(check_key(runtime, key, "MPI_Info_set"));
+  MPISIM_CHECK(runtime, value != nullptr && value[0] != '\0' && std::strlen(value) <= MPI_MAX_INFO_VAL, MPI_COMM_WORLD,
                MPI_ERR_INFO_VALUE,
                "info values have 1 to MPI_MAX_INFO_VAL (" + std::to_string(MPI_MAX_INFO_VAL) + ") characters");
   object->set(key, value);
@@ -61,10 +59,11 @@ extern "C" int PMPI_Info_set(MPI_Info info, const char* key, const char* value)
 
 extern "C" int PMPI_Info_get(MPI_Info info, const char* key, int valuelen, char* value, int* flag)
 {
+  Runtime& runtime = Runtime::get();
   InfoObject* object = nullptr;
-  MPISIM_TRY(resolve_info(info, "MPI_Info_get", object));
-  MPISIM_TRY(check_key(key, "MPI_Info_get"));
-  MPISIM_CHECK(valuelen >= 0, MPI_COMM_WORLD, MPI_ERR_ARG, "negative valuelen " + std::to_string(valuelen));
+  MPISIM_TRY(resolve_info(runtime, info, "MPI_Info_get", object));
+  MPISIM_TRY(check_key(runtime, key, "MPI_Info_get"));
+  MPISIM_CHECK(runtime, valuelen >= 0, MPI_COMM_WORLD, MPI_ERR_ARG, "negative valuelen " + std::to_string(valuelen));
   const std::string* found = object->find(key);
   *flag = found != nullptr;
   if (found != nullptr) // truncated to valuelen characters, as the standard says
@@ -74,9 +73,10 @@ extern "C" int PMPI_Info_get(MPI_Info info, const char* key, int valuelen, char*
 
 extern "C" int PMPI_Info_get_valuelen(MPI_Info info, const char* key, int* valuelen, int* flag)
 {
+  Runtime& runtime = Runtime::get();
   InfoObject* object = nullptr;
-  MPISIM_TRY(resolve_info(info, "MPI_Info_get_valuelen", object));
-  MPISIM_TRY(check_key(key, "MPI_Info_get_valuelen"));
+  MPISIM_TRY(resolve_info(runtime, info, "MPI_Info_get_valuelen", object));
+  MPISIM_TRY(check_key(runtime, key, "MPI_Info_get_valuelen"));
   const std::string* found = object->find(key);
   *flag = found != nullptr;
   if (found != nullptr)
@@ -86,18 +86,20 @@ extern "C" int PMPI_Info_get_valuelen(MPI_Info info, const char* key, int* value
 
 extern "C" int PMPI_Info_get_nkeys(MPI_Info info, int* nkeys)
 {
+  Runtime& runtime = Runtime::get();
   InfoObject* object = nullptr;
-  MPISIM_TRY(resolve_info(info, "MPI_Info_get_nkeys", object));
+  MPISIM_TRY(resolve_info(runtime, info, "MPI_Info_get_nkeys", object));
   *nkeys = static_cast<int>(object->entries.size());
   return MPI_SUCCESS;
 }
 
 extern "C" int PMPI_Info_get_nthkey(MPI_Info info, int n, char* key)
 {
+  Runtime& runtime = Runtime::get();
   InfoObject* object = nullptr;
-  MPISIM_TRY(resolve_info(info, "MPI_Info_get_nthkey", object));
+  MPISIM_TRY(resolve_info(runtime, info, "MPI_Info_get_nthkey", object));
   const int keys = static_cast<int>(object->entries.size());
-  MPISIM_CHECK(n >= 0 && n < keys, MPI_COMM_WORLD, MPI_ERR_ARG,
+  MPISIM_CHECK(runtime, n >= 0 && n < keys, MPI_COMM_WORLD, MPI_ERR_ARG,
                "key " + std::to_string(n) + " of an info object holding " + std::to_string(keys));
   copy_out(object->entries[n].first, key, MPI_MAX_INFO_KEY);
   return MPI_SUCCESS;
@@ -105,39 +107,43 @@ extern "C" int PMPI_Info_get_nthkey(MPI_Info info, int n, char* key)
 
 extern "C" int PMPI_Info_delete(MPI_Info info, const char* key)
 {
+  Runtime& runtime = Runtime::get();
   InfoObject* object = nullptr;
-  MPISIM_TRY(resolve_info(info, "MPI_Info_delete", object));
-  MPISIM_CHECK(info != MPI_INFO_ENV, MPI_COMM_WORLD, MPI_ERR_INFO, "MPI_INFO_ENV cannot be changed");
-  MPISIM_TRY(check_key(key, "MPI_Info_delete"));
-  MPISIM_CHECK(object->erase(key), MPI_COMM_WORLD, MPI_ERR_INFO_NOKEY, std::string("no key '") + key + "'");
+  MPISIM_TRY(resolve_info(runtime, info, "MPI_Info_delete", object));
+  MPISIM_CHECK(runtime, info != MPI_INFO_ENV, MPI_COMM_WORLD, MPI_ERR_INFO, "MPI_INFO_ENV cannot be changed");
+  MPISIM_TRY(check_key(runtime, key, "MPI_Info_delete"));
+  MPISIM_CHECK(runtime, object->erase(key), MPI_COMM_WORLD, MPI_ERR_INFO_NOKEY, std::string("no key '") + key + "'");
   return MPI_SUCCESS;
 }
 
 extern "C" int PMPI_Info_dup(MPI_Info info, MPI_Info* newinfo)
 {
+  Runtime& runtime = Runtime::get();
   InfoObject* object = nullptr;
-  MPISIM_TRY(resolve_info(info, "MPI_Info_dup", object));
-  *newinfo = objects().add_info(*object);
+  MPISIM_TRY(resolve_info(runtime, info, "MPI_Info_dup", object));
+  *newinfo = runtime.process_objects().add_info(*object);
   return MPI_SUCCESS;
 }
 
 extern "C" int PMPI_Info_free(MPI_Info* info)
 {
+  Runtime& runtime = Runtime::get();
   InfoObject* object = nullptr;
-  MPISIM_TRY(resolve_info(*info, "MPI_Info_free", object));
-  MPISIM_CHECK(*info != MPI_INFO_ENV, MPI_COMM_WORLD, MPI_ERR_INFO, "MPI_INFO_ENV cannot be freed");
-  objects().release_info(*info);
+  MPISIM_TRY(resolve_info(runtime, *info, "MPI_Info_free", object));
+  MPISIM_CHECK(runtime, *info != MPI_INFO_ENV, MPI_COMM_WORLD, MPI_ERR_INFO, "MPI_INFO_ENV cannot be freed");
+  runtime.process_objects().release_info(*info);
   *info = MPI_INFO_NULL;
   return MPI_SUCCESS;
 }
 
 extern "C" int PMPI_Comm_set_info(MPI_Comm comm, MPI_Info info)
 {
+  Runtime& runtime = Runtime::get();
   const mpisim::mpi::Communicator* c = nullptr;
-  MPISIM_TRY(resolve_comm(comm, "MPI_Comm_set_info", c));
+  MPISIM_TRY(resolve_comm(runtime, comm, "MPI_Comm_set_info", c));
   InfoObject* object = nullptr;
-  MPISIM_TRY(resolve_info(info, "MPI_Comm_set_info", object));
-  InfoObject& hints = objects().of_rank(Runtime::get().current_rank()).comm_hints[comm];
+  MPISIM_TRY(resolve_info(runtime, info, "MPI_Comm_set_info", object));
+  InfoObject& hints = runtime.process_objects().of_rank(runtime.current_rank()).comm_hints[comm];
   for (const auto& [key, value] : object->entries)
     hints.set(key, value);
   return MPI_SUCCESS;
@@ -145,11 +151,12 @@ extern "C" int PMPI_Comm_set_info(MPI_Comm comm, MPI_Info info)
 
 extern "C" int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info* info_used)
 {
+  Runtime& runtime = Runtime::get();
   const mpisim::mpi::Communicator* c = nullptr;
-  MPISIM_TRY(resolve_comm(comm, "MPI_Comm_get_info", c));
-  const auto& hints = objects().of_rank(Runtime::get().current_rank()).comm_hints;
+  MPISIM_TRY(resolve_comm(runtime, comm, "MPI_Comm_get_info", c));
+  const auto& hints = runtime.process_objects().of_rank(runtime.current_rank()).comm_hints;
   auto found = hints.find(comm);
-  *info_used = objects().add_info(found == hints.end() ? InfoObject{} : found->second);
+  *info_used = runtime.process_objects().add_info(found == hints.end() ? InfoObject{} : found->second);
   return MPI_SUCCESS;
 }
 
@@ -157,13 +164,14 @@ extern "C" int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info* info_used)
 extern "C" int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm* newcomm)
 {
   ApiScope scope;
+  Runtime& runtime = scope.runtime();
   InfoObject* object = nullptr;
   if (info != MPI_INFO_NULL)
-    MPISIM_TRY(resolve_info(info, "MPI_Comm_dup_with_info", object));
+    MPISIM_TRY(resolve_info(runtime, info, "MPI_Comm_dup_with_info", object));
   const mpisim::mpi::Communicator* parent = nullptr;
-  MPISIM_TRY(resolve_comm(comm, "MPI_Comm_dup", parent)); // named as by the MPI_Comm_dup it used to make
-  MPISIM_TRY(dup_comm(scope.runtime(), comm, *parent, newcomm));
-  InfoObject& hints = objects().of_rank(scope.runtime().current_rank()).comm_hints[*newcomm];
+  MPISIM_TRY(resolve_comm(runtime, comm, "MPI_Comm_dup", parent)); // named as by the MPI_Comm_dup it used to make
+  MPISIM_TRY(dup_comm(runtime, comm, *parent, newcomm));
+  InfoObject& hints = runtime.process_objects().of_rank(runtime.current_rank()).comm_hints[*newcomm];
   hints = InfoObject{};
   if (object != nullptr)
     for (const auto& [key, value] : object->entries)

@@ -9,11 +9,12 @@ using namespace mpisim::online;
 
 namespace {
 
-int check_probe(MPI_Comm comm, int source, int tag, const char* call, const mpisim::mpi::Communicator*& out)
+int check_probe(Runtime& runtime, MPI_Comm comm, int source, int tag, const char* call,
+                const mpisim::mpi::Communicator*& out)
 {
-  MPISIM_TRY(resolve_comm(comm, call, out));
-  MPISIM_TRY(check_peer(comm, *out, source, true, call));
-  return check_tag(comm, tag, true, call);
+  MPISIM_TRY(resolve_comm(runtime, comm, call, out));
+  MPISIM_TRY(check_peer(runtime, comm, *out, source, true, call));
+  return check_tag(runtime, comm, tag, true, call);
 }
 
 void give_message(Runtime& runtime, const mpisim::mpi::MessagePtr& found, MPI_Message* message, MPI_Status* status)
@@ -26,8 +27,8 @@ void give_message(Runtime& runtime, const mpisim::mpi::MessagePtr& found, MPI_Me
 int take(Runtime& runtime, int count, MPI_Datatype type, MPI_Message* message, const char* call,
          mpisim::mpi::MessagePtr& out, mpisim::mpi::DatatypePtr& resolved)
 {
-  MPISIM_TRY(resolve_type(MPI_COMM_WORLD, type, call, resolved));
-  MPISIM_TRY(check_count(MPI_COMM_WORLD, count, call));
+  MPISIM_TRY(resolve_type(runtime, MPI_COMM_WORLD, type, call, resolved));
+  MPISIM_TRY(check_count(runtime, MPI_COMM_WORLD, count, call));
   if (*message == MPI_MESSAGE_NO_PROC) {
     out = nullptr;
     *message = MPI_MESSAGE_NULL;
@@ -35,7 +36,7 @@ int take(Runtime& runtime, int count, MPI_Datatype type, MPI_Message* message, c
   }
   out = *message == MPI_MESSAGE_NULL ? nullptr : runtime.requests().take_message(*message);
   if (out == nullptr)
-    return raise_error(MPI_COMM_WORLD, MPI_ERR_REQUEST, call,
+    return raise_error(runtime, MPI_COMM_WORLD, MPI_ERR_REQUEST, call,
                        "invalid message handle " + std::to_string(*message) + " (already received?)");
   *message = MPI_MESSAGE_NULL;
   return MPI_SUCCESS;
@@ -46,22 +47,24 @@ int take(Runtime& runtime, int count, MPI_Datatype type, MPI_Message* message, c
 extern "C" int PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message* message, MPI_Status* status)
 {
   ApiScope scope;
+  Runtime& runtime = scope.runtime();
   const mpisim::mpi::Communicator* c = nullptr;
-  MPISIM_TRY(check_probe(comm, source, tag, "MPI_Mprobe", c));
+  MPISIM_TRY(check_probe(runtime, comm, source, tag, "MPI_Mprobe", c));
   if (source == MPI_PROC_NULL) {
     *message = MPI_MESSAGE_NO_PROC;
     fill_empty_status(status);
     return MPI_SUCCESS;
   }
-  give_message(scope.runtime(), scope.rank().mprobe(*c, source, tag), message, status);
+  give_message(runtime, scope.rank().mprobe(*c, source, tag), message, status);
   return MPI_SUCCESS;
 }
 
 extern "C" int PMPI_Improbe(int source, int tag, MPI_Comm comm, int* flag, MPI_Message* message, MPI_Status* status)
 {
   ApiScope scope;
+  Runtime& runtime = scope.runtime();
   const mpisim::mpi::Communicator* c = nullptr;
-  MPISIM_TRY(check_probe(comm, source, tag, "MPI_Improbe", c));
+  MPISIM_TRY(check_probe(runtime, comm, source, tag, "MPI_Improbe", c));
   if (source == MPI_PROC_NULL) {
     *flag = 1;
     *message = MPI_MESSAGE_NO_PROC;
@@ -71,16 +74,17 @@ extern "C" int PMPI_Improbe(int source, int tag, MPI_Comm comm, int* flag, MPI_M
   mpisim::mpi::MessagePtr found = scope.rank().improbe(*c, source, tag);
   *flag = found != nullptr;
   if (found)
-    give_message(scope.runtime(), found, message, status);
+    give_message(runtime, found, message, status);
   return MPI_SUCCESS;
 }
 
 extern "C" int PMPI_Mrecv(void* buf, int count, MPI_Datatype type, MPI_Message* message, MPI_Status* status)
 {
   ApiScope scope;
+  Runtime& runtime = scope.runtime();
   mpisim::mpi::MessagePtr claimed;
   mpisim::mpi::DatatypePtr t;
-  MPISIM_TRY(take(scope.runtime(), count, type, message, "MPI_Mrecv", claimed, t));
+  MPISIM_TRY(take(runtime, count, type, message, "MPI_Mrecv", claimed, t));
   if (claimed == nullptr) {
     fill_empty_status(status);
     return MPI_SUCCESS;
@@ -89,7 +93,7 @@ extern "C" int PMPI_Mrecv(void* buf, int count, MPI_Datatype type, MPI_Message* 
   const mpisim::mpi::Status result = scope.rank().wait(*request);
   fill_status(status, result);
   if (result.truncated)
-    return raise_error(MPI_COMM_WORLD, MPI_ERR_TRUNCATE, "MPI_Mrecv",
+    return raise_error(runtime, MPI_COMM_WORLD, MPI_ERR_TRUNCATE, "MPI_Mrecv",
                        "message of " + std::to_string(static_cast<long long>(result.bytes)) +
                            " bytes is larger than the receive buffer");
   return MPI_SUCCESS;

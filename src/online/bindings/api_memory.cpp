@@ -29,11 +29,13 @@ extern "C" MPI_Aint PMPI_Aint_diff(MPI_Aint addr1, MPI_Aint addr2)
 
 extern "C" int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void* baseptr)
 {
-  MPISIM_CHECK(size >= 0, MPI_COMM_WORLD, MPI_ERR_ARG, "negative size " + std::to_string(size));
-  MPISIM_CHECK(info == MPI_INFO_NULL || Runtime::get().process_objects().info(info) != nullptr, MPI_COMM_WORLD,
+  Runtime& runtime = Runtime::get();
+  MPISIM_CHECK(runtime, size >= 0, MPI_COMM_WORLD, MPI_ERR_ARG, "negative size " + std::to_string(size));
+  MPISIM_CHECK(runtime, info == MPI_INFO_NULL || runtime.process_objects().info(info) != nullptr, MPI_COMM_WORLD,
                MPI_ERR_INFO, "invalid info object " + std::to_string(info));
   void* memory = allocate_memory(size);
-  MPISIM_CHECK(memory != nullptr, MPI_COMM_WORLD, MPI_ERR_NO_MEM, "cannot allocate " + std::to_string(size) + " bytes");
+  MPISIM_CHECK(runtime, memory != nullptr, MPI_COMM_WORLD, MPI_ERR_NO_MEM,
+               "cannot allocate " + std::to_string(size) + " bytes");
   *static_cast<void**>(baseptr) = memory;
   return MPI_SUCCESS;
 }

@@ -38,17 +38,18 @@ struct Exchange {
 };
 
 // The send and receive types are resolved here unless they vary by block (MPI_DATATYPE_NULL: alltoallw).
-int prepare(MPI_Comm comm, MPI_Datatype sendtype, MPI_Datatype recvtype, const char* call, Exchange& out)
+int prepare(Runtime& runtime, MPI_Comm comm, MPI_Datatype sendtype, MPI_Datatype recvtype, const char* call,
+            Exchange& out)
 {
-  MPISIM_TRY(resolve_comm(comm, call, out.comm));
+  MPISIM_TRY(resolve_comm(runtime, comm, call, out.comm));
   if (sendtype != MPI_DATATYPE_NULL || recvtype != MPI_DATATYPE_NULL) {
-    MPISIM_TRY(resolve_type(comm, sendtype, call, out.send_type));
-    MPISIM_TRY(resolve_type(comm, recvtype, call, out.recv_type));
+    MPISIM_TRY(resolve_type(runtime, comm, sendtype, call, out.send_type));
+    MPISIM_TRY(resolve_type(runtime, comm, recvtype, call, out.recv_type));
   }
-  Runtime& runtime = Runtime::get();
   out.topology = runtime.comm_properties().topology(runtime.current_rank(), comm);
   if (out.topology == nullptr)
-    return raise_error(comm, MPI_ERR_TOPOLOGY, call, "communicator " + std::to_string(comm) + " has no topology");
+    return raise_error(runtime, comm, MPI_ERR_TOPOLOGY, call,
+                       "communicator " + std::to_string(comm) + " has no topology");
   const int me = out.comm->local_rank(runtime.current_rank());
   out.sources = topology_sources(*out.topology, me);
   out.destinations = topology_destinations(*out.topology, me);
@@ -97,22 +98,22 @@ std::vector<Block> blocks(const void* buffer, size_t n, const int counts[], cons
 }
 
 // Blocks of their own type at byte displacements (MPI_Neighbor_alltoallw).
-int typed_blocks(MPI_Comm comm, const void* buffer, size_t n, const int counts[], const MPI_Aint displs[],
-                 const MPI_Datatype types[], const char* call, std::vector<Block>& out)
+int typed_blocks(Runtime& runtime, MPI_Comm comm, const void* buffer, size_t n, const int counts[],
+                 const MPI_Aint displs[], const MPI_Datatype types[], const char* call, std::vector<Block>& out)
 {
   for (size_t i = 0; i < n; ++i) {
     mpisim::mpi::DatatypePtr type;
-    MPISIM_TRY(resolve_type(comm, types[i], call, type));
-    MPISIM_TRY(check_count(comm, counts[i], call));
+    MPISIM_TRY(resolve_type(runtime, comm, types[i], call, type));
+    MPISIM_TRY(check_count(runtime, comm, counts[i], call));
     out.push_back({static_cast<std::byte*>(const_cast<void*>(buffer)) + displs[i], counts[i], type});
   }
   return MPI_SUCCESS;
 }
 
-int check_counts(MPI_Comm comm, size_t n, const int counts[], const char* call)
+int check_counts(Runtime& runtime, MPI_Comm comm, size_t n, const int counts[], const char* call)
 {
   for (size_t i = 0; i < n; ++i)
-    MPISIM_TRY(check_count(comm, counts[i], call));
+    MPISIM_TRY(check_count(runtime, comm, counts[i], call));
   return MPI_SUCCESS;
 }
 } // namespace
@@ -121,10 +122,11 @@ extern "C" int PMPI_Neighbor_allgather(const void* sendbuf, int sendcount, MPI_D
                                        int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
   ApiScope scope;
+  Runtime& runtime = scope.runtime();
   Exchange x;
-  MPISIM_TRY(prepare(comm, sendtype, recvtype, "MPI_Neighbor_allgather", x));
-  MPISIM_TRY(check_count(comm, sendcount, "MPI_Neighbor_allgather"));
-  MPISIM_TRY(check_count(comm, recvcount, "MPI_Neighbor_allgather"));
+  MPISIM_TRY(prepare(runtime, comm, sendtype, recvtype, "MPI_Neighbor_allgather", x));
+  MPISIM_TRY(check_count(runtime, comm, sendcount, "MPI_Neighbor_allgather"));
+  MPISIM_TRY(check_count(runtime, comm, recvcount, "MPI_Neighbor_allgather"));
   const std::vector<Block> sends(x.destinations.size(), Block{at(sendbuf, 0, x.send_type), sendcount, nullptr});
   return exchange(scope, x, sends, blocks(recvbuf, x.sources.size(), recvcount, x.recv_type));
 }
@@ -134,10 +136,11 @@ extern "C" int PMPI_Neighbor_allgatherv(const void* sendbuf, int sendcount, MPI_
                                         MPI_Comm comm)
 {
   ApiScope scope;
+  Runtime& runtime = scope.runtime();
   Exchange x;
-  MPISIM_TRY(prepare(comm, sendtype, recvtype, "MPI_Neighbor_allgatherv", x));
-  MPISIM_TRY(check_count(comm, sendcount, "MPI_Neighbor_allgatherv"));
-  MPISIM_TRY(check_counts(comm, x.sources.size(), recvcounts, "MPI_Neighbor_allgatherv"));
+  MPISIM_TRY(prepare(runtime, comm, sendtype, recvtype, "MPI_Neighbor_allgatherv", x));
+  MPISIM_TRY(check_count(runtime, comm, sendcount, "MPI_Neighbor_allgatherv"));
+  MPISIM_TRY(check_counts(runtime, comm, x.sources.size(), recvcounts, "MPI_Neighbor_allgatherv"));
   const std::vector<Block> sends(x.destinations.size(), Block{at(sendbuf, 0, x.send_type), sendcount, nullptr});
   return exchange(scope, x, sends, blocks(recvbuf, x.sources.size(), recvcounts, displs, x.recv_type));
 }
@@ -146,10 +149,11 @@ extern "C" int PMPI_Neighbor_alltoall(const void* sendbuf, int sendcount, MPI_Da
                                       int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
   ApiScope scope;
+  Runtime& runtime = scope.runtime();
   Exchange x;
-  MPISIM_TRY(prepare(comm, sendtype, recvtype, "MPI_Neighbor_alltoall", x));
-  MPISIM_TRY(check_count(comm, sendcount, "MPI_Neighbor_alltoall"));
-  MPISIM_TRY(check_count(comm, recvcount, "MPI_Neighbor_alltoall"));
+  MPISIM_TRY(prepare(runtime, comm, sendtype, recvtype, "MPI_Neighbor_alltoall", x));
+  MPISIM_TRY(check_count(runtime, comm, sendcount, "MPI_Neighbor_alltoall"));
+  MPISIM_TRY(check_count(runtime, comm, recvcount, "MPI_Neighbor_alltoall"));
   return exchange(scope, x, blocks(sendbuf, x.destinations.size(), sendcount, x.send_type),
                   blocks(recvbuf, x.sources.size(), recvcount, x.recv_type));
 }
@@ -159,10 +163,11 @@ extern "C" int PMPI_Neighbor_alltoallv(const void* sendbuf, const int sendcounts
                                        const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
 {
   ApiScope scope;
+  Runtime& runtime = scope.runtime();
   Exchange x;
-  MPISIM_TRY(prepare(comm, sendtype, recvtype, "MPI_Neighbor_alltoallv", x));
-  MPISIM_TRY(check_counts(comm, x.destinations.size(), sendcounts, "MPI_Neighbor_alltoallv"));
-  MPISIM_TRY(check_counts(comm, x.sources.size(), recvcounts, "MPI_Neighbor_alltoallv"));
+  MPISIM_TRY(prepare(runtime, comm, sendtype, recvtype, "MPI_Neighbor_alltoallv", x));
+  MPISIM_TRY(check_counts(runtime, comm, x.destinations.size(), sendcounts, "MPI_Neighbor_alltoallv"));
+  MPISIM_TRY(check_counts(runtime, comm, x.sources.size(), recvcounts, "MPI_Neighbor_alltoallv"));
   return exchange(scope, x, blocks(sendbuf, x.destinations.size(), sendcounts, sdispls, x.send_type),
                   blocks(recvbuf, x.sources.size(), recvcounts, rdispls, x.recv_type));
 }
@@ -172,13 +177,14 @@ extern "C" int PMPI_Neighbor_alltoallw(const void* sendbuf, const int sendcounts
                                        const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
 {
   ApiScope scope;
+  Runtime& runtime = scope.runtime();
   Exchange x;
-  MPISIM_TRY(prepare(comm, MPI_DATATYPE_NULL, MPI_DATATYPE_NULL, "MPI_Neighbor_alltoallw", x));
+  MPISIM_TRY(prepare(runtime, comm, MPI_DATATYPE_NULL, MPI_DATATYPE_NULL, "MPI_Neighbor_alltoallw", x));
   std::vector<Block> sends, receives;
-  MPISIM_TRY(typed_blocks(comm, sendbuf, x.destinations.size(), sendcounts, sdispls, sendtypes,
+  MPISIM_TRY(typed_blocks(runtime, comm, sendbuf, x.destinations.size(), sendcounts, sdispls, sendtypes,
                           "MPI_Neighbor_alltoallw", sends));
-  MPISIM_TRY(typed_blocks(comm, recvbuf, x.sources.size(), recvcounts, rdispls, recvtypes, "MPI_Neighbor_alltoallw",
-                          receives));
+  MPISIM_TRY(typed_blocks(runtime, comm, recvbuf, x.sources.size(), recvcounts, rdispls, recvtypes,
+                          "MPI_Neighbor_alltoallw", receives));
   return exchange(scope, x, sends, receives);
 }
 

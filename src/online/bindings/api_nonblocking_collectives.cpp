@@ -12,87 +12,92 @@ template <typename Prepare> int start(MPI_Request* request, Prepare&& prepare, c
 {
   ApiScope scope(call); // named after the MPI function calling this helper
   PreparedOut prepared(PreparedOut::Place::Heap);
-  MPISIM_TRY(prepare(prepared));
+  MPISIM_TRY(prepare(scope.runtime(), prepared));
   return start_nonblocking(scope, prepared.shared(), request);
 }
 } // namespace
 
 extern "C" int PMPI_Ibarrier(MPI_Comm comm, MPI_Request* request)
 {
-  return start(request, [&](PreparedOut& p) { return prepare_barrier(comm, "MPI_Ibarrier", p); });
+  return start(request,
+               [&](Runtime& runtime, PreparedOut& p) { return prepare_barrier(runtime, comm, "MPI_Ibarrier", p); });
 }
 
 extern "C" int PMPI_Ibcast(void* buffer, int count, MPI_Datatype type, int root, MPI_Comm comm, MPI_Request* request)
 {
-  return start(request,
-               [&](PreparedOut& p) { return prepare_bcast(buffer, count, type, root, comm, "MPI_Ibcast", p); });
+  return start(request, [&](Runtime& runtime, PreparedOut& p) {
+    return prepare_bcast(runtime, buffer, count, type, root, comm, "MPI_Ibcast", p);
+  });
 }
 
 extern "C" int PMPI_Ireduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, int root,
                             MPI_Comm comm, MPI_Request* request)
 {
-  return start(request, [&](PreparedOut& p) {
-    return prepare_reduction(Collective::Reduce, sendbuf, recvbuf, count, type, op, root, comm, "MPI_Ireduce", p);
+  return start(request, [&](Runtime& runtime, PreparedOut& p) {
+    return prepare_reduction(runtime, Collective::Reduce, sendbuf, recvbuf, count, type, op, root, comm, "MPI_Ireduce",
+                             p);
   });
 }
 
 extern "C" int PMPI_Iallreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
                                MPI_Comm comm, MPI_Request* request)
 {
-  return start(request, [&](PreparedOut& p) {
-    return prepare_reduction(Collective::Allreduce, sendbuf, recvbuf, count, type, op, -1, comm, "MPI_Iallreduce", p);
+  return start(request, [&](Runtime& runtime, PreparedOut& p) {
+    return prepare_reduction(runtime, Collective::Allreduce, sendbuf, recvbuf, count, type, op, -1, comm,
+                             "MPI_Iallreduce", p);
   });
 }
 
 extern "C" int PMPI_Iscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
                           MPI_Request* request)
 {
-  return start(request, [&](PreparedOut& p) {
-    return prepare_reduction(Collective::Scan, sendbuf, recvbuf, count, type, op, -1, comm, "MPI_Iscan", p);
+  return start(request, [&](Runtime& runtime, PreparedOut& p) {
+    return prepare_reduction(runtime, Collective::Scan, sendbuf, recvbuf, count, type, op, -1, comm, "MPI_Iscan", p);
   });
 }
 
 extern "C" int PMPI_Iexscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
                             MPI_Request* request)
 {
-  return start(request, [&](PreparedOut& p) {
-    return prepare_reduction(Collective::Exscan, sendbuf, recvbuf, count, type, op, -1, comm, "MPI_Iexscan", p);
+  return start(request, [&](Runtime& runtime, PreparedOut& p) {
+    return prepare_reduction(runtime, Collective::Exscan, sendbuf, recvbuf, count, type, op, -1, comm, "MPI_Iexscan",
+                             p);
   });
 }
 
 extern "C" int PMPI_Igather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                             MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request)
 {
-  return start(request, [&](PreparedOut& p) {
-    return prepare_gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, nullptr, nullptr, recvtype, root, comm,
-                          "MPI_Igather", p);
+  return start(request, [&](Runtime& runtime, PreparedOut& p) {
+    return prepare_gather(runtime, sendbuf, sendcount, sendtype, recvbuf, recvcount, nullptr, nullptr, recvtype, root,
+                          comm, "MPI_Igather", p);
   });
 }
 
 extern "C" int PMPI_Iallgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                                MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request)
 {
-  return start(request, [&](PreparedOut& p) {
-    return prepare_gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, nullptr, nullptr, recvtype, -1, comm,
-                          "MPI_Iallgather", p);
+  return start(request, [&](Runtime& runtime, PreparedOut& p) {
+    return prepare_gather(runtime, sendbuf, sendcount, sendtype, recvbuf, recvcount, nullptr, nullptr, recvtype, -1,
+                          comm, "MPI_Iallgather", p);
   });
 }
 
 extern "C" int PMPI_Iscatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                              MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request)
 {
-  return start(request, [&](PreparedOut& p) {
-    return prepare_scatter(sendbuf, sendcount, nullptr, nullptr, sendtype, recvbuf, recvcount, recvtype, root, comm,
-                           "MPI_Iscatter", p);
+  return start(request, [&](Runtime& runtime, PreparedOut& p) {
+    return prepare_scatter(runtime, sendbuf, sendcount, nullptr, nullptr, sendtype, recvbuf, recvcount, recvtype, root,
+                           comm, "MPI_Iscatter", p);
   });
 }
 
 extern "C" int PMPI_Ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                               MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request)
 {
-  return start(request, [&](PreparedOut& p) {
-    return prepare_alltoall(sendbuf, sendcount, nullptr, nullptr, sendtype, recvbuf, recvcount, nullptr, nullptr,
-                            recvtype, comm, "MPI_Ialltoall", p);
+  return start(request, [&](Runtime& runtime, PreparedOut& p) {
+    return prepare_alltoall(runtime, sendbuf, sendcount, nullptr, nullptr, sendtype, recvbuf, recvcount, nullptr,
+                            nullptr, recvtype, comm, "MPI_Ialltoall", p);
   });
 }
 
@@ -100,8 +105,8 @@ extern "C" int PMPI_Igatherv(const void* sendbuf, int sendcount, MPI_Datatype se
                              const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm,
                              MPI_Request* request)
 {
-  return start(request, [&](PreparedOut& p) {
-    return prepare_gather(sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts, displs, recvtype, root, comm,
+  return start(request, [&](Runtime& runtime, PreparedOut& p) {
+    return prepare_gather(runtime, sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts, displs, recvtype, root, comm,
                           "MPI_Igatherv", p);
   });
 }
@@ -110,8 +115,8 @@ extern "C" int PMPI_Iallgatherv(const void* sendbuf, int sendcount, MPI_Datatype
                                 const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
                                 MPI_Request* request)
 {
-  return start(request, [&](PreparedOut& p) {
-    return prepare_gather(sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts, displs, recvtype, -1, comm,
+  return start(request, [&](Runtime& runtime, PreparedOut& p) {
+    return prepare_gather(runtime, sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts, displs, recvtype, -1, comm,
                           "MPI_Iallgatherv", p);
   });
 }
@@ -120,8 +125,8 @@ extern "C" int PMPI_Iscatterv(const void* sendbuf, const int sendcounts[], const
                               void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
                               MPI_Request* request)
 {
-  return start(request, [&](PreparedOut& p) {
-    return prepare_scatter(sendbuf, 0, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm,
+  return start(request, [&](Runtime& runtime, PreparedOut& p) {
+    return prepare_scatter(runtime, sendbuf, 0, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm,
                            "MPI_Iscatterv", p);
   });
 }
@@ -130,9 +135,9 @@ extern "C" int PMPI_Ialltoallv(const void* sendbuf, const int sendcounts[], cons
                                void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
                                MPI_Comm comm, MPI_Request* request)
 {
-  return start(request, [&](PreparedOut& p) {
-    return prepare_alltoall(sendbuf, 0, sendcounts, sdispls, sendtype, recvbuf, 0, recvcounts, rdispls, recvtype, comm,
-                            "MPI_Ialltoallv", p);
+  return start(request, [&](Runtime& runtime, PreparedOut& p) {
+    return prepare_alltoall(runtime, sendbuf, 0, sendcounts, sdispls, sendtype, recvbuf, 0, recvcounts, rdispls,
+                            recvtype, comm, "MPI_Ialltoallv", p);
   });
 }
 
@@ -140,28 +145,30 @@ extern "C" int PMPI_Ialltoallw(const void* sendbuf, const int sendcounts[], cons
                                const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
                                const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request* request)
 {
-  return start(request, [&](PreparedOut& p) {
-    return prepare_alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm,
-                             "MPI_Ialltoallw", p);
+  return start(request, [&](Runtime& runtime, PreparedOut& p) {
+    return prepare_alltoallw(runtime, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes,
+                             comm, "MPI_Ialltoallw", p);
   });
 }
 
 extern "C" int PMPI_Ireduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype type,
                                     MPI_Op op, MPI_Comm comm, MPI_Request* request)
 {
-  return start(request, [&](PreparedOut& p) {
-    return prepare_reduce_scatter(sendbuf, recvbuf, recvcounts, type, op, comm, "MPI_Ireduce_scatter", p);
+  return start(request, [&](Runtime& runtime, PreparedOut& p) {
+    return prepare_reduce_scatter(runtime, sendbuf, recvbuf, recvcounts, type, op, comm, "MPI_Ireduce_scatter", p);
   });
 }
 
 extern "C" int PMPI_Ireduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype type,
                                           MPI_Op op, MPI_Comm comm, MPI_Request* request)
 {
+  Runtime& runtime = Runtime::get();
   const mpisim::mpi::Communicator* c = nullptr;
-  MPISIM_TRY(resolve_comm(comm, "MPI_Comm_size", c)); // the error names the call it was raised in before
-  std::vector<int> recvcounts(c->size(), recvcount);  // read while preparing: need not outlive the call
-  return start(request, [&](PreparedOut& p) {
-    return prepare_reduce_scatter(sendbuf, recvbuf, recvcounts.data(), type, op, comm, "MPI_Ireduce_scatter_block", p);
+  MPISIM_TRY(resolve_comm(runtime, comm, "MPI_Comm_size", c)); // the error names the call it was raised in before
+  std::vector<int> recvcounts(c->size(), recvcount);           // read while preparing: need not outlive the call
+  return start(request, [&](Runtime& runtime, PreparedOut& p) {
+    return prepare_reduce_scatter(runtime, sendbuf, recvbuf, recvcounts.data(), type, op, comm,
+                                  "MPI_Ireduce_scatter_block", p);
   });
 }
 

@@ -17,12 +17,13 @@ namespace {
 
 // Checks the buffer window [position, position + bytes) of a buffer of `capacity` bytes.
 template <typename Position>
-int check_window(MPI_Comm comm, const Position* position, Position capacity, size_t bytes, const char* call)
+int check_window(Runtime& runtime, MPI_Comm comm, const Position* position, Position capacity, size_t bytes,
+                 const char* call)
 {
   if (position == nullptr || *position < 0 || capacity < 0)
-    return raise_error(comm, MPI_ERR_ARG, call, "invalid position or buffer size");
+    return raise_error(runtime, comm, MPI_ERR_ARG, call, "invalid position or buffer size");
   if (static_cast<size_t>(*position) + bytes > static_cast<size_t>(capacity))
-    return raise_error(comm, MPI_ERR_TRUNCATE, call,
+    return raise_error(runtime, comm, MPI_ERR_TRUNCATE, call,
                        std::to_string(bytes) + " bytes at position " + std::to_string(*position) +
                            " do not fit in a buffer of " + std::to_string(capacity));
   return MPI_SUCCESS;
@@ -72,15 +73,15 @@ bool external32_supported(Element element)
   }
 }
 
-int check_external32(const char* datarep, const Datatype& type, const char* call)
+int check_external32(Runtime& runtime, const char* datarep, const Datatype& type, const char* call)
 {
   if (datarep == nullptr || std::strcmp(datarep, "external32") != 0)
-    return raise_error(MPI_COMM_WORLD, MPI_ERR_UNSUPPORTED_DATAREP, call,
+    return raise_error(runtime, MPI_COMM_WORLD, MPI_ERR_UNSUPPORTED_DATAREP, call,
                        std::string("data representation '") + (datarep ? datarep : "(null)") +
                            "' (only \"external32\" is defined)");
   for (const Datatype::Run& run : type.signature())
     if (not external32_supported(run.element))
-      return raise_error(MPI_COMM_WORLD, MPI_ERR_TYPE, call,
+      return raise_error(runtime, MPI_COMM_WORLD, MPI_ERR_TYPE, call,
                          std::string(mpisim::mpi::element_name(run.element)) +
                              " has another size in external32 than on this machine: not supported by mpisim");
   return MPI_SUCCESS;
@@ -107,13 +108,14 @@ void swap_to_big_endian(std::byte* data, size_t count, const Datatype& type)
 extern "C" int PMPI_Pack(const void* inbuf, int incount, MPI_Datatype type, void* outbuf, int outsize, int* position,
                          MPI_Comm comm)
 {
+  Runtime& runtime = Runtime::get();
   const mpisim::mpi::Communicator* c = nullptr;
   DatatypePtr t;
-  MPISIM_TRY(resolve_comm(comm, "MPI_Pack", c));
-  MPISIM_TRY(resolve_type(comm, type, "MPI_Pack", t));
-  MPISIM_TRY(check_count(comm, incount, "MPI_Pack"));
+  MPISIM_TRY(resolve_comm(runtime, comm, "MPI_Pack", c));
+  MPISIM_TRY(resolve_type(runtime, comm, type, "MPI_Pack", t));
+  MPISIM_TRY(check_count(runtime, comm, incount, "MPI_Pack"));
   const size_t bytes = t->packed_size(incount);
-  MPISIM_TRY(check_window(comm, position, outsize, bytes, "MPI_Pack"));
+  MPISIM_TRY(check_window(runtime, comm, position, outsize, bytes, "MPI_Pack"));
   t->pack(inbuf, incount, static_cast<std::byte*>(outbuf) + *position);
   *position += static_cast<int>(bytes);
   return MPI_SUCCESS;
@@ -122,13 +124,14 @@ extern "C" int PMPI_Pack(const void* inbuf, int incount, MPI_Datatype type, void
 extern "C" int PMPI_Unpack(const void* inbuf, int insize, int* position, void* outbuf, int outcount, MPI_Datatype type,
                            MPI_Comm comm)
 {
+  Runtime& runtime = Runtime::get();
   const mpisim::mpi::Communicator* c = nullptr;
   DatatypePtr t;
-  MPISIM_TRY(resolve_comm(comm, "MPI_Unpack", c));
-  MPISIM_TRY(resolve_type(comm, type, "MPI_Unpack", t));
-  MPISIM_TRY(check_count(comm, outcount, "MPI_Unpack"));
+  MPISIM_TRY(resolve_comm(runtime, comm, "MPI_Unpack", c));
+  MPISIM_TRY(resolve_type(runtime, comm, type, "MPI_Unpack", t));
+  MPISIM_TRY(check_count(runtime, comm, outcount, "MPI_Unpack"));
   const size_t bytes = t->packed_size(outcount);
-  MPISIM_TRY(check_window(comm, position, insize, bytes, "MPI_Unpack"));
+  MPISIM_TRY(check_window(runtime, comm, position, insize, bytes, "MPI_Unpack"));
   t->unpack(static_cast<const std::byte*>(inbuf) + *position, outcount, outbuf);
   *position += static_cast<int>(bytes);
   return MPI_SUCCESS;
@@ -136,13 +139,14 @@ extern "C" int PMPI_Unpack(const void* inbuf, int insize, int* position, void* o
 
 extern "C" int PMPI_Pack_size(int incount, MPI_Datatype type, MPI_Comm comm, int* size)
 {
+  Runtime& runtime = Runtime::get();
   const mpisim::mpi::Communicator* c = nullptr;
   DatatypePtr t;
-  MPISIM_TRY(resolve_comm(comm, "MPI_Pack_size", c));
-  MPISIM_TRY(resolve_type(comm, type, "MPI_Pack_size", t));
-  MPISIM_TRY(check_count(comm, incount, "MPI_Pack_size"));
+  MPISIM_TRY(resolve_comm(runtime, comm, "MPI_Pack_size", c));
+  MPISIM_TRY(resolve_type(runtime, comm, type, "MPI_Pack_size", t));
+  MPISIM_TRY(check_count(runtime, comm, incount, "MPI_Pack_size"));
   const size_t bytes = t->packed_size(incount);
-  MPISIM_CHECK(bytes <= INT_MAX, comm, MPI_ERR_ARG, std::to_string(bytes) + " bytes do not fit in an int");
+  MPISIM_CHECK(runtime, bytes <= INT_MAX, comm, MPI_ERR_ARG, std::to_string(bytes) + " bytes do not fit in an int");
   *size = static_cast<int>(bytes);
   return MPI_SUCCESS;
 }
@@ -150,12 +154,13 @@ extern "C" int PMPI_Pack_size(int incount, MPI_Datatype type, MPI_Comm comm, int
 extern "C" int PMPI_Pack_external(const char datarep[], const void* inbuf, int incount, MPI_Datatype type, void* outbuf,
                                   MPI_Aint outsize, MPI_Aint* position)
 {
+  Runtime& runtime = Runtime::get();
   DatatypePtr t;
-  MPISIM_TRY(resolve_type(MPI_COMM_WORLD, type, "MPI_Pack_external", t));
-  MPISIM_TRY(check_count(MPI_COMM_WORLD, incount, "MPI_Pack_external"));
-  MPISIM_TRY(check_external32(datarep, *t, "MPI_Pack_external"));
+  MPISIM_TRY(resolve_type(runtime, MPI_COMM_WORLD, type, "MPI_Pack_external", t));
+  MPISIM_TRY(check_count(runtime, MPI_COMM_WORLD, incount, "MPI_Pack_external"));
+  MPISIM_TRY(check_external32(runtime, datarep, *t, "MPI_Pack_external"));
   const size_t bytes = t->packed_size(incount);
-  MPISIM_TRY(check_window(MPI_COMM_WORLD, position, outsize, bytes, "MPI_Pack_external"));
+  MPISIM_TRY(check_window(runtime, MPI_COMM_WORLD, position, outsize, bytes, "MPI_Pack_external"));
   std::byte* out = static_cast<std::byte*>(outbuf) + *position;
   t->pack(inbuf, incount, out);
   swap_to_big_endian(out, incount, *t);
@@ -166,12 +171,13 @@ extern "C" int PMPI_Pack_external(const char datarep[], const void* inbuf, int i
 extern "C" int PMPI_Unpack_external(const char datarep[], const void* inbuf, MPI_Aint insize, MPI_Aint* position,
                                     void* outbuf, int outcount, MPI_Datatype type)
 {
+  Runtime& runtime = Runtime::get();
   DatatypePtr t;
-  MPISIM_TRY(resolve_type(MPI_COMM_WORLD, type, "MPI_Unpack_external", t));
-  MPISIM_TRY(check_count(MPI_COMM_WORLD, outcount, "MPI_Unpack_external"));
-  MPISIM_TRY(check_external32(datarep, *t, "MPI_Unpack_external"));
+  MPISIM_TRY(resolve_type(runtime, MPI_COMM_WORLD, type, "MPI_Unpack_external", t));
+  MPISIM_TRY(check_count(runtime, MPI_COMM_WORLD, outcount, "MPI_Unpack_external"));
+  MPISIM_TRY(check_external32(runtime, datarep, *t, "MPI_Unpack_external"));
   const size_t bytes = t->packed_size(outcount);
-  MPISIM_TRY(check_window(MPI_COMM_WORLD, position, insize, bytes, "MPI_Unpack_external"));
+  MPISIM_TRY(check_window(runtime, MPI_COMM_WORLD, position, insize, bytes, "MPI_Unpack_external"));
   const auto* in = static_cast<const std::byte*>(inbuf) + *position;
   std::vector<std::byte> native(in, in + bytes);
   swap_to_big_endian(native.data(), outcount, *t);
@@ -182,10 +188,11 @@ extern "C" int PMPI_Unpack_external(const char datarep[], const void* inbuf, MPI
 
 extern "C" int PMPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype type, MPI_Aint* size)
 {
+  Runtime& runtime = Runtime::get();
   DatatypePtr t;
-  MPISIM_TRY(resolve_type(MPI_COMM_WORLD, type, "MPI_Pack_external_size", t));
-  MPISIM_TRY(check_count(MPI_COMM_WORLD, incount, "MPI_Pack_external_size"));
-  MPISIM_TRY(check_external32(datarep, *t, "MPI_Pack_external_size"));
+  MPISIM_TRY(resolve_type(runtime, MPI_COMM_WORLD, type, "MPI_Pack_external_size", t));
+  MPISIM_TRY(check_count(runtime, MPI_COMM_WORLD, incount, "MPI_Pack_external_size"));
+  MPISIM_TRY(check_external32(runtime, datarep, *t, "MPI_Pack_external_size"));
   *size = static_cast<MPI_Aint>(t->packed_size(incount));
   return MPI_SUCCESS;
 }

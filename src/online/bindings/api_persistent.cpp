@@ -24,13 +24,14 @@ int send_init(const void* buf, int count, MPI_Datatype type, int dest, int tag, 
               SendCall kind, const char* call)
 {
   ApiScope scope(call);
+  Runtime& runtime = scope.runtime();
   MessageArguments args;
-  MPISIM_TRY(check_send(comm, count, type, dest, tag, call, args));
+  MPISIM_TRY(check_send(runtime, comm, count, type, dest, tag, call, args));
   rebase_bottom(buf, count, args);
   return create(
-      scope.runtime(),
-      [=](mpisim::mpi::RequestPtr& out) {
-        return post_send(Runtime::get().rank(), comm, args, buf, count, dest, tag, kind, call, out);
+      runtime,
+      [=, &runtime](mpisim::mpi::RequestPtr& out) {
+        return post_send(runtime, runtime.rank(), comm, args, buf, count, dest, tag, kind, call, out);
       },
       request);
 }
@@ -39,10 +40,10 @@ int start(Runtime& runtime, MPI_Request* request, const char* call)
 {
   RequestEntry* entry = *request == MPI_REQUEST_NULL ? nullptr : runtime.requests().find(*request);
   if (entry == nullptr || not entry->persistent)
-    return raise_error(MPI_COMM_WORLD, MPI_ERR_REQUEST, call,
+    return raise_error(runtime, MPI_COMM_WORLD, MPI_ERR_REQUEST, call,
                        "request " + std::to_string(*request) + " is not a persistent request");
   if (entry->active)
-    return raise_error(MPI_COMM_WORLD, MPI_ERR_REQUEST, call,
+    return raise_error(runtime, MPI_COMM_WORLD, MPI_ERR_REQUEST, call,
                        "request " + std::to_string(*request) + " is already active (complete it first)");
   mpisim::mpi::RequestPtr posted;
   MPISIM_TRY(entry->start(posted));
@@ -81,15 +82,16 @@ extern "C" int PMPI_Recv_init(void* buf, int count, MPI_Datatype type, int sourc
                               MPI_Request* request)
 {
   ApiScope scope;
+  Runtime& runtime = scope.runtime();
   MessageArguments args;
-  MPISIM_TRY(check_receive(comm, count, type, source, tag, "MPI_Recv_init", args));
+  MPISIM_TRY(check_receive(runtime, comm, count, type, source, tag, "MPI_Recv_init", args));
   rebase_bottom(buf, count, args);
   return create(
-      scope.runtime(),
-      [=](mpisim::mpi::RequestPtr& out) {
+      runtime,
+      [=, &runtime](mpisim::mpi::RequestPtr& out) {
         out = nullptr;
         if (source != MPI_PROC_NULL)
-          out = Runtime::get().rank().irecv(*args.comm, source, tag, buf, static_cast<size_t>(count), args.type);
+          out = runtime.rank().irecv(*args.comm, source, tag, buf, static_cast<size_t>(count), args.type);
         return MPI_SUCCESS;
       },
       request);
@@ -104,9 +106,10 @@ extern "C" int PMPI_Start(MPI_Request* request)
 extern "C" int PMPI_Startall(int count, MPI_Request requests[])
 {
   ApiScope scope;
-  MPISIM_CHECK(count >= 0, MPI_COMM_WORLD, MPI_ERR_COUNT, "negative count " + std::to_string(count));
+  Runtime& runtime = scope.runtime();
+  MPISIM_CHECK(runtime, count >= 0, MPI_COMM_WORLD, MPI_ERR_COUNT, "negative count " + std::to_string(count));
   for (int i = 0; i < count; ++i)
-    MPISIM_TRY(start(scope.runtime(), &requests[i], "MPI_Startall"));
+    MPISIM_TRY(start(runtime, &requests[i], "MPI_Startall"));
   return MPI_SUCCESS;
 }
 

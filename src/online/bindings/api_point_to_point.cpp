@@ -14,13 +14,13 @@ using mpisim::mpi::DatatypePtr;
 namespace {
 
 // Standard, ready and synchronous blocking sends (MPI_Bsend is in api_buffered.cpp).
-int blocking_send(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, const char* call,
-                  mpisim::mpi::SendMode mode = mpisim::mpi::SendMode::Standard)
+int blocking_send(Runtime& runtime, const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+                  const char* call, mpisim::mpi::SendMode mode = mpisim::mpi::SendMode::Standard)
 {
-  return failure_aware(comm, call, [&]() -> int {
-    ApiScope scope(call);
+  return failure_aware(runtime, comm, call, [&]() -> int {
+    ApiScope scope(runtime, call);
     MessageArguments args;
-    MPISIM_TRY(check_send(comm, count, type, dest, tag, call, args));
+    MPISIM_TRY(check_send(runtime, comm, count, type, dest, tag, call, args));
     rebase_bottom(buf, count, args);
     if (dest == MPI_PROC_NULL)
       return MPI_SUCCESS;
@@ -37,11 +37,11 @@ int blocking_send(const void* buf, int count, MPI_Datatype type, int dest, int t
   });
 }
 
-int truncation_error(MPI_Comm comm, const mpisim::mpi::Status& status, const char* call)
+int truncation_error(Runtime& runtime, MPI_Comm comm, const mpisim::mpi::Status& status, const char* call)
 {
   if (not status.truncated)
     return MPI_SUCCESS;
-  return raise_error(comm, MPI_ERR_TRUNCATE, call,
+  return raise_error(runtime, comm, MPI_ERR_TRUNCATE, call,
                      "message of " + std::to_string(static_cast<long long>(status.bytes)) + " bytes from rank " +
                          std::to_string(status.source) + " (tag " + std::to_string(status.tag) +
                          ") is larger than the receive buffer");
@@ -59,27 +59,31 @@ void describe_exchange(ApiScope& scope, MPI_Comm comm, int dest, int count, MPI_
 
 extern "C" int PMPI_Send(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm)
 {
-  return blocking_send(buf, count, type, dest, tag, comm, "MPI_Send");
+  Runtime& runtime = Runtime::get();
+  return blocking_send(runtime, buf, count, type, dest, tag, comm, "MPI_Send");
 }
 
 extern "C" int PMPI_Ssend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm)
 {
+  Runtime& runtime = Runtime::get();
   // Returns only once a receive has matched the message, whatever its size (carried as a rendezvous).
-  return blocking_send(buf, count, type, dest, tag, comm, "MPI_Ssend", mpisim::mpi::SendMode::Synchronous);
+  return blocking_send(runtime, buf, count, type, dest, tag, comm, "MPI_Ssend", mpisim::mpi::SendMode::Synchronous);
 }
 
 extern "C" int PMPI_Rsend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm)
 {
-  return blocking_send(buf, count, type, dest, tag, comm, "MPI_Rsend");
+  Runtime& runtime = Runtime::get();
+  return blocking_send(runtime, buf, count, type, dest, tag, comm, "MPI_Rsend");
 }
 
 extern "C" int PMPI_Recv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
                          MPI_Status* status)
 {
-  return failure_aware(comm, "MPI_Recv", [&]() -> int {
-    ApiScope scope("PMPI_Recv");
+  Runtime& runtime = Runtime::get();
+  return failure_aware(runtime, comm, "MPI_Recv", [&]() -> int {
+    ApiScope scope(runtime, "PMPI_Recv");
     MessageArguments args;
-    MPISIM_TRY(check_receive(comm, count, type, source, tag, "MPI_Recv", args));
+    MPISIM_TRY(check_receive(runtime, comm, count, type, source, tag, "MPI_Recv", args));
     rebase_bottom(buf, count, args);
     scope.describe(args.comm, source, static_cast<double>(args.type->packed_size(count)), tag);
     if (source == MPI_PROC_NULL) {
@@ -89,22 +93,22 @@ extern "C" int PMPI_Recv(void* buf, int count, MPI_Datatype type, int source, in
     mpisim::mpi::RequestPtr request = scope.rank().irecv(*args.comm, source, tag, buf, count, args.type);
     const mpisim::mpi::Status result = scope.rank().wait(*request);
     fill_status(status, result);
-    return truncation_error(comm, result, "MPI_Recv");
+    return truncation_error(runtime, comm, result, "MPI_Recv");
   });
 }
 
 namespace {
-int immediate_send(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+int immediate_send(Runtime& runtime, const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
                    MPI_Request* request, SendCall kind, const char* call)
 {
-  return failure_aware(comm, call, [&]() -> int {
-    ApiScope scope(call);
+  return failure_aware(runtime, comm, call, [&]() -> int {
+    ApiScope scope(runtime, call);
     MessageArguments args;
-    MPISIM_TRY(check_send(comm, count, type, dest, tag, call, args));
+    MPISIM_TRY(check_send(runtime, comm, count, type, dest, tag, call, args));
     rebase_bottom(buf, count, args);
     scope.describe(args.comm, dest, static_cast<double>(args.type->packed_size(count)), tag);
     RequestEntry entry;
-    MPISIM_TRY(post_send(scope.rank(), comm, args, buf, count, dest, tag, kind, call, entry.request));
+    MPISIM_TRY(post_send(runtime, scope.rank(), comm, args, buf, count, dest, tag, kind, call, entry.request));
     *request = scope.runtime().requests().add(std::move(entry));
     return MPI_SUCCESS;
   });
@@ -114,36 +118,40 @@ int immediate_send(const void* buf, int count, MPI_Datatype type, int dest, int 
 extern "C" int PMPI_Isend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
                           MPI_Request* request)
 {
-  return immediate_send(buf, count, type, dest, tag, comm, request, SendCall::Standard, "MPI_Isend");
+  Runtime& runtime = Runtime::get();
+  return immediate_send(runtime, buf, count, type, dest, tag, comm, request, SendCall::Standard, "MPI_Isend");
 }
 
 extern "C" int PMPI_Issend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
                            MPI_Request* request)
 {
-  return immediate_send(buf, count, type, dest, tag, comm, request, SendCall::Synchronous, "MPI_Issend");
+  Runtime& runtime = Runtime::get();
+  return immediate_send(runtime, buf, count, type, dest, tag, comm, request, SendCall::Synchronous, "MPI_Issend");
 }
 
 extern "C" int PMPI_Irsend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
                            MPI_Request* request)
 {
-  return immediate_send(buf, count, type, dest, tag, comm, request, SendCall::Ready, "MPI_Irsend");
+  Runtime& runtime = Runtime::get();
+  return immediate_send(runtime, buf, count, type, dest, tag, comm, request, SendCall::Ready, "MPI_Irsend");
 }
 
 extern "C" int PMPI_Ibsend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
                            MPI_Request* request)
 {
-  return immediate_send(buf, count, type, dest, tag, comm, request, SendCall::Buffered, "MPI_Ibsend");
+  Runtime& runtime = Runtime::get();
+  return immediate_send(runtime, buf, count, type, dest, tag, comm, request, SendCall::Buffered, "MPI_Ibsend");
 }
 
 namespace {
 // MPI_Irecv, and the receive of MPI_Sendrecv (whose errors name MPI_Irecv, as they did).
-int immediate_receive(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Request* request,
-                      const char* call = __builtin_FUNCTION())
+int immediate_receive(Runtime& runtime, void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
+                      MPI_Request* request, const char* call = __builtin_FUNCTION())
 {
-  return failure_aware(comm, call, [&]() -> int {
-    ApiScope scope(call);
+  return failure_aware(runtime, comm, call, [&]() -> int {
+    ApiScope scope(runtime, call);
     MessageArguments args;
-    MPISIM_TRY(check_receive(comm, count, type, source, tag, "MPI_Irecv", args));
+    MPISIM_TRY(check_receive(runtime, comm, count, type, source, tag, "MPI_Irecv", args));
     rebase_bottom(buf, count, args);
     scope.describe(args.comm, source, static_cast<double>(args.type->packed_size(count)), tag);
     RequestEntry entry;
@@ -158,22 +166,24 @@ int immediate_receive(void* buf, int count, MPI_Datatype type, int source, int t
 extern "C" int PMPI_Irecv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
                           MPI_Request* request)
 {
-  return immediate_receive(buf, count, type, source, tag, comm, request);
+  Runtime& runtime = Runtime::get();
+  return immediate_receive(runtime, buf, count, type, source, tag, comm, request);
 }
 
 extern "C" int PMPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
                              void* recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
                              MPI_Comm comm, MPI_Status* status)
 {
-  return failure_aware(comm, "MPI_Sendrecv", [&]() -> int {
-    ApiScope scope("PMPI_Sendrecv");
+  Runtime& runtime = Runtime::get();
+  return failure_aware(runtime, comm, "MPI_Sendrecv", [&]() -> int {
+    ApiScope scope(runtime, "PMPI_Sendrecv");
     describe_exchange(scope, comm, dest, sendcount, sendtype, sendtag);
     MPI_Request requests[2];
-    MPISIM_TRY(immediate_receive(recvbuf, recvcount, recvtype, source, recvtag, comm, &requests[0]));
-    MPISIM_TRY(immediate_send(sendbuf, sendcount, sendtype, dest, sendtag, comm, &requests[1], SendCall::Standard,
-                              "MPI_Isend"));
+    MPISIM_TRY(immediate_receive(runtime, recvbuf, recvcount, recvtype, source, recvtag, comm, &requests[0]));
+    MPISIM_TRY(immediate_send(runtime, sendbuf, sendcount, sendtype, dest, sendtag, comm, &requests[1],
+                              SendCall::Standard, "MPI_Isend"));
     MPI_Status statuses[2];
-    const int error = wait_all(2, requests, statuses);
+    const int error = wait_all(runtime, 2, requests, statuses);
     if (status != MPI_STATUS_IGNORE)
       *status = statuses[0];
     return error;
@@ -183,20 +193,22 @@ extern "C" int PMPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype se
 extern "C" int PMPI_Sendrecv_replace(void* buf, int count, MPI_Datatype type, int dest, int sendtag, int source,
                                      int recvtag, MPI_Comm comm, MPI_Status* status)
 {
-  return failure_aware(comm, "MPI_Sendrecv_replace", [&]() -> int {
-    ApiScope scope("PMPI_Sendrecv_replace");
+  Runtime& runtime = Runtime::get();
+  return failure_aware(runtime, comm, "MPI_Sendrecv_replace", [&]() -> int {
+    ApiScope scope(runtime, "PMPI_Sendrecv_replace");
     MessageArguments args;
-    MPISIM_TRY(check_send(comm, count, type, dest == MPI_PROC_NULL ? 0 : dest, sendtag, "MPI_Sendrecv_replace", args));
+    MPISIM_TRY(check_send(runtime, comm, count, type, dest == MPI_PROC_NULL ? 0 : dest, sendtag, "MPI_Sendrecv_replace",
+                          args));
     scope.describe(args.comm, dest, static_cast<double>(args.type->packed_size(count)), sendtag);
     // The outgoing data is packed first, so the receive may overwrite the buffer.
     std::vector<std::byte> outgoing(args.type->packed_size(count));
     args.type->pack(buf, count, outgoing.data());
     MPI_Request requests[2];
-    MPISIM_TRY(immediate_receive(buf, count, type, source, recvtag, comm, &requests[0]));
-    MPISIM_TRY(immediate_send(outgoing.data(), static_cast<int>(outgoing.size()), MPI_BYTE, dest, sendtag, comm,
-                              &requests[1], SendCall::Standard, "MPI_Isend"));
+    MPISIM_TRY(immediate_receive(runtime, buf, count, type, source, recvtag, comm, &requests[0]));
+    MPISIM_TRY(immediate_send(runtime, outgoing.data(), static_cast<int>(outgoing.size()), MPI_BYTE, dest, sendtag,
+                              comm, &requests[1], SendCall::Standard, "MPI_Isend"));
     MPI_Status statuses[2];
-    const int error = wait_all(2, requests, statuses);
+    const int error = wait_all(runtime, 2, requests, statuses);
     if (status != MPI_STATUS_IGNORE)
       *status = statuses[0];
     return error;
@@ -205,12 +217,13 @@ extern "C" int PMPI_Sendrecv_replace(void* buf, int count, MPI_Datatype type, in
 
 extern "C" int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status* status)
 {
-  return failure_aware(comm, "MPI_Probe", [&]() -> int {
-    ApiScope scope("PMPI_Probe");
+  Runtime& runtime = Runtime::get();
+  return failure_aware(runtime, comm, "MPI_Probe", [&]() -> int {
+    ApiScope scope(runtime, "PMPI_Probe");
     const Communicator* c = nullptr;
-    MPISIM_TRY(resolve_comm(comm, "MPI_Probe", c));
-    MPISIM_TRY(check_peer(comm, *c, source, true, "MPI_Probe"));
-    MPISIM_TRY(check_tag(comm, tag, true, "MPI_Probe"));
+    MPISIM_TRY(resolve_comm(runtime, comm, "MPI_Probe", c));
+    MPISIM_TRY(check_peer(runtime, comm, *c, source, true, "MPI_Probe"));
+    MPISIM_TRY(check_tag(runtime, comm, tag, true, "MPI_Probe"));
     if (source == MPI_PROC_NULL) {
       fill_empty_status(status);
       return MPI_SUCCESS;
@@ -222,12 +235,13 @@ extern "C" int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status* status
 
 extern "C" int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int* flag, MPI_Status* status)
 {
-  return failure_aware(comm, "MPI_Iprobe", [&]() -> int {
-    ApiScope scope("PMPI_Iprobe");
+  Runtime& runtime = Runtime::get();
+  return failure_aware(runtime, comm, "MPI_Iprobe", [&]() -> int {
+    ApiScope scope(runtime, "PMPI_Iprobe");
     const Communicator* c = nullptr;
-    MPISIM_TRY(resolve_comm(comm, "MPI_Iprobe", c));
-    MPISIM_TRY(check_peer(comm, *c, source, true, "MPI_Iprobe"));
-    MPISIM_TRY(check_tag(comm, tag, true, "MPI_Iprobe"));
+    MPISIM_TRY(resolve_comm(runtime, comm, "MPI_Iprobe", c));
+    MPISIM_TRY(check_peer(runtime, comm, *c, source, true, "MPI_Iprobe"));
+    MPISIM_TRY(check_tag(runtime, comm, tag, true, "MPI_Iprobe"));
     if (source == MPI_PROC_NULL) {
       *flag = 1;
       fill_empty_status(status);
@@ -243,8 +257,9 @@ extern "C" int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int* flag, MPI_St
 
 extern "C" int PMPI_Get_count(const MPI_Status* status, MPI_Datatype type, int* count)
 {
-  DatatypePtr t = Runtime::get().datatypes().find(type);
-  MPISIM_CHECK(t != nullptr, MPI_COMM_WORLD, MPI_ERR_TYPE, "invalid datatype " + std::to_string(type));
+  Runtime& runtime = Runtime::get();
+  DatatypePtr t = runtime.datatypes().find(type);
+  MPISIM_CHECK(runtime, t != nullptr, MPI_COMM_WORLD, MPI_ERR_TYPE, "invalid datatype " + std::to_string(type));
   if (t->size() == 0)
     *count = 0;
   else if (status->mpisim_bytes % static_cast<long long>(t->size()) != 0)

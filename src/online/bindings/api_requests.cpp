@@ -32,19 +32,19 @@ bool is_complete(const RequestEntry* entry)
   return is_active(entry) && (not entry->request || entry->request->done());
 }
 
-int invalid_request(MPI_Request handle, const char* call)
+int invalid_request(Runtime& runtime, MPI_Request handle, const char* call)
 {
-  return Runtime::get().requests().raise_invalid(handle, MPI_COMM_WORLD, call);
+  return runtime.requests().raise_invalid(runtime, handle, MPI_COMM_WORLD, call);
 }
 
 // Every handle of the array is null or a request of this runtime.
 int check_requests(Runtime& runtime, int count, const MPI_Request requests[], const char* call)
 {
   if (count < 0)
-    return raise_error(MPI_COMM_WORLD, MPI_ERR_COUNT, call, "negative count " + std::to_string(count));
+    return raise_error(runtime, MPI_COMM_WORLD, MPI_ERR_COUNT, call, "negative count " + std::to_string(count));
   for (int i = 0; i < count; ++i)
     if (requests[i] != MPI_REQUEST_NULL && runtime.requests().find(requests[i]) == nullptr)
-      return invalid_request(requests[i], call);
+      return invalid_request(runtime, requests[i], call);
   return MPI_SUCCESS;
 }
 
@@ -101,13 +101,13 @@ int finish(Runtime& runtime, MPI_Request* handle, MPI_Status* status)
   return truncated ? MPI_ERR_TRUNCATE : error;
 }
 
-int raise_failure(int error, const char* call)
+int raise_failure(Runtime& runtime, int error, const char* call)
 {
   if (error == MPI_SUCCESS)
     return error;
   const char* what = error == MPI_ERR_IN_STATUS ? "a request failed (see the statuses' MPI_ERROR)"
                                                 : "a received message was larger than its buffer";
-  return raise_error(MPI_COMM_WORLD, error, call, what);
+  return raise_error(runtime, MPI_COMM_WORLD, error, call, what);
 }
 
 // The simulator's requests of the active handles not complete yet, with their positions in the array.
@@ -180,25 +180,27 @@ int finish_all(Runtime& runtime, int count, MPI_Request requests[], MPI_Status s
 
 extern "C" int PMPI_Wait(MPI_Request* request, MPI_Status* status)
 {
-  return failure_aware(MPI_COMM_NULL, "MPI_Wait", [&]() -> int {
-    ApiScope scope("PMPI_Wait");
+  Runtime& runtime = Runtime::get();
+  return failure_aware(runtime, MPI_COMM_NULL, "MPI_Wait", [&]() -> int {
+    ApiScope scope(runtime, "PMPI_Wait");
     RequestEntry* entry = lookup(scope.runtime(), *request);
     if (entry == nullptr && *request != MPI_REQUEST_NULL)
-      return invalid_request(*request, "MPI_Wait");
+      return invalid_request(runtime, *request, "MPI_Wait");
     if (not is_active(entry)) {
       fill_inactive_status(status);
       return MPI_SUCCESS;
     }
     if (entry->request)
       scope.rank().wait(*entry->request);
-    return raise_failure(finish(scope.runtime(), request, status), "MPI_Wait");
+    return raise_failure(runtime, finish(scope.runtime(), request, status), "MPI_Wait");
   });
 }
 
-int mpisim::online::wait_all(int count, MPI_Request requests[], MPI_Status statuses[], const char* call)
+int mpisim::online::wait_all(Runtime& runtime, int count, MPI_Request requests[], MPI_Status statuses[],
+                             const char* call)
 {
-  return failure_aware(MPI_COMM_NULL, call, [&]() -> int {
-    ApiScope scope(call);
+  return failure_aware(runtime, MPI_COMM_NULL, call, [&]() -> int {
+    ApiScope scope(runtime, call);
     MPISIM_TRY(check_requests(scope.runtime(), count, requests, "MPI_Waitall"));
     std::vector<RequestPtr> pending;
     for (int i = 0; i < count; ++i) {
@@ -207,19 +209,21 @@ int mpisim::online::wait_all(int count, MPI_Request requests[], MPI_Status statu
         pending.push_back(entry->request);
     }
     scope.rank().waitall(pending);
-    return raise_failure(finish_all(scope.runtime(), count, requests, statuses), "MPI_Waitall");
+    return raise_failure(runtime, finish_all(scope.runtime(), count, requests, statuses), "MPI_Waitall");
   });
 }
 
 extern "C" int PMPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[])
 {
-  return wait_all(count, requests, statuses);
+  Runtime& runtime = Runtime::get();
+  return wait_all(runtime, count, requests, statuses);
 }
 
 extern "C" int PMPI_Waitany(int count, MPI_Request requests[], int* index, MPI_Status* status)
 {
-  return failure_aware(MPI_COMM_NULL, "MPI_Waitany", [&]() -> int {
-    ApiScope scope("PMPI_Waitany");
+  Runtime& runtime = Runtime::get();
+  return failure_aware(runtime, MPI_COMM_NULL, "MPI_Waitany", [&]() -> int {
+    ApiScope scope(runtime, "PMPI_Waitany");
     MPISIM_TRY(check_requests(scope.runtime(), count, requests, "MPI_Waitany"));
     *index = MPI_UNDEFINED;
     for (int i = 0; i < count && *index == MPI_UNDEFINED; ++i)
@@ -237,14 +241,15 @@ extern "C" int PMPI_Waitany(int count, MPI_Request requests[], int* index, MPI_S
     } else if (RequestEntry* entry = lookup(scope.runtime(), requests[*index]); entry->request) {
       scope.rank().wait(*entry->request);
     }
-    return raise_failure(finish(scope.runtime(), &requests[*index], status), "MPI_Waitany");
+    return raise_failure(runtime, finish(scope.runtime(), &requests[*index], status), "MPI_Waitany");
   });
 }
 
 extern "C" int PMPI_Waitsome(int incount, MPI_Request requests[], int* outcount, int indices[], MPI_Status statuses[])
 {
-  return failure_aware(MPI_COMM_NULL, "MPI_Waitsome", [&]() -> int {
-    ApiScope scope("PMPI_Waitsome");
+  Runtime& runtime = Runtime::get();
+  return failure_aware(runtime, MPI_COMM_NULL, "MPI_Waitsome", [&]() -> int {
+    ApiScope scope(runtime, "PMPI_Waitsome");
     MPISIM_TRY(check_requests(scope.runtime(), incount, requests, "MPI_Waitsome"));
     if (not any_active(scope.runtime(), incount, requests)) {
       *outcount = MPI_UNDEFINED;
@@ -259,17 +264,19 @@ extern "C" int PMPI_Waitsome(int incount, MPI_Request requests[], int* outcount,
       pending_requests(scope.runtime(), incount, requests, pending, positions);
       scope.rank().waitany(pending);
     }
-    return raise_failure(finish_completed(scope, incount, requests, outcount, indices, statuses), "MPI_Waitsome");
+    return raise_failure(runtime, finish_completed(scope, incount, requests, outcount, indices, statuses),
+                         "MPI_Waitsome");
   });
 }
 
 extern "C" int PMPI_Test(MPI_Request* request, int* flag, MPI_Status* status)
 {
-  return failure_aware(MPI_COMM_NULL, "MPI_Test", [&]() -> int {
-    ApiScope scope("PMPI_Test");
+  Runtime& runtime = Runtime::get();
+  return failure_aware(runtime, MPI_COMM_NULL, "MPI_Test", [&]() -> int {
+    ApiScope scope(runtime, "PMPI_Test");
     RequestEntry* entry = lookup(scope.runtime(), *request);
     if (entry == nullptr && *request != MPI_REQUEST_NULL)
-      return invalid_request(*request, "MPI_Test");
+      return invalid_request(runtime, *request, "MPI_Test");
     if (not is_active(entry)) {
       if (entry != nullptr) // a persistent request not started: a test all the same (a null handle costs nothing)
         scope.rank().test_inactive();
@@ -280,26 +287,28 @@ extern "C" int PMPI_Test(MPI_Request* request, int* flag, MPI_Status* status)
     *flag = not entry->request || scope.rank().test(*entry->request);
     if (not *flag)
       return MPI_SUCCESS;
-    return raise_failure(finish(scope.runtime(), request, status), "MPI_Test");
+    return raise_failure(runtime, finish(scope.runtime(), request, status), "MPI_Test");
   });
 }
 
 extern "C" int PMPI_Testall(int count, MPI_Request requests[], int* flag, MPI_Status statuses[])
 {
-  return failure_aware(MPI_COMM_NULL, "MPI_Testall", [&]() -> int {
-    ApiScope scope("PMPI_Testall");
+  Runtime& runtime = Runtime::get();
+  return failure_aware(runtime, MPI_COMM_NULL, "MPI_Testall", [&]() -> int {
+    ApiScope scope(runtime, "PMPI_Testall");
     MPISIM_TRY(check_requests(scope.runtime(), count, requests, "MPI_Testall"));
     *flag = scope.rank().testall(active_requests(scope.runtime(), count, requests));
     if (not *flag)
       return MPI_SUCCESS;
-    return raise_failure(finish_all(scope.runtime(), count, requests, statuses), "MPI_Testall");
+    return raise_failure(runtime, finish_all(scope.runtime(), count, requests, statuses), "MPI_Testall");
   });
 }
 
 extern "C" int PMPI_Testany(int count, MPI_Request requests[], int* index, int* flag, MPI_Status* status)
 {
-  return failure_aware(MPI_COMM_NULL, "MPI_Testany", [&]() -> int {
-    ApiScope scope("PMPI_Testany");
+  Runtime& runtime = Runtime::get();
+  return failure_aware(runtime, MPI_COMM_NULL, "MPI_Testany", [&]() -> int {
+    ApiScope scope(runtime, "PMPI_Testany");
     MPISIM_TRY(check_requests(scope.runtime(), count, requests, "MPI_Testany"));
     *index = MPI_UNDEFINED;
     *flag = 0;
@@ -329,30 +338,33 @@ extern "C" int PMPI_Testany(int count, MPI_Request requests[], int* index, int* 
       *index = positions[*done];
     }
     *flag = 1;
-    return raise_failure(finish(scope.runtime(), &requests[*index], status), "MPI_Testany");
+    return raise_failure(runtime, finish(scope.runtime(), &requests[*index], status), "MPI_Testany");
   });
 }
 
 extern "C" int PMPI_Testsome(int incount, MPI_Request requests[], int* outcount, int indices[], MPI_Status statuses[])
 {
-  return failure_aware(MPI_COMM_NULL, "MPI_Testsome", [&]() -> int {
-    ApiScope scope("PMPI_Testsome");
+  Runtime& runtime = Runtime::get();
+  return failure_aware(runtime, MPI_COMM_NULL, "MPI_Testsome", [&]() -> int {
+    ApiScope scope(runtime, "PMPI_Testsome");
     MPISIM_TRY(check_requests(scope.runtime(), incount, requests, "MPI_Testsome"));
     if (not any_active(scope.runtime(), incount, requests)) {
       *outcount = MPI_UNDEFINED;
       return MPI_SUCCESS;
     }
     scope.rank().testsome(active_requests(scope.runtime(), incount, requests));
-    return raise_failure(finish_completed(scope, incount, requests, outcount, indices, statuses), "MPI_Testsome");
+    return raise_failure(runtime, finish_completed(scope, incount, requests, outcount, indices, statuses),
+                         "MPI_Testsome");
   });
 }
 
 extern "C" int PMPI_Request_get_status(MPI_Request request, int* flag, MPI_Status* status)
 {
   ApiScope scope;
-  RequestEntry* entry = lookup(scope.runtime(), request);
+  Runtime& runtime = scope.runtime();
+  RequestEntry* entry = lookup(runtime, request);
   if (entry == nullptr && request != MPI_REQUEST_NULL)
-    return invalid_request(request, "MPI_Request_get_status");
+    return invalid_request(runtime, request, "MPI_Request_get_status");
   if (not is_active(entry)) {
     *flag = 1;
     fill_inactive_status(status);
@@ -370,7 +382,7 @@ extern "C" int PMPI_Request_free(MPI_Request* request)
 {
   Runtime& runtime = Runtime::get();
   if (lookup(runtime, *request) == nullptr)
-    return invalid_request(*request, "MPI_Request_free");
+    return invalid_request(runtime, *request, "MPI_Request_free");
   // An active operation still completes (the simulator holds its own reference), persistent or not. A generalized
   // request's free callback runs now, complete or not (MPI would wait for MPI_Grequest_complete).
   RequestEntry* entry = lookup(runtime, *request);
@@ -383,15 +395,17 @@ extern "C" int PMPI_Request_free(MPI_Request* request)
 extern "C" int PMPI_Cancel(MPI_Request* request)
 {
   ApiScope scope;
-  RequestEntry* entry = lookup(scope.runtime(), *request);
+  Runtime& runtime = scope.runtime();
+  RequestEntry* entry = lookup(runtime, *request);
   if (entry == nullptr)
-    return invalid_request(*request, "MPI_Cancel");
+    return invalid_request(runtime, *request, "MPI_Cancel");
   if (not is_active(entry) || not entry->request)
     return MPI_SUCCESS; // nothing in progress: a complete request completes normally
   if (entry->cancel)    // a generalized request: the application cancels it, told whether it is complete
     return entry->cancel(entry->request->done());
   if (entry->request->kind() == mpisim::mpi::RequestKind::Collective)
-    return raise_error(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Cancel", "a non-blocking collective cannot be cancelled");
+    return raise_error(runtime, MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Cancel",
+                       "a non-blocking collective cannot be cancelled");
   // Matched already: the operation completes normally, and MPI_Test_cancelled says false.
   scope.rank().cancel(*entry->request);
   return MPI_SUCCESS;

@@ -14,6 +14,8 @@
 #include "mpi/ReduceOp.hpp"
 
 #include <cstring>
+#include <initializer_list>
+#include <iterator>
 #include <stdexcept>
 
 using namespace mpisim::online;
@@ -32,11 +34,11 @@ struct Access {
   bool to_nobody = false; // target MPI_PROC_NULL: nothing happens
 };
 
-int check_type(MPI_Win win, MPI_Datatype handle, const char* call, DatatypePtr& out)
+int check_type(Runtime& runtime, MPI_Win win, MPI_Datatype handle, const char* call, DatatypePtr& out)
 {
-  out = Runtime::get().datatypes().find(handle);
+  out = runtime.datatypes().find(handle);
   if (out == nullptr)
-    return raise_window_error(win, MPI_ERR_TYPE, call, "invalid datatype " + std::to_string(handle));
+    return raise_window_error(runtime, win, MPI_ERR_TYPE, call, "invalid datatype " + std::to_string(handle));
   return MPI_SUCCESS;
 }
 
@@ -56,14 +58,15 @@ bool inside(const WindowPart& target, MPI_Aint disp, int count, const Datatype& 
   return start + first >= 0 && start + last <= target.size;
 }
 
-int check_target(MPI_Win win, const WindowAccess& window, int target_rank, const char* call, bool& to_nobody)
+int check_target(Runtime& runtime, MPI_Win win, const WindowAccess& window, int target_rank, const char* call,
+                 bool& to_nobody)
 {
   const int members = window.channel->size();
   to_nobody = target_rank == MPI_PROC_NULL;
-  MPISIM_WIN_CHECK(to_nobody || (target_rank >= 0 && target_rank < members), win, MPI_ERR_RANK, call,
+  MPISIM_WIN_CHECK(runtime, to_nobody || (target_rank >= 0 && target_rank < members), win, MPI_ERR_RANK, call,
                    "invalid target rank " + std::to_string(target_rank) + " in a window of " + std::to_string(members) +
                        " ranks");
-  MPISIM_WIN_CHECK(to_nobody || window.part->has_access_epoch(target_rank), win, MPI_ERR_RMA_SYNC, call,
+  MPISIM_WIN_CHECK(runtime, to_nobody || window.part->has_access_epoch(target_rank), win, MPI_ERR_RMA_SYNC, call,
                    "no access epoch to rank " + std::to_string(target_rank) +
                        ": the operation must come in a fence epoch, between MPI_Win_start and MPI_Win_complete, or "
                        "under a lock of the target");
@@ -71,60 +74,61 @@ int check_target(MPI_Win win, const WindowAccess& window, int target_rank, const
 }
 
 // The target data: `target_count` elements of `target` inside the target's window, `origin_bytes` in all.
-int check_target_data(MPI_Win win, const Access& access, int target_rank, MPI_Aint target_disp, int target_count,
-                      size_t origin_bytes, const char* call)
+int check_target_data(Runtime& runtime, MPI_Win win, const Access& access, int target_rank, MPI_Aint target_disp,
+                      int target_count, size_t origin_bytes, const char* call)
 {
   const WindowPart& target = access.window.window->parts[static_cast<size_t>(target_rank)];
-  MPISIM_WIN_CHECK(target_disp >= 0 || target.flavor == MPI_WIN_FLAVOR_DYNAMIC, win, MPI_ERR_DISP, call,
+  MPISIM_WIN_CHECK(runtime, target_disp >= 0 || target.flavor == MPI_WIN_FLAVOR_DYNAMIC, win, MPI_ERR_DISP, call,
                    "negative target displacement " + std::to_string(target_disp));
   const size_t target_bytes = access.target_type->packed_size(static_cast<size_t>(target_count));
-  MPISIM_WIN_CHECK(origin_bytes == target_bytes, win, MPI_ERR_TYPE, call,
+  MPISIM_WIN_CHECK(runtime, origin_bytes == target_bytes, win, MPI_ERR_TYPE, call,
                    "the origin's " + std::to_string(origin_bytes) + " bytes do not match the target's " +
                        std::to_string(target_bytes));
-  MPISIM_WIN_CHECK(inside(target, target_disp, target_count, *access.target_type), win, MPI_ERR_RMA_RANGE, call,
-                   target.flavor == MPI_WIN_FLAVOR_DYNAMIC
-                       ? "the target data lies outside every region attached to rank " + std::to_string(target_rank) +
-                             "'s dynamic window"
-                       : "the target data lies outside rank " + std::to_string(target_rank) + "'s window of " +
-                             std::to_string(target.size) + " bytes");
+  MPISIM_WIN_CHECK(
+      runtime, inside(target, target_disp, target_count, *access.target_type), win, MPI_ERR_RMA_RANGE, call,
+      target.flavor == MPI_WIN_FLAVOR_DYNAMIC ? "the target data lies outside every region attached to rank " +
+                                                    std::to_string(target_rank) + "'s dynamic window"
+                                              : "the target data lies outside rank " + std::to_string(target_rank) +
+                                                    "'s window of " + std::to_string(target.size) + " bytes");
   return MPI_SUCCESS;
 }
 
-int check_access(MPI_Win win, int origin_count, MPI_Datatype origin_type, int target_rank, MPI_Aint target_disp,
-                 int target_count, MPI_Datatype target_type, const char* call, Access& out)
+int check_access(Runtime& runtime, MPI_Win win, int origin_count, MPI_Datatype origin_type, int target_rank,
+                 MPI_Aint target_disp, int target_count, MPI_Datatype target_type, const char* call, Access& out)
 {
-  MPISIM_TRY(resolve_window(win, call, out.window));
-  MPISIM_WIN_CHECK(origin_count >= 0 && target_count >= 0, win, MPI_ERR_COUNT, call,
+  MPISIM_TRY(resolve_window(runtime, win, call, out.window));
+  MPISIM_WIN_CHECK(runtime, origin_count >= 0 && target_count >= 0, win, MPI_ERR_COUNT, call,
                    "negative count " + std::to_string(std::min(origin_count, target_count)));
-  MPISIM_TRY(check_type(win, origin_type, call, out.origin_type));
-  MPISIM_TRY(check_type(win, target_type, call, out.target_type));
-  MPISIM_TRY(check_target(win, out.window, target_rank, call, out.to_nobody));
+  MPISIM_TRY(check_type(runtime, win, origin_type, call, out.origin_type));
+  MPISIM_TRY(check_type(runtime, win, target_type, call, out.target_type));
+  MPISIM_TRY(check_target(runtime, win, out.window, target_rank, call, out.to_nobody));
   if (out.to_nobody)
     return MPI_SUCCESS;
-  return check_target_data(win, out, target_rank, target_disp, target_count,
+  return check_target_data(runtime, win, out, target_rank, target_disp, target_count,
                            out.origin_type->packed_size(static_cast<size_t>(origin_count)), call);
 }
 
 // Accumulates combine basic elements of one kind with a predefined operation (MPI-3.1 section 11.3.4); MPI_NO_OP only
 // where the target is read (`fetching`).
-int check_accumulate(MPI_Win win, const DatatypePtr& origin_type, const DatatypePtr& target_type, MPI_Op op,
-                     bool fetching, const char* call)
+int check_accumulate(Runtime& runtime, MPI_Win win, const DatatypePtr& origin_type, const DatatypePtr& target_type,
+                     MPI_Op op, bool fetching, const char* call)
 {
-  MPISIM_WIN_CHECK((op >= MPI_MAX && op <= MPI_REPLACE) || (fetching && op == MPI_NO_OP), win, MPI_ERR_OP, call,
+  MPISIM_WIN_CHECK(runtime, (op >= MPI_MAX && op <= MPI_REPLACE) || (fetching && op == MPI_NO_OP), win, MPI_ERR_OP,
+                   call,
                    op == MPI_NO_OP ? std::string("MPI_NO_OP is for MPI_Get_accumulate only")
                                    : "operation " + std::to_string(op) + " is not a predefined one");
   mpisim::mpi::Element origin{}, target{};
-  MPISIM_WIN_CHECK(origin_type->homogeneous(origin) && target_type->homogeneous(target) && origin == target, win,
-                   MPI_ERR_TYPE, call, "the origin and target datatypes must be made of one same basic datatype");
+  MPISIM_WIN_CHECK(runtime, origin_type->homogeneous(origin) && target_type->homogeneous(target) && origin == target,
+                   win, MPI_ERR_TYPE, call, "the origin and target datatypes must be made of one same basic datatype");
   if (op == MPI_REPLACE || op == MPI_NO_OP)
     return MPI_SUCCESS;
   // Try the operation on one zero element: it throws when it is not defined on this kind (MPI_SUM on MPI_2INT).
   const DatatypePtr basic = Datatype::predefined(origin);
   std::vector<std::byte> in(basic->size()), inout(basic->size());
   try {
-    Runtime::get().operations().find(op)->apply_to_packed(in.data(), inout.data(), 1, *basic);
+    runtime.operations().find(op)->apply_to_packed(in.data(), inout.data(), 1, *basic);
   } catch (const std::exception&) {
-    return raise_window_error(win, MPI_ERR_OP, call,
+    return raise_window_error(runtime, win, MPI_ERR_OP, call,
                               "operation " + std::to_string(op) + " is not defined on " +
                                   mpisim::mpi::element_name(origin));
   }
@@ -156,35 +160,37 @@ int put_call(const void* origin_addr, int origin_count, MPI_Datatype origin_data
              const char* call)
 {
   ApiScope scope(call);
+  Runtime& runtime = scope.runtime();
   Access access;
-  MPISIM_TRY(check_access(win, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype,
-                          call, access));
+  MPISIM_TRY(check_access(runtime, win, origin_count, origin_datatype, target_rank, target_disp, target_count,
+                          target_datatype, call, access));
   mpisim::mpi::RequestPtr end;
   if (not access.to_nobody) {
     scope.describe(access.window.channel, target_rank,
                    static_cast<double>(access.origin_type->packed_size(static_cast<size_t>(origin_count))));
-    end = put(scope.runtime(), access.window, origin_of(origin_addr, origin_count, access),
+    end = put(runtime, access.window, origin_of(origin_addr, origin_count, access),
               target_of(access, target_rank, target_disp, target_count),
               request ? OriginEnd::Returned : OriginEnd::Listed);
   }
-  return request ? request_of(scope.runtime(), end, request) : MPI_SUCCESS;
+  return request ? request_of(runtime, end, request) : MPI_SUCCESS;
 }
 
 int get_call(void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
              int target_count, MPI_Datatype target_datatype, MPI_Win win, MPI_Request* request, const char* call)
 {
   ApiScope scope(call);
+  Runtime& runtime = scope.runtime();
   Access access;
-  MPISIM_TRY(check_access(win, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype,
-                          call, access));
+  MPISIM_TRY(check_access(runtime, win, origin_count, origin_datatype, target_rank, target_disp, target_count,
+                          target_datatype, call, access));
   mpisim::mpi::RequestPtr end;
   if (not access.to_nobody) {
     scope.describe(access.window.channel, target_rank, 0);
-    end = get(scope.runtime(), access.window, origin_of(origin_addr, origin_count, access),
+    end = get(runtime, access.window, origin_of(origin_addr, origin_count, access),
               target_of(access, target_rank, target_disp, target_count),
               request ? OriginEnd::Returned : OriginEnd::Listed);
   }
-  return request ? request_of(scope.runtime(), end, request) : MPI_SUCCESS;
+  return request ? request_of(runtime, end, request) : MPI_SUCCESS;
 }
 
 int accumulate_call(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
@@ -192,17 +198,18 @@ int accumulate_call(const void* origin_addr, int origin_count, MPI_Datatype orig
                     MPI_Request* request, const char* call)
 {
   ApiScope scope(call);
+  Runtime& runtime = scope.runtime();
   Access access;
-  MPISIM_TRY(check_access(win, origin_count, origin_datatype, target_rank, target_disp, target_count, target_datatype,
-                          call, access));
-  MPISIM_TRY(check_accumulate(win, access.origin_type, access.target_type, op, false, call));
+  MPISIM_TRY(check_access(runtime, win, origin_count, origin_datatype, target_rank, target_disp, target_count,
+                          target_datatype, call, access));
+  MPISIM_TRY(check_accumulate(runtime, win, access.origin_type, access.target_type, op, false, call));
   if (not access.to_nobody) {
     scope.describe(access.window.channel, target_rank,
                    static_cast<double>(access.origin_type->packed_size(static_cast<size_t>(origin_count))));
-    accumulate(scope.runtime(), access.window, origin_of(origin_addr, origin_count, access),
+    accumulate(runtime, access.window, origin_of(origin_addr, origin_count, access),
                target_of(access, target_rank, target_disp, target_count), op);
   }
-  return request ? request_of(scope.runtime(), nullptr, request) : MPI_SUCCESS;
+  return request ? request_of(runtime, nullptr, request) : MPI_SUCCESS;
 }
 
 int get_accumulate_call(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype, void* result_addr,
@@ -211,32 +218,34 @@ int get_accumulate_call(const void* origin_addr, int origin_count, MPI_Datatype 
                         const char* call)
 {
   ApiScope scope(call);
+  Runtime& runtime = scope.runtime();
   Access access;
   // The result's side is checked as a get's; the origin's as an accumulate's, except with MPI_NO_OP (ignored).
-  MPISIM_TRY(check_access(win, result_count, result_datatype, target_rank, target_disp, target_count, target_datatype,
-                          call, access));
+  MPISIM_TRY(check_access(runtime, win, result_count, result_datatype, target_rank, target_disp, target_count,
+                          target_datatype, call, access));
   const DatatypePtr result_type = access.origin_type;
   DatatypePtr origin_type = result_type;
   if (op != MPI_NO_OP) {
-    MPISIM_WIN_CHECK(origin_count >= 0, win, MPI_ERR_COUNT, call, "negative count " + std::to_string(origin_count));
-    MPISIM_TRY(check_type(win, origin_datatype, call, origin_type));
+    MPISIM_WIN_CHECK(runtime, origin_count >= 0, win, MPI_ERR_COUNT, call,
+                     "negative count " + std::to_string(origin_count));
+    MPISIM_TRY(check_type(runtime, win, origin_datatype, call, origin_type));
     const size_t origin_bytes = origin_type->packed_size(static_cast<size_t>(origin_count));
     const size_t target_bytes = access.target_type->packed_size(static_cast<size_t>(target_count));
-    MPISIM_WIN_CHECK(access.to_nobody || origin_bytes == target_bytes, win, MPI_ERR_TYPE, call,
+    MPISIM_WIN_CHECK(runtime, access.to_nobody || origin_bytes == target_bytes, win, MPI_ERR_TYPE, call,
                      "the origin's " + std::to_string(origin_bytes) + " bytes do not match the target's " +
                          std::to_string(target_bytes));
   }
-  MPISIM_TRY(check_accumulate(win, origin_type, access.target_type, op, true, call));
+  MPISIM_TRY(check_accumulate(runtime, win, origin_type, access.target_type, op, true, call));
   if (not access.to_nobody) {
     scope.describe(access.window.channel, target_rank,
                    static_cast<double>(access.target_type->packed_size(static_cast<size_t>(target_count))));
     const RmaOrigin result = origin_of(result_addr, result_count, access);
     access.origin_type = origin_type;
     const RmaOrigin origin = op == MPI_NO_OP ? result : origin_of(origin_addr, origin_count, access);
-    get_accumulate(scope.runtime(), access.window, origin, result,
-                   target_of(access, target_rank, target_disp, target_count), op);
+    get_accumulate(runtime, access.window, origin, result, target_of(access, target_rank, target_disp, target_count),
+                   op);
   }
-  return request ? request_of(scope.runtime(), nullptr, request) : MPI_SUCCESS;
+  return request ? request_of(runtime, nullptr, request) : MPI_SUCCESS;
 }
 
 } // namespace
@@ -317,13 +326,15 @@ extern "C" int PMPI_Fetch_and_op(const void* origin_addr, void* result_addr, MPI
 extern "C" int PMPI_Compare_and_swap(const void* origin_addr, const void* compare_addr, void* result_addr,
                                      MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Win win)
 {
+  Runtime& runtime = Runtime::get();
   static constexpr const char* call = "MPI_Compare_and_swap";
-  ApiScope scope(call);
+  ApiScope scope(runtime, call);
   Access access;
-  MPISIM_TRY(check_access(win, 1, datatype, target_rank, target_disp, 1, datatype, call, access));
+  MPISIM_TRY(check_access(runtime, win, 1, datatype, target_rank, target_disp, 1, datatype, call, access));
   // Predefined integer, logical or byte types only (MPI-3.1 section 11.3.4): one basic element.
   mpisim::mpi::Element element{};
-  MPISIM_WIN_CHECK(access.target_type->homogeneous(element) && access.target_type->is_contiguous() &&
+  MPISIM_WIN_CHECK(runtime,
+                   access.target_type->homogeneous(element) && access.target_type->is_contiguous() &&
                        access.target_type->size() == Datatype::predefined(element)->size(),
                    win, MPI_ERR_TYPE, call, "the datatype must be a predefined one");
   if (access.to_nobody)
@@ -338,40 +349,124 @@ extern "C" int PMPI_Compare_and_swap(const void* origin_addr, const void* compar
 
 namespace {
 
-// Epochs a fence may not close: MPI_ERR_RMA_SYNC.
-int check_no_other_epoch(MPI_Win win, const WindowAccess& window, const char* call)
+// The epoch states the synchronization calls require of the calling rank's part of the window (MPI-3.1 section 11.5),
+// each with what MPI_ERR_RMA_SYNC says when it does not hold. A call lists the states it requires, in checking order.
+enum class Epoch {
+  NoPassiveTarget,  // no MPI_Win_lock or MPI_Win_lock_all epoch
+  NoLockHeld,       // the same, as MPI_Win_lock_all says it
+  NoGeneralActive,  // no MPI_Win_start or MPI_Win_post epoch
+  FenceCompleted,   // no fence epoch with operations not completed
+  NoStartEpoch,     // no MPI_Win_start epoch
+  StartNotYetOpen,  // the same, as MPI_Win_start says it
+  PostNotYetOpen,   // no MPI_Win_post epoch, as MPI_Win_post says it
+  StartEpochOpen,   // an MPI_Win_start epoch to complete
+  PostEpochOpen,    // an MPI_Win_post epoch to wait for
+  LockAllEpochOpen, // an MPI_Win_lock_all epoch to end
+};
+
+bool no_passive_target(const WindowPart& part)
 {
-  const WindowPart& part = *window.part;
-  MPISIM_WIN_CHECK(part.locks_held.empty() && not part.locked_all, win, MPI_ERR_RMA_SYNC, call,
-                   "a passive-target epoch (MPI_Win_lock) is open");
-  MPISIM_WIN_CHECK(not part.start_open && not part.post_open, win, MPI_ERR_RMA_SYNC, call,
-                   "a post/start/complete/wait epoch is open");
+  return part.locks_held.empty() && not part.locked_all;
+}
+
+bool no_general_active(const WindowPart& part)
+{
+  return not part.start_open && not part.post_open;
+}
+
+bool fence_completed(const WindowPart& part)
+{
+  return not part.fence_open || part.started.empty();
+}
+
+bool no_start(const WindowPart& part)
+{
+  return not part.start_open;
+}
+
+bool no_post(const WindowPart& part)
+{
+  return not part.post_open;
+}
+
+bool start_open(const WindowPart& part)
+{
+  return part.start_open;
+}
+
+bool post_open(const WindowPart& part)
+{
+  return part.post_open;
+}
+
+bool lock_all_open(const WindowPart& part)
+{
+  return part.locked_all;
+}
+
+struct EpochRule {
+  Epoch epoch;
+  bool (*holds)(const WindowPart& part);
+  const char* otherwise;
+};
+
+constexpr EpochRule kEpochRules[] = {
+    {Epoch::NoPassiveTarget, no_passive_target, "a passive-target epoch (MPI_Win_lock) is open"},
+    {Epoch::NoLockHeld, no_passive_target, "this rank already holds locks on the window"},
+    {Epoch::NoGeneralActive, no_general_active, "a post/start/complete/wait epoch is open"},
+    {Epoch::FenceCompleted, fence_completed, "operations of a fence epoch are not completed"},
+    {Epoch::NoStartEpoch, no_start, "an MPI_Win_start epoch is open"},
+    {Epoch::StartNotYetOpen, no_start, "an MPI_Win_start epoch is already open"},
+    {Epoch::PostNotYetOpen, no_post, "an MPI_Win_post epoch is already open"},
+    {Epoch::StartEpochOpen, start_open, "no MPI_Win_start epoch is open"},
+    {Epoch::PostEpochOpen, post_open, "no MPI_Win_post epoch is open"},
+    {Epoch::LockAllEpochOpen, lock_all_open, "no MPI_Win_lock_all epoch is open"},
+};
+
+constexpr bool rules_in_epoch_order()
+{
+  for (size_t i = 0; i < std::size(kEpochRules); ++i)
+    if (static_cast<size_t>(kEpochRules[i].epoch) != i)
+      return false;
+  return true;
+}
+static_assert(rules_in_epoch_order() && std::size(kEpochRules) == static_cast<size_t>(Epoch::LockAllEpochOpen) + 1,
+              "one rule per epoch state, in the enum's order");
+
+int check_epochs(Runtime& runtime, MPI_Win win, const WindowAccess& window, const char* call,
+                 std::initializer_list<Epoch> required)
+{
+  for (Epoch epoch : required) {
+    const EpochRule& rule = kEpochRules[static_cast<size_t>(epoch)];
+    MPISIM_WIN_CHECK(runtime, rule.holds(*window.part), win, MPI_ERR_RMA_SYNC, call, rule.otherwise);
+  }
   return MPI_SUCCESS;
 }
 
-int check_window_rank(MPI_Win win, const WindowAccess& window, int rank, const char* call)
+int check_window_rank(Runtime& runtime, MPI_Win win, const WindowAccess& window, int rank, const char* call)
 {
-  MPISIM_WIN_CHECK(rank >= 0 && rank < window.channel->size(), win, MPI_ERR_RANK, call,
+  MPISIM_WIN_CHECK(runtime, rank >= 0 && rank < window.channel->size(), win, MPI_ERR_RANK, call,
                    "invalid rank " + std::to_string(rank) + " in a window of " +
                        std::to_string(window.channel->size()) + " ranks");
   return MPI_SUCCESS;
 }
 
-int check_assert(MPI_Win win, int assert, int allowed, const char* call)
+int check_assert(Runtime& runtime, MPI_Win win, int assert, int allowed, const char* call)
 {
-  MPISIM_WIN_CHECK((assert & ~allowed) == 0, win, MPI_ERR_ASSERT, call, "invalid assert " + std::to_string(assert));
+  MPISIM_WIN_CHECK(runtime, (assert & ~allowed) == 0, win, MPI_ERR_ASSERT, call,
+                   "invalid assert " + std::to_string(assert));
   return MPI_SUCCESS;
 }
 
 // The members of `group` as comm ranks of the window (MPI_ERR_GROUP, MPI_ERR_RANK for one outside the window).
-int window_ranks(MPI_Win win, const WindowAccess& window, MPI_Group group, const char* call, std::vector<int>& out)
+int window_ranks(Runtime& runtime, MPI_Win win, const WindowAccess& window, MPI_Group group, const char* call,
+                 std::vector<int>& out)
 {
-  Runtime& runtime = Runtime::get();
   const GroupMembers* members = runtime.groups().find(runtime.current_rank(), group);
-  MPISIM_WIN_CHECK(members != nullptr, win, MPI_ERR_GROUP, call, "invalid group " + std::to_string(group));
+  MPISIM_WIN_CHECK(runtime, members != nullptr, win, MPI_ERR_GROUP, call, "invalid group " + std::to_string(group));
   for (int world_rank : *members) {
     const int rank = window.channel->local_rank(world_rank);
-    MPISIM_WIN_CHECK(rank >= 0, win, MPI_ERR_RANK, call,
+    MPISIM_WIN_CHECK(runtime, rank >= 0, win, MPI_ERR_RANK, call,
                      "world rank " + std::to_string(world_rank) + " of the group is not a member of the window");
     out.push_back(rank);
   }
@@ -383,14 +478,15 @@ int window_ranks(MPI_Win win, const WindowAccess& window, MPI_Group group, const
 extern "C" int PMPI_Win_fence(int assert, MPI_Win win)
 {
   ApiScope scope;
+  Runtime& runtime = scope.runtime();
   WindowAccess window;
-  MPISIM_TRY(resolve_window(win, "MPI_Win_fence", window));
-  MPISIM_TRY(check_assert(win, assert, kKnownAsserts, "MPI_Win_fence"));
-  MPISIM_TRY(check_no_other_epoch(win, window, "MPI_Win_fence"));
+  MPISIM_TRY(resolve_window(runtime, win, "MPI_Win_fence", window));
+  MPISIM_TRY(check_assert(runtime, win, assert, kKnownAsserts, "MPI_Win_fence"));
+  MPISIM_TRY(check_epochs(runtime, win, window, "MPI_Win_fence", {Epoch::NoPassiveTarget, Epoch::NoGeneralActive}));
   // No operation precedes it anywhere (every member must say so).
-  MPISIM_WIN_CHECK(not(assert& MPI_MODE_NOPRECEDE) || window.part->started.empty(), win, MPI_ERR_RMA_SYNC,
+  MPISIM_WIN_CHECK(runtime, not(assert& MPI_MODE_NOPRECEDE) || window.part->started.empty(), win, MPI_ERR_RMA_SYNC,
                    "MPI_Win_fence", "MPI_MODE_NOPRECEDE, yet operations were issued since the last fence");
-  fence(scope.runtime(), window, assert);
+  fence(runtime, window, assert);
   return MPI_SUCCESS;
 }
 
@@ -398,60 +494,58 @@ extern "C" int PMPI_Win_fence(int assert, MPI_Win win)
 extern "C" int PMPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)
 {
   ApiScope scope;
+  Runtime& runtime = scope.runtime();
   WindowAccess window;
-  MPISIM_TRY(resolve_window(win, "MPI_Win_lock", window));
-  MPISIM_WIN_CHECK(lock_type == MPI_LOCK_SHARED || lock_type == MPI_LOCK_EXCLUSIVE, win, MPI_ERR_LOCKTYPE,
+  MPISIM_TRY(resolve_window(runtime, win, "MPI_Win_lock", window));
+  MPISIM_WIN_CHECK(runtime, lock_type == MPI_LOCK_SHARED || lock_type == MPI_LOCK_EXCLUSIVE, win, MPI_ERR_LOCKTYPE,
                    "MPI_Win_lock", "invalid lock type " + std::to_string(lock_type));
-  MPISIM_TRY(check_assert(win, assert, MPI_MODE_NOCHECK, "MPI_Win_lock"));
+  MPISIM_TRY(check_assert(runtime, win, assert, MPI_MODE_NOCHECK, "MPI_Win_lock"));
   if (rank == MPI_PROC_NULL)
     return MPI_SUCCESS;
-  MPISIM_TRY(check_window_rank(win, window, rank, "MPI_Win_lock"));
-  MPISIM_WIN_CHECK(not window.part->locks_held.contains(rank) && not window.part->locked_all, win, MPI_ERR_RMA_SYNC,
-                   "MPI_Win_lock", "rank " + std::to_string(rank) + " is already locked by this rank");
-  MPISIM_WIN_CHECK(not window.part->fence_open || window.part->started.empty(), win, MPI_ERR_RMA_SYNC, "MPI_Win_lock",
-                   "operations of a fence epoch are not completed");
-  MPISIM_WIN_CHECK(not window.part->start_open, win, MPI_ERR_RMA_SYNC, "MPI_Win_lock",
-                   "an MPI_Win_start epoch is open");
-  lock(scope.runtime(), window, lock_type, rank);
+  MPISIM_TRY(check_window_rank(runtime, win, window, rank, "MPI_Win_lock"));
+  MPISIM_WIN_CHECK(runtime, not window.part->locks_held.contains(rank) && not window.part->locked_all, win,
+                   MPI_ERR_RMA_SYNC, "MPI_Win_lock",
+                   "rank " + std::to_string(rank) + " is already locked by this rank");
+  MPISIM_TRY(check_epochs(runtime, win, window, "MPI_Win_lock", {Epoch::FenceCompleted, Epoch::NoStartEpoch}));
+  lock(runtime, window, lock_type, rank);
   return MPI_SUCCESS;
 }
 
 extern "C" int PMPI_Win_unlock(int rank, MPI_Win win)
 {
   ApiScope scope;
+  Runtime& runtime = scope.runtime();
   WindowAccess window;
-  MPISIM_TRY(resolve_window(win, "MPI_Win_unlock", window));
+  MPISIM_TRY(resolve_window(runtime, win, "MPI_Win_unlock", window));
   if (rank == MPI_PROC_NULL)
     return MPI_SUCCESS;
-  MPISIM_TRY(check_window_rank(win, window, rank, "MPI_Win_unlock"));
-  MPISIM_WIN_CHECK(window.part->locks_held.contains(rank), win, MPI_ERR_RMA_SYNC, "MPI_Win_unlock",
+  MPISIM_TRY(check_window_rank(runtime, win, window, rank, "MPI_Win_unlock"));
+  MPISIM_WIN_CHECK(runtime, window.part->locks_held.contains(rank), win, MPI_ERR_RMA_SYNC, "MPI_Win_unlock",
                    "rank " + std::to_string(rank) + " is not locked by this rank");
-  unlock(scope.runtime(), window, rank);
+  unlock(runtime, window, rank);
   return MPI_SUCCESS;
 }
 
 extern "C" int PMPI_Win_lock_all(int assert, MPI_Win win)
 {
   ApiScope scope;
+  Runtime& runtime = scope.runtime();
   WindowAccess window;
-  MPISIM_TRY(resolve_window(win, "MPI_Win_lock_all", window));
-  MPISIM_TRY(check_assert(win, assert, MPI_MODE_NOCHECK, "MPI_Win_lock_all"));
-  MPISIM_WIN_CHECK(window.part->locks_held.empty() && not window.part->locked_all, win, MPI_ERR_RMA_SYNC,
-                   "MPI_Win_lock_all", "this rank already holds locks on the window");
-  MPISIM_WIN_CHECK(not window.part->start_open, win, MPI_ERR_RMA_SYNC, "MPI_Win_lock_all",
-                   "an MPI_Win_start epoch is open");
-  lock_all(scope.runtime(), window);
+  MPISIM_TRY(resolve_window(runtime, win, "MPI_Win_lock_all", window));
+  MPISIM_TRY(check_assert(runtime, win, assert, MPI_MODE_NOCHECK, "MPI_Win_lock_all"));
+  MPISIM_TRY(check_epochs(runtime, win, window, "MPI_Win_lock_all", {Epoch::NoLockHeld, Epoch::NoStartEpoch}));
+  lock_all(runtime, window);
   return MPI_SUCCESS;
 }
 
 extern "C" int PMPI_Win_unlock_all(MPI_Win win)
 {
   ApiScope scope;
+  Runtime& runtime = scope.runtime();
   WindowAccess window;
-  MPISIM_TRY(resolve_window(win, "MPI_Win_unlock_all", window));
-  MPISIM_WIN_CHECK(window.part->locked_all, win, MPI_ERR_RMA_SYNC, "MPI_Win_unlock_all",
-                   "no MPI_Win_lock_all epoch is open");
-  unlock_all(scope.runtime(), window);
+  MPISIM_TRY(resolve_window(runtime, win, "MPI_Win_unlock_all", window));
+  MPISIM_TRY(check_epochs(runtime, win, window, "MPI_Win_unlock_all", {Epoch::LockAllEpochOpen}));
+  unlock_all(runtime, window);
   return MPI_SUCCESS;
 }
 
@@ -462,19 +556,20 @@ namespace {
 int flush_call(int rank, bool all, bool local, MPI_Win win, const char* call)
 {
   ApiScope scope(call);
+  Runtime& runtime = scope.runtime();
   WindowAccess window;
-  MPISIM_TRY(resolve_window(win, call, window));
+  MPISIM_TRY(resolve_window(runtime, win, call, window));
   if (not all && rank == MPI_PROC_NULL)
     return MPI_SUCCESS;
   if (not all)
-    MPISIM_TRY(check_window_rank(win, window, rank, call));
+    MPISIM_TRY(check_window_rank(runtime, win, window, rank, call));
   const bool in_epoch =
       all ? window.part->locked_all || not window.part->locks_held.empty() : window.part->passive_epoch(rank);
-  MPISIM_WIN_CHECK(in_epoch, win, MPI_ERR_RMA_SYNC, call, "no passive-target epoch (MPI_Win_lock) is open");
+  MPISIM_WIN_CHECK(runtime, in_epoch, win, MPI_ERR_RMA_SYNC, call, "no passive-target epoch (MPI_Win_lock) is open");
   if (local)
-    flush_local(scope.runtime(), window, all ? -1 : rank);
+    flush_local(runtime, window, all ? -1 : rank);
   else
-    flush(scope.runtime(), window, all ? -1 : rank);
+    flush(runtime, window, all ? -1 : rank);
   return MPI_SUCCESS;
 }
 
@@ -502,72 +597,71 @@ extern "C" int PMPI_Win_flush_local_all(MPI_Win win)
 
 extern "C" int PMPI_Win_sync(MPI_Win win)
 {
+  Runtime& runtime = Runtime::get();
   // The unified model: the public and private copies are one, nothing to synchronize.
   WindowAccess window;
-  MPISIM_TRY(resolve_window(win, "MPI_Win_sync", window));
+  MPISIM_TRY(resolve_window(runtime, win, "MPI_Win_sync", window));
   return MPI_SUCCESS;
 }
 
 extern "C" int PMPI_Win_post(MPI_Group group, int assert, MPI_Win win)
 {
   ApiScope scope;
+  Runtime& runtime = scope.runtime();
   WindowAccess window;
   std::vector<int> origins;
-  MPISIM_TRY(resolve_window(win, "MPI_Win_post", window));
-  MPISIM_TRY(check_assert(win, assert, MPI_MODE_NOCHECK | MPI_MODE_NOSTORE | MPI_MODE_NOPUT, "MPI_Win_post"));
-  MPISIM_TRY(window_ranks(win, window, group, "MPI_Win_post", origins));
-  MPISIM_WIN_CHECK(not window.part->post_open, win, MPI_ERR_RMA_SYNC, "MPI_Win_post",
-                   "an MPI_Win_post epoch is already open");
-  MPISIM_WIN_CHECK(not window.part->fence_open || window.part->started.empty(), win, MPI_ERR_RMA_SYNC, "MPI_Win_post",
-                   "operations of a fence epoch are not completed");
-  post(scope.runtime(), window, origins);
+  MPISIM_TRY(resolve_window(runtime, win, "MPI_Win_post", window));
+  MPISIM_TRY(check_assert(runtime, win, assert, MPI_MODE_NOCHECK | MPI_MODE_NOSTORE | MPI_MODE_NOPUT, "MPI_Win_post"));
+  MPISIM_TRY(window_ranks(runtime, win, window, group, "MPI_Win_post", origins));
+  MPISIM_TRY(check_epochs(runtime, win, window, "MPI_Win_post", {Epoch::PostNotYetOpen, Epoch::FenceCompleted}));
+  post(runtime, window, origins);
   return MPI_SUCCESS;
 }
 
 extern "C" int PMPI_Win_start(MPI_Group group, int assert, MPI_Win win)
 {
   ApiScope scope;
+  Runtime& runtime = scope.runtime();
   WindowAccess window;
   std::vector<int> targets;
-  MPISIM_TRY(resolve_window(win, "MPI_Win_start", window));
-  MPISIM_TRY(check_assert(win, assert, MPI_MODE_NOCHECK, "MPI_Win_start"));
-  MPISIM_TRY(window_ranks(win, window, group, "MPI_Win_start", targets));
-  MPISIM_WIN_CHECK(not window.part->start_open, win, MPI_ERR_RMA_SYNC, "MPI_Win_start",
-                   "an MPI_Win_start epoch is already open");
-  MPISIM_WIN_CHECK(window.part->locks_held.empty() && not window.part->locked_all, win, MPI_ERR_RMA_SYNC,
-                   "MPI_Win_start", "a passive-target epoch (MPI_Win_lock) is open");
-  start(scope.runtime(), window, targets);
+  MPISIM_TRY(resolve_window(runtime, win, "MPI_Win_start", window));
+  MPISIM_TRY(check_assert(runtime, win, assert, MPI_MODE_NOCHECK, "MPI_Win_start"));
+  MPISIM_TRY(window_ranks(runtime, win, window, group, "MPI_Win_start", targets));
+  MPISIM_TRY(check_epochs(runtime, win, window, "MPI_Win_start", {Epoch::StartNotYetOpen, Epoch::NoPassiveTarget}));
+  start(runtime, window, targets);
   return MPI_SUCCESS;
 }
 
 extern "C" int PMPI_Win_complete(MPI_Win win)
 {
   ApiScope scope;
+  Runtime& runtime = scope.runtime();
   WindowAccess window;
-  MPISIM_TRY(resolve_window(win, "MPI_Win_complete", window));
-  MPISIM_WIN_CHECK(window.part->start_open, win, MPI_ERR_RMA_SYNC, "MPI_Win_complete",
-                   "no MPI_Win_start epoch is open");
-  complete(scope.runtime(), window);
+  MPISIM_TRY(resolve_window(runtime, win, "MPI_Win_complete", window));
+  MPISIM_TRY(check_epochs(runtime, win, window, "MPI_Win_complete", {Epoch::StartEpochOpen}));
+  complete(runtime, window);
   return MPI_SUCCESS;
 }
 
 extern "C" int PMPI_Win_wait(MPI_Win win)
 {
   ApiScope scope;
+  Runtime& runtime = scope.runtime();
   WindowAccess window;
-  MPISIM_TRY(resolve_window(win, "MPI_Win_wait", window));
-  MPISIM_WIN_CHECK(window.part->post_open, win, MPI_ERR_RMA_SYNC, "MPI_Win_wait", "no MPI_Win_post epoch is open");
-  wait(scope.runtime(), window);
+  MPISIM_TRY(resolve_window(runtime, win, "MPI_Win_wait", window));
+  MPISIM_TRY(check_epochs(runtime, win, window, "MPI_Win_wait", {Epoch::PostEpochOpen}));
+  wait(runtime, window);
   return MPI_SUCCESS;
 }
 
 extern "C" int PMPI_Win_test(MPI_Win win, int* flag)
 {
   ApiScope scope;
+  Runtime& runtime = scope.runtime();
   WindowAccess window;
-  MPISIM_TRY(resolve_window(win, "MPI_Win_test", window));
-  MPISIM_WIN_CHECK(window.part->post_open, win, MPI_ERR_RMA_SYNC, "MPI_Win_test", "no MPI_Win_post epoch is open");
-  *flag = test(scope.runtime(), window) ? 1 : 0;
+  MPISIM_TRY(resolve_window(runtime, win, "MPI_Win_test", window));
+  MPISIM_TRY(check_epochs(runtime, win, window, "MPI_Win_test", {Epoch::PostEpochOpen}));
+  *flag = test(runtime, window) ? 1 : 0;
   return MPI_SUCCESS;
 }
 

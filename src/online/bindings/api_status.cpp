@@ -56,31 +56,31 @@ long long bytes_of(const Datatype& type, MPI_Count elements)
   return bytes;
 }
 
-int resolve(MPI_Datatype type, const char* call, mpisim::mpi::DatatypePtr& out)
+int resolve(Runtime& runtime, MPI_Datatype type, const char* call, mpisim::mpi::DatatypePtr& out)
 {
-  return resolve_type(MPI_COMM_WORLD, type, call, out);
+  return resolve_type(runtime, MPI_COMM_WORLD, type, call, out);
 }
 
 } // namespace
 
 namespace {
 // MPI_Get_elements_x, and MPI_Get_elements (errors name MPI_Get_elements_x for both, as they did).
-int get_elements(const MPI_Status* status, MPI_Datatype type, MPI_Count* count)
+int get_elements(Runtime& runtime, const MPI_Status* status, MPI_Datatype type, MPI_Count* count)
 {
   mpisim::mpi::DatatypePtr t;
-  MPISIM_TRY(resolve(type, "MPI_Get_elements_x", t));
+  MPISIM_TRY(resolve(runtime, type, "MPI_Get_elements_x", t));
   const MPI_Count elements = elements_in(*t, status->mpisim_bytes);
   *count = elements < 0 ? MPI_UNDEFINED : elements;
   return MPI_SUCCESS;
 }
 
 // MPI_Status_set_elements_x, and MPI_Status_set_elements (errors name MPI_Status_set_elements_x for both).
-int set_elements(MPI_Status* status, MPI_Datatype type, MPI_Count count)
+int set_elements(Runtime& runtime, MPI_Status* status, MPI_Datatype type, MPI_Count count)
 {
   mpisim::mpi::DatatypePtr t;
-  MPISIM_TRY(resolve(type, "MPI_Status_set_elements_x", t));
+  MPISIM_TRY(resolve(runtime, type, "MPI_Status_set_elements_x", t));
   if (count < 0)
-    return raise_error(MPI_COMM_WORLD, MPI_ERR_COUNT, "MPI_Status_set_elements_x",
+    return raise_error(runtime, MPI_COMM_WORLD, MPI_ERR_COUNT, "MPI_Status_set_elements_x",
                        "negative count " + std::to_string(count));
   status->mpisim_bytes = bytes_of(*t, count);
   return MPI_SUCCESS;
@@ -89,25 +89,29 @@ int set_elements(MPI_Status* status, MPI_Datatype type, MPI_Count count)
 
 extern "C" int PMPI_Get_elements_x(const MPI_Status* status, MPI_Datatype type, MPI_Count* count)
 {
-  return get_elements(status, type, count);
+  Runtime& runtime = Runtime::get();
+  return get_elements(runtime, status, type, count);
 }
 
 extern "C" int PMPI_Get_elements(const MPI_Status* status, MPI_Datatype type, int* count)
 {
+  Runtime& runtime = Runtime::get();
   MPI_Count elements = 0;
-  MPISIM_TRY(get_elements(status, type, &elements));
+  MPISIM_TRY(get_elements(runtime, status, type, &elements));
   *count = elements > std::numeric_limits<int>::max() ? MPI_UNDEFINED : static_cast<int>(elements);
   return MPI_SUCCESS;
 }
 
 extern "C" int PMPI_Status_set_elements_x(MPI_Status* status, MPI_Datatype type, MPI_Count count)
 {
-  return set_elements(status, type, count);
+  Runtime& runtime = Runtime::get();
+  return set_elements(runtime, status, type, count);
 }
 
 extern "C" int PMPI_Status_set_elements(MPI_Status* status, MPI_Datatype type, int count)
 {
-  return set_elements(status, type, count);
+  Runtime& runtime = Runtime::get();
+  return set_elements(runtime, status, type, count);
 }
 
 extern "C" int PMPI_Status_set_cancelled(MPI_Status* status, int flag)

@@ -12,15 +12,15 @@ using TopologyPtr = std::shared_ptr<const Topology>;
 
 namespace {
 // The topology of the calling rank's `comm`, which must be of `kind`; raises MPI_ERR_TOPOLOGY otherwise.
-int resolve_topology(MPI_Comm comm, Topology::Kind kind, const char* call, TopologyPtr& out, int* my_rank = nullptr)
+int resolve_topology(Runtime& runtime, MPI_Comm comm, Topology::Kind kind, const char* call, TopologyPtr& out,
+                     int* my_rank = nullptr)
 {
   const mpisim::mpi::Communicator* c = nullptr;
-  MPISIM_TRY(resolve_comm(comm, call, c));
-  Runtime& runtime = Runtime::get();
+  MPISIM_TRY(resolve_comm(runtime, comm, call, c));
   out = runtime.comm_properties().topology(runtime.current_rank(), comm);
   static const char* const names[] = {"a Cartesian", "a graph", "a distributed graph"};
   if (out == nullptr || out->kind != kind)
-    return raise_error(comm, MPI_ERR_TOPOLOGY, call,
+    return raise_error(runtime, comm, MPI_ERR_TOPOLOGY, call,
                        "communicator " + std::to_string(comm) + " has no " + names[static_cast<int>(kind)] +
                            " topology");
   if (my_rank)
@@ -28,31 +28,30 @@ int resolve_topology(MPI_Comm comm, Topology::Kind kind, const char* call, Topol
   return MPI_SUCCESS;
 }
 
-int check_rank(MPI_Comm comm, int rank, int size, const char* call)
+int check_rank(Runtime& runtime, MPI_Comm comm, int rank, int size, const char* call)
 {
   if (rank < 0 || rank >= size)
-    return raise_error(comm, MPI_ERR_RANK, call,
+    return raise_error(runtime, comm, MPI_ERR_RANK, call,
                        "invalid rank " + std::to_string(rank) + " in a communicator of " + std::to_string(size) +
                            " ranks");
   return MPI_SUCCESS;
 }
 
-int check_dims(MPI_Comm comm, int ndims, const int dims[], const char* call)
+int check_dims(Runtime& runtime, MPI_Comm comm, int ndims, const int dims[], const char* call)
 {
   if (ndims < 0)
-    return raise_error(comm, MPI_ERR_DIMS, call, "negative dimension count " + std::to_string(ndims));
+    return raise_error(runtime, comm, MPI_ERR_DIMS, call, "negative dimension count " + std::to_string(ndims));
   for (int d = 0; d < ndims; ++d)
     if (dims[d] <= 0)
-      return raise_error(comm, MPI_ERR_DIMS, call,
+      return raise_error(runtime, comm, MPI_ERR_DIMS, call,
                          "dimension " + std::to_string(d) + " has size " + std::to_string(dims[d]));
   return MPI_SUCCESS;
 }
 
 // Splits `comm` (checked by the caller) keeping the order of ranks: those with `color` MPI_UNDEFINED get
 // MPI_COMM_NULL; the others get the topology.
-int create_with_topology(MPI_Comm comm, int color, Topology topology, MPI_Comm* newcomm)
+int create_with_topology(Runtime& runtime, MPI_Comm comm, int color, Topology topology, MPI_Comm* newcomm)
 {
-  Runtime& runtime = Runtime::get();
   const mpisim::mpi::Communicator& parent = *runtime.comm(comm);
   *newcomm = split_comm(runtime, comm, parent, color, parent.local_rank(runtime.current_rank()));
   if (*newcomm != MPI_COMM_NULL)
@@ -64,13 +63,12 @@ int create_with_topology(MPI_Comm comm, int color, Topology topology, MPI_Comm* 
 // The communicator of the first `count` ranks of `comm` (checked by the caller), in order, with the topology; the
 // others get MPI_COMM_NULL. Under SMPI, as it makes them: only the members send (they name the communicator);
 // otherwise a split keeping the order.
-int create_prefix_with_topology(MPI_Comm comm, int count, Topology topology, MPI_Comm* newcomm)
+int create_prefix_with_topology(Runtime& runtime, MPI_Comm comm, int count, Topology topology, MPI_Comm* newcomm)
 {
-  Runtime& runtime = Runtime::get();
   const mpisim::mpi::Communicator& parent = *runtime.comm(comm);
   const int rank = parent.local_rank(runtime.current_rank());
   if (creation_messages(runtime) == CreationMessages::ContextAgreement)
-    return create_with_topology(comm, rank < count ? 0 : MPI_UNDEFINED, std::move(topology), newcomm);
+    return create_with_topology(runtime, comm, rank < count ? 0 : MPI_UNDEFINED, std::move(topology), newcomm);
   GroupMembers members;
   for (int r = 0; r < count; ++r)
     members.push_back(parent.world_rank(r));
@@ -94,13 +92,14 @@ Topology cartesian(int ndims, const int dims[], const int periods[])
 
 extern "C" int PMPI_Dims_create(int nnodes, int ndims, int dims[])
 {
-  MPISIM_CHECK(nnodes > 0, MPI_COMM_WORLD, MPI_ERR_ARG, "invalid node count " + std::to_string(nnodes));
-  MPISIM_CHECK(ndims >= 0, MPI_COMM_WORLD, MPI_ERR_DIMS, "negative dimension count " + std::to_string(ndims));
+  Runtime& runtime = Runtime::get();
+  MPISIM_CHECK(runtime, nnodes > 0, MPI_COMM_WORLD, MPI_ERR_ARG, "invalid node count " + std::to_string(nnodes));
+  MPISIM_CHECK(runtime, ndims >= 0, MPI_COMM_WORLD, MPI_ERR_DIMS, "negative dimension count " + std::to_string(ndims));
   for (int d = 0; d < ndims; ++d)
-    MPISIM_CHECK(dims[d] >= 0, MPI_COMM_WORLD, MPI_ERR_DIMS,
+    MPISIM_CHECK(runtime, dims[d] >= 0, MPI_COMM_WORLD, MPI_ERR_DIMS,
                  "dimension " + std::to_string(d) + " has size " + std::to_string(dims[d]));
   auto filled = dims_create(nnodes, std::vector<int>(dims, dims + ndims));
-  MPISIM_CHECK(filled.has_value(), MPI_COMM_WORLD, MPI_ERR_DIMS,
+  MPISIM_CHECK(runtime, filled.has_value(), MPI_COMM_WORLD, MPI_ERR_DIMS,
                "the given dimensions do not divide " + std::to_string(nnodes));
   std::copy(filled->begin(), filled->end(), dims);
   return MPI_SUCCESS;
@@ -111,23 +110,25 @@ extern "C" int PMPI_Dims_create(int nnodes, int ndims, int dims[])
 extern "C" int PMPI_Cart_create(MPI_Comm comm, int ndims, const int dims[], const int periods[], int reorder,
                                 MPI_Comm* newcomm)
 {
+  Runtime& runtime = Runtime::get();
   (void)reorder;
-  ApiScope scope;
+  ApiScope scope(runtime);
   const mpisim::mpi::Communicator* parent = nullptr;
-  MPISIM_TRY(resolve_comm(comm, "MPI_Cart_create", parent));
-  MPISIM_TRY(check_dims(comm, ndims, dims, "MPI_Cart_create"));
+  MPISIM_TRY(resolve_comm(runtime, comm, "MPI_Cart_create", parent));
+  MPISIM_TRY(check_dims(runtime, comm, ndims, dims, "MPI_Cart_create"));
   const int size = cart_size(std::vector<int>(dims, dims + ndims));
-  MPISIM_CHECK(size <= parent->size(), comm, MPI_ERR_TOPOLOGY,
+  MPISIM_CHECK(runtime, size <= parent->size(), comm, MPI_ERR_TOPOLOGY,
                "a grid of " + std::to_string(size) + " ranks on a communicator of " + std::to_string(parent->size()));
-  return create_prefix_with_topology(comm, size, cartesian(ndims, dims, periods), newcomm);
+  return create_prefix_with_topology(runtime, comm, size, cartesian(ndims, dims, periods), newcomm);
 }
 
 extern "C" int PMPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[])
 {
+  Runtime& runtime = Runtime::get();
   TopologyPtr cart;
-  MPISIM_TRY(resolve_topology(comm, Topology::Kind::Cart, "MPI_Cart_coords", cart));
-  MPISIM_TRY(check_rank(comm, rank, cart_size(cart->dims), "MPI_Cart_coords"));
-  MPISIM_CHECK(maxdims >= static_cast<int>(cart->dims.size()), comm, MPI_ERR_ARG,
+  MPISIM_TRY(resolve_topology(runtime, comm, Topology::Kind::Cart, "MPI_Cart_coords", cart));
+  MPISIM_TRY(check_rank(runtime, comm, rank, cart_size(cart->dims), "MPI_Cart_coords"));
+  MPISIM_CHECK(runtime, maxdims >= static_cast<int>(cart->dims.size()), comm, MPI_ERR_ARG,
                "maxdims " + std::to_string(maxdims) + " below the " + std::to_string(cart->dims.size()) +
                    " dimensions");
   const std::vector<int> c = cart_coords(*cart, rank);
@@ -137,20 +138,22 @@ extern "C" int PMPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords
 
 extern "C" int PMPI_Cart_rank(MPI_Comm comm, const int coords[], int* rank)
 {
+  Runtime& runtime = Runtime::get();
   TopologyPtr cart;
-  MPISIM_TRY(resolve_topology(comm, Topology::Kind::Cart, "MPI_Cart_rank", cart));
+  MPISIM_TRY(resolve_topology(runtime, comm, Topology::Kind::Cart, "MPI_Cart_rank", cart));
   auto found = cart_rank(*cart, std::vector<int>(coords, coords + cart->dims.size()));
-  MPISIM_CHECK(found.has_value(), comm, MPI_ERR_ARG, "coordinates outside a non-periodic dimension");
+  MPISIM_CHECK(runtime, found.has_value(), comm, MPI_ERR_ARG, "coordinates outside a non-periodic dimension");
   *rank = *found;
   return MPI_SUCCESS;
 }
 
 extern "C" int PMPI_Cart_shift(MPI_Comm comm, int direction, int disp, int* rank_source, int* rank_dest)
 {
+  Runtime& runtime = Runtime::get();
   TopologyPtr cart;
   int me = 0;
-  MPISIM_TRY(resolve_topology(comm, Topology::Kind::Cart, "MPI_Cart_shift", cart, &me));
-  MPISIM_CHECK(direction >= 0 && direction < static_cast<int>(cart->dims.size()), comm, MPI_ERR_ARG,
+  MPISIM_TRY(resolve_topology(runtime, comm, Topology::Kind::Cart, "MPI_Cart_shift", cart, &me));
+  MPISIM_CHECK(runtime, direction >= 0 && direction < static_cast<int>(cart->dims.size()), comm, MPI_ERR_ARG,
                "direction " + std::to_string(direction) + " of a grid of " + std::to_string(cart->dims.size()) +
                    " dimensions");
   std::vector<int> coords = cart_coords(*cart, me);
@@ -167,9 +170,10 @@ extern "C" int PMPI_Cart_shift(MPI_Comm comm, int direction, int disp, int* rank
 extern "C" int PMPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm* newcomm)
 {
   ApiScope scope;
+  Runtime& runtime = scope.runtime();
   TopologyPtr cart;
   int me = 0;
-  MPISIM_TRY(resolve_topology(comm, Topology::Kind::Cart, "MPI_Cart_sub", cart, &me));
+  MPISIM_TRY(resolve_topology(runtime, comm, Topology::Kind::Cart, "MPI_Cart_sub", cart, &me));
   // Ranks agreeing on the dropped coordinates form one sub-grid; the color numbers those coordinates.
   const std::vector<int> coords = cart_coords(*cart, me);
   Topology sub;
@@ -185,15 +189,16 @@ extern "C" int PMPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm* n
   // Every dimension dropped: a zero-dimensional grid has one process, so (as MPICH and SMPI do) rank 0 gets a
   // communicator of its own and the others MPI_COMM_NULL, as MPI_Cart_create with ndims = 0 would give.
   if (sub.dims.empty())
-    return create_prefix_with_topology(comm, 1, std::move(sub), newcomm);
-  return create_with_topology(comm, color, std::move(sub), newcomm);
+    return create_prefix_with_topology(runtime, comm, 1, std::move(sub), newcomm);
+  return create_with_topology(runtime, comm, color, std::move(sub), newcomm);
 }
 
 extern "C" int PMPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coords[])
 {
+  Runtime& runtime = Runtime::get();
   TopologyPtr cart;
   int me = 0;
-  MPISIM_TRY(resolve_topology(comm, Topology::Kind::Cart, "MPI_Cart_get", cart, &me));
+  MPISIM_TRY(resolve_topology(runtime, comm, Topology::Kind::Cart, "MPI_Cart_get", cart, &me));
   const std::vector<int> c = cart_coords(*cart, me);
   for (int d = 0; d < maxdims && d < static_cast<int>(c.size()); ++d) {
     dims[d] = cart->dims[d];
@@ -205,22 +210,24 @@ extern "C" int PMPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods
 
 extern "C" int PMPI_Cartdim_get(MPI_Comm comm, int* ndims)
 {
+  Runtime& runtime = Runtime::get();
   TopologyPtr cart;
-  MPISIM_TRY(resolve_topology(comm, Topology::Kind::Cart, "MPI_Cartdim_get", cart));
+  MPISIM_TRY(resolve_topology(runtime, comm, Topology::Kind::Cart, "MPI_Cartdim_get", cart));
   *ndims = static_cast<int>(cart->dims.size());
   return MPI_SUCCESS;
 }
 
 extern "C" int PMPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[], int* newrank)
 {
+  Runtime& runtime = Runtime::get();
   (void)periods;
   const mpisim::mpi::Communicator* c = nullptr;
-  MPISIM_TRY(resolve_comm(comm, "MPI_Cart_map", c));
-  MPISIM_TRY(check_dims(comm, ndims, dims, "MPI_Cart_map"));
+  MPISIM_TRY(resolve_comm(runtime, comm, "MPI_Cart_map", c));
+  MPISIM_TRY(check_dims(runtime, comm, ndims, dims, "MPI_Cart_map"));
   const int size = cart_size(std::vector<int>(dims, dims + ndims));
-  MPISIM_CHECK(size <= c->size(), comm, MPI_ERR_DIMS,
+  MPISIM_CHECK(runtime, size <= c->size(), comm, MPI_ERR_DIMS,
                "a grid of " + std::to_string(size) + " ranks on a communicator of " + std::to_string(c->size()));
-  const int rank = c->local_rank(Runtime::get().current_rank());
+  const int rank = c->local_rank(runtime.current_rank());
   *newrank = rank < size ? rank : MPI_UNDEFINED;
   return MPI_SUCCESS;
 }
@@ -228,17 +235,18 @@ extern "C" int PMPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const i
 // Graphs --------------------------------------------------------------------------------------------------------------
 
 namespace {
-int check_graph(MPI_Comm comm, int nnodes, const int index[], const int edges[], int size, const char* call)
+int check_graph(Runtime& runtime, MPI_Comm comm, int nnodes, const int index[], const int edges[], int size,
+                const char* call)
 {
   if (nnodes < 0 || nnodes > size)
-    return raise_error(comm, MPI_ERR_ARG, call,
+    return raise_error(runtime, comm, MPI_ERR_ARG, call,
                        "a graph of " + std::to_string(nnodes) + " nodes on a communicator of " + std::to_string(size));
   for (int i = 0; i < nnodes; ++i)
     if (index[i] < (i == 0 ? 0 : index[i - 1]))
-      return raise_error(comm, MPI_ERR_ARG, call, "index[" + std::to_string(i) + "] decreases");
+      return raise_error(runtime, comm, MPI_ERR_ARG, call, "index[" + std::to_string(i) + "] decreases");
   for (int e = 0; e < (nnodes == 0 ? 0 : index[nnodes - 1]); ++e)
     if (edges[e] < 0 || edges[e] >= nnodes)
-      return raise_error(comm, MPI_ERR_ARG, call,
+      return raise_error(runtime, comm, MPI_ERR_ARG, call,
                          "edge to node " + std::to_string(edges[e]) + " of a graph of " + std::to_string(nnodes));
   return MPI_SUCCESS;
 }
@@ -247,22 +255,24 @@ int check_graph(MPI_Comm comm, int nnodes, const int index[], const int edges[],
 extern "C" int PMPI_Graph_create(MPI_Comm comm, int nnodes, const int index[], const int edges[], int reorder,
                                  MPI_Comm* newcomm)
 {
+  Runtime& runtime = Runtime::get();
   (void)reorder;
-  ApiScope scope;
+  ApiScope scope(runtime);
   const mpisim::mpi::Communicator* parent = nullptr;
-  MPISIM_TRY(resolve_comm(comm, "MPI_Graph_create", parent));
-  MPISIM_TRY(check_graph(comm, nnodes, index, edges, parent->size(), "MPI_Graph_create"));
+  MPISIM_TRY(resolve_comm(runtime, comm, "MPI_Graph_create", parent));
+  MPISIM_TRY(check_graph(runtime, comm, nnodes, index, edges, parent->size(), "MPI_Graph_create"));
   Topology graph;
   graph.kind = Topology::Kind::Graph;
   graph.index.assign(index, index + nnodes);
   graph.edges.assign(edges, edges + (nnodes == 0 ? 0 : index[nnodes - 1]));
-  return create_prefix_with_topology(comm, nnodes, std::move(graph), newcomm);
+  return create_prefix_with_topology(runtime, comm, nnodes, std::move(graph), newcomm);
 }
 
 extern "C" int PMPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int index[], int edges[])
 {
+  Runtime& runtime = Runtime::get();
   TopologyPtr graph;
-  MPISIM_TRY(resolve_topology(comm, Topology::Kind::Graph, "MPI_Graph_get", graph));
+  MPISIM_TRY(resolve_topology(runtime, comm, Topology::Kind::Graph, "MPI_Graph_get", graph));
   for (int i = 0; i < maxindex && i < static_cast<int>(graph->index.size()); ++i)
     index[i] = graph->index[i];
   for (int e = 0; e < maxedges && e < static_cast<int>(graph->edges.size()); ++e)
@@ -272,8 +282,9 @@ extern "C" int PMPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int ind
 
 extern "C" int PMPI_Graphdims_get(MPI_Comm comm, int* nnodes, int* nedges)
 {
+  Runtime& runtime = Runtime::get();
   TopologyPtr graph;
-  MPISIM_TRY(resolve_topology(comm, Topology::Kind::Graph, "MPI_Graphdims_get", graph));
+  MPISIM_TRY(resolve_topology(runtime, comm, Topology::Kind::Graph, "MPI_Graphdims_get", graph));
   *nnodes = static_cast<int>(graph->index.size());
   *nedges = static_cast<int>(graph->edges.size());
   return MPI_SUCCESS;
@@ -281,18 +292,20 @@ extern "C" int PMPI_Graphdims_get(MPI_Comm comm, int* nnodes, int* nedges)
 
 extern "C" int PMPI_Graph_neighbors_count(MPI_Comm comm, int rank, int* nneighbors)
 {
+  Runtime& runtime = Runtime::get();
   TopologyPtr graph;
-  MPISIM_TRY(resolve_topology(comm, Topology::Kind::Graph, "MPI_Graph_neighbors_count", graph));
-  MPISIM_TRY(check_rank(comm, rank, static_cast<int>(graph->index.size()), "MPI_Graph_neighbors_count"));
+  MPISIM_TRY(resolve_topology(runtime, comm, Topology::Kind::Graph, "MPI_Graph_neighbors_count", graph));
+  MPISIM_TRY(check_rank(runtime, comm, rank, static_cast<int>(graph->index.size()), "MPI_Graph_neighbors_count"));
   *nneighbors = static_cast<int>(graph_neighbors(*graph, rank).size());
   return MPI_SUCCESS;
 }
 
 extern "C" int PMPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, int neighbors[])
 {
+  Runtime& runtime = Runtime::get();
   TopologyPtr graph;
-  MPISIM_TRY(resolve_topology(comm, Topology::Kind::Graph, "MPI_Graph_neighbors", graph));
-  MPISIM_TRY(check_rank(comm, rank, static_cast<int>(graph->index.size()), "MPI_Graph_neighbors"));
+  MPISIM_TRY(resolve_topology(runtime, comm, Topology::Kind::Graph, "MPI_Graph_neighbors", graph));
+  MPISIM_TRY(check_rank(runtime, comm, rank, static_cast<int>(graph->index.size()), "MPI_Graph_neighbors"));
   const std::vector<int> found = graph_neighbors(*graph, rank);
   for (int i = 0; i < maxneighbors && i < static_cast<int>(found.size()); ++i)
     neighbors[i] = found[i];
@@ -301,19 +314,20 @@ extern "C" int PMPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, i
 
 extern "C" int PMPI_Graph_map(MPI_Comm comm, int nnodes, const int index[], const int edges[], int* newrank)
 {
+  Runtime& runtime = Runtime::get();
   const mpisim::mpi::Communicator* c = nullptr;
-  MPISIM_TRY(resolve_comm(comm, "MPI_Graph_map", c));
-  MPISIM_TRY(check_graph(comm, nnodes, index, edges, c->size(), "MPI_Graph_map"));
-  const int rank = c->local_rank(Runtime::get().current_rank());
+  MPISIM_TRY(resolve_comm(runtime, comm, "MPI_Graph_map", c));
+  MPISIM_TRY(check_graph(runtime, comm, nnodes, index, edges, c->size(), "MPI_Graph_map"));
+  const int rank = c->local_rank(runtime.current_rank());
   *newrank = rank < nnodes ? rank : MPI_UNDEFINED;
   return MPI_SUCCESS;
 }
 
 extern "C" int PMPI_Topo_test(MPI_Comm comm, int* status)
 {
-  const mpisim::mpi::Communicator* c = nullptr;
-  MPISIM_TRY(resolve_comm(comm, "MPI_Topo_test", c));
   Runtime& runtime = Runtime::get();
+  const mpisim::mpi::Communicator* c = nullptr;
+  MPISIM_TRY(resolve_comm(runtime, comm, "MPI_Topo_test", c));
   TopologyPtr topology = runtime.comm_properties().topology(runtime.current_rank(), comm);
   static const int kinds[] = {MPI_CART, MPI_GRAPH, MPI_DIST_GRAPH};
   *status = topology ? kinds[static_cast<int>(topology->kind)] : MPI_UNDEFINED;
@@ -323,12 +337,12 @@ extern "C" int PMPI_Topo_test(MPI_Comm comm, int* status)
 // Distributed graphs --------------------------------------------------------------------------------------------------
 
 namespace {
-int check_neighbors(MPI_Comm comm, int degree, const int ranks[], int size, const char* call)
+int check_neighbors(Runtime& runtime, MPI_Comm comm, int degree, const int ranks[], int size, const char* call)
 {
   if (degree < 0)
-    return raise_error(comm, MPI_ERR_ARG, call, "negative degree " + std::to_string(degree));
+    return raise_error(runtime, comm, MPI_ERR_ARG, call, "negative degree " + std::to_string(degree));
   for (int i = 0; i < degree; ++i)
-    MPISIM_TRY(check_rank(comm, ranks[i], size, call));
+    MPISIM_TRY(check_rank(runtime, comm, ranks[i], size, call));
   return MPI_SUCCESS;
 }
 
@@ -344,12 +358,13 @@ extern "C" int PMPI_Dist_graph_create_adjacent(MPI_Comm comm, int indegree, cons
                                                const int sourceweights[], int outdegree, const int destinations[],
                                                const int destweights[], MPI_Info info, int reorder, MPI_Comm* newcomm)
 {
+  Runtime& runtime = Runtime::get();
   (void)info, (void)reorder;
-  ApiScope scope;
+  ApiScope scope(runtime);
   const mpisim::mpi::Communicator* parent = nullptr;
-  MPISIM_TRY(resolve_comm(comm, "MPI_Dist_graph_create_adjacent", parent));
-  MPISIM_TRY(check_neighbors(comm, indegree, sources, parent->size(), "MPI_Dist_graph_create_adjacent"));
-  MPISIM_TRY(check_neighbors(comm, outdegree, destinations, parent->size(), "MPI_Dist_graph_create_adjacent"));
+  MPISIM_TRY(resolve_comm(runtime, comm, "MPI_Dist_graph_create_adjacent", parent));
+  MPISIM_TRY(check_neighbors(runtime, comm, indegree, sources, parent->size(), "MPI_Dist_graph_create_adjacent"));
+  MPISIM_TRY(check_neighbors(runtime, comm, outdegree, destinations, parent->size(), "MPI_Dist_graph_create_adjacent"));
   Topology graph;
   graph.kind = Topology::Kind::DistGraph;
   graph.sources.assign(sources, sources + indegree);
@@ -357,23 +372,25 @@ extern "C" int PMPI_Dist_graph_create_adjacent(MPI_Comm comm, int indegree, cons
   graph.source_weights = weights_of(sourceweights, indegree);
   graph.destination_weights = weights_of(destweights, outdegree);
   graph.weighted = sourceweights != MPI_UNWEIGHTED;
-  return create_prefix_with_topology(comm, parent->size(), std::move(graph), newcomm);
+  return create_prefix_with_topology(runtime, comm, parent->size(), std::move(graph), newcomm);
 }
 
 extern "C" int PMPI_Dist_graph_create(MPI_Comm comm, int n, const int sources[], const int degrees[],
                                       const int destinations[], const int weights[], MPI_Info info, int reorder,
                                       MPI_Comm* newcomm)
 {
+  Runtime& runtime = Runtime::get();
   (void)info, (void)reorder;
-  ApiScope scope;
+  ApiScope scope(runtime);
   const mpisim::mpi::Communicator* parent = nullptr;
-  MPISIM_TRY(resolve_comm(comm, "MPI_Dist_graph_create", parent));
-  MPISIM_CHECK(n >= 0, comm, MPI_ERR_ARG, "negative source count " + std::to_string(n));
+  MPISIM_TRY(resolve_comm(runtime, comm, "MPI_Dist_graph_create", parent));
+  MPISIM_CHECK(runtime, n >= 0, comm, MPI_ERR_ARG, "negative source count " + std::to_string(n));
   // This rank's edges as (source, destination, weight), then everyone's, gathered in rank order.
   std::vector<int> mine;
   for (int i = 0, edge = 0; i < n; ++i) {
-    MPISIM_TRY(check_neighbors(comm, 1, &sources[i], parent->size(), "MPI_Dist_graph_create"));
-    MPISIM_TRY(check_neighbors(comm, degrees[i], &destinations[edge], parent->size(), "MPI_Dist_graph_create"));
+    MPISIM_TRY(check_neighbors(runtime, comm, 1, &sources[i], parent->size(), "MPI_Dist_graph_create"));
+    MPISIM_TRY(
+        check_neighbors(runtime, comm, degrees[i], &destinations[edge], parent->size(), "MPI_Dist_graph_create"));
     for (int d = 0; d < degrees[i]; ++d, ++edge)
       mine.insert(mine.end(), {sources[i], destinations[edge], weights == MPI_UNWEIGHTED ? 1 : weights[edge]});
   }
@@ -399,13 +416,14 @@ extern "C" int PMPI_Dist_graph_create(MPI_Comm comm, int n, const int sources[],
       graph.destination_weights.push_back(all[e + 2]);
     }
   }
-  return create_prefix_with_topology(comm, size, std::move(graph), newcomm);
+  return create_prefix_with_topology(runtime, comm, size, std::move(graph), newcomm);
 }
 
 extern "C" int PMPI_Dist_graph_neighbors_count(MPI_Comm comm, int* indegree, int* outdegree, int* weighted)
 {
+  Runtime& runtime = Runtime::get();
   TopologyPtr graph;
-  MPISIM_TRY(resolve_topology(comm, Topology::Kind::DistGraph, "MPI_Dist_graph_neighbors_count", graph));
+  MPISIM_TRY(resolve_topology(runtime, comm, Topology::Kind::DistGraph, "MPI_Dist_graph_neighbors_count", graph));
   *indegree = static_cast<int>(graph->sources.size());
   *outdegree = static_cast<int>(graph->destinations.size());
   *weighted = graph->weighted;
@@ -415,8 +433,9 @@ extern "C" int PMPI_Dist_graph_neighbors_count(MPI_Comm comm, int* indegree, int
 extern "C" int PMPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[], int sourceweights[],
                                          int maxoutdegree, int destinations[], int destweights[])
 {
+  Runtime& runtime = Runtime::get();
   TopologyPtr graph;
-  MPISIM_TRY(resolve_topology(comm, Topology::Kind::DistGraph, "MPI_Dist_graph_neighbors", graph));
+  MPISIM_TRY(resolve_topology(runtime, comm, Topology::Kind::DistGraph, "MPI_Dist_graph_neighbors", graph));
   const bool weights_wanted = graph->weighted && sourceweights != MPI_UNWEIGHTED;
   for (int i = 0; i < maxindegree && i < static_cast<int>(graph->sources.size()); ++i) {
     sources[i] = graph->sources[i];

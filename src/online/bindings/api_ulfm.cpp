@@ -42,9 +42,10 @@ std::pair<const Communicator*, uint64_t> agree_among_survivors(Runtime& runtime,
 extern "C" int PMPIX_Comm_revoke(MPI_Comm comm)
 {
   ApiScope scope("PMPIX_Comm_revoke");
+  Runtime& runtime = scope.runtime();
   const Communicator* c = nullptr;
-  MPISIM_TRY(resolve_comm(comm, "MPIX_Comm_revoke", c));
-  scope.runtime().simulation().world().revoke(scope.runtime().current_rank(), *c);
+  MPISIM_TRY(resolve_comm(runtime, comm, "MPIX_Comm_revoke", c));
+  runtime.simulation().world().revoke(runtime.current_rank(), *c);
   return MPI_SUCCESS;
 }
 
@@ -52,7 +53,7 @@ extern "C" int PMPIX_Comm_is_revoked(MPI_Comm comm, int* flag)
 {
   Runtime& runtime = Runtime::get();
   const Communicator* c = nullptr;
-  MPISIM_TRY(resolve_comm(comm, "MPIX_Comm_is_revoked", c));
+  MPISIM_TRY(resolve_comm(runtime, comm, "MPIX_Comm_is_revoked", c));
   *flag = runtime.simulation().world().knows_revoked(runtime.current_rank(), *c) ? 1 : 0;
   return MPI_SUCCESS;
 }
@@ -61,7 +62,7 @@ extern "C" int PMPIX_Comm_failure_ack(MPI_Comm comm)
 {
   Runtime& runtime = Runtime::get();
   const Communicator* c = nullptr;
-  MPISIM_TRY(resolve_comm(comm, "MPIX_Comm_failure_ack", c));
+  MPISIM_TRY(resolve_comm(runtime, comm, "MPIX_Comm_failure_ack", c));
   runtime.simulation().world().acknowledge_failures(runtime.current_rank(), *c);
   return MPI_SUCCESS;
 }
@@ -70,7 +71,7 @@ extern "C" int PMPIX_Comm_failure_get_acked(MPI_Comm comm, MPI_Group* failedgrp)
 {
   Runtime& runtime = Runtime::get();
   const Communicator* c = nullptr;
-  MPISIM_TRY(resolve_comm(comm, "MPIX_Comm_failure_get_acked", c));
+  MPISIM_TRY(resolve_comm(runtime, comm, "MPIX_Comm_failure_get_acked", c));
   const std::vector<int>& acked = runtime.simulation().world().acknowledged_failures(runtime.current_rank(), *c);
   GroupMembers members; // in the communicator's rank order
   for (int local = 0; local < c->size(); ++local)
@@ -83,32 +84,33 @@ extern "C" int PMPIX_Comm_failure_get_acked(MPI_Comm comm, MPI_Group* failedgrp)
 extern "C" int PMPIX_Comm_agree(MPI_Comm comm, int* flag)
 {
   ApiScope scope("PMPIX_Comm_agree");
+  Runtime& runtime = scope.runtime();
   const Communicator* c = nullptr;
-  MPISIM_TRY(resolve_comm(comm, "MPIX_Comm_agree", c));
-  mpisim::mpi::World& world = scope.runtime().simulation().world();
-  const auto [survivors, agreement] = agree_among_survivors(scope.runtime(), *c, *flag);
+  MPISIM_TRY(resolve_comm(runtime, comm, "MPIX_Comm_agree", c));
+  mpisim::mpi::World& world = runtime.simulation().world();
+  const auto [survivors, agreement] = agree_among_survivors(runtime, *c, *flag);
   *flag = world.agreement_value(*survivors, agreement);
   // As ULFM: a failure the caller has not acknowledged is reported (the flag is agreed on all the same).
-  const int unacknowledged = world.failed_member(*c, scope.runtime().current_rank());
+  const int unacknowledged = world.failed_member(*c, runtime.current_rank());
   if (unacknowledged < 0)
     return MPI_SUCCESS;
   const mpisim::mpi::ProcessFailure failure(mpisim::mpi::FailureKind::ProcessFailed, unacknowledged,
-                                            world.failed_at(unacknowledged), scope.runtime().current_rank(),
+                                            world.failed_at(unacknowledged), runtime.current_rank(),
                                             world.engine().now(), c->name(), c->context());
-  return raise_process_failure(comm, failure, "MPIX_Comm_agree");
+  return raise_process_failure(runtime, comm, failure, "MPIX_Comm_agree");
 }
 
 extern "C" int PMPIX_Comm_shrink(MPI_Comm comm, MPI_Comm* newcomm)
 {
   ApiScope scope("PMPIX_Comm_shrink");
+  Runtime& runtime = scope.runtime();
   const Communicator* c = nullptr;
-  MPISIM_TRY(resolve_comm(comm, "MPIX_Comm_shrink", c));
-  return failure_aware(comm, "MPIX_Comm_shrink", [&]() -> int {
-    const Communicator* survivors = agree_among_survivors(scope.runtime(), *c, 1).first;
-    agree_on_context(scope.runtime(), *survivors);
-    *newcomm = scope.runtime().communicators().adopt_group(scope.runtime().current_rank(), *c, kShrinkTag,
-                                                           members_of(*survivors));
-    inherit_errhandler(scope.runtime(), comm, *newcomm);
+  MPISIM_TRY(resolve_comm(runtime, comm, "MPIX_Comm_shrink", c));
+  return failure_aware(runtime, comm, "MPIX_Comm_shrink", [&]() -> int {
+    const Communicator* survivors = agree_among_survivors(runtime, *c, 1).first;
+    agree_on_context(runtime, *survivors);
+    *newcomm = runtime.communicators().adopt_group(runtime.current_rank(), *c, kShrinkTag, members_of(*survivors));
+    inherit_errhandler(runtime, comm, *newcomm);
     return MPI_SUCCESS;
   });
 }

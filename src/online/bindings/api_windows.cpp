@@ -1,6 +1,6 @@
 // Windows of one-sided communication (MPI-3.1 sections 11.2, 11.2.6, 11.2.7, 8.3.2, 6.7.4): MPI_Win_create,
-// MPI_Win_allocate, MPI_Win_free, MPI_Win_get_group, names, hints (MPI_Win_set_info/get_info), attributes (through the
-// keyvals of Attributes.hpp, shared with communicators and datatypes) and error handlers.
+// MPI_Win_allocate, MPI_Win_free, MPI_Win_get_group, names, hints (MPI_Win_set_info/get_info) and error handlers
+// (the windows' attributes are api_attributes.cpp's, with those of communicators and datatypes).
 //
 // Creating a window makes the hidden communicator its operations travel on (objects/CommLifecycle.hpp's
 // window_channel: no attribute is copied onto it), then allgathers each member's base, size and displacement unit
@@ -19,11 +19,6 @@
 using namespace mpisim::online;
 
 namespace {
-
-int me()
-{
-  return Runtime::get().current_rank();
-}
 
 // The calling member's part, as the others learn it at creation.
 void describe_part(WindowPart& part, void* base, MPI_Aint size, int disp_unit, int flavor)
@@ -48,16 +43,17 @@ void exchange_descriptions(Runtime& runtime, const mpisim::mpi::Communicator& ch
   run_allgather(runtime, channel, mine.data(), all.data(), static_cast<int>(bytes), MPI_BYTE);
 }
 
-int check_creation(MPI_Comm comm, MPI_Aint size, int disp_unit, MPI_Info info, const char* call)
+int check_creation(Runtime& runtime, MPI_Comm comm, MPI_Aint size, int disp_unit, MPI_Info info, const char* call)
 {
   const mpisim::mpi::Communicator* c = nullptr;
-  MPISIM_TRY(resolve_comm(comm, call, c));
+  MPISIM_TRY(resolve_comm(runtime, comm, call, c));
   if (size < 0)
-    return raise_error(comm, MPI_ERR_SIZE, call, "negative window size " + std::to_string(size));
+    return raise_error(runtime, comm, MPI_ERR_SIZE, call, "negative window size " + std::to_string(size));
   if (disp_unit <= 0)
-    return raise_error(comm, MPI_ERR_DISP, call, "displacement unit " + std::to_string(disp_unit) + " is not positive");
-  if (info != MPI_INFO_NULL && Runtime::get().process_objects().info(info) == nullptr)
-    return raise_error(comm, MPI_ERR_INFO, call, "invalid info object " + std::to_string(info));
+    return raise_error(runtime, comm, MPI_ERR_DISP, call,
+                       "displacement unit " + std::to_string(disp_unit) + " is not positive");
+  if (info != MPI_INFO_NULL && runtime.process_objects().info(info) == nullptr)
+    return raise_error(runtime, comm, MPI_ERR_INFO, call, "invalid info object " + std::to_string(info));
   return MPI_SUCCESS;
 }
 
@@ -83,46 +79,23 @@ int make_window(Runtime& runtime, MPI_Comm comm, void* base, MPI_Aint size, int 
   return MPI_SUCCESS;
 }
 
-bool is_window_keyval(int keyval)
-{
-  return keyval >= MPI_WIN_BASE && keyval <= MPI_WIN_MODEL;
-}
-
-// The value a predefined window attribute gives: the base itself, pointers to the others.
-void* predefined_attribute(WindowPart& part, int keyval)
-{
-  switch (keyval) {
-  case MPI_WIN_BASE: return part.base;
-  case MPI_WIN_SIZE: return &part.size;
-  case MPI_WIN_DISP_UNIT: return &part.disp_unit;
-  case MPI_WIN_CREATE_FLAVOR: return &part.flavor;
-  default: return &part.model;
-  }
-}
-
-bool is_user_keyval(int keyval)
-{
-  return Runtime::get().attributes().keyval(me(), AttributeObject::Win, keyval) != nullptr;
-}
-
-bool is_attachable(MPI_Errhandler errhandler)
+bool is_attachable(Runtime& runtime, MPI_Errhandler errhandler)
 {
   if (errhandler == MPI_ERRORS_ARE_FATAL || errhandler == MPI_ERRORS_RETURN)
     return true;
-  const UserErrhandler* user = Runtime::get().process_objects().errhandler(errhandler);
+  const UserErrhandler* user = runtime.process_objects().errhandler(errhandler);
   return user != nullptr && user->references > 0;
 }
 
 } // namespace
 
 // The members of a shared window run on one host (MPI_ERR_RMA_SHARED otherwise: MPI lets an implementation refuse).
-int check_one_host(MPI_Comm comm, const char* call)
+int check_one_host(Runtime& runtime, MPI_Comm comm, const char* call)
 {
-  Runtime& runtime = Runtime::get();
   const mpisim::mpi::Communicator& members = *runtime.comm(comm);
   for (int rank = 1; rank < members.size(); ++rank)
     if (runtime.world().host_of(members.world_rank(rank)) != runtime.world().host_of(members.world_rank(0)))
-      return raise_error(comm, MPI_ERR_RMA_SHARED, call,
+      return raise_error(runtime, comm, MPI_ERR_RMA_SHARED, call,
                          "ranks 0 and " + std::to_string(rank) + " of the communicator run on different hosts");
   return MPI_SUCCESS;
 }
@@ -132,20 +105,22 @@ int check_one_host(MPI_Comm comm, const char* call)
 extern "C" int PMPI_Win_create(void* base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win* win)
 {
   ApiScope scope;
-  MPISIM_TRY(check_creation(comm, size, disp_unit, info, "MPI_Win_create"));
-  return make_window(scope.runtime(), comm, base, size, disp_unit, MPI_WIN_FLAVOR_CREATE, info, win);
+  Runtime& runtime = scope.runtime();
+  MPISIM_TRY(check_creation(runtime, comm, size, disp_unit, info, "MPI_Win_create"));
+  return make_window(runtime, comm, base, size, disp_unit, MPI_WIN_FLAVOR_CREATE, info, win);
 }
 
 extern "C" int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void* baseptr,
                                  MPI_Win* win)
 {
   ApiScope scope;
-  MPISIM_TRY(check_creation(comm, size, disp_unit, info, "MPI_Win_allocate"));
+  Runtime& runtime = scope.runtime();
+  MPISIM_TRY(check_creation(runtime, comm, size, disp_unit, info, "MPI_Win_allocate"));
   void* base = allocate_memory(size);
   if (base == nullptr) // raised as by the MPI_Alloc_mem it makes
-    return raise_error(MPI_COMM_WORLD, MPI_ERR_NO_MEM, "MPI_Alloc_mem",
+    return raise_error(runtime, MPI_COMM_WORLD, MPI_ERR_NO_MEM, "MPI_Alloc_mem",
                        "cannot allocate " + std::to_string(size) + " bytes");
-  if (int error = make_window(scope.runtime(), comm, base, size, disp_unit, MPI_WIN_FLAVOR_ALLOCATE, info, win);
+  if (int error = make_window(runtime, comm, base, size, disp_unit, MPI_WIN_FLAVOR_ALLOCATE, info, win);
       error != MPI_SUCCESS) {
     free_memory(base);
     return error;
@@ -158,9 +133,9 @@ extern "C" int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info i
                                         MPI_Win* win)
 {
   ApiScope scope;
-  MPISIM_TRY(check_creation(comm, size, disp_unit, info, "MPI_Win_allocate_shared"));
-  MPISIM_TRY(check_one_host(comm, "MPI_Win_allocate_shared"));
   Runtime& runtime = scope.runtime();
+  MPISIM_TRY(check_creation(runtime, comm, size, disp_unit, info, "MPI_Win_allocate_shared"));
+  MPISIM_TRY(check_one_host(runtime, comm, "MPI_Win_allocate_shared"));
   const mpisim::mpi::Communicator& parent = *runtime.comm(comm);
   // Every member's size, to lay the parts out one after the other in one segment.
   std::vector<MPI_Aint> sizes(static_cast<size_t>(parent.size()));
@@ -185,12 +160,14 @@ extern "C" int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info i
 
 extern "C" int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint* size, int* disp_unit, void* baseptr)
 {
+  Runtime& runtime = Runtime::get();
   WindowAccess access;
-  MPISIM_TRY(resolve_window(win, "MPI_Win_shared_query", access));
-  MPISIM_WIN_CHECK(access.part->flavor == MPI_WIN_FLAVOR_SHARED, win, MPI_ERR_RMA_FLAVOR, "MPI_Win_shared_query",
-                   "the window was not made by MPI_Win_allocate_shared");
+  MPISIM_TRY(resolve_window(runtime, win, "MPI_Win_shared_query", access));
+  MPISIM_WIN_CHECK(runtime, access.part->flavor == MPI_WIN_FLAVOR_SHARED, win, MPI_ERR_RMA_FLAVOR,
+                   "MPI_Win_shared_query", "the window was not made by MPI_Win_allocate_shared");
   const int members = access.channel->size();
-  MPISIM_WIN_CHECK(rank == MPI_PROC_NULL || (rank >= 0 && rank < members), win, MPI_ERR_RANK, "MPI_Win_shared_query",
+  MPISIM_WIN_CHECK(runtime, rank == MPI_PROC_NULL || (rank >= 0 && rank < members), win, MPI_ERR_RANK,
+                   "MPI_Win_shared_query",
                    "invalid rank " + std::to_string(rank) + " in a window of " + std::to_string(members) + " ranks");
   const std::vector<WindowPart>& parts = access.window->parts;
   const WindowPart* part = rank == MPI_PROC_NULL ? nullptr : &parts[static_cast<size_t>(rank)];
@@ -206,36 +183,39 @@ extern "C" int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint* size, int*
 extern "C" int PMPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win* win)
 {
   ApiScope scope;
-  MPISIM_TRY(check_creation(comm, 0, 1, info, "MPI_Win_create_dynamic"));
-  return make_window(scope.runtime(), comm, MPI_BOTTOM, 0, 1, MPI_WIN_FLAVOR_DYNAMIC, info, win);
+  Runtime& runtime = scope.runtime();
+  MPISIM_TRY(check_creation(runtime, comm, 0, 1, info, "MPI_Win_create_dynamic"));
+  return make_window(runtime, comm, MPI_BOTTOM, 0, 1, MPI_WIN_FLAVOR_DYNAMIC, info, win);
 }
 
 extern "C" int PMPI_Win_attach(MPI_Win win, void* base, MPI_Aint size)
 {
+  Runtime& runtime = Runtime::get();
   WindowAccess access;
-  MPISIM_TRY(resolve_window(win, "MPI_Win_attach", access));
-  MPISIM_WIN_CHECK(access.part->flavor == MPI_WIN_FLAVOR_DYNAMIC, win, MPI_ERR_RMA_FLAVOR, "MPI_Win_attach",
+  MPISIM_TRY(resolve_window(runtime, win, "MPI_Win_attach", access));
+  MPISIM_WIN_CHECK(runtime, access.part->flavor == MPI_WIN_FLAVOR_DYNAMIC, win, MPI_ERR_RMA_FLAVOR, "MPI_Win_attach",
                    "the window is not dynamic");
-  MPISIM_WIN_CHECK(size >= 0, win, MPI_ERR_SIZE, "MPI_Win_attach", "negative size " + std::to_string(size));
+  MPISIM_WIN_CHECK(runtime, size >= 0, win, MPI_ERR_SIZE, "MPI_Win_attach", "negative size " + std::to_string(size));
   const auto address = reinterpret_cast<MPI_Aint>(base);
   for (const AttachedRegion& region : access.part->regions)
-    MPISIM_WIN_CHECK(address + size <= region.base || address >= region.base + region.size, win, MPI_ERR_RMA_ATTACH,
-                     "MPI_Win_attach", "the memory overlaps a region already attached");
+    MPISIM_WIN_CHECK(runtime, address + size <= region.base || address >= region.base + region.size, win,
+                     MPI_ERR_RMA_ATTACH, "MPI_Win_attach", "the memory overlaps a region already attached");
   access.part->regions.push_back(AttachedRegion{address, size});
   return MPI_SUCCESS;
 }
 
 extern "C" int PMPI_Win_detach(MPI_Win win, const void* base)
 {
+  Runtime& runtime = Runtime::get();
   WindowAccess access;
-  MPISIM_TRY(resolve_window(win, "MPI_Win_detach", access));
-  MPISIM_WIN_CHECK(access.part->flavor == MPI_WIN_FLAVOR_DYNAMIC, win, MPI_ERR_RMA_FLAVOR, "MPI_Win_detach",
+  MPISIM_TRY(resolve_window(runtime, win, "MPI_Win_detach", access));
+  MPISIM_WIN_CHECK(runtime, access.part->flavor == MPI_WIN_FLAVOR_DYNAMIC, win, MPI_ERR_RMA_FLAVOR, "MPI_Win_detach",
                    "the window is not dynamic");
   std::vector<AttachedRegion>& regions = access.part->regions;
   const auto address = reinterpret_cast<MPI_Aint>(base);
   auto found = std::find_if(regions.begin(), regions.end(),
                             [address](const AttachedRegion& region) { return region.base == address; });
-  MPISIM_WIN_CHECK(found != regions.end(), win, MPI_ERR_RMA_ATTACH, "MPI_Win_detach",
+  MPISIM_WIN_CHECK(runtime, found != regions.end(), win, MPI_ERR_RMA_ATTACH, "MPI_Win_detach",
                    "no region attached at this address");
   regions.erase(found);
   return MPI_SUCCESS;
@@ -244,48 +224,52 @@ extern "C" int PMPI_Win_detach(MPI_Win win, const void* base)
 extern "C" int PMPI_Win_free(MPI_Win* win)
 {
   ApiScope scope;
+  Runtime& runtime = scope.runtime();
   WindowAccess access;
-  MPISIM_TRY(resolve_window(*win, "MPI_Win_free", access));
+  MPISIM_TRY(resolve_window(runtime, *win, "MPI_Win_free", access));
   const WindowPart& part = *access.part;
-  MPISIM_WIN_CHECK(part.started.empty(), *win, MPI_ERR_RMA_SYNC, "MPI_Win_free",
+  MPISIM_WIN_CHECK(runtime, part.started.empty(), *win, MPI_ERR_RMA_SYNC, "MPI_Win_free",
                    "operations issued since the last fence are not completed: call MPI_Win_fence first");
-  MPISIM_WIN_CHECK(part.locks_held.empty() && not part.locked_all && not part.start_open && not part.post_open, *win,
-                   MPI_ERR_RMA_SYNC, "MPI_Win_free", "an epoch of the window is open");
+  MPISIM_WIN_CHECK(runtime, part.locks_held.empty() && not part.locked_all && not part.start_open && not part.post_open,
+                   *win, MPI_ERR_RMA_SYNC, "MPI_Win_free", "an epoch of the window is open");
   // A failing delete callback keeps the window (and the attribute), and its error is the call's.
-  MPISIM_TRY(Runtime::get().attributes().remove_all(me(), AttributeObject::Win, *win));
+  MPISIM_TRY(runtime.attributes().remove_all(runtime.current_rank(), AttributeObject::Win, *win));
   const MPI_Comm channel = access.window->channel;
   // As SMPI: a barrier, the operations completed (none left: checked above), a barrier.
-  run_barrier(scope.runtime(), *access.channel);
-  run_barrier(scope.runtime(), *access.channel);
+  run_barrier(runtime, *access.channel);
+  run_barrier(runtime, *access.channel);
   if (access.part->flavor == MPI_WIN_FLAVOR_ALLOCATE)
     free_memory(access.part->base);
-  scope.runtime().windows().leave(*access.window, access.local_rank);
-  free_comm(scope.runtime(), channel);
+  runtime.windows().leave(*access.window, access.local_rank);
+  free_comm(runtime, channel);
   *win = MPI_WIN_NULL;
   return MPI_SUCCESS;
 }
 
 extern "C" int PMPI_Win_get_group(MPI_Win win, MPI_Group* group)
 {
+  Runtime& runtime = Runtime::get();
   WindowAccess access;
-  MPISIM_TRY(resolve_window(win, "MPI_Win_get_group", access));
-  *group = group_of(Runtime::get(), *access.channel); // the same members in the same order
+  MPISIM_TRY(resolve_window(runtime, win, "MPI_Win_get_group", access));
+  *group = group_of(runtime, *access.channel); // the same members in the same order
   return MPI_SUCCESS;
 }
 
 extern "C" int PMPI_Win_set_name(MPI_Win win, const char* win_name)
 {
+  Runtime& runtime = Runtime::get();
   WindowAccess access;
-  MPISIM_TRY(resolve_window(win, "MPI_Win_set_name", access));
-  MPISIM_WIN_CHECK(win_name != nullptr, win, MPI_ERR_ARG, "MPI_Win_set_name", "null name");
+  MPISIM_TRY(resolve_window(runtime, win, "MPI_Win_set_name", access));
+  MPISIM_WIN_CHECK(runtime, win_name != nullptr, win, MPI_ERR_ARG, "MPI_Win_set_name", "null name");
   access.part->name.assign(win_name, strnlen(win_name, MPI_MAX_OBJECT_NAME - 1));
   return MPI_SUCCESS;
 }
 
 extern "C" int PMPI_Win_get_name(MPI_Win win, char* win_name, int* resultlen)
 {
+  Runtime& runtime = Runtime::get();
   WindowAccess access;
-  MPISIM_TRY(resolve_window(win, "MPI_Win_get_name", access));
+  MPISIM_TRY(resolve_window(runtime, win, "MPI_Win_get_name", access));
   std::memcpy(win_name, access.part->name.c_str(), access.part->name.size() + 1);
   *resultlen = static_cast<int>(access.part->name.size());
   return MPI_SUCCESS;
@@ -297,10 +281,11 @@ extern "C" int PMPI_Win_get_name(MPI_Win win, char* win_name, int* resultlen)
 // Collective in MPI, yet local here: nothing the hints say changes what the members do (objects/WindowHints.hpp).
 extern "C" int PMPI_Win_set_info(MPI_Win win, MPI_Info info)
 {
+  Runtime& runtime = Runtime::get();
   WindowAccess access;
-  MPISIM_TRY(resolve_window(win, "MPI_Win_set_info", access));
-  const InfoObject* given = info == MPI_INFO_NULL ? nullptr : Runtime::get().process_objects().info(info);
-  MPISIM_WIN_CHECK(given != nullptr, win, MPI_ERR_INFO, "MPI_Win_set_info",
+  MPISIM_TRY(resolve_window(runtime, win, "MPI_Win_set_info", access));
+  const InfoObject* given = info == MPI_INFO_NULL ? nullptr : runtime.process_objects().info(info);
+  MPISIM_WIN_CHECK(runtime, given != nullptr, win, MPI_ERR_INFO, "MPI_Win_set_info",
                    "invalid info object " + std::to_string(info));
   apply_window_hints(access.part->hints, *given);
   return MPI_SUCCESS;
@@ -309,94 +294,30 @@ extern "C" int PMPI_Win_set_info(MPI_Win win, MPI_Info info)
 // A new info object holding the hints in effect (MPI's defaults for those never given).
 extern "C" int PMPI_Win_get_info(MPI_Win win, MPI_Info* info_used)
 {
+  Runtime& runtime = Runtime::get();
   WindowAccess access;
-  MPISIM_TRY(resolve_window(win, "MPI_Win_get_info", access));
-  *info_used = Runtime::get().process_objects().add_info(access.part->hints);
+  MPISIM_TRY(resolve_window(runtime, win, "MPI_Win_get_info", access));
+  *info_used = runtime.process_objects().add_info(access.part->hints);
   return MPI_SUCCESS;
-}
-
-// Attributes ---------------------------------------------------------------------------------------------------------
-
-extern "C" int PMPI_Win_create_keyval(MPI_Win_copy_attr_function* copy_fn, MPI_Win_delete_attr_function* delete_fn,
-                                      int* keyval, void* extra_state)
-{
-  // Windows are never duplicated: the copy callback is kept but never called.
-  *keyval =
-      Runtime::get().attributes().create_keyval(Keyval{AttributeObject::Win, me(), copy_fn, delete_fn, extra_state});
-  return MPI_SUCCESS;
-}
-
-extern "C" int PMPI_Win_free_keyval(int* keyval)
-{
-  MPISIM_CHECK(is_user_keyval(*keyval), MPI_COMM_WORLD, MPI_ERR_KEYVAL,
-               is_window_keyval(*keyval) ? std::string("cannot free a predefined keyval")
-                                         : "invalid keyval " + std::to_string(*keyval));
-  Runtime::get().attributes().free_keyval(*keyval);
-  *keyval = MPI_KEYVAL_INVALID;
-  return MPI_SUCCESS;
-}
-
-namespace {
-
-// Setting and deleting: the window exists and `keyval` is a user keyval (the predefined ones are read-only).
-int check_writable_attribute(MPI_Win win, int keyval, const char* call)
-{
-  WindowAccess access;
-  MPISIM_TRY(resolve_window(win, call, access));
-  MPISIM_WIN_CHECK(not is_window_keyval(keyval), win, MPI_ERR_KEYVAL, call,
-                   "predefined attribute " + std::to_string(keyval) + " is read-only");
-  MPISIM_WIN_CHECK(is_user_keyval(keyval), win, MPI_ERR_KEYVAL, call, "invalid keyval " + std::to_string(keyval));
-  return MPI_SUCCESS;
-}
-
-} // namespace
-
-extern "C" int PMPI_Win_set_attr(MPI_Win win, int keyval, void* attribute_val)
-{
-  MPISIM_TRY(check_writable_attribute(win, keyval, "MPI_Win_set_attr"));
-  return Runtime::get().attributes().set(me(), AttributeObject::Win, win, keyval, attribute_val);
-}
-
-extern "C" int PMPI_Win_get_attr(MPI_Win win, int keyval, void* attribute_val, int* flag)
-{
-  WindowAccess access;
-  MPISIM_TRY(resolve_window(win, "MPI_Win_get_attr", access));
-  if (is_window_keyval(keyval)) {
-    *static_cast<void**>(attribute_val) = predefined_attribute(*access.part, keyval);
-    *flag = 1;
-    return MPI_SUCCESS;
-  }
-  MPISIM_WIN_CHECK(is_user_keyval(keyval), win, MPI_ERR_KEYVAL, "MPI_Win_get_attr",
-                   "invalid keyval " + std::to_string(keyval));
-  void* stored = nullptr;
-  *flag = Runtime::get().attributes().get(me(), AttributeObject::Win, win, keyval, stored);
-  if (*flag)
-    *static_cast<void**>(attribute_val) = stored;
-  return MPI_SUCCESS;
-}
-
-extern "C" int PMPI_Win_delete_attr(MPI_Win win, int keyval)
-{
-  MPISIM_TRY(check_writable_attribute(win, keyval, "MPI_Win_delete_attr"));
-  bool found = false;
-  return Runtime::get().attributes().remove(me(), AttributeObject::Win, win, keyval, found);
 }
 
 // Error handlers -----------------------------------------------------------------------------------------------------
 
 extern "C" int PMPI_Win_create_errhandler(MPI_Win_errhandler_function* function, MPI_Errhandler* errhandler)
 {
-  MPISIM_CHECK(function != nullptr, MPI_COMM_WORLD, MPI_ERR_ARG, "null error handler function");
+  Runtime& runtime = Runtime::get();
+  MPISIM_CHECK(runtime, function != nullptr, MPI_COMM_WORLD, MPI_ERR_ARG, "null error handler function");
   // Window and communicator handles are both integers: the handler has the communicator handlers' signature.
-  *errhandler = Runtime::get().process_objects().add_errhandler(function);
+  *errhandler = runtime.process_objects().add_errhandler(function);
   return MPI_SUCCESS;
 }
 
 extern "C" int PMPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler)
 {
+  Runtime& runtime = Runtime::get();
   WindowAccess access;
-  MPISIM_TRY(resolve_window(win, "MPI_Win_set_errhandler", access));
-  MPISIM_WIN_CHECK(is_attachable(errhandler), win, MPI_ERR_ARG, "MPI_Win_set_errhandler",
+  MPISIM_TRY(resolve_window(runtime, win, "MPI_Win_set_errhandler", access));
+  MPISIM_WIN_CHECK(runtime, is_attachable(runtime, errhandler), win, MPI_ERR_ARG, "MPI_Win_set_errhandler",
                    "invalid error handler " + std::to_string(errhandler));
   access.part->errhandler = errhandler;
   return MPI_SUCCESS;
@@ -404,27 +325,29 @@ extern "C" int PMPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler)
 
 extern "C" int PMPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler* errhandler)
 {
+  Runtime& runtime = Runtime::get();
   WindowAccess access;
-  MPISIM_TRY(resolve_window(win, "MPI_Win_get_errhandler", access));
+  MPISIM_TRY(resolve_window(runtime, win, "MPI_Win_get_errhandler", access));
   *errhandler = access.part->errhandler;
-  if (UserErrhandler* user = Runtime::get().process_objects().errhandler(*errhandler))
+  if (UserErrhandler* user = runtime.process_objects().errhandler(*errhandler))
     ++user->references; // a new handle the application frees
   return MPI_SUCCESS;
 }
 
 extern "C" int PMPI_Win_call_errhandler(MPI_Win win, int errorcode)
 {
+  Runtime& runtime = Runtime::get();
   WindowAccess access;
-  MPISIM_TRY(resolve_window(win, "MPI_Win_call_errhandler", access));
+  MPISIM_TRY(resolve_window(runtime, win, "MPI_Win_call_errhandler", access));
   // The handler sees the code itself; a fatal handler reports its class.
   int error_class = errorcode;
   if (errorcode > MPI_ERR_LASTCODE) {
-    const auto& classes = Runtime::get().process_objects().of_rank(me()).class_of_code;
+    const auto& classes = runtime.process_objects().of_rank(runtime.current_rank()).class_of_code;
     auto found = classes.find(errorcode);
     error_class = found == classes.end() ? MPI_ERR_UNKNOWN : found->second;
   }
   const int raised = access.part->errhandler == MPI_ERRORS_ARE_FATAL ? error_class : errorcode;
-  raise_window_error(win, raised, "MPI_Win_call_errhandler", "error code " + std::to_string(errorcode));
+  raise_window_error(runtime, win, raised, "MPI_Win_call_errhandler", "error code " + std::to_string(errorcode));
   return MPI_SUCCESS; // the handler returned
 }
 
@@ -441,11 +364,6 @@ MPISIM_ALIAS(Win_set_name)
 MPISIM_ALIAS(Win_get_name)
 MPISIM_ALIAS(Win_set_info)
 MPISIM_ALIAS(Win_get_info)
-MPISIM_ALIAS(Win_create_keyval)
-MPISIM_ALIAS(Win_free_keyval)
-MPISIM_ALIAS(Win_set_attr)
-MPISIM_ALIAS(Win_get_attr)
-MPISIM_ALIAS(Win_delete_attr)
 MPISIM_ALIAS(Win_create_errhandler)
 MPISIM_ALIAS(Win_set_errhandler)
 MPISIM_ALIAS(Win_get_errhandler)

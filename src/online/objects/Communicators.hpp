@@ -27,7 +27,10 @@ public:
   // for it only.
   const mpi::Communicator* find(int handle, int rank);
   // MPI_ERR_COMM: "invalid communicator <handle>", through `comm`'s error handler.
-  int raise_invalid(int handle, int comm, const char* call) const { return table_.raise_invalid(handle, comm, call); }
+  int raise_invalid(Runtime& runtime, int handle, int comm, const char* call) const
+  {
+    return table_.raise_invalid(runtime, handle, comm, call);
+  }
 
   // The communicator made by `rank`'s n-th creation on `parent` with this color: every member gets the same handle;
   // `members` is called by the first one to arrive.

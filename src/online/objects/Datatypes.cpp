@@ -25,10 +25,10 @@ mpi::DatatypePtr Datatypes::find(int handle) const
   return type != nullptr ? *type : nullptr;
 }
 
-int Datatypes::resolve(int handle, int comm, const char* call, mpi::DatatypePtr& out)
+int Datatypes::resolve(Runtime& runtime, int handle, int comm, const char* call, mpi::DatatypePtr& out)
 {
   out = find(handle);
-  return out != nullptr ? MPI_SUCCESS : table_.raise_invalid(handle, comm, call);
+  return out != nullptr ? MPI_SUCCESS : table_.raise_invalid(runtime, handle, comm, call);
 }
 
 int Datatypes::add(mpi::DatatypePtr type)
@@ -59,10 +59,10 @@ mpi::ReduceOpPtr Operations::find(int handle) const
   return op != nullptr ? *op : nullptr;
 }
 
-int Operations::resolve(int handle, int comm, const char* call, mpi::ReduceOpPtr& out)
+int Operations::resolve(Runtime& runtime, int handle, int comm, const char* call, mpi::ReduceOpPtr& out)
 {
   out = find(handle);
-  return out != nullptr ? MPI_SUCCESS : table_.raise_invalid(handle, comm, call);
+  return out != nullptr ? MPI_SUCCESS : table_.raise_invalid(runtime, handle, comm, call);
 }
 
 int Operations::add(mpi::ReduceOpPtr op)

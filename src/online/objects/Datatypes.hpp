@@ -17,7 +17,7 @@ public:
 
   mpi::DatatypePtr find(int handle) const; // null when `handle` names no datatype
   // MPI_SUCCESS and `out` set, or MPI_ERR_TYPE ("invalid datatype <handle>") raised through `comm`'s handler.
-  int resolve(int handle, int comm, const char* call, mpi::DatatypePtr& out);
+  int resolve(Runtime& runtime, int handle, int comm, const char* call, mpi::DatatypePtr& out);
   int add(mpi::DatatypePtr type);
   int handle_of(const mpi::Datatype& type) const; // 0 when it has no handle
   void release(int handle);                       // predefined types are never freed
@@ -32,7 +32,7 @@ public:
 
   mpi::ReduceOpPtr find(int handle) const; // null when `handle` names no operation
   // MPI_SUCCESS and `out` set, or MPI_ERR_OP ("invalid operation <handle>") raised through `comm`'s handler.
-  int resolve(int handle, int comm, const char* call, mpi::ReduceOpPtr& out);
+  int resolve(Runtime& runtime, int handle, int comm, const char* call, mpi::ReduceOpPtr& out);
   int add(mpi::ReduceOpPtr op);
   void release(int handle); // predefined operations are never freed
 

@@ -23,7 +23,10 @@ public:
   // False when `handle` is not one of `owner`'s live groups. Freeing MPI_GROUP_EMPTY is allowed and does nothing.
   bool release(int owner, int handle);
   // MPI_ERR_GROUP: "invalid group <handle>", through `comm`'s error handler.
-  int raise_invalid(int handle, int comm, const char* call) const { return groups_.raise_invalid(handle, comm, call); }
+  int raise_invalid(Runtime& runtime, int handle, int comm, const char* call) const
+  {
+    return groups_.raise_invalid(runtime, handle, comm, call);
+  }
 
 private:
   struct Entry {

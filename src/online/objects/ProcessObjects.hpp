@@ -67,9 +67,9 @@ public:
   InfoObject* info(int handle);
   void release_info(int handle);
   // MPI_ERR_INFO: "invalid info object <handle>", through `comm`'s error handler.
-  int raise_invalid_info(int handle, int comm, const char* call) const
+  int raise_invalid_info(Runtime& runtime, int handle, int comm, const char* call) const
   {
-    return infos_.raise_invalid(handle, comm, call);
+    return infos_.raise_invalid(runtime, handle, comm, call);
   }
 
   // User error handlers, by MPI_Errhandler handle (above MPI_ERRORS_RETURN).

@@ -41,9 +41,9 @@ public:
   RequestEntry* find(int handle) { return requests_.find(handle); } // null when `handle` names no request
   void release(int handle) { requests_.erase(handle); }
   // MPI_ERR_REQUEST: "invalid request <handle>", through `comm`'s error handler.
-  int raise_invalid(int handle, int comm, const char* call) const
+  int raise_invalid(Runtime& runtime, int handle, int comm, const char* call) const
   {
-    return requests_.raise_invalid(handle, comm, call);
+    return requests_.raise_invalid(runtime, handle, comm, call);
   }
 
   // The handles of the requests still active (neither completed by a wait or test nor freed; persistent ones started

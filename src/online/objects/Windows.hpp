@@ -107,7 +107,10 @@ public:
   // Null when `handle` is not a window.
   Window* find(int handle);
   // MPI_ERR_WIN: "invalid window <handle>", through `comm`'s error handler.
-  int raise_invalid(int handle, int comm, const char* call) const { return windows_.raise_invalid(handle, comm, call); }
+  int raise_invalid(Runtime& runtime, int handle, int comm, const char* call) const
+  {
+    return windows_.raise_invalid(runtime, handle, comm, call);
+  }
   // The part of the member of rank `local_rank` in the window's communicator; null when it is not a live member.
   WindowPart* part(Window& window, int local_rank);
   // A member freed its part: the window goes when the last one has.

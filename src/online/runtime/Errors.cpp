@@ -22,9 +22,9 @@ const char* error_class_name(int error_class)
   return "MPI_ERR_UNKNOWN";
 }
 
-int raise_through_handler(int handler, int object, int error_class, const char* call, const std::string& what)
+int raise_through_handler(Runtime& runtime, int handler, int object, int error_class, const char* call,
+                          const std::string& what)
 {
-  Runtime& runtime = Runtime::get();
   if (handler == MPI_ERRORS_RETURN)
     return error_class;
   if (UserErrhandler* user = runtime.process_objects().errhandler(handler)) {
@@ -37,16 +37,15 @@ int raise_through_handler(int handler, int object, int error_class, const char* 
   // Classes the application added (MPI_Add_error_class) have no standard name.
   const std::string name =
       error_class > MPI_ERR_LASTCODE ? "error class " + std::to_string(error_class) : error_class_name(error_class);
-  terminate_on_mpi_error(std::string(call) + ": " + name + ": " + what);
+  terminate_on_mpi_error(runtime, std::string(call) + ": " + name + ": " + what);
 }
 
-int raise_error(int comm, int error_class, const char* call, const std::string& what)
+int raise_error(Runtime& runtime, int comm, int error_class, const char* call, const std::string& what)
 {
-  Runtime& runtime = Runtime::get();
   const int me = runtime.current_rank();
   if (runtime.communicators().find(comm, me) == nullptr)
     comm = MPI_COMM_WORLD;
-  return raise_through_handler(runtime.communicators().errhandler(me, comm), comm, error_class, call, what);
+  return raise_through_handler(runtime, runtime.communicators().errhandler(me, comm), comm, error_class, call, what);
 }
 
 const char* outcome_name(Outcome outcome)
@@ -67,16 +66,19 @@ const char* outcome_name(Outcome outcome)
 
 void terminate_run(const RunEnd& end)
 {
-  if (Runtime::active())
-    Runtime::get().end_output();
-  if (Runtime::active() && Runtime::get().call_reporter() != nullptr) // the timeline shows the run up to here
-    Runtime::get().call_reporter()->abrupt_end();
+  // The one place below the entry points that reaches the global runtime: a run ends from anywhere (a rank's error,
+  // the runner's handlers), and before a runtime exists (bad input) there is none.
+  Runtime* runtime = Runtime::active() ? &Runtime::get() : nullptr;
+  if (runtime != nullptr)
+    runtime->end_output();
+  if (runtime != nullptr && runtime->call_reporter() != nullptr) // the timeline shows the run up to here
+    runtime->call_reporter()->abrupt_end();
   std::fflush(nullptr);
   const std::string line = printable_text(end.report) + "\n"; // it may quote the program's or an input's bytes
   [[maybe_unused]] ssize_t written = write(STDERR_FILENO, line.data(), line.size());
-  if (Runtime::active()) {
-    Runtime::get().run_ended(end);
-    Runtime::get().discard_temporary_files();
+  if (runtime != nullptr) {
+    runtime->run_ended(end);
+    runtime->discard_temporary_files();
   }
   _exit(end.exit_status);
 }
@@ -86,9 +88,8 @@ int error_class_of(const mpi::ProcessFailure& failure)
   return failure.kind() == mpi::FailureKind::Revoked ? MPIX_ERR_REVOKED : MPIX_ERR_PROC_FAILED;
 }
 
-int raise_process_failure(int comm, const mpi::ProcessFailure& failure, const char* call)
+int raise_process_failure(Runtime& runtime, int comm, const mpi::ProcessFailure& failure, const char* call)
 {
-  Runtime& runtime = Runtime::get();
   const int me = runtime.current_rank();
   if (comm == MPI_COMM_NULL)
     comm = runtime.communicators().handle_of_context(failure.context());
@@ -118,9 +119,8 @@ void terminate_on_process_failure(const mpi::ProcessFailure& failure, const char
                            " (MPI_ERRORS_ARE_FATAL: the job is aborted)"});
 }
 
-void terminate_on_mpi_error(const std::string& what)
+void terminate_on_mpi_error(Runtime& runtime, const std::string& what)
 {
-  Runtime& runtime = Runtime::get();
   char date[64];
   std::snprintf(date, sizeof date, "%.9f", runtime.now());
   terminate_run({.outcome = Outcome::MpiError,

@@ -74,14 +74,14 @@ public:
   const Object* find(int handle) const { return const_cast<HandleTable*>(this)->find(handle); }
 
   // MPI_SUCCESS and `out` set, or the kind's error class raised through `comm`'s error handler, naming `call`.
-  int resolve(int handle, int comm, const char* call, Object*& out)
+  int resolve(Runtime& runtime, int handle, int comm, const char* call, Object*& out)
   {
     out = find(handle);
-    return out != nullptr ? MPI_SUCCESS : raise_invalid(handle, comm, call);
+    return out != nullptr ? MPI_SUCCESS : raise_invalid(runtime, handle, comm, call);
   }
-  int raise_invalid(int handle, int comm, const char* call) const
+  int raise_invalid(Runtime& runtime, int handle, int comm, const char* call) const
   {
-    return raise_error(comm, kind_.error_class, call,
+    return raise_error(runtime, comm, kind_.error_class, call,
                        std::string("invalid ") + kind_.noun + " " + std::to_string(handle));
   }
 

@@ -145,8 +145,8 @@ void Runtime::refuse_call(int world_rank, const char* call)
   // and ending the run (MPI_Abort does what the program asks).
   if (name == "MPI_Wtime" || name == "MPI_Abort" || (name == "MPI_Init" && not account.finalized))
     return;
-  terminate_on_mpi_error(std::string(name) +
-                         (account.finalized ? " called after MPI_Finalize" : " called before MPI_Init"));
+  terminate_on_mpi_error(*this, std::string(name) +
+                                    (account.finalized ? " called after MPI_Finalize" : " called before MPI_Init"));
 }
 
 void Runtime::enter_call(const char* call, bool checked)
