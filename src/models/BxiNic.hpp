@@ -25,6 +25,10 @@
 #include <unordered_map>
 #include <vector>
 
+namespace mpisim::models {
+class NetworkModel;
+}
+
 namespace mpisim::models::bxi {
 
 // The model's parameters, read once from the typed Parameters (names in docs/bxi.md and `mpisim models`).
@@ -226,5 +230,9 @@ private:
   uint64_t random_state_;
   BxiCounters counters_;
 };
+
+// The fabric of a `bxi` network model (MPI's), or null for another model: the Portals runtime shares it, so that
+// MPI and Portals traffic of one run contend for the same NICs, PCIe links and cables.
+BxiFabric* fabric_of(NetworkModel* model);
 
 } // namespace mpisim::models::bxi

@@ -26,6 +26,19 @@ void Mailbox::post_send(const MessagePtr& message)
     unexpected_.push_back(message);
 }
 
+void Mailbox::reached(const MessagePtr& message)
+{
+  for (auto it = on_the_way_.begin(); it != on_the_way_.end(); ++it) {
+    if (it->get() == message.get()) {
+      on_the_way_.erase(it);
+      if (not message->dropped()) // its sender or receiver failed meanwhile: never matched
+        post_send(message);
+      return;
+    }
+  }
+  // Not on its way any more: cancelled, or dropped by a failure of its sender.
+}
+
 bool Mailbox::wake_probes(const MessagePtr& message)
 {
   // In posting order: plain probes see the message; the first matched probe takes it, and later probes do not see
@@ -84,14 +97,15 @@ bool Mailbox::cancel_receive(const Request& receive)
 
 bool Mailbox::cancel_send(const Request& send)
 {
-  for (auto it = unexpected_.begin(); it != unexpected_.end(); ++it) {
-    if ((*it)->is_sent_by(send)) {
-      MessagePtr message = std::move(*it);
-      unexpected_.erase(it);
-      message->cancel();
-      return true;
+  for (MatchQueue<MessagePtr>* queue : {&unexpected_, &on_the_way_})
+    for (auto it = queue->begin(); it != queue->end(); ++it) {
+      if ((*it)->is_sent_by(send)) {
+        MessagePtr message = std::move(*it);
+        queue->erase(it);
+        message->cancel();
+        return true;
+      }
     }
-  }
   return false;
 }
 
@@ -123,12 +137,13 @@ std::vector<RequestPtr> Mailbox::take_probes(const std::function<bool(const Requ
 
 void Mailbox::drop_unexpected(const Message& message)
 {
-  for (auto it = unexpected_.begin(); it != unexpected_.end(); ++it) {
-    if (it->get() == &message) {
-      unexpected_.erase(it);
-      return;
+  for (MatchQueue<MessagePtr>* queue : {&unexpected_, &on_the_way_})
+    for (auto it = queue->begin(); it != queue->end(); ++it) {
+      if (it->get() == &message) {
+        queue->erase(it);
+        return;
+      }
     }
-  }
 }
 
 void Mailbox::post_receive(const RequestPtr& receive)

@@ -73,7 +73,7 @@ RequestPtr Rank::post_send(const Communicator& comm, int dst, int tag, double by
     message->start_transfer();
   if (not chosen.holds_sender)
     request->complete();
-  world_.mailbox(destination).post_send(message);
+  message->enter_matching();
   return request;
 }
 
