@@ -59,7 +59,7 @@ class BxiMpiNetworkModel final : public NetworkModel {
 public:
   BxiMpiNetworkModel(const NetworkModelContext& context)
       : engine_(context.engine), fabric_(std::make_unique<bxi::BxiFabric>(context.engine, context.platform,
-                                                 bxi::read_bxi_settings(context.parameters))),
+                                                                          bxi::read_bxi_settings(context.parameters))),
         rendezvous_threshold_(context.parameters.number("rendezvous-threshold"))
   {
   }

@@ -43,7 +43,7 @@ public:
   std::vector<std::byte> copied;
   const void* source_buffer = nullptr;
 
-  void start_transfer();          // at the send or at the match (mpi/SendProtocol.hpp, rule 6)
+  void start_transfer(); // at the send or at the match (mpi/SendProtocol.hpp, rule 6)
   // After the post: into the receiver's matching now, or, when the model says it gets there later
   // (models::Transfer::at_receiver, bxi: at the target's NIC), on its way until then.
   void enter_matching();
