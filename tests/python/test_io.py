@@ -133,7 +133,7 @@ def run_atomic(built, tmp_path, flag: str) -> list[tuple[float, float]]:
     assert "overlap holds the bytes of one rank: ok" in done.stdout
     lines = sorted(line for line in done.stdout.splitlines() if line.startswith("rank "))
     assert [line.split(":")[1].strip() for line in lines] == [f"atomicity {flag}"] * 2
-    return [(float(line.split()[5]), float(line.split()[7])) for line in lines]
+    return [(float(line.split()[6]), float(line.split()[8])) for line in lines]
 
 
 @pytest.mark.parametrize("flag", ["0", "1"])
