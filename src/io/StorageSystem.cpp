@@ -193,6 +193,70 @@ ActivityPtr StorageSystem::access_each(const Client& client, FileId file, std::v
   return done;
 }
 
+ActivityPtr StorageSystem::access_each_atomically(const Client& client, FileId file,
+                                                  std::vector<std::pair<double, double>> pieces, Direction direction)
+{
+  if (pieces.empty())
+    return access_each(client, file, std::move(pieces), direction);
+  ByteRange range{pieces.front().first, pieces.front().first};
+  for (const auto& [offset, size] : pieces) {
+    range.begin = std::min(range.begin, offset);
+    range.end = std::max(range.end, offset + size);
+  }
+  auto done = std::make_shared<IoOperation>(std::string("atomic ") + (direction == Direction::Read ? "read" : "write"));
+  auto shared_pieces = std::make_shared<std::vector<std::pair<double, double>>>(std::move(pieces));
+  lock(file, range, [this, client, file, shared_pieces, direction, range, done] {
+    continuations_.after(access_each(client, file, std::move(*shared_pieces), direction), [this, file, range, done] {
+      unlock(file, range);
+      done->complete();
+    });
+  });
+  return done;
+}
+
+bool StorageSystem::range_is_free(const FileState& state, const ByteRange& range,
+                                  std::list<LockWaiter>::const_iterator waiters_end)
+{
+  const auto overlapping = [&](const ByteRange& other) { return other.overlaps(range); };
+  return std::none_of(state.locked.begin(), state.locked.end(), overlapping) &&
+         std::none_of(state.waiting.begin(), waiters_end,
+                      [&](const LockWaiter& waiter) { return overlapping(waiter.range); });
+}
+
+void StorageSystem::lock(FileId file, ByteRange range, std::function<void()> start)
+{
+  FileState& state = files_.at(file);
+  if (!range_is_free(state, range, state.waiting.end())) {
+    state.waiting.push_back({range, std::move(start)});
+    return;
+  }
+  state.locked.push_back(range);
+  start();
+}
+
+void StorageSystem::unlock(FileId file, ByteRange range)
+{
+  FileState& state = files_.at(file);
+  const auto held = std::find_if(state.locked.begin(), state.locked.end(), [&](const ByteRange& other) {
+    return other.begin == range.begin && other.end == range.end;
+  });
+  state.locked.erase(held);
+  // A waiter starts when it overlaps neither a held range nor an earlier waiter (first come, first served). The
+  // starts run after the scan: one may complete at once and unlock again.
+  std::vector<std::function<void()>> starts;
+  for (auto it = state.waiting.begin(); it != state.waiting.end();) {
+    if (!range_is_free(state, it->range, it)) {
+      ++it;
+      continue;
+    }
+    state.locked.push_back(it->range);
+    starts.push_back(std::move(it->start));
+    it = state.waiting.erase(it);
+  }
+  for (auto& start : starts)
+    start();
+}
+
 ActivityPtr StorageSystem::metadata_request(const Client& client, FileId file)
 {
   return metadata(client, file, platform_.storage().request_overhead, "file pointer");

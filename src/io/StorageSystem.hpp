@@ -17,6 +17,8 @@
 #include "models/NetworkModel.hpp"
 #include "platform/Platform.hpp"
 
+#include <functional>
+#include <list>
 #include <map>
 #include <memory>
 #include <string>
@@ -65,6 +67,11 @@ public:
   // request); completes with the last.
   ActivityPtr access_each(const Client& client, FileId file, std::vector<std::pair<double, double>> pieces,
                           Direction direction);
+  // access_each under a byte-range lock of the file over the pieces' covering extent (MPI atomic mode, as ROMIO
+  // locks that extent around the access): it starts when no access holding or waiting earlier for an overlapping
+  // range remains, and releases the range when it completes. Disjoint ranges do not wait for each other.
+  ActivityPtr access_each_atomically(const Client& client, FileId file, std::vector<std::pair<double, double>> pieces,
+                                     Direction direction);
   // One request to the file's metadata server and its reply, `io/request-overhead` there (a shared file pointer's
   // update); no time without servers.
   ActivityPtr metadata_request(const Client& client, FileId file);
@@ -86,10 +93,22 @@ public:
   Placement place(FileId file, double offset) const;
 
 private:
+  // [begin, end) bytes of a file.
+  struct ByteRange {
+    double begin = 0;
+    double end = 0;
+    bool overlaps(const ByteRange& other) const { return begin < other.end && other.begin < end; }
+  };
+  struct LockWaiter {
+    ByteRange range;
+    std::function<void()> start;
+  };
   struct FileState {
     Striping striping;
     double size = 0;
     size_t first_server = 0;
+    std::vector<ByteRange> locked; // ranges of the atomic accesses in progress
+    std::list<LockWaiter> waiting; // atomic accesses waiting for their range, in arrival order
   };
   struct ServerRequest {
     size_t server;
@@ -98,6 +117,13 @@ private:
   };
   std::vector<ServerRequest> split(FileId file, double offset, double size) const;
   size_t server_of_unit(const FileState& state, uint64_t unit) const;
+  // Runs `start` once `range` of the file is locked for it (at once when free); unlock() releases it and starts the
+  // waiters it frees, in arrival order.
+  void lock(FileId file, ByteRange range, std::function<void()> start);
+  void unlock(FileId file, ByteRange range);
+  // No range held, and none waiting before `waiters_end`, overlaps `range`.
+  static bool range_is_free(const FileState& state, const ByteRange& range,
+                            std::list<LockWaiter>::const_iterator waiters_end);
 
   // A message through the network model; `next` runs when it has arrived.
   void send(platform::HostId src, int src_rank, platform::HostId dst, int dst_rank, double bytes,

@@ -245,6 +245,30 @@ TEST(io_storage, TwoClientsContendOnOneDisk)
   EXPECT_DATE(s.storage.size(s.storage.file("shared")), 2 * MiB);
 }
 
+// Atomic mode's byte-range lock: four clients, each with its own disk (no servers), start at 0 to write 1 MiB of
+// one file, each access taking W = 9 ms + 4.1667 ms + 1 MiB / 96 MiB/s on its disk (a first access). c0 locks
+// [0, 1 MiB); c1's [0.5, 1.5 MiB) overlaps it and waits; c2's [4, 5 MiB) is disjoint and runs at once; c3's
+// [1.25, 2.25 MiB) overlaps only c1, which is waiting before it: it waits for c1 (first come, first served).
+TEST(io_storage, AtomicAccessesWaitForOverlappingRangesInArrivalOrder)
+{
+  Scenario s(switched({{"c0", kHdd}, {"c1", kHdd}, {"c2", kHdd}, {"c3", kHdd}}, ""));
+  const double offsets[4] = {0, 0.5 * MiB, 4 * MiB, 1.25 * MiB};
+  double done[4] = {0, 0, 0, 0};
+  for (int rank = 0; rank < 4; ++rank) {
+    s.spawn("c" + std::to_string(rank), [&, rank] {
+      const io::FileId f = s.storage.file("atomic");
+      done[rank] = s.wait(s.storage.access_each_atomically(s.client("c" + std::to_string(rank), rank), f,
+                                                           {{offsets[rank], MiB}}, io::Direction::Write));
+    });
+  }
+  s.engine.run();
+  const double write = kFarSeek + MiB / kHddRate;
+  EXPECT_DATE(done[0], write);
+  EXPECT_DATE(done[1], 2 * write);
+  EXPECT_DATE(done[2], write);
+  EXPECT_DATE(done[3], 3 * write);
+}
+
 // A sequential read triggers read-ahead: after reading [0, 1 MiB) and [1 MiB, 2 MiB) (the second continuing the
 // first), the server fetches [2 MiB, 3 MiB) in the background; a read of it later costs only a memory copy.
 TEST(io_storage, ReadAheadServesTheNextSequentialRead)

@@ -25,7 +25,7 @@ def built(tmp_path_factory):
         pytest.skip(probe.stderr.strip().splitlines()[-1])
     out = tmp_path_factory.mktemp("io")
     paths = {}
-    for name in ("io_basic", "io_timing", "io_paths", "io_views", "io_manage", "io_stream"):
+    for name in ("io_basic", "io_timing", "io_paths", "io_views", "io_manage", "io_stream", "io_atomic"):
         paths[name] = str(out / name)
         done = mpisim("cc", "-O1", os.path.join(SOURCES, name + ".c"), "-o", paths[name])
         assert done.returncode == 0, done.stderr
@@ -105,19 +105,50 @@ def test_write_time_is_the_worked_example(built, tmp_path):
     assert run_timing(built, tmp_path) == pytest.approx(expected + 1e-8, abs=1e-9)
 
 
-def test_simgrid_disks_without_file_servers(built, tmp_path):
-    # SimGrid's <disk> on each host, no io/servers: a rank's file is on its own host's disk, no network; a write of
-    # 1 MiB takes 1048576 / write_bw (a disk without props has no latency), as SMPI times a lone access.
+def disks_platform(tmp_path) -> str:
+    """Two hosts, each with a SimGrid <disk> writing at 50 MB/s, no file servers."""
     platform = tmp_path / "disks.xml"
     hosts = "".join(f'<host id="h{i}" speed="1Gf"><disk id="d{i}" read_bw="100MBps" write_bw="50MBps"/></host>'
                     for i in range(2))
     platform.write_text('<?xml version="1.0"?><platform version="4.1"><zone id="z" routing="Full">' + hosts +
                         '<link id="l" bandwidth="125MBps" latency="50us"/>'
                         '<route src="h0" dst="h1"><link_ctn id="l"/></route></zone></platform>')
-    done = mpisim("run", "-np", "2", "--platform", str(platform), "--no-compute-time", "--io-root",
+    return str(platform)
+
+
+def test_simgrid_disks_without_file_servers(built, tmp_path):
+    # SimGrid's <disk> on each host, no io/servers: a rank's file is on its own host's disk, no network; a write of
+    # 1 MiB takes 1048576 / write_bw (a disk without props has no latency), as SMPI times a lone access.
+    done = mpisim("run", "-np", "2", "--platform", disks_platform(tmp_path), "--no-compute-time", "--io-root",
                   str(tmp_path / "root"), "--quiet", built["io_timing"])
     assert done.returncode == 0, done.stderr
     assert float(done.stdout.split(":")[1].split()[0]) == pytest.approx(1048576 / 50e6 + 1e-8, abs=1e-9)
+
+
+def run_atomic(built, tmp_path, flag: str) -> list[tuple[float, float]]:
+    """The (start, end) of each rank's write in io_atomic, by rank."""
+    done = mpisim("run", "-np", "2", "--platform", disks_platform(tmp_path), "--no-compute-time", "--io-root",
+                  str(tmp_path / f"root{flag}"), "--quiet", built["io_atomic"], flag)
+    assert done.returncode == 0, done.stderr
+    assert "overlap holds the bytes of one rank: ok" in done.stdout
+    lines = sorted(line for line in done.stdout.splitlines() if line.startswith("rank "))
+    assert [line.split(":")[1].strip() for line in lines] == [f"atomicity {flag}"] * 2
+    return [(float(line.split()[6]), float(line.split()[8])) for line in lines]
+
+
+@pytest.mark.parametrize("flag", ["0", "1"])
+def test_atomic_mode_serializes_overlapping_writes(built, tmp_path, flag):
+    # Each rank writes 1 MiB on its own host's disk (no file servers) at 50 MB/s: 1048576 / 50e6 s, MPI_Wtime adding
+    # its 10 ns between the two readings. Without atomicity both writes run at once; in atomic mode the ranges
+    # overlap, so the later one starts when the earlier one ends: it ends one write time after it.
+    write = 1048576 / 50e6
+    (start0, end0), (start1, end1) = run_atomic(built, tmp_path, flag)
+    first, second = sorted([(end0, start0), (end1, start1)])
+    assert first[0] - first[1] == pytest.approx(write + 1e-8, abs=1e-9)
+    if flag == "0":
+        assert second[0] - second[1] == pytest.approx(write + 1e-8, abs=1e-9)
+    else:
+        assert second[0] - first[0] == pytest.approx(write, abs=1e-9)
 
 
 def test_striping_over_two_servers_takes_less_time(built, tmp_path):

@@ -140,7 +140,7 @@ io::Client client_of(Rank& rank)
 kernel::ActivityPtr time_own_pieces(const CollectiveFileAccess& access, const std::vector<FilePiece>& pieces,
                                     io::Direction direction)
 {
-  return time_pieces(access.storage, access.file, client_of(access.rank), pieces, direction);
+  return time_pieces(access.storage, access.file, client_of(access.rank), pieces, direction, access.atomic);
 }
 
 void run_collective(const CollectiveFileAccess& access, const CollectiveCall& call)
@@ -197,8 +197,10 @@ int64_t independent_access(const CollectiveFileAccess& access, const std::vector
 } // namespace
 
 kernel::ActivityPtr time_pieces(io::StorageSystem& storage, io::FileId file, const io::Client& client,
-                                const std::vector<FilePiece>& pieces, io::Direction direction)
+                                const std::vector<FilePiece>& pieces, io::Direction direction, bool atomic)
 {
+  if (atomic)
+    return storage.access_each_atomically(client, file, as_extents(pieces), direction);
   return storage.access_each(client, file, as_extents(pieces), direction);
 }
 

@@ -54,11 +54,13 @@ struct CollectiveFileAccess {
   const CollectiveBufferingHints& hints;
   // Null: time only, `data` is ignored and a read gets every byte it asks for (a trace records what was read).
   FileBytes* bytes = nullptr;
+  bool atomic = false; // MPI atomic mode: each file access under a byte-range lock
 };
 
-// The storage model's activity for `world_rank` accessing the pieces one after the other.
+// The storage model's activity for `world_rank` accessing the pieces one after the other; in atomic mode, under a
+// byte-range lock of their extent, so that overlapping accesses of different ranks are serialized.
 kernel::ActivityPtr time_pieces(io::StorageSystem& storage, io::FileId file, const io::Client& client,
-                                const std::vector<FilePiece>& pieces, io::Direction direction);
+                                const std::vector<FilePiece>& pieces, io::Direction direction, bool atomic = false);
 
 // The first `bytes` bytes of the pieces' data.
 std::vector<FilePiece> first_bytes(const std::vector<FilePiece>& pieces, int64_t bytes);
