@@ -1,4 +1,4 @@
-// What the platform DTD allows (SimGrid 3.32 src/surf/xml/simgrid.dtd, versions 4 and 4.1), as
+// What the platform DTD allows (SimGrid 3.32's platform DTD, versions 4 and 4.1), as
 // tables the XML loader checks each element against, plus byte-offset to line conversion.
 #pragma once
 
