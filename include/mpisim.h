@@ -108,10 +108,20 @@ static inline void mpisim_sample_leave_iteration_(mpisim_sample_pass* pass)
 #define MPISIM_SAMPLE_GLOBAL_TAG(init, cond, step, iters, thres, tag)                                                  \
   MPISIM_SAMPLE_LOOP_(1, init, cond, step, iters, thres, tag)
 
-/* Injected computation in place of the following block, which is compiled but never run: a `for` whose first clause
- * does the injection and whose condition is false (a `for`, not an `if`, so that no `else` can bind to it). */
-#define MPISIM_SAMPLE_DELAY(seconds) for (mpisim_execute((double)(seconds)); 0;)
-#define MPISIM_SAMPLE_FLOPS(flops) for (mpisim_execute_flops((double)(flops)); 0;)
+/* Injected computation in place of the following block, which is compiled but never run: the loop's condition
+ * injects the time and is false (a loop, not an `if`, so that no `else` can bind to the macro). */
+static inline int mpisim_inject_seconds_(double seconds)
+{
+  mpisim_execute(seconds);
+  return 0;
+}
+static inline int mpisim_inject_flops_(double flops)
+{
+  mpisim_execute_flops(flops);
+  return 0;
+}
+#define MPISIM_SAMPLE_DELAY(seconds) while (mpisim_inject_seconds_((double)(seconds)))
+#define MPISIM_SAMPLE_FLOPS(flops) while (mpisim_inject_flops_((double)(flops)))
 
 /* One buffer per call site, shared by every rank allocating there. */
 #define MPISIM_SHARED_MALLOC(size) mpisim_shared_malloc((size), __FILE__, __LINE__)
