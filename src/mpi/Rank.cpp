@@ -74,7 +74,7 @@ RequestPtr Rank::post_send(const Communicator& comm, int dst, int tag, double by
   if (not chosen.holds_sender)
     request->complete();
   request->detached_send = protocol != models::Protocol::Rendezvous;
-  message->enter_matching();
+  world_.mailbox(destination).post_send(message);
   kernel_calls(); // SimGrid's isend
   return request;
 }
