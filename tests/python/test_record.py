@@ -593,7 +593,9 @@ MEASURED_LOOP = r"""
 #include <stdio.h>
 #define ITERATIONS 500
 static double cells[4096];
-static void block(void) { for (int pass = 0; pass < 3; pass++) for (int i = 0; i < 4096; i++) cells[i] = cells[i] * 0.5 + i; }
+static void block(void) {
+  for (int pass = 0; pass < 3; pass++) for (int i = 0; i < 4096; i++) cells[i] = cells[i] * 0.5 + i;
+}
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   int rank, size; MPI_Comm_rank(MPI_COMM_WORLD, &rank); MPI_Comm_size(MPI_COMM_WORLD, &size);
@@ -642,6 +644,7 @@ def test_recorded_computation_excludes_the_recorders_own_work(mpicc, tmp_path):
             elif action.startswith("compute ") and barriers == 2:
                 between_calls += int(action.split()[1])
                 bursts_between_calls += 1
-        # One burst per block (the threshold, 1 us, is far below a block); perhaps one more before the barrier.
-        assert bursts_between_calls in (1000, 1001), bursts_between_calls
+        # One burst per block (the threshold, 1 us, is far below a block); a few more where an interrupt or a page
+        # fault between two calls took over 1 us (seen: 3 in 20 runs at load 11), or before the last barrier.
+        assert 1000 <= bursts_between_calls <= 1010, bursts_between_calls
     assert 0.95 <= between_calls / back_to_back <= 1.12, (between_calls, back_to_back)
