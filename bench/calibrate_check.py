@@ -5,11 +5,12 @@
 1. calibrates this machine under Open MPI (`mpisim calibrate --mpirun "mpirun --oversubscribe -np 2"`), unless
    --params FILE is given (its .spec beside it);
 2. builds bench/calibrate_check/halo.c (ring halo exchange, Isend/Irecv) and allreduce_loop.c with mpicc, runs each
-   --real-runs times under mpirun (real time: median of the loop's time that rank 0 prints), and records one run
-   with `mpisim record --speed S` (S: the calibrated host speed, so replayed computation lasts what it lasted);
-3. replays each trace under the hybrid model on the calibrated platform with the calibrated parameters, and with
+   --real-runs times under mpirun (real time: median of the loop's time that rank 0 prints), and records
+   --recorded-runs runs with `mpisim record --speed S` (S: the calibrated host speed, so replayed computation lasts
+   what it lasted), real and recorded runs interleaved so that a change of load over time hits both alike;
+3. replays every trace under the hybrid model on the calibrated platform with the calibrated parameters, and with
    the model's default parameters; also the default model (smpi) on the same platform; Open MPI's collective
-   selector in every case;
+   selector in every case; a prediction is the median over the traces, as the real time is the median over runs;
 4. prints real and predicted times and the errors, and writes them to OUT/check.json.
 
 The machine is shared and oversubscription makes times noisy: rerun to see the spread (docs/calibrate.md).
@@ -49,12 +50,23 @@ def elapsed(output: str) -> float:
     return float(match.group(1))
 
 
+def traced_computation(index: str, speed: float) -> float:
+    """Seconds of computation in a recording: the largest sum of `compute` lines over its ranks, at `speed`."""
+    folder = os.path.dirname(index)
+    sums = []
+    for name in open(index).read().split():
+        with open(os.path.join(folder, name)) as trace:
+            sums.append(sum(float(line.split()[2]) for line in trace if line.split()[1:2] == ["compute"]))
+    return max(sums) / speed
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--np", type=int, default=2)
     parser.add_argument("--out", default=os.path.join(ROOT, "build", "calibrate_check"))
     parser.add_argument("--params", help="a calibrated parameter file (default: calibrate now)")
     parser.add_argument("--real-runs", type=int, default=5)
+    parser.add_argument("--recorded-runs", type=int, default=3)
     parser.add_argument("--mpirun", default="mpirun --oversubscribe")
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
@@ -75,26 +87,37 @@ def main() -> int:
         binary = os.path.join(args.out, name)
         run(["mpicc", "-O2", "-o", binary, os.path.join(HERE, "calibrate_check", f"{name}.c")])
         command = launcher + ["-np", str(args.np), binary] + program_args
-        real = [elapsed(run(command)) for _ in range(args.real_runs)]
-        trace = os.path.join(args.out, f"trace-{name}")
-        shutil.rmtree(trace, ignore_errors=True)
-        recorded = elapsed(run(mpisim + ["record", "-o", trace, "--speed", speed, "--"] + command))
-        index = os.path.join(trace, "index.txt")
+        real, recorded, traces = [], [], []
+        for i in range(max(args.real_runs, args.recorded_runs)):
+            if i < args.real_runs:
+                real.append(elapsed(run(command)))
+            if i < args.recorded_runs:
+                trace = os.path.join(args.out, f"trace-{name}-{i}")
+                shutil.rmtree(trace, ignore_errors=True)
+                recorded.append(elapsed(run(mpisim + ["record", "-o", trace, "--speed", speed, "--"] + command)))
+                traces.append(os.path.join(trace, "index.txt"))
         common = dict(platform=spec, coll_selector="ompi")
-        predicted = {
-            "hybrid, calibrated": api.replay(index, model="hybrid", params_file=params, **common).simulated_time,
-            "hybrid, default parameters": api.replay(index, model="hybrid", **common).simulated_time,
-            "smpi (default model)": api.replay(index, **common).simulated_time,
+        configurations = {
+            "hybrid, calibrated": dict(model="hybrid", params_file=params),
+            "hybrid, default parameters": dict(model="hybrid"),
+            "smpi (default model)": {},
         }
+        per_trace = {label: [api.replay(index, **options, **common).simulated_time for index in traces]
+                     for label, options in configurations.items()}
+        predicted = {label: statistics.median(times) for label, times in per_trace.items()}
+        computation = [traced_computation(index, float(speed.rstrip("f"))) for index in traces]
         reference = statistics.median(real)
         results["programs"][name] = {
-            "arguments": program_args, "real_runs": real, "real_median": reference, "recorded_run": recorded,
-            "predicted": predicted, "error": {k: v / reference - 1 for k, v in predicted.items()},
+            "arguments": program_args, "real_runs": real, "real_median": reference, "recorded_runs": recorded,
+            "traced_computation": computation, "predicted_per_trace": per_trace, "predicted": predicted,
+            "error": {k: v / reference - 1 for k, v in predicted.items()},
         }
-        print(f"{name}: real {reference:.4f} s (runs {', '.join(f'{t:.4f}' for t in real)}; recorded run "
-              f"{recorded:.4f})")
+        print(f"{name}: real {reference:.4f} s (runs {', '.join(f'{t:.4f}' for t in real)}; recorded runs "
+              f"{', '.join(f'{t:.4f}' for t in recorded)}; computation in the traces "
+              f"{', '.join(f'{t:.4f}' for t in computation)} s)")
         for label, time in predicted.items():
-            print(f"  {label:<28} {time:.4f} s  error {100 * (time / reference - 1):+.1f} %")
+            spread = ", ".join(f"{t:.4f}" for t in per_trace[label])
+            print(f"  {label:<28} {time:.4f} s  error {100 * (time / reference - 1):+.1f} %  (per trace {spread})")
     with open(os.path.join(args.out, "check.json"), "w") as f:
         json.dump(results, f, indent=1)
     print(f"wrote {os.path.join(args.out, 'check.json')}")
