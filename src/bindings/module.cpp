@@ -6,6 +6,7 @@
 #include "mpi/RunOptions.hpp"
 #include "mpi/collectives/Collectives.hpp"
 #include "online/options/RunnerOptions.hpp"
+#include "replay/CheckpointOptionTable.hpp"
 #include "replay/Replayer.hpp"
 #include "replay/TiWriter.hpp"
 #include "replay/TraceFormatOptionTable.hpp"
@@ -139,6 +140,8 @@ py::dict replay_to_python(const replay::ReplayResult& result)
     rank["communicate"] = r.communicate;
     rank["wait"] = r.wait;
     rank["finish"] = r.finish;
+    if (not result.attempts.empty())
+      rank["checkpoint"] = r.checkpoint;
     rank["actions"] = r.actions;
     rank["failed"] = r.failed;
     ranks.append(rank);
@@ -162,13 +165,38 @@ py::dict replay_to_python(const replay::ReplayResult& result)
   }
   out["collective_decisions"] = decisions;
   py::list failures;
-  for (const mpi::FailureAt& f : result.failures) {
+  for (const replay::ReplayFailure& f : result.failures) {
     py::dict failure;
     failure["rank"] = f.rank;
     failure["time"] = f.date;
+    if (not result.attempts.empty())
+      failure["attempt"] = f.attempt;
     failures.append(failure);
   }
   out["failures"] = failures;
+  if (not result.attempts.empty()) { // checkpoint/restart asked for
+    py::list attempts;
+    for (const replay::ReplayAttempt& a : result.attempts) {
+      py::dict attempt;
+      attempt["attempt"] = a.attempt;
+      attempt["start"] = a.start;
+      attempt["end"] = a.end;
+      attempt["outcome"] = a.outcome;
+      attempt["checkpoint"] = a.checkpoint;
+      attempts.append(attempt);
+    }
+    out["attempts"] = attempts;
+    py::list checkpoints;
+    for (const replay::ReplayCheckpoint& c : result.checkpoints) {
+      py::dict checkpoint;
+      checkpoint["attempt"] = c.attempt;
+      checkpoint["cut"] = c.cut;
+      checkpoint["date"] = c.committed;
+      checkpoints.append(checkpoint);
+    }
+    out["checkpoints"] = checkpoints;
+    out["time_lost"] = result.time_lost;
+  }
   py::dict spent;
   for (const auto& [model, seconds] : result.time_under_models)
     spent[py::str(model)] = seconds;
@@ -233,6 +261,8 @@ const options::OptionInfo& run_option_named(const std::string& name)
     return option->info;
   if (const auto* option = options::find_option(replay::trace_format_option_table(), name))
     return option->info;
+  if (const auto* option = options::find_option(replay::checkpoint_option_table(), name))
+    return option->info;
   throw std::invalid_argument("no run option " + name);
 }
 
@@ -263,6 +293,9 @@ py::dict run_replay(const py::dict& options)
     o.ranks = static_cast<int>(std::get<long long>(value_from_python(run_option_named("-np"), options["ranks"])));
   o.simulation = simulation_options(options);
   o.format = trace_format_options(options);
+  apply_keywords(replay::checkpoint_option_table(), options, o.checkpoints);
+  if (o.checkpoints.cost > 0 && not o.checkpoints.checkpointing())
+    throw InputError("--checkpoint-cost needs --checkpoint-interval");
   std::unique_ptr<timeline::TimelineWriter> timeline = open_timeline(options);
   if (timeline) {
     o.observers.push_back(timeline.get());
@@ -453,7 +486,7 @@ const char* group_of(const std::string& name)
   return "run";
 }
 
-py::dict option_to_python(const options::OptionInfo& o)
+py::dict option_to_python(const options::OptionInfo& o, const char* group = nullptr)
 {
   py::dict option;
   option["name"] = o.name;
@@ -473,7 +506,7 @@ py::dict option_to_python(const options::OptionInfo& o)
   option["front_ends"] = front_ends;
   option["keyword"] = o.keyword.empty() ? py::object(py::none()) : py::str(o.keyword);
   option["choices"] = o.choices;
-  option["group"] = group_of(o.name);
+  option["group"] = group != nullptr ? group : group_of(o.name);
   option["required"] = o.required;
   option["minimum"] = o.minimum;
   option["maximum"] = o.maximum;
@@ -489,6 +522,8 @@ py::list run_options()
     out.append(option_to_python(entry.info));
   for (const options::Option<replay::TraceFormatOptions>& entry : replay::trace_format_option_table())
     out.append(option_to_python(entry.info));
+  for (const options::Option<replay::CheckpointOptions>& entry : replay::checkpoint_option_table())
+    out.append(option_to_python(entry.info, "checkpoint")); // replay's --restart is not the runner's
   return out;
 }
 

@@ -24,6 +24,10 @@ class RankStats:
     finish: float
     actions: int
     failed: bool = False  # the rank failed (--fail): its finish is the date it did
+    checkpoint: Optional[float] = None  # with checkpoint/restart: time spent writing checkpoints
+
+    def to_dict(self) -> dict:
+        return {k: v for k, v in vars(self).items() if not (k == "checkpoint" and v is None)}
 
 
 class Result:
@@ -56,6 +60,11 @@ class ReplayResult(Result):
     failures: List[dict] = field(default_factory=list)
     # --switch: simulated seconds under each network model (by the time rules; size rules count for nothing)
     time_under_models: Dict[str, float] = field(default_factory=dict)
+    # checkpoint/restart (checkpoint_interval, restart; docs/failures.md): every attempt ({"attempt", "start", "end",
+    # "outcome", "checkpoint"}), every checkpoint completed ({"attempt", "cut", "date"}), the time lost; else None
+    attempts: Optional[List[dict]] = None
+    checkpoints: Optional[List[dict]] = None
+    time_lost: Optional[float] = None
 
     def to_dict(self) -> dict:
         from mpisim import __version__
@@ -67,13 +76,15 @@ class ReplayResult(Result):
             "fingerprint": f"{self.fingerprint:016x}",
             "inputs": self.inputs,
             "model_parameters": self.model_parameters,
-            "ranks": [vars(r) for r in self.ranks],
+            "ranks": [r.to_dict() for r in self.ranks],
             "collective_decisions": self.collective_decisions,
             "failures": self.failures,
             "host": {"wall_seconds": self.wall_seconds},
         }
         if self.time_under_models:
             out["time_under_models"] = self.time_under_models
+        if self.attempts is not None:
+            out.update(attempts=self.attempts, checkpoints=self.checkpoints, time_lost=self.time_lost)
         return out
 
 
@@ -107,6 +118,10 @@ def replay(
     seed: int = 1,
     otf2_host_speed: Optional[Union[str, float]] = None,
     switch: Optional[str] = None,
+    checkpoint_interval: Optional[Union[str, float]] = None,
+    checkpoint_cost: Union[str, float] = 0.0,
+    restart: int = 0,
+    restart_cost: Union[str, float] = 0.0,
 ) -> ReplayResult:
     """Replay a trace on a platform: a SimGrid time-independent trace (index file or single file), or an OTF2 archive
     (its anchor file NAME.otf2 or its folder; `otf2_host_speed`, such as "2Gf", turns the recorded time between MPI
@@ -117,7 +132,11 @@ def replay(
     each link carries over time; docs/timelines.md). `fail` ("RANK@TIME,...") and `fail_mtbf` (seconds, with `seed`)
     inject process failures (docs/failures.md): a failed rank's trace stops; ranks left waiting for it end in a
     DeadlockError naming the failure. `switch` ("size<4KiB=bxi", "time<1.5s=bxi", ...) sends some messages through
-    another network model (docs/bxi.md); the result's `time_under_models` then gives the time under each."""
+    another network model (docs/bxi.md); the result's `time_under_models` then gives the time under each.
+    `checkpoint_interval` (seconds, or "30s") takes a coordinated checkpoint of `checkpoint_cost` at the first
+    consistent cut after each interval; `restart` N restarts every rank from the last one, up to N times, when a rank
+    fails, `restart_cost` later (docs/failures.md, "Checkpoint/restart in replay"): the result's `attempts`,
+    `checkpoints` and `time_lost` say what happened."""
     if (timeline_format or timeline_internals or timeline_links) and not timeline:
         raise ValueError("timeline_format, timeline_internals and timeline_links need a timeline file")
     options = {
@@ -141,6 +160,13 @@ def replay(
         options["fail_mtbf"] = fail_mtbf
     if switch is not None:
         options["switch"] = switch
+    checkpointing = checkpoint_interval is not None or restart
+    if checkpointing:
+        options.update(checkpoint_cost=checkpoint_cost, restart=restart, restart_cost=restart_cost)
+        if checkpoint_interval is not None:
+            options["checkpoint_interval"] = checkpoint_interval
+    elif checkpoint_cost:
+        raise ValueError("--checkpoint-cost needs --checkpoint-interval")
     if timeline:
         options.update(timeline=timeline, timeline_format=timeline_format, timeline_internals=timeline_internals,
                        timeline_links=timeline_links)
@@ -162,6 +188,9 @@ def replay(
         inputs.update(fail=fail, fail_mtbf=fail_mtbf, seed=seed)
     if switch is not None:
         inputs["switch"] = switch
+    if checkpointing:
+        inputs.update(checkpoint_interval=checkpoint_interval, checkpoint_cost=checkpoint_cost, restart=restart,
+                      restart_cost=restart_cost)
     if timeline:
         inputs["timeline"] = os.path.abspath(timeline)
     return ReplayResult(
@@ -176,6 +205,9 @@ def replay(
         wall_seconds=wall_seconds,
         failures=[dict(f) for f in raw["failures"]],
         time_under_models=dict(raw["time_under_models"]),
+        attempts=[dict(a) for a in raw["attempts"]] if "attempts" in raw else None,
+        checkpoints=[dict(c) for c in raw["checkpoints"]] if "checkpoints" in raw else None,
+        time_lost=raw.get("time_lost"),
     )
 
 

@@ -82,8 +82,9 @@ def _replay(args: argparse.Namespace):
     if not timeline["timeline"] and (timeline["timeline_format"] or timeline["timeline_internals"]
                                      or timeline["timeline_links"]):
         raise ValueError("--timeline-format, --timeline-internals and --timeline-links need --timeline FILE")
+    checkpointing = {k: v for k, v in _table_kwargs(args, "checkpoint").items() if v is not None}
     return api.replay(args.trace, np=_ranks(args), **_table_kwargs(args, "trace_format"), **timeline,
-                      **_replay_kwargs(args))
+                      **checkpointing, **_replay_kwargs(args))
 
 
 def _ranks(args: argparse.Namespace) -> Optional[int]:
@@ -103,12 +104,39 @@ def _print_summary(result, out=sys.stdout) -> None:
             print(f"{'...':>6}", file=out)
         print(f"{r.rank:>6} {r.compute:>12.6f} {r.communicate:>12.6f} {r.wait:>12.6f} {r.sleep:>12.6f} "
               f"{r.finish:>12.6f}{'  failed' if r.failed else ''}", file=out)
-    for failure in result.failures:
-        print(f"Process failure: rank {failure['rank']} at {failure['time']:.9f} s (its trace stopped there)", file=out)
+    if result.attempts is not None:
+        _print_attempts(result, out)
+    else:
+        for failure in result.failures:
+            print(f"Process failure: rank {failure['rank']} at {failure['time']:.9f} s (its trace stopped there)",
+                  file=out)
     if result.time_under_models:
         print("Time under each model:" + "".join(f" {model} {seconds:.6f} s"
                                                  for model, seconds in result.time_under_models.items()), file=out)
     _print_decisions(result.collective_decisions, out)
+
+
+def _print_attempts(result, out) -> None:
+    """Checkpoint/restart: the checkpoints, the failures and attempts, the time lost (docs/failures.md)."""
+    checkpoints = result.checkpoints
+    if checkpoints:
+        per_attempt = ", ".join(f"{sum(1 for c in checkpoints if c['attempt'] == a['attempt'])} in attempt "
+                                f"{a['attempt']}" for a in result.attempts)
+        cost = max(r.checkpoint for r in result.ranks) if result.ranks else 0.0
+        print(f"Checkpoints: {len(checkpoints)} taken ({per_attempt}), {cost:.6f} s written per rank in all", file=out)
+    else:
+        print("Checkpoints: none taken", file=out)
+    for failure in result.failures:
+        print(f"Process failure: rank {failure['rank']} at {failure['time']:.9f} s (attempt {failure['attempt']})",
+              file=out)
+    for a in result.attempts:
+        origin = "from the start of the trace"
+        if a["checkpoint"]:
+            committed = checkpoints[a["checkpoint"] - 1]["date"]
+            origin = f"from checkpoint {a['checkpoint']}, complete at {committed:.9f} s"
+        print(f"Attempt {a['attempt']}: {a['start']:.9f} s to {a['end']:.9f} s, {a['outcome']} ({origin})", file=out)
+    if len(result.attempts) > 1:
+        print(f"Time lost to failures: {result.time_lost:.9f} s (work done again, and the restarts)", file=out)
 
 
 def _print_decisions(decisions, out) -> None:
@@ -329,6 +357,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     _add_table_options(p, "trace_format")
     _add_simulation_options(p)
+    _add_table_options(p, "checkpoint")
     _add_timeline_options(p)
     p.set_defaults(func=cmd_replay)
 

@@ -29,10 +29,30 @@ public:
   {
   }
 
+  // Checkpoint/restart (Checkpoints.hpp): the attempt's coordinator, and where this rank resumes: after `position`
+  // actions of its trace and `collectives` synchronizing world collectives.
+  void checkpoint_with(CheckpointCoordinator& checkpoints, double cost, uint64_t position, uint64_t collectives)
+  {
+    checkpoints_ = &checkpoints;
+    checkpoint_cost_ = cost;
+    resume_after_ = position;
+    collectives_done_ = collectives;
+  }
+
+  // Ends the rank's replay now (the attempt is lost to a failure), unless it has ended.
+  void stop(kernel::Engine& engine) const
+  {
+    if (actor_ != nullptr)
+      engine.kill(*actor_);
+  }
+
   void run()
   {
     kernel::Engine& engine = rank_.world().engine();
+    actor_ = &engine.self();
     TraceAction action;
+    for (; position_ < resume_after_ && stream_.next(action); ++position_) {
+    }
     const bool observed = rank_.world().observed();
     if (observed) {
       notes_ = std::make_unique<CallNotes>();
@@ -45,8 +65,11 @@ public:
       Account account = perform(action);
       charge(account, engine.now() - start);
       ++stats_.actions;
+      ++position_;
       if (observed && account != Account::None)
         report(action, start, engine.now());
+      if (checkpoint_due_)
+        write_checkpoint();
     }
     rank_.set_message_log(nullptr);
     notes_.reset();
@@ -60,6 +83,33 @@ public:
   }
 
 private:
+  // This rank's part of a coordinated checkpoint: its position, and the cost of writing the image.
+  void write_checkpoint()
+  {
+    checkpoint_due_ = false;
+    kernel::Engine& engine = rank_.world().engine();
+    const double start = engine.now();
+    rank_.sleep(checkpoint_cost_);
+    stats_.checkpoint += engine.now() - start;
+    checkpoints_->written(me(), position_, engine.now());
+    unmatched_ = 0;
+  }
+
+  // Collectives after which every rank has entered, whatever the algorithm: a checkpoint's cut may follow them.
+  static bool synchronizing(ActionKind kind)
+  {
+    switch (kind) {
+    case ActionKind::Barrier:
+    case ActionKind::AllReduce:
+    case ActionKind::AllToAll:
+    case ActionKind::AllToAllV:
+    case ActionKind::AllGather:
+    case ActionKind::AllGatherV:
+    case ActionKind::ReduceScatter: return true;
+    default: return false;
+    }
+  }
+
   void charge(Account account, double seconds)
   {
     switch (account) {
@@ -148,14 +198,19 @@ private:
     case ActionKind::Location: return Account::None;
     case ActionKind::Compute: rank_.compute(a.amount); return Account::Compute;
     case ActionKind::Sleep: rank_.sleep(a.amount); return Account::Sleep;
-    case ActionKind::Send: note_sent(rank_.send(comm_, a.dst, a.tag, a.amount)); return Account::Communicate;
+    case ActionKind::Send:
+      ++unmatched_;
+      note_sent(rank_.send(comm_, a.dst, a.tag, a.amount));
+      return Account::Communicate;
     case ActionKind::Isend: {
+      ++unmatched_;
       auto request = rank_.isend(comm_, a.dst, a.tag, a.amount);
       note_sent(request->status.message);
       requests_.add({me(), a.dst, a.tag}, std::move(request));
       return Account::Communicate;
     }
     case ActionKind::Recv: {
+      --unmatched_;
       auto request = rank_.irecv(comm_, a.src, a.tag, receive_bytes(a));
       request->origin = a.line;
       rank_.wait(*request);
@@ -164,6 +219,7 @@ private:
       return Account::Communicate;
     }
     case ActionKind::Irecv: {
+      --unmatched_;
       auto request = rank_.irecv(comm_, a.src, a.tag, receive_bytes(a));
       request->origin = a.line;
       requests_.add({a.src, me(), a.tag}, std::move(request));
@@ -273,9 +329,15 @@ private:
   void collective(const TraceAction& a)
   {
     const mpi::CollectiveCall& call = a.details->call;
+    const bool may_cut = checkpoints_ != nullptr && synchronizing(a.kind) && a.details->communicator < 0;
+    kernel::Engine& engine = rank_.world().engine();
+    if (may_cut)
+      checkpoints_->enter(collectives_done_, engine.now(), requests_.empty() && not files_, unmatched_);
     collectives_.run(rank_, communicator_of(a), call);
     // As SimGrid: the reduction's cost, given in flops by the trace, is computed locally after the exchange.
     rank_.compute(call.reduce_flops);
+    if (may_cut)
+      checkpoint_due_ = checkpoints_->checkpoint_after(collectives_done_++, engine.now());
   }
 
   mpi::Rank& rank_;
@@ -302,6 +364,15 @@ private:
     }
   };
   std::unique_ptr<CallNotes> notes_;
+  kernel::Actor* actor_ = nullptr; // set when it starts
+  uint64_t position_ = 0;          // actions of the trace performed (or skipped, resuming from a checkpoint)
+  // Checkpoint/restart: none when checkpoints_ is null.
+  CheckpointCoordinator* checkpoints_ = nullptr;
+  double checkpoint_cost_ = 0;
+  uint64_t resume_after_ = 0;
+  uint64_t collectives_done_ = 0; // synchronizing world collectives
+  int64_t unmatched_ = 0;         // point-to-point messages sent minus receives posted, since the last cut
+  bool checkpoint_due_ = false;   // the collective just performed is a checkpoint's cut
 };
 
 // The failures a deadlock report names: the ranks left waiting may be waiting for them.
@@ -316,7 +387,43 @@ std::string failures_text(const std::vector<mpi::FailureAt>& failures)
 
 } // namespace
 
-ReplayResult replay(const ReplayOptions& options)
+namespace {
+
+// One attempt of a replay: the ranks start at `start`, each resuming at its position in the checkpoint `from`.
+struct Attempt {
+  int number = 1;
+  double start = 0;
+  CheckpointImage from;
+  bool ends_at_failure = false; // restarts remain: the first failure ends the attempt (the job is lost)
+};
+
+struct AttemptEnd {
+  double failed_at = -1; // >= 0: the date of the failure that ended it
+  CheckpointImage last;  // the last complete checkpoint
+};
+
+// Ends the attempt at its first failure: every rank stops then. Scheduled after the failures themselves, so that at
+// one date the failures come first.
+void end_at_first_failure(mpi::Simulation& simulation, std::deque<RankReplayer>& replayers,
+                          const std::vector<double>& dates, AttemptEnd& end)
+{
+  std::vector<double> distinct = dates;
+  std::sort(distinct.begin(), distinct.end());
+  distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+  for (const double date : distinct) {
+    if (date == kernel::kNever)
+      continue;
+    simulation.engine().schedule_background(date, [&simulation, &replayers, &end] {
+      if (end.failed_at >= 0 || simulation.world().failures().empty())
+        return; // ended already, or the rank due to fail had finished
+      end.failed_at = simulation.engine().now();
+      for (const RankReplayer& replayer : replayers)
+        replayer.stop(simulation.engine());
+    });
+  }
+}
+
+AttemptEnd replay_attempt(const ReplayOptions& options, const Attempt& attempt, ReplayResult& result)
 {
   // Formats that record time (OTF2) turn computation into flops at each rank's host speed, known once the simulation
   // has placed the ranks: streams are taken after that.
@@ -328,15 +435,18 @@ ReplayResult replay(const ReplayOptions& options)
   };
   TraceSet traces = open_trace(options.trace, options.ranks, format_options);
   const int ranks = traces.size();
-  ReplayResult result;
   result.ranks.resize(ranks);
   // Declared before the simulation so they outlive it: a failed run unwinds the actors' fibers, which use them. A
   // deque keeps them in place without a pointer and an allocation each.
   std::deque<RankReplayer> replayers;
   std::vector<const mpi::Communicator*> trace_communicators; // the trace's own (OTF2), made once for every rank
   std::optional<SharedFiles> shared_files;                   // MPI-IO: the storage model, used by the replayers
+  std::optional<CheckpointCoordinator> checkpoints;          // --checkpoint-interval
+  AttemptEnd end;
+  end.last = attempt.from;
   mpi::SimulationOptions simulation_options = options.simulation;
   simulation_options.stacks = mpi::RankStacks::Arena; // replay ranks run only mpisim's own code
+  simulation_options.start_time = attempt.start;
   mpi::Simulation simulation(simulation_options, ranks);
   placed = &simulation;
   shared_files.emplace(simulation, ranks);
@@ -350,32 +460,82 @@ ReplayResult replay(const ReplayOptions& options)
   for (size_t i = 0; i < traces.communicators().size(); ++i)
     trace_communicators.push_back(
         &simulation.world().create_communicator("trace communicator " + std::to_string(i), traces.communicators()[i]));
-  for (int rank = 0; rank < ranks; ++rank)
+  if (options.checkpoints.checkpointing())
+    checkpoints.emplace(ranks, options.checkpoints, attempt.from, attempt.start);
+  for (int rank = 0; rank < ranks; ++rank) {
     replayers.emplace_back(simulation.world().rank(rank), simulation.collectives(), trace_communicators, *shared_files,
                            traces.stream(rank), traces.trace_file(rank), result.ranks[rank]);
+    const uint64_t position = attempt.from.positions.empty() ? 0 : attempt.from.positions[static_cast<size_t>(rank)];
+    if (checkpoints)
+      replayers.back().checkpoint_with(*checkpoints, options.checkpoints.cost, position, attempt.from.collectives);
+  }
   simulation.world().launch([&replayers](mpi::Rank& rank) { replayers[rank.world_rank()].run(); });
+  if (attempt.ends_at_failure)
+    end_at_first_failure(simulation, replayers, mpi::failure_dates(simulation_options.failures, ranks, attempt.start),
+                         end);
   try {
     simulation.engine().run();
   } catch (const DeadlockError& error) {
     if (simulation.world().failures().empty())
       throw;
-    throw DeadlockError(error.what() + failures_text(simulation.world().failures()));
+    std::vector<mpi::FailureAt> failures = simulation.world().failures();
+    throw DeadlockError(error.what() + failures_text(failures));
   }
-  result.failures = simulation.world().failures();
-  for (const mpi::FailureAt& failure : result.failures) {
+  for (const mpi::FailureAt& failure : simulation.world().failures())
+    result.failures.push_back({failure.rank, failure.date, attempt.number});
+  if (checkpoints) {
+    end.last = checkpoints->committed();
+    for (const CheckpointImage& image : checkpoints->completed())
+      result.checkpoints.push_back({attempt.number, image.cut, image.committed});
+  }
+  // The first attempt's fingerprint is the replay's; later ones are folded in.
+  result.fingerprint = attempt.number == 1
+                           ? simulation.engine().fingerprint()
+                           : (result.fingerprint * 0x100000001b3ULL) ^ simulation.engine().fingerprint();
+  if (end.failed_at >= 0)
+    return end;
+  for (const mpi::FailureAt& failure : simulation.world().failures()) {
     result.ranks[failure.rank].failed = true;
     result.ranks[failure.rank].finish = failure.date;
   }
-
-  for (const RankStats& stats : result.ranks) {
+  for (const RankStats& stats : result.ranks)
     result.simulated_time = std::max(result.simulated_time, stats.finish);
-    result.actions += stats.actions;
-  }
-  result.fingerprint = simulation.engine().fingerprint();
   result.model_parameters = simulation.model_parameters();
   result.collective_decisions = simulation.collectives().automatic_decisions();
   if (const models::SwitchingNetworkModel* switcher = simulation.switcher())
     result.time_under_models = switcher->time_under_each(result.simulated_time);
+  return end;
+}
+
+} // namespace
+
+ReplayResult replay(const ReplayOptions& options)
+{
+  ReplayResult result;
+  const CheckpointOptions& checkpointing = options.checkpoints;
+  const bool attempts_reported = checkpointing.checkpointing() || checkpointing.restarts > 0;
+  Attempt attempt;
+  while (true) {
+    attempt.ends_at_failure = attempt.number <= checkpointing.restarts;
+    const size_t failures_before = result.failures.size();
+    const AttemptEnd end = replay_attempt(options, attempt, result);
+    const bool lost = end.failed_at >= 0;
+    const bool failed = result.failures.size() > failures_before;
+    if (attempts_reported)
+      result.attempts.push_back({attempt.number, attempt.start, lost ? end.failed_at : result.simulated_time,
+                                 failed ? "process-failure" : "ok", attempt.from.number});
+    if (not lost)
+      break;
+    // What is done again: from the state restored (reached at the checkpoint's completion, or at the attempt's
+    // start if it completed none) to the failure, and the restart.
+    const double restored = end.last.number > attempt.from.number ? end.last.committed : attempt.start;
+    result.time_lost += end.failed_at + checkpointing.restart_cost - restored;
+    attempt.number += 1;
+    attempt.start = end.failed_at + checkpointing.restart_cost;
+    attempt.from = end.last;
+  }
+  for (const RankStats& stats : result.ranks)
+    result.actions += stats.actions;
   return result;
 }
 

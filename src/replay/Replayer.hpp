@@ -10,6 +10,7 @@
 #include "mpi/collectives/Collectives.hpp"
 
 #include "mpi/Simulation.hpp"
+#include "replay/Checkpoints.hpp"
 #include "replay/TraceFormat.hpp"
 
 #include <cstdint>
@@ -27,6 +28,7 @@ struct ReplayOptions {
   std::vector<mpi::Observer*> observers; // told about every replayed action and every message (not owned)
   std::vector<models::LinkObserver*> link_observers; // told about link bandwidth over time (not owned)
   std::vector<models::NicObserver*> nic_observers;   // told about the NIC model's steps (--model bxi; not owned)
+  CheckpointOptions checkpoints; // --checkpoint-interval, --checkpoint-cost, --restart, --restart-cost
 };
 
 struct RankStats {
@@ -35,8 +37,34 @@ struct RankStats {
   double communicate = 0;
   double wait = 0;
   double finish = 0;
+  double checkpoint = 0; // writing checkpoints (--checkpoint-cost each)
   uint64_t actions = 0;
   bool failed = false;
+};
+
+// A process failure, in the attempt it ended or happened in (1 without restarts).
+struct ReplayFailure {
+  int rank;
+  double date;
+  int attempt;
+};
+
+// An attempt of a replay with checkpoint/restart: from `start` to `end`, resumed from checkpoint `checkpoint` (0: the
+// start of the trace); outcome "ok" or "process-failure".
+struct ReplayAttempt {
+  int attempt;
+  double start;
+  double end;
+  const char* outcome;
+  int checkpoint;
+};
+
+// A checkpoint completed: the attempt that took it, the date the first rank left the collective of its cut, the
+// date its last part was written.
+struct ReplayCheckpoint {
+  int attempt;
+  double cut;
+  double committed;
 };
 
 struct ReplayResult {
@@ -46,7 +74,12 @@ struct ReplayResult {
   uint64_t fingerprint = 0;
   std::map<std::string, std::string> model_parameters;
   std::vector<mpi::AutomaticDecision> collective_decisions; // --coll-selector automatic
-  std::vector<mpi::FailureAt> failures;                     // --fail, --fail-mtbf: the ranks that failed, when
+  std::vector<ReplayFailure> failures;                      // --fail, --fail-mtbf: the ranks that failed, when
+  // With --checkpoint-interval or --restart (else empty, and time_lost 0): every attempt, every checkpoint, and for
+  // each aborted attempt its failure date plus the restart cost minus the date its restored state was reached.
+  std::vector<ReplayAttempt> attempts;
+  std::vector<ReplayCheckpoint> checkpoints;
+  double time_lost = 0;
   // --switch: simulated seconds under each model (time rules; size rules count for nothing), else empty.
   std::vector<std::pair<std::string, double>> time_under_models;
 };
