@@ -123,7 +123,8 @@ def _print_attempts(result, out) -> None:
         per_attempt = ", ".join(f"{sum(1 for c in checkpoints if c['attempt'] == a['attempt'])} in attempt "
                                 f"{a['attempt']}" for a in result.attempts)
         cost = max(r.checkpoint for r in result.ranks) if result.ranks else 0.0
-        print(f"Checkpoints: {len(checkpoints)} taken ({per_attempt}), {cost:.6f} s written per rank in all", file=out)
+        print(f"Checkpoints: {len(checkpoints)} taken ({per_attempt}), each rank spent {cost:.6f} s writing them",
+              file=out)
     else:
         print("Checkpoints: none taken", file=out)
     for failure in result.failures:

@@ -1,9 +1,11 @@
 """`mpisim study resilience`: completion time under process failures, against the checkpoint interval.
 
 Runs a checkpointing program (docs/failures.md, "mpisim study resilience": the contract) with `mpisim run
---fail-mtbf M --seed S --restart R`, for every per-rank MTBF M of a log-spaced range and every checkpoint interval,
-K times with seeds S..S+K-1, and reports the mean completion time and its spread; the plot marks Young's and Daly's
-optimal intervals (J. W. Young, CACM 17(9), 1974; J. T. Daly, FGCS 22(3), 2006)."""
+--fail-mtbf M --seed S --restart R`, or replays a trace with replay's own coordinated checkpoints (`mpisim replay
+--checkpoint-interval T --checkpoint-cost C --fail-mtbf M --seed S --restart R`), for every per-rank MTBF M of a
+log-spaced range and every checkpoint interval, K times with seeds S..S+K-1, and reports the mean completion time and
+its spread; the plot marks Young's and Daly's optimal intervals (J. W. Young, CACM 17(9), 1974; J. T. Daly, FGCS
+22(3), 2006)."""
 
 from __future__ import annotations
 
@@ -99,6 +101,55 @@ def run_once(program: str, arguments: Sequence[str], runner_options: Sequence[st
             return json.load(file)
 
 
+class TraceRuns:
+    """Replays of a trace in this process, each with the study's failures and replay's checkpoint/restart: the
+    command line of `mpisim replay` (the trace, its platform, -np and --run-options) and the study's options."""
+
+    def __init__(self, trace: str, replay_options: Sequence[str]):
+        from mpisim.cli import build_parser
+
+        self.trace = trace
+        self.replay_options = list(replay_options)
+        self._parser = build_parser()
+        plain = self._replay([])
+        self.ranks = len(plain.ranks)
+        self.failure_free = plain.simulated_time
+
+    def _replay(self, options: Sequence[str]):
+        from mpisim.cli import _replay
+
+        return _replay(self._parser.parse_args(["replay", self.trace, *self.replay_options, *options]))
+
+    def run_once(self, mtbf: float, seed: int, interval: float, checkpoint_cost: float, restart_cost: float,
+                 restarts: int) -> Dict:
+        """One replay: its summary in the shape of `mpisim run --json`'s (outcome, simulated_time, failures,
+        attempts). Out of restarts, the failed rank's trace stops: a deadlock, or an end with a failed rank, is an
+        incomplete run."""
+        from mpisim._core import DeadlockError
+
+        options = ["--checkpoint-interval", repr(interval), "--checkpoint-cost", repr(checkpoint_cost),
+                   "--fail-mtbf", repr(mtbf), "--seed", str(seed), "--restart", str(restarts),
+                   "--restart-cost", repr(restart_cost)]
+        try:
+            result = self._replay(options)
+        except DeadlockError:
+            return {"outcome": "process-failure", "failures": [None] * (restarts + 1),
+                    "attempts": [None] * (restarts + 1)}
+        outcome = result.attempts[-1]["outcome"]
+        return {"outcome": outcome, "simulated_time": result.simulated_time, "failures": result.failures,
+                "attempts": result.attempts, "checkpoints": len(result.checkpoints)}
+
+
+def is_trace(path: str) -> bool:
+    """A trace (an index or single-file TI trace, an OTF2 archive or its folder) rather than a program: anything
+    that is not an executable file starting as an ELF binary or a script does."""
+    if os.path.isdir(path) or not os.access(path, os.X_OK):
+        return True
+    with open(path, "rb") as file:
+        start = file.read(4)
+    return not (start == b"\x7fELF" or start.startswith(b"#!"))
+
+
 def summarize(times: Sequence[float]) -> Dict[str, float]:
     if not times:
         return {"mean": math.nan, "std": math.nan, "min": math.nan, "max": math.nan}
@@ -108,15 +159,21 @@ def summarize(times: Sequence[float]) -> Dict[str, float]:
 
 def run_study(program: str, arguments: Sequence[str], runner_options: Sequence[str], ranks: int,
               mtbfs: Sequence[float], intervals: Sequence[float], checkpoint_cost: float, restart_cost: float,
-              runs: int, seed: int, restarts: int, progress: Optional[ProgressBar] = None) -> List[Dict]:
+              runs: int, seed: int, restarts: int, progress: Optional[ProgressBar] = None,
+              trace: Optional[TraceRuns] = None) -> List[Dict]:
+    """A program's runs, or a trace's replays when `trace` is given (`program`, `arguments` and `runner_options`
+    then unused)."""
     rows = []
     for mtbf in mtbfs:
         system_mtbf = mtbf / ranks  # N ranks each of MTTF m: the job fails at rate N/m
         for interval in intervals:
             times, failures, attempts, incomplete = [], 0, 0, 0
             for k in range(runs):
-                summary = run_once(program, arguments, runner_options, ranks, mtbf, seed + k, interval,
-                                   checkpoint_cost, restart_cost, restarts)
+                if trace is not None:
+                    summary = trace.run_once(mtbf, seed + k, interval, checkpoint_cost, restart_cost, restarts)
+                else:
+                    summary = run_once(program, arguments, runner_options, ranks, mtbf, seed + k, interval,
+                                       checkpoint_cost, restart_cost, restarts)
                 failures += len(summary.get("failures", []))
                 attempts += max(1, len(summary.get("attempts", [])))
                 if summary["outcome"] == "ok":
@@ -191,33 +248,45 @@ def plot_study(rows: Sequence[Dict], path: str, title: str) -> None:
     plt.close(figure)
 
 
-def _looks_like_a_trace(path: str) -> bool:
-    return not os.access(path, os.X_OK) or path.endswith(".txt")
-
-
 def cmd_study_resilience(args: argparse.Namespace) -> int:
     if not os.path.exists(args.program):
         raise ValueError(f"study resilience: {args.program}: no such file")
-    if _looks_like_a_trace(args.program):
-        raise ValueError(f"study resilience: {args.program} is not an executable program: traces are not supported "
-                         "yet (replay has no checkpoint/restart); give a program that follows the contract of "
-                         "docs/failures.md")
+    tracing = args.trace or is_trace(args.program)
+    if tracing and args.args:
+        raise ValueError(f"study resilience: {args.program} is a trace: --args is for programs")
     mtbfs = parse_time_range(args.mtbf, "--mtbf", 3)
     intervals = parse_time_range(args.checkpoint_interval, "--checkpoint-interval", 5)
     checkpoint_cost = parse_time(args.checkpoint_cost, "--checkpoint-cost")
     restart_cost = parse_time(args.restart_cost, "--restart-cost")
-    if args.runs < 1 or args.np < 1:
+    if args.runs < 1 or (args.np is not None and args.np < 1):
         raise ValueError("study resilience: --runs and -np must be at least 1")
-    runner_options = ["--platform", args.platform or f"cluster:{args.np}", *shlex.split(args.run_options or "")]
     arguments = shlex.split(args.args or "")
+    trace = None
+    if tracing:  # replay's checkpoint/restart; -np and the platform default to the trace's ranks
+        replay_options = ["--np", str(args.np)] if args.np else []
+        if args.platform:
+            replay_options += ["--platform", args.platform]
+        replay_options += shlex.split(args.run_options or "")
+        if not args.platform:  # its ranks counted by a replay on one host (ranks wrap around the hosts)
+            ranks = TraceRuns(args.program, [*replay_options, "--platform", "cluster:1"]).ranks
+            replay_options += ["--platform", f"cluster:{ranks}"]
+        trace = TraceRuns(args.program, replay_options)
+        ranks, runner_options = trace.ranks, replay_options
+    else:
+        ranks = args.np or 4
+        runner_options = ["--platform", args.platform or f"cluster:{ranks}", *shlex.split(args.run_options or "")]
     total = len(mtbfs) * len(intervals) * args.runs
-    rows = run_study(args.program, arguments, runner_options, args.np, mtbfs, intervals, checkpoint_cost,
-                     restart_cost, args.runs, args.seed, args.max_restarts, None if args.quiet else ProgressBar(total))
+    rows = run_study(args.program, arguments, runner_options, ranks, mtbfs, intervals, checkpoint_cost,
+                     restart_cost, args.runs, args.seed, args.max_restarts, None if args.quiet else ProgressBar(total),
+                     trace)
     from mpisim import __version__
 
-    provenance = [("mpisim_version", __version__), ("program", os.path.abspath(args.program)),
-                  ("arguments", " ".join(arguments)), ("ranks", args.np), ("runner_options", " ".join(runner_options)),
+    provenance = [("mpisim_version", __version__), ("trace" if trace else "program", os.path.abspath(args.program)),
+                  ("arguments", " ".join(arguments)), ("ranks", ranks),
+                  ("replay_options" if trace else "runner_options", " ".join(runner_options)),
                   ("seeds", f"{args.seed}..{args.seed + args.runs - 1}"), ("max_restarts", args.max_restarts)]
+    if trace:
+        provenance.append(("failure_free_time", repr(trace.failure_free)))
     write_csv(rows, args.output, provenance)
     print(f"{'MTBF/rank':>12} {'interval':>10} {'mean':>12} {'std':>10} {'done':>5} {'fails':>6} "
           f"{'Young':>10} {'Daly':>10}")
@@ -225,8 +294,10 @@ def cmd_study_resilience(args: argparse.Namespace) -> int:
         print(f"{_time_label(r['mtbf']):>12} {r['interval']:>10.4g} {r['mean']:>12.6g} {r['std']:>10.4g} "
               f"{r['completed']:>2}/{r['runs']:<2} {r['mean_failures']:>6.2f} {r['young']:>10.4g} {r['daly']:>10.4g}")
     print(f"{len(rows)} configurations written to {args.output}")
+    if trace:
+        print(f"failure-free replay: {trace.failure_free:.6g} s, without checkpoints")
     if args.plot:
-        plot_study(rows, args.plot, f"{os.path.basename(args.program)} on {args.np} ranks: checkpoint cost "
+        plot_study(rows, args.plot, f"{os.path.basename(args.program)} on {ranks} ranks: checkpoint cost "
                                     f"{_time_label(checkpoint_cost)}, restart cost {_time_label(restart_cost)}")
         print(f"plot written to {args.plot}")
     return 0
@@ -237,11 +308,15 @@ def add_resilience_command(kinds) -> None:
         "resilience", help="completion time under process failures against the checkpoint interval",
         description="Runs PROGRAM (a checkpointing MPI program: it reads the interval from $MPISIM_CHECKPOINT_INTERVAL "
                     "and the checkpoint cost from $MPISIM_CHECKPOINT_COST, in seconds, and resumes from its own "
-                    "checkpoint files; docs/failures.md) with mpisim run --fail-mtbf M --seed S --restart, for every "
-                    "per-rank MTBF and checkpoint interval, RUNS times with seeds S..S+RUNS-1; prints and writes the "
-                    "mean completion time and its spread, and plots it with Young's and Daly's optimal intervals "
-                    "(system MTBF M/N for N ranks).")
-    p.add_argument("program", metavar="PROGRAM", help="the checkpointing program (built with mpisim cc)")
+                    "checkpoint files; docs/failures.md) with mpisim run --fail-mtbf M --seed S --restart, or replays "
+                    "TRACE with mpisim replay --checkpoint-interval T --checkpoint-cost C --fail-mtbf M --seed S "
+                    "--restart (replay's coordinated checkpoints), for every per-rank MTBF and checkpoint interval, "
+                    "RUNS times with seeds S..S+RUNS-1; prints and writes the mean completion time and its spread, and "
+                    "plots it with Young's and Daly's optimal intervals (system MTBF M/N for N ranks).")
+    p.add_argument("program", metavar="PROGRAM_OR_TRACE",
+                   help="the checkpointing program (built with mpisim cc), or a trace (anything that is not an "
+                        "executable ELF file or script: a TI index or single file, an OTF2 archive)")
+    p.add_argument("--trace", action="store_true", help="PROGRAM_OR_TRACE is a trace, whatever it looks like")
     p.add_argument("--mtbf", required=True,
                    help="per-rank mean times to failure: A:B[:N] (N values log-spaced, default 3) or a,b,c; "
                         "units s, m(in), h, d (e.g. 1h:100h:3)")
@@ -251,13 +326,15 @@ def add_resilience_command(kinds) -> None:
     p.add_argument("--restart-cost", default="0", help="mpisim run --restart-cost (default 0)")
     p.add_argument("--runs", type=int, default=5, help="runs per configuration (default 5)")
     p.add_argument("--seed", type=int, default=1, help="seed of the first run (default 1)")
-    p.add_argument("-np", "--np", type=int, default=4, help="ranks (default 4)")
+    p.add_argument("-np", "--np", type=int, default=None,
+                   help="ranks (default: a program 4, a trace as many as it lists)")
     p.add_argument("--platform", help="platform (default cluster:NP)")
     p.add_argument("--max-restarts", type=int, default=1000,
                    help="mpisim run --restart: attempts beyond it leave the run incomplete (default 1000)")
     p.add_argument("--args", help="the program's arguments, one string (--args='-n 10' when it starts with '-')")
     p.add_argument("--run-options",
-                   help="more mpisim run options, one string, with '=': --run-options='--no-compute-time'")
+                   help="more mpisim run options (a trace: mpisim replay options), one string, with '=': "
+                        "--run-options='--no-compute-time'")
     p.add_argument("-o", "--output", default="resilience.csv", help="CSV file (default resilience.csv)")
     p.add_argument("--plot", help="PNG/SVG/PDF of completion time against the interval")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bar")

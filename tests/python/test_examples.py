@@ -62,6 +62,45 @@ def test_the_demo_compares_every_model_and_each_row_is_that_models_replay():
         assert rows[name] == [f"{alone['simulated_time']:.6f}", str(alone["actions"])]
 
 
+def test_resilience_study_of_a_trace_prints_the_table_of_its_readme(tmp_path):
+    """The trace section of examples/resilience/README.md: replay's checkpoint/restart under the same sweep; the
+    measured columns are mpisim's deterministic output (a regression record), the failure-free figures of the text are
+    checked against a replay with checkpoints and no failure (F + n C), and the replay it shows as it says."""
+    import shlex
+
+    folder = repo_path("examples", "resilience")
+    with open(f"{folder}/README.md") as stream:
+        text = stream.read()
+    command = next(line.strip() for line in text.splitlines()
+                   if line.strip().startswith("mpisim study resilience") and "stencil.txt" in line)
+    expected = text.split("```\n")[3]
+    arguments = shlex.split(command)[1:]
+    arguments[2] = f"{folder}/stencil.txt"
+    done = subprocess.run([sys.executable, "-m", "mpisim", *arguments], capture_output=True, text=True, timeout=300,
+                          cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(expected), done.stdout
+    assert (tmp_path / "resilience-trace.png").stat().st_size > 0
+    for interval, checkpoints in ((0.5, 33), (1, 20), (2, 10)):
+        replayed = subprocess.run([sys.executable, "-m", "mpisim", "replay", f"{folder}/stencil.txt", "--platform",
+                                   "cluster:4", "--checkpoint-interval", str(interval), "--checkpoint-cost", "0.25",
+                                   "--json"], capture_output=True, text=True, timeout=300)
+        result = json.loads(replayed.stdout)
+        assert len(result["checkpoints"]) == checkpoints
+        assert result["simulated_time"] == pytest.approx(20.105113 + checkpoints * 0.25, abs=1e-6)
+    replay = next(line.strip() for line in text.splitlines() if line.strip().startswith("mpisim replay"))
+    arguments = shlex.split(replay)[1:]
+    arguments[1] = f"{folder}/stencil.txt"
+    shown = json.loads(subprocess.run([sys.executable, "-m", "mpisim", *arguments, "--json"], capture_output=True,
+                                      text=True, timeout=300).stdout)
+    assert (len(shown["failures"]), len(shown["attempts"]), len(shown["checkpoints"])) == (4, 5, 10)
+    assert shown["simulated_time"] == pytest.approx(25.695, abs=5e-4)
+    assert shown["time_lost"] == pytest.approx(3.090, abs=5e-4)
+    # Completion = work + checkpoints + time lost, to within the few microseconds by which the ranks leave a cut's
+    # allreduce apart (a restart starts them together).
+    assert shown["simulated_time"] == pytest.approx(20.105113 + 10 * 0.25 + shown["time_lost"], abs=1e-4)
+
+
 def test_resilience_study_prints_the_table_of_its_readme(tmp_path):
     """SimGrid has no failure study: the measured columns are mpisim's own deterministic output, kept as a regression
     record (a change in the failure draws or the restart accounting shows here); the Young and Daly columns are checked

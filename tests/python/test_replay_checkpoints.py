@@ -128,7 +128,7 @@ def test_the_summary_and_json_list_attempts_and_time_lost(steps):
             "1.5s", "--checkpoint-cost", "250ms", "--restart", "1", "--restart-cost", "500ms", "--fail", "1@3.5s"]
     text = cli(*args)
     assert text.returncode == 0, text.stderr
-    assert "Checkpoints: 2 taken (1 in attempt 1, 1 in attempt 2)" in text.stdout
+    assert "Checkpoints: 2 taken (1 in attempt 1, 1 in attempt 2), each rank spent 0.500000 s writing them" in text.stdout
     assert "Process failure: rank 1 at 3.500000000 s (attempt 1)" in text.stdout
     assert "Attempt 1: 0.000000000 s to 3.500000000 s, process-failure (from the start of the trace)" in text.stdout
     assert "Attempt 2: 4.000000000 s to " in text.stdout and "ok (from checkpoint 1, complete at" in text.stdout

@@ -8,6 +8,7 @@ import math
 
 import pytest
 
+import mpisim
 from conftest import repo_path
 from mpisim.resilience import daly_interval, log_spaced, parse_time_range, young_interval
 from test_run_reports import cli
@@ -99,7 +100,27 @@ def test_bad_ranges_are_one_line_and_status_2(program, options, message):
     assert done.returncode == 2 and message in done.stderr and len(done.stderr.strip().splitlines()) == 1, done.stderr
 
 
-def test_a_trace_is_refused_in_one_line():
+def test_a_trace_is_studied_with_replays_checkpoints(tmp_path):
+    # examples/replay-basic: 4 ranks; its allreduce is no cut (rank 0's irecv and rank 1's isend are pending across
+    # it), the barrier after their waits is one (entered at about 2 s), the alltoall just after it comes too early for
+    # either interval. So one checkpoint of 1 s. A per-rank MTBF of 1e9 s: no failure, every run is the failure-free
+    # replay plus that checkpoint, on cluster:4 (the trace's ranks) by default.
+    trace = repo_path("examples", "replay-basic", "index.txt")
+    plain = mpisim.replay(trace, platform="cluster:4")
+    output = tmp_path / "trace.csv"
+    done = cli("study", "resilience", trace, "--mtbf", "1e9", "--checkpoint-interval", "1ms,1", "--checkpoint-cost",
+               "1", "--runs", "2", "-q", "-o", str(output))
+    assert done.returncode == 0, done.stderr
+    lines = [line for line in output.read_text().splitlines() if not line.startswith("#")]
+    rows = [dict(zip(lines[0].split(","), line.split(","))) for line in lines[1:]]
+    assert [float(r["mean"]) for r in rows] == pytest.approx([plain.simulated_time + 1] * 2, abs=1e-9)
+    assert all(r["completed"] == "2" and float(r["mean_failures"]) == 0 for r in rows)
+    assert float(rows[0]["system_mtbf"]) == 1e9 / 4
+    assert f"# failure_free_time: {plain.simulated_time!r}" in output.read_text()
+
+
+def test_a_trace_takes_no_program_arguments():
     done = cli("study", "resilience", repo_path("examples", "replay-basic", "index.txt"), "--mtbf", "1h",
-               "--checkpoint-interval", "60")
-    assert done.returncode == 2 and "traces are not supported yet" in done.stderr
+               "--checkpoint-interval", "60", "--args", "5")
+    assert done.returncode == 2 and "is a trace: --args is for programs" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
