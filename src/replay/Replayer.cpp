@@ -524,6 +524,9 @@ ReplayResult replay(const ReplayOptions& options)
     if (attempts_reported)
       result.attempts.push_back({attempt.number, attempt.start, lost ? end.failed_at : result.simulated_time,
                                  failed ? "process-failure" : "ok", attempt.from.number});
+    if (checkpointing.restarts > 0) // timelines mark where each attempt starts, and where each aborted one ends
+      for (mpi::Observer* observer : options.observers)
+        observer->attempt({attempt.number, attempt.start, lost ? end.failed_at : -1, lost ? "process-failure" : ""});
     if (not lost)
       break;
     // What is done again: from the state restored (reached at the checkpoint's completion, or at the attempt's

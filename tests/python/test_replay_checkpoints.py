@@ -163,3 +163,18 @@ def test_bad_checkpoint_options_are_one_line_and_status_2(steps, options, messag
     assert done.returncode == 2, done.stderr
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and message in lines[0], done.stderr
+
+
+def test_timelines_hold_every_attempt_with_its_marks(steps, tmp_path):
+    path = tmp_path / "restarted.json"
+    mpisim.replay(steps, checkpoint_interval=INTERVAL, checkpoint_cost=COST, restart=1, restart_cost=RESTART,
+                  fail="1@3.5s", timeline=str(path), **OPTIONS)
+    data = json.loads(path.read_text())
+    events = data["traceEvents"] if isinstance(data, dict) else data
+    marks = [(e["name"], e["ts"]) for e in events if e.get("cat") in ("attempt", "failure")]
+    assert sorted(marks, key=lambda m: m[1]) == [("attempt 1 starts", 0.0), ("failure", 3.5e6),
+                                                 ("attempt 1 ends", 3.5e6), ("attempt 2 starts", 4.0e6)]
+    # Rank 0's computations in both attempts: three in the first (the fourth, cut by the failure, did not end and is
+    # not reported), and the three after the checkpoint again in the second.
+    computes = [e for e in events if e.get("name") == "compute" and e.get("tid") == 0]
+    assert len(computes) == 3 + 3
