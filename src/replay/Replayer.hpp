@@ -5,6 +5,9 @@
 // wait = wait, waitall and test; communicate = every other MPI action (blocking point-to-point, non-blocking posts,
 // collectives). finish = the date the rank ran out of actions (after waiting for its pending requests); a rank that
 // failed (--fail) stops where it was: its trace is not read further, and its finish is the date it failed.
+// checkpoint = writing checkpoints (--checkpoint-interval). With --restart, a failure ends the attempt and the next
+// one resumes from the last complete checkpoint in a new simulation (Checkpoints.hpp); the figures add up the
+// attempts, finish is the last one's.
 #pragma once
 
 #include "mpi/collectives/Collectives.hpp"
