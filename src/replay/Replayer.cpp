@@ -11,6 +11,7 @@
 #include <deque>
 #include <memory>
 #include <optional>
+#include <utility>
 
 namespace mpisim::replay {
 
@@ -29,29 +30,33 @@ public:
   {
   }
 
-  // Checkpoint/restart (Checkpoints.hpp): the attempt's coordinator, and where this rank resumes: after `position`
-  // actions of its trace and `collectives` synchronizing world collectives.
-  void checkpoint_with(CheckpointCoordinator& checkpoints, double cost, uint64_t position, uint64_t collectives)
+  // Checkpoint/restart (Checkpoints.hpp): the attempt's coordinator (null: restarts from the start, no checkpoint),
+  // and where this rank resumes: after `position` actions of its trace and `collectives` synchronizing world
+  // collectives.
+  void restart_with(CheckpointCoordinator* checkpoints, double cost, uint64_t position, uint64_t collectives)
   {
-    checkpoints_ = &checkpoints;
-    checkpoint_cost_ = cost;
-    resume_after_ = position;
-    collectives_done_ = collectives;
+    restart_ = std::make_unique<RestartState>();
+    restart_->checkpoints = checkpoints;
+    restart_->cost = cost;
+    restart_->resume_after = position;
+    restart_->collectives_done = collectives;
   }
 
-  // Ends the rank's replay now (the attempt is lost to a failure), unless it has ended.
+  // Ends the rank's replay now (the attempt is lost to a failure), unless it has ended. Needs restart_with().
   void stop(kernel::Engine& engine) const
   {
-    if (actor_ != nullptr)
-      engine.kill(*actor_);
+    if (restart_ && restart_->actor != nullptr)
+      engine.kill(*restart_->actor);
   }
 
   void run()
   {
     kernel::Engine& engine = rank_.world().engine();
-    actor_ = &engine.self();
     TraceAction action;
-    for (; position_ < resume_after_ && stream_.next(action); ++position_) {
+    if (restart_) {
+      restart_->actor = &engine.self();
+      for (; restart_->position < restart_->resume_after && stream_.next(action); ++restart_->position) {
+      }
     }
     const bool observed = rank_.world().observed();
     if (observed) {
@@ -65,10 +70,9 @@ public:
       Account account = perform(action);
       charge(account, engine.now() - start);
       ++stats_.actions;
-      ++position_;
       if (observed && account != Account::None)
         report(action, start, engine.now());
-      if (checkpoint_due_)
+      if (restart_ && after_action())
         write_checkpoint();
     }
     rank_.set_message_log(nullptr);
@@ -86,13 +90,26 @@ private:
   // This rank's part of a coordinated checkpoint: its position, and the cost of writing the image.
   void write_checkpoint()
   {
-    checkpoint_due_ = false;
     kernel::Engine& engine = rank_.world().engine();
     const double start = engine.now();
-    rank_.sleep(checkpoint_cost_);
+    rank_.sleep(restart_->cost);
     stats_.checkpoint += engine.now() - start;
-    checkpoints_->written(me(), position_, engine.now());
-    unmatched_ = 0;
+    restart_->checkpoints->written(me(), restart_->position, engine.now());
+    restart_->unmatched = 0;
+  }
+
+  // Counts the action just performed; whether it was a checkpoint's cut.
+  bool after_action()
+  {
+    ++restart_->position;
+    return std::exchange(restart_->checkpoint_due, false);
+  }
+
+  // Point-to-point messages sent (+1) and receives posted (-1), for the cuts: none crosses one.
+  void count_message(int sent_or_received)
+  {
+    if (restart_)
+      restart_->unmatched += sent_or_received;
   }
 
   // Collectives after which every rank has entered, whatever the algorithm: a checkpoint's cut may follow them.
@@ -199,18 +216,18 @@ private:
     case ActionKind::Compute: rank_.compute(a.amount); return Account::Compute;
     case ActionKind::Sleep: rank_.sleep(a.amount); return Account::Sleep;
     case ActionKind::Send:
-      ++unmatched_;
+      count_message(+1);
       note_sent(rank_.send(comm_, a.dst, a.tag, a.amount));
       return Account::Communicate;
     case ActionKind::Isend: {
-      ++unmatched_;
+      count_message(+1);
       auto request = rank_.isend(comm_, a.dst, a.tag, a.amount);
       note_sent(request->status.message);
       requests_.add({me(), a.dst, a.tag}, std::move(request));
       return Account::Communicate;
     }
     case ActionKind::Recv: {
-      --unmatched_;
+      count_message(-1);
       auto request = rank_.irecv(comm_, a.src, a.tag, receive_bytes(a));
       request->origin = a.line;
       rank_.wait(*request);
@@ -219,7 +236,7 @@ private:
       return Account::Communicate;
     }
     case ActionKind::Irecv: {
-      --unmatched_;
+      count_message(-1);
       auto request = rank_.irecv(comm_, a.src, a.tag, receive_bytes(a));
       request->origin = a.line;
       requests_.add({a.src, me(), a.tag}, std::move(request));
@@ -329,15 +346,17 @@ private:
   void collective(const TraceAction& a)
   {
     const mpi::CollectiveCall& call = a.details->call;
-    const bool may_cut = checkpoints_ != nullptr && synchronizing(a.kind) && a.details->communicator < 0;
+    CheckpointCoordinator* checkpoints = restart_ ? restart_->checkpoints : nullptr;
+    const bool may_cut = checkpoints != nullptr && synchronizing(a.kind) && a.details->communicator < 0;
     kernel::Engine& engine = rank_.world().engine();
     if (may_cut)
-      checkpoints_->enter(collectives_done_, engine.now(), requests_.empty() && not files_, unmatched_);
+      checkpoints->enter(restart_->collectives_done, engine.now(), requests_.empty() && not files_,
+                         restart_->unmatched);
     collectives_.run(rank_, communicator_of(a), call);
     // As SimGrid: the reduction's cost, given in flops by the trace, is computed locally after the exchange.
     rank_.compute(call.reduce_flops);
     if (may_cut)
-      checkpoint_due_ = checkpoints_->checkpoint_after(collectives_done_++, engine.now());
+      restart_->checkpoint_due = checkpoints->checkpoint_after(restart_->collectives_done++, engine.now());
   }
 
   mpi::Rank& rank_;
@@ -364,15 +383,19 @@ private:
     }
   };
   std::unique_ptr<CallNotes> notes_;
-  kernel::Actor* actor_ = nullptr; // set when it starts
-  uint64_t position_ = 0;          // actions of the trace performed (or skipped, resuming from a checkpoint)
-  // Checkpoint/restart: none when checkpoints_ is null.
-  CheckpointCoordinator* checkpoints_ = nullptr;
-  double checkpoint_cost_ = 0;
-  uint64_t resume_after_ = 0;
-  uint64_t collectives_done_ = 0; // synchronizing world collectives
-  int64_t unmatched_ = 0;         // point-to-point messages sent minus receives posted, since the last cut
-  bool checkpoint_due_ = false;   // the collective just performed is a checkpoint's cut
+  // Checkpoint/restart: made only when the replay checkpoints or restarts, so that a replayer stays small for the
+  // largest replays.
+  struct RestartState {
+    kernel::Actor* actor = nullptr;               // set when it starts: the actor a failure stops
+    CheckpointCoordinator* checkpoints = nullptr; // null: no checkpoint (restarts from the start)
+    double cost = 0;                              // of writing a checkpoint
+    uint64_t position = 0;         // actions of the trace performed (or skipped, resuming from a checkpoint)
+    uint64_t resume_after = 0;     // actions to skip at the start
+    uint64_t collectives_done = 0; // synchronizing world collectives
+    int64_t unmatched = 0;         // point-to-point messages sent minus receives posted, since the last cut
+    bool checkpoint_due = false;   // the collective just performed is a checkpoint's cut
+  };
+  std::unique_ptr<RestartState> restart_;
 };
 
 // The failures a deadlock report names: the ranks left waiting may be waiting for them.
@@ -466,8 +489,9 @@ AttemptEnd replay_attempt(const ReplayOptions& options, const Attempt& attempt, 
     replayers.emplace_back(simulation.world().rank(rank), simulation.collectives(), trace_communicators, *shared_files,
                            traces.stream(rank), traces.trace_file(rank), result.ranks[rank]);
     const uint64_t position = attempt.from.positions.empty() ? 0 : attempt.from.positions[static_cast<size_t>(rank)];
-    if (checkpoints)
-      replayers.back().checkpoint_with(*checkpoints, options.checkpoints.cost, position, attempt.from.collectives);
+    if (checkpoints || attempt.ends_at_failure)
+      replayers.back().restart_with(checkpoints ? &*checkpoints : nullptr, options.checkpoints.cost, position,
+                                    attempt.from.collectives);
   }
   simulation.world().launch([&replayers](mpi::Rank& rank) { replayers[rank.world_rank()].run(); });
   if (attempt.ends_at_failure)
