@@ -14,6 +14,7 @@
 #include "timeline/TimelineOptionTable.hpp"
 #include "timeline/TimelineWriter.hpp"
 
+#include <climits>
 #include <cstdio>
 
 #include <pybind11/pybind11.h>
@@ -294,6 +295,12 @@ py::dict run_replay(const py::dict& options)
   o.simulation = simulation_options(options);
   o.format = trace_format_options(options);
   apply_keywords(replay::checkpoint_option_table(), options, o.checkpoints);
+  if (given(options, "restart")) // the runner's options, which replay takes too
+    o.checkpoints.restarts = static_cast<int>(std::min<long long>(
+        std::get<long long>(value_from_python(run_option_named("--restart"), options["restart"])), INT_MAX));
+  if (given(options, "restart_cost"))
+    o.checkpoints.restart_cost =
+        std::get<double>(value_from_python(run_option_named("--restart-cost"), options["restart_cost"]));
   if (o.checkpoints.cost > 0 && not o.checkpoints.checkpointing())
     throw InputError("--checkpoint-cost needs --checkpoint-interval");
   std::unique_ptr<timeline::TimelineWriter> timeline = open_timeline(options);
@@ -474,7 +481,7 @@ py::object to_python(const options::OptionValue& value)
 }
 
 // Which table declares an option: "simulation" (mpi/RunOptions.cpp), "timeline", "trace_format"
-// (replay/TraceFormatOptionTable.cpp), or "run" (the runner's own).
+// (replay/TraceFormatOptionTable.cpp), "checkpoint" (replay/CheckpointOptionTable.cpp), or "run" (the runner's own).
 const char* group_of(const std::string& name)
 {
   if (options::find_option(mpi::simulation_option_table(), name))
@@ -483,10 +490,12 @@ const char* group_of(const std::string& name)
     return "timeline";
   if (options::find_option(replay::trace_format_option_table(), name))
     return "trace_format";
+  if (options::find_option(replay::checkpoint_option_table(), name))
+    return "checkpoint";
   return "run";
 }
 
-py::dict option_to_python(const options::OptionInfo& o, const char* group = nullptr)
+py::dict option_to_python(const options::OptionInfo& o)
 {
   py::dict option;
   option["name"] = o.name;
@@ -506,7 +515,7 @@ py::dict option_to_python(const options::OptionInfo& o, const char* group = null
   option["front_ends"] = front_ends;
   option["keyword"] = o.keyword.empty() ? py::object(py::none()) : py::str(o.keyword);
   option["choices"] = o.choices;
-  option["group"] = group != nullptr ? group : group_of(o.name);
+  option["group"] = group_of(o.name);
   option["required"] = o.required;
   option["minimum"] = o.minimum;
   option["maximum"] = o.maximum;
@@ -523,7 +532,7 @@ py::list run_options()
   for (const options::Option<replay::TraceFormatOptions>& entry : replay::trace_format_option_table())
     out.append(option_to_python(entry.info));
   for (const options::Option<replay::CheckpointOptions>& entry : replay::checkpoint_option_table())
-    out.append(option_to_python(entry.info, "checkpoint")); // replay's --restart is not the runner's
+    out.append(option_to_python(entry.info));
   return out;
 }
 

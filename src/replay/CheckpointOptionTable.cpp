@@ -42,25 +42,6 @@ options::OptionTable<CheckpointOptions> make_table()
                     .front_ends = options::Replay,
                     .keyword = "checkpoint_cost"},
                    [](Target& o, const OptionValue& v) { o.cost = checked_time(v, "--checkpoint-cost", false); }});
-  table.push_back({{.name = "--restart",
-                    .type = ValueType::Integer,
-                    .metavar = "N",
-                    .default_value = "0",
-                    .help = "up to N times, a process failure ends the attempt and every rank restarts from the last "
-                            "complete checkpoint (the start of the trace if none), the clock going on",
-                    .front_ends = options::Replay,
-                    .keyword = "restart",
-                    .minimum = "0",
-                    .maximum = "1000000"},
-                   [](Target& o, const OptionValue& v) { o.restarts = static_cast<int>(std::get<long long>(v)); }});
-  table.push_back({{.name = "--restart-cost",
-                    .type = ValueType::Time,
-                    .metavar = "R",
-                    .default_value = "0s",
-                    .help = "simulated time between a failure and the restarted attempt's start",
-                    .front_ends = options::Replay,
-                    .keyword = "restart_cost"},
-                   [](Target& o, const OptionValue& v) { o.restart_cost = checked_time(v, "--restart-cost", false); }});
   return table;
 }
 

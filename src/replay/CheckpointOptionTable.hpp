@@ -1,6 +1,6 @@
-// The options of replay's checkpoint/restart, declared once (common/OptionTable.hpp): `mpisim replay` and
-// mpisim.replay take them; `mpisim options` and docs/run-options.md list them with the others. `mpisim run` has its
-// own --restart and --restart-cost (online/options/RunnerOptions.cpp): a program restarts from its own files.
+// The options of replay's checkpoints, declared once (common/OptionTable.hpp): `mpisim replay` and mpisim.replay take
+// them; `mpisim options` and docs/run-options.md list them with the others. --restart and --restart-cost, which both
+// front ends take, are the runner's table's (online/options/RunnerOptions.cpp).
 #pragma once
 
 #include "common/OptionTable.hpp"
@@ -8,7 +8,7 @@
 
 namespace mpisim::replay {
 
-// --checkpoint-interval, --checkpoint-cost, --restart, --restart-cost.
+// --checkpoint-interval, --checkpoint-cost.
 const options::OptionTable<CheckpointOptions>& checkpoint_option_table();
 
 } // namespace mpisim::replay

@@ -17,8 +17,8 @@ namespace mpisim::replay {
 struct CheckpointOptions {
   double interval = 0;     // simulated seconds between the end of a checkpoint and the next one (0: none)
   double cost = 0;         // what each rank spends writing its part of a checkpoint
-  int restarts = 0;        // attempts after the first, each from the last complete checkpoint
-  double restart_cost = 0; // between the failure and the next attempt's start
+  int restarts = 0;        // --restart: attempts after the first, each from the last complete checkpoint
+  double restart_cost = 0; // --restart-cost: between the failure and the next attempt's start
   bool checkpointing() const { return interval > 0; }
 };
 

@@ -36,7 +36,7 @@ def test_the_table_declares_each_option_once_with_its_type_and_front_ends():
     shared = {o["name"] for o in options if o["front_ends"] == ["replay", "run"]}
     assert shared == {"--platform", "--model", "--param", "--model-params", "--hostfile", "--map", "--coll-selector",
                       "--coll", "--timeline", "--timeline-format", "--timeline-internals", "--timeline-links",
-                      "--fail", "--fail-mtbf", "--seed", "--switch"}
+                      "--fail", "--fail-mtbf", "--seed", "--switch", "--restart", "--restart-cost"}
     by_name = {o["name"]: o for o in options}
     assert by_name["--cpu-threshold"]["type"] == "time" and by_name["--cpu-threshold"]["default"] == 1e-6
     assert by_name["--stack-size"]["default"] == 8 * 2**20 and by_name["--host-speed"]["type"] == "speed"

@@ -91,9 +91,10 @@ OptionTable<Target> own_options()
                     .type = ValueType::Integer,
                     .metavar = "N",
                     .default_value = "0",
-                    .help = "rerun the application, up to N times, when a process failure aborts it; the simulated "
-                            "clock goes on, its files stay (checkpoint/restart, docs/failures.md)",
-                    .front_ends = options::Run,
+                    .help = "up to N times, start the job again when a process failure aborts it, the simulated "
+                            "clock going on: run, the program again (its files, its checkpoints, stay); replay, every "
+                            "rank from the last --checkpoint-interval checkpoint (checkpoint/restart, "
+                            "docs/failures.md)",
                     .keyword = "restart",
                     .minimum = "0"},
                    [](Target& o, const OptionValue& v) { o.restarts = static_cast<int>(std::get<long long>(v)); }});
@@ -101,8 +102,8 @@ OptionTable<Target> own_options()
                     .type = ValueType::Time,
                     .metavar = "T",
                     .default_value = "0s",
-                    .help = "simulated time between an abort and the restarted attempt's start",
-                    .front_ends = options::Run,
+                    .help = "simulated time between an abort (replay: the failure) and the restarted attempt's "
+                            "start",
                     .keyword = "restart_cost"},
                    [](Target& o, const OptionValue& v) { o.restart_cost = std::get<double>(v); }});
   table.push_back({{.name = "--wtime-delay",
