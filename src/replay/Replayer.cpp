@@ -408,10 +408,6 @@ std::string failures_text(const std::vector<mpi::FailureAt>& failures)
   return text;
 }
 
-} // namespace
-
-namespace {
-
 // One attempt of a replay: the ranks start at `start`, each resuming at its position in the checkpoint `from`.
 struct Attempt {
   int number = 1;
@@ -502,8 +498,7 @@ AttemptEnd replay_attempt(const ReplayOptions& options, const Attempt& attempt, 
   } catch (const DeadlockError& error) {
     if (simulation.world().failures().empty())
       throw;
-    std::vector<mpi::FailureAt> failures = simulation.world().failures();
-    throw DeadlockError(error.what() + failures_text(failures));
+    throw DeadlockError(error.what() + failures_text(simulation.world().failures()));
   }
   for (const mpi::FailureAt& failure : simulation.world().failures())
     result.failures.push_back({failure.rank, failure.date, attempt.number});
