@@ -124,3 +124,29 @@ def test_a_trace_takes_no_program_arguments():
                "--checkpoint-interval", "60", "--args", "5")
     assert done.returncode == 2 and "is a trace: --args is for programs" in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_programs_and_traces_are_told_apart(tmp_path):
+    from mpisim.resilience import is_trace
+    import sys
+
+    script = tmp_path / "run.sh"
+    script.write_text("#!/bin/sh\n")
+    script.chmod(0o755)
+    executable_trace = tmp_path / "trace.txt"
+    executable_trace.write_text("0 init\n")
+    executable_trace.chmod(0o755)  # copied from a file system that marks everything executable
+    assert not is_trace(sys.executable) and not is_trace(str(script))
+    assert is_trace(str(executable_trace)) and is_trace(str(tmp_path))
+    assert is_trace(repo_path("examples", "replay-basic", "index.txt"))
+
+
+def test_a_trace_out_of_restarts_is_an_incomplete_run(tmp_path):
+    # stencil.txt takes 20 s; a per-rank MTBF of 1 s on 4 ranks fails it at once, and no restart is allowed.
+    output = tmp_path / "lost.csv"
+    done = cli("study", "resilience", repo_path("examples", "resilience", "stencil.txt"), "--mtbf", "1",
+               "--checkpoint-interval", "1", "--runs", "2", "--max-restarts", "0", "-q", "-o", str(output))
+    assert done.returncode == 0, done.stderr
+    lines = [line for line in output.read_text().splitlines() if not line.startswith("#")]
+    row = dict(zip(lines[0].split(","), lines[1].split(",")))
+    assert (row["completed"], row["incomplete"], row["mean"]) == ("0", "2", "nan")
