@@ -269,8 +269,8 @@ def concurrency_tables(fit: fitting.Fit) -> Dict[str, str]:
         entries = ["0:1"] + [f"{start}:{_number(value_of(p))}" for start, p in zip(starts, points)] + [f"{end}:1"]
         return ";".join(entries)
 
-    return {"concurrency-factor": table(lambda p: p.concurrency),
-            "duplex-factor": table(lambda p: p.duplex / limiter if limiter else 1.0)}
+    return {"concurrency-factor": table(lambda p: p.concurrency if p.fitted else 1.0),
+            "duplex-factor": table(lambda p: p.duplex / limiter if limiter and p.fitted else 1.0)}
 
 
 def parameter_file_text(fit: fitting.Fit, m: fitting.Measurements, spec: str, values: Dict[str, str],
@@ -299,8 +299,10 @@ def parameter_file_text(fit: fitting.Fit, m: fitting.Measurements, spec: str, va
         for p in fit.concurrency:
             in_flight = " ".join(f"{n}:{t:.4e}" for n, t in p.in_flight.items())
             exchange = " ".join(f"{n}:{t:.4e}" for n, t in p.exchange.items())
+            factors = (f"c {p.concurrency:.3f} D {p.duplex:.3f}" if p.fitted
+                       else "not fitted (bk under half of p1: plain sharing)")
             lines.append(f"#   {p.size}: in flight {in_flight}; exchange {exchange}; p1 {p.lone:.4e} bk "
-                         f"{p.bandwidth_term:.4e}; c {p.concurrency:.3f} D {p.duplex:.3f}")
+                         f"{p.bandwidth_term:.4e}; {factors}")
     if fit.host_speed:
         lines.append(f"# computation: {fit.host_speed:.4g} flop/s (multiply-add kernel; record traces with "
                      f"mpisim record --speed {fit.host_speed:.4g}f for replays on this platform)")
@@ -448,8 +450,8 @@ def calibrate(args) -> int:
         print(f"  sizes <= {s.last:>9}: {s.mode:<12} " + ", ".join(
             f"{n} rms {r:.3f}" for n, r in s.residuals.items()))
     if fit.concurrency:
-        print("  concurrency: " + ", ".join(f"{p.size} B c {p.concurrency:.2f} D {p.duplex:.2f}"
-                                            for p in fit.concurrency))
+        print("  concurrency: " + ", ".join(f"{p.size} B c {p.concurrency:.2f} D {p.duplex:.2f}" if p.fitted
+                                            else f"{p.size} B not fitted" for p in fit.concurrency))
     return 0
 
 

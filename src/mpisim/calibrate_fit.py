@@ -36,7 +36,9 @@ Networks", Sec. IV.A-B), with the break points found by the fit rather than give
    `duplex-factor` d divides once more on the links crossed both ways, the platform's limiter of f B: with N each
    way, rate = min(1, c / N, c D / 2N), D = d f the effective Bs + Br over B. (c, D) minimise the squared log
    ratios of predicted to measured medians over both tests and every N, c in [1, largest N], D in [1, 2] (a grid);
-   then d = D / f. (One message in flight depends on neither; one each way depends on D.)
+   then d = D / f. (One message in flight depends on neither; one each way depends on D.) Sizes where b k is under
+   half of p1 are not fitted (c = 1, d = 1): the factors act on the bandwidth term only, and what the tests measure
+   there is mostly a cost per message that the model, overlapping the latencies of concurrent messages, lacks.
 
 Before fitting, each (series, size) drops points above median + 5 MAD (a shared machine's hiccups).
 """
@@ -312,6 +314,7 @@ class ConcurrencyPoint:
     bandwidth_term: float  # its b k
     concurrency: float  # c
     duplex: float  # D = (Bs + Br) / B with N messages each way; the model's duplex-factor is D / f
+    fitted: bool = True  # False where the bandwidth term is under half the time: c and D then stay plain (1, f)
 
 
 def _series_values(m: Measurements, mode: str, k: int, medians: Dict[str, float]) -> Dict[str, np.ndarray]:
@@ -435,6 +438,10 @@ def predicted_time(messages: int, lone: float, bandwidth_term: float, concurrenc
     return lone - bandwidth_term + bandwidth_term / relative_rate(messages, concurrency, duplex)
 
 
+# The factors scale only the bandwidth term; where it is under half a lone message's time, what the tests measure is
+# mostly a cost per message the model has no term for (it overlaps the latencies of messages in flight together),
+# and factors fitted there would stand for it, wrongly for one message each way: such sizes keep plain sharing.
+BANDWIDTH_SHARE_FITTED = 0.5
 CONCURRENCY_GRID = 401  # values of c tried, log-spaced over [1, largest N]
 DUPLEX_GRID = 201  # values of D tried over [1, 2]
 
@@ -470,6 +477,10 @@ def concurrency_points(m: Measurements, fit: Fit) -> List[ConcurrencyPoint]:
         exchange = _median_per_count(exchange_samples, k)
         lone = fit.one_way(k)
         bandwidth_term = max(0.0, fit.segment_for(k).coefficients["T2"][1] * k)
+        if bandwidth_term < BANDWIDTH_SHARE_FITTED * lone:
+            plain_duplex = fit.limiter_factor or 2.0
+            points.append(ConcurrencyPoint(k, in_flight, exchange, lone, bandwidth_term, 1.0, plain_duplex, False))
+            continue
         c, d = concurrency_and_duplex(in_flight, exchange, lone, bandwidth_term)
         points.append(ConcurrencyPoint(k, in_flight, exchange, lone, bandwidth_term, c, d))
     return points
