@@ -5,7 +5,7 @@ parameters (docs/calibrate.md).
     mpisim calibrate --from-csv graphene.csv -o graphene.params      # refit saved measurements, no MPI needed
 
 Steps: compile src/mpisim/calibration/calibrate_bench.c with the user's `mpicc` into a cache folder; write the plan
-(every size x test x repetition, shuffled with a fixed seed); run it under the user's `mpirun`; keep the raw CSV; fit
+(every size x test x repetition, plus the contention, concurrency and computation tests, shuffled with a fixed seed); run it under the user's `mpirun`; keep the raw CSV; fit
 (mpisim.calibrate_fit); write FILE.params (the hybrid model's parameters, with the data, residuals and machine as
 comments), FILE.spec (the reference platform the factors are relative to) and optionally a PNG.
 """
