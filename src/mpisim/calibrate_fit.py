@@ -291,15 +291,20 @@ class Fit:
         a, b = self.segment_for(k).coefficients.get(series, (0.0, 0.0))
         return a + b * k
 
+    def modelled(self, series: str, k: float) -> float:
+        """A series as the parameter file makes the model pay it: negative coefficients written as 0."""
+        a, b = self.segment_for(k).coefficients.get(series, (0.0, 0.0))
+        return max(a, 0.0) + max(b, 0.0) * k
+
     def one_way(self, k: float) -> float:
         """The model's one-way time of one message as the ping-pong measures it: os + T2 + or (asynchronous),
         os + T2 (detached), T2 (synchronous)."""
         mode = self.segment_for(k).mode
-        time = self.predict("T2", k)
+        time = self.modelled("T2", k)
         if mode != SYNCHRONOUS:
-            time += self.predict("os", k)
+            time += self.modelled("os", k)
         if mode == ASYNCHRONOUS:
-            time += self.predict("or", k)
+            time += self.modelled("or", k)
         return time
 
 
@@ -476,7 +481,7 @@ def concurrency_points(m: Measurements, fit: Fit) -> List[ConcurrencyPoint]:
         in_flight = _median_per_count(in_flight_samples, k)
         exchange = _median_per_count(exchange_samples, k)
         lone = fit.one_way(k)
-        bandwidth_term = max(0.0, fit.segment_for(k).coefficients["T2"][1] * k)
+        bandwidth_term = max(0.0, fit.segment_for(k).coefficients["T2"][1]) * k
         if bandwidth_term < BANDWIDTH_SHARE_FITTED * lone:
             plain_duplex = fit.limiter_factor or 2.0
             points.append(ConcurrencyPoint(k, in_flight, exchange, lone, bandwidth_term, 1.0, plain_duplex, False))
