@@ -163,6 +163,16 @@ def test_concurrency_and_duplex_recover_hand_computed_times():
     assert fitting.concurrency_and_duplex({1: 10e-6}, {}, 10e-6, 8e-6) == (1.0, 2.0)
 
 
+def test_lone_message_is_what_the_file_makes_the_model_pay():
+    """A fitted latency below 0 is written as 0 (hybrid_parameters), so the concurrency fit's p1 is b k, not a + b k:
+    T2 = -2e-5 + 1.5e-10 k at 1 MiB gives p1 = 1.5e-10 x 1048576 = 1.572864e-4 s."""
+    segment = fitting.Segment(fitting.SYNCHRONOUS, 4096, 2**24, {"ois": (7e-8, 0.0), "T2": (-2e-5, 1.5e-10)},
+                              {"ois": 0.0, "T2": 0.0}, 10)
+    fit = fitting.Fit([segment], {}, {}, None, None, [], None, {})
+    assert fit.one_way(2**20) == pytest.approx(1.572864e-4)
+    assert fit.predict("T2", 2**20) == pytest.approx(1.372864e-4)
+
+
 def concurrency_rows(fit: fitting.Fit, concurrency: float, duplex: float) -> str:
     """The in-flight and exchange medians a machine following the model with these factors would give, at the
     calibration's concurrency sizes (the fit's own one-way time and bandwidth term)."""
