@@ -239,6 +239,9 @@ def test_bad_input_is_one_line_and_status_2(tmp_path):
     ]
     (tmp_path / "bad.csv").write_text("test,size\n1,2\n")
     cases.append((["--from-csv", str(tmp_path / "bad.csv"), "-o", str(tmp_path / "a.params")], "header line"))
+    (tmp_path / "none.csv").write_text(synthetic_csv() + "inflight,65536,0,1e-5\n")
+    cases.append((["--from-csv", str(tmp_path / "none.csv"), "-o", str(tmp_path / "a.params")],
+                  "inflight needs at least 1 message"))
     for args, expected in cases:
         done = run_cli("calibrate", *args)
         assert done.returncode == 2, (args, done.stderr)
