@@ -23,7 +23,8 @@ int main(int argc, char** argv)
   for (int it = 0; it < iterations; it++) {
     for (int i = 0; i < work; i++)
       block[i] = block[i] * 0.5 + i;
-    out[0] = (char)block[it % work];
+    if (work > 0) /* the halo carries a value of the block: the computation cannot be optimized away */
+      out[0] = (char)block[it % work];
     MPI_Request requests[4];
     MPI_Irecv(in, halo, MPI_CHAR, left, 0, MPI_COMM_WORLD, &requests[0]);
     MPI_Irecv(in + halo, halo, MPI_CHAR, right, 1, MPI_COMM_WORLD, &requests[1]);

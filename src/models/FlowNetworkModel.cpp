@@ -211,14 +211,21 @@ Transfer FlowNetworkModel::transfer(const TransferRequest& request)
   auto& solver = sharing_.solver();
   // A flow paying its latency is disabled (penalty 0): it holds no bandwidth yet.
   solver::VarId variable = solver.add_variable(latency > 0 ? 0.0 : penalty, bound);
-  for (platform::LinkId link : route_)
-    solver.expand(link_constraints_[link], variable, 1.0);
-  if (settings_.crosstraffic > 0) {
+  const double share = 1.0 / settings_.concurrency_factor.factor(size);
+  const double duplex = settings_.duplex_factor.factor(size);
+  if (settings_.crosstraffic > 0 || duplex != 1.0) {
     double ignored = 0;
     back_route_.clear();
     platform_.route(dst, src, back_route_, ignored);
+  }
+  for (platform::LinkId link : route_) {
+    const bool both_ways =
+        duplex != 1.0 && std::find(back_route_.begin(), back_route_.end(), link) != back_route_.end();
+    solver.expand(link_constraints_[link], variable, both_ways ? share / duplex : share);
+  }
+  if (settings_.crosstraffic > 0) {
     for (platform::LinkId link : back_route_)
-      solver.expand(link_constraints_[link], variable, settings_.crosstraffic);
+      solver.expand(link_constraints_[link], variable, settings_.crosstraffic * share);
   }
   sharing_.start(flow, variable);
   if (latency > 0)

@@ -42,6 +42,14 @@ struct FlowModelSettings {
   // retransmission timeout: its latency phase grows by `incast_rto`. 0 disables it.
   double incast_threshold = 0;
   double incast_rto = 0;
+
+  // Concurrent flows (hybrid model; mpisim calibrate fits both tables from its in-flight and exchange tests): a flow
+  // of `size` bytes counts 1 / concurrency_factor(size) of its rate on every link of its route, and is divided by
+  // duplex_factor(size) once more on the links its reverse route crosses too (a port's two directions: limiters,
+  // SHARED links). So n flows of one size share a link as if it were concurrency_factor times as wide, each still
+  // bounded by the route's narrowest link (a lone flow is unchanged). Empty tables: 1, plain max-min sharing.
+  PiecewiseTable concurrency_factor;
+  PiecewiseTable duplex_factor;
 };
 
 // SimGrid 3.32's SMPI factor tables ("computed by data fitting on the Stampede Supercomputer at TACC"), thresholds on

@@ -12,6 +12,8 @@
 // port, resent after Linux's 200 ms retransmission timeout): with incast-threshold = T > 0, a flow that starts while
 // T or more flows are in flight to its destination host (latency phase included, until their last byte) pays
 // incast-rto more latency.
+// Concurrent messages: `concurrency-factor` and `duplex-factor` (threshold:factor, 1 by default) make flows of a size
+// share links more (or less) efficiently than max-min fairness says: FlowModelSettings::concurrency_factor.
 #include "models/FlowNetworkModel.hpp"
 
 namespace mpisim::models {
@@ -30,6 +32,21 @@ std::vector<ParameterSpec> hybrid_parameters()
                    "TCP incast: a flow starting while this many flows are in flight to its destination host waits "
                    "incast-rto more (0: off)"});
   specs.push_back({"incast-rto", ParameterKind::Time, "200ms", "TCP retransmission timeout paid by an incast flow"});
+  // Concurrent messages (mpisim calibrate's in-flight and exchange tests); 1: plain max-min sharing.
+  specs.push_back({"concurrency-factor",
+                   ParameterKind::Table,
+                   "0:1",
+                   "flows of this size share a link as if it were this many times as wide (each still bounded by "
+                   "the route's narrowest link), threshold:factor",
+                   {},
+                   ValueRange::Positive});
+  specs.push_back({"duplex-factor",
+                   ParameterKind::Table,
+                   "0:1",
+                   "on links crossed both ways (limiters, SHARED links), flows of this size count this many times "
+                   "less again, threshold:factor",
+                   {},
+                   ValueRange::Positive});
   return specs;
 }
 
@@ -41,6 +58,8 @@ FlowModelSettings hybrid_settings(const Parameters& p)
   s.detached_below = p.number("Sd") + 1;
   s.incast_threshold = p.number("incast-threshold");
   s.incast_rto = p.number("incast-rto");
+  s.concurrency_factor = PiecewiseTable::parse(p.text("concurrency-factor"));
+  s.duplex_factor = PiecewiseTable::parse(p.text("duplex-factor"));
   return s;
 }
 

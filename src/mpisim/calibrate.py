@@ -5,7 +5,7 @@ parameters (docs/calibrate.md).
     mpisim calibrate --from-csv graphene.csv -o graphene.params      # refit saved measurements, no MPI needed
 
 Steps: compile src/mpisim/calibration/calibrate_bench.c with the user's `mpicc` into a cache folder; write the plan
-(every size x test x repetition, shuffled with a fixed seed); run it under the user's `mpirun`; keep the raw CSV; fit
+(every size x test x repetition, plus the contention, concurrency and computation tests, shuffled with a fixed seed); run it under the user's `mpirun`; keep the raw CSV; fit
 (mpisim.calibrate_fit); write FILE.params (the hybrid model's parameters, with the data, residuals and machine as
 comments), FILE.spec (the reference platform the factors are relative to) and optionally a PNG.
 """
@@ -45,6 +45,10 @@ SUSPECTED_THRESHOLDS = (1420, 4096, 12288, 32768, 65536, 131072, 327680)
 DEFAULT_SIZES = "1:16MiB"
 CONTENTION_SIZE = 4 * 1024 * 1024  # the paper's 4 MiB messages, in the large mode
 CONTENTION_COUNT = 8
+# The in-flight and exchange tests: sizes around a halo's (the 4 MiB contention test covers the large ones), and how
+# many messages are in flight at once (1 for reference; the fit uses 2 and more).
+CONCURRENCY_SIZES = (4096, 16384, 65536, 262144, 1048576)
+CONCURRENCY_COUNTS = (1, 2, 4)
 KERNEL_PASSES = 50000
 UNLIMITED_SIZE = 2**53  # Sd when no size was synchronous: every size stays detached
 BANDWIDTH_FACTOR_CAP = 1e6  # bw-factor when a segment's time does not grow with size
@@ -90,6 +94,11 @@ def parse_sizes(text: str) -> List[int]:
     return sorted(sizes)
 
 
+def concurrency_sizes(sizes: Sequence[int]) -> List[int]:
+    """The concurrency test's sizes inside the measured range (the fit reads the model's one-way time there)."""
+    return [k for k in CONCURRENCY_SIZES if min(sizes) <= k <= max(sizes)]
+
+
 def make_plan(sizes: Sequence[int], repeat: int, delay: float, seed: int) -> List[str]:
     """Every measurement as a line of the benchmark's plan, in a random order fixed by the seed (so sizes and
     repetitions are not measured in sequence: drifts of the machine do not line up with sizes)."""
@@ -97,6 +106,9 @@ def make_plan(sizes: Sequence[int], repeat: int, delay: float, seed: int) -> Lis
     for k in sizes:
         for _ in range(repeat):
             lines += [f"pingpong {k}", f"ready {k}", f"late {k} {delay:.9g}"]
+    for k in concurrency_sizes(sizes):
+        for n in CONCURRENCY_COUNTS:
+            lines += [f"inflight {k} {n}", f"exchange {k} {n}"] * repeat
     for _ in range(max(3, repeat // 3)):
         lines += [f"unidir {CONTENTION_SIZE} {CONTENTION_COUNT}", f"bidir {CONTENTION_SIZE} {CONTENTION_COUNT}"]
         lines.append(f"flops {KERNEL_PASSES}")
@@ -234,7 +246,31 @@ def hybrid_parameters(fit: fitting.Fit, route_latency: float, route_bandwidth: f
             eager_limit = UNLIMITED_SIZE
     values = {name: ";".join(entries) for name, entries in tables.items()}
     values.update({"Sa": f"{eager_limit}B", "Sd": f"{detached_limit}B", "envelope": "0B", "crosstraffic": "no"})
+    values.update(concurrency_tables(fit))
     return values, notes
+
+
+def concurrency_tables(fit: fitting.Fit) -> Dict[str, str]:
+    """`concurrency-factor` and `duplex-factor` (threshold:factor): each size of the concurrency test rules from the
+    geometric middle between it and the size before to the middle with the size after (a quarter below the first,
+    4 times the last: the test's spacing); 1 outside, where the model shares as max-min and the platform's limiter
+    (the 4 MiB contention test) apply. duplex-factor = D / f, f the platform's limiter factor (1 with no limiter:
+    no link is then crossed both ways)."""
+    points = fit.concurrency
+    if not points:
+        return {"concurrency-factor": "0:1", "duplex-factor": "0:1"}
+    sizes = [p.size for p in points]
+    edges = [sizes[0] / 4] + sizes + [sizes[-1] * 4]
+    starts = [int(round(math.sqrt(edges[i] * edges[i + 1]))) for i in range(len(sizes))]
+    end = int(round(math.sqrt(edges[-2] * edges[-1])))
+    limiter = fit.limiter_factor
+
+    def table(value_of) -> str:
+        entries = ["0:1"] + [f"{start}:{_number(value_of(p))}" for start, p in zip(starts, points)] + [f"{end}:1"]
+        return ";".join(entries)
+
+    return {"concurrency-factor": table(lambda p: p.concurrency if p.fitted else 1.0),
+            "duplex-factor": table(lambda p: p.duplex / limiter if limiter and p.fitted else 1.0)}
 
 
 def parameter_file_text(fit: fitting.Fit, m: fitting.Measurements, spec: str, values: Dict[str, str],
@@ -255,13 +291,26 @@ def parameter_file_text(fit: fitting.Fit, m: fitting.Measurements, spec: str, va
     if fit.limiter_factor is not None:
         lines.append(f"# contention: Bs + Br = {fit.limiter_factor:.3f} x B at {fit.contention_size} B messages "
                      f"(limiter link of the platform)")
+    if fit.concurrency:
+        lines.append("# concurrency: N messages of k bytes in flight one way (in flight) and N each way (exchange), "
+                     "median seconds;")
+        lines.append("#   p1 = the model's one-way time of one, bk = its bandwidth term; c = concurrency-factor, "
+                     "D = Bs + Br over B (duplex-factor = D / limiter factor)")
+        for p in fit.concurrency:
+            in_flight = " ".join(f"{n}:{t:.4e}" for n, t in p.in_flight.items())
+            exchange = " ".join(f"{n}:{t:.4e}" for n, t in p.exchange.items())
+            factors = (f"c {p.concurrency:.3f} D {p.duplex:.3f}" if p.fitted
+                       else "not fitted (bk under half of p1: plain sharing)")
+            lines.append(f"#   {p.size}: in flight {in_flight}; exchange {exchange}; p1 {p.lone:.4e} bk "
+                         f"{p.bandwidth_term:.4e}; {factors}")
     if fit.host_speed:
         lines.append(f"# computation: {fit.host_speed:.4g} flop/s (multiply-add kernel; record traces with "
                      f"mpisim record --speed {fit.host_speed:.4g}f for replays on this platform)")
     for note in notes:
         lines.append(f"# note: {note}")
     lines.append("")
-    for name in ("Sa", "Sd", "os", "ois", "or", "lat-factor", "bw-factor", "envelope", "crosstraffic"):
+    for name in ("Sa", "Sd", "os", "ois", "or", "lat-factor", "bw-factor", "concurrency-factor", "duplex-factor",
+                 "envelope", "crosstraffic"):
         lines.append(f"{name} = {values[name]}")
     lines.append("")
     lines.append("# data: medians per size (seconds); mode as measured -> as fitted")
@@ -400,6 +449,9 @@ def calibrate(args) -> int:
     for s in fit.segments:
         print(f"  sizes <= {s.last:>9}: {s.mode:<12} " + ", ".join(
             f"{n} rms {r:.3f}" for n, r in s.residuals.items()))
+    if fit.concurrency:
+        print("  concurrency: " + ", ".join(f"{p.size} B c {p.concurrency:.2f} D {p.duplex:.2f}" if p.fitted
+                                            else f"{p.size} B not fitted" for p in fit.concurrency))
     return 0
 
 
@@ -416,8 +468,9 @@ def _seconds(text: str) -> float:
 def add_calibrate_command(sub) -> None:
     p = sub.add_parser("calibrate", help="measure the real machine and fit the hybrid model's parameters",
                        description="Build and run mpisim's benchmark under your MPI (ping, ping-pong, contention, "
-                                   "computation speed), fit the hybrid model by segmented linear regression with the "
-                                   "break points found by the fit (PMBS 2013, Sec. IV.A-B), and write a "
+                                   "messages in flight together, computation speed), fit the hybrid model by "
+                                   "segmented linear regression with the break points found by the fit (PMBS 2013, "
+                                   "Sec. IV.A-B), and write a "
                                    "--model-params file, the reference platform spec, and a plot (docs/calibrate.md).")
     p.add_argument("--mpirun", help='how to launch 2 ranks on the machines to measure, e.g. "mpirun -np 2 --host a,b"')
     p.add_argument("-o", "--output", required=True, metavar="FILE.params", help="the parameter file to write")

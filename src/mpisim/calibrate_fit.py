@@ -28,6 +28,18 @@ Networks", Sec. IV.A-B), with the break points found by the fit rather than give
    of N bidirectional exchanges of the same size: f = 2 t_unidirectional / t_bidirectional (1: single port, 2: full
    duplex; the paper's graphene measured 1.5).
 
+5. **Concurrency** at mid sizes (the in-flight and exchange tests: N messages of k bytes in flight at once, one way,
+   and N each way as a halo exchange does). What the model predicts for one message, p1(k) (the fitted one-way
+   time) with its bandwidth term b k (T2's slope), the model predicts N flows at once in p1 - b k + b k / rate, the
+   rate of each flow as a multiple of a lone one's. The hybrid model's `concurrency-factor` c makes N flows share a
+   link as if it were c times as wide (each at most a lone flow's rate): in flight one way, rate = min(1, c / N). Its
+   `duplex-factor` d divides once more on the links crossed both ways, the platform's limiter of f B: with N each
+   way, rate = min(1, c / N, c D / 2N), D = d f the effective Bs + Br over B. (c, D) minimise the squared log
+   ratios of predicted to measured medians over both tests and every N, c in [1, largest N], D in [1, 2] (a grid);
+   then d = D / f. (One message in flight depends on neither; one each way depends on D.) Sizes where b k is under
+   half of p1 are not fitted (c = 1, d = 1): the factors act on the bandwidth term only, and what the tests measure
+   there is mostly a cost per message that the model, overlapping the latencies of concurrent messages, lacks.
+
 Before fitting, each (series, size) drops points above median + 5 MAD (a shared machine's hiccups).
 """
 
@@ -50,6 +62,7 @@ SERIES_OF_MODE = {
     SYNCHRONOUS: ("ois", "T2"),
 }
 DETACHED_RATIO = 0.9  # recv_late / (one-way - send_ready) above it: the receive paid the transfer
+CONCURRENCY_TESTS = ("inflight", "exchange")  # N messages one way; N each way (module docstring, point 5)
 
 
 class CalibrationDataError(ValueError):
@@ -63,6 +76,8 @@ class Measurements:
     samples: Dict[str, Dict[int, List[float]]] = field(default_factory=dict)
     contention: Dict[str, List[Tuple[int, int, float]]] = field(default_factory=dict)  # test -> (size, count, s)
     flops: List[Tuple[float, float]] = field(default_factory=list)  # (flops, seconds)
+    # in-flight and exchange tests: test -> (size, messages) -> seconds
+    concurrency: Dict[str, Dict[Tuple[int, int], List[float]]] = field(default_factory=dict)
     comments: List[str] = field(default_factory=list)  # the `#` lines, without '#'
     delay: Optional[float] = None  # the late receiver's sleep, seconds
 
@@ -96,7 +111,11 @@ def read_measurements(text: str, name: str = "measurements") -> Measurements:
             raise CalibrationDataError(f"{name}:{number}: expected test,size,count,seconds, got '{line}'") from None
         if not math.isfinite(seconds) or seconds < 0:
             raise CalibrationDataError(f"{name}:{number}: time must be finite and >= 0, got {row[3]}")
-        if test in ("unidir", "bidir"):
+        if test in CONCURRENCY_TESTS:
+            if int(count) < 1:
+                raise CalibrationDataError(f"{name}:{number}: {test} needs at least 1 message, got {row[2]}")
+            m.concurrency.setdefault(test, {}).setdefault((size, int(count)), []).append(seconds)
+        elif test in ("unidir", "bidir"):
             m.contention.setdefault(test, []).append((size, int(count), seconds))
         elif test == "flops":
             m.flops.append((count, seconds))
@@ -258,6 +277,7 @@ class Fit:
     raw_labels: Dict[int, str]
     limiter_factor: Optional[float]
     contention_size: Optional[int]
+    concurrency: List["ConcurrencyPoint"]  # per size of the in-flight and exchange tests, smallest first
     host_speed: Optional[float]  # flop/s of the multiply-add kernel
     series_points: Dict[str, Dict[int, np.ndarray]]  # series -> size -> values used (for the plot and the comments)
 
@@ -270,6 +290,36 @@ class Fit:
     def predict(self, series: str, k: float) -> float:
         a, b = self.segment_for(k).coefficients.get(series, (0.0, 0.0))
         return a + b * k
+
+    def modelled(self, series: str, k: float) -> float:
+        """A series as the parameter file makes the model pay it: negative coefficients written as 0."""
+        a, b = self.segment_for(k).coefficients.get(series, (0.0, 0.0))
+        return max(a, 0.0) + max(b, 0.0) * k
+
+    def one_way(self, k: float) -> float:
+        """The model's one-way time of one message as the ping-pong measures it: os + T2 + or (asynchronous),
+        os + T2 (detached), T2 (synchronous)."""
+        mode = self.segment_for(k).mode
+        time = self.modelled("T2", k)
+        if mode != SYNCHRONOUS:
+            time += self.modelled("os", k)
+        if mode == ASYNCHRONOUS:
+            time += self.modelled("or", k)
+        return time
+
+
+@dataclass
+class ConcurrencyPoint:
+    """The in-flight and exchange tests at one size, and the factors fitted from them (module docstring, point 5)."""
+
+    size: int
+    in_flight: Dict[int, float]  # messages -> median one-way seconds
+    exchange: Dict[int, float]  # messages each way -> median seconds
+    lone: float  # the model's one-way time of one message, p1
+    bandwidth_term: float  # its b k
+    concurrency: float  # c
+    duplex: float  # D = (Bs + Br) / B with N messages each way; the model's duplex-factor is D / f
+    fitted: bool = True  # False where the bandwidth term is under half the time: c and D then stay plain (1, f)
 
 
 def _series_values(m: Measurements, mode: str, k: int, medians: Dict[str, float]) -> Dict[str, np.ndarray]:
@@ -341,7 +391,9 @@ def fit_measurements(m: Measurements, max_segments: int = 4, min_sizes_per_segme
         flops = sum(f for f, _ in m.flops)
         seconds = sum(t for _, t in m.flops)
         speed = flops / seconds if seconds > 0 else None
-    return Fit(segments, modes, raw_labels, limiter, contention_size, speed, used)
+    fit = Fit(segments, modes, raw_labels, limiter, contention_size, [], speed, used)
+    fit.concurrency = concurrency_points(m, fit)
+    return fit
 
 
 def _relative_rms(values: Dict[int, np.ndarray], sizes: Sequence[int], a: float, b: float) -> float:
@@ -372,3 +424,68 @@ def contention_factor(m: Measurements) -> Tuple[Optional[float], Optional[int]]:
     if t_bi <= 0:
         return None, None
     return min(2.0, max(1.0, 2 * t_uni / t_bi)), key[0]
+
+
+def _median_per_count(samples: Dict[Tuple[int, int], List[float]], size: int) -> Dict[int, float]:
+    return {n: float(np.median(trim_outliers(v))) for (k, n), v in sorted(samples.items()) if k == size}
+
+
+def relative_rate(messages: int, concurrency: float, duplex: Optional[float]) -> float:
+    """The model's rate of each of `messages` flows of one size, as a multiple of a lone flow's: min(1, c / N) in flight
+    one way (duplex None), min(1, c / N, c D / 2N) with as many each way."""
+    rate = min(1.0, concurrency / messages)
+    return rate if duplex is None else min(rate, concurrency * duplex / (2 * messages))
+
+
+def predicted_time(messages: int, lone: float, bandwidth_term: float, concurrency: float,
+                   duplex: Optional[float]) -> float:
+    """The model's time for N messages at once: the lone message's latency part, then N flows at their rate."""
+    return lone - bandwidth_term + bandwidth_term / relative_rate(messages, concurrency, duplex)
+
+
+# The factors scale only the bandwidth term; where it is under half a lone message's time, what the tests measure is
+# mostly a cost per message the model has no term for (it overlaps the latencies of messages in flight together),
+# and factors fitted there would stand for it, wrongly for one message each way: such sizes keep plain sharing.
+BANDWIDTH_SHARE_FITTED = 0.5
+CONCURRENCY_GRID = 401  # values of c tried, log-spaced over [1, largest N]
+DUPLEX_GRID = 201  # values of D tried over [1, 2]
+
+
+def concurrency_and_duplex(in_flight: Dict[int, float], exchange: Dict[int, float], lone: float,
+                           bandwidth_term: float) -> Tuple[float, float]:
+    """(c, D) minimising the squared log ratios of predicted to measured times over both tests and every N (a grid:
+    c log-spaced over [1, largest N], D over [1, 2]; among equal fits the smallest c and the largest D, i.e. the least
+    departure from plain sharing without limiter). (1, 2) when nothing measured depends on them."""
+    cases = [(n, t, False) for n, t in in_flight.items()] + [(n, t, True) for n, t in exchange.items()]
+    if not any(n >= 2 or both_ways for n, _, both_ways in cases) or bandwidth_term <= 0:
+        return 1.0, 2.0
+    largest = max(2, max(n for n, _, _ in cases))
+    c = np.geomspace(1.0, float(largest), CONCURRENCY_GRID)[:, None]
+    d = np.linspace(2.0, 1.0, DUPLEX_GRID)[None, :]
+    cost = np.zeros((CONCURRENCY_GRID, DUPLEX_GRID))
+    for n, measured, both_ways in cases:
+        rate = np.minimum(1.0, c / n)
+        if both_ways:
+            rate = np.minimum(rate, c * d / (2 * n))
+        predicted = lone - bandwidth_term + bandwidth_term / rate
+        cost = cost + np.log(predicted / measured) ** 2
+    i, j = np.unravel_index(int(np.argmin(cost)), cost.shape)
+    return float(c[i, 0]), float(d[0, j])
+
+
+def concurrency_points(m: Measurements, fit: Fit) -> List[ConcurrencyPoint]:
+    in_flight_samples = m.concurrency.get("inflight", {})
+    exchange_samples = m.concurrency.get("exchange", {})
+    points = []
+    for k in sorted({k for k, _ in in_flight_samples} | {k for k, _ in exchange_samples}):
+        in_flight = _median_per_count(in_flight_samples, k)
+        exchange = _median_per_count(exchange_samples, k)
+        lone = fit.one_way(k)
+        bandwidth_term = max(0.0, fit.segment_for(k).coefficients["T2"][1]) * k
+        if bandwidth_term < BANDWIDTH_SHARE_FITTED * lone:
+            plain_duplex = fit.limiter_factor or 2.0
+            points.append(ConcurrencyPoint(k, in_flight, exchange, lone, bandwidth_term, 1.0, plain_duplex, False))
+            continue
+        c, d = concurrency_and_duplex(in_flight, exchange, lone, bandwidth_term)
+        points.append(ConcurrencyPoint(k, in_flight, exchange, lone, bandwidth_term, c, d))
+    return points

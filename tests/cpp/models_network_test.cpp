@@ -745,6 +745,64 @@ TEST(models_hybrid, AffineOverheadsFromParameters)
   EXPECT_NEAR(4.4e-4 + 0.007836732024484051 + 9.9e-5, 0.00837573202448405, 1e-15);
 }
 
+// Concurrent messages: concurrency-factor c and duplex-factor d (threshold:factor). On cluster:2 with bw 1 GBps,
+// lat 1 us and limiter 1.5 GBps, node-0 -> node-1 crosses limiter 0 (1.5e9), link 0 UP (1e9, 1 us), link 1 DOWN
+// (1e9, 1 us), limiter 1 (1.5e9): latency 2 us (factors 1, no envelope, no cross-traffic). A flow of rate x counts
+// x / c on every link, x / (c d) on the limiters (crossed both ways), and x <= 1e9 (the narrowest link). 1e6 B each:
+//   two flows one way, c = 1:      2x <= 1e9               -> x = 0.5e9:  2e-6 + 1e6 / 0.5e9 = 2.002e-3
+//                      c = 1.6:    2x / 1.6 <= 1e9         -> x = 0.8e9:  2e-6 + 1e6 / 0.8e9 = 1.252e-3
+//                      c = 3:      2x / 3 <= 1e9, bound    -> x = 1e9:    2e-6 + 1e6 / 1e9   = 1.002e-3
+//   d = 1.2, two flows one way:    2x <= 1e9 (limiter 2x / 1.2 <= 1.5e9 does not bind) -> 2.002e-3, unchanged
+//   one flow each way, d = 1:      limiter 2x <= 1.5e9     -> x = 0.75e9: 2e-6 + 1e6 / 0.75e9 = 1.3353333e-3
+//                      d = 1.2:    2x / 1.2 <= 1.5e9       -> x = 0.9e9:  2e-6 + 1e6 / 0.9e9  = 1.1131111e-3
+//   d = 0:1;500000:1.2 and 1e5-B messages each way: 1e5 < 500000 keeps d = 1: 2e-6 + 1e5 / 0.75e9 = 1.353333e-4
+struct ConcurrentFlows {
+  int one_way = 0;   // flows node-0 -> node-1
+  int other_way = 0; // flows node-1 -> node-0
+  double bytes = 1e6;
+};
+
+double last_arrival(const ConcurrentFlows& flows, const std::vector<std::pair<std::string, std::string>>& factors)
+{
+  std::vector<std::pair<std::string, std::string>> parameters = {
+      {"lat-factor", "0:1"}, {"bw-factor", "0:1"}, {"envelope", "0B"}, {"crosstraffic", "no"}, {"Sa", "10MB"}};
+  parameters.insert(parameters.end(), factors.begin(), factors.end());
+  mpi::Simulation simulation(options("cluster:2,bw=1GBps,lat=1us,limiter=1.5GBps", "hybrid", parameters), 1);
+  auto& network = simulation.world().network();
+  kernel::Engine& engine = simulation.engine();
+  double last = -1;
+  engine.spawn("flows", [&] {
+    std::vector<kernel::ActivityPtr> arrivals;
+    for (int i = 0; i < flows.one_way + flows.other_way; i++) {
+      const bool forward = i < flows.one_way;
+      arrivals.push_back(network.transfer(flow_request(forward ? 0 : 1, forward ? 1 : 0, flows.bytes, 0)).arrival);
+    }
+    for (auto& arrival : arrivals)
+      engine.wait(*arrival);
+    last = engine.now();
+  });
+  engine.run();
+  return last;
+}
+
+TEST(models_hybrid, ConcurrencyFactorWidensLinksForConcurrentFlowsOnly)
+{
+  EXPECT_DATE(last_arrival({2, 0}, {}), 2.002e-3);
+  EXPECT_DATE(last_arrival({2, 0}, {{"concurrency-factor", "0:1.6"}}), 1.252e-3);
+  EXPECT_DATE(last_arrival({2, 0}, {{"concurrency-factor", "0:3"}}), 1.002e-3);
+  EXPECT_DATE(last_arrival({1, 0}, {{"concurrency-factor", "0:1.6"}}), 1.002e-3); // a lone flow is unchanged
+}
+
+TEST(models_hybrid, DuplexFactorActsOnLinksCrossedBothWays)
+{
+  EXPECT_DATE(last_arrival({2, 0}, {{"duplex-factor", "0:1.2"}}), 2.002e-3);
+  EXPECT_DATE(last_arrival({1, 1}, {}), 2e-6 + 1e6 / 0.75e9);
+  EXPECT_DATE(last_arrival({1, 1}, {{"duplex-factor", "0:1.2"}}), 2e-6 + 1e6 / 0.9e9);
+  EXPECT_DATE(last_arrival({1, 1, 1e5}, {{"duplex-factor", "0:1;500000:1.2"}}), 2e-6 + 1e5 / 0.75e9);
+  EXPECT_NEAR(2e-6 + 1e6 / 0.75e9, 1.3353333333e-3, 1e-12);
+  EXPECT_NEAR(2e-6 + 1e6 / 0.9e9, 1.1131111111e-3, 1e-12);
+}
+
 // ------------------------------------------------------------------------------------------------------------------
 // loggps: PMBS 2013 paper (Bedaride et al.) Fig. 1
 // ------------------------------------------------------------------------------------------------------------------

@@ -139,6 +139,91 @@ def test_parameter_file_makes_the_hybrid_model_reproduce_the_fit(tmp_path):
         assert result.simulated_time == pytest.approx(2 * one_way, rel=1e-5), (k, segment.mode)
 
 
+# ---------------------------------------------------------------------------------------------------------------
+# concurrency: the in-flight and exchange tests, the hybrid model's concurrency-factor and duplex-factor
+
+# By hand, a lone message of 10 us whose bandwidth term is 8 us, c = 1.5, D = 1.6: each of N flows runs at
+# min(1, c / N) of a lone flow's rate one way, min(1, c / N, c D / 2N) with N each way; time 2 us + 8 us / rate.
+#   in flight N = 1, 2, 4: rates 1, 0.75, 0.375 -> 10, 12.6667, 23.3333 us
+#   exchange  N = 1, 2, 4: rates 1 (c D / 2 = 1.2), 0.6, 0.3 -> 10, 15.3333, 28.6667 us
+HAND_IN_FLIGHT = {1: 10e-6, 2: 2e-6 + 8e-6 / 0.75, 4: 2e-6 + 8e-6 / 0.375}
+HAND_EXCHANGE = {1: 10e-6, 2: 2e-6 + 8e-6 / 0.6, 4: 2e-6 + 8e-6 / 0.3}
+
+
+def test_concurrency_and_duplex_recover_hand_computed_times():
+    assert fitting.predicted_time(2, 10e-6, 8e-6, 1.5, None) == pytest.approx(12.6666667e-6)
+    assert fitting.predicted_time(4, 10e-6, 8e-6, 1.5, 1.6) == pytest.approx(28.6666667e-6)
+    c, d = fitting.concurrency_and_duplex(HAND_IN_FLIGHT, HAND_EXCHANGE, 10e-6, 8e-6)
+    assert c == pytest.approx(1.5, rel=0.004) and d == pytest.approx(1.6, abs=0.005)
+    # both directions as fast as one (shared memory here): no limiter at these sizes, D = 2; messages one after
+    # the other on a link (N times a lone one's bandwidth term): c = 1
+    serial = {n: 2e-6 + n * 8e-6 for n in (1, 2, 4)}
+    assert fitting.concurrency_and_duplex(serial, serial, 10e-6, 8e-6) == (1.0, 2.0)
+    # nothing measured that depends on the factors: plain sharing
+    assert fitting.concurrency_and_duplex({1: 10e-6}, {}, 10e-6, 8e-6) == (1.0, 2.0)
+
+
+def test_lone_message_is_what_the_file_makes_the_model_pay():
+    """A fitted latency below 0 is written as 0 (hybrid_parameters), so the concurrency fit's p1 is b k, not a + b k:
+    T2 = -2e-5 + 1.5e-10 k at 1 MiB gives p1 = 1.5e-10 x 1048576 = 1.572864e-4 s."""
+    segment = fitting.Segment(fitting.SYNCHRONOUS, 4096, 2**24, {"ois": (7e-8, 0.0), "T2": (-2e-5, 1.5e-10)},
+                              {"ois": 0.0, "T2": 0.0}, 10)
+    fit = fitting.Fit([segment], {}, {}, None, None, [], None, {})
+    assert fit.one_way(2**20) == pytest.approx(1.572864e-4)
+    assert fit.predict("T2", 2**20) == pytest.approx(1.372864e-4)
+
+
+def concurrency_rows(fit: fitting.Fit, concurrency: float, duplex: float) -> str:
+    """The in-flight and exchange medians a machine following the model with these factors would give, at the
+    calibration's concurrency sizes (the fit's own one-way time and bandwidth term)."""
+    lines = []
+    for k in cal.CONCURRENCY_SIZES:
+        lone, term = fit.one_way(k), fit.segment_for(k).coefficients["T2"][1] * k
+        for n in cal.CONCURRENCY_COUNTS:
+            lines.append(f"inflight,{k},{n},{fitting.predicted_time(n, lone, term, concurrency, None):.12e}")
+            lines.append(f"exchange,{k},{n},{fitting.predicted_time(n, lone, term, concurrency, duplex):.12e}")
+    return "\n".join(lines) + "\n"
+
+
+def test_parameter_file_makes_the_hybrid_model_reproduce_the_concurrency_tests(tmp_path):
+    """Rows made with c = 1.5, D = 1.2: the written tables hold c and D / f (f = 1.4, the contention test's) at the
+    sizes where the bandwidth term is at least half the time (1 elsewhere), and
+    replaying N isends each way of 262144 B (synchronous) on the written platform takes what the model predicts,
+    p1 - bk + bk / rate (isend overhead set to 0: the N flows start together)."""
+    base = synthetic_csv()
+    fit = fitting.fit_measurements(fitting.read_measurements(base, "synthetic"))
+    raw = tmp_path / "raw.csv"
+    raw.write_text(base + concurrency_rows(fit, 1.5, 1.2))
+    params, spec_file = tmp_path / "m.params", tmp_path / "m.spec"
+    done = run_cli("calibrate", "--from-csv", str(raw), "-o", str(params))
+    assert done.returncode == 0, done.stderr
+    refit = fitting.fit_measurements(fitting.read_measurements(raw.read_text(), "raw"))
+    assert [p.size for p in refit.concurrency] == list(cal.CONCURRENCY_SIZES)
+    # 4096 B (asynchronous: 2.7 of 10 us) and 16384 B (8.2 of 22 us) are mostly latency and overheads: not fitted
+    assert [p.fitted for p in refit.concurrency] == [False, False, True, True, True]
+    assert [p.bandwidth_term < p.lone / 2 for p in refit.concurrency] == [True, True, False, False, False]
+    for p in refit.concurrency[2:]:
+        assert p.concurrency == pytest.approx(1.5, rel=0.004) and p.duplex == pytest.approx(1.2, abs=0.005)
+    tables = dict(line.split(" = ") for line in params.read_text().splitlines() if " = " in line and line[0] != "#")
+    entries = [entry.split(":") for entry in tables["concurrency-factor"].split(";")]
+    assert [int(t) for t, _ in entries] == [0, 2048, 8192, 32768, 131072, 524288, 2097152]
+    assert [float(value) for _, value in entries[:3]] == [1, 1, 1] and float(entries[-1][1]) == 1
+    assert [float(value) for _, value in entries[3:-1]] == pytest.approx([p.concurrency for p in refit.concurrency[2:]])
+    duplex = [float(entry.split(":")[1]) for entry in tables["duplex-factor"].split(";")]
+    assert duplex == pytest.approx([1, 1, 1] + [p.duplex / refit.limiter_factor for p in refit.concurrency[2:]] + [1])
+    k = 262144
+    point = next(p for p in refit.concurrency if p.size == k)
+    for n in (1, 2, 4):
+        lines = [[f"irecv 1 0 {k}"] * n + [f"isend 1 0 {k}"] * n + ["waitall"],
+                 [f"irecv 0 0 {k}"] * n + [f"isend 0 0 {k}"] * n + ["waitall"]]
+        index = write_trace(str(tmp_path / f"exchange{n}"), lines)
+        result = mpisim.replay(index, platform=str(spec_file), model="hybrid", params_file=str(params),
+                               params=[("ois", "0:0:0")])
+        # the limiter of f B and duplex-factor D / f make D again
+        expected = fitting.predicted_time(n, point.lone, point.bandwidth_term, point.concurrency, point.duplex)
+        assert result.simulated_time == pytest.approx(expected, rel=1e-4), n
+
+
 def run_cli(*args, timeout=300):
     return subprocess.run([sys.executable, "-m", "mpisim", *args], capture_output=True, text=True, env=MPI_ENV,
                           timeout=timeout)
@@ -154,6 +239,9 @@ def test_bad_input_is_one_line_and_status_2(tmp_path):
     ]
     (tmp_path / "bad.csv").write_text("test,size\n1,2\n")
     cases.append((["--from-csv", str(tmp_path / "bad.csv"), "-o", str(tmp_path / "a.params")], "header line"))
+    (tmp_path / "none.csv").write_text(synthetic_csv() + "inflight,65536,0,1e-5\n")
+    cases.append((["--from-csv", str(tmp_path / "none.csv"), "-o", str(tmp_path / "a.params")],
+                  "inflight needs at least 1 message"))
     for args, expected in cases:
         done = run_cli("calibrate", *args)
         assert done.returncode == 2, (args, done.stderr)

@@ -11,6 +11,10 @@
  *                  the send waits for the receiver) and in MPI_Recv (recv_late; the data already there or not)
  *   unidir K N     N sends of K bytes 0 -> 1, back to back; row: total time until 1 has them all
  *   bidir K N      N MPI_Sendrecv of K bytes each way; row: total time (contention of both directions)
+ *   inflight K N   N messages of K bytes in flight at once 0 -> 1 (MPI_Isend / MPI_Irecv, MPI_Waitall), then N back;
+ *                  row: half the round trip (N = 1: a ping-pong by non-blocking calls)
+ *   exchange K N   both ranks post N receives and N sends of K bytes to each other and wait for them all (a halo
+ *                  exchange between two ranks), after one such exchange untimed to line the ranks up; row: its time
  *   flops N        rank 0 runs N passes of a fixed multiply-add kernel; row: flops done, time
  * OUT.csv gets `test,size,count,seconds` rows (count: messages, or flops for `flops`), after `#` lines describing
  * the machine. Times are MPI_Wtime differences taken by the rank that makes the call. */
@@ -99,6 +103,59 @@ static void late_receiver(int size, double delay, double* send_time, double* rec
   }
   *send_time = spent;
   *receive_time = from_rank1(spent);
+}
+
+enum { kMostInFlight = 64 };
+
+/* Posts `count` receives of `size` bytes from the peer into consecutive slices of the receive buffer. */
+static void post_receives(int peer, int size, int count, MPI_Request* requests)
+{
+  for (int i = 0; i < count; i++)
+    MPI_Irecv(receive_buffer + (size_t)i * size, size, MPI_CHAR, peer, kTagData, MPI_COMM_WORLD, &requests[i]);
+}
+
+static void post_sends(int peer, int size, int count, MPI_Request* requests)
+{
+  for (int i = 0; i < count; i++)
+    MPI_Isend(send_buffer + (size_t)i * size, size, MPI_CHAR, peer, kTagData, MPI_COMM_WORLD, &requests[i]);
+}
+
+/* One-way time of `count` messages in flight together: half the round trip 0 -> 1 -> 0. */
+static double in_flight(int size, int count)
+{
+  MPI_Request requests[2 * kMostInFlight];
+  double start = MPI_Wtime();
+  if (rank_of_this_process == 0) {
+    post_receives(1, size, count, requests + count);
+    post_sends(1, size, count, requests);
+    MPI_Waitall(2 * count, requests, MPI_STATUSES_IGNORE);
+  } else if (rank_of_this_process == 1) {
+    post_receives(0, size, count, requests);
+    MPI_Waitall(count, requests, MPI_STATUSES_IGNORE);
+    post_sends(0, size, count, requests);
+    MPI_Waitall(count, requests, MPI_STATUSES_IGNORE);
+  }
+  return (MPI_Wtime() - start) / 2;
+}
+
+static void exchange_once(int size, int count)
+{
+  MPI_Request requests[2 * kMostInFlight];
+  int peer = 1 - rank_of_this_process;
+  post_receives(peer, size, count, requests);
+  post_sends(peer, size, count, requests + count);
+  MPI_Waitall(2 * count, requests, MPI_STATUSES_IGNORE);
+}
+
+/* Time of one exchange of `count` messages each way; the untimed one before starts both ranks together. */
+static double exchange(int size, int count)
+{
+  if (rank_of_this_process > 1)
+    return 0;
+  exchange_once(size, count);
+  double start = MPI_Wtime();
+  exchange_once(size, count);
+  return MPI_Wtime() - start;
 }
 
 static double unidirectional(int size, int count)
@@ -202,9 +259,20 @@ int main(int argc, char** argv)
   char test[32];
   long size = 0;
   char line[256];
-  while (fgets(line, sizeof line, plan))
-    if (sscanf(line, "%31s %ld", test, &size) == 2 && strcmp(test, "flops") != 0 && size > largest)
-      largest = size;
+  while (fgets(line, sizeof line, plan)) {
+    double count = 1;
+    int fields = sscanf(line, "%31s %ld %lf", test, &size, &count);
+    if (fields < 2 || strcmp(test, "flops") == 0)
+      continue;
+    int concurrent = strcmp(test, "inflight") == 0 || strcmp(test, "exchange") == 0;
+    if (concurrent && (fields < 3 || count < 1 || count > kMostInFlight)) {
+      fprintf(stderr, "calibrate_bench: %s needs 1 to %d messages: %s", test, kMostInFlight, line);
+      MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    long bytes = concurrent ? size * (long)count : size;
+    if (bytes > largest)
+      largest = bytes;
+  }
   send_buffer = malloc((size_t)largest);
   receive_buffer = malloc((size_t)largest);
   memset(send_buffer, 1, (size_t)largest);
@@ -239,6 +307,11 @@ int main(int argc, char** argv)
     } else if (strcmp(test, "unidir") == 0 || strcmp(test, "bidir") == 0) {
       count = (long)second;
       double t = test[0] == 'u' ? unidirectional((int)size, (int)count) : bidirectional((int)size, (int)count);
+      if (out)
+        fprintf(out, "%s,%ld,%ld,%.9e\n", test, size, count, t);
+    } else if (strcmp(test, "inflight") == 0 || strcmp(test, "exchange") == 0) {
+      count = (long)second;
+      double t = test[0] == 'i' ? in_flight((int)size, (int)count) : exchange((int)size, (int)count);
       if (out)
         fprintf(out, "%s,%ld,%ld,%.9e\n", test, size, count, t);
     } else if (strcmp(test, "flops") == 0) {
