@@ -130,6 +130,25 @@ private:
             std::function<void()> next);
   void request(const Client& client, size_t server, FileId file, double local_offset, double size, Direction direction,
                const std::function<void()>& done);
+  // A server request moving through its stages (docs/io.md, pipelining) one transfer unit at a time.
+  struct Pipeline {
+    Client client;
+    size_t server;
+    FileId file;
+    Direction direction;
+    double begin, end;                             // the request's local range
+    std::vector<std::pair<double, double>> pieces; // (local offset, size), in order
+    std::function<void()> done;
+    size_t at_server = 0; // pieces whose data is at the server (all of them at once on a read)
+    size_t served = 0;
+    size_t returned = 0; // pieces sent back to the client (reads)
+    bool serving = false, returning = false;
+  };
+  using PipelinePtr = std::shared_ptr<Pipeline>;
+  static std::vector<std::pair<double, double>> unit_pieces(double local_offset, double size, double unit);
+  void send_piece_to_server(const PipelinePtr& pipeline, size_t index);
+  void serve_next_piece(const PipelinePtr& pipeline);
+  void return_next_piece(const PipelinePtr& pipeline);
   ActivityPtr metadata(const Client& client, FileId file, double cost, const std::string& what);
   Disk* local_disk(platform::HostId host);
 
