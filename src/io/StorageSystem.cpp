@@ -288,6 +288,58 @@ ActivityPtr StorageSystem::access_each_atomically(const Client& client, FileId f
   return done;
 }
 
+std::vector<std::pair<double, double>> StorageSystem::chunks_of(double begin, double end, double buffer)
+{
+  std::vector<std::pair<double, double>> chunks;
+  for (double offset = begin; offset < end; offset += buffer)
+    chunks.emplace_back(offset, std::min(buffer, end - offset));
+  return chunks;
+}
+
+ActivityPtr StorageSystem::read_modify_write(const Client& client, FileId file, double begin, double end, double buffer,
+                                             bool atomic)
+{
+  auto done = std::make_shared<IoOperation>("sieved write of " + bytes_text(end - begin));
+  auto chunks = std::make_shared<std::vector<std::pair<double, double>>>(chunks_of(begin, end, buffer));
+  const ByteRange whole{begin, end};
+  auto next = std::make_shared<std::function<void(size_t)>>();
+  // As in access_each: the function holds itself only through the steps in flight.
+  std::weak_ptr<std::function<void(size_t)>> step = next;
+  *next = [this, client, file, chunks, done, step, atomic, whole](size_t index) {
+    if (index == chunks->size()) {
+      if (atomic)
+        unlock(file, whole);
+      done->complete();
+      return;
+    }
+    auto self = step.lock();
+    const auto [offset, size] = (*chunks)[index];
+    const ByteRange chunk{offset, offset + size};
+    auto read_then_write = [this, client, file, offset, size, chunk, atomic, self, index] {
+      continuations_.after(access(client, file, offset, size, Direction::Read), [=, this] {
+        continuations_.after(access(client, file, offset, size, Direction::Write), [=, this] {
+          if (!atomic)
+            unlock(file, chunk);
+          (*self)(index + 1);
+        });
+      });
+    };
+    if (atomic)
+      read_then_write();
+    else
+      lock(file, chunk, read_then_write);
+  };
+  if (chunks->empty() || (servers_.empty() && local_disk(client.host) == nullptr)) {
+    continuations_.after_delay(0, "", [done] { done->complete(); });
+    return done;
+  }
+  if (atomic)
+    lock(file, whole, [next] { (*next)(0); });
+  else
+    (*next)(0);
+  return done;
+}
+
 bool StorageSystem::range_is_free(const FileState& state, const ByteRange& range,
                                   std::list<LockWaiter>::const_iterator waiters_end)
 {

@@ -72,6 +72,13 @@ public:
   // range remains, and releases the range when it completes. Disjoint ranges do not wait for each other.
   ActivityPtr access_each_atomically(const Client& client, FileId file, std::vector<std::pair<double, double>> pieces,
                                      Direction direction);
+  // Data sieving's write (docs/specifications/data-sieving.md): [begin, end) in consecutive chunks of at most `buffer`
+  // bytes, each read then written back whole under a byte-range lock of the chunk; in atomic mode under one lock of
+  // [begin, end) for the whole access instead.
+  ActivityPtr read_modify_write(const Client& client, FileId file, double begin, double end, double buffer,
+                                bool atomic);
+  // [begin, end) cut from its start into consecutive chunks of at most `buffer` bytes: (offset, size).
+  static std::vector<std::pair<double, double>> chunks_of(double begin, double end, double buffer);
   // One request to the file's metadata server and its reply, `io/request-overhead` there (a shared file pointer's
   // update); no time without servers.
   ActivityPtr metadata_request(const Client& client, FileId file);
