@@ -320,3 +320,16 @@ def test_memory_does_not_grow_with_the_data_written(built, tmp_path):
 
     small, large = peak(8), peak(64)
     assert large < small + 32 * 1024, (small, large)
+
+
+def test_data_sieving_hints_in_effect(tmp_path):
+    # ROMIO's names and defaults (docs/specifications/data-sieving.md): a wrong value is ignored.
+    binary = str(tmp_path / "io_hints")
+    done = mpisim("cc", "-O1", os.path.join(SOURCES, "io_hints.c"), "-o", binary)
+    if done.returncode != 0:
+        pytest.skip(done.stderr.strip().splitlines()[-1])
+    done = mpisim("run", "-np", "2", "--platform", PAPER_CLUSTER, "--io-root", str(tmp_path / "root"), "--quiet",
+                  binary)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["romio_ds_read = disable", "romio_ds_write = automatic",
+                                        "ind_rd_buffer_size = 4194304", "ind_wr_buffer_size = 1048576"]
