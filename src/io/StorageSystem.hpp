@@ -5,8 +5,9 @@
 // client's access is cut into one request per server (each server's part of a contiguous range is contiguous in
 // the data it holds). Each request: a request message client -> server, then on a write the data client -> server,
 // the server's work (per-request overhead, cache, disk), and an acknowledgement server -> client; on a read the
-// data server -> client. Messages go through the network model. The access completes with its last request; a
-// write then updates the file's size. Without file servers, a file lives on the first disk of the host that
+// data server -> client; the data and the server's work go in 1 MiB pieces, pipelined (a piece on the disk while
+// the one before crosses the network). Messages go through the network model. The access completes with its last
+// request; a write then updates the file's size. Without file servers, a file lives on the first disk of the host that
 // accesses it (SimGrid's <disk>, as SMPI times MPI-IO) and accesses take that disk's time; a host without a disk
 // does I/O in no time.
 #pragma once
