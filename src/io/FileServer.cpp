@@ -12,9 +12,11 @@ FileServer::FileServer(platform::FileServerSpec spec, const std::vector<platform
     disks_.push_back(std::make_unique<Disk>(disk, continuations_));
 }
 
-IoOperationPtr FileServer::serve(FileId file, double offset, double size, Direction direction)
+IoOperationPtr FileServer::serve_piece(FileId file, double offset, double size, Direction direction,
+                                       double request_begin, double request_end)
 {
-  return direction == Direction::Write ? write(file, offset, size) : read(file, offset, size);
+  return direction == Direction::Write ? write(file, offset, size)
+                                       : read(file, offset, size, request_begin, request_end);
 }
 
 IoOperationPtr FileServer::copy_in_memory(double size, const std::string& what)
@@ -70,7 +72,7 @@ IoOperationPtr FileServer::sync(FileId file)
   return done;
 }
 
-IoOperationPtr FileServer::read(FileId file, double offset, double size)
+IoOperationPtr FileServer::read(FileId file, double offset, double size, double request_begin, double request_end)
 {
   const platform::CacheSpec& cache = spec_.cache;
   const std::string what = "read of " + std::to_string(static_cast<long long>(size)) + " bytes";
@@ -92,11 +94,13 @@ IoOperationPtr FileServer::read(FileId file, double offset, double size)
     if (cache.size > 0)
       keep(file, offset, size, done);
   }
+  if (offset + size < request_end) // not the request's last piece: the request as a whole decides on read-ahead
+    return done;
   auto last = last_read_end_.find(file);
-  const bool sequential = last != last_read_end_.end() && last->second == offset;
-  last_read_end_[file] = offset + size;
+  const bool sequential = last != last_read_end_.end() && last->second == request_begin;
+  last_read_end_[file] = request_end;
   if (sequential && cache.size > 0 && cache.read_ahead > 0)
-    read_ahead(file, offset + size);
+    read_ahead(file, request_end);
   return done;
 }
 

@@ -32,7 +32,14 @@ public:
   Disk& disk_of(FileId file) { return *disks_[file % disks_.size()]; }
 
   // Serves a request whose data is at the server (write) or must be made ready to send (read).
-  IoOperationPtr serve(FileId file, double offset, double size, Direction direction);
+  IoOperationPtr serve(FileId file, double offset, double size, Direction direction)
+  {
+    return serve_piece(file, offset, size, direction, offset, offset + size);
+  }
+  // Serves [offset, offset + size), one piece of a request for [request_begin, request_end) served in transfer-unit
+  // pieces (docs/io.md, pipelining): read-ahead is decided once per request, at its last piece.
+  IoOperationPtr serve_piece(FileId file, double offset, double size, Direction direction, double request_begin,
+                             double request_end);
   // Completes when every write-behind of `file` has reached the disk.
   IoOperationPtr sync(FileId file);
   // Bytes written behind and not yet on disk.
@@ -47,7 +54,7 @@ private:
   using Extents = std::map<double, Extent>; // by first byte, disjoint
 
   IoOperationPtr write(FileId file, double offset, double size);
-  IoOperationPtr read(FileId file, double offset, double size);
+  IoOperationPtr read(FileId file, double offset, double size, double request_begin, double request_end);
   IoOperationPtr copy_in_memory(double size, const std::string& what);
   void read_ahead(FileId file, double from);
   // Whether [offset, offset + size) is all in the cache or on its way; collects what arrives later.

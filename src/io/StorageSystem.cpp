@@ -12,6 +12,12 @@ std::string bytes_text(double bytes)
   return std::to_string(static_cast<long long>(bytes)) + " bytes";
 }
 
+// A server moves a request's data between its network and its storage in pieces of this size, so that its disk works
+// on one piece while the network carries another (docs/io.md, pipelining). Large enough that the network latency paid
+// per piece is small next to the piece's transfer (1.2 % on Gigabit Ethernet), small enough that a 100 MiB record
+// flows through 100 pieces.
+constexpr double kTransferUnit = 1048576;
+
 // Completes `done` after `count` calls of the returned function.
 std::function<void()> countdown(size_t count, const IoOperationPtr& done)
 {
@@ -102,28 +108,96 @@ void StorageSystem::send(platform::HostId src, int src_rank, platform::HostId ds
   continuations_.after(arrival, std::move(next));
 }
 
+std::vector<std::pair<double, double>> StorageSystem::unit_pieces(double local_offset, double size, double unit)
+{
+  std::vector<std::pair<double, double>> pieces;
+  const double end = local_offset + size;
+  for (double begin = local_offset; begin < end;) {
+    const double boundary = (std::floor(begin / unit) + 1) * unit;
+    const double piece_end = std::min(end, boundary);
+    pieces.emplace_back(begin, piece_end - begin);
+    begin = piece_end;
+  }
+  return pieces;
+}
+
+// The request message, then the pieces through the stages: on a write the client sends them one after the other and
+// the server serves each once it has arrived and the one before is served, then acknowledges; on a read the server
+// serves them one after the other and sends each back once served and the one before has arrived.
 void StorageSystem::request(const Client& client, size_t index, FileId file, double local_offset, double size,
                             Direction direction, const std::function<void()>& done)
 {
-  FileServer& server = *servers_[index];
-  const platform::StorageSpec& storage = platform_.storage();
+  auto pipeline = std::make_shared<Pipeline>(Pipeline{client, index, file, direction, local_offset, local_offset + size,
+                                                      unit_pieces(local_offset, size, kTransferUnit), done});
+  const platform::HostId host = servers_[index]->host();
   const int server_rank = first_server_rank_ + static_cast<int>(index);
-  const platform::HostId host = server.host();
-  auto serve = [this, &server, file, local_offset, size, direction, storage, done, client, host, server_rank] {
-    continuations_.after_delay(storage.request_overhead, "file server: request", [=, this, &server] {
-      IoOperationPtr served = server.serve(file, local_offset, size, direction);
-      continuations_.after(served, [=, this] {
-        const double reply = direction == Direction::Read ? size : storage.request_size;
-        send(host, server_rank, client.host, client.rank, reply, done);
-      });
-    });
-  };
-  send(client.host, client.rank, host, server_rank, storage.request_size, [=, this] {
-    if (direction == Direction::Write)
-      send(client.host, client.rank, host, server_rank, size, serve);
-    else
-      serve();
+  send(client.host, client.rank, host, server_rank, platform_.storage().request_size, [this, pipeline] {
+    if (pipeline->direction == Direction::Write) {
+      send_piece_to_server(pipeline, 0);
+    } else {
+      pipeline->at_server = pipeline->pieces.size();
+      serve_next_piece(pipeline);
+    }
   });
+}
+
+void StorageSystem::send_piece_to_server(const PipelinePtr& pipeline, size_t index)
+{
+  const platform::HostId host = servers_[pipeline->server]->host();
+  const int server_rank = first_server_rank_ + static_cast<int>(pipeline->server);
+  send(pipeline->client.host, pipeline->client.rank, host, server_rank, pipeline->pieces[index].second,
+       [this, pipeline, index] {
+         ++pipeline->at_server;
+         serve_next_piece(pipeline);
+         if (index + 1 < pipeline->pieces.size())
+           send_piece_to_server(pipeline, index + 1);
+       });
+}
+
+// The request overhead is paid once, before the first piece.
+void StorageSystem::serve_next_piece(const PipelinePtr& pipeline)
+{
+  if (pipeline->serving || pipeline->served == pipeline->at_server)
+    return;
+  pipeline->serving = true;
+  const double overhead = pipeline->served == 0 ? platform_.storage().request_overhead : 0;
+  continuations_.after_delay(overhead, "file server: request", [this, pipeline] {
+    const auto [offset, size] = pipeline->pieces[pipeline->served];
+    FileServer& server = *servers_[pipeline->server];
+    IoOperationPtr served =
+        server.serve_piece(pipeline->file, offset, size, pipeline->direction, pipeline->begin, pipeline->end);
+    continuations_.after(served, [this, pipeline] {
+      pipeline->serving = false;
+      ++pipeline->served;
+      const bool all_served = pipeline->served == pipeline->pieces.size();
+      if (pipeline->direction == Direction::Read) {
+        return_next_piece(pipeline);
+      } else if (all_served) {
+        const platform::HostId host = servers_[pipeline->server]->host();
+        const int server_rank = first_server_rank_ + static_cast<int>(pipeline->server);
+        send(host, server_rank, pipeline->client.host, pipeline->client.rank, platform_.storage().request_size,
+             pipeline->done);
+      }
+      serve_next_piece(pipeline);
+    });
+  });
+}
+
+void StorageSystem::return_next_piece(const PipelinePtr& pipeline)
+{
+  if (pipeline->returning || pipeline->returned == pipeline->served)
+    return;
+  pipeline->returning = true;
+  const platform::HostId host = servers_[pipeline->server]->host();
+  const int server_rank = first_server_rank_ + static_cast<int>(pipeline->server);
+  send(host, server_rank, pipeline->client.host, pipeline->client.rank, pipeline->pieces[pipeline->returned].second,
+       [this, pipeline] {
+         pipeline->returning = false;
+         if (++pipeline->returned == pipeline->pieces.size())
+           pipeline->done();
+         else
+           return_next_piece(pipeline);
+       });
 }
 
 Disk* StorageSystem::local_disk(platform::HostId host)
@@ -211,6 +285,58 @@ ActivityPtr StorageSystem::access_each_atomically(const Client& client, FileId f
       done->complete();
     });
   });
+  return done;
+}
+
+std::vector<std::pair<double, double>> StorageSystem::chunks_of(double begin, double end, double buffer)
+{
+  std::vector<std::pair<double, double>> chunks;
+  for (double offset = begin; offset < end; offset += buffer)
+    chunks.emplace_back(offset, std::min(buffer, end - offset));
+  return chunks;
+}
+
+ActivityPtr StorageSystem::read_modify_write(const Client& client, FileId file, double begin, double end, double buffer,
+                                             bool atomic)
+{
+  auto done = std::make_shared<IoOperation>("sieved write of " + bytes_text(end - begin));
+  auto chunks = std::make_shared<std::vector<std::pair<double, double>>>(chunks_of(begin, end, buffer));
+  const ByteRange whole{begin, end};
+  auto next = std::make_shared<std::function<void(size_t)>>();
+  // As in access_each: the function holds itself only through the steps in flight.
+  std::weak_ptr<std::function<void(size_t)>> step = next;
+  *next = [this, client, file, chunks, done, step, atomic, whole](size_t index) {
+    if (index == chunks->size()) {
+      if (atomic)
+        unlock(file, whole);
+      done->complete();
+      return;
+    }
+    auto self = step.lock();
+    const auto [offset, size] = (*chunks)[index];
+    const ByteRange chunk{offset, offset + size};
+    auto read_then_write = [this, client, file, offset, size, chunk, atomic, self, index] {
+      continuations_.after(access(client, file, offset, size, Direction::Read), [=, this] {
+        continuations_.after(access(client, file, offset, size, Direction::Write), [=, this] {
+          if (!atomic)
+            unlock(file, chunk);
+          (*self)(index + 1);
+        });
+      });
+    };
+    if (atomic)
+      read_then_write();
+    else
+      lock(file, chunk, read_then_write);
+  };
+  if (chunks->empty() || (servers_.empty() && local_disk(client.host) == nullptr)) {
+    continuations_.after_delay(0, "", [done] { done->complete(); });
+    return done;
+  }
+  if (atomic)
+    lock(file, whole, [next] { (*next)(0); });
+  else
+    (*next)(0);
   return done;
 }
 

@@ -5,8 +5,9 @@
 // client's access is cut into one request per server (each server's part of a contiguous range is contiguous in
 // the data it holds). Each request: a request message client -> server, then on a write the data client -> server,
 // the server's work (per-request overhead, cache, disk), and an acknowledgement server -> client; on a read the
-// data server -> client. Messages go through the network model. The access completes with its last request; a
-// write then updates the file's size. Without file servers, a file lives on the first disk of the host that
+// data server -> client; the data and the server's work go in 1 MiB pieces, pipelined (a piece on the disk while
+// the one before crosses the network). Messages go through the network model. The access completes with its last
+// request; a write then updates the file's size. Without file servers, a file lives on the first disk of the host that
 // accesses it (SimGrid's <disk>, as SMPI times MPI-IO) and accesses take that disk's time; a host without a disk
 // does I/O in no time.
 #pragma once
@@ -72,6 +73,13 @@ public:
   // range remains, and releases the range when it completes. Disjoint ranges do not wait for each other.
   ActivityPtr access_each_atomically(const Client& client, FileId file, std::vector<std::pair<double, double>> pieces,
                                      Direction direction);
+  // Data sieving's write (docs/specifications/data-sieving.md): [begin, end) in consecutive chunks of at most `buffer`
+  // bytes, each read then written back whole under a byte-range lock of the chunk; in atomic mode under one lock of
+  // [begin, end) for the whole access instead.
+  ActivityPtr read_modify_write(const Client& client, FileId file, double begin, double end, double buffer,
+                                bool atomic);
+  // [begin, end) cut from its start into consecutive chunks of at most `buffer` bytes: (offset, size).
+  static std::vector<std::pair<double, double>> chunks_of(double begin, double end, double buffer);
   // One request to the file's metadata server and its reply, `io/request-overhead` there (a shared file pointer's
   // update); no time without servers.
   ActivityPtr metadata_request(const Client& client, FileId file);
@@ -130,6 +138,25 @@ private:
             std::function<void()> next);
   void request(const Client& client, size_t server, FileId file, double local_offset, double size, Direction direction,
                const std::function<void()>& done);
+  // A server request moving through its stages (docs/io.md, pipelining) one transfer unit at a time.
+  struct Pipeline {
+    Client client;
+    size_t server;
+    FileId file;
+    Direction direction;
+    double begin, end;                             // the request's local range
+    std::vector<std::pair<double, double>> pieces; // (local offset, size), in order
+    std::function<void()> done;
+    size_t at_server = 0; // pieces whose data is at the server (all of them at once on a read)
+    size_t served = 0;
+    size_t returned = 0; // pieces sent back to the client (reads)
+    bool serving = false, returning = false;
+  };
+  using PipelinePtr = std::shared_ptr<Pipeline>;
+  static std::vector<std::pair<double, double>> unit_pieces(double local_offset, double size, double unit);
+  void send_piece_to_server(const PipelinePtr& pipeline, size_t index);
+  void serve_next_piece(const PipelinePtr& pipeline);
+  void return_next_piece(const PipelinePtr& pipeline);
   ActivityPtr metadata(const Client& client, FileId file, double cost, const std::string& what);
   Disk* local_disk(platform::HostId host);
 

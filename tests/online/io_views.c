@@ -2,7 +2,8 @@
  * (argument, default 8) split in blocks over a 2 x 2 process grid (4 ranks), each rank writing its block collectively
  * through its view, then reading it back independently through the same view; rank 0 checks the whole array in file
  * order. The file (views.dat) is compared with Open MPI's. With a second argument "independent", the subarray write is
- * independent instead of collective (same data, other timing); a third argument "time" prints rank 0's write time; a
+ * independent instead of collective (same data, other timing); "naive" is independent without data sieving
+ * (romio_ds_write disabled: one access per row); a third argument "time" prints rank 0's write time; a
  * fourth is the cb_buffer_size hint given at the open (small values make two-phase I/O work in several cycles). */
 #include <mpi.h>
 #include <stdio.h>
@@ -27,7 +28,8 @@ int main(int argc, char** argv)
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   const int grid = argc > 1 ? atoi(argv[1]) : 8;
-  const int independent = argc > 2 && strcmp(argv[2], "independent") == 0;
+  const int naive = argc > 2 && strcmp(argv[2], "naive") == 0;
+  const int independent = naive || (argc > 2 && strcmp(argv[2], "independent") == 0);
   const int half = grid / 2;
   const int row = rank / 2, col = rank % 2;
   int* tile = malloc(sizeof(int) * half * half);
@@ -40,6 +42,8 @@ int main(int argc, char** argv)
   MPI_Info_create(&info);
   if (argc > 4)
     MPI_Info_set(info, "cb_buffer_size", argv[4]);
+  if (naive)
+    MPI_Info_set(info, "romio_ds_write", "disable");
   MPI_File fh;
   MPI_File_open(MPI_COMM_WORLD, "views.dat", MPI_MODE_CREATE | MPI_MODE_RDWR, info, &fh);
   MPI_Info_free(&info);

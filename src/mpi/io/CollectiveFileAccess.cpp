@@ -140,7 +140,8 @@ io::Client client_of(Rank& rank)
 kernel::ActivityPtr time_own_pieces(const CollectiveFileAccess& access, const std::vector<FilePiece>& pieces,
                                     io::Direction direction)
 {
-  return time_pieces(access.storage, access.file, client_of(access.rank), pieces, direction, access.atomic);
+  return time_pieces(access.storage, access.file, client_of(access.rank), pieces, direction, access.atomic,
+                     &access.hints);
 }
 
 void run_collective(const CollectiveFileAccess& access, const CollectiveCall& call)
@@ -196,9 +197,45 @@ int64_t independent_access(const CollectiveFileAccess& access, const std::vector
 
 } // namespace
 
-kernel::ActivityPtr time_pieces(io::StorageSystem& storage, io::FileId file, const io::Client& client,
-                                const std::vector<FilePiece>& pieces, io::Direction direction, bool atomic)
+namespace {
+
+bool contiguous(const std::vector<FilePiece>& pieces)
 {
+  for (size_t k = 1; k < pieces.size(); ++k) {
+    if (pieces[k].offset != pieces[k - 1].offset + pieces[k - 1].length)
+      return false;
+  }
+  return true;
+}
+
+bool sieves(const CollectiveBufferingHints* hints, const std::vector<FilePiece>& pieces, io::Direction direction)
+{
+  if (hints == nullptr || contiguous(pieces))
+    return false;
+  return (direction == io::Direction::Read ? hints->romio_ds_read : hints->romio_ds_write) != "disable";
+}
+
+} // namespace
+
+kernel::ActivityPtr time_pieces(io::StorageSystem& storage, io::FileId file, const io::Client& client,
+                                const std::vector<FilePiece>& pieces, io::Direction direction, bool atomic,
+                                const CollectiveBufferingHints* sieving)
+{
+  if (sieves(sieving, pieces, direction)) {
+    int64_t begin = pieces.front().offset;
+    int64_t end = begin;
+    for (const FilePiece& piece : pieces) {
+      begin = std::min(begin, piece.offset);
+      end = std::max(end, piece.offset + piece.length);
+    }
+    if (direction == io::Direction::Write)
+      return storage.read_modify_write(client, file, static_cast<double>(begin), static_cast<double>(end),
+                                       static_cast<double>(sieving->ind_wr_buffer_size), atomic);
+    auto chunks = io::StorageSystem::chunks_of(static_cast<double>(begin), static_cast<double>(end),
+                                               static_cast<double>(sieving->ind_rd_buffer_size));
+    return atomic ? storage.access_each_atomically(client, file, std::move(chunks), direction)
+                  : storage.access_each(client, file, std::move(chunks), direction);
+  }
   if (atomic)
     return storage.access_each_atomically(client, file, as_extents(pieces), direction);
   return storage.access_each(client, file, as_extents(pieces), direction);

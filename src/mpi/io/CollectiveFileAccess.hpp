@@ -29,6 +29,11 @@ struct CollectiveBufferingHints {
   int64_t cb_buffer_size = int64_t{16} << 20;
   std::string romio_cb_read = "automatic";
   std::string romio_cb_write = "automatic";
+  // Data sieving of independent non-contiguous accesses (docs/specifications/data-sieving.md).
+  std::string romio_ds_read = "automatic";
+  std::string romio_ds_write = "automatic";
+  int64_t ind_rd_buffer_size = 4194304;
+  int64_t ind_wr_buffer_size = 524288;
 };
 
 // The real file behind an access (online runs); replay passes none.
@@ -58,9 +63,12 @@ struct CollectiveFileAccess {
 };
 
 // The storage model's activity for `world_rank` accessing the pieces one after the other; in atomic mode, under a
-// byte-range lock of their extent, so that overlapping accesses of different ranks are serialized.
+// byte-range lock of their extent, so that overlapping accesses of different ranks are serialized. With `sieving`
+// hints, non-contiguous pieces are accessed by data sieving unless the hints disable it
+// (docs/specifications/data-sieving.md).
 kernel::ActivityPtr time_pieces(io::StorageSystem& storage, io::FileId file, const io::Client& client,
-                                const std::vector<FilePiece>& pieces, io::Direction direction, bool atomic = false);
+                                const std::vector<FilePiece>& pieces, io::Direction direction, bool atomic = false,
+                                const CollectiveBufferingHints* sieving = nullptr);
 
 // The first `bytes` bytes of the pieces' data.
 std::vector<FilePiece> first_bytes(const std::vector<FilePiece>& pieces, int64_t bytes);

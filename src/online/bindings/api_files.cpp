@@ -138,6 +138,10 @@ InfoObject hints_in_effect(Runtime& runtime, const OpenFile& file)
   info.set("cb_buffer_size", std::to_string(hints.cb_buffer_size));
   info.set("romio_cb_read", hints.romio_cb_read);
   info.set("romio_cb_write", hints.romio_cb_write);
+  info.set("romio_ds_read", hints.romio_ds_read);
+  info.set("romio_ds_write", hints.romio_ds_write);
+  info.set("ind_rd_buffer_size", std::to_string(hints.ind_rd_buffer_size));
+  info.set("ind_wr_buffer_size", std::to_string(hints.ind_wr_buffer_size));
   if (hints.cb_nodes > 0)
     info.set("cb_nodes", std::to_string(hints.cb_nodes));
   info.set("striping_unit", std::to_string(static_cast<int64_t>(striping.unit)));

@@ -78,7 +78,7 @@ kernel::ActivityPtr time_pieces(Runtime& runtime, OpenFile& file, int world_rank
                                 io::Direction direction)
 {
   const io::Client client{runtime.world().host_of(world_rank), world_rank};
-  return mpi::time_pieces(runtime.files().storage(), file.id, client, pieces, direction, file.atomic);
+  return mpi::time_pieces(runtime.files().storage(), file.id, client, pieces, direction, file.atomic, &file.hints);
 }
 
 int64_t collective_access(Runtime& runtime, OpenFile& file, const std::vector<FilePiece>& pieces, std::byte* data,

@@ -109,6 +109,13 @@ void apply_file_hints(FileHints& hints, const InfoObject& info)
     else if ((key == "romio_cb_read" || key == "romio_cb_write") &&
              (value == "enable" || value == "disable" || value == "automatic"))
       (key == "romio_cb_read" ? hints.romio_cb_read : hints.romio_cb_write) = value;
+    else if ((key == "romio_ds_read" || key == "romio_ds_write") &&
+             (value == "enable" || value == "disable" || value == "automatic"))
+      (key == "romio_ds_read" ? hints.romio_ds_read : hints.romio_ds_write) = value;
+    else if (key == "ind_rd_buffer_size")
+      positive(value, hints.ind_rd_buffer_size);
+    else if (key == "ind_wr_buffer_size")
+      positive(value, hints.ind_wr_buffer_size);
   }
 }
 
