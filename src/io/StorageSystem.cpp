@@ -313,7 +313,9 @@ ActivityPtr StorageSystem::read_modify_write(const Client& client, FileId file, 
       return;
     }
     auto self = step.lock();
-    const auto [offset, size] = (*chunks)[index];
+    // Named copies, not a structured binding: lambdas capture them (clang before 16 refuses bindings there).
+    const double offset = (*chunks)[index].first;
+    const double size = (*chunks)[index].second;
     const ByteRange chunk{offset, offset + size};
     auto read_then_write = [this, client, file, offset, size, chunk, atomic, self, index] {
       continuations_.after(access(client, file, offset, size, Direction::Read), [=, this] {
