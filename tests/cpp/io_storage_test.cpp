@@ -145,6 +145,28 @@ TEST(io_storage, LocalDiskSequentialNearAndFarAccesses)
   EXPECT_NEAR(dates[4], 0.09685, 1e-6);
 }
 
+// Without file servers, open and close cost the zone's io/open-cost and io/close-cost on the client itself (no
+// message), so that a platform can give local opens a time:
+//   opened at 1 ms; written at 1 ms + 13.1667 ms + 10.4167 ms = 24.5833 ms; closed at 24.5833 ms + 0.5 ms.
+TEST(io_storage, LocalOpenAndCloseCostTheirTimeOnTheClient)
+{
+  Scenario s(
+      switched({{"c0", kHdd}}, R"(<prop id="io/open-cost" value="1ms"/><prop id="io/close-cost" value="0.5ms"/>)"));
+  std::vector<double> dates;
+  s.spawn("c0", [&] {
+    const io::Client me = s.client("c0", 0);
+    const io::FileId f = s.storage.file("f");
+    dates.push_back(s.wait(s.storage.open(me, f)));
+    dates.push_back(s.wait(s.storage.access(me, f, 0, MiB, io::Direction::Write)));
+    dates.push_back(s.wait(s.storage.close(me, f)));
+  });
+  s.engine.run();
+  ASSERT_EQ(dates.size(), 3U);
+  EXPECT_DATE(dates[0], 1e-3);
+  EXPECT_DATE(dates[1], 1e-3 + kFarSeek + MiB / kHddRate);
+  EXPECT_DATE(dates[2], dates[1] + 0.5e-3);
+}
+
 // A write to a file server with write-behind completes once in the cache: request (256 B), data (1 MiB), copy at
 // 1 GB/s, acknowledgement (256 B); the disk writes it in the background, which sync waits for.
 //   data arrives at  d = 2 * (20 us + 256 / 1e8) ... request, then 20 us + 1048576 / 1e8
