@@ -13,7 +13,7 @@ from conftest import repo_path
 from test_online import mpisim
 
 SOURCES = repo_path("tests", "portals")
-PROGRAMS = ["transfer_timing", "semantics", "mpi_pingpong", "mpi_phases"]
+PROGRAMS = ["transfer_timing", "semantics", "mpi_pingpong", "mpi_phases", "mpi_portals_contention"]
 
 # Round numbers, so that every date below is computed by hand: PCIe 100 ns + bytes / 10 GB/s (the shared link, at
 # 20 GB/s, is not the bottleneck of a lone transfer), commands of 100 B (10 ns), NIC stages 200 ns (TX) and 300 ns
@@ -271,6 +271,37 @@ def test_mpi_rendezvous_pingpong(built):
     assert dates["ping"] == pytest.approx(reply, abs=2e-3)
     assert dates["pong"] == pytest.approx(2 * reply, abs=2e-3)
     assert checks == ["rank 0: 4096 bytes back, data right", "rank 1: 4096 bytes, data right"]
+
+
+def run_contention(built, *args):
+    done = mpisim("run", "-np", "2", "--platform", PLATFORM, "--model", "bxi", "--no-compute-time", "--wtime-delay",
+                  "0", "--quiet", *PARAMS, built["mpi_portals_contention"], *args)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return {m.group(1): float(m.group(2)) for m in re.finditer(r"^t (\w+) ([\d.]+)", done.stdout, re.M)}, done.stdout
+
+
+def test_mpi_and_portals_share_one_nic(built):
+    # One NIC model per node for both: the 8 B PtlPut's command is written by 0.110 and its transmit stage is busy
+    # until its last byte left (TX 0.2 + 108 B on the wire: 0.418). MPI_Send's command, written from 0.110 to 0.220,
+    # waits for that stage: SEND at 0.418 + 0.2 = 0.618 (MPI_Send returns), PUT at 0.618 + 2.108 + 0.3 = 3.026.
+    # (With a NIC model of its own, as before: SEND at 0.420, PUT at 2.828.)
+    dates, out = run_contention(built)
+    assert dates["ptlput"] == pytest.approx(COMMAND, abs=2e-3)
+    assert dates["put"] == pytest.approx(COMMAND + TX + 2.108 + RX, abs=2e-3)  # 2.718
+    assert dates["send"] == pytest.approx(0.418 + TX, abs=2e-3)  # 0.618
+    assert dates["mpi"] == pytest.approx(0.618 + 2.108 + RX, abs=2e-3)  # 3.026
+    assert "data right" in out
+
+
+def test_ssend_header_leaves_at_the_post(built):
+    # An 8 B MPI_Ssend whose receive is posted at 10 us: its header (inline, 0 B) is at the receiver's NIC at 2.710,
+    # unexpected; the receive matches it at 10 and Gets: command 0.110, TX 0.2, 100 B request 2.1, RX 0.3: GET at the
+    # sender at 12.710, when the Ssend completes; the REPLY, a DMA of 8 B: 12.710 + TX 0.2 + max(pci 0.1008, fill
+    # 0.1008 + 0.108) + 2 + RX 0.3 + 0.0008 = 15.4196. (Started at the match, as before: 15.420 and 18.1296.)
+    dates, out = run_contention(built, "ssend", "10")
+    assert dates["ssend"] == pytest.approx(12.710, abs=2e-3)
+    assert dates["received"] == pytest.approx(15.4196, abs=2e-3)
+    assert "data right" in out
 
 
 @pytest.mark.parametrize("size", [8, 300, 4096, 100000])
