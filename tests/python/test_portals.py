@@ -226,8 +226,8 @@ def test_corruption_is_recovered_and_seeded(built):
 
 # MPI over Portals (--model bxi): the MPI transport's Portals operations, timed by the equations of docs/bxi.md with
 # the parameters above (rendezvous-threshold: 2048 B by default).
-def run_pingpong(built, size, model="bxi"):
-    extra = PARAMS if model == "bxi" else []
+def run_pingpong(built, size, model="bxi", more=()):
+    extra = [*PARAMS, *more] if model == "bxi" else []
     done = mpisim("run", "-np", "2", "--platform", PLATFORM, "--model", model, "--no-compute-time", "--wtime-delay",
                   "0", "--quiet", *extra, built["mpi_pingpong"], str(size))
     assert done.returncode == 0, done.stdout + done.stderr
@@ -270,6 +270,23 @@ def test_mpi_rendezvous_pingpong(built):
     assert dates["send"] == pytest.approx(get, abs=2e-3)
     assert dates["ping"] == pytest.approx(reply, abs=2e-3)
     assert dates["pong"] == pytest.approx(2 * reply, abs=2e-3)
+    assert checks == ["rank 0: 4096 bytes back, data right", "rank 1: 4096 bytes, data right"]
+
+
+def test_mpi_rendezvous_header_lost_is_retransmitted(built):
+    # 4096 B by rendezvous with node 1's cable off until 3 us: the header Put, on the wire at 0.310, is lost (nothing
+    # else is on the wire before 3 us). The E2E unit sends it again retry-timeout (10 us) after it left, through the TX
+    # stage again (0.2): it reaches the receiver 10.2 us late, at 12.910, and the whole rendezvous (Get, REPLY) and the
+    # pong, sent after 3 us, follow 10.2 us later than in test_mpi_rendezvous_pingpong.
+    failure = ["--param", "link-down-node=1", "--param", "link-down-start=0s", "--param", "link-down-end=3us",
+               "--param", "retry-timeout=10us"]
+    dates, checks = run_pingpong(built, 4096, more=failure)
+    header = COMMAND + TX + 10.0 + TX + 2.1 + RX  # 12.910
+    get = header + COMMAND + TX + 2.1 + RX  # 15.620
+    reply = get + TX + (0.1512 + 4.196) + 2.0 + RX + 0.0512  # 22.5184
+    assert dates["send"] == pytest.approx(get, abs=2e-3)
+    assert dates["ping"] == pytest.approx(reply, abs=2e-3)
+    assert dates["pong"] == pytest.approx(reply + 12.3184, abs=2e-3)
     assert checks == ["rank 0: 4096 bytes back, data right", "rank 1: 4096 bytes, data right"]
 
 
