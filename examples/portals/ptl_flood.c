@@ -7,12 +7,14 @@
  * Usage: ptl_flood P [SIZE [MEASURED [FLOOD]]] (defaults: 8 processes per flooding node, 1 MiB, 10, 128); -np 2+2P,
  * placed so that ranks 0, 1, 2.., 2+P.. are on nodes A0, B0, A1, B1 (mpisim study flow-control writes the
  * hostfile). P = 0: no flooding pair (the reference latency). MPI only synchronises the start (every receive entry is
- * posted before anyone sends). Buffers: MPISIM_SHARED_MALLOC (timings only, no copies). */
+ * posted before anyone sends, and every rank starts at one common date). Buffers: MPISIM_SHARED_MALLOC (timings
+ * only, no copies). */
 #include <mpi.h>
 #include <mpisim.h>
 #include <portals4.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 #define CHECK(call)                                                                                                    \
   do {                                                                                                                 \
@@ -30,6 +32,24 @@ static ptl_process_t peer(ptl_rank_t rank)
   ptl_process_t p;
   p.rank = rank;
   return p;
+}
+
+/* Every entry is posted; every rank then starts at the same date. MPI's messages go through the NIC model the study
+ * measures, so ranks leave a barrier at different dates (its message tree): a flooding process starting earlier than
+ * its neighbour would take every slot of a per-node limit (the NIC queues Puts in order), and a per-process limit L
+ * would no longer be a per-node limit 2L. The margin covers the allreduce's own spread. */
+static void start_together(int rank)
+{
+  const double kMarginS = 20e-6;
+  double posted = MPI_Wtime(), latest;
+  MPI_Allreduce(&posted, &latest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  const double wait = latest + kMarginS - MPI_Wtime();
+  if (wait <= 0) {
+    fprintf(stderr, "ptl_flood: rank %d left the start synchronisation after the common start date\n", rank);
+    exit(1);
+  }
+  struct timespec duration = {0, (long)(wait * 1e9 + 0.5)};
+  mpisim_nanosleep(&duration, NULL);
 }
 
 int main(int argc, char** argv)
@@ -74,7 +94,7 @@ int main(int argc, char** argv)
     ptl_handle_me_t handle;
     CHECK(PtlMEAppend(ni, kDataPt, &data, PTL_PRIORITY_LIST, NULL, &handle));
   }
-  MPI_Barrier(MPI_COMM_WORLD); /* every entry is posted */
+  start_together(rank);
   if (sender) {
     ptl_md_t desc = {.start = buffer,
                      .length = size,

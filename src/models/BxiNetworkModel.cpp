@@ -4,11 +4,14 @@
 //  - eager (payload below `rendezvous-threshold`): one Put of the payload with an ACK asked, inline, PIO or DMA by
 //    size; the send completes at its SEND event, the message has arrived at the target's PUT (into the posted
 //    receive's entry, or the overflow list when the receive is not posted yet: an unexpected message);
-//  - rendezvous: a Put of the header alone (the sender exposes its buffer), then, once the receive has matched it and
-//    the header has reached the receiver's NIC, a Get of the payload from the receiver; the send completes at the
-//    Get's arrival at the sender's NIC (its GET event), the receive at the REPLY.
-// Matching (communicator, source, tag) is the MPI layer's mailbox, whose rules are those of the NIC's priority and
-// overflow lists; its time is the NIC's receive processing, in the model's dates.
+//  - rendezvous (and every synchronous send, from its post): a Put of the header alone (the sender exposes its
+//    buffer), then, once the receive has matched it, a Get of the payload from the receiver; the send completes at
+//    the Get's arrival at the sender's NIC (its GET event: the receiver's answer to the match), the receive at the
+//    REPLY.
+// The NIC matches: a message reaches the MPI layer's matching queues (the priority list of posted receives, the
+// overflow list's unexpected headers) when the target's NIC processes its Put (Transfer::at_receiver). The sender's
+// CPU writes each command (and a PIO payload) to the NIC, held for those PCIe writes (BxiFabric::issue). One fabric
+// per run: the Portals runtime of online programs takes this model's (fabric_of), so both kinds of traffic contend.
 #include "models/BxiNic.hpp"
 #include "models/NetworkModel.hpp"
 
@@ -55,20 +58,20 @@ public:
 class BxiMpiNetworkModel final : public NetworkModel {
 public:
   BxiMpiNetworkModel(const NetworkModelContext& context)
-      : fabric_(std::make_unique<bxi::BxiFabric>(context.engine, context.platform,
-                                                 bxi::read_bxi_settings(context.parameters))),
+      : engine_(context.engine), fabric_(std::make_unique<bxi::BxiFabric>(context.engine, context.platform,
+                                                                          bxi::read_bxi_settings(context.parameters))),
         rendezvous_threshold_(context.parameters.number("rendezvous-threshold"))
   {
   }
 
-  // The MPI layer posts every transfer at the send and lets the model release the sender (its SEND, or its GET for a
-  // rendezvous); a rendezvous's data moves once the receive is known (arrival_at_match).
+  // The MPI layer posts every transfer at the send (synchronous ones too) and lets the model release the sender
+  // (its SEND, or its GET for a rendezvous); a rendezvous's data moves once the receive is known (arrival_at_match).
   ProtocolThresholds protocol_thresholds() const override
   {
-    return {rendezvous_threshold_, rendezvous_threshold_, true};
+    return {rendezvous_threshold_, rendezvous_threshold_, true, true};
   }
   void observe_nic(NicObserver& observer) override { fabric_->observe(observer); }
-  // The CPU's command writes are the NIC model's (the PCIe writes before the transmit stage).
+  // The CPU's command writes are the NIC model's (the PCIe writes before the transmit stage, BxiFabric::issue).
   double send_overhead(double) const override { return 0; }
   double isend_overhead(double) const override { return 0; }
   double receive_overhead(double, Protocol) const override { return 0; }
@@ -127,8 +130,18 @@ private:
       if (not put->done())
         put->complete();
     };
-    fabric_->post(op);
-    return {put, sent, std::nullopt};
+    write_command(op);
+    return {put, sent, std::nullopt, put};
+  }
+
+  // The sender's CPU writes the command: held for it when called in the sender's actor (at the post); otherwise the
+  // writes run in the background (a transfer started outside any actor).
+  void write_command(const std::shared_ptr<MpiOperation>& op)
+  {
+    if (engine_.running() != nullptr)
+      fabric_->issue(op);
+    else
+      fabric_->post(op);
   }
 
   Transfer rendezvous_header(const TransferRequest& request)
@@ -139,18 +152,21 @@ private:
     // A buffered send (carried detached) has returned already; its request, the room its data takes in the attached
     // buffer, is released by the GET as a rendezvous send is.
     r.get_at_sender = std::make_shared<PortalsEvent>("the GET of a rendezvous at the sender");
+    auto header = std::make_shared<PortalsEvent>("the PUT of a rendezvous header");
     auto op = operation(request, bxi::NicKind::Put, false);
     op->wants_answer = false;
     op->wants_send = false;
-    op->at_target = [this, token] {
+    op->at_target = [this, token, header] {
       Rendezvous& arrived = rendezvous_.at(token);
       arrived.header_arrived = true;
-      if (arrived.matched)
+      if (arrived.matched) // matched before its header arrived (a transfer started at the match)
         start_get(token);
+      else
+        header->complete(); // into the receiver's matching: a posted receive matches it now (arrival_at_match)
     };
-    fabric_->post(op);
+    write_command(op);
     const double far = std::numeric_limits<double>::infinity();
-    return {nullptr, r.get_at_sender, ArrivalWindow{far, far, request.dst_rank, token}};
+    return {nullptr, r.get_at_sender, ArrivalWindow{far, far, request.dst_rank, token}, header};
   }
 
   void start_get(uint64_t token)
@@ -169,6 +185,7 @@ private:
     fabric_->post(op);
   }
 
+  kernel::Engine& engine_;
   std::unique_ptr<bxi::BxiFabric> fabric_;
   double rendezvous_threshold_;
   uint64_t next_token_ = 1;
@@ -197,4 +214,11 @@ const RegisterNetworkModel kRegisterBxi({
 });
 
 } // namespace
+
+bxi::BxiFabric* bxi::fabric_of(NetworkModel* model)
+{
+  auto* bxi_model = dynamic_cast<BxiMpiNetworkModel*>(model);
+  return bxi_model != nullptr ? &bxi_model->fabric() : nullptr;
+}
+
 } // namespace mpisim::models

@@ -26,6 +26,10 @@
 #include <unordered_map>
 #include <vector>
 
+namespace mpisim::models {
+class NetworkModel;
+}
+
 namespace mpisim::models::bxi {
 
 // The model's parameters, read once from the typed Parameters (names in docs/bxi.md and `mpisim models`).
@@ -240,5 +244,9 @@ private:
   BxiCounters counters_;
   std::vector<NicObserver*> observers_;
 };
+
+// The fabric of a `bxi` network model (MPI's), or null for another model: the Portals runtime shares it, so that
+// MPI and Portals traffic of one run contend for the same NICs, PCIe links and cables.
+BxiFabric* fabric_of(NetworkModel* model);
 
 } // namespace mpisim::models::bxi

@@ -40,6 +40,9 @@ struct ProtocolThresholds {
   // latency; xSim paper Sec. 3.1), and every send completes when the model releases the sender (its last byte sent).
   // mpi/SendProtocol.hpp draws the consequences.
   bool timed_from_send = false;
+  // bxi: a synchronous send starts at its post too (its header travels at once; the model releases the sender once
+  // the receiver has answered the match). Only with timed_from_send.
+  bool synchronous_at_post = false;
 };
 
 // A message to move, as the MPI layer knows it when the transfer starts.
@@ -73,6 +76,9 @@ struct Transfer {
   // When the sender may go (rendezvous, and every send of a model timed from the send); null means at arrival.
   std::shared_ptr<kernel::Activity> sender_release;
   std::optional<ArrivalWindow> window;
+  // When the message reaches the receiver's matching (bxi: the target's NIC processes its Put, thesis section 4.3):
+  // until then receives and probes do not see it. Null: at the post, as the MPI layer decides. May be `arrival`.
+  std::shared_ptr<kernel::Activity> at_receiver;
 };
 
 // The bandwidth a link carries, reported when it changes (observation outside the models: the timeline writers

@@ -26,6 +26,19 @@ void Mailbox::post_send(const MessagePtr& message)
     unexpected_.push_back({key, message});
 }
 
+void Mailbox::reached(const MessagePtr& message)
+{
+  for (auto it = on_the_way_.begin(); it != on_the_way_.end(); ++it) {
+    if (it->get() == message.get()) {
+      on_the_way_.erase(it);
+      if (not message->dropped()) // its sender or receiver failed meanwhile: never matched
+        post_send(message);
+      return;
+    }
+  }
+  // Not on its way any more: cancelled, or dropped by a failure of its sender.
+}
+
 bool Mailbox::wake_probes(const MessagePtr& message, const MatchKey& key)
 {
   // In posting order: plain probes see the message; the first matched probe takes it, and later probes do not see
@@ -92,6 +105,14 @@ bool Mailbox::cancel_send(const Request& send)
       return true;
     }
   }
+  for (auto it = on_the_way_.begin(); it != on_the_way_.end(); ++it) {
+    if ((*it)->is_sent_by(send)) {
+      MessagePtr message = std::move(*it);
+      on_the_way_.erase(it);
+      message->cancel();
+      return true;
+    }
+  }
   return false;
 }
 
@@ -126,6 +147,12 @@ void Mailbox::drop_unexpected(const Message& message)
   for (auto it = unexpected_.begin(); it != unexpected_.end(); ++it) {
     if (it->item.get() == &message) {
       unexpected_.erase(it);
+      return;
+    }
+  }
+  for (auto it = on_the_way_.begin(); it != on_the_way_.end(); ++it) {
+    if (it->get() == &message) {
+      on_the_way_.erase(it);
       return;
     }
   }

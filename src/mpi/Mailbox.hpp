@@ -16,6 +16,10 @@ class Mailbox {
 public:
   // A send arrives: matched against posted receives, else queued as unexpected.
   void post_send(const MessagePtr& message);
+  // A send whose model lets it reach the matching later (models::Transfer::at_receiver, bxi: at the target's NIC):
+  // kept aside, so that it may still be cancelled, until `reached` posts it.
+  void post_on_the_way(const MessagePtr& message) { on_the_way_.push_back(message); }
+  void reached(const MessagePtr& message);
   // A receive is posted: matched against unexpected sends, else queued.
   void post_receive(const RequestPtr& receive);
   // The first unexpected message a probe with this filter would match, or null.
@@ -61,6 +65,7 @@ private:
   MatchQueue<Keyed<MessagePtr>> unexpected_;
   MatchQueue<Keyed<RequestPtr>> posted_;
   MatchQueue<Keyed<RequestPtr>> probes_;
+  MatchQueue<MessagePtr> on_the_way_; // posted, not yet at the receiver's matching (in the order they were sent)
 };
 
 } // namespace mpisim::mpi

@@ -38,10 +38,37 @@ void Message::start_transfer()
     else
       transfer_.sender_release->set_observer(this);
   }
+  if (const auto& at_receiver = transfer_.at_receiver) {
+    arrival_reaches_receiver_ = at_receiver == transfer_.arrival;
+    if (at_receiver->done())
+      reached_receiver_ = true;
+    else if (not arrival_reaches_receiver_)
+      at_receiver->set_observer(this);
+  }
   if (transfer_.arrival)
     watch_arrival();
   else if (receive_) // dated at the match, which has happened
     date_arrival_at_match();
+}
+
+void Message::enter_matching()
+{
+  Mailbox& mailbox = world_.mailbox(destination_world_);
+  if (not transfer_.at_receiver || reached_receiver_) {
+    mailbox.post_send(shared_from_this());
+    return;
+  }
+  on_the_way_ = true;
+  mailbox.post_on_the_way(shared_from_this());
+}
+
+void Message::reach_receiver()
+{
+  reached_receiver_ = true;
+  if (not on_the_way_)
+    return; // before enter_matching: it posts the message itself
+  on_the_way_ = false;
+  world_.mailbox(destination_world_).reached(shared_from_this());
 }
 
 void Message::watch_arrival()
@@ -95,6 +122,11 @@ void Message::activity_done(kernel::Activity& activity)
       in_flight_.reset();
     return;
   }
+  if (&activity == transfer_.at_receiver.get() && not arrival_reaches_receiver_) {
+    auto self = shared_from_this();
+    reach_receiver();
+    return;
+  }
   arrive();
 }
 
@@ -127,6 +159,8 @@ void Message::arrive()
   }
   if (receive_)
     deliver();
+  else if (arrival_reaches_receiver_ && not reached_receiver_)
+    reach_receiver(); // the receive that matches it now finds it arrived
 }
 
 void Message::take_payload_from_sender()

@@ -43,7 +43,10 @@ public:
   std::vector<std::byte> copied;
   const void* source_buffer = nullptr;
 
-  void start_transfer();          // at the send or at the match (mpi/SendProtocol.hpp, rule 6)
+  void start_transfer(); // at the send or at the match (mpi/SendProtocol.hpp, rule 6)
+  // After the post: into the receiver's matching now, or, when the model says it gets there later
+  // (models::Transfer::at_receiver, bxi: at the target's NIC), on its way until then.
+  void enter_matching();
   void match(RequestPtr receive); // a receive takes this message
   // MPI_Cancel of the send before any receive matched it (the mailbox has already dropped it): the send request
   // completes, marked cancelled, and the data is never delivered.
@@ -67,6 +70,7 @@ private:
   void date_arrival_at_match();
   void arrive();
   void release_sender();
+  void reach_receiver();
   void deliver();
   // The rendezvous payload read from the sender's memory into `staged` when it lies where each rank has its own
   // values at the same addresses; else the sender's buffer itself.
@@ -91,6 +95,9 @@ private:
   bool holds_sender_; // the send request completes at arrival (or the model's release), not at the post
   bool cancelled_ = false;
   bool dropped_ = false;
+  bool arrival_reaches_receiver_ = false; // the model's at_receiver is the arrival itself (bxi eager: the PUT)
+  bool reached_receiver_ = false;
+  bool on_the_way_ = false; // in the receiver's mailbox, waiting for at_receiver
 };
 
 using MessagePtr = std::shared_ptr<Message>;

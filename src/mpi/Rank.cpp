@@ -74,7 +74,7 @@ RequestPtr Rank::post_send(const Communicator& comm, int dst, int tag, double by
   if (not chosen.holds_sender)
     request->complete();
   request->detached_send = protocol != models::Protocol::Rendezvous;
-  world_.mailbox(destination).post_send(message);
+  message->enter_matching();
   kernel_calls(); // SimGrid's isend
   return request;
 }

@@ -30,7 +30,7 @@ SendProtocol choose_send_protocol(SendMode mode, bool blocking, double payload,
     overhead =
         by_size != models::Protocol::Rendezvous || mode == SendMode::Buffered ? PostOverhead::Send : PostOverhead::None;
   if (thresholds.timed_from_send)
-    return SendProtocol{protocol, overhead, true, mode != SendMode::Synchronous};
+    return SendProtocol{protocol, overhead, true, mode != SendMode::Synchronous || thresholds.synchronous_at_post};
   const bool holds_sender = protocol == models::Protocol::Rendezvous || mode == SendMode::Buffered;
   return SendProtocol{protocol, overhead, holds_sender, protocol == models::Protocol::Eager};
 }

@@ -16,7 +16,9 @@
 //     message takes in the attached buffer).
 //  6. When the transfer starts: at the post for eager messages, at the match for the others; under a model timed
 //     from the send (ProtocolThresholds::timed_from_send, xsim) at the post for every message but a synchronous send,
-//     which MPI lets complete only once matched, and every send request completes when the model releases the sender.
+//     which MPI lets complete only once matched (unless the model carries it from the post and releases the sender
+//     at the match itself: ProtocolThresholds::synchronous_at_post, bxi), and every send request completes when the
+//     model releases the sender.
 // The receive overhead of the chosen protocol is the model's (NetworkModel::receive_overhead).
 #pragma once
 

@@ -13,7 +13,7 @@ from conftest import repo_path
 from test_online import mpisim
 
 SOURCES = repo_path("tests", "portals")
-PROGRAMS = ["transfer_timing", "semantics", "mpi_pingpong", "mpi_phases"]
+PROGRAMS = ["transfer_timing", "semantics", "mpi_pingpong", "mpi_phases", "mpi_portals_contention"]
 
 # Round numbers, so that every date below is computed by hand: PCIe 100 ns + bytes / 10 GB/s (the shared link, at
 # 20 GB/s, is not the bottleneck of a lone transfer), commands of 100 B (10 ns), NIC stages 200 ns (TX) and 300 ns
@@ -226,8 +226,8 @@ def test_corruption_is_recovered_and_seeded(built):
 
 # MPI over Portals (--model bxi): the MPI transport's Portals operations, timed by the equations of docs/bxi.md with
 # the parameters above (rendezvous-threshold: 2048 B by default).
-def run_pingpong(built, size, model="bxi"):
-    extra = PARAMS if model == "bxi" else []
+def run_pingpong(built, size, model="bxi", more=()):
+    extra = [*PARAMS, *more] if model == "bxi" else []
     done = mpisim("run", "-np", "2", "--platform", PLATFORM, "--model", model, "--no-compute-time", "--wtime-delay",
                   "0", "--quiet", *extra, built["mpi_pingpong"], str(size))
     assert done.returncode == 0, done.stdout + done.stderr
@@ -271,6 +271,54 @@ def test_mpi_rendezvous_pingpong(built):
     assert dates["ping"] == pytest.approx(reply, abs=2e-3)
     assert dates["pong"] == pytest.approx(2 * reply, abs=2e-3)
     assert checks == ["rank 0: 4096 bytes back, data right", "rank 1: 4096 bytes, data right"]
+
+
+def test_mpi_rendezvous_header_lost_is_retransmitted(built):
+    # 4096 B by rendezvous with node 1's cable off until 3 us: the header Put, on the wire at 0.310, is lost (nothing
+    # else is on the wire before 3 us). The E2E unit sends it again retry-timeout (10 us) after it left, through the TX
+    # stage again (0.2): it reaches the receiver 10.2 us late, at 12.910, and the whole rendezvous (Get, REPLY) and the
+    # pong, sent after 3 us, follow 10.2 us later than in test_mpi_rendezvous_pingpong.
+    failure = ["--param", "link-down-node=1", "--param", "link-down-start=0s", "--param", "link-down-end=3us",
+               "--param", "retry-timeout=10us"]
+    dates, checks = run_pingpong(built, 4096, more=failure)
+    header = COMMAND + TX + 10.0 + TX + 2.1 + RX  # 12.910
+    get = header + COMMAND + TX + 2.1 + RX  # 15.620
+    reply = get + TX + (0.1512 + 4.196) + 2.0 + RX + 0.0512  # 22.5184
+    assert dates["send"] == pytest.approx(get, abs=2e-3)
+    assert dates["ping"] == pytest.approx(reply, abs=2e-3)
+    assert dates["pong"] == pytest.approx(reply + 12.3184, abs=2e-3)
+    assert checks == ["rank 0: 4096 bytes back, data right", "rank 1: 4096 bytes, data right"]
+
+
+def run_contention(built, *args):
+    done = mpisim("run", "-np", "2", "--platform", PLATFORM, "--model", "bxi", "--no-compute-time", "--wtime-delay",
+                  "0", "--quiet", *PARAMS, built["mpi_portals_contention"], *args)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return {m.group(1): float(m.group(2)) for m in re.finditer(r"^t (\w+) ([\d.]+)", done.stdout, re.M)}, done.stdout
+
+
+def test_mpi_and_portals_share_one_nic(built):
+    # One NIC model per node for both: the 8 B PtlPut's command is written by 0.110 and its transmit stage is busy
+    # until its last byte left (TX 0.2 + 108 B on the wire: 0.418). MPI_Send's command, written from 0.110 to 0.220,
+    # waits for that stage: SEND at 0.418 + 0.2 = 0.618 (MPI_Send returns), PUT at 0.618 + 2.108 + 0.3 = 3.026.
+    # (With a NIC model of its own, as before: SEND at 0.420, PUT at 2.828.)
+    dates, out = run_contention(built)
+    assert dates["ptlput"] == pytest.approx(COMMAND, abs=2e-3)
+    assert dates["put"] == pytest.approx(COMMAND + TX + 2.108 + RX, abs=2e-3)  # 2.718
+    assert dates["send"] == pytest.approx(0.418 + TX, abs=2e-3)  # 0.618
+    assert dates["mpi"] == pytest.approx(0.618 + 2.108 + RX, abs=2e-3)  # 3.026
+    assert "data right" in out
+
+
+def test_ssend_header_leaves_at_the_post(built):
+    # An 8 B MPI_Ssend whose receive is posted at 10 us: its header (inline, 0 B) is at the receiver's NIC at 2.710,
+    # unexpected; the receive matches it at 10 and Gets: command 0.110, TX 0.2, 100 B request 2.1, RX 0.3: GET at the
+    # sender at 12.710, when the Ssend completes; the REPLY, a DMA of 8 B: 12.710 + TX 0.2 + max(pci 0.1008, fill
+    # 0.1008 + 0.108) + 2 + RX 0.3 + 0.0008 = 15.4196. (Started at the match, as before: 15.420 and 18.1296.)
+    dates, out = run_contention(built, "ssend", "10")
+    assert dates["ssend"] == pytest.approx(12.710, abs=2e-3)
+    assert dates["received"] == pytest.approx(15.4196, abs=2e-3)
+    assert "data right" in out
 
 
 @pytest.mark.parametrize("size", [8, 300, 4096, 100000])

@@ -306,15 +306,17 @@ public:
 Portals::Portals(Runtime& runtime) : runtime_(runtime)
 {
   mpi::Simulation& simulation = runtime.simulation();
-  const models::Parameters* parameters = &simulation.parameters();
-  if (simulation.model_name() != "bxi") { // the NIC's defaults: Portals programs are always timed by the BXI model
+  // One NIC model per node for MPI and Portals traffic: the run's bxi model's fabric when it has one (--model bxi, or
+  // made for a switch); else one of the NIC's defaults: Portals programs are always timed by the BXI model.
+  fabric_ = models::bxi::fabric_of(simulation.models().find("bxi"));
+  if (fabric_ == nullptr) {
     own_parameters_ = std::make_unique<models::Parameters>(models::bxi::bxi_parameters());
-    parameters = own_parameters_.get();
+    own_fabric_ = std::make_unique<models::bxi::BxiFabric>(simulation.engine(), simulation.platform(),
+                                                           models::bxi::read_bxi_settings(*own_parameters_));
+    fabric_ = own_fabric_.get();
+    for (models::NicObserver* observer : simulation.nic_observers()) // --timeline NIC tracks, --portals-csv
+      fabric_->observe(*observer); // (the run's bxi model shows its own fabric to them)
   }
-  fabric_ = std::make_unique<models::bxi::BxiFabric>(simulation.engine(), simulation.platform(),
-                                                     models::bxi::read_bxi_settings(*parameters));
-  for (models::NicObserver* observer : simulation.nic_observers()) // --timeline NIC tracks, --portals-csv
-    fabric_->observe(*observer);
   // NIDs are the nodes (hosts); PIDs number the ranks of a node in rank order.
   const mpi::World& world = simulation.world();
   const int ranks = world.size();

@@ -193,11 +193,12 @@ private:
   int me() const;
 
   Runtime& runtime_;
-  std::unique_ptr<models::Parameters> own_parameters_; // the BXI defaults when the run's model is not bxi
-  std::unique_ptr<models::bxi::BxiFabric> fabric_;
-  std::vector<int> init_counts_; // per rank: PtlInit minus PtlFini
-  std::vector<ptl_nid_t> nids_;  // per rank
-  std::vector<ptl_pid_t> pids_;  // per rank
+  std::unique_ptr<models::Parameters> own_parameters_; // the BXI defaults when the run has no bxi model
+  std::unique_ptr<models::bxi::BxiFabric> own_fabric_;
+  models::bxi::BxiFabric* fabric_ = nullptr; // the run's bxi model's (shared with MPI), else own_fabric_
+  std::vector<int> init_counts_;             // per rank: PtlInit minus PtlFini
+  std::vector<ptl_nid_t> nids_;              // per rank
+  std::vector<ptl_pid_t> pids_;              // per rank
   std::vector<std::unique_ptr<NetworkInterface>> nis_;
   std::vector<std::unique_ptr<EventQueue>> eqs_;
   std::vector<std::unique_ptr<CountingEvent>> cts_;
