@@ -177,10 +177,7 @@ void MaxMinSolver::expand(CnstId c, VarId v, double coefficient)
   } else {
     var.uses.push_back({c, 0, coefficient});
     if (var.enabled()) {
-      Use& use = var.uses.back();
-      Constraint& cnst = constraints_[c];
-      use.index_in_users = static_cast<uint32_t>(cnst.users.size());
-      cnst.users.push_back({v, static_cast<uint32_t>(var.uses.size() - 1), coefficient, next_enabled_at_++});
+      join_users(c, v, static_cast<uint32_t>(var.uses.size() - 1), coefficient);
     }
   }
   if (lazy() && (coefficient > 0 || var.enabled()))
@@ -256,19 +253,20 @@ void MaxMinSolver::mark_lazily(CnstId c)
   auto mark_and_enter = [this](CnstId m) {
     constraints_[m].dirty = true;
     dirty_constraints_.push_back(m);
-    const size_t first = walk_users_.size();
-    append_users_newest_first(m, walk_users_, false);
-    walk_stack_.push_back({m, first, first, walk_users_.size(), 0});
+    walk_stack_.push_back({m, constraints_[m].by_age.size(), 0});
   };
   mark_and_enter(c);
   while (!walk_stack_.empty()) {
     WalkFrame& frame = walk_stack_.back();
-    if (frame.user == frame.end_user) {
-      walk_users_.resize(frame.first_user);
+    // Newest first: from the end of the users' list by age, past the holes. Nothing joins or leaves during the walk.
+    const std::vector<AgeEntry>& by_age = constraints_[frame.constraint].by_age;
+    while (frame.unwalked > 0 && by_age[frame.unwalked - 1].variable == kNoVariable)
+      --frame.unwalked;
+    if (frame.unwalked == 0) {
       walk_stack_.pop_back();
       continue;
     }
-    const VarId v = walk_users_[frame.user];
+    const VarId v = by_age[frame.unwalked - 1].variable;
     Variable& var = variables_[v];
     CnstId next = 0;
     bool descend = false;
@@ -287,22 +285,32 @@ void MaxMinSolver::mark_lazily(CnstId c)
       var.visited = true;
       visited_variables_.push_back(v);
     }
-    ++frame.user;
+    --frame.unwalked;
     frame.use = 0;
   }
 }
 
-void MaxMinSolver::append_users_newest_first(CnstId c, std::vector<VarId>& out, bool positive_only)
+void MaxMinSolver::join_users(CnstId c, VarId v, uint32_t index_in_uses, double coefficient)
 {
-  const auto& users = constraints_[c].users;
-  walk_order_scratch_.clear();
-  for (const User& user : users)
-    if (!positive_only || user.coefficient > 0)
-      walk_order_scratch_.emplace_back(user.enabled_at, user.variable);
-  std::sort(walk_order_scratch_.begin(), walk_order_scratch_.end(),
-            [](const auto& a, const auto& b) { return a.first > b.first; });
-  for (const auto& entry : walk_order_scratch_)
-    out.push_back(entry.second);
+  Constraint& cnst = constraints_[c];
+  variables_[v].uses[index_in_uses].index_in_users = static_cast<uint32_t>(cnst.users.size());
+  cnst.users.push_back({v, index_in_uses, coefficient, static_cast<uint32_t>(cnst.by_age.size())});
+  cnst.by_age.push_back({v, index_in_uses});
+}
+
+// Amortized O(1) per leaving user: runs once the holes outnumber the users, in O(entries).
+void MaxMinSolver::squeeze_age_holes(Constraint& cnst)
+{
+  uint32_t kept = 0;
+  for (const AgeEntry& entry : cnst.by_age) {
+    if (entry.variable == kNoVariable)
+      continue;
+    const uint32_t index_in_users = variables_[entry.variable].uses[entry.index_in_uses].index_in_users;
+    cnst.users[index_in_users].index_in_age = kept;
+    cnst.by_age[kept++] = entry;
+  }
+  cnst.by_age.resize(kept);
+  cnst.age_holes = 0;
 }
 
 // modified_ is sorted and modified_bits_ clear: the bits serve as "not listed yet".
@@ -320,12 +328,11 @@ void MaxMinSolver::order_modified_as_simgrid()
     }
   };
   for (CnstId c : marked_order_) {
-    walk_users_.clear();
-    append_users_newest_first(c, walk_users_, true);
-    for (VarId v : walk_users_)
-      take(v);
+    const std::vector<AgeEntry>& by_age = constraints_[c].by_age;
+    for (auto entry = by_age.rbegin(); entry != by_age.rend(); ++entry)
+      if (entry->variable != kNoVariable && variables_[entry->variable].uses[entry->index_in_uses].coefficient > 0)
+        take(entry->variable);
   }
-  walk_users_.clear();
   for (VarId v : modified_)
     take(v);
 }
@@ -342,10 +349,8 @@ void MaxMinSolver::attach_to_constraints(VarId v)
 {
   Variable& var = variables_[v];
   for (uint32_t index = 0; index < var.uses.size(); ++index) {
-    Use& use = var.uses[index];
-    Constraint& cnst = constraints_[use.constraint];
-    use.index_in_users = static_cast<uint32_t>(cnst.users.size());
-    cnst.users.push_back({v, index, use.coefficient, next_enabled_at_++});
+    const Use& use = var.uses[index];
+    join_users(use.constraint, v, index, use.coefficient);
   }
 }
 
@@ -354,12 +359,15 @@ void MaxMinSolver::detach_from_constraints(VarId v)
 {
   for (const Use& use : variables_[v].uses) {
     Constraint& cnst = constraints_[use.constraint];
+    cnst.by_age[cnst.users[use.index_in_users].index_in_age].variable = kNoVariable;
     User last = cnst.users.back();
     if (use.index_in_users != cnst.users.size() - 1) {
       cnst.users[use.index_in_users] = last;
       variables_[last.variable].uses[last.index_in_uses].index_in_users = use.index_in_users;
     }
     cnst.users.pop_back();
+    if (++cnst.age_holes > cnst.users.size() + 8)
+      squeeze_age_holes(cnst);
     if (!lazy()) // lazy marking marked from the variable before
       mark_dirty_constraint(use.constraint);
   }

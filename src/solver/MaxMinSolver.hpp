@@ -133,8 +133,16 @@ private:
     VarId variable;
     uint32_t index_in_uses;
     double coefficient;
-    uint64_t enabled_at; // when it joined this constraint's users (SimGrid lists the latest first)
+    uint32_t index_in_age; // its entry in Constraint::by_age
   };
+  // Constraint::by_age lists the users in the order they joined (SimGrid walks them latest first). A user leaving
+  // leaves a hole (variable kNoVariable), squeezed out once holes outnumber users: users themselves are removed by
+  // swapping with the last, which keeps the solve's sums in their order but loses the order of joining.
+  struct AgeEntry {
+    VarId variable;
+    uint32_t index_in_uses;
+  };
+  static constexpr VarId kNoVariable = UINT32_MAX;
 
   struct Variable {
     double penalty = 0;
@@ -154,6 +162,8 @@ private:
     double capacity = 0;
     Sharing sharing = Sharing::Shared;
     std::vector<User> users;
+    std::vector<AgeEntry> by_age;
+    uint32_t age_holes = 0;
     uint64_t component_mark = 0;
     bool dirty = false; // listed in dirty_constraints_ (in lazy marking: marked since the last solve)
     // Solve scratch, over the users still free and with a coefficient > 0:
@@ -184,7 +194,8 @@ private:
   // Lazy marking: marks c and what SimGrid's walk reaches from it (see the file comment).
   void mark_lazily(CnstId c);
   void mark_from_first_constraint(VarId v);
-  void append_users_newest_first(CnstId c, std::vector<VarId>& out, bool positive_only);
+  void join_users(CnstId c, VarId v, uint32_t index_in_uses, double coefficient);
+  void squeeze_age_holes(Constraint& cnst);
   void order_modified_as_simgrid();
   bool lazy() const { return marking_ == Marking::SimGridLazy; }
   bool in_component(CnstId c) const { return constraints_[c].component_mark == last_component_mark_; }
@@ -241,13 +252,10 @@ private:
   std::vector<VarId> visited_variables_; // lazy marking, cleared by solve()
   struct WalkFrame {                     // lazy marking: one constraint of the depth-first walk
     CnstId constraint;
-    size_t first_user, user, end_user; // its users, newest first, in walk_users_
-    size_t use;                        // the next use of the current user to look at
+    size_t unwalked; // its users by age not walked yet: the first `unwalked` (the walk goes newest first)
+    size_t use;      // the next use of the current user (the last unwalked) to look at
   };
   std::vector<WalkFrame> walk_stack_;
-  std::vector<VarId> walk_users_;
-  std::vector<std::pair<uint64_t, VarId>> walk_order_scratch_;
-  uint64_t next_enabled_at_ = 0;
   std::vector<CnstId> marked_order_; // lazy marking: the constraints the solve recomputes, in marking order
   std::vector<VarId> simgrid_order_;
 };

@@ -795,6 +795,36 @@ TEST(MaxMinSolver, LazyMarkingListsChangesInSimGridsOrder)
   EXPECT_EQ(solver.modified_in_simgrid_order(), ids({q, r, p}));
 }
 
+TEST(MaxMinSolver, LazyMarkingListsUsersNewestFirstAfterManyLeave)
+{
+  // 40 flows join one link in order; 28 leave (the users' list is reordered by swaps, and the holes in the list by
+  // age are squeezed out once they outnumber the users), one leaves and joins again. SimGrid's order is still the
+  // order of joining, latest first: v35 (joined again), then v39 ... v30, v17, v3.
+  MaxMinSolver solver;
+  solver.set_marking(Marking::SimGridLazy);
+  const CnstId link = solver.add_constraint(100, Sharing::Shared);
+  std::vector<VarId> v;
+  for (int i = 0; i < 40; ++i) {
+    v.push_back(solver.add_variable(1, kUnbounded));
+    solver.expand(link, v.back(), 1);
+  }
+  solver.solve();
+  for (int i = 0; i < 30; ++i)
+    if (i != 3 && i != 17)
+      solver.remove_variable(v[i]);
+  solver.set_penalty(v[35], 0);
+  solver.set_penalty(v[35], 1);
+  solver.solve();
+  solver.set_penalty(v[17], 2);
+  solver.solve();
+  std::vector<VarId> expected = {v[35], v[39], v[38], v[37], v[36]};
+  for (int i = 34; i >= 30; --i)
+    expected.push_back(v[i]);
+  expected.push_back(v[17]);
+  expected.push_back(v[3]);
+  EXPECT_EQ(solver.modified_in_simgrid_order(), expected);
+}
+
 TEST(MaxMinSolver, MarkingIsChosenBeforeChanges)
 {
   MaxMinSolver solver;
