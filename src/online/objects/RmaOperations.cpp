@@ -332,9 +332,15 @@ void flush(Runtime& runtime, const WindowAccess& window, int target)
 {
   const int self = window.local_rank;
   finish(runtime, window, self, target);
-  for (int member = 0; member < window.channel->size(); ++member)
-    if (member != self && (target < 0 || member == target))
-      finish(runtime, window, member, self);
+  // One target touches its own list only: lock_all and unlock_all flush member by member, which must stay O(n).
+  if (target >= 0) {
+    if (target != self)
+      finish(runtime, window, target, self);
+  } else {
+    for (int member = 0; member < window.channel->size(); ++member)
+      if (member != self)
+        finish(runtime, window, member, self);
+  }
   forget_started(window, target);
 }
 
