@@ -245,6 +245,9 @@ def print_table(results: List[Result], out=sys.stdout) -> None:
             out.write(f"{result.benchmark:>5} {result.error}\n")
             continue
         mine, theirs = result._last("mpisim"), result._last("smpirun")
+        if mine is None or theirs is None:  # --repeat 0: built, not run
+            out.write(f"{result.benchmark.upper():>5} built, not run\n")
+            continue
         npb_time = mine.npb_time if mine.npb_time == theirs.npb_time else f"{mine.npb_time}/{theirs.npb_time}"
         out.write(f"{result.benchmark.upper():>5} {'both' if result.verified() else 'NO':>8} {npb_time or '-':>9} "
                   f"{_fmt(mine.end_date, '>15.9f')} {theirs.end_date_text or '-':>15} "
