@@ -27,7 +27,8 @@ options::OptionTable<SimulationOptions> make_table()
                     .spellings = {"-platform"},
                     .type = ValueType::Text,
                     .metavar = "P",
-                    .help = "SimGrid platform XML file, or a generator spec such as torus:8x8x8,bw=10Gbps",
+                    .help = "SimGrid platform XML file, or a generator spec such as torus:8x8x8,bw=10Gbps or "
+                            "cluster:16,io_servers=4,disk=nvme (docs/platforms.md)",
                     .keyword = "platform",
                     .required = true},
                    [](Target& o, const OptionValue& v) { o.platform = text(v); }});

@@ -11,6 +11,9 @@ namespace mpisim::platform {
 
 std::string ClusterSpec::host_name(size_t position) const
 {
+  const size_t first_named = radicals.size() - last_host_names.size();
+  if (position >= first_named)
+    return last_host_names[position - first_named];
   return prefix + std::to_string(radicals[position]) + suffix;
 }
 

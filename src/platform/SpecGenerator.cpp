@@ -5,6 +5,9 @@
 // same platform. The shape is the topology's own parameter string, so it may contain commas
 // ("fattree:2;4,4;1,2;1,2"); options start at the first comma followed by "key=" (a shape never
 // contains '='). See docs/platforms.md for the keys and defaults.
+//
+// Storage options (io_servers, disk, ...) fill the StorageSpec the XML loader fills from <disk> and the io/ props:
+// a disk preset is the storage side of a bundled platform file, so that a spec can stand for it.
 #include "common/Errors.hpp"
 #include "common/Units.hpp"
 #include "platform/ClusterSpec.hpp"
@@ -17,10 +20,64 @@
 #include <cctype>
 #include <charconv>
 #include <map>
+#include <optional>
 #include <set>
 
 namespace mpisim::platform {
 namespace {
+
+// What "disk=" gives each disk-holding host, and the file system around it.
+struct StoragePreset {
+  DiskSpec disk;
+  int disks_per_host = 1;
+  CacheSpec cache;
+  double stripe_size = 0;
+  double open_cost = 0;
+  double close_cost = 0;
+  double request_overhead = 0;
+};
+
+constexpr double kKiB = 1024;
+constexpr double kMiB = 1024 * kKiB;
+constexpr double kGiB = 1024 * kMiB;
+constexpr int kMaxDisksPerHost = 1024; // a typo's guard: every disk is an object
+
+// nvme and hdd: the storage of platforms/io-nvme.xml and platforms/pio-cluster-10.xml (their comments give the
+// sources). ssd: our choice, a SATA SSD of current datasheets (560/530 MB/s, 50 us per access) behind the nvme
+// servers' file system and a smaller cache.
+std::optional<StoragePreset> storage_preset(const std::string& name)
+{
+  StoragePreset preset;
+  if (name == "nvme") {
+    preset.disk = {.name = "nvme", .kind = DiskKind::Ssd, .read_bandwidth = 7e9, .write_bandwidth = 5e9,
+                   .latency = 20e-6};
+    preset.disks_per_host = 2;
+    preset.cache = {.size = 64 * kGiB, .memory_bandwidth = 20e9, .write_behind = true, .read_ahead = 4 * kMiB};
+    preset.stripe_size = 1 * kMiB;
+    preset.open_cost = 50e-6;
+    preset.close_cost = 20e-6;
+    preset.request_overhead = 5e-6;
+  } else if (name == "ssd") {
+    preset.disk = {.name = "ssd", .kind = DiskKind::Ssd, .read_bandwidth = 560e6, .write_bandwidth = 530e6,
+                   .latency = 50e-6};
+    preset.cache = {.size = 16 * kGiB, .memory_bandwidth = 10e9, .write_behind = true, .read_ahead = 1 * kMiB};
+    preset.stripe_size = 1 * kMiB;
+    preset.open_cost = 50e-6;
+    preset.close_cost = 20e-6;
+    preset.request_overhead = 5e-6;
+  } else if (name == "hdd") {
+    preset.disk = {.name = "hdd", .kind = DiskKind::Hdd, .read_bandwidth = 96 * kMiB, .write_bandwidth = 96 * kMiB,
+                   .average_seek = 9e-3, .track_to_track_seek = 1.1e-3, .rpm = 7200, .seek_window = 1 * kMiB};
+    preset.cache = {.size = 1 * kGiB, .memory_bandwidth = 5e9, .write_behind = true, .read_ahead = 1 * kMiB};
+    preset.stripe_size = 64 * kKiB;
+    preset.open_cost = 200e-6;
+    preset.close_cost = 100e-6;
+    preset.request_overhead = 20e-6;
+  } else {
+    return std::nullopt;
+  }
+  return preset;
+}
 
 // Position of the comma that starts the options, or npos.
 size_t options_start(std::string_view text)
@@ -86,8 +143,20 @@ public:
     } catch (const InputError& error) {
       fail(error.message());
     }
+    const size_t servers = file_server_count(kind, hosts);
+    if (kind == "cluster") { // the servers are extra hosts: the compute ones keep their names and numbers
+      hosts += servers;
+      try {
+        check_host_count(hosts, "the shape and io_servers");
+      } catch (const InputError& error) {
+        fail(error.message());
+      }
+      for (size_t i = 0; i < servers; i++)
+        cluster.last_host_names.push_back("io-" + std::to_string(i));
+    }
     for (size_t i = 0; i < hosts; i++)
       cluster.radicals.push_back(static_cast<int>(i));
+    const std::optional<StoragePreset> storage = read_storage(servers);
 
     cluster.speeds = {quantity("speed", "1Gf", units::parse_speed)};
     cluster.cores = static_cast<int>(positive_count(option("cores", "1")));
@@ -108,12 +177,15 @@ public:
       if (!used_.count(key))
         fail("unknown option '" + key +
              "' (known: id, prefix, suffix, speed, cores, bw, lat, sharing, limiter, "
-             "loopback_bw, loopback_lat, bb_bw, bb_lat, bb_sharing, router_id)");
+             "loopback_bw, loopback_lat, bb_bw, bb_lat, bb_sharing, router_id, "
+             "io_servers, disk, disks, stripe, stripe_count, io_cache)");
     }
 
     PlatformBuilder builder;
     try {
       build_cluster(cluster, builder, nullptr);
+      if (storage)
+        add_storage(*storage, cluster, servers, builder);
       return builder.finish();
     } catch (const InputError& error) {
       fail(error.message());
@@ -162,6 +234,83 @@ private:
     return result;
   }
 
+  // "io_servers=N": N extra hosts for cluster:, the last N hosts otherwise (at least one host left to compute).
+  size_t file_server_count(const std::string& kind, size_t hosts)
+  {
+    const std::string text = option("io_servers", "");
+    if (text.empty())
+      return 0;
+    const size_t servers = positive_count(text);
+    if (kind != "cluster" && servers >= hosts)
+      fail("option io_servers: " + text + " servers leave none of the " + std::to_string(hosts) +
+           " hosts to compute");
+    return servers;
+  }
+
+  // The storage options, checked before anything is built; nullopt when the spec gives none.
+  std::optional<StoragePreset> read_storage(size_t servers)
+  {
+    const std::string disk = option("disk", servers > 0 ? "nvme" : "");
+    if (disk.empty()) {
+      for (const char* key : {"disks", "stripe", "stripe_count", "io_cache"}) {
+        if (options_.count(key))
+          fail("option '" + std::string(key) + "' needs disk= or io_servers=");
+      }
+      return std::nullopt;
+    }
+    std::optional<StoragePreset> preset = storage_preset(disk);
+    if (!preset)
+      fail("bad disk '" + disk + "' (expected nvme, ssd or hdd)");
+    if (options_.count("disks")) {
+      preset->disks_per_host = static_cast<int>(positive_count(option("disks", "")));
+      if (preset->disks_per_host > kMaxDisksPerHost)
+        fail("option disks: more than " + std::to_string(kMaxDisksPerHost) + " disks per host");
+    }
+    if (options_.count("stripe")) {
+      preset->stripe_size = quantity("stripe", "", units::parse_size);
+      if (!(preset->stripe_size > 0))
+        fail("option stripe: must be positive");
+    }
+    if (options_.count("io_cache")) {
+      preset->cache.size = quantity("io_cache", "", units::parse_size);
+      if (!(preset->cache.size >= 0))
+        fail("option io_cache: must be zero or positive");
+    }
+    if (options_.count("stripe_count")) {
+      const size_t stripe_count = positive_count(option("stripe_count", ""));
+      if (stripe_count > servers)
+        fail("option stripe_count: " + std::to_string(stripe_count) + " exceeds the " + std::to_string(servers) +
+             " file servers of io_servers");
+      stripe_count_ = static_cast<int>(stripe_count);
+    }
+    return preset;
+  }
+
+  // Disks on the servers (on every host when there are none: files then live on the accessing host's disks).
+  void add_storage(const StoragePreset& preset, const ClusterSpec& cluster, size_t servers, PlatformBuilder& builder)
+  {
+    StorageSpec& storage = builder.storage();
+    const size_t hosts = cluster.radicals.size();
+    const size_t first_disk_host = servers > 0 ? hosts - servers : 0;
+    for (size_t position = first_disk_host; position < hosts; position++) {
+      const HostId host = builder.point(*builder.find_point(cluster.host_name(position))).host;
+      std::vector<DiskSpec>& disks = storage.disks[host];
+      for (int i = 0; i < preset.disks_per_host; i++) {
+        disks.push_back(preset.disk);
+        disks.back().name = preset.disk.name + std::to_string(i);
+      }
+      if (servers > 0) {
+        storage.caches[host] = preset.cache;
+        storage.servers.push_back({host, preset.cache});
+      }
+    }
+    storage.stripe_size = preset.stripe_size;
+    storage.stripe_count = stripe_count_;
+    storage.open_cost = preset.open_cost;
+    storage.close_cost = preset.close_cost;
+    storage.request_overhead = preset.request_overhead;
+  }
+
   size_t positive_count(std::string_view text) const
   {
     size_t value = 0;
@@ -195,6 +344,7 @@ private:
   std::string_view spec_;
   std::map<std::string, std::string> options_;
   std::set<std::string> used_;
+  int stripe_count_ = 0; // 0: all servers
 };
 
 } // namespace

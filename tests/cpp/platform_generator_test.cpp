@@ -108,6 +108,78 @@ std::string spec_error(const std::string& spec)
   return "no error";
 }
 
+void expect_same_storage(const StorageSpec& generated, const StorageSpec& loaded)
+{
+  ASSERT_EQ(generated.disks.size(), loaded.disks.size());
+  for (const auto& [host, disks] : loaded.disks) {
+    ASSERT_EQ(generated.disks.count(host), 1U) << "host " << host;
+    const std::vector<DiskSpec>& made = generated.disks.at(host);
+    ASSERT_EQ(made.size(), disks.size());
+    for (size_t i = 0; i < disks.size(); i++) {
+      EXPECT_EQ(made[i].kind, disks[i].kind);
+      EXPECT_DOUBLE_EQ(made[i].read_bandwidth, disks[i].read_bandwidth);
+      EXPECT_DOUBLE_EQ(made[i].write_bandwidth, disks[i].write_bandwidth);
+      EXPECT_DOUBLE_EQ(made[i].latency, disks[i].latency);
+      EXPECT_DOUBLE_EQ(made[i].average_seek, disks[i].average_seek);
+      EXPECT_DOUBLE_EQ(made[i].track_to_track_seek, disks[i].track_to_track_seek);
+      EXPECT_DOUBLE_EQ(made[i].rpm, disks[i].rpm);
+      EXPECT_DOUBLE_EQ(made[i].seek_window, disks[i].seek_window);
+    }
+  }
+  ASSERT_EQ(generated.servers.size(), loaded.servers.size());
+  for (size_t i = 0; i < loaded.servers.size(); i++) {
+    EXPECT_EQ(generated.servers[i].host, loaded.servers[i].host);
+    EXPECT_DOUBLE_EQ(generated.servers[i].cache.size, loaded.servers[i].cache.size);
+    EXPECT_DOUBLE_EQ(generated.servers[i].cache.memory_bandwidth, loaded.servers[i].cache.memory_bandwidth);
+    EXPECT_EQ(generated.servers[i].cache.write_behind, loaded.servers[i].cache.write_behind);
+    EXPECT_DOUBLE_EQ(generated.servers[i].cache.read_ahead, loaded.servers[i].cache.read_ahead);
+  }
+  EXPECT_DOUBLE_EQ(generated.stripe_size, loaded.stripe_size);
+  EXPECT_EQ(generated.stripe_count, loaded.stripe_count);
+  EXPECT_DOUBLE_EQ(generated.open_cost, loaded.open_cost);
+  EXPECT_DOUBLE_EQ(generated.close_cost, loaded.close_cost);
+  EXPECT_DOUBLE_EQ(generated.request_overhead, loaded.request_overhead);
+  EXPECT_DOUBLE_EQ(generated.request_size, loaded.request_size);
+}
+
+// The nvme preset is io-nvme.xml's storage: same disks and caches on the same hosts (io-0..io-3 after node-0..15).
+TEST(platform_generator, NvmePresetIsTheBundledFilesStorage)
+{
+  auto generated = generate_platform("cluster:16,speed=50Gf,cores=64,bw=100Gbps,lat=1us,io_servers=4,disk=nvme");
+  auto loaded = load_platform(MPISIM_SOURCE_DIR "/platforms/io-nvme.xml");
+  ASSERT_EQ(generated->hosts().size(), 20U);
+  EXPECT_EQ(generated->hosts()[15].name, "node-15");
+  EXPECT_EQ(generated->hosts()[16].name, "io-0");
+  EXPECT_EQ(generated->hosts()[19].name, "io-3");
+  expect_same_storage(generated->storage(), loaded->storage());
+}
+
+// The hdd preset is pio-cluster-10.xml's disk and cache; without io_servers every host has the disks, none serves.
+TEST(platform_generator, HddPresetWithoutServersPutsDisksOnEveryHost)
+{
+  auto generated = generate_platform("torus:2x5,disk=hdd,disks=2");
+  auto paper = load_platform(MPISIM_SOURCE_DIR "/platforms/pio-cluster-10.xml");
+  const StorageSpec& storage = generated->storage();
+  EXPECT_TRUE(storage.servers.empty());
+  ASSERT_EQ(storage.disks.size(), 10U);
+  for (const auto& [host, disks] : storage.disks) {
+    ASSERT_EQ(disks.size(), 2U);
+    EXPECT_EQ(disks[1].name, "hdd1");
+    EXPECT_DOUBLE_EQ(disks[1].average_seek, paper->storage().disks.at(host).front().average_seek);
+    EXPECT_DOUBLE_EQ(disks[1].rpm, 7200);
+    EXPECT_DOUBLE_EQ(disks[1].read_bandwidth, 96.0 * 1024 * 1024);
+  }
+  const CacheSpec& paper_cache = paper->storage().servers.front().cache;
+  auto served = generate_platform("torus:2x5,io_servers=3,disk=hdd,stripe=1MiB,stripe_count=2,io_cache=2GiB");
+  ASSERT_EQ(served->storage().servers.size(), 3U);
+  EXPECT_EQ(served->hosts()[served->storage().servers.front().host].name, "node-7"); // the last 3 of 10
+  EXPECT_DOUBLE_EQ(served->storage().servers.front().cache.size, 2.0 * 1024 * 1024 * 1024);
+  EXPECT_DOUBLE_EQ(served->storage().servers.front().cache.read_ahead, paper_cache.read_ahead);
+  EXPECT_DOUBLE_EQ(served->storage().stripe_size, 1024 * 1024);
+  EXPECT_EQ(served->storage().stripe_count, 2);
+  EXPECT_DOUBLE_EQ(served->storage().open_cost, paper->storage().open_cost);
+}
+
 TEST(platform_generator, BadSpecsNameTheBadPart)
 {
   EXPECT_EQ(spec_error("cluster"), "platform spec 'cluster': missing ':' after the kind (e.g. \"cluster:16\")");
@@ -116,7 +188,8 @@ TEST(platform_generator, BadSpecsNameTheBadPart)
   EXPECT_EQ(spec_error("cluster:0"), "platform spec 'cluster:0': '0' is not a positive integer");
   EXPECT_EQ(spec_error("cluster:4,colour=red"),
             "platform spec 'cluster:4,colour=red': unknown option 'colour' (known: id, prefix, suffix, speed, cores, "
-            "bw, lat, sharing, limiter, loopback_bw, loopback_lat, bb_bw, bb_lat, bb_sharing, router_id)");
+            "bw, lat, sharing, limiter, loopback_bw, loopback_lat, bb_bw, bb_lat, bb_sharing, router_id, "
+            "io_servers, disk, disks, stripe, stripe_count, io_cache)");
   EXPECT_EQ(spec_error("cluster:4,bw=1KBps"),
             "platform spec 'cluster:4,bw=1KBps': option bw: unknown unit 'KBps' in bandwidth '1KBps' (the decimal "
             "kilo prefix is a lower-case k: write 'kBps')");
