@@ -22,7 +22,7 @@ struct ClusterSpec {
   std::string id;
   std::string prefix;
   std::string suffix;
-  std::vector<int> radicals;  // host i is prefix + radicals[i] + suffix
+  std::vector<int> radicals; // host i is prefix + radicals[i] + suffix
   // Generated specs only: names replacing that one for the last positions (the file servers of "io_servers=").
   std::vector<std::string> last_host_names;
   std::vector<double> speeds; // one per power state; hosts run at the first

@@ -49,8 +49,8 @@ std::optional<StoragePreset> storage_preset(const std::string& name)
 {
   StoragePreset preset;
   if (name == "nvme") {
-    preset.disk = {.name = "nvme", .kind = DiskKind::Ssd, .read_bandwidth = 7e9, .write_bandwidth = 5e9,
-                   .latency = 20e-6};
+    preset.disk = {
+        .name = "nvme", .kind = DiskKind::Ssd, .read_bandwidth = 7e9, .write_bandwidth = 5e9, .latency = 20e-6};
     preset.disks_per_host = 2;
     preset.cache = {.size = 64 * kGiB, .memory_bandwidth = 20e9, .write_behind = true, .read_ahead = 4 * kMiB};
     preset.stripe_size = 1 * kMiB;
@@ -58,16 +58,22 @@ std::optional<StoragePreset> storage_preset(const std::string& name)
     preset.close_cost = 20e-6;
     preset.request_overhead = 5e-6;
   } else if (name == "ssd") {
-    preset.disk = {.name = "ssd", .kind = DiskKind::Ssd, .read_bandwidth = 560e6, .write_bandwidth = 530e6,
-                   .latency = 50e-6};
+    preset.disk = {
+        .name = "ssd", .kind = DiskKind::Ssd, .read_bandwidth = 560e6, .write_bandwidth = 530e6, .latency = 50e-6};
     preset.cache = {.size = 16 * kGiB, .memory_bandwidth = 10e9, .write_behind = true, .read_ahead = 1 * kMiB};
     preset.stripe_size = 1 * kMiB;
     preset.open_cost = 50e-6;
     preset.close_cost = 20e-6;
     preset.request_overhead = 5e-6;
   } else if (name == "hdd") {
-    preset.disk = {.name = "hdd", .kind = DiskKind::Hdd, .read_bandwidth = 96 * kMiB, .write_bandwidth = 96 * kMiB,
-                   .average_seek = 9e-3, .track_to_track_seek = 1.1e-3, .rpm = 7200, .seek_window = 1 * kMiB};
+    preset.disk = {.name = "hdd",
+                   .kind = DiskKind::Hdd,
+                   .read_bandwidth = 96 * kMiB,
+                   .write_bandwidth = 96 * kMiB,
+                   .average_seek = 9e-3,
+                   .track_to_track_seek = 1.1e-3,
+                   .rpm = 7200,
+                   .seek_window = 1 * kMiB};
     preset.cache = {.size = 1 * kGiB, .memory_bandwidth = 5e9, .write_behind = true, .read_ahead = 1 * kMiB};
     preset.stripe_size = 64 * kKiB;
     preset.open_cost = 200e-6;
@@ -241,9 +247,13 @@ private:
     if (text.empty())
       return 0;
     const size_t servers = positive_count(text);
+    try {
+      check_host_count(servers, "io_servers"); // before adding it to the shape's count, which it could wrap
+    } catch (const InputError& error) {
+      fail(error.message());
+    }
     if (kind != "cluster" && servers >= hosts)
-      fail("option io_servers: " + text + " servers leave none of the " + std::to_string(hosts) +
-           " hosts to compute");
+      fail("option io_servers: " + text + " servers leave none of the " + std::to_string(hosts) + " hosts to compute");
     return servers;
   }
 

@@ -86,6 +86,7 @@ def test_preset_overrides_change_the_time(tmp_path):
     ("io_servers=2,stripe_count=3", "stripe_count: 3 exceeds the 2 file servers"),
     ("stripe=1MiB", "option 'stripe' needs disk= or io_servers="),
     ("io_servers=2,stripe=0B", "option stripe: must be positive"),
+    ("io_servers=18446744073709551615", "io_servers has more than 10^19 hosts"),  # would wrap the host count
 ])
 def test_bad_storage_options_are_one_line_errors(tmp_path, options, words):
     trace = tmp_path / "trace.txt"
