@@ -76,7 +76,8 @@ public:
   // The <config> properties (first definition of a key wins, as in SimGrid).
   const std::map<std::string, std::string>& config() const { return config_; }
 
-  // Disks, file servers and file system defaults (platform/Storage.hpp): empty for generated platforms.
+  // Disks, file servers and file system defaults (platform/Storage.hpp): for generated platforms, empty unless the
+  // spec gives storage options (io_servers=, disk=).
   const StorageSpec& storage() const { return storage_; }
 
   // Non-fatal remarks made while loading ("file:line: message"): deprecated spellings,
