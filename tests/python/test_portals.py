@@ -13,7 +13,7 @@ from conftest import repo_path
 from test_online import mpisim
 
 SOURCES = repo_path("tests", "portals")
-PROGRAMS = ["transfer_timing", "semantics", "mpi_pingpong", "mpi_phases", "mpi_portals_contention"]
+PROGRAMS = ["transfer_timing", "semantics", "mpi_pingpong", "mpi_phases", "mpi_portals_contention", "mpi_ni"]
 
 # Round numbers, so that every date below is computed by hand: PCIe 100 ns + bytes / 10 GB/s (the shared link, at
 # 20 GB/s, is not the bottleneck of a lone transfer), commands of 100 B (10 ns), NIC stages 200 ns (TX) and 300 ns
@@ -491,3 +491,20 @@ def test_replay_nic_tracks(tmp_path):
     steps = {str(r.operation): (r.rank, r.peer, r.start * 1e6, r.end * 1e6) for r in nics.itertuples()}
     assert steps["PCI_COMMAND"] == pytest.approx((0, 0, 10.0, 10.110), abs=1e-3)
     assert steps["PTL_PUT"] == pytest.approx((0, 1, 10.310, 12.418), abs=1e-3)
+
+
+# MPI's entries as Portals objects (docs/bxi.md, "MPI over Portals"): at MPI_Init under --model bxi, MPI's transport
+# opens each rank's matching, logical NI and its portal table entry (the table's last, 63, PTL_PT_FLOWCTRL).
+@pytest.mark.parametrize("model", ["bxi", "smpi"])
+def test_program_sees_mpis_ni(built, model):
+    done = mpisim("run", "-np", "2", "--platform", PLATFORM, "--model", model, "--no-compute-time", "--quiet",
+                  built["mpi_ni"])
+    assert done.returncode == 0, done.stdout + done.stderr
+    lines = sorted(done.stdout.splitlines())
+    if model == "bxi":
+        # The program's PtlNIInit is its first (PTL_OK) and gets MPI's handle; its second, PTL_IGNORED, the same NI
+        # and limits; MPI's index is in use; PTL_PT_ANY gives the program index 0.
+        head = "mpi ni: PTL_OK same handle, PTL_IGNORED, same limits, pt PTL_PT_IN_USE, own pt 0"
+    else:  # MPI not over Portals: no MPI NI, the program's own
+        head = "mpi ni: PTL_NO_INIT other handle, PTL_IGNORED, same limits, pt -, own pt 0"
+    assert lines == [head, "rank 0: data right", "rank 1: data right"]
