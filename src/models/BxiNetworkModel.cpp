@@ -9,13 +9,16 @@
 //    the Get's arrival at the sender's NIC (its GET event: the receiver's answer to the match), the receive at the
 //    REPLY.
 // The NIC matches: a message reaches the MPI layer's matching queues (the priority list of posted receives, the
-// overflow list's unexpected headers) when the target's NIC processes its Put (Transfer::at_receiver). The sender's
-// CPU writes each command (and a PIO payload) to the NIC, held for those PCIe writes (BxiFabric::issue). One fabric
-// per run: the Portals runtime of online programs takes this model's (fabric_of), so both kinds of traffic contend.
+// overflow list's unexpected headers) when the target's NIC processes its Put (Transfer::at_receiver). The overflow
+// list is bounded (overflow_buffers(): `overflow-buffers` of `overflow-buffer-size`, mpi::OverflowList keeps the room).
+// The sender's CPU writes each command (and a PIO payload) to the NIC, held for those PCIe writes (BxiFabric::issue).
+// One fabric per run: the Portals runtime of online programs takes this model's (fabric_of), so both kinds of traffic
+// contend.
 #include "common/Errors.hpp"
 #include "models/BxiNic.hpp"
 #include "models/NetworkModel.hpp"
 
+#include <algorithm>
 #include <limits>
 #include <unordered_map>
 
@@ -56,18 +59,25 @@ public:
   double get_bytes = 0;
 };
 
+constexpr double kMostOverflowBuffers = 1e6; // per rank: beyond, a typo rather than a library's setting
+
 class BxiMpiNetworkModel final : public NetworkModel {
 public:
   BxiMpiNetworkModel(const NetworkModelContext& context)
       : engine_(context.engine), fabric_(std::make_unique<bxi::BxiFabric>(context.engine, context.platform,
                                                                           bxi::read_bxi_settings(context.parameters))),
         rendezvous_threshold_(context.parameters.number("rendezvous-threshold")),
-        overflow_{static_cast<int>(context.parameters.number("overflow-buffers")),
-                  context.parameters.number("overflow-buffer-size"), rendezvous_threshold_,
-                  context.parameters.number("overflow-copy-bandwidth")}
+        overflow_{
+            static_cast<int>(std::clamp(context.parameters.number("overflow-buffers"), 0.0, kMostOverflowBuffers)),
+            context.parameters.number("overflow-buffer-size"), rendezvous_threshold_,
+            context.parameters.number("overflow-copy-bandwidth")}
   {
-    if (overflow_.buffers < 1)
-      throw InputError("overflow-buffers must be at least 1 (got " + std::to_string(overflow_.buffers) + ")");
+    const double buffers = context.parameters.number("overflow-buffers");
+    if (buffers < 1 || buffers != static_cast<double>(overflow_.buffers))
+      throw InputError("overflow-buffers must be a whole number from 1 to 1000000 (got " + std::to_string(buffers) +
+                       ")");
+    if (not(overflow_.copy_bandwidth > 0))
+      throw InputError("overflow-copy-bandwidth must be above 0");
     if (overflow_.buffer_size < overflow_.min_free)
       throw InputError("overflow-buffer-size must be at least rendezvous-threshold (" +
                        std::to_string(static_cast<long long>(overflow_.min_free)) +

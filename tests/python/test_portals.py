@@ -575,8 +575,15 @@ def test_overflow_buffers_running_out_end_the_run(built):
     assert "t r0m" not in done.stdout
 
 
-def test_overflow_buffer_smaller_than_min_free_is_bad_input(built):
-    done = mpisim("run", "-np", "2", "--platform", PLATFORM, "--model", "bxi", "--param", "overflow-buffer-size=1000",
+@pytest.mark.parametrize("param, message", [
+    ("overflow-buffer-size=1000", "overflow-buffer-size must be at least rendezvous-threshold (2048 B)"),
+    ("overflow-buffers=0", "overflow-buffers must be a whole number from 1 to 1000000 (got 0"),
+    ("overflow-buffers=2.5", "overflow-buffers must be a whole number from 1 to 1000000 (got 2.5"),
+    ("overflow-copy-bandwidth=0", "overflow-copy-bandwidth must be above 0"),
+])
+def test_bad_overflow_parameters_are_bad_input(built, param, message):
+    done = mpisim("run", "-np", "2", "--platform", PLATFORM, "--model", "bxi", "--param", param,
                   built["mpi_overflow"], "8", "1", "1")
-    assert done.returncode == 2
-    assert "overflow-buffer-size must be at least rendezvous-threshold (2048 B)" in done.stderr
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert message in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
