@@ -587,3 +587,16 @@ def test_bad_overflow_parameters_are_bad_input(built, param, message):
     assert done.returncode == 2, done.stdout + done.stderr
     assert message in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_overflow_buffers_running_out_in_replay(tmp_path):
+    # The same limit in replay: four 1000 B messages before rank 1 receives (it computes first), one buffer of 4096 B.
+    trace = tmp_path / "trace.txt"
+    lines = ["0 init", "1 init", *["0 send 1 0 1000"] * 4, "1 compute 1000000", *["1 recv 0 0 1000"] * 4,
+             "0 finalize", "1 finalize"]
+    trace.write_text("\n".join(lines) + "\n")
+    base = ["replay", str(trace), "--platform", "cluster:2", "--model", "bxi", "--param", "overflow-buffer-size=4096"]
+    done = mpisim(*base, "--param", "overflow-buffers=1")
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "rank 1's overflow buffers are all full" in done.stderr and "tag 0, 1000 B" in done.stderr
+    assert mpisim(*base, "--param", "overflow-buffers=2").returncode == 0  # the fourth lands in the second buffer
