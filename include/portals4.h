@@ -395,6 +395,11 @@ int PtlEndBundle(ptl_handle_ni_t ni_handle);
 const char* mpisim_ptl_strerror(int code);
 const char* mpisim_ptl_event_name(ptl_event_kind_t type);
 const char* mpisim_ptl_fail_name(ptl_ni_fail_t fail);
+/* mpisim's own: MPI's NI and portal table entry under --model bxi, after MPI_Init (MPI's messages go over Portals,
+ * docs/bxi.md): the NI PtlNIInit(PTL_NI_MATCHING | PTL_NI_LOGICAL) returns, and MPI's portal index on it, which
+ * the program's own entries must not take. PTL_NO_INIT when MPI has opened none (another model, or before
+ * MPI_Init). */
+int mpisim_ptl_mpi_interface(ptl_handle_ni_t* ni_handle, ptl_pt_index_t* pt_index);
 
 #ifdef __cplusplus
 }

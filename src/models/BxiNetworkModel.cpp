@@ -9,12 +9,16 @@
 //    the Get's arrival at the sender's NIC (its GET event: the receiver's answer to the match), the receive at the
 //    REPLY.
 // The NIC matches: a message reaches the MPI layer's matching queues (the priority list of posted receives, the
-// overflow list's unexpected headers) when the target's NIC processes its Put (Transfer::at_receiver). The sender's
-// CPU writes each command (and a PIO payload) to the NIC, held for those PCIe writes (BxiFabric::issue). One fabric
-// per run: the Portals runtime of online programs takes this model's (fabric_of), so both kinds of traffic contend.
+// overflow list's unexpected headers) when the target's NIC processes its Put (Transfer::at_receiver). The overflow
+// list is bounded (overflow_buffers(): `overflow-buffers` of `overflow-buffer-size`, mpi::OverflowList keeps the room).
+// The sender's CPU writes each command (and a PIO payload) to the NIC, held for those PCIe writes (BxiFabric::issue).
+// One fabric per run: the Portals runtime of online programs takes this model's (fabric_of), so both kinds of traffic
+// contend.
+#include "common/Errors.hpp"
 #include "models/BxiNic.hpp"
 #include "models/NetworkModel.hpp"
 
+#include <algorithm>
 #include <limits>
 #include <unordered_map>
 
@@ -55,14 +59,33 @@ public:
   double get_bytes = 0;
 };
 
+constexpr double kMostOverflowBuffers = 1e6; // per rank: beyond, a typo rather than a library's setting
+
 class BxiMpiNetworkModel final : public NetworkModel {
 public:
   BxiMpiNetworkModel(const NetworkModelContext& context)
       : engine_(context.engine), fabric_(std::make_unique<bxi::BxiFabric>(context.engine, context.platform,
                                                                           bxi::read_bxi_settings(context.parameters))),
-        rendezvous_threshold_(context.parameters.number("rendezvous-threshold"))
+        rendezvous_threshold_(context.parameters.number("rendezvous-threshold")),
+        overflow_{
+            static_cast<int>(std::clamp(context.parameters.number("overflow-buffers"), 0.0, kMostOverflowBuffers)),
+            context.parameters.number("overflow-buffer-size"), rendezvous_threshold_,
+            context.parameters.number("overflow-copy-bandwidth")}
   {
+    const double buffers = context.parameters.number("overflow-buffers");
+    if (buffers < 1 || buffers != static_cast<double>(overflow_.buffers))
+      throw InputError("overflow-buffers must be a whole number from 1 to 1000000 (got " + std::to_string(buffers) +
+                       ")");
+    if (not(overflow_.copy_bandwidth > 0))
+      throw InputError("overflow-copy-bandwidth must be above 0");
+    if (overflow_.buffer_size < overflow_.min_free)
+      throw InputError("overflow-buffer-size must be at least rendezvous-threshold (" +
+                       std::to_string(static_cast<long long>(overflow_.min_free)) +
+                       " B): an overflow buffer keeps that much room for the largest eager message");
   }
+
+  // The overflow list of MPI's portal table entry: unexpected eager messages take room there (mpi::OverflowList).
+  std::optional<OverflowSettings> overflow_buffers() const override { return overflow_; }
 
   // The MPI layer posts every transfer at the send (synchronous ones too) and lets the model release the sender
   // (its SEND, or its GET for a rendezvous); a rendezvous's data moves once the receive is known (arrival_at_match).
@@ -188,6 +211,7 @@ private:
   kernel::Engine& engine_;
   std::unique_ptr<bxi::BxiFabric> fabric_;
   double rendezvous_threshold_;
+  OverflowSettings overflow_;
   uint64_t next_token_ = 1;
   std::unordered_map<uint64_t, Rendezvous> rendezvous_;
 };
@@ -200,6 +224,26 @@ std::vector<ParameterSpec> all_bxi_parameters()
                    "2048B",
                    "MPI over Portals: messages from this size go by rendezvous (a header Put, then a Get from the "
                    "receiver), smaller ones by one eager Put",
+                   {}});
+  // Open MPI's Portals 4 transport posts 32 blocks of 2 MiB for unexpected short messages by default; MPICH's Portals
+  // netmod fewer, smaller ones. The larger figure: a run should not end for want of room a real library would have.
+  specs.push_back({"overflow-buffers",
+                   ParameterKind::Number,
+                   "32",
+                   "MPI over Portals: overflow buffers per rank (locally managed MEs on the overflow list) holding "
+                   "unexpected eager messages; all full: the run ends (raise this or overflow-buffer-size)",
+                   {}});
+  specs.push_back({"overflow-buffer-size",
+                   ParameterKind::Size,
+                   "2MiB",
+                   "MPI over Portals: bytes of each overflow buffer; one is unlinked when less than "
+                   "rendezvous-threshold is left, and appended again once its last message is received",
+                   {}});
+  specs.push_back({"overflow-copy-bandwidth",
+                   ParameterKind::Bandwidth,
+                   "10GBps",
+                   "MPI over Portals: the receiver's copy of an unexpected eager message out of its overflow buffer "
+                   "(one core's memcpy, of the order of 10 GB/s; this project's choice)",
                    {}});
   return specs;
 }

@@ -154,6 +154,16 @@ public:
   virtual void nic(const NicRecord&) = 0;
 };
 
+// The overflow list of a NIC that matches (bxi, docs/bxi.md): `buffers` locally managed entries of `buffer_size`
+// bytes per receiver, each unlinked once less than `min_free` is left in it; a receive copies a message out of its
+// buffer at `copy_bandwidth` (bytes/s).
+struct OverflowSettings {
+  int buffers = 0;
+  double buffer_size = 0;
+  double min_free = 0;
+  double copy_bandwidth = 0;
+};
+
 class NetworkModel {
 public:
   virtual ~NetworkModel() = default;
@@ -194,6 +204,10 @@ public:
   // Starts moving a message, now: at the send for eager messages (and every message of a model timed from the send),
   // at the match otherwise.
   virtual Transfer transfer(const TransferRequest& request) = 0;
+
+  // The receiver's buffers for messages that find no posted receive, when the model's NIC holds them in a bounded
+  // space (bxi: the overflow list of MPI's portal table entry); none: the MPI layer's queues are unbounded.
+  virtual std::optional<OverflowSettings> overflow_buffers() const { return std::nullopt; }
 
   // A receive posted at `receive_posted_at` has matched a message whose transfer gave an arrival window: the
   // activity that completes when the receive may complete. Only models that give windows are asked.

@@ -95,6 +95,14 @@ NetworkModel* SwitchingNetworkModel::find(const std::string& name) const
   return nullptr;
 }
 
+std::optional<OverflowSettings> SwitchingNetworkModel::overflow_buffers() const
+{
+  for (const Named& named : models_)
+    if (auto settings = named.model->overflow_buffers())
+      return settings;
+  return std::nullopt;
+}
+
 size_t SwitchingNetworkModel::prepare(const std::string& name)
 {
   auto found = std::find_if(models_.begin(), models_.end(), [&](const Named& named) { return named.name == name; });

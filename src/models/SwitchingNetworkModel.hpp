@@ -72,6 +72,8 @@ public:
   {
     return posted_now(payload).receive_overhead(payload, protocol);
   }
+  // The first of its models that bounds them (bxi): only that model's messages take room (mpi::OverflowList).
+  std::optional<OverflowSettings> overflow_buffers() const override;
   Transfer transfer(const TransferRequest& request) override;
   std::shared_ptr<kernel::Activity> arrival_at_match(const ArrivalWindow& window, double receive_posted_at) override;
 

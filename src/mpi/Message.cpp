@@ -2,10 +2,12 @@
 
 #include "mpi/World.hpp"
 
+#include "common/Errors.hpp"
 #include "kernel/MemoryContexts.hpp"
 
 #include <algorithm>
 #include <cstring>
+#include <string>
 
 namespace mpisim::mpi {
 
@@ -56,6 +58,7 @@ void Message::enter_matching()
   Mailbox& mailbox = world_.mailbox(destination_world_);
   if (not transfer_.at_receiver || reached_receiver_) {
     mailbox.post_send(shared_from_this());
+    land_if_unexpected();
     return;
   }
   on_the_way_ = true;
@@ -69,6 +72,42 @@ void Message::reach_receiver()
     return; // before enter_matching: it posts the message itself
   on_the_way_ = false;
   world_.mailbox(destination_world_).reached(shared_from_this());
+  land_if_unexpected();
+}
+
+void Message::land_if_unexpected()
+{
+  if (not transfer_.at_receiver || receive_ || dropped_ || cancelled_ || overflow_buffer_ >= 0)
+    return;
+  OverflowList* overflow = world_.overflow_list(destination_world_);
+  if (overflow == nullptr)
+    return;
+  // An eager message's data is in the buffer; a rendezvous header's stays at the sender.
+  overflow_buffer_ = overflow->land(protocol_ == models::Protocol::Eager ? bytes() : 0);
+  if (overflow_buffer_ < 0)
+    throw SimulationError(
+        "rank " + std::to_string(destination_world_) +
+        "'s overflow buffers are all full of unexpected MPI messages no receive has taken (message from rank " +
+        std::to_string(source_world_) + ", tag " + std::to_string(tag()) + ", " +
+        std::to_string(static_cast<long long>(bytes())) +
+        " B): its portal table entry would be disabled (PTL_NI_PT_DISABLED), and mpisim does not model MPI's "
+        "recovery; raise --param overflow-buffers or --param overflow-buffer-size (docs/bxi.md)");
+}
+
+void Message::copy_out_of_overflow_buffer()
+{
+  in_flight_ = shared_from_this();
+  const double copy = world_.overflow_list(destination_world_)->copy_time(bytes());
+  copy_out_ = world_.engine().start_timer(copy, "the copy of a message out of an overflow buffer");
+  copy_out_->set_observer(this);
+}
+
+void Message::leave_overflow_buffer()
+{
+  if (overflow_buffer_ < 0)
+    return;
+  world_.overflow_list(destination_world_)->consume(overflow_buffer_);
+  overflow_buffer_ = -1;
 }
 
 void Message::watch_arrival()
@@ -94,6 +133,11 @@ void Message::match(RequestPtr receive)
     return;
   receive_ = std::move(receive);
   receive_->status = Status{source(), tag(), bytes(), false, id_};
+  if (overflow_buffer_ >= 0 && protocol_ == models::Protocol::Eager && arrived_) {
+    copy_out_of_overflow_buffer();
+    return;
+  }
+  leave_overflow_buffer(); // a rendezvous header: its data comes by the Get
   if (not started_)
     start_transfer();
   else if (transfer_.window && not arrived_)
@@ -105,6 +149,7 @@ void Message::match(RequestPtr receive)
 void Message::cancel()
 {
   cancelled_ = true;
+  leave_overflow_buffer();
   send_->status.cancelled = true;
   if (not send_->done())
     release_sender();
@@ -120,6 +165,14 @@ void Message::activity_done(kernel::Activity& activity)
       release_sender();
     if (not transfer_.arrival) // arrival dated at the match: until then the mailbox holds the message
       in_flight_.reset();
+    return;
+  }
+  if (&activity == copy_out_.get()) {
+    auto self = std::move(in_flight_);
+    copy_out_.reset();
+    leave_overflow_buffer(); // its room is free once the data is out
+    if (not dropped_)
+      deliver();
     return;
   }
   if (&activity == transfer_.at_receiver.get() && not arrival_reaches_receiver_) {

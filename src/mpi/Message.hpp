@@ -62,7 +62,11 @@ public:
   Request* receive() const { return receive_.get(); }
   // Never delivered: the sender failed before the data arrived, or the receiver failed. A transfer in flight runs to
   // its end (it keeps its share of the network), and nothing happens then.
-  void drop() { dropped_ = true; }
+  void drop()
+  {
+    dropped_ = true;
+    leave_overflow_buffer();
+  }
 
 private:
   void activity_done(kernel::Activity& activity) override;
@@ -71,6 +75,10 @@ private:
   void arrive();
   void release_sender();
   void reach_receiver();
+  // At the receiver's NIC with no receive to take it (bxi): into the overflow list, or the run ends for want of room.
+  void land_if_unexpected();
+  void leave_overflow_buffer();       // a receive took it (or it was cancelled, dropped): its room is free again
+  void copy_out_of_overflow_buffer(); // the matched receive copies an eager payload out, then it is delivered
   void deliver();
   // The rendezvous payload read from the sender's memory into `staged` when it lies where each rank has its own
   // values at the same addresses; else the sender's buffer itself.
@@ -97,7 +105,9 @@ private:
   bool dropped_ = false;
   bool arrival_reaches_receiver_ = false; // the model's at_receiver is the arrival itself (bxi eager: the PUT)
   bool reached_receiver_ = false;
-  bool on_the_way_ = false; // in the receiver's mailbox, waiting for at_receiver
+  bool on_the_way_ = false;  // in the receiver's mailbox, waiting for at_receiver
+  int overflow_buffer_ = -1; // the overflow buffer holding it, unexpected at a bxi receiver (OverflowList)
+  std::shared_ptr<kernel::Activity> copy_out_; // the receive's copy out of that buffer
 };
 
 using MessagePtr = std::shared_ptr<Message>;

@@ -32,6 +32,16 @@ World::World(kernel::Engine& engine, const platform::Platform& platform, models:
   engine_.set_stall_handler([this] { return release_fast_forwarded_polls(); });
 }
 
+OverflowList* World::overflow_list(int world_rank)
+{
+  if (not overflow_asked_) {
+    overflow_asked_ = true;
+    if (auto settings = network_->overflow_buffers())
+      overflow_lists_.assign(rank_hosts_.size(), OverflowList(*settings));
+  }
+  return overflow_lists_.empty() ? nullptr : &overflow_lists_[static_cast<size_t>(world_rank)];
+}
+
 bool World::release_fast_forwarded_polls()
 {
   if (polling_progress_ == progress_at_release_)

@@ -7,6 +7,7 @@
 #include "mpi/Failures.hpp"
 #include "mpi/Mailbox.hpp"
 #include "mpi/Observer.hpp"
+#include "mpi/OverflowList.hpp"
 #include "mpi/Polling.hpp"
 #include "mpi/Scheduling.hpp"
 #include "resources/ComputeResources.hpp"
@@ -78,6 +79,8 @@ public:
   platform::HostId host_of(int world_rank) const { return rank_hosts_[world_rank]; }
   const Communicator& comm_world() const { return *comm_world_; }
   Mailbox& mailbox(int world_rank) { return mailboxes_[world_rank]; }
+  // The receiver's overflow list when the network model bounds the room of unexpected messages (bxi), else null.
+  OverflowList* overflow_list(int world_rank);
   Rank& rank(int world_rank) { return *ranks_[world_rank]; }
 
   // Creates a communicator; contexts are allocated in creation order (deterministic).
@@ -170,6 +173,8 @@ private:
   std::map<int, std::unique_ptr<NodeLayout>> node_layouts_; // by communicator context
   const Communicator* comm_world_;
   std::vector<Mailbox> mailboxes_;
+  std::vector<OverflowList> overflow_lists_; // by world rank, made at the first unexpected message (bxi)
+  bool overflow_asked_ = false;
   std::vector<std::unique_ptr<Rank>> ranks_;
   std::vector<std::unique_ptr<std::function<void(Rank&)>>> mains_; // what launch() runs
   std::vector<Observer*> observers_;

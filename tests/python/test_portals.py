@@ -13,7 +13,7 @@ from conftest import repo_path
 from test_online import mpisim
 
 SOURCES = repo_path("tests", "portals")
-PROGRAMS = ["transfer_timing", "semantics", "mpi_pingpong", "mpi_phases", "mpi_portals_contention"]
+PROGRAMS = ["transfer_timing", "semantics", "mpi_pingpong", "mpi_phases", "mpi_portals_contention", "mpi_ni", "mpi_overflow"]
 
 # Round numbers, so that every date below is computed by hand: PCIe 100 ns + bytes / 10 GB/s (the shared link, at
 # 20 GB/s, is not the bottleneck of a lone transfer), commands of 100 B (10 ns), NIC stages 200 ns (TX) and 300 ns
@@ -491,3 +491,112 @@ def test_replay_nic_tracks(tmp_path):
     steps = {str(r.operation): (r.rank, r.peer, r.start * 1e6, r.end * 1e6) for r in nics.itertuples()}
     assert steps["PCI_COMMAND"] == pytest.approx((0, 0, 10.0, 10.110), abs=1e-3)
     assert steps["PTL_PUT"] == pytest.approx((0, 1, 10.310, 12.418), abs=1e-3)
+
+
+# MPI's entries as Portals objects (docs/bxi.md, "MPI over Portals"): at MPI_Init under --model bxi, MPI's transport
+# opens each rank's matching, logical NI and its portal table entry (the table's last, 63, PTL_PT_FLOWCTRL).
+@pytest.mark.parametrize("model", ["bxi", "smpi"])
+def test_program_sees_mpis_ni(built, model):
+    done = mpisim("run", "-np", "2", "--platform", PLATFORM, "--model", model, "--no-compute-time", "--quiet",
+                  built["mpi_ni"])
+    assert done.returncode == 0, done.stdout + done.stderr
+    lines = sorted(done.stdout.splitlines())
+    if model == "bxi":
+        # The program's PtlNIInit is its first (PTL_OK) and gets MPI's handle; its second, PTL_IGNORED, the same NI
+        # and limits; MPI's index is in use; PTL_PT_ANY gives the program index 0.
+        head = "mpi ni: PTL_OK same handle, PTL_IGNORED, same limits, pt PTL_PT_IN_USE, own pt 0"
+    else:  # MPI not over Portals: no MPI NI, the program's own
+        head = "mpi ni: PTL_NO_INIT other handle, PTL_IGNORED, same limits, pt -, own pt 0"
+    assert lines == [head, "rank 0: data right", "rank 1: data right"]
+
+
+# MPI's overflow list (docs/bxi.md, "MPI over Portals"): a message no posted receive takes lands in an overflow buffer
+# at its PUT; the receive copies it out at overflow-copy-bandwidth (here 1 GB/s: 1 ns per byte). One buffer of 4096 B
+# with min_free = rendezvous-threshold (2048 B): it holds 1000 B messages while 2048 B or more is left, so the third
+# unlinks it, and it is appended again once its last message has been received.
+OVERFLOW = ["--param", "overflow-copy-bandwidth=1GBps", "--param", "overflow-buffers=1", "--param",
+            "overflow-buffer-size=4096"]
+
+
+def run_overflow(built, *args, ranks=2, status=0):
+    done = mpisim("run", "-np", str(ranks), "--platform", f"cluster:{ranks},bw=1GBps,lat=1us", "--model", "bxi",
+                  "--no-compute-time", "--wtime-delay", "0", "--quiet", *PARAMS, *OVERFLOW, built["mpi_overflow"],
+                  *args)
+    assert done.returncode == status, done.stdout + done.stderr
+    dates = {m.group(1): float(m.group(2)) for m in re.finditer(r"^t (\w+) ([\d.]+)", done.stdout, re.M)}
+    return dates, done
+
+
+def test_unexpected_eager_message_is_copied_out_of_the_overflow_buffer(built):
+    # 8 B inline: at rank 1's NIC at 2.718 (test_mpi_eager_inline_pingpong), no receive posted: into the overflow
+    # buffer. The receive posted at 10 us finds it there and copies it out: 10 + 8 B / 1 GB/s = 10.008.
+    dates, done = run_overflow(built, "8", "1", "10")
+    assert dates["r0m0"] == pytest.approx(10.008, abs=2e-3)
+    assert "rank 1: data right" in done.stdout
+
+
+def test_receive_posted_before_takes_the_message_at_its_put(built):
+    # Posted at 0: its ME is on the priority list when the PUT comes, 2.718; no copy.
+    dates, _ = run_overflow(built, "8", "1", "0")
+    assert dates["r0m0"] == pytest.approx(COMMAND + TX + 2.108 + RX, abs=2e-3)
+
+
+@pytest.mark.parametrize("receive_at, dates", [(10, (10.008, 10.016)), (0, (2.718, 3.718))])
+def test_any_source_takes_messages_in_their_order_at_the_nic(built, receive_at, dates):
+    # Ranks 1 and 2 send 8 B to rank 0 at 0 and 1 us: at rank 0's NIC at 2.718 and 3.718. Receives from
+    # MPI_ANY_SOURCE posted at 10 us take them from the overflow list in that order (8 ns of copy each, one after the
+    # other); posted at 0, each takes one at its PUT.
+    got, done = run_overflow(built, "any", str(receive_at), ranks=3)
+    assert (got["any0"], got["any1"]) == pytest.approx(dates, abs=2e-3)
+    assert re.search(r"^t any0 \S+ from 1$", done.stdout, re.M) and re.search(r"^t any1 \S+ from 2$", done.stdout,
+                                                                              re.M)
+    assert "rank 0: data right" in done.stdout
+
+
+def test_overflow_buffer_unlinked_when_full_is_appended_again(built):
+    # Round 1: three 1000 B messages fill the buffer (1096 B left < 2048: unlinked); received from 100 us, a copy of
+    # 1 us each: 101, 102, 103; the last one frees it and MPI appends it again. Round 2 (rank 0 sends after rank 1's
+    # answer) lands there again, received from 200 us.
+    dates, done = run_overflow(built, "1000", "3", "100", "2")
+    for round_, start in ((0, 100), (1, 200)):
+        for i in range(3):
+            assert dates[f"r{round_}m{i}"] == pytest.approx(start + i + 1, abs=2e-3)
+    assert "rank 1: data right" in done.stdout
+
+
+def test_overflow_buffers_running_out_end_the_run(built):
+    # A fourth 1000 B message finds no overflow buffer linked: the portal table entry would be disabled. mpisim does
+    # not model MPI's recovery: the run ends with one report naming the cause and the parameters to raise.
+    _, done = run_overflow(built, "1000", "4", "1000", status=1)
+    assert "rank 1's overflow buffers are all full" in done.stderr
+    assert "(message from rank 0, tag 3, 1000 B)" in done.stderr
+    assert "PTL_NI_PT_DISABLED" in done.stderr
+    assert "raise --param overflow-buffers or --param overflow-buffer-size" in done.stderr
+    assert "t r0m" not in done.stdout
+
+
+@pytest.mark.parametrize("param, message", [
+    ("overflow-buffer-size=1000", "overflow-buffer-size must be at least rendezvous-threshold (2048 B)"),
+    ("overflow-buffers=0", "overflow-buffers must be a whole number from 1 to 1000000 (got 0"),
+    ("overflow-buffers=2.5", "overflow-buffers must be a whole number from 1 to 1000000 (got 2.5"),
+    ("overflow-copy-bandwidth=0", "overflow-copy-bandwidth must be above 0"),
+])
+def test_bad_overflow_parameters_are_bad_input(built, param, message):
+    done = mpisim("run", "-np", "2", "--platform", PLATFORM, "--model", "bxi", "--param", param,
+                  built["mpi_overflow"], "8", "1", "1")
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert message in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_overflow_buffers_running_out_in_replay(tmp_path):
+    # The same limit in replay: four 1000 B messages before rank 1 receives (it computes first), one buffer of 4096 B.
+    trace = tmp_path / "trace.txt"
+    lines = ["0 init", "1 init", *["0 send 1 0 1000"] * 4, "1 compute 1000000", *["1 recv 0 0 1000"] * 4,
+             "0 finalize", "1 finalize"]
+    trace.write_text("\n".join(lines) + "\n")
+    base = ["replay", str(trace), "--platform", "cluster:2", "--model", "bxi", "--param", "overflow-buffer-size=4096"]
+    done = mpisim(*base, "--param", "overflow-buffers=1")
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "rank 1's overflow buffers are all full" in done.stderr and "tag 0, 1000 B" in done.stderr
+    assert mpisim(*base, "--param", "overflow-buffers=2").returncode == 0  # the fourth lands in the second buffer

@@ -2,6 +2,9 @@
 #include "online/bindings/Api.hpp"
 #include "online/objects/CommLifecycle.hpp"
 #include "online/objects/ProcessObjects.hpp"
+#include "online/portals/Portals.hpp"
+
+#include "models/SwitchingNetworkModel.hpp"
 
 #include "platform/Platform.hpp"
 
@@ -20,6 +23,10 @@ int initialize()
   if (account.initialized)
     return raise_error(runtime, MPI_COMM_WORLD, MPI_ERR_OTHER, "MPI_Init", "MPI_Init called twice");
   account.initialized = true;
+  // Under a bxi model MPI's messages go over Portals: the rank's MPI NI and portal table entry exist from now on, and
+  // a program's own PtlNIInit of that kind gets the same NI (docs/bxi.md, "MPI over Portals").
+  if (mpisim::models::bxi::fabric_of(runtime.simulation().models().find("bxi")) != nullptr)
+    portals::portals_of(runtime).open_mpi_interface();
   return MPI_SUCCESS;
 }
 } // namespace

@@ -17,6 +17,7 @@ using models::bxi::TargetAnswer;
 namespace {
 
 constexpr ptl_pt_index_t kTableSize = 64; // portal table entries per NI (max_pt_index + 1)
+static_assert(kMpiPortalIndex < kTableSize);
 constexpr int kMaxListEntries = 1 << 20;
 
 class Wakeup : public kernel::Activity {
@@ -355,7 +356,7 @@ Portals& portals_of(Runtime& runtime)
 NetworkInterface* Portals::find_ni(ptl_handle_ni_t handle)
 {
   NetworkInterface* ni = lookup(nis_, handle, HandleKind::Ni);
-  return ni != nullptr && ni->init_count > 0 ? ni : nullptr;
+  return ni != nullptr && ni->is_open() ? ni : nullptr;
 }
 EventQueue* Portals::find_eq(ptl_handle_eq_t handle)
 {
@@ -378,7 +379,7 @@ ListEntry* Portals::find_entry(ptl_handle_any_t handle, bool matching)
 NetworkInterface* Portals::ni_of(int rank, bool matching)
 {
   for (auto& ni : nis_)
-    if (ni && ni->rank == rank && ni->matching == matching && ni->init_count > 0)
+    if (ni && ni->rank == rank && ni->matching == matching && ni->is_open())
       return ni.get();
   return nullptr;
 }
@@ -458,12 +459,28 @@ int Portals::ni_init(unsigned int options, ptl_pid_t pid, ptl_ni_limits_t* actua
     actual->max_war_ordered_size = 512;
     actual->max_volatile_size = static_cast<ptl_size_t>(fabric_->settings().early_send);
   }
+  if (NetworkInterface* open = open_ni(rank, matching, logical)) {
+    *handle = open->handle;
+    // Already initialized by this program: the specification's answer, the same handle. Opened by MPI only: the
+    // program's first initialization, the same handle too.
+    return open->init_count++ > 0 ? PTL_IGNORED : PTL_OK;
+  }
+  NetworkInterface* ni = make_ni(rank, matching, logical);
+  ni->init_count = 1;
+  *handle = ni->handle;
+  return PTL_OK;
+}
+
+NetworkInterface* Portals::open_ni(int rank, bool matching, bool logical)
+{
   for (auto& ni : nis_)
-    if (ni && ni->rank == rank && ni->matching == matching && ni->logical == logical && ni->init_count > 0) {
-      ++ni->init_count;
-      *handle = ni->handle;
-      return PTL_IGNORED; // already initialized: the specification's answer, the same handle
-    }
+    if (ni && ni->rank == rank && ni->matching == matching && ni->logical == logical && ni->is_open())
+      return ni.get();
+  return nullptr;
+}
+
+NetworkInterface* Portals::make_ni(int rank, bool matching, bool logical)
+{
   auto ni = std::make_unique<NetworkInterface>();
   ni->rank = rank;
   ni->matching = matching;
@@ -471,7 +488,6 @@ int Portals::ni_init(unsigned int options, ptl_pid_t pid, ptl_ni_limits_t* actua
   ni->physical.phys.nid = nids_[static_cast<size_t>(rank)];
   ni->physical.phys.pid = pids_[static_cast<size_t>(rank)];
   ni->table.resize(kTableSize);
-  ni->init_count = 1;
   for (size_t r = 0; r < nids_.size(); ++r) { // the default map: world rank order
     ptl_process_t p{};
     p.phys.nid = nids_[r];
@@ -480,7 +496,38 @@ int Portals::ni_init(unsigned int options, ptl_pid_t pid, ptl_ni_limits_t* actua
   }
   NetworkInterface* raw = ni.get();
   raw->handle = insert(nis_, std::move(ni), HandleKind::Ni);
-  *handle = raw->handle;
+  return raw;
+}
+
+void Portals::open_mpi_interface()
+{
+  if (own_fabric_ != nullptr)
+    return; // no bxi model in the run: MPI does not go over Portals
+  const int rank = me();
+  NetworkInterface* ni = open_ni(rank, true, true);
+  if (ni == nullptr)
+    ni = make_ni(rank, true, true);
+  if (ni->held_by_mpi)
+    return;
+  ni->held_by_mpi = true;
+  // A PTL_PT_FLOWCTRL entry needs an event queue (PTL_EVENT_PT_DISABLED goes there).
+  auto eq = std::make_unique<EventQueue>();
+  eq->rank = rank;
+  eq->capacity = kMaxListEntries;
+  const ptl_handle_eq_t mpi_eq = insert(eqs_, std::move(eq), HandleKind::Eq);
+  ptl_pt_index_t index = 0;
+  pt_alloc(ni->handle, PTL_PT_FLOWCTRL, mpi_eq, kMpiPortalIndex, &index);
+}
+
+int Portals::mpi_interface(ptl_handle_ni_t* ni, ptl_pt_index_t* pt)
+{
+  if (ni == nullptr || pt == nullptr)
+    return PTL_ARG_INVALID;
+  NetworkInterface* open = open_ni(me(), true, true);
+  if (open == nullptr || not open->held_by_mpi)
+    return PTL_NO_INIT;
+  *ni = open->handle;
+  *pt = kMpiPortalIndex;
   return PTL_OK;
 }
 
@@ -489,7 +536,8 @@ int Portals::ni_fini(ptl_handle_ni_t handle)
   NetworkInterface* ni = find_ni(handle);
   if (ni == nullptr || ni->rank != me())
     return PTL_ARG_INVALID;
-  --ni->init_count;
+  if (ni->init_count > 0)
+    --ni->init_count; // MPI's hold (held_by_mpi) keeps the NI open past the program's last PtlNIFini
   return PTL_OK;
 }
 
@@ -943,7 +991,7 @@ int Portals::unlink(ptl_handle_any_t handle, bool matching)
   if (entry == nullptr)
     return PTL_ARG_INVALID;
   for (auto& ni : nis_)
-    if (ni && ni->rank == me() && ni->matching == matching && ni->init_count > 0) {
+    if (ni && ni->rank == me() && ni->matching == matching && ni->is_open()) {
       unlink_entry(*ni, *entry, false);
       return PTL_OK;
     }
@@ -1025,7 +1073,7 @@ bool Portals::entry_matches(const ListEntry& entry, const Operation& op, ptl_siz
       return false;
     const NetworkInterface* target_ni = nullptr;
     for (const auto& ni : nis_)
-      if (ni && ni->rank == op.target_rank && ni->matching && ni->init_count > 0)
+      if (ni && ni->rank == op.target_rank && ni->matching && ni->is_open())
         target_ni = ni.get();
     if (target_ni != nullptr) {
       const ptl_process_t from = id_seen_by(*target_ni, op.initiator_rank);

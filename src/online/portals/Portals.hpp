@@ -101,8 +101,14 @@ struct NetworkInterface {
   ptl_process_t physical{};
   std::vector<ptl_process_t> map; // logical rank -> physical (PtlSetMap; by default world rank order)
   std::vector<PortalTableEntry> table;
-  int init_count = 0;
+  int init_count = 0;       // the program's PtlNIInit minus PtlNIFini
+  bool held_by_mpi = false; // MPI's transport opened it (--model bxi): open until the run ends
+  bool is_open() const { return init_count > 0 || held_by_mpi; }
 };
+
+// MPI's portal table entry on its NI under --model bxi: the table's last, so that a program's PtlPTAlloc of
+// PTL_PT_ANY or of a low index finds its own entries beside MPI's.
+constexpr ptl_pt_index_t kMpiPortalIndex = 63;
 
 // What an operation asks of the target (the C call's arguments, resolved).
 struct OperationArgs {
@@ -138,6 +144,13 @@ public:
   int get_map(ptl_handle_ni_t ni, ptl_size_t size, ptl_process_t* mapping, ptl_size_t* actual);
   int get_id(ptl_handle_ni_t ni, ptl_process_t* id, bool physical);
   int get_uid(ptl_handle_ni_t ni, ptl_uid_t* uid);
+
+  // MPI_Init under --model bxi: MPI's transport opens the rank's matching, logical NI (the one PtlNIInit of that kind
+  // then returns) and allocates its portal table entry there (kMpiPortalIndex, PTL_PT_FLOWCTRL, an event queue).
+  // Nothing when the run has no bxi model (MPI then is not over Portals).
+  void open_mpi_interface();
+  // The calling rank's MPI NI and portal index (mpisim_ptl_mpi_interface): PTL_NO_INIT when MPI has not opened one.
+  int mpi_interface(ptl_handle_ni_t* ni, ptl_pt_index_t* pt);
 
   int pt_alloc(ptl_handle_ni_t ni, unsigned int options, ptl_handle_eq_t eq, ptl_pt_index_t requested,
                ptl_pt_index_t* index);
@@ -183,6 +196,8 @@ private:
   MemoryDescriptor* find_md(ptl_handle_md_t handle);
   ListEntry* find_entry(ptl_handle_any_t handle, bool matching);
   NetworkInterface* ni_of(int rank, bool matching);
+  NetworkInterface* open_ni(int rank, bool matching, bool logical); // this kind's NI of the rank, if open
+  NetworkInterface* make_ni(int rank, bool matching, bool logical); // a new one, its map the world rank order
   int rank_of(const NetworkInterface& ni, ptl_process_t target) const;
   ptl_process_t id_seen_by(const NetworkInterface& target_ni, int initiator_rank) const;
   bool entry_matches(const ListEntry& entry, const Operation& op, ptl_size_t rlength) const;

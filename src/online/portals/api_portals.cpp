@@ -366,6 +366,12 @@ int PtlEndBundle(ptl_handle_ni_t ni_handle)
   return PtlStartBundle(ni_handle);
 }
 
+int mpisim_ptl_mpi_interface(ptl_handle_ni_t* ni_handle, ptl_pt_index_t* pt_index)
+{
+  PortalsScope scope;
+  return scope.portals().mpi_interface(ni_handle, pt_index);
+}
+
 const char* mpisim_ptl_strerror(int code)
 {
   static const char* const kNames[] = {
