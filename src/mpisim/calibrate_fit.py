@@ -16,7 +16,8 @@ Networks", Sec. IV.A-B), with the break points found by the fit rather than give
    The one-way time T2 is read from is the **pre-posted ping-pong's** (both receives posted before the send, round
    trips back to back after an untimed one), not the paper's blocking ping-pong: a program's loop (a halo exchange)
    sends from warm buffers into posted receives, and the first round trip after a barrier, blocking or pre-posted,
-   is 15 to 25 % slower at 4 to 64 KiB and spreads more (docs/calibrate.md). The blocking ping-pong still reads the
+   is 10 to 50 % slower from 4 KiB to 4 MiB (2 to 4 times at 1 KiB and below) and spreads more between calibrations
+   (docs/calibrate.md). The blocking ping-pong still reads the
    modes (point 1); os and or come from the receiver-ready and late-receiver tests, as in the paper. Measurements
    without the pre-posted test (older CSVs) fall back to the blocking ping-pong.
 3. **Segmented linear regression** within each mode's range of sizes: every series (os, ois, or, T2) is fitted by an

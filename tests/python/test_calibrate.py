@@ -39,8 +39,8 @@ def true_segment(k):
     return next(s for s in TRUE_SEGMENTS if k <= s[1])
 
 
-# The first transfer after a barrier is this much slower than in a loop (cold buffers, as measured here: 15 to 25 %
-# at 4 to 64 KiB): every test but the pre-posted ping-pong's warm round trips pays it.
+# The first transfer after a barrier is this much slower than in a loop (cold buffers; measured here 10 to 50 %
+# from 4 KiB to 4 MiB): every test but the pre-posted ping-pong's warm round trips pays it.
 COLD_EXCESS = 0.25
 
 
