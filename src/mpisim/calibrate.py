@@ -358,7 +358,8 @@ def plot_fit(fit: fitting.Fit, path: str) -> None:
     panels = (("os", "send overhead os (MPI_Send, receiver ready)"),
               ("ois", "send overhead ois (MPI_Isend)"),
               ("or", "receive overhead or (MPI_Recv, data there)"),
-              ("T2", "transfer T2 = L + k / B (from the pre-posted ping-pong)"))
+              ("T2", "transfer T2 = L + k / B (from the "
+                     + ("pre-posted" if fit.transfer_test == "preposted" else "blocking") + " ping-pong)"))
     figure, axes = plt.subplots(2, 2, figsize=(13, 9))
     for ax, (series, title) in zip(axes.flat, panels):
         points = fit.series_points.get(series, {})

@@ -17,9 +17,9 @@ Networks", Sec. IV.A-B), with the break points found by the fit rather than give
    trips back to back after an untimed one), not the paper's blocking ping-pong: a program's loop (a halo exchange)
    sends from warm buffers into posted receives, and the first round trip after a barrier, blocking or pre-posted,
    is 10 to 50 % slower from 4 KiB to 4 MiB (2 to 4 times at 1 KiB and below) and spreads more between calibrations
-   (docs/calibrate.md). The blocking ping-pong still reads the
-   modes (point 1); os and or come from the receiver-ready and late-receiver tests, as in the paper. Measurements
-   without the pre-posted test (older CSVs) fall back to the blocking ping-pong.
+   (docs/calibrate.md). The blocking ping-pong still reads the modes (point 1); os and or come from the
+   receiver-ready and late-receiver tests, as in the paper. Measurements without the pre-posted test (older CSVs)
+   fall back to the blocking ping-pong.
 3. **Segmented linear regression** within each mode's range of sizes: every series (os, ois, or, T2) is fitted by an
    affine function of k on each segment, all series sharing the break points. The fit is on each size's median
    (weighted by its number of points: robust to a shared machine's hiccups), with relative residuals (divided by the
@@ -101,7 +101,8 @@ class Measurements:
     def transfer_test(self) -> str:
         """The test whose one-way times T2 is fitted from: the first of TRANSFER_TESTS measured at every size."""
         sizes = self.sizes()
-        return next(t for t in TRANSFER_TESTS if sizes and all(self.samples.get(t, {}).get(k) for k in sizes))
+        complete = [t for t in TRANSFER_TESTS if all(self.samples.get(t, {}).get(k) for k in sizes)]
+        return complete[0] if sizes and complete else "pingpong"
 
 
 def read_measurements(text: str, name: str = "measurements") -> Measurements:
