@@ -13,6 +13,13 @@ Networks", Sec. IV.A-B), with the break points found by the fit rather than give
    costs os(k) unless synchronous, a non-blocking one ois(k), a receive or(k) unless synchronous, and the one-way
    ping-pong time is os + T2 + or (asynchronous), os + T2 (detached, or folded into T2: the two are not separable
    between two processes and play the same part there), T2 (synchronous). T2(k) = L + k / B is the transfer.
+   The one-way time T2 is read from is the **pre-posted ping-pong's** (both receives posted before the send, round
+   trips back to back after an untimed one), not the paper's blocking ping-pong: a program's loop (a halo exchange)
+   sends from warm buffers into posted receives, and the first round trip after a barrier, blocking or pre-posted,
+   is 10 to 50 % slower from 4 KiB to 4 MiB (2 to 4 times at 1 KiB and below) and spreads more between calibrations
+   (docs/calibrate.md). The blocking ping-pong still reads the modes (point 1); os and or come from the
+   receiver-ready and late-receiver tests, as in the paper. Measurements without the pre-posted test (older CSVs)
+   fall back to the blocking ping-pong.
 3. **Segmented linear regression** within each mode's range of sizes: every series (os, ois, or, T2) is fitted by an
    affine function of k on each segment, all series sharing the break points. The fit is on each size's median
    (weighted by its number of points: robust to a shared machine's hiccups), with relative residuals (divided by the
@@ -63,6 +70,9 @@ SERIES_OF_MODE = {
 }
 DETACHED_RATIO = 0.9  # recv_late / (one-way - send_ready) above it: the receive paid the transfer
 CONCURRENCY_TESTS = ("inflight", "exchange")  # N messages one way; N each way (module docstring, point 5)
+# The one-way times T2 is fitted from (module docstring, point 2): the pre-posted ping-pong's warm round trips, else
+# (measurements made before it existed) the blocking ping-pong's.
+TRANSFER_TESTS = ("preposted", "pingpong")
 
 
 class CalibrationDataError(ValueError):
@@ -87,6 +97,12 @@ class Measurements:
     def median(self, test: str, size: int) -> float:
         values = self.samples.get(test, {}).get(size)
         return float(np.median(values)) if values else float("nan")
+
+    def transfer_test(self) -> str:
+        """The test whose one-way times T2 is fitted from: the first of TRANSFER_TESTS measured at every size."""
+        sizes = self.sizes()
+        complete = [t for t in TRANSFER_TESTS if all(self.samples.get(t, {}).get(k) for k in sizes)]
+        return complete[0] if sizes and complete else "pingpong"
 
 
 def read_measurements(text: str, name: str = "measurements") -> Measurements:
@@ -280,6 +296,7 @@ class Fit:
     concurrency: List["ConcurrencyPoint"]  # per size of the in-flight and exchange tests, smallest first
     host_speed: Optional[float]  # flop/s of the multiply-add kernel
     series_points: Dict[str, Dict[int, np.ndarray]]  # series -> size -> values used (for the plot and the comments)
+    transfer_test: str = "pingpong"  # the one-way times T2 was fitted from (TRANSFER_TESTS)
 
     def segment_for(self, k: float) -> Segment:
         for s in self.segments:
@@ -328,7 +345,7 @@ def _series_values(m: Measurements, mode: str, k: int, medians: Dict[str, float]
         "ois": trim_outliers(m.samples["isend_ready"][k]),
         "or": trim_outliers(m.samples["recv_late"][k]),
     }
-    one_way = trim_outliers(m.samples["pingpong"][k])
+    one_way = trim_outliers(m.samples[m.transfer_test()][k])
     if mode == ASYNCHRONOUS:
         values["T2"] = one_way - medians["os"] - medians["or"]
     elif mode == DETACHED:
@@ -391,7 +408,7 @@ def fit_measurements(m: Measurements, max_segments: int = 4, min_sizes_per_segme
         flops = sum(f for f, _ in m.flops)
         seconds = sum(t for _, t in m.flops)
         speed = flops / seconds if seconds > 0 else None
-    fit = Fit(segments, modes, raw_labels, limiter, contention_size, [], speed, used)
+    fit = Fit(segments, modes, raw_labels, limiter, contention_size, [], speed, used, m.transfer_test())
     fit.concurrency = concurrency_points(m, fit)
     return fit
 

@@ -5,6 +5,10 @@
  *
  * PLAN holds one measurement per line, in the order to run them (the caller shuffles them):
  *   pingpong K     round trip of K bytes 0 -> 1 -> 0; row: half of it (one-way time)
+ *   preposted K R  R + 1 round trips of K bytes 0 -> 1 -> 0 back to back, each with both receives posted before the
+ *                  send (rank 1 says so with a 0-byte message); rows: half of each, the first as preposted_first (it
+ *                  follows the barrier, as a ping-pong does), the R others as preposted (buffers and paths warm, as in
+ *                  a program's loop)
  *   ready K        the receiver has posted its receive (it said so with a 0-byte message): time in MPI_Send
  *                  (send_ready) and, in a second exchange, in MPI_Isend (isend_ready)
  *   late K D       the receiver sleeps D seconds before receiving: time in MPI_Send (send_late; about D or more when
@@ -57,6 +61,28 @@ static double pingpong(int size)
     MPI_Recv(receive_buffer, size, MPI_CHAR, 1, kTagData, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
   } else if (rank_of_this_process == 1) {
     MPI_Recv(receive_buffer, size, MPI_CHAR, 0, kTagData, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Send(send_buffer, size, MPI_CHAR, 0, kTagData, MPI_COMM_WORLD);
+  }
+  return (MPI_Wtime() - start) / 2;
+}
+
+/* One round trip whose receives are both posted before the data leaves, after a 0-byte message tells rank 0 that
+ * rank 1's is: half of it. Blocking sends, so that the model's one-way time has the ping-pong's terms. */
+static double preposted_round_trip(int size)
+{
+  MPI_Request request = MPI_REQUEST_NULL;
+  int peer = 1 - rank_of_this_process;
+  MPI_Irecv(receive_buffer, size, MPI_CHAR, peer, kTagData, MPI_COMM_WORLD, &request);
+  if (rank_of_this_process == 1)
+    MPI_Send(NULL, 0, MPI_CHAR, 0, kTagReady, MPI_COMM_WORLD);
+  else
+    MPI_Recv(NULL, 0, MPI_CHAR, 1, kTagReady, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  double start = MPI_Wtime();
+  if (rank_of_this_process == 0) {
+    MPI_Send(send_buffer, size, MPI_CHAR, 1, kTagData, MPI_COMM_WORLD);
+    MPI_Wait(&request, MPI_STATUS_IGNORE);
+  } else {
+    MPI_Wait(&request, MPI_STATUS_IGNORE);
     MPI_Send(send_buffer, size, MPI_CHAR, 0, kTagData, MPI_COMM_WORLD);
   }
   return (MPI_Wtime() - start) / 2;
@@ -269,6 +295,10 @@ int main(int argc, char** argv)
       fprintf(stderr, "calibrate_bench: %s needs 1 to %d messages: %s", test, kMostInFlight, line);
       MPI_Abort(MPI_COMM_WORLD, 2);
     }
+    if (strcmp(test, "preposted") == 0 && (fields < 3 || count < 1)) {
+      fprintf(stderr, "calibrate_bench: preposted needs 1 or more timed round trips: %s", line);
+      MPI_Abort(MPI_COMM_WORLD, 2);
+    }
     long bytes = concurrent ? size * (long)count : size;
     if (bytes > largest)
       largest = bytes;
@@ -294,6 +324,13 @@ int main(int argc, char** argv)
       double t = pingpong((int)size);
       if (out)
         fprintf(out, "pingpong,%ld,1,%.9e\n", size, t);
+    } else if (strcmp(test, "preposted") == 0) {
+      int rounds = (int)second;
+      for (int round = 0; round <= rounds && rank_of_this_process <= 1; round++) {
+        double t = preposted_round_trip((int)size);
+        if (out)
+          fprintf(out, "%s,%ld,1,%.9e\n", round == 0 ? "preposted_first" : "preposted", size, t);
+      }
     } else if (strcmp(test, "ready") == 0) {
       double blocking = send_to_ready_receiver((int)size, 1);
       double nonblocking = send_to_ready_receiver((int)size, 0);
