@@ -43,7 +43,8 @@
 //     FileReadOrdered, FileWriteOrdered,
 //     FileIReadShared, FileIWriteShared
 //   FileSeekShared                                      offset (bytes)
-//   FileIReadAt, FileIWriteAt                           bytes                 offset (bytes)
+//   FileIReadAt, FileIWriteAt,                          bytes                 offset (bytes)
+//     FileIReadAtAll, FileIWriteAtAll
 //   FileWait                                            the access's number (its rank's n-th non-blocking access to
 //                                                       the file, from 0)
 //   Finalize, WaitAll, Barrier, CommSize, CommSplit, CommDup: no field (SimGrid 3.32 replays the comm_* as no-ops and
@@ -132,6 +133,8 @@ enum class ActionKind : uint8_t {
   FileIWriteAt,
   FileIReadShared,
   FileIWriteShared,
+  FileIReadAtAll,
+  FileIWriteAtAll,
   FileWait
 };
 inline constexpr size_t kActionKindCount = static_cast<size_t>(ActionKind::FileWait) + 1;
@@ -145,7 +148,7 @@ inline constexpr std::array<std::string_view, kActionKindCount> kActionNames = {
   "file_open", "file_close", "file_seek", "file_sync", "file_set_size", "file_read", "file_write", "file_read_at",
   "file_write_at", "file_read_all", "file_write_all", "file_read_at_all", "file_write_at_all", "file_read_shared",
   "file_write_shared", "file_read_ordered", "file_write_ordered", "file_seek_shared", "file_iread_at", "file_iwrite_at",
-  "file_iread_shared", "file_iwrite_shared", "file_wait"};
+  "file_iread_shared", "file_iwrite_shared", "file_iread_at_all", "file_iwrite_at_all", "file_wait"};
 // clang-format on
 
 // The action's name as written in traces ("sendRecv", "allgatherv", ...); views a string literal, so data() is
@@ -172,7 +175,7 @@ constexpr bool is_file_action(ActionKind kind)
 constexpr bool is_file_access(ActionKind kind)
 {
   return (kind >= ActionKind::FileRead && kind <= ActionKind::FileWriteOrdered) ||
-         (kind >= ActionKind::FileIReadAt && kind <= ActionKind::FileIWriteShared);
+         (kind >= ActionKind::FileIReadAt && kind <= ActionKind::FileIWriteAtAll);
 }
 constexpr bool is_file_write(ActionKind kind)
 {
@@ -184,14 +187,16 @@ constexpr bool is_file_write(ActionKind kind)
   case ActionKind::FileWriteShared:
   case ActionKind::FileWriteOrdered:
   case ActionKind::FileIWriteAt:
-  case ActionKind::FileIWriteShared: return true;
+  case ActionKind::FileIWriteShared:
+  case ActionKind::FileIWriteAtAll: return true;
   default: return false;
   }
 }
 constexpr bool is_explicit_offset(ActionKind kind)
 {
   return kind == ActionKind::FileReadAt || kind == ActionKind::FileWriteAt || kind == ActionKind::FileReadAtAll ||
-         kind == ActionKind::FileWriteAtAll || kind == ActionKind::FileIReadAt || kind == ActionKind::FileIWriteAt;
+         kind == ActionKind::FileWriteAtAll || kind == ActionKind::FileIReadAt || kind == ActionKind::FileIWriteAt ||
+         kind == ActionKind::FileIReadAtAll || kind == ActionKind::FileIWriteAtAll;
 }
 // At the shared file pointer, independent (`_shared`) or in rank order (`_ordered`).
 constexpr bool is_shared_pointer(ActionKind kind)
@@ -203,11 +208,12 @@ constexpr bool is_shared_pointer(ActionKind kind)
 constexpr bool is_collective_access(ActionKind kind)
 {
   return (kind >= ActionKind::FileReadAll && kind <= ActionKind::FileWriteAtAll) ||
-         kind == ActionKind::FileReadOrdered || kind == ActionKind::FileWriteOrdered;
+         kind == ActionKind::FileReadOrdered || kind == ActionKind::FileWriteOrdered ||
+         kind == ActionKind::FileIReadAtAll || kind == ActionKind::FileIWriteAtAll;
 }
 constexpr bool is_nonblocking_access(ActionKind kind)
 {
-  return kind >= ActionKind::FileIReadAt && kind <= ActionKind::FileIWriteShared;
+  return kind >= ActionKind::FileIReadAt && kind <= ActionKind::FileIWriteAtAll;
 }
 
 // The collective's call and the file name of Location and of the MPI-IO actions (see the table above).
