@@ -160,7 +160,7 @@ int64_t RankFiles::ordered_offset(OpenFile& file, int64_t bytes)
 }
 
 kernel::ActivityPtr RankFiles::start_collective(const mpi::CollectiveFileAccess& access,
-                                               std::vector<mpi::FilePiece> pieces, io::Direction direction)
+                                                std::vector<mpi::FilePiece> pieces, io::Direction direction)
 {
   auto done = std::make_shared<mpi::Request>(mpi::RequestKind::Generalized, rank_.world_rank(), access.channel,
                                              mpi::kAnySource, 0, 0);

@@ -104,7 +104,8 @@ std::string ti_line(const TraceAction& a)
   case ActionKind::FileIReadAt:
   case ActionKind::FileIWriteAt:
   case ActionKind::FileIReadAtAll:
-  case ActionKind::FileIWriteAtAll: return name + " " + a.details->file + " " + number(a.amount2) + " " + number(a.amount);
+  case ActionKind::FileIWriteAtAll:
+    return name + " " + a.details->file + " " + number(a.amount2) + " " + number(a.amount);
   default: return {}; // init (written first), comm_*, location: nothing to replay
   }
 }

@@ -168,12 +168,9 @@ void run_collective(const CollectiveFileAccess& access, const CollectiveCall& ca
     access.collectives.run(access.rank, access.channel, call);
     return;
   }
-  const CollectiveContext context{access.rank,
-                                  access.channel,
-                                  access.collectives,
-                                  access.channel.local_rank(access.rank.world_rank()),
-                                  access.channel.size(),
-                                  nonblocking_collective_tag(*access.sequence)};
+  const CollectiveContext context{access.rank,           access.channel,
+                                  access.collectives,    access.channel.local_rank(access.rank.world_rank()),
+                                  access.channel.size(), nonblocking_collective_tag(*access.sequence)};
   access.collectives.run_part(context, call);
 }
 

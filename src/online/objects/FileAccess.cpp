@@ -114,7 +114,8 @@ void start_collective_access(Runtime& runtime, OpenFile& file, uint32_t sequence
   // it), though it acts for this one (its memory context, kernel/MemoryContexts.hpp).
   auto bytes = std::make_shared<RealFileBytes>(file);
   const mpi::CollectiveFileAccess access = access_of(runtime, file, sequence, *bytes);
-  const std::string name = "rank " + std::to_string(runtime.current_rank()) + " file access " + std::to_string(sequence);
+  const std::string name =
+      "rank " + std::to_string(runtime.current_rank()) + " file access " + std::to_string(sequence);
   runtime.simulation().engine().spawn(
       name, [access, bytes, pieces = std::move(pieces), data, direction, finish = std::move(finish)] {
         int64_t moved = 0;
