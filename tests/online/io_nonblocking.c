@@ -131,6 +131,21 @@ int main(int argc, char** argv)
   MPI_File_iread_at_all(fh, 0, got, N, MPI_INT, &request);
   MPI_Wait(&request, MPI_STATUS_IGNORE);
   check("iread_at_all", got);
+  /* Errors found at the call are the call's (the file's handler: MPI_ERRORS_RETURN): no request is made. */
+  request = MPI_REQUEST_NULL;
+  int error = MPI_File_iwrite_all(fh, values, N, MPI_INT, &request);
+  int error_class;
+  MPI_Error_class(error, &error_class);
+  printf("rank %d: iwrite_all on a read-only file: %s, %s\n", rank,
+         error_class == MPI_ERR_READ_ONLY ? "MPI_ERR_READ_ONLY" : "another error",
+         request == MPI_REQUEST_NULL ? "no request" : "a request");
+  MPI_File_seek(fh, 0, MPI_SEEK_SET);
+  MPI_File_read_all_begin(fh, got, N, MPI_INT);
+  error = MPI_File_read_all_begin(fh, got, N, MPI_INT);
+  MPI_Error_class(error, &error_class);
+  printf("rank %d: a second split collective begun: %s\n", rank,
+         error_class == MPI_ERR_OTHER ? "MPI_ERR_OTHER" : "another error");
+  MPI_File_read_all_end(fh, got, MPI_STATUS_IGNORE);
   MPI_File_close(&fh);
 
   /* Independent: each rank its contiguous block, blocking then overlapping computation. */

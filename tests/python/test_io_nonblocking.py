@@ -78,6 +78,8 @@ def test_computation_hides_the_collective_and_data_stay_those_of_the_blocking_ca
         for phase in ("read_all", "read_all_begin/end", "iread_at_all"):
             assert f"rank {rank}: {phase} data: ok" in out
         assert f"rank {rank}: read_all_end count {N}" in out
+        assert f"rank {rank}: iwrite_all on a read-only file: MPI_ERR_READ_ONLY, no request" in out
+        assert f"rank {rank}: a second split collective begun: MPI_ERR_OTHER" in out
     assert "WRONG" not in out and "iwrite_all count" not in out
     # Every collective write, blocking, overlapped or two outstanding on one file, leaves the same file: 0, 1, 2, ...
     expected = b"".join(i.to_bytes(4, "little", signed=True) for i in range(4 * N))
