@@ -191,8 +191,8 @@ private:
   void* buffer_;
   size_t count_;
   const mpisim::mpi::Datatype& type_;
-  mpisim::mpi::DatatypePtr
-      kept_type_; // a posted access's type, alive until it completes (MPI_Type_free may come first)
+  // A posted access's type, alive until it completes (MPI_Type_free may come first).
+  mpisim::mpi::DatatypePtr kept_type_;
   std::byte* data_ = nullptr;
   std::vector<std::byte> copy_;
 };
