@@ -10,10 +10,10 @@
 // decided while the program runs, by the order the ranks reach the pointer, and the replay decides it the same way.
 // Non-blocking calls are written when posted (`file_iwrite_at NAME BYTE BYTES`, `file_iwrite_at_all NAME BYTE
 // BYTES`, numbered per file in posting order) and completed by the completion call's `file_wait NAME N`
-// (wrap_requests.cpp). A split collective is written the same way: its begin as the non-blocking collective, its end
-// as the `file_wait`. Ordered split collectives are written as the blocking ordered access where they begin (the
-// format has no non-blocking ordered action). A read whose bytes are known only at its completion (non-blocking,
-// split) is written with the bytes it asks for, cut at the end of the file when posted.
+// (wrap_requests.cpp). A split collective is written the same way: its begin as the non-blocking collective
+// (`file_iwrite_at_all`; an ordered one `file_iwrite_ordered NAME BYTES`), its end as the `file_wait`. A read whose
+// bytes are known only at its completion (non-blocking, split) is written with the bytes it asks for, cut at the end
+// of the file when posted.
 #include "record/Export.hpp"
 #include "record/Recorder.hpp"
 
@@ -131,14 +131,18 @@ void record_posted(Call& call, MPI_File fh, const char* action, long long offset
   call.rec().file_posted(request, {file->name, file->posted++});
 }
 
-// A split collective's begin, as the non-blocking collective (its number kept for the end's `file_wait`).
+// A split collective's begin, as the non-blocking collective (`offset` < 0: an ordered one, without offset); its
+// number is kept for the end's `file_wait`.
 void record_split_begin(Call& call, MPI_File fh, const char* action, long long offset, long long bytes)
 {
   RecordedFile* file = recorded_file(fh);
   if (file == nullptr)
     return;
   call.args.bytes = bytes;
-  call.rec().trace().begin(action).add(file->name).add(offset).add(bytes).end();
+  mpisim::record::TraceFile& line = call.rec().trace().begin(action).add(file->name);
+  if (offset >= 0)
+    line.add(offset);
+  line.add(bytes).end();
   file->split = file->posted++;
 }
 
@@ -331,8 +335,7 @@ MPISIM_FILE_ACCESS(MPI_File_read_all, PMPI_File_read_all, "file_read_at_all", tr
     return rc;                                                                                                         \
   }
 
-// Split collectives: `_begin` as the non-blocking collective, `_end` as its `file_wait`; ordered ones as the
-// blocking ordered access at their begin.
+// Split collectives: `_begin` as the non-blocking collective, `_end` as its `file_wait`.
 #define MPISIM_FILE_BEGIN_AT(NAME, PMPI_NAME, ACTION, READ, CONST)                                                     \
   MPISIM_EXPORT int NAME(MPI_File fh, MPI_Offset offset, CONST void* buf, int count, MPI_Datatype type)                \
   {                                                                                                                    \
@@ -363,7 +366,7 @@ MPISIM_FILE_ACCESS(MPI_File_read_all, PMPI_File_read_all, "file_read_at_all", tr
     Call call(#NAME);                                                                                                  \
     int rc = PMPI_NAME(fh, buf, count, type);                                                                          \
     if (call && rc == MPI_SUCCESS)                                                                                     \
-      record_shared_access(call, fh, ACTION, mpisim::record::Datatypes::bytes(count, type));                           \
+      record_split_begin(call, fh, ACTION, -1, mpisim::record::Datatypes::bytes(count, type));                         \
     return rc;                                                                                                         \
   }
 
@@ -399,8 +402,8 @@ MPISIM_FILE_BEGIN_AT(MPI_File_write_at_all_begin, PMPI_File_write_at_all_begin, 
 MPISIM_FILE_BEGIN_AT(MPI_File_read_at_all_begin, PMPI_File_read_at_all_begin, "file_iread_at_all", true, )
 MPISIM_FILE_BEGIN(MPI_File_write_all_begin, PMPI_File_write_all_begin, "file_iwrite_at_all", false, const)
 MPISIM_FILE_BEGIN(MPI_File_read_all_begin, PMPI_File_read_all_begin, "file_iread_at_all", true, )
-MPISIM_FILE_BEGIN_ORDERED(MPI_File_write_ordered_begin, PMPI_File_write_ordered_begin, "file_write_ordered", const)
-MPISIM_FILE_BEGIN_ORDERED(MPI_File_read_ordered_begin, PMPI_File_read_ordered_begin, "file_read_ordered", )
+MPISIM_FILE_BEGIN_ORDERED(MPI_File_write_ordered_begin, PMPI_File_write_ordered_begin, "file_iwrite_ordered", const)
+MPISIM_FILE_BEGIN_ORDERED(MPI_File_read_ordered_begin, PMPI_File_read_ordered_begin, "file_iread_ordered", )
 MPISIM_FILE_END(MPI_File_write_at_all_end, PMPI_File_write_at_all_end, const)
 MPISIM_FILE_END(MPI_File_read_at_all_end, PMPI_File_read_at_all_end, )
 MPISIM_FILE_END(MPI_File_write_all_end, PMPI_File_write_all_end, const)

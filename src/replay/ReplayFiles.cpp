@@ -178,7 +178,7 @@ int64_t RankFiles::access_offset(const TraceAction& a, OpenFile& file, int64_t b
 {
   if (is_explicit_offset(a.kind))
     return static_cast<int64_t>(a.amount2);
-  if (a.kind == ActionKind::FileReadOrdered || a.kind == ActionKind::FileWriteOrdered)
+  if (is_ordered_access(a.kind)) // a posted one too: the places are exchanged at the line, as online
     return ordered_offset(file, bytes);
   if (is_shared_pointer(a.kind)) {
     // The shared pointer lives with the file system: a metadata request reads and moves it (as online).

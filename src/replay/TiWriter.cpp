@@ -93,6 +93,8 @@ std::string ti_line(const TraceAction& a)
   case ActionKind::FileWriteOrdered:
   case ActionKind::FileIReadShared:
   case ActionKind::FileIWriteShared:
+  case ActionKind::FileIReadOrdered:
+  case ActionKind::FileIWriteOrdered:
   case ActionKind::FileRead:
   case ActionKind::FileWrite:
   case ActionKind::FileReadAll:

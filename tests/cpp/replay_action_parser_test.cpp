@@ -327,6 +327,13 @@ TEST(ActionParserTest, SharedOrderedAndNonBlockingFileActions)
   EXPECT_EQ(error_of("0 file_iread_at_all d 0"),
             "t.txt:3: file_iread_at_all: takes 3 arguments (file offset bytes), got 2");
 
+  const ActionKind ordered_split = parse("0 file_iwrite_ordered d 10").kind;
+  EXPECT_EQ(ordered_split, ActionKind::FileIWriteOrdered);
+  EXPECT_TRUE(is_ordered_access(ordered_split) && is_shared_pointer(ordered_split) &&
+              is_collective_access(ordered_split) && is_nonblocking_access(ordered_split) &&
+              is_file_write(ordered_split));
+  EXPECT_FALSE(is_explicit_offset(ordered_split) || is_file_write(parse("0 file_iread_ordered d 10").kind));
+
   TraceAction wait = parse("0 file_wait d 3");
   EXPECT_EQ(wait.kind, ActionKind::FileWait);
   EXPECT_EQ(wait.amount, 3);
