@@ -54,16 +54,18 @@ _REPLAYED_AS = {"ssend": {"send"}, "bsend": {"send"}, "rsend": {"send"}, "issend
                 "irsend": {"isend"}, "start": {"isend", "irecv"}, "startall": {"isend", "irecv"},
                 "waitany": {"wait"}, "waitsome": {"wait"}, "waitall": {"waitall", "wait"}, "testany": {"test"},
                 "testall": {"test"}, "testsome": {"test"}, "sendrecv_replace": {"sendRecv"},
-                # MPI-IO (docs/record.md): pointer forms at their offset, non-blocking and split collectives as the
-                # collective where they start.
+                # MPI-IO (docs/record.md): pointer forms at their offset; non-blocking and split collectives posted
+                # (at their offset, or in rank order), the split's end as its `file_wait`.
                 "file_write": {"file_write_at"}, "file_read": {"file_read_at"},
                 "file_write_all": {"file_write_at_all"}, "file_read_all": {"file_read_at_all"},
                 "file_iwrite": {"file_iwrite_at"}, "file_iread": {"file_iread_at"},
-                "file_iwrite_all": {"file_write_at_all"}, "file_iread_all": {"file_read_at_all"},
-                "file_iwrite_at_all": {"file_write_at_all"}, "file_iread_at_all": {"file_read_at_all"},
-                "file_write_all_begin": {"file_write_at_all"}, "file_read_all_begin": {"file_read_at_all"},
-                "file_write_at_all_begin": {"file_write_at_all"}, "file_read_at_all_begin": {"file_read_at_all"},
-                "file_write_ordered_begin": {"file_write_ordered"}, "file_read_ordered_begin": {"file_read_ordered"}}
+                "file_iwrite_all": {"file_iwrite_at_all"}, "file_iread_all": {"file_iread_at_all"},
+                "file_write_all_begin": {"file_iwrite_at_all"}, "file_read_all_begin": {"file_iread_at_all"},
+                "file_write_at_all_begin": {"file_iwrite_at_all"}, "file_read_at_all_begin": {"file_iread_at_all"},
+                "file_write_all_end": {"file_wait"}, "file_read_all_end": {"file_wait"},
+                "file_write_at_all_end": {"file_wait"}, "file_read_at_all_end": {"file_wait"},
+                "file_write_ordered_begin": {"file_iwrite_ordered"}, "file_read_ordered_begin": {"file_iread_ordered"},
+                "file_write_ordered_end": {"file_wait"}, "file_read_ordered_end": {"file_wait"}}
 # A completion call of one line may have completed a file access instead.
 for _call in _COMPLETION_CALLS:
     _REPLAYED_AS[_call] = _REPLAYED_AS.get(_call, {_call}) | {"file_wait"}

@@ -8,11 +8,12 @@
 //
 // Shared-pointer and ordered calls are written without an offset (`file_write_shared NAME BYTES`): where they land is
 // decided while the program runs, by the order the ranks reach the pointer, and the replay decides it the same way.
-// Independent non-blocking calls are written when posted (`file_iwrite_at NAME BYTE BYTES`, numbered per file in
-// posting order) and completed by the completion call's `file_wait NAME N` (wrap_requests.cpp). Non-blocking
-// collective and split collective calls are written as the blocking collective where they start (the replay runs it
-// there, as mpisim's online MPI-IO does): their completion writes nothing. A read whose bytes are known only at its
-// completion (non-blocking, split) is written with the bytes it asks for, cut at the end of the file when posted.
+// Non-blocking calls are written when posted (`file_iwrite_at NAME BYTE BYTES`, `file_iwrite_at_all NAME BYTE
+// BYTES`, numbered per file in posting order) and completed by the completion call's `file_wait NAME N`
+// (wrap_requests.cpp). A split collective is written the same way: its begin as the non-blocking collective
+// (`file_iwrite_at_all`; an ordered one `file_iwrite_ordered NAME BYTES`), its end as the `file_wait`. A read whose
+// bytes are known only at its completion (non-blocking, split) is written with the bytes it asks for, cut at the end
+// of the file when posted.
 #include "record/Export.hpp"
 #include "record/Recorder.hpp"
 
@@ -30,6 +31,7 @@ namespace {
 struct RecordedFile {
   std::string name;
   long long posted = 0;
+  long long split = -1; // the number of the split collective begun and not ended
 };
 
 std::map<MPI_File, RecordedFile>& recorded_files()
@@ -127,6 +129,30 @@ void record_posted(Call& call, MPI_File fh, const char* action, long long offset
     line.add(offset);
   line.add(bytes).end();
   call.rec().file_posted(request, {file->name, file->posted++});
+}
+
+// A split collective's begin, as the non-blocking collective (`offset` < 0: an ordered one, without offset); its
+// number is kept for the end's `file_wait`.
+void record_split_begin(Call& call, MPI_File fh, const char* action, long long offset, long long bytes)
+{
+  RecordedFile* file = recorded_file(fh);
+  if (file == nullptr)
+    return;
+  call.args.bytes = bytes;
+  mpisim::record::TraceFile& line = call.rec().trace().begin(action).add(file->name);
+  if (offset >= 0)
+    line.add(offset);
+  line.add(bytes).end();
+  file->split = file->posted++;
+}
+
+void record_split_end(Call& call, MPI_File fh)
+{
+  RecordedFile* file = recorded_file(fh);
+  if (file == nullptr || file->split < 0)
+    return;
+  call.rec().trace().begin("file_wait").add(file->name).add(file->split).end();
+  file->split = -1;
 }
 
 } // namespace
@@ -283,7 +309,7 @@ MPISIM_FILE_ACCESS(MPI_File_read_all, PMPI_File_read_all, "file_read_at_all", tr
     return rc;                                                                                                         \
   }
 
-// Non-blocking collectives: the blocking collective's line where they start; their request is not tracked.
+// Non-blocking collectives: posted as the independent ones are.
 #define MPISIM_FILE_ICOLLECTIVE_AT(NAME, PMPI_NAME, ACTION, READ, CONST)                                               \
   MPISIM_EXPORT int NAME(MPI_File fh, MPI_Offset offset, CONST void* buf, int count, MPI_Datatype type,                \
                          MPI_Request* request)                                                                         \
@@ -293,7 +319,7 @@ MPISIM_FILE_ACCESS(MPI_File_read_all, PMPI_File_read_all, "file_read_at_all", tr
     const long long bytes = call ? posted_bytes(fh, READ, count, type, first) : 0;                                     \
     int rc = PMPI_NAME(fh, offset, buf, count, type, request);                                                         \
     if (call && rc == MPI_SUCCESS)                                                                                     \
-      record_access(call, fh, ACTION, first, bytes);                                                                   \
+      record_posted(call, fh, ACTION, first, bytes, *request);                                                         \
     return rc;                                                                                                         \
   }
 
@@ -305,11 +331,11 @@ MPISIM_FILE_ACCESS(MPI_File_read_all, PMPI_File_read_all, "file_read_at_all", tr
     const long long bytes = call ? posted_bytes(fh, READ, count, type, first) : 0;                                     \
     int rc = PMPI_NAME(fh, buf, count, type, request);                                                                 \
     if (call && rc == MPI_SUCCESS)                                                                                     \
-      record_access(call, fh, ACTION, first, bytes);                                                                   \
+      record_posted(call, fh, ACTION, first, bytes, *request);                                                         \
     return rc;                                                                                                         \
   }
 
-// Split collectives: `_begin` as the blocking collective, `_end` nothing but its timeline event.
+// Split collectives: `_begin` as the non-blocking collective, `_end` as its `file_wait`.
 #define MPISIM_FILE_BEGIN_AT(NAME, PMPI_NAME, ACTION, READ, CONST)                                                     \
   MPISIM_EXPORT int NAME(MPI_File fh, MPI_Offset offset, CONST void* buf, int count, MPI_Datatype type)                \
   {                                                                                                                    \
@@ -318,7 +344,7 @@ MPISIM_FILE_ACCESS(MPI_File_read_all, PMPI_File_read_all, "file_read_at_all", tr
     const long long bytes = call ? posted_bytes(fh, READ, count, type, first) : 0;                                     \
     int rc = PMPI_NAME(fh, offset, buf, count, type);                                                                  \
     if (call && rc == MPI_SUCCESS)                                                                                     \
-      record_access(call, fh, ACTION, first, bytes);                                                                   \
+      record_split_begin(call, fh, ACTION, first, bytes);                                                              \
     return rc;                                                                                                         \
   }
 
@@ -330,7 +356,7 @@ MPISIM_FILE_ACCESS(MPI_File_read_all, PMPI_File_read_all, "file_read_at_all", tr
     const long long bytes = call ? posted_bytes(fh, READ, count, type, first) : 0;                                     \
     int rc = PMPI_NAME(fh, buf, count, type);                                                                          \
     if (call && rc == MPI_SUCCESS)                                                                                     \
-      record_access(call, fh, ACTION, first, bytes);                                                                   \
+      record_split_begin(call, fh, ACTION, first, bytes);                                                              \
     return rc;                                                                                                         \
   }
 
@@ -340,7 +366,7 @@ MPISIM_FILE_ACCESS(MPI_File_read_all, PMPI_File_read_all, "file_read_at_all", tr
     Call call(#NAME);                                                                                                  \
     int rc = PMPI_NAME(fh, buf, count, type);                                                                          \
     if (call && rc == MPI_SUCCESS)                                                                                     \
-      record_shared_access(call, fh, ACTION, mpisim::record::Datatypes::bytes(count, type));                           \
+      record_split_begin(call, fh, ACTION, -1, mpisim::record::Datatypes::bytes(count, type));                         \
     return rc;                                                                                                         \
   }
 
@@ -348,7 +374,10 @@ MPISIM_FILE_ACCESS(MPI_File_read_all, PMPI_File_read_all, "file_read_at_all", tr
   MPISIM_EXPORT int NAME(MPI_File fh, CONST void* buf, MPI_Status* status)                                             \
   {                                                                                                                    \
     Call call(#NAME);                                                                                                  \
-    return PMPI_NAME(fh, buf, status);                                                                                 \
+    int rc = PMPI_NAME(fh, buf, status);                                                                               \
+    if (call && rc == MPI_SUCCESS)                                                                                     \
+      record_split_end(call, fh);                                                                                      \
+    return rc;                                                                                                         \
   }
 // NOLINTEND(bugprone-macro-parentheses)
 
@@ -364,17 +393,17 @@ MPISIM_FILE_IACCESS(MPI_File_iread, PMPI_File_iread, "file_iread_at", true, )
 MPISIM_FILE_IACCESS_SHARED(MPI_File_iwrite_shared, PMPI_File_iwrite_shared, "file_iwrite_shared", false, const)
 MPISIM_FILE_IACCESS_SHARED(MPI_File_iread_shared, PMPI_File_iread_shared, "file_iread_shared", true, )
 
-MPISIM_FILE_ICOLLECTIVE_AT(MPI_File_iwrite_at_all, PMPI_File_iwrite_at_all, "file_write_at_all", false, const)
-MPISIM_FILE_ICOLLECTIVE_AT(MPI_File_iread_at_all, PMPI_File_iread_at_all, "file_read_at_all", true, )
-MPISIM_FILE_ICOLLECTIVE(MPI_File_iwrite_all, PMPI_File_iwrite_all, "file_write_at_all", false, const)
-MPISIM_FILE_ICOLLECTIVE(MPI_File_iread_all, PMPI_File_iread_all, "file_read_at_all", true, )
+MPISIM_FILE_ICOLLECTIVE_AT(MPI_File_iwrite_at_all, PMPI_File_iwrite_at_all, "file_iwrite_at_all", false, const)
+MPISIM_FILE_ICOLLECTIVE_AT(MPI_File_iread_at_all, PMPI_File_iread_at_all, "file_iread_at_all", true, )
+MPISIM_FILE_ICOLLECTIVE(MPI_File_iwrite_all, PMPI_File_iwrite_all, "file_iwrite_at_all", false, const)
+MPISIM_FILE_ICOLLECTIVE(MPI_File_iread_all, PMPI_File_iread_all, "file_iread_at_all", true, )
 
-MPISIM_FILE_BEGIN_AT(MPI_File_write_at_all_begin, PMPI_File_write_at_all_begin, "file_write_at_all", false, const)
-MPISIM_FILE_BEGIN_AT(MPI_File_read_at_all_begin, PMPI_File_read_at_all_begin, "file_read_at_all", true, )
-MPISIM_FILE_BEGIN(MPI_File_write_all_begin, PMPI_File_write_all_begin, "file_write_at_all", false, const)
-MPISIM_FILE_BEGIN(MPI_File_read_all_begin, PMPI_File_read_all_begin, "file_read_at_all", true, )
-MPISIM_FILE_BEGIN_ORDERED(MPI_File_write_ordered_begin, PMPI_File_write_ordered_begin, "file_write_ordered", const)
-MPISIM_FILE_BEGIN_ORDERED(MPI_File_read_ordered_begin, PMPI_File_read_ordered_begin, "file_read_ordered", )
+MPISIM_FILE_BEGIN_AT(MPI_File_write_at_all_begin, PMPI_File_write_at_all_begin, "file_iwrite_at_all", false, const)
+MPISIM_FILE_BEGIN_AT(MPI_File_read_at_all_begin, PMPI_File_read_at_all_begin, "file_iread_at_all", true, )
+MPISIM_FILE_BEGIN(MPI_File_write_all_begin, PMPI_File_write_all_begin, "file_iwrite_at_all", false, const)
+MPISIM_FILE_BEGIN(MPI_File_read_all_begin, PMPI_File_read_all_begin, "file_iread_at_all", true, )
+MPISIM_FILE_BEGIN_ORDERED(MPI_File_write_ordered_begin, PMPI_File_write_ordered_begin, "file_iwrite_ordered", const)
+MPISIM_FILE_BEGIN_ORDERED(MPI_File_read_ordered_begin, PMPI_File_read_ordered_begin, "file_iread_ordered", )
 MPISIM_FILE_END(MPI_File_write_at_all_end, PMPI_File_write_at_all_end, const)
 MPISIM_FILE_END(MPI_File_read_at_all_end, PMPI_File_read_at_all_end, )
 MPISIM_FILE_END(MPI_File_write_all_end, PMPI_File_write_all_end, const)

@@ -495,6 +495,10 @@ constexpr std::array<ActionSpec, kActionKindCount> kActions = {{
   {K::FileIWriteAt,  3,  0,  3,          0, "file offset bytes", parse_file_access_at},
   {K::FileIReadShared, 2,  0,  2,          0, "file bytes", parse_file_access},
   {K::FileIWriteShared, 2,  0,  2,          0, "file bytes", parse_file_access},
+  {K::FileIReadAtAll, 3, 0,  3,          0, "file offset bytes", parse_file_access_at},
+  {K::FileIWriteAtAll, 3, 0, 3,          0, "file offset bytes", parse_file_access_at},
+  {K::FileIReadOrdered, 2, 0, 2,         0, "file bytes", parse_file_access},
+  {K::FileIWriteOrdered, 2, 0, 2,        0, "file bytes", parse_file_access},
   {K::FileWait,      2,  0,  2,          0, "file access-number", parse_file_wait},
 }};
 // clang-format on

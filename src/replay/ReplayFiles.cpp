@@ -2,6 +2,7 @@
 
 #include "common/Errors.hpp"
 #include "mpi/Rank.hpp"
+#include "mpi/Request.hpp"
 #include "replay/TraceLine.hpp"
 
 #include <numeric>
@@ -158,11 +159,26 @@ int64_t RankFiles::ordered_offset(OpenFile& file, int64_t bytes)
   return start + before;
 }
 
+kernel::ActivityPtr RankFiles::start_collective(const mpi::CollectiveFileAccess& access,
+                                                std::vector<mpi::FilePiece> pieces, io::Direction direction)
+{
+  auto done = std::make_shared<mpi::Request>(mpi::RequestKind::Generalized, rank_.world_rank(), access.channel,
+                                             mpi::kAnySource, 0, 0);
+  done->operation = "collective file I/O";
+  rank_.world().engine().spawn("rank " + std::to_string(rank_.world_rank()) + " file access " +
+                                   std::to_string(*access.sequence),
+                               [access, pieces = std::move(pieces), direction, done] {
+                                 mpi::collective_access(access, pieces, nullptr, direction);
+                                 done->complete();
+                               });
+  return done;
+}
+
 int64_t RankFiles::access_offset(const TraceAction& a, OpenFile& file, int64_t bytes)
 {
   if (is_explicit_offset(a.kind))
     return static_cast<int64_t>(a.amount2);
-  if (a.kind == ActionKind::FileReadOrdered || a.kind == ActionKind::FileWriteOrdered)
+  if (is_ordered_access(a.kind)) // a posted one too: the places are exchanged at the line, as online
     return ordered_offset(file, bytes);
   if (is_shared_pointer(a.kind)) {
     // The shared pointer lives with the file system: a metadata request reads and moves it (as online).
@@ -185,9 +201,12 @@ void RankFiles::access(const TraceAction& a, OpenFile& file)
     pieces.push_back({offset, bytes});
   io::StorageSystem& storage = shared_.storage();
   if (is_collective_access(a.kind) && file.channel != nullptr) {
-    const mpi::CollectiveFileAccess access{rank_,   *file.channel, shared_.collectives(),
-                                           storage, file.id,       shared_.hints()};
-    mpi::collective_access(access, pieces, nullptr, direction);
+    mpi::CollectiveFileAccess access{rank_, *file.channel, shared_.collectives(), storage, file.id, shared_.hints()};
+    access.sequence = file.collectives++;
+    if (is_nonblocking_access(a.kind))
+      file.pending[file.posted++] = start_collective(access, std::move(pieces), direction);
+    else
+      mpi::collective_access(access, pieces, nullptr, direction);
   } else if (is_nonblocking_access(a.kind)) {
     file.pending[file.posted++] = mpi::time_pieces(storage, file.id, client(), pieces, direction);
   } else {

@@ -62,7 +62,12 @@ private:
     int64_t pointer = 0;                            // the individual file pointer, in bytes
     int64_t posted = 0;                             // non-blocking accesses posted so far: the next one's number
     std::map<int64_t, kernel::ActivityPtr> pending; // non-blocking accesses not waited for yet, by number
+    uint32_t collectives = 0;                       // collective accesses begun: the next one's number (its tags)
   };
+  // A non-blocking collective access: a helper actor runs the blocking code (as online), and the activity it
+  // returns completes when the helper is done.
+  kernel::ActivityPtr start_collective(const mpi::CollectiveFileAccess& access, std::vector<mpi::FilePiece> pieces,
+                                       io::Direction direction);
   OpenFile& open_file(const TraceAction& a);
   void access(const TraceAction& a, OpenFile& file);
   // Where the access starts: its explicit offset, the individual pointer, or the shared one (which it moves).

@@ -93,6 +93,8 @@ std::string ti_line(const TraceAction& a)
   case ActionKind::FileWriteOrdered:
   case ActionKind::FileIReadShared:
   case ActionKind::FileIWriteShared:
+  case ActionKind::FileIReadOrdered:
+  case ActionKind::FileIWriteOrdered:
   case ActionKind::FileRead:
   case ActionKind::FileWrite:
   case ActionKind::FileReadAll:
@@ -102,7 +104,10 @@ std::string ti_line(const TraceAction& a)
   case ActionKind::FileReadAtAll:
   case ActionKind::FileWriteAtAll:
   case ActionKind::FileIReadAt:
-  case ActionKind::FileIWriteAt: return name + " " + a.details->file + " " + number(a.amount2) + " " + number(a.amount);
+  case ActionKind::FileIWriteAt:
+  case ActionKind::FileIReadAtAll:
+  case ActionKind::FileIWriteAtAll:
+    return name + " " + a.details->file + " " + number(a.amount2) + " " + number(a.amount);
   default: return {}; // init (written first), comm_*, location: nothing to replay
   }
 }

@@ -41,9 +41,11 @@
 //   FileClose, FileSync: no field but the file (details->file).
 //   FileReadShared, FileWriteShared,                    bytes
 //     FileReadOrdered, FileWriteOrdered,
-//     FileIReadShared, FileIWriteShared
+//     FileIReadShared, FileIWriteShared,
+//     FileIReadOrdered, FileIWriteOrdered
 //   FileSeekShared                                      offset (bytes)
-//   FileIReadAt, FileIWriteAt                           bytes                 offset (bytes)
+//   FileIReadAt, FileIWriteAt,                          bytes                 offset (bytes)
+//     FileIReadAtAll, FileIWriteAtAll
 //   FileWait                                            the access's number (its rank's n-th non-blocking access to
 //                                                       the file, from 0)
 //   Finalize, WaitAll, Barrier, CommSize, CommSplit, CommDup: no field (SimGrid 3.32 replays the comm_* as no-ops and
@@ -132,6 +134,10 @@ enum class ActionKind : uint8_t {
   FileIWriteAt,
   FileIReadShared,
   FileIWriteShared,
+  FileIReadAtAll,
+  FileIWriteAtAll,
+  FileIReadOrdered,
+  FileIWriteOrdered,
   FileWait
 };
 inline constexpr size_t kActionKindCount = static_cast<size_t>(ActionKind::FileWait) + 1;
@@ -145,7 +151,8 @@ inline constexpr std::array<std::string_view, kActionKindCount> kActionNames = {
   "file_open", "file_close", "file_seek", "file_sync", "file_set_size", "file_read", "file_write", "file_read_at",
   "file_write_at", "file_read_all", "file_write_all", "file_read_at_all", "file_write_at_all", "file_read_shared",
   "file_write_shared", "file_read_ordered", "file_write_ordered", "file_seek_shared", "file_iread_at", "file_iwrite_at",
-  "file_iread_shared", "file_iwrite_shared", "file_wait"};
+  "file_iread_shared", "file_iwrite_shared", "file_iread_at_all", "file_iwrite_at_all", "file_iread_ordered",
+  "file_iwrite_ordered", "file_wait"};
 // clang-format on
 
 // The action's name as written in traces ("sendRecv", "allgatherv", ...); views a string literal, so data() is
@@ -172,7 +179,7 @@ constexpr bool is_file_action(ActionKind kind)
 constexpr bool is_file_access(ActionKind kind)
 {
   return (kind >= ActionKind::FileRead && kind <= ActionKind::FileWriteOrdered) ||
-         (kind >= ActionKind::FileIReadAt && kind <= ActionKind::FileIWriteShared);
+         (kind >= ActionKind::FileIReadAt && kind <= ActionKind::FileIWriteOrdered);
 }
 constexpr bool is_file_write(ActionKind kind)
 {
@@ -184,30 +191,38 @@ constexpr bool is_file_write(ActionKind kind)
   case ActionKind::FileWriteShared:
   case ActionKind::FileWriteOrdered:
   case ActionKind::FileIWriteAt:
-  case ActionKind::FileIWriteShared: return true;
+  case ActionKind::FileIWriteShared:
+  case ActionKind::FileIWriteAtAll:
+  case ActionKind::FileIWriteOrdered: return true;
   default: return false;
   }
 }
 constexpr bool is_explicit_offset(ActionKind kind)
 {
   return kind == ActionKind::FileReadAt || kind == ActionKind::FileWriteAt || kind == ActionKind::FileReadAtAll ||
-         kind == ActionKind::FileWriteAtAll || kind == ActionKind::FileIReadAt || kind == ActionKind::FileIWriteAt;
+         kind == ActionKind::FileWriteAtAll || kind == ActionKind::FileIReadAt || kind == ActionKind::FileIWriteAt ||
+         kind == ActionKind::FileIReadAtAll || kind == ActionKind::FileIWriteAtAll;
+}
+// In rank order at the shared file pointer, blocking or posted (an ordered split collective).
+constexpr bool is_ordered_access(ActionKind kind)
+{
+  return kind == ActionKind::FileReadOrdered || kind == ActionKind::FileWriteOrdered ||
+         kind == ActionKind::FileIReadOrdered || kind == ActionKind::FileIWriteOrdered;
 }
 // At the shared file pointer, independent (`_shared`) or in rank order (`_ordered`).
 constexpr bool is_shared_pointer(ActionKind kind)
 {
   return kind == ActionKind::FileReadShared || kind == ActionKind::FileWriteShared ||
-         kind == ActionKind::FileReadOrdered || kind == ActionKind::FileWriteOrdered ||
-         kind == ActionKind::FileIReadShared || kind == ActionKind::FileIWriteShared;
+         kind == ActionKind::FileIReadShared || kind == ActionKind::FileIWriteShared || is_ordered_access(kind);
 }
 constexpr bool is_collective_access(ActionKind kind)
 {
   return (kind >= ActionKind::FileReadAll && kind <= ActionKind::FileWriteAtAll) ||
-         kind == ActionKind::FileReadOrdered || kind == ActionKind::FileWriteOrdered;
+         kind == ActionKind::FileIReadAtAll || kind == ActionKind::FileIWriteAtAll || is_ordered_access(kind);
 }
 constexpr bool is_nonblocking_access(ActionKind kind)
 {
-  return kind >= ActionKind::FileIReadAt && kind <= ActionKind::FileIWriteShared;
+  return kind >= ActionKind::FileIReadAt && kind <= ActionKind::FileIWriteOrdered;
 }
 
 // The collective's call and the file name of Location and of the MPI-IO actions (see the table above).

@@ -313,6 +313,27 @@ TEST(ActionParserTest, SharedOrderedAndNonBlockingFileActions)
   EXPECT_TRUE(is_nonblocking_access(posted.kind) && is_explicit_offset(posted.kind) && is_file_write(posted.kind));
   EXPECT_TRUE(is_nonblocking_access(parse("0 file_iread_shared d 1").kind));
 
+  // A non-blocking or split collective: collective, posted, at an explicit offset; a read or a write.
+  TraceAction collective = parse("0 file_iwrite_at_all d 32768 65536");
+  EXPECT_EQ(collective.kind, ActionKind::FileIWriteAtAll);
+  EXPECT_EQ(collective.amount, 65536);
+  EXPECT_EQ(collective.amount2, 32768);
+  EXPECT_TRUE(is_collective_access(collective.kind) && is_nonblocking_access(collective.kind) &&
+              is_explicit_offset(collective.kind) && is_file_write(collective.kind) && is_file_access(collective.kind));
+  const ActionKind read_all = parse("0 file_iread_at_all d 0 8").kind;
+  EXPECT_EQ(read_all, ActionKind::FileIReadAtAll);
+  EXPECT_TRUE(is_collective_access(read_all) && is_nonblocking_access(read_all));
+  EXPECT_FALSE(is_file_write(read_all));
+  EXPECT_EQ(error_of("0 file_iread_at_all d 0"),
+            "t.txt:3: file_iread_at_all: takes 3 arguments (file offset bytes), got 2");
+
+  const ActionKind ordered_split = parse("0 file_iwrite_ordered d 10").kind;
+  EXPECT_EQ(ordered_split, ActionKind::FileIWriteOrdered);
+  EXPECT_TRUE(is_ordered_access(ordered_split) && is_shared_pointer(ordered_split) &&
+              is_collective_access(ordered_split) && is_nonblocking_access(ordered_split) &&
+              is_file_write(ordered_split));
+  EXPECT_FALSE(is_explicit_offset(ordered_split) || is_file_write(parse("0 file_iread_ordered d 10").kind));
+
   TraceAction wait = parse("0 file_wait d 3");
   EXPECT_EQ(wait.kind, ActionKind::FileWait);
   EXPECT_EQ(wait.amount, 3);

@@ -692,21 +692,25 @@ def test_mpi_io_shared_ordered_nonblocking_split_calls(mpicc, tmp_path):
             "file_wait more.bin 2",
             "file_iwrite_shared more.bin 50",
             "file_wait more.bin 3",
-            f"file_write_at_all more.bin {4000 + r * 100} 100",
-            f"file_write_at_all more.bin {5000 + r * 100} 100",
-            f"file_read_at_all more.bin {r * 100} 100",
-            "file_write_ordered more.bin 10",
+            f"file_iwrite_at_all more.bin {4000 + r * 100} 100",
+            "file_wait more.bin 4",
+            f"file_iwrite_at_all more.bin {5000 + r * 100} 100",
+            "file_wait more.bin 5",
+            f"file_iread_at_all more.bin {r * 100} 100",
+            "file_wait more.bin 6",
+            "file_iwrite_ordered more.bin 10",
+            "file_wait more.bin 7",
             f"file_iwrite_at more.bin {6000 + r * 10} 10",
             f"file_iwrite_at more.bin {6100 + r * 10} 10",
             lines[-3],  # MPI_Waitany completed either one, MPI_Testall the other
             lines[-2],
             "file_close more.bin",
         ], lines
-        assert sorted(lines[-3:-1]) == ["file_wait more.bin 4", "file_wait more.bin 5"], lines
+        assert sorted(lines[-3:-1]) == ["file_wait more.bin 8", "file_wait more.bin 9"], lines
     events = timeline_events(trace)
     for r in range(NP):
         by_name = {e["name"]: e["args"]["actions"] for e in events[r]}
-        assert by_name["MPI_File_write_at_all_end"] == 0 and by_name["MPI_File_write_ordered_end"] == 0
+        assert by_name["MPI_File_write_at_all_end"] == 1 and by_name["MPI_File_write_ordered_end"] == 1
         assert by_name["MPI_Waitall"] == 2 and by_name["MPI_File_iwrite_at_all"] == 1
     sim = tmp_path / "sim.csv"
     done = mpisim("replay", str(trace / "index.txt"), "--platform", repo_path("platforms", "pio-cluster-10.xml"),
@@ -716,11 +720,12 @@ def test_mpi_io_shared_ordered_nonblocking_split_calls(mpicc, tmp_path):
     assert done.returncode == 0, done.stderr
     matched = json.loads(done.stdout)
     operations = {row["name"]: row["calls"] for row in matched["per_operation"]}
-    # 17 file calls with a line each (the `_end`s have none); the completions of file accesses matched with their
-    # `file_wait` lines (MPI_Wait of the non-blocking collective has none, nor the tests that found nothing
-    # complete), the barrier with the replay's.
-    assert sum(calls for name, calls in operations.items() if name.startswith("file_")) == NP * 17, operations
-    assert [operations[name] for name in ("waitall", "wait", "test", "waitany", "testall", "barrier")] == [NP] * 6
+    # 20 file calls with a line each (the split collectives' `_end` their `file_wait`); the
+    # completions of file accesses matched with their `file_wait` lines (the two MPI_Wait included, not the tests
+    # that found nothing complete), the barrier with the replay's.
+    assert sum(calls for name, calls in operations.items() if name.startswith("file_")) == NP * 20, operations
+    assert [operations[name] for name in ("waitall", "wait", "test", "waitany", "testall", "barrier")] == [
+        NP, 2 * NP, NP, NP, NP, NP]
 
 
 def test_recorded_computation_excludes_the_recorders_own_work(mpicc, tmp_path):

@@ -27,8 +27,24 @@ struct Slice {
   int64_t position;
 };
 
-// The tag of step 6's piece lists on the file's communicator (the cycles' data use 1, 2, ...).
+// The tag of step 6's piece lists on the file's communicator (the cycles' data use 1, 2, ...), for an access
+// without a number; a numbered access adds its own base, (sequence mod 2000 + 1) x 10^6, so that accesses in flight
+// together use disjoint tags (2000 of them at once; the largest tag stays below INT_MAX).
 constexpr int kListTag = 0;
+constexpr int kTagsPerAccess = 1000000;
+constexpr uint32_t kNumberedAccesses = 2000;
+
+int tag_base(const CollectiveFileAccess& access)
+{
+  if (!access.sequence)
+    return 0;
+  return static_cast<int>(*access.sequence % kNumberedAccesses + 1) * kTagsPerAccess;
+}
+
+int cycle_tag(const CollectiveFileAccess& access, int64_t cycle)
+{
+  return tag_base(access) + static_cast<int>(cycle % (kTagsPerAccess - 1)) + 1;
+}
 
 // A member's pieces, and the data position where each starts.
 struct MemberPieces {
@@ -144,9 +160,18 @@ kernel::ActivityPtr time_own_pieces(const CollectiveFileAccess& access, const st
                      &access.hints);
 }
 
+// A collective among the members: a numbered access with the tag of the access's number (as a non-blocking
+// collective's), so that it never matches another access's collective in flight on the file.
 void run_collective(const CollectiveFileAccess& access, const CollectiveCall& call)
 {
-  access.collectives.run(access.rank, access.channel, call);
+  if (!access.sequence) {
+    access.collectives.run(access.rank, access.channel, call);
+    return;
+  }
+  const CollectiveContext context{access.rank,           access.channel,
+                                  access.collectives,    access.channel.local_rank(access.rank.world_rank()),
+                                  access.channel.size(), nonblocking_collective_tag(*access.sequence)};
+  access.collectives.run_part(context, call);
 }
 
 // Step 2's all-gather of the members' ranges (real bytes: everyone needs the others' values, replay included).
@@ -305,6 +330,7 @@ int64_t collective_access(const CollectiveFileAccess& access, const std::vector<
   const int64_t my_index = my_aggregator == aggregators.end() ? -1 : my_aggregator - aggregators.begin();
   std::vector<MemberPieces> in_my_domain(static_cast<size_t>(members));
   {
+    const int list_tag = tag_base(access) + kListTag;
     std::vector<std::vector<int64_t>> lists;
     std::vector<RequestPtr> sends;
     for (int64_t a = 0; a < naggs; ++a) {
@@ -317,15 +343,15 @@ int64_t collective_access(const CollectiveFileAccess& access, const std::vector<
         list.push_back(slice.length);
       }
       sends.push_back(
-          rank.isend(channel, aggregator, kListTag, static_cast<double>(list.size() * sizeof(int64_t)), list.data()));
+          rank.isend(channel, aggregator, list_tag, static_cast<double>(list.size() * sizeof(int64_t)), list.data()));
     }
     if (my_index >= 0) {
       for (int member = 0; member < members; ++member) {
         if (member == local_rank)
           continue;
-        const Status arrived = rank.wait_for_message(channel, member, kListTag);
+        const Status arrived = rank.wait_for_message(channel, member, list_tag);
         std::vector<int64_t> list(static_cast<size_t>(arrived.bytes) / sizeof(int64_t));
-        rank.recv(channel, member, kListTag, arrived.bytes, list.data());
+        rank.recv(channel, member, list_tag, arrived.bytes, list.data());
         std::vector<FilePiece> theirs;
         for (size_t k = 0; k + 1 < list.size(); k += 2)
           theirs.push_back({list[k], list[k + 1]});
@@ -349,7 +375,7 @@ int64_t collective_access(const CollectiveFileAccess& access, const std::vector<
 
   // Step 7.
   for (int64_t cycle = 0; cycle < cycles; ++cycle) {
-    const int tag = static_cast<int>(cycle % 1000000) + 1;
+    const int tag = cycle_tag(access, cycle);
     auto window_of = [&](int64_t a) {
       const int64_t begin = domain_begin(a) + cycle * window;
       return std::make_pair(begin, std::min(begin + window, domain_end(a)));

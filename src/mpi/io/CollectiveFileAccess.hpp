@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -60,6 +61,10 @@ struct CollectiveFileAccess {
   // Null: time only, `data` is ignored and a read gets every byte it asks for (a trace records what was read).
   FileBytes* bytes = nullptr;
   bool atomic = false; // MPI atomic mode: each file access under a byte-range lock
+  // The access's number among the collective accesses on the file (the same on every member, MPI ordering them):
+  // its messages carry tags of their own, so that two collectives in flight on one file (non-blocking or split, run
+  // by helper actors) never match each other's messages. Unset: the tags of a lone blocking call (replay).
+  std::optional<uint32_t> sequence;
 };
 
 // The storage model's activity for `world_rank` accessing the pieces one after the other; in atomic mode, under a

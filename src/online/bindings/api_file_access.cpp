@@ -9,9 +9,10 @@
 // The bytes move at the call, between the program's buffer and the real file (through the view); the time is the
 // storage model's. Independent calls access each contiguous piece of the file in turn; collective calls run two-phase
 // I/O (objects/FileAccess.hpp, docs/specifications/two-phase-io.md). A non-blocking independent call returns at once
-// with a request the storage model completes; non-blocking and split collective calls run their collective at the
-// call (the request is complete when it returns; docs/io.md). Reading past the end of the file reads what there is:
-// the status counts it (0 at the end).
+// with a request the storage model completes; non-blocking and split collective calls post their collective, which a
+// helper actor carries out while the rank goes on (objects/FileAccess.hpp, start_collective_access): the request
+// completes when it is done, at MPI_Wait/Test or the split's end call. Reading past the end of the file reads what
+// there is: the status counts it (0 at the end).
 #include "online/bindings/FileArguments.hpp"
 #include "online/objects/Collectives.hpp"
 #include "online/objects/FileAccess.hpp"
@@ -154,12 +155,19 @@ int check(Runtime& runtime, const AccessCall& call, FileContext& context, mpisim
 }
 
 // The data stream of the call, contiguous: the program's buffer itself when its type is contiguous, else a copy.
+// `take_bytes`: a write's bytes are copied at the call whatever the type (a posted write takes them then).
 class DataStream {
 public:
-  DataStream(void* buffer, int count, const mpisim::mpi::Datatype& type, Direction direction)
+  DataStream(void* buffer, int count, const mpisim::mpi::DatatypePtr& type, Direction direction,
+             bool take_bytes = false)
+      : DataStream(buffer, count, *type, direction, take_bytes)
+  {
+    kept_type_ = type;
+  }
+  DataStream(void* buffer, int count, const mpisim::mpi::Datatype& type, Direction direction, bool take_bytes = false)
       : buffer_(buffer), count_(static_cast<size_t>(count)), type_(type)
   {
-    if (type.is_contiguous()) {
+    if (type.is_contiguous() && !(take_bytes && direction == Direction::Write)) {
       data_ = static_cast<std::byte*>(buffer);
       return;
     }
@@ -183,6 +191,8 @@ private:
   void* buffer_;
   size_t count_;
   const mpisim::mpi::Datatype& type_;
+  // A posted access's type, alive until it completes (MPI_Type_free may come first).
+  mpisim::mpi::DatatypePtr kept_type_;
   std::byte* data_ = nullptr;
   std::vector<std::byte> copy_;
 };
@@ -258,6 +268,43 @@ int64_t start_etype(Runtime& runtime, const AccessCall& call, FileContext& conte
   return start + before;
 }
 
+// A collective access posted by a non-blocking or split collective call: a helper actor carries it out (the write's
+// bytes taken now), and the request completes when it is done, a read's bytes in the program's buffer by then. The
+// individual file pointer moves past the whole access now (MPI-3.1 section 13.4.3). An I/O error during the access
+// is the request's: its completion raises it through the file's error handler.
+int post_collective(Runtime& runtime, const AccessCall& call, FileContext& context,
+                    const mpisim::mpi::DatatypePtr& type, int64_t first, std::vector<FilePiece> pieces, int64_t bytes,
+                    MPI_Request* handle)
+{
+  auto stream = std::make_shared<DataStream>(call.buffer, call.count, type, call.direction, true);
+  auto request = std::make_shared<mpisim::mpi::Request>(mpisim::mpi::RequestKind::Generalized, runtime.current_rank(),
+                                                        *runtime.comm(MPI_COMM_SELF), 0, 0, static_cast<double>(bytes));
+  request->operation = "collective file I/O";
+  auto failure = std::make_shared<std::string>();
+  const Direction direction = call.direction;
+  start_collective_access(runtime, *context.file, context.member->collectives++, std::move(pieces), stream->data(),
+                          direction, [stream, request, failure, direction](int64_t moved, const std::string& error) {
+                            if (direction == Direction::Read)
+                              stream->deliver(moved);
+                            request->status.bytes = static_cast<double>(moved);
+                            *failure = error;
+                            request->complete();
+                          });
+  if (call.pointer == Pointer::Individual)
+    context.member->pointer = first + bytes / static_cast<int64_t>(context.member->view.etype->size());
+  RequestEntry entry;
+  entry.request = request;
+  entry.keep_alive = stream;
+  entry.query = [&runtime, fh = call.fh, name = call.name, request, failure](MPI_Status* status) {
+    fill_status(status, request->status);
+    if (failure->empty())
+      return MPI_SUCCESS;
+    return raise_file_error(runtime, fh, MPI_ERR_IO, name, *failure);
+  };
+  *handle = runtime.requests().add(std::move(entry));
+  return MPI_SUCCESS;
+}
+
 int access(const AccessCall& call, MPI_Status* status, MPI_Request* request)
 {
   ApiScope scope(call.name);
@@ -270,13 +317,15 @@ int access(const AccessCall& call, MPI_Status* status, MPI_Request* request)
   const auto etype_bytes = static_cast<int64_t>(view.etype->size());
   const int64_t bytes = static_cast<int64_t>(type->size()) * call.count;
   const int64_t first = start_etype(runtime, call, context, bytes / etype_bytes);
-  const std::vector<FilePiece> pieces = view_pieces(view, first * etype_bytes, bytes);
+  std::vector<FilePiece> pieces = view_pieces(view, first * etype_bytes, bytes);
+  if (collective(call.mode) && request != nullptr)
+    return post_collective(runtime, call, context, type, first, std::move(pieces), bytes, request);
   DataStream stream(call.buffer, call.count, *type, call.direction);
   int64_t moved = 0;
   mpisim::kernel::ActivityPtr pending;
   try {
     if (collective(call.mode)) {
-      moved = collective_access(runtime, file, pieces, stream.data(), call.direction);
+      moved = collective_access(runtime, file, context.member->collectives++, pieces, stream.data(), call.direction);
     } else if (call.direction == Direction::Write) {
       write_pieces(file, pieces, stream.data());
       moved = bytes;
@@ -302,17 +351,18 @@ int access(const AccessCall& call, MPI_Status* status, MPI_Request* request)
   return MPI_SUCCESS;
 }
 
-// Split collectives (MPI-3.1 section 13.4.5): the begin call runs the collective; the end call gives its status.
+// Split collectives (MPI-3.1 section 13.4.5): the begin call posts the collective as a non-blocking one does; the
+// end call waits for it and gives its status.
 int split_begin(Runtime& runtime, AccessCall call)
 {
   FileContext context;
   MPISIM_TRY(resolve_file(runtime, call.fh, call.name, context));
   if (context.member->split_pending)
     return raise_file_error(runtime, call.fh, MPI_ERR_OTHER, call.name, "a split collective is already in progress");
-  MPI_Status status;
-  MPISIM_TRY(access(call, &status, nullptr));
+  MPI_Request request = MPI_REQUEST_NULL;
+  MPISIM_TRY(access(call, nullptr, &request));
   context.member->split_pending = true;
-  context.member->split_bytes = status.mpisim_bytes;
+  context.member->split_request = request;
   return MPI_SUCCESS;
 }
 
@@ -323,8 +373,9 @@ int split_end(Runtime& runtime, MPI_File fh, MPI_Status* status, const char* nam
   if (!context.member->split_pending)
     return raise_file_error(runtime, fh, MPI_ERR_OTHER, name, "no split collective in progress");
   context.member->split_pending = false;
-  set_status(status, context.member->split_bytes);
-  return MPI_SUCCESS;
+  MPI_Request request = context.member->split_request;
+  context.member->split_request = MPI_REQUEST_NULL;
+  return PMPI_Wait(&request, status);
 }
 
 } // namespace

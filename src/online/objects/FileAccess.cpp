@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cstring>
+#include <memory>
 #include <stdexcept>
 #include <string>
 
@@ -81,19 +82,51 @@ kernel::ActivityPtr time_pieces(Runtime& runtime, OpenFile& file, int world_rank
   return mpi::time_pieces(runtime.files().storage(), file.id, client, pieces, direction, file.atomic, &file.hints);
 }
 
-int64_t collective_access(Runtime& runtime, OpenFile& file, const std::vector<FilePiece>& pieces, std::byte* data,
-                          io::Direction direction)
+namespace {
+
+mpi::CollectiveFileAccess access_of(Runtime& runtime, OpenFile& file, uint32_t sequence, mpi::FileBytes& bytes)
+{
+  mpi::CollectiveFileAccess access{runtime.rank(),
+                                   *runtime.comm(file.channel),
+                                   runtime.simulation().collectives(),
+                                   runtime.files().storage(),
+                                   file.id,
+                                   file.hints,
+                                   &bytes,
+                                   file.atomic};
+  access.sequence = sequence;
+  return access;
+}
+
+} // namespace
+
+int64_t collective_access(Runtime& runtime, OpenFile& file, uint32_t sequence, const std::vector<FilePiece>& pieces,
+                          std::byte* data, io::Direction direction)
 {
   RealFileBytes bytes(file);
-  const mpi::CollectiveFileAccess access{runtime.rank(),
-                                         *runtime.comm(file.channel),
-                                         runtime.simulation().collectives(),
-                                         runtime.files().storage(),
-                                         file.id,
-                                         file.hints,
-                                         &bytes,
-                                         file.atomic};
-  return mpi::collective_access(access, pieces, data, direction);
+  return mpi::collective_access(access_of(runtime, file, sequence, bytes), pieces, data, direction);
+}
+
+void start_collective_access(Runtime& runtime, OpenFile& file, uint32_t sequence, std::vector<FilePiece> pieces,
+                             std::byte* data, io::Direction direction, AccessFinish finish)
+{
+  // Everything the helper needs is taken here: it is no rank of the runtime's (Runtime::current_rank() does not know
+  // it), though it acts for this one (its memory context, kernel/MemoryContexts.hpp).
+  auto bytes = std::make_shared<RealFileBytes>(file);
+  const mpi::CollectiveFileAccess access = access_of(runtime, file, sequence, *bytes);
+  const std::string name =
+      "rank " + std::to_string(runtime.current_rank()) + " file access " + std::to_string(sequence);
+  runtime.simulation().engine().spawn(
+      name, [access, bytes, pieces = std::move(pieces), data, direction, finish = std::move(finish)] {
+        int64_t moved = 0;
+        std::string error;
+        try {
+          moved = mpi::collective_access(access, pieces, data, direction);
+        } catch (const std::runtime_error& failure) { // the real file failed: the request reports it
+          error = failure.what();
+        }
+        finish(moved, error);
+      });
 }
 
 } // namespace mpisim::online

@@ -8,6 +8,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <string>
 #include <vector>
 
 namespace mpisim::online {
@@ -30,8 +32,17 @@ kernel::ActivityPtr time_pieces(Runtime& runtime, OpenFile& file, int world_rank
 
 // A collective read or write by every member of the file, each giving its own pieces (in data order) and its data
 // stream (the source of a write, the destination of a read): mpi::collective_access with the real file's bytes.
+// `sequence` numbers the access among the member's collective accesses on the file (FileMember::collectives).
 // Returns the member's bytes read or written. Blocks the calling member until its part is done.
-int64_t collective_access(Runtime& runtime, OpenFile& file, const std::vector<FilePiece>& pieces, std::byte* data,
-                          io::Direction direction);
+int64_t collective_access(Runtime& runtime, OpenFile& file, uint32_t sequence, const std::vector<FilePiece>& pieces,
+                          std::byte* data, io::Direction direction);
+
+// The same access posted now and carried out by a helper actor on the calling rank's host, which runs the blocking
+// code above unchanged while the rank goes on (docs/specifications/two-phase-io.md, "Non-blocking and split
+// collectives"). The helper computes nothing. `finish` runs in the helper when the member's part is done, with the
+// bytes moved and, when the real file failed, the error's text (else empty). `data` must live until then.
+using AccessFinish = std::function<void(int64_t bytes, const std::string& error)>;
+void start_collective_access(Runtime& runtime, OpenFile& file, uint32_t sequence, std::vector<FilePiece> pieces,
+                             std::byte* data, io::Direction direction, AccessFinish finish);
 
 } // namespace mpisim::online

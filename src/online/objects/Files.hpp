@@ -61,9 +61,12 @@ struct FileMember {
   int64_t pointer = 0; // individual file pointer, in etypes of the view
   int errhandler = MPI_ERRORS_RETURN;
   bool live = false;
-  // A split collective begun and not ended (MPI_File_*_all_begin): its bytes, for the status of the end call.
+  // Collective accesses this member began on the file: the next one's number (the same on every member, MPI
+  // ordering them), which keeps the messages of accesses in flight together apart.
+  uint32_t collectives = 0;
+  // A split collective begun and not ended (MPI_File_*_all_begin): its request, which the end call waits for.
   bool split_pending = false;
-  int64_t split_bytes = 0;
+  int split_request = MPI_REQUEST_NULL;
 };
 
 struct OpenFile {
