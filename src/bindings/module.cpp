@@ -16,6 +16,8 @@
 
 #include <climits>
 #include <cstdio>
+#include <functional>
+#include <type_traits>
 
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -131,6 +133,36 @@ mpi::SimulationOptions simulation_options(const py::dict& o)
   return s;
 }
 
+// One key of the dicts records_to_python makes: a member of the record, or a function of it.
+template <class Record> struct PythonField {
+  const char* key;
+  std::function<py::object(const Record&)> read;
+
+  template <class Value>
+  PythonField(const char* key, Value Record::*member)
+      : key(key), read([member](const Record& record) { return py::cast(record.*member); })
+  {
+  }
+  template <class Read, class = std::enable_if_t<std::is_invocable_v<Read, const Record&>>>
+  PythonField(const char* key, Read read) : key(key), read(std::move(read))
+  {
+  }
+};
+
+// A list of dicts, one per record, with the fields' keys in their order.
+template <class Record>
+py::list records_to_python(const std::vector<Record>& records, const std::vector<PythonField<Record>>& fields)
+{
+  py::list out;
+  for (const Record& record : records) {
+    py::dict item;
+    for (const PythonField<Record>& field : fields)
+      item[field.key] = field.read(record);
+    out.append(item);
+  }
+  return out;
+}
+
 py::dict replay_to_python(const replay::ReplayResult& result)
 {
   py::list ranks;
@@ -153,49 +185,31 @@ py::dict replay_to_python(const replay::ReplayResult& result)
   out["actions"] = result.actions;
   out["fingerprint"] = result.fingerprint;
   out["model_parameters"] = result.model_parameters;
-  py::list decisions;
-  for (const mpi::AutomaticDecision& d : result.collective_decisions) {
-    py::dict decision;
-    decision["operation"] = mpi::collective_name(d.op);
-    decision["comm_size"] = d.comm_size;
-    decision["bytes"] = d.bytes;
-    decision["chosen"] = d.chosen;
-    decision["calls"] = d.calls;
-    decision["candidates"] = d.candidates;
-    decisions.append(decision);
-  }
-  out["collective_decisions"] = decisions;
-  py::list failures;
-  for (const replay::ReplayFailure& f : result.failures) {
-    py::dict failure;
-    failure["rank"] = f.rank;
-    failure["time"] = f.date;
-    if (not result.attempts.empty())
-      failure["attempt"] = f.attempt;
-    failures.append(failure);
-  }
-  out["failures"] = failures;
-  if (not result.attempts.empty()) { // checkpoint/restart asked for
-    py::list attempts;
-    for (const replay::ReplayAttempt& a : result.attempts) {
-      py::dict attempt;
-      attempt["attempt"] = a.attempt;
-      attempt["start"] = a.start;
-      attempt["end"] = a.end;
-      attempt["outcome"] = a.outcome;
-      attempt["checkpoint"] = a.checkpoint;
-      attempts.append(attempt);
-    }
-    out["attempts"] = attempts;
-    py::list checkpoints;
-    for (const replay::ReplayCheckpoint& c : result.checkpoints) {
-      py::dict checkpoint;
-      checkpoint["attempt"] = c.attempt;
-      checkpoint["cut"] = c.cut;
-      checkpoint["date"] = c.committed;
-      checkpoints.append(checkpoint);
-    }
-    out["checkpoints"] = checkpoints;
+  out["collective_decisions"] = records_to_python<mpi::AutomaticDecision>(
+      result.collective_decisions,
+      {{"operation", [](const mpi::AutomaticDecision& d) { return py::str(mpi::collective_name(d.op)); }},
+       {"comm_size", &mpi::AutomaticDecision::comm_size},
+       {"bytes", &mpi::AutomaticDecision::bytes},
+       {"chosen", &mpi::AutomaticDecision::chosen},
+       {"calls", &mpi::AutomaticDecision::calls},
+       {"candidates", &mpi::AutomaticDecision::candidates}});
+  const bool checkpointing = not result.attempts.empty(); // checkpoint/restart asked for
+  std::vector<PythonField<replay::ReplayFailure>> failure_fields = {{"rank", &replay::ReplayFailure::rank},
+                                                                    {"time", &replay::ReplayFailure::date}};
+  if (checkpointing)
+    failure_fields.push_back({"attempt", &replay::ReplayFailure::attempt});
+  out["failures"] = records_to_python(result.failures, failure_fields);
+  if (checkpointing) {
+    out["attempts"] =
+        records_to_python<replay::ReplayAttempt>(result.attempts, {{"attempt", &replay::ReplayAttempt::attempt},
+                                                                   {"start", &replay::ReplayAttempt::start},
+                                                                   {"end", &replay::ReplayAttempt::end},
+                                                                   {"outcome", &replay::ReplayAttempt::outcome},
+                                                                   {"checkpoint", &replay::ReplayAttempt::checkpoint}});
+    out["checkpoints"] = records_to_python<replay::ReplayCheckpoint>(result.checkpoints,
+                                                                     {{"attempt", &replay::ReplayCheckpoint::attempt},
+                                                                      {"cut", &replay::ReplayCheckpoint::cut},
+                                                                      {"date", &replay::ReplayCheckpoint::committed}});
     out["time_lost"] = result.time_lost;
   }
   py::dict spent;

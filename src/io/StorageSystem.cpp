@@ -318,13 +318,20 @@ ActivityPtr StorageSystem::read_modify_write(const Client& client, FileId file, 
     const double size = (*chunks)[index].second;
     const ByteRange chunk{offset, offset + size};
     auto read_then_write = [this, client, file, offset, size, chunk, atomic, self, index] {
-      continuations_.after(access(client, file, offset, size, Direction::Read), [=, this] {
+      auto write = [=, this] {
         continuations_.after(access(client, file, offset, size, Direction::Write), [=, this] {
           if (!atomic)
             unlock(file, chunk);
           (*self)(index + 1);
         });
-      });
+      };
+      // Only what the file holds now is read (the holes must keep it); past its end there is nothing to keep, and a
+      // read there would return nothing. The size is taken under the chunk's lock, after the chunks before it.
+      const double inside = std::clamp(this->size(file) - offset, 0.0, size);
+      if (inside > 0)
+        continuations_.after(access(client, file, offset, inside, Direction::Read), write);
+      else
+        write();
     };
     if (atomic)
       read_then_write();

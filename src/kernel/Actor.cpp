@@ -103,7 +103,7 @@ Actor::Actor(Engine& engine, int id, std::string name, std::function<void()> bod
 
 Actor::~Actor()
 {
-  if (not killed_)
+  if (not killed_ || not fiber_) // not killed, or killed and unwound since (Engine::unwind_killed_actors_at_teardown)
     return;
     // A killed actor's fiber is abandoned, not unwound (Engine::kill): its handle is forgotten without being destroyed,
     // so its stack is never released, and what its frames still own stays reachable from there (LeakSanitizer is told
@@ -161,9 +161,10 @@ void Actor::suspend()
     throw Cancelled{};
 }
 
-void Actor::cancel()
+void Actor::cancel(bool even_killed)
 {
-  if (state_ == State::Finished)
+  const bool stopped_mid_body = killed_ && fiber_; // a killed actor's fiber is suspended where the kill found it
+  if (state_ == State::Finished && not(even_killed && stopped_mid_body))
     return;
   cancelled_ = true;
   resume();

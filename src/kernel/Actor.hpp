@@ -47,8 +47,9 @@ private:
   void resume();  // from the engine: run until the actor blocks or ends
   void suspend(); // from the actor itself: give control back to the engine
   // Ends an actor that will never be resumed (engine teardown): its stack unwinds through a Cancelled exception
-  // thrown from the point where it is blocked, so destructors run and the fiber ends normally.
-  void cancel();
+  // thrown from the point where it is blocked, so destructors run and the fiber ends normally. A killed actor is
+  // unwound too when `even_killed` (from where it was when killed), left as it is otherwise.
+  void cancel(bool even_killed);
   struct Cancelled {};
   // Stops the process when the actor has overflowed an unguarded stack: the memory under it is corrupt.
   void check_stack() const;

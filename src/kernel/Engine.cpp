@@ -39,7 +39,7 @@ Engine::~Engine()
   // creation order; then the events still pending are told they will never fire.
   for (const auto& actor : actors_) {
     running_ = actor.get();
-    actor->cancel();
+    actor->cancel(unwind_killed_);
   }
   running_ = nullptr;
   actors_.clear();

@@ -111,6 +111,9 @@ public:
   // by the time the engine is destroyed. An actor may kill itself (the call does not return).
   void kill(Actor& actor);
   bool killed(const Actor& actor) const { return actor.killed_; }
+  // For engines whose actors run only mpisim's own code (replay ranks): killed actors are unwound when the engine is
+  // destroyed, as blocked ones are, so that what their frames own is released rather than left on an abandoned stack.
+  void unwind_killed_actors_at_teardown() { unwind_killed_ = true; }
 
   // The clock's value before the run starts (a restarted attempt continues from the previous one's date).
   void start_clock_at(SimTime date) { now_ = date; }
@@ -157,6 +160,7 @@ private:
   MemoryContexts* memory_contexts_ = nullptr;
   std::function<bool()> stall_handler_;
   size_t alive_ = 0;
+  bool unwind_killed_ = false; // unwind_killed_actors_at_teardown()
   uint64_t fingerprint_ = 1469598103934665603ULL;
   uint64_t events_fired_ = 0;
   Engine* previous_ = nullptr;

@@ -10,6 +10,7 @@
 // a disk preset is the storage side of a bundled platform file, so that a spec can stand for it.
 #include "common/Errors.hpp"
 #include "common/Units.hpp"
+#include "platform/BundledPlatforms.hpp"
 #include "platform/ClusterSpec.hpp"
 #include "platform/HierarchySpec.hpp"
 #include "platform/Platform.hpp"
@@ -17,6 +18,7 @@
 #include "platform/PlatformSize.hpp"
 #include "platform/routing/Registry.hpp"
 
+#include <array>
 #include <cctype>
 #include <charconv>
 #include <map>
@@ -42,47 +44,68 @@ constexpr double kMiB = 1024 * kKiB;
 constexpr double kGiB = 1024 * kMiB;
 constexpr int kMaxDisksPerHost = 1024; // a typo's guard: every disk is an object
 
-// nvme and hdd: the storage of platforms/io-nvme.xml and platforms/pio-cluster-10.xml (their comments give the
-// sources). ssd: our choice, a SATA SSD of current datasheets (560/530 MB/s, 50 us per access) behind the nvme
-// servers' file system and a smaller cache.
-std::optional<StoragePreset> storage_preset(const std::string& name)
+// A preset standing for a bundled platform file: the storage of its first file server (every server of those files
+// has the same disks and cache) and its file system's defaults, read by the XML loader from the compiled-in text.
+StoragePreset bundled_storage(const std::string& disk_name, std::string_view file_name)
 {
+  const std::string source = "platforms/" + std::string(file_name);
+  const std::unique_ptr<Platform> platform = load_platform_text(source, std::string(bundled_platform_text(file_name)));
+  const StorageSpec& storage = platform->storage();
+  if (storage.servers.empty())
+    throw InputError(source, 0, "a disk preset's platform has no file server");
+  const FileServerSpec& server = storage.servers.front();
+  const std::vector<DiskSpec>& disks = storage.disks.at(server.host);
   StoragePreset preset;
-  if (name == "nvme") {
-    preset.disk = {
-        .name = "nvme", .kind = DiskKind::Ssd, .read_bandwidth = 7e9, .write_bandwidth = 5e9, .latency = 20e-6};
-    preset.disks_per_host = 2;
-    preset.cache = {.size = 64 * kGiB, .memory_bandwidth = 20e9, .write_behind = true, .read_ahead = 4 * kMiB};
-    preset.stripe_size = 1 * kMiB;
-    preset.open_cost = 50e-6;
-    preset.close_cost = 20e-6;
-    preset.request_overhead = 5e-6;
-  } else if (name == "ssd") {
-    preset.disk = {
-        .name = "ssd", .kind = DiskKind::Ssd, .read_bandwidth = 560e6, .write_bandwidth = 530e6, .latency = 50e-6};
-    preset.cache = {.size = 16 * kGiB, .memory_bandwidth = 10e9, .write_behind = true, .read_ahead = 1 * kMiB};
-    preset.stripe_size = 1 * kMiB;
-    preset.open_cost = 50e-6;
-    preset.close_cost = 20e-6;
-    preset.request_overhead = 5e-6;
-  } else if (name == "hdd") {
-    preset.disk = {.name = "hdd",
-                   .kind = DiskKind::Hdd,
-                   .read_bandwidth = 96 * kMiB,
-                   .write_bandwidth = 96 * kMiB,
-                   .average_seek = 9e-3,
-                   .track_to_track_seek = 1.1e-3,
-                   .rpm = 7200,
-                   .seek_window = 1 * kMiB};
-    preset.cache = {.size = 1 * kGiB, .memory_bandwidth = 5e9, .write_behind = true, .read_ahead = 1 * kMiB};
-    preset.stripe_size = 64 * kKiB;
-    preset.open_cost = 200e-6;
-    preset.close_cost = 100e-6;
-    preset.request_overhead = 20e-6;
-  } else {
-    return std::nullopt;
-  }
+  preset.disk = disks.front();
+  preset.disk.name = disk_name;
+  preset.disks_per_host = static_cast<int>(disks.size());
+  preset.cache = server.cache;
+  preset.stripe_size = storage.stripe_size;
+  preset.open_cost = storage.open_cost;
+  preset.close_cost = storage.close_cost;
+  preset.request_overhead = storage.request_overhead;
   return preset;
+}
+
+// Our choice: a SATA SSD of current datasheets (560/530 MB/s, 50 us per access) behind the nvme servers' file system
+// and a smaller cache.
+StoragePreset sata_ssd_storage()
+{
+  StoragePreset preset = bundled_storage("ssd", "io-nvme.xml");
+  preset.disk = {
+      .name = "ssd", .kind = DiskKind::Ssd, .read_bandwidth = 560e6, .write_bandwidth = 530e6, .latency = 50e-6};
+  preset.disks_per_host = 1;
+  preset.cache = {.size = 16 * kGiB, .memory_bandwidth = 10e9, .write_behind = true, .read_ahead = 1 * kMiB};
+  return preset;
+}
+
+// The values of "disk=": nvme and hdd are the storage of platforms/io-nvme.xml and platforms/pio-cluster-10.xml (their
+// comments give the sources), so that a spec can stand for those files.
+struct StoragePresetRow {
+  std::string_view name;
+  StoragePreset (*make)();
+};
+constexpr std::array<StoragePresetRow, 3> kStoragePresets = {{
+    {"nvme", [] { return bundled_storage("nvme", "io-nvme.xml"); }},
+    {"ssd", sata_ssd_storage},
+    {"hdd", [] { return bundled_storage("hdd", "pio-cluster-10.xml"); }},
+}};
+
+std::optional<StoragePreset> storage_preset(std::string_view name)
+{
+  for (const StoragePresetRow& row : kStoragePresets) {
+    if (row.name == name)
+      return row.make();
+  }
+  return std::nullopt;
+}
+
+std::string storage_preset_names()
+{
+  std::string names;
+  for (size_t i = 0; i < kStoragePresets.size(); i++)
+    names.append(i == 0 ? "" : i + 1 == kStoragePresets.size() ? " or " : ", ").append(kStoragePresets[i].name);
+  return names;
 }
 
 // Position of the comma that starts the options, or npos.
@@ -270,7 +293,7 @@ private:
     }
     std::optional<StoragePreset> preset = storage_preset(disk);
     if (!preset)
-      fail("bad disk '" + disk + "' (expected nvme, ssd or hdd)");
+      fail("bad disk '" + disk + "' (expected " + storage_preset_names() + ")");
     if (options_.count("disks")) {
       preset->disks_per_host = static_cast<int>(positive_count(option("disks", "")));
       if (preset->disks_per_host > kMaxDisksPerHost)

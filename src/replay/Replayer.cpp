@@ -442,7 +442,10 @@ void end_at_first_failure(mpi::Simulation& simulation, std::deque<RankReplayer>&
   }
 }
 
-AttemptEnd replay_attempt(const ReplayOptions& options, const Attempt& attempt, ReplayResult& result)
+// `platform`: read by the first attempt (after the trace is opened, so that a bad trace is reported first), then
+// shared by the next ones: it is a description, and each attempt builds its models from it afresh.
+AttemptEnd replay_attempt(const ReplayOptions& options, const Attempt& attempt,
+                          std::shared_ptr<const platform::Platform>& platform, ReplayResult& result)
 {
   // Formats that record time (OTF2) turn computation into flops at each rank's host speed, known once the simulation
   // has placed the ranks: streams are taken after that.
@@ -466,7 +469,12 @@ AttemptEnd replay_attempt(const ReplayOptions& options, const Attempt& attempt, 
   mpi::SimulationOptions simulation_options = options.simulation;
   simulation_options.stacks = mpi::RankStacks::Arena; // replay ranks run only mpisim's own code
   simulation_options.start_time = attempt.start;
-  mpi::Simulation simulation(simulation_options, ranks);
+  if (not platform)
+    platform = mpi::load_or_generate_platform(options.simulation.platform);
+  mpi::Simulation simulation(simulation_options, ranks, platform);
+  // Replay ranks run only mpisim's own code: the ranks a failure stops are unwound with the simulation, releasing
+  // what their frames hold, instead of being left on their stacks once per lost attempt.
+  simulation.engine().unwind_killed_actors_at_teardown();
   placed = &simulation;
   shared_files.emplace(simulation, ranks);
   for (mpi::Observer* observer : options.observers)
@@ -534,10 +542,11 @@ ReplayResult replay(const ReplayOptions& options)
   const CheckpointOptions& checkpointing = options.checkpoints;
   const bool attempts_reported = checkpointing.checkpointing() || checkpointing.restarts > 0;
   Attempt attempt;
+  std::shared_ptr<const platform::Platform> platform;
   while (true) {
     attempt.ends_at_failure = attempt.number <= checkpointing.restarts;
     const size_t failures_before = result.failures.size();
-    const AttemptEnd end = replay_attempt(options, attempt, result);
+    const AttemptEnd end = replay_attempt(options, attempt, platform, result);
     const bool lost = end.failed_at >= 0;
     const bool failed = result.failures.size() > failures_before;
     if (attempts_reported)

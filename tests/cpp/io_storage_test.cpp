@@ -377,9 +377,15 @@ TEST(io_storage, LargeRequestPipelinesDiskAndNetwork)
 // 2 MiB, extent [0, 7 MiB). R = 1 MiB / 96 MiB/s.
 //   unsieved read:  far + R, then three near seeks (each block starts 1 MiB past the end of the one before) + R
 //   sieved read (4 MiB buffer): chunks of 4 and 3 MiB, the second continuing the first: far + 7 R
-//   sieved write (2 MiB buffer): chunks 2, 2, 2, 1 MiB, each read then written back; the first read is the disk's
-//     first access (far), the others continue the write before; each write goes back 2 MiB (or 1) before the end
-//     of its read: far for the 2 MiB chunks, near for the last 1 MiB one: far + 7 R + 3 far + near + 7 R
+//   sieved write (2 MiB buffer) of a new file: chunks 2, 2, 2, 1 MiB, each written without a read (there is nothing
+//     in the file past its end, and each chunk's write extends it to the next chunk): far (the disk's first access)
+//     + 7 R
+//   the same over a file of 3 MiB (written first, contiguously: far + 3 R): the first chunk is read whole, going back
+//     3 MiB from the end of that write (far + 2 R), then written back 2 MiB before the read's end (far + 2 R); the
+//     second chunk is read up to the file's end, [2, 3) MiB, continuing the write before (R), and written whole going
+//     back 1 MiB (near + 2 R); the file then ends at 4 MiB: the last two chunks are only written, each continuing
+//     the one before (2 R + R): 2 far + near + 10 R. (Reading whole chunks, as before the end of file was taken into
+//     account, took 3 far + 2 near + 14 R.)
 TEST(io_storage, DataSievingReadsTheExtentInBufferSizeChunks)
 {
   EXPECT_EQ(io::StorageSystem::chunks_of(0, 7 * MiB, 4 * MiB),
@@ -403,7 +409,20 @@ TEST(io_storage, DataSievingReadsTheExtentInBufferSizeChunks)
   EXPECT_DATE(time("a", io::Direction::Read, &disabled), kFarSeek + R + 3 * (kNearSeek + R));
   EXPECT_DATE(time("a", io::Direction::Read, nullptr), kFarSeek + R + 3 * (kNearSeek + R));
   EXPECT_DATE(time("b", io::Direction::Read, &sieving), kFarSeek + 7 * R);
-  EXPECT_DATE(time("c", io::Direction::Write, &sieving), kFarSeek + 7 * R + 3 * kFarSeek + kNearSeek + 7 * R);
+  EXPECT_DATE(time("c", io::Direction::Write, &sieving), kFarSeek + 7 * R);
+  Scenario s(switched({{"c0", kHdd}}, ""));
+  double prefilled = 0;
+  double sieved = 0;
+  s.spawn("c0", [&] {
+    const io::FileId f = s.storage.file("d");
+    const io::Client me = s.client("c0", 0);
+    prefilled = s.wait(s.storage.access(me, f, 0, 3 * MiB, io::Direction::Write));
+    sieved = s.wait(mpi::time_pieces(s.storage, f, me, blocks, io::Direction::Write, false, &sieving)) - prefilled;
+  });
+  s.engine.run();
+  EXPECT_DATE(prefilled, kFarSeek + 3 * R);
+  EXPECT_DATE(sieved, 2 * kFarSeek + kNearSeek + 10 * R);
+  EXPECT_DOUBLE_EQ(s.storage.size(s.storage.file("d")), 7 * MiB);
 }
 
 // Bad storage descriptions are input errors at the line of the offending element.

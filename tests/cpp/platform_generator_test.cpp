@@ -3,6 +3,7 @@
 //
 // Suite names repeat the file name so that `ctest -R platform` selects them.
 #include "common/Errors.hpp"
+#include "platform/BundledPlatforms.hpp"
 #include "platform/Platform.hpp"
 #include "platform/PlatformSize.hpp"
 
@@ -11,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <sstream>
 
 using namespace mpisim;
 using namespace mpisim::platform;
@@ -152,6 +154,22 @@ TEST(platform_generator, NvmePresetIsTheBundledFilesStorage)
   EXPECT_EQ(generated->hosts()[16].name, "io-0");
   EXPECT_EQ(generated->hosts()[19].name, "io-3");
   expect_same_storage(generated->storage(), loaded->storage());
+}
+
+// The nvme and hdd presets are read from the text of platforms/ compiled into the library (the installed package
+// has no platforms/): it must be the files as they are now, or the presets would drift from them.
+TEST(platform_generator, PresetsReadTheCompiledInTextOfTheBundledFiles)
+{
+  for (const char* file : {"io-nvme.xml", "pio-cluster-10.xml"}) {
+    std::ifstream in(std::string(MPISIM_SOURCE_DIR "/platforms/") + file);
+    std::stringstream text;
+    text << in.rdbuf();
+    ASSERT_FALSE(text.str().empty()) << file;
+    EXPECT_EQ(bundled_platform_text(file), text.str()) << file;
+  }
+  EXPECT_TRUE(bundled_platform_text("graphene.xml").empty());
+  EXPECT_EQ(spec_error("cluster:4,disk=tape"), "platform spec 'cluster:4,disk=tape': bad disk 'tape' (expected nvme, "
+                                               "ssd or hdd)");
 }
 
 // The hdd preset is pio-cluster-10.xml's disk and cache; without io_servers every host has the disks, none serves.

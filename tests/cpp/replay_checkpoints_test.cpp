@@ -1,10 +1,18 @@
 // The checkpoint coordinator's decisions (replay/Checkpoints.hpp), rank by rank as the replayers call it: a cut needs
 // every rank entered, quiet, with as many receives posted as messages sent, and its last entry at or after the due
 // date (the last checkpoint's completion, or the attempt's start, plus the interval).
+#include "mpi/Observer.hpp"
 #include "replay/Checkpoints.hpp"
+#include "replay/Replayer.hpp"
+
+#include "support/Scratch.hpp"
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <sstream>
+
+using namespace mpisim;
 using namespace mpisim::replay;
 
 namespace {
@@ -17,7 +25,87 @@ CheckpointOptions every(double interval)
   return options;
 }
 
+// Two ranks on 1 Gf hosts: four steps of 1 s of computation, an exchange and a barrier, then 1 s more.
+std::string write_steps(const testing_support::Scratch& scratch)
+{
+  std::ostringstream trace;
+  for (int rank = 0; rank < 2; ++rank) {
+    trace << rank << " init\n";
+    for (int step = 0; step < 4; ++step)
+      trace << rank << " compute 1e9\n"
+            << rank << " sendRecv 1000 " << 1 - rank << " 1000 " << 1 - rank << "\n"
+            << rank << " barrier\n";
+    trace << rank << " compute 1e9\n" << rank << " finalize\n";
+  }
+  return scratch.write("steps.txt", trace.str());
+}
+
+ReplayOptions restarted(const std::string& trace, const std::string& platform, const std::string& failures,
+                        int restarts)
+{
+  ReplayOptions options;
+  options.trace = trace;
+  options.simulation.platform = platform;
+  options.simulation.failures.at = mpi::parse_failure_list(failures);
+  options.checkpoints.interval = 1.5;
+  options.checkpoints.cost = 0.25;
+  options.checkpoints.restarts = restarts;
+  options.checkpoints.restart_cost = 0.5;
+  return options;
+}
+
+// Removes a file when the first attempt ends (the observer hears of each attempt as it ends).
+class RemoveAfterFirstAttempt : public mpi::Observer {
+public:
+  explicit RemoveAfterFirstAttempt(std::string path) : path_(std::move(path)) {}
+  void attempt(const mpi::AttemptRecord& record) override
+  {
+    if (record.attempt == 1)
+      std::filesystem::remove(path_);
+  }
+
+private:
+  std::string path_;
+};
+
 } // namespace
+
+// The platform is read once per replay, not once per attempt: a restarted attempt runs on the same description (the
+// models, built per attempt from it, start fresh), so removing the file after the first attempt changes nothing.
+TEST(replay_checkpoints, EveryAttemptRunsOnThePlatformReadOnce)
+{
+  testing_support::Scratch scratch;
+  const std::string trace = write_steps(scratch);
+  const std::string cluster = "<?xml version='1.0'?>\n<platform version=\"4.1\"><cluster id=\"c\" prefix=\"node-\" "
+                              "suffix=\"\" radical=\"0-1\" speed=\"1Gf\" bw=\"125MBps\" lat=\"50us\"/></platform>\n";
+  const ReplayResult kept = replay::replay(restarted(trace, scratch.write("kept.xml", cluster), "1@3.5s", 1));
+  ReplayOptions options = restarted(trace, scratch.write("removed.xml", cluster), "1@3.5s", 1);
+  RemoveAfterFirstAttempt remover(options.simulation.platform);
+  options.observers.push_back(&remover);
+  const ReplayResult removed = replay::replay(options);
+  EXPECT_FALSE(std::filesystem::exists(options.simulation.platform));
+  ASSERT_EQ(removed.attempts.size(), 2u);
+  EXPECT_STREQ(removed.attempts[1].outcome, "ok");
+  EXPECT_EQ(removed.simulated_time, kept.simulated_time);
+  EXPECT_EQ(removed.fingerprint, kept.fingerprint);
+}
+
+// A lost attempt's ranks are stopped where they are (in a computation, or waiting); what their stacks held is
+// released when the attempt's simulation ends (their stacks unwind), not leaked once per attempt: under
+// LeakSanitizer (`make asan`) this replay of four attempts reports no leak. Its figures follow the rule of
+// docs/failures.md: each failure restarts from the last checkpoint complete before it.
+TEST(replay_checkpoints, LostAttemptsReleaseWhatTheirRanksHeld)
+{
+  testing_support::Scratch scratch;
+  const std::string trace = write_steps(scratch);
+  const ReplayResult result = replay::replay(restarted(trace, "cluster:2", "1@3.5s,0@6.2s,1@8.9s", 3));
+  ASSERT_EQ(result.attempts.size(), 4u);
+  for (size_t i = 0; i < 3; ++i)
+    EXPECT_STREQ(result.attempts[i].outcome, "process-failure") << i;
+  EXPECT_STREQ(result.attempts[3].outcome, "ok");
+  EXPECT_EQ(result.failures.size(), 3u);
+  EXPECT_GT(result.simulated_time, 8.9 + 0.5);
+}
 
 TEST(replay_checkpoints, TheFirstCutAfterTheIntervalIsTakenAndCompleteWhenTheLastRankHasWritten)
 {

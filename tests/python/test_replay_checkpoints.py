@@ -73,6 +73,7 @@ def test_a_failure_redoes_the_work_since_the_last_checkpoint_after_the_restart_c
         {"attempt": 1, "start": 0.0, "end": fail_at, "outcome": "process-failure", "checkpoint": 0},
         {"attempt": 2, "start": fail_at + RESTART, "end": result.simulated_time, "outcome": "ok", "checkpoint": 1}]
     assert [c["attempt"] for c in result.checkpoints] == [1, 2]
+    assert all(list(c) == ["attempt", "cut", "date"] for c in result.checkpoints)
     # Lost: from the checkpoint's completion (p + C) to the failure, and the restart.
     assert result.time_lost == pytest.approx(fail_at + RESTART - (cut + COST), abs=1e-9)
     assert not any(r.failed for r in result.ranks)  # restarted: every rank finished the last attempt

@@ -99,6 +99,7 @@ def test_automatic_selector_reports_its_decisions(tmp_path):
     assert code == 0, stderr
     result = json.loads(stdout)
     [decision] = result["collective_decisions"]
+    assert list(decision) == ["operation", "comm_size", "bytes", "chosen", "calls", "candidates"]
     assert decision["operation"] == "alltoall" and decision["comm_size"] == 8 and decision["calls"] == 8
     times = dict(decision["candidates"])
     assert times["pair"] == pytest.approx(7e-3) and times["bruck"] == pytest.approx(12e-3)
