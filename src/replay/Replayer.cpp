@@ -464,8 +464,7 @@ AttemptEnd replay_attempt(const ReplayOptions& options, const Attempt& attempt, 
   AttemptEnd end;
   end.last = attempt.from;
   mpi::SimulationOptions simulation_options = options.simulation;
-  // Replay ranks run only mpisim's own code, which keeps no pointer into a suspended rank's frames: they share one stack.
-  simulation_options.stacks = mpi::RankStacks::Shared;
+  simulation_options.stacks = options.rank_stacks;
   simulation_options.start_time = attempt.start;
   mpi::Simulation simulation(simulation_options, ranks);
   placed = &simulation;
