@@ -220,6 +220,9 @@ char* StackArena::next_free_link(char* bottom) const
 
 SharedStack::SharedStack(size_t stack_bytes) : guarded_(stack_bytes), stack_(guarded_.allocate()) {}
 
-SharedStack::~SharedStack() { guarded_.release(stack_); }
+SharedStack::~SharedStack()
+{
+  guarded_.release(stack_);
+}
 
 } // namespace mpisim::kernel
