@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <new>
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -80,6 +81,14 @@ Actor::Actor(Engine& engine, int id, std::string name, std::function<void()> bod
     : engine_(engine), id_(id), name_(std::move(name)), body_(std::move(body))
 {
   stacks_.guard_bytes = stacks.guard_bytes();
+  if (stacks.shares_stack())
+    saved_.stack = static_cast<SharedStack*>(&stacks); // the fiber is made at the first run: making it writes the stack
+  else
+    start_fiber(stacks);
+}
+
+void Actor::start_fiber(StackProvider& stacks)
+{
   fiber_ = boost::context::fiber(std::allocator_arg, ProvidedStack(stacks, stacks_.own),
                                  [this](boost::context::fiber&& maestro) {
                                    after_switch(nullptr, &stacks_.maestro_bottom, &stacks_.maestro_size);
@@ -109,8 +118,16 @@ Actor::~Actor()
     // so its stack is never released, and what its frames still own stays reachable from there (LeakSanitizer is told
     // so: not a leak).
 #ifdef MPISIM_ASAN_FIBERS
-  __lsan_register_root_region(stacks_.own.bottom, stacks_.own.size);
+  if (saved_.stack == nullptr)
+    __lsan_register_root_region(stacks_.own.bottom, stacks_.own.size);
+  else if (saved_.used > 0)
+    __lsan_register_root_region(saved_.bytes.get(), saved_.used);
 #endif
+  if (saved_.stack != nullptr) {
+    if (saved_.stack->occupant() == this)
+      saved_.stack->set_occupant(nullptr);
+    (void)saved_.bytes.release(); // like an own stack, its frames are kept, not destroyed
+  }
   alignas(boost::context::fiber) std::byte forgotten[sizeof(boost::context::fiber)];
   new (forgotten) boost::context::fiber(std::move(fiber_));
 }
@@ -141,12 +158,73 @@ void Actor::check_stack() const
   std::abort();
 }
 
+namespace {
+
+// Where a suspended fiber's frames begin: its handle holds only the address of the registers it saved, the lowest
+// byte it uses (Boost.Context's fcontext).
+const std::byte* suspended_stack_pointer(const boost::context::fiber& fiber)
+{
+  static_assert(sizeof(boost::context::fiber) == sizeof(void*));
+  const std::byte* sp = nullptr;
+  std::memcpy(static_cast<void*>(&sp), static_cast<const void*>(&fiber), sizeof sp);
+  return sp;
+}
+
+} // namespace
+
+void Actor::save_stack()
+{
+  const std::byte* top = static_cast<const std::byte*>(stacks_.own.bottom) + stacks_.own.size;
+  const std::byte* sp = suspended_stack_pointer(fiber_);
+  const auto bytes = static_cast<size_t>(top - sp);
+  if (bytes > saved_.capacity) {
+    saved_.bytes = std::make_unique_for_overwrite<std::byte[]>(bytes);
+    saved_.capacity = bytes;
+  }
+  // The frames' redzones are poisoned in AddressSanitizer builds: cleared so that the copy may read them (the frames
+  // lose that protection until they return).
+  clear_stack_poison(const_cast<std::byte*>(sp), bytes);
+  std::memcpy(saved_.bytes.get(), sp, bytes);
+  saved_.used = bytes;
+  saved_.stack->note_saved(bytes);
+}
+
+void Actor::take_shared_stack()
+{
+  Actor* occupant = saved_.stack->occupant();
+  if (occupant == this)
+    return; // its frames are still there: no copy
+  if (occupant != nullptr)
+    occupant->save_stack();
+  saved_.stack->set_occupant(this);
+  if (not saved_.started) {
+    saved_.started = true;
+    start_fiber(*saved_.stack);
+    return;
+  }
+  std::byte* top = static_cast<std::byte*>(stacks_.own.bottom) + stacks_.own.size;
+  std::memcpy(top - saved_.used, saved_.bytes.get(), saved_.used);
+}
+
+void Actor::leave_shared_stack_if_finished()
+{
+  if (state_ != State::Finished || killed_)
+    return; // a killed actor's frames are kept (~Actor)
+  saved_.stack->set_occupant(nullptr);
+  saved_.bytes.reset();
+  saved_.capacity = saved_.used = 0;
+}
+
 void Actor::resume()
 {
+  if (saved_.stack != nullptr)
+    take_shared_stack();
   state_ = State::Running;
   before_switch(&stacks_.maestro_fake_stack, stacks_.own.bottom, stacks_.own.size);
   fiber_ = std::move(fiber_).resume();
   after_switch(stacks_.maestro_fake_stack, nullptr, nullptr);
+  if (saved_.stack != nullptr)
+    leave_shared_stack_if_finished();
 }
 
 void Actor::suspend()

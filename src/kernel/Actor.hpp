@@ -11,6 +11,7 @@
 
 #include <boost/context/fiber.hpp>
 
+#include <cstddef>
 #include <cstdint>
 #include <exception>
 #include <functional>
@@ -53,6 +54,12 @@ private:
   struct Cancelled {};
   // Stops the process when the actor has overflowed an unguarded stack: the memory under it is corrupt.
   void check_stack() const;
+  void start_fiber(StackProvider& stacks);
+  // On a SharedStack: puts this actor's frames on the stack (saving the occupant's first), starting its fiber on its
+  // first run; saves its frames into its buffer; gives up the stack once it has ended.
+  void take_shared_stack();
+  void save_stack();
+  void leave_shared_stack_if_finished();
 
   Engine& engine_;
   int id_;
@@ -72,6 +79,16 @@ private:
     void* own_fake_stack = nullptr;
   };
   Stacks stacks_;
+  // Copy-on-switch (SharedStack): the actor's frames while another actor uses the stack; the buffer is reused when
+  // they fit. Empty until the actor first leaves the stack to another.
+  struct SavedFrames {
+    SharedStack* stack = nullptr; // null: the actor has a stack of its own
+    std::unique_ptr<std::byte[]> bytes;
+    size_t capacity = 0;
+    size_t used = 0;
+    bool started = false; // the fiber exists (made at the first run, when the stack is free)
+  };
+  SavedFrames saved_;
   boost::context::fiber fiber_;
   boost::context::fiber maestro_;
   std::exception_ptr failure_;

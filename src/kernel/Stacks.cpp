@@ -218,4 +218,11 @@ char* StackArena::next_free_link(char* bottom) const
   return bottom + slice_bytes_ - kSliceHeaderBytes;
 }
 
+SharedStack::SharedStack(size_t stack_bytes) : guarded_(stack_bytes), stack_(guarded_.allocate()) {}
+
+SharedStack::~SharedStack()
+{
+  guarded_.release(stack_);
+}
+
 } // namespace mpisim::kernel

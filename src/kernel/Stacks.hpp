@@ -45,6 +45,8 @@ public:
   virtual size_t stack_bytes() const = 0;
   // The bytes of inaccessible memory right under each stack (0: none, the canary watches instead).
   virtual size_t guard_bytes() const = 0;
+  // Whether every actor gets the same stack (SharedStack): the actors then save and restore their part of it.
+  virtual bool shares_stack() const { return false; }
 };
 
 // The inaccessible region under each guarded stack: larger than a page, so that a frame of a few kilobytes (a local
@@ -106,6 +108,47 @@ private:
   char* free_ = nullptr; // released slices, linked, reused last in, first out (their touched pages are warm)
   static std::atomic<bool> measuring_;
   static std::atomic<size_t> deepest_use_;
+};
+
+class Actor;
+
+// One guarded stack that all actors run on, one at a time, with copy-on-switch (ranks running only mpisim's own code,
+// which keeps no pointer into a suspended rank's stack: replay). When another actor needs the stack, the one on it
+// copies the used part (from its saved stack pointer to the top) into a heap buffer of its own, copied back before it
+// runs again (kernel/Actor.cpp). A suspended actor then costs the bytes it had in use, not a page; one never started
+// costs nothing.
+class SharedStack final : public StackProvider {
+public:
+  explicit SharedStack(size_t stack_bytes);
+  ~SharedStack() override;
+  SharedStack(const SharedStack&) = delete;
+  SharedStack& operator=(const SharedStack&) = delete;
+
+  void check_capacity(long long) const override {} // one mapping whatever the number of actors
+  ActorStack allocate() override { return stack_; }
+  void release(const ActorStack&) noexcept override {}
+  size_t stack_bytes() const override { return stack_.size; }
+  size_t guard_bytes() const override { return guarded_.guard_bytes(); }
+  bool shares_stack() const override { return true; }
+
+  // The actor whose frames are on the stack now (null: none, or they are no longer needed).
+  Actor* occupant() const { return occupant_; }
+  void set_occupant(Actor* actor) { occupant_ = actor; }
+  // Copies made when an actor leaves the stack to another, and their bytes (measurement, tests).
+  void note_saved(size_t bytes)
+  {
+    ++saves_;
+    bytes_saved_ += bytes;
+  }
+  long long saves() const { return saves_; }
+  unsigned long long bytes_saved() const { return bytes_saved_; }
+
+private:
+  GuardedStacks guarded_;
+  ActorStack stack_;
+  Actor* occupant_ = nullptr;
+  long long saves_ = 0;
+  unsigned long long bytes_saved_ = 0;
 };
 
 } // namespace mpisim::kernel

@@ -72,6 +72,7 @@ std::unique_ptr<kernel::StackProvider> stack_provider(const SimulationOptions& o
 {
   switch (options.stacks) {
   case RankStacks::Arena: return std::make_unique<kernel::StackArena>(rank_arena_stack_bytes());
+  case RankStacks::Shared: return std::make_unique<kernel::SharedStack>(kSharedRankStackBytes);
   case RankStacks::Guarded: break;
   }
   return std::make_unique<kernel::GuardedStacks>(options.stack_size);

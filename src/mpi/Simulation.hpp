@@ -20,8 +20,13 @@ namespace mpisim::mpi {
 
 // Where the ranks' stacks come from (kernel/Stacks.hpp): a guarded mapping of `stack_size` bytes each, for ranks
 // running user code, which may overflow (online mode); or slices of one arena, of rank_arena_stack_bytes() each, for
-// ranks running only mpisim's own code, of bounded depth (replay, collective studies).
-enum class RankStacks : uint8_t { Guarded, Arena };
+// ranks running only mpisim's own code, of bounded depth (replay, collective studies); or one shared stack with
+// copy-on-switch, for ranks whose suspended frames nothing points into (replay: kernel/Stacks.hpp SharedStack).
+enum class RankStacks : uint8_t { Guarded, Arena, Shared };
+
+// The one stack replay ranks share: deep enough for any of them (the arena's slice with room to spare); only the
+// pages the deepest rank touches cost memory.
+inline constexpr size_t kSharedRankStackBytes = size_t{1} << 20;
 
 // The stack of a rank on the arena: the deepest path of replay (StackDepth test in tests/cpp) with a margin.
 size_t rank_arena_stack_bytes();

@@ -467,7 +467,7 @@ AttemptEnd replay_attempt(const ReplayOptions& options, const Attempt& attempt,
   AttemptEnd end;
   end.last = attempt.from;
   mpi::SimulationOptions simulation_options = options.simulation;
-  simulation_options.stacks = mpi::RankStacks::Arena; // replay ranks run only mpisim's own code
+  simulation_options.stacks = options.rank_stacks;
   simulation_options.start_time = attempt.start;
   if (not platform)
     platform = mpi::load_or_generate_platform(options.simulation.platform);

@@ -32,6 +32,9 @@ struct ReplayOptions {
   std::vector<models::LinkObserver*> link_observers; // told about link bandwidth over time (not owned)
   std::vector<models::NicObserver*> nic_observers;   // told about the NIC model's steps (--model bxi; not owned)
   CheckpointOptions checkpoints; // --checkpoint-interval, --checkpoint-cost, --restart, --restart-cost
+  // Replay ranks run only mpisim's own code, which keeps no pointer into a suspended rank's frames: by default they
+  // share one stack (copy-on-switch); Arena gives each a slice of its own (stack depth measurement, comparison).
+  mpi::RankStacks rank_stacks = mpi::RankStacks::Shared;
 };
 
 struct RankStats {

@@ -122,8 +122,17 @@ protected:
     static const char* const kModels[] = {"smpi", "hybrid", "loggps", "fluid"};
     options.simulation.model = kModels[runs_ % 4];
     ++runs_;
-    replay::replay(options);
+    replay::ReplayOptions on_shared_stack = options;
+    on_shared_stack.observers.clear();
+    on_shared_stack.link_observers.clear();
+    options.rank_stacks = mpi::RankStacks::Arena; // measured there
+    const replay::ReplayResult on_slices = replay::replay(options);
     writer->finish();
+    // The same replay with the ranks on one shared stack (copy-on-switch) gives the same events at the same dates.
+    const replay::ReplayResult shared = replay::replay(on_shared_stack);
+    EXPECT_EQ(shared.simulated_time, on_slices.simulated_time);
+    EXPECT_EQ(shared.fingerprint, on_slices.fingerprint);
+    EXPECT_EQ(shared.actions, on_slices.actions);
   }
 
   std::filesystem::path folder_;
