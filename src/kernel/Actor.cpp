@@ -208,8 +208,8 @@ void Actor::take_shared_stack()
 
 void Actor::leave_shared_stack_if_finished()
 {
-  if (state_ != State::Finished || killed_)
-    return; // a killed actor's frames are kept (~Actor)
+  if (state_ != State::Finished || (killed_ && fiber_))
+    return; // a killed actor's frames are kept (~Actor), until unwound (Engine::unwind_killed_actors_at_teardown)
   saved_.stack->set_occupant(nullptr);
   saved_.bytes.reset();
   saved_.capacity = saved_.used = 0;
