@@ -117,32 +117,34 @@ void record_shared_access(Call& call, MPI_File fh, const char* action, long long
   call.rec().trace().begin(action).add(*name).add(bytes).end();
 }
 
-// A posted independent access (`offset` < 0: at the shared pointer), and its request, numbered in the file's order.
+// The line of a posted access: the file, its offset (none when `offset` < 0: at the shared pointer, or ordered), its
+// bytes.
+void record_posted_line(Call& call, const RecordedFile& file, const char* action, long long offset, long long bytes)
+{
+  call.args.bytes = bytes;
+  mpisim::record::TraceFile& line = call.rec().trace().begin(action).add(file.name);
+  if (offset >= 0)
+    line.add(offset);
+  line.add(bytes).end();
+}
+
+// A posted independent access, and its request, numbered in the file's order.
 void record_posted(Call& call, MPI_File fh, const char* action, long long offset, long long bytes, MPI_Request request)
 {
   RecordedFile* file = recorded_file(fh);
   if (file == nullptr)
     return;
-  call.args.bytes = bytes;
-  mpisim::record::TraceFile& line = call.rec().trace().begin(action).add(file->name);
-  if (offset >= 0)
-    line.add(offset);
-  line.add(bytes).end();
+  record_posted_line(call, *file, action, offset, bytes);
   call.rec().file_posted(request, {file->name, file->posted++});
 }
 
-// A split collective's begin, as the non-blocking collective (`offset` < 0: an ordered one, without offset); its
-// number is kept for the end's `file_wait`.
+// A split collective's begin, as the non-blocking collective; its number is kept for the end's `file_wait`.
 void record_split_begin(Call& call, MPI_File fh, const char* action, long long offset, long long bytes)
 {
   RecordedFile* file = recorded_file(fh);
   if (file == nullptr)
     return;
-  call.args.bytes = bytes;
-  mpisim::record::TraceFile& line = call.rec().trace().begin(action).add(file->name);
-  if (offset >= 0)
-    line.add(offset);
-  line.add(bytes).end();
+  record_posted_line(call, *file, action, offset, bytes);
   file->split = file->posted++;
 }
 
