@@ -1,0 +1,27 @@
+#include "kernel/Pool.hpp"
+
+#include <cassert>
+
+namespace mpisim::kernel {
+
+namespace {
+constexpr size_t kSlabBytes = size_t{64} * 1024;
+}
+
+BlockPool::BlockPool(size_t block_bytes)
+    : block_bytes_(round_up(block_bytes < sizeof(FreeBlock) ? sizeof(FreeBlock) : block_bytes))
+{
+}
+
+// A new slab, its blocks pushed so that they are handed out in address order.
+void BlockPool::refill()
+{
+  assert(free_ == nullptr);
+  const size_t blocks = block_bytes_ >= kSlabBytes ? 1 : kSlabBytes / block_bytes_;
+  auto* slab = static_cast<std::byte*>(::operator new (blocks* block_bytes_, std::align_val_t{kAlignment}));
+  reserved_bytes_ += blocks * block_bytes_;
+  for (size_t i = blocks; i-- > 0;)
+    release(slab + i * block_bytes_);
+}
+
+} // namespace mpisim::kernel
