@@ -2,6 +2,8 @@
 
 #include "kernel/Engine.hpp"
 
+#include <vector>
+
 namespace mpisim::kernel {
 
 void Activity::complete()
@@ -16,10 +18,14 @@ void Activity::complete()
     observer_ = nullptr;
     observer->activity_done(*this);
   }
-  std::vector<Actor*> waiters;
-  waiters.swap(waiters_);
-  for (Actor* actor : waiters)
-    engine.wake(*actor, this);
+  waiters_.take_all([&](Actor& actor) { engine.wake(actor, this); });
+}
+
+void WaiterList::remove(const Actor* actor)
+{
+  if (first_ == actor)
+    first_ = nullptr;
+  std::erase(more_, actor);
 }
 
 void TimerActivity::fire()

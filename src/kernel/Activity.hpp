@@ -10,6 +10,7 @@
 
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace mpisim::kernel {
@@ -26,6 +27,36 @@ public:
 
 protected:
   ~ActivityObserver() = default;
+};
+
+// The actors waiting for an activity, in the order they started waiting. Most activities have one waiter at most: it
+// is kept inline, so that waiting allocates nothing.
+class WaiterList {
+public:
+  void add(Actor* actor)
+  {
+    if (first_ == nullptr && more_.empty())
+      first_ = actor;
+    else
+      more_.push_back(actor);
+  }
+  // Every registration of `actor`, the others keeping their order.
+  void remove(const Actor* actor);
+  // Empties the list; `visit` sees the waiters in order.
+  template <class Visit> void take_all(Visit&& visit)
+  {
+    Actor* first = std::exchange(first_, nullptr);
+    std::vector<Actor*> more;
+    more.swap(more_);
+    if (first != nullptr)
+      visit(*first);
+    for (Actor* actor : more)
+      visit(*actor);
+  }
+
+private:
+  Actor* first_ = nullptr;   // the earliest waiter, unless it left (then null, and more_ holds the rest)
+  std::vector<Actor*> more_; // the others, in order
 };
 
 class Activity : public std::enable_shared_from_this<Activity> {
@@ -56,7 +87,7 @@ private:
   State state_ = State::Pending;
   SimTime finish_date_ = kNever;
   ActivityObserver* observer_ = nullptr;
-  std::vector<Actor*> waiters_;
+  WaiterList waiters_;
 };
 
 using ActivityPtr = std::shared_ptr<Activity>;

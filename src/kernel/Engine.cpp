@@ -1,6 +1,7 @@
 #include "kernel/Engine.hpp"
 
 #include "common/Errors.hpp"
+#include "kernel/Pool.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -140,7 +141,7 @@ void Engine::wait(Activity& activity)
   if (activity.done())
     return;
   Actor& me = self();
-  activity.waiters_.push_back(&me); // stays registered across interrupts, until the activity completes
+  activity.waiters_.add(&me); // stays registered across interrupts, until the activity completes
   while (block(me, &activity) && not activity.done()) {
   }
 }
@@ -157,14 +158,12 @@ size_t Engine::wait_any(std::span<Activity* const> activities)
     return index;
   Actor& me = self();
   for (Activity* activity : activities)
-    activity->waiters_.push_back(&me);
+    activity->waiters_.add(&me);
   const Activity* first = activities.empty() ? nullptr : activities.front();
   while (block(me, first) && first_done() == activities.size()) {
   }
-  for (Activity* activity : activities) { // forget the registrations that did not fire
-    auto& waiters = activity->waiters_;
-    waiters.erase(std::remove(waiters.begin(), waiters.end(), &me), waiters.end());
-  }
+  for (Activity* activity : activities) // forget the registrations that did not fire
+    activity->waiters_.remove(&me);
   // Others may have completed in the same round, before the actor ran: the one that woke it is the answer.
   const auto woke = std::find(activities.begin(), activities.end(), me.woken_by_);
   if (woke != activities.end() && (*woke)->done())
@@ -199,7 +198,7 @@ void Engine::kill(Actor& actor)
 
 std::shared_ptr<TimerActivity> Engine::start_timer(SimTime delay, std::string what, EventSource source)
 {
-  auto timer = std::make_shared<TimerActivity>(std::move(what));
+  auto timer = make_pooled<TimerActivity>(std::move(what));
   timer->keep_alive_ = timer;
   timer->set_source(source);
   schedule(*timer, now_ + std::max(delay, 0.0));
@@ -210,7 +209,7 @@ void Engine::sleep(SimTime duration)
 {
   if (duration <= 0)
     return;
-  auto timer = std::make_shared<TimerActivity>("sleep");
+  auto timer = make_pooled<TimerActivity>("sleep");
   timer->keep_alive_ = timer;
   timer->set_source(EventSource::Hosts);
   new_sleeps_.push_back({timer, now_ + std::max(duration, kTimePrecision)});

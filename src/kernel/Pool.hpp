@@ -12,7 +12,9 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <new>
+#include <utility>
 
 namespace mpisim::kernel {
 
@@ -89,5 +91,11 @@ public:
 
   template <class U> bool operator==(const PoolAllocator<U>&) const noexcept { return true; }
 };
+
+// std::make_shared with the object and its control block in one pooled block.
+template <class T, class... Args> std::shared_ptr<T> make_pooled(Args&&... args)
+{
+  return std::allocate_shared<T>(PoolAllocator<T>{}, std::forward<Args>(args)...);
+}
 
 } // namespace mpisim::kernel

@@ -2,6 +2,8 @@
 
 #include "mpi/SendProtocol.hpp"
 
+#include "kernel/Pool.hpp"
+
 #include <algorithm>
 #include <cstring>
 
@@ -51,13 +53,13 @@ RequestPtr Rank::post_send(const Communicator& comm, int dst, int tag, double by
   else if (chosen.overhead == PostOverhead::Send)
     sleep(network.send_overhead(bytes));
 
-  auto request = std::make_shared<Request>(RequestKind::Send, world_rank_, comm, dst, tag, bytes);
+  auto request = kernel::make_pooled<Request>(RequestKind::Send, world_rank_, comm, dst, tag, bytes);
   request->status.message = world_.next_message_id();
   if (log_)
     (tag < 0 ? log_->collective_sent : log_->sent).push_back(request->status.message);
-  auto message = std::make_shared<Message>(world_, request, world_rank_, destination, protocol, chosen.holds_sender,
-                                           network.receive_overhead(bytes, protocol), world_.engine().now(),
-                                           request->status.message);
+  auto message = kernel::make_pooled<Message>(world_, request, world_rank_, destination, protocol, chosen.holds_sender,
+                                              network.receive_overhead(bytes, protocol), world_.engine().now(),
+                                              request->status.message);
   if (not packed.empty()) {
     message->copied = std::move(packed);
   } else if (data != nullptr && bytes > 0) {
@@ -122,7 +124,7 @@ RequestPtr Rank::post_receive(const Communicator& comm, int src, int tag, double
   end_polling_streak();
   if (world_.detects_failures())
     check_peer(comm, src, tag, true);
-  auto request = std::make_shared<Request>(RequestKind::Receive, world_rank_, comm, src, tag, bytes);
+  auto request = kernel::make_pooled<Request>(RequestKind::Receive, world_rank_, comm, src, tag, bytes);
   request->posted_at = world_.engine().now();
   request->buffer = buffer;
   request->datatype = std::move(type); // before matching: an eager message already here is delivered at once
@@ -350,7 +352,7 @@ bool Rank::wait_for_polled_change()
     if (mailbox.find_unexpected(filter.comm->context(), filter.source, filter.tag) != nullptr)
       return true;
     probes.push_back(
-        std::make_shared<Request>(RequestKind::Probe, world_rank_, *filter.comm, filter.source, filter.tag, 0));
+        kernel::make_pooled<Request>(RequestKind::Probe, world_rank_, *filter.comm, filter.source, filter.tag, 0));
     mailbox.add_probe(probes.back());
     watched.push_back(probes.back().get());
   }
@@ -544,7 +546,7 @@ Status Rank::wait_for_message(const Communicator& comm, int src, int tag)
     return Status{message->source(), message->tag(), message->bytes(), false};
   if (world_.detects_failures())
     check_peer(comm, src, tag, true);
-  auto probe = std::make_shared<Request>(RequestKind::Probe, world_rank_, comm, src, tag, 0);
+  auto probe = kernel::make_pooled<Request>(RequestKind::Probe, world_rank_, comm, src, tag, 0);
   mailbox.add_probe(probe);
   world_.engine().wait(*probe);
   throw_if_failed(*probe);
@@ -587,7 +589,7 @@ MessagePtr Rank::mprobe(const Communicator& comm, int src, int tag)
   end_polling_streak();
   if (MessagePtr message = claim_message(comm, src, tag))
     return message;
-  auto probe = std::make_shared<Request>(RequestKind::Probe, world_rank_, comm, src, tag, 0);
+  auto probe = kernel::make_pooled<Request>(RequestKind::Probe, world_rank_, comm, src, tag, 0);
   probe->claims_message = true;
   world_.mailbox(world_rank_).add_probe(probe);
   world_.engine().wait(*probe);
@@ -597,8 +599,8 @@ MessagePtr Rank::mprobe(const Communicator& comm, int src, int tag)
 RequestPtr Rank::mrecv(const MessagePtr& message, void* buffer, size_t count, const DatatypePtr& type)
 {
   const Request& send = message->send_request();
-  auto request = std::make_shared<Request>(RequestKind::Receive, world_rank_, send.comm(), message->source(),
-                                           message->tag(), static_cast<double>(type->packed_size(count)));
+  auto request = kernel::make_pooled<Request>(RequestKind::Receive, world_rank_, send.comm(), message->source(),
+                                              message->tag(), static_cast<double>(type->packed_size(count)));
   request->posted_at = world_.engine().now();
   request->buffer = buffer;
   request->datatype = type;
