@@ -49,6 +49,7 @@ def main() -> int:
     options = parser.parse_args()
     out = options.out or tempfile.mkdtemp(prefix="bxi-benchmarks-")
     os.makedirs(out, exist_ok=True)
+    os.makedirs(options.docs, exist_ok=True)
     bench, rate = os.path.join(out, "ptl_bench"), os.path.join(out, "ptl_rate")
     mpisim("cc", "-O2", os.path.join(HERE, "ptl_bench.c"), "-o", bench)
     mpisim("cc", "-O2", os.path.join(HERE, "ptl_rate.c"), "-o", rate)
