@@ -24,6 +24,7 @@
 #include "common/Errors.hpp"
 #include "common/Units.hpp"
 #include "kernel/Engine.hpp"
+#include "kernel/Pool.hpp"
 #include "models/NetworkModel.hpp"
 #include "models/TransmissionIntervals.hpp"
 #include "platform/Zone.hpp"
@@ -103,6 +104,68 @@ void read_properties(Network& network, const std::map<std::string, std::string>&
   }
 }
 
+// A timer of the model's: a sender's release (ts2) or a receive's completion (tr2'). One rank's timers of one kind
+// come in date order (t_previous_s2 and t_previous_r2 serialize them), so only the earliest of them waits in the
+// engine's queue and each of the others waits behind the one before it: the queue holds about a timer per rank
+// instead of one per message in flight (a smaller heap, fewer cache misses per pop). A timer that would end before
+// the last of its rank's chain (it cannot, but dates are rounded) goes to the queue on its own. Same-date ends may
+// fire in another order than with one queue entry each: the engine's fingerprint differs, the dates do not.
+class ChainedTimer : public kernel::Activity, private kernel::Event {
+public:
+  // `tails`: the model's last timer of the chain of each rank, for this kind.
+  ChainedTimer(kernel::Engine& engine, const char* what, std::vector<ChainedTimer*>& tails, size_t rank, double date)
+      : engine_(engine), what_(what), tails_(tails), rank_(rank), date_(date)
+  {
+    set_source(kernel::EventSource::Network); // as Engine::start_timer's
+  }
+  std::string describe() const override { return what_; }
+
+  // Starts a timer at `date` for `rank`: behind the rank's last timer when it ends no earlier, else in the queue.
+  static std::shared_ptr<kernel::Activity> start(kernel::Engine& engine, const char* what,
+                                                 std::vector<ChainedTimer*>& tails, size_t rank, double date)
+  {
+    auto timer = kernel::make_pooled<ChainedTimer>(engine, what, tails, rank, date);
+    ChainedTimer*& tail = tails[rank];
+    if (tail != nullptr && date >= tail->date_) {
+      tail->next_ = timer;
+      tail = timer.get();
+      return timer;
+    }
+    timer->enter_queue(timer);
+    if (tail == nullptr)
+      tail = timer.get();
+    return timer;
+  }
+
+private:
+  void enter_queue(std::shared_ptr<ChainedTimer> self)
+  {
+    keep_alive_ = std::move(self);
+    engine_.schedule(*this, date_);
+  }
+  void fire() override
+  {
+    auto self = std::move(keep_alive_); // released when this function returns
+    if (next_) {
+      ChainedTimer& next = *next_;
+      next.enter_queue(std::move(next_));
+    } else if (tails_[rank_] == this) {
+      tails_[rank_] = nullptr;
+    }
+    complete();
+  }
+  // The run ended first: the timers behind this one go with it.
+  void discard() override { keep_alive_.reset(); }
+
+  kernel::Engine& engine_;
+  const char* what_;
+  std::vector<ChainedTimer*>& tails_;
+  size_t rank_;
+  double date_;
+  std::shared_ptr<ChainedTimer> keep_alive_; // while in the queue
+  std::shared_ptr<ChainedTimer> next_;       // the rank's next timer of the chain, not in the queue yet
+};
+
 class XsimNetworkModel : public NetworkModel {
 public:
   explicit XsimNetworkModel(const NetworkModelContext& context) : engine_(context.engine), platform_(context.platform)
@@ -172,7 +235,7 @@ public:
       t = {scaled.first_byte, scaled.first_byte + duration};
     }
     previous_sent = t.last_byte;
-    auto release = engine_.start_timer(t.last_byte - now, "xsim: sent");
+    auto release = start_timer(release_tails_, request.src_rank, t.last_byte - now, "xsim: sent");
     // Incoming contention, from the highest network below the common one down to the receiver's host.
     below_.clear();
     for (uint32_t n = host_network_[request.dst]; n != common; n = networks_[n].parent)
@@ -188,7 +251,8 @@ public:
     double& previous_received = per_rank(previous_received_, window.dst_rank);
     const double first_byte = std::max({window.first_byte, previous_received, receive_posted_at});
     previous_received = window.last_byte + (first_byte - window.first_byte);
-    return engine_.start_timer(std::max(previous_received - engine_.now(), 0.0), "xsim: received");
+    return start_timer(arrival_tails_, window.dst_rank, std::max(previous_received - engine_.now(), 0.0),
+                       "xsim: received");
   }
 
 private:
@@ -277,12 +341,20 @@ private:
     return list.insert(start, duration);
   }
 
-  static double& per_rank(std::vector<double>& dates, int rank)
+  template <class T> static T& per_rank(std::vector<T>& values, int rank)
   {
     const auto index = static_cast<size_t>(rank);
-    if (index >= dates.size())
-      dates.resize(index + 1, 0.0);
-    return dates[index];
+    if (index >= values.size())
+      values.resize(index + 1, T{});
+    return values[index];
+  }
+
+  // The date as Engine::start_timer computes it, the timer in the rank's chain.
+  std::shared_ptr<kernel::Activity> start_timer(std::vector<ChainedTimer*>& tails, int rank, double delay,
+                                                const char* what)
+  {
+    per_rank(tails, rank);
+    return ChainedTimer::start(engine_, what, tails, static_cast<size_t>(rank), engine_.now() + std::max(delay, 0.0));
   }
 
   kernel::Engine& engine_;
@@ -291,7 +363,8 @@ private:
   std::vector<Network> networks_;
   std::vector<uint32_t> host_network_;
   std::unordered_map<uint32_t, TransmissionIntervals> outgoing_, incoming_, transfers_;
-  std::vector<double> previous_sent_, previous_received_; // t_previous_s2, t_previous_r2 by world rank
+  std::vector<double> previous_sent_, previous_received_;    // t_previous_s2, t_previous_r2 by world rank
+  std::vector<ChainedTimer*> release_tails_, arrival_tails_; // by world rank: the last timer of its chain, or null
   mutable std::vector<platform::LinkId> route_;
   std::vector<uint32_t> below_;
   // By source host: kPairWays slots each (a 3-D stencil's six peers, with room), at most kPairCacheEntries in all
