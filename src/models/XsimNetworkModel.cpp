@@ -35,6 +35,7 @@
 #include <limits>
 #include <optional>
 #include <unordered_map>
+#include <utility>
 
 namespace mpisim::models {
 
@@ -109,61 +110,69 @@ void read_properties(Network& network, const std::map<std::string, std::string>&
 // engine's queue and each of the others waits behind the one before it: the queue holds about a timer per rank
 // instead of one per message in flight (a smaller heap, fewer cache misses per pop). A timer that would end before
 // the last of its rank's chain (it cannot, but dates are rounded) goes to the queue on its own. Same-date ends may
-// fire in another order than with one queue entry each: the engine's fingerprint differs, the dates do not.
+// fire in another order than with one queue entry each: the engine's fingerprint differs, the dates do not. As small
+// as the engine's own timer: a million of them may be in flight.
+class ChainedTimer;
+enum class TimerKind : uint8_t { Release, Arrival };
+struct TimerChains {
+  std::vector<ChainedTimer*> release, arrival; // by world rank: the last timer of its chain, or null
+  std::vector<ChainedTimer*>& of(TimerKind kind) { return kind == TimerKind::Release ? release : arrival; }
+};
+
 class ChainedTimer : public kernel::Activity, private kernel::Event {
 public:
-  // `tails`: the model's last timer of the chain of each rank, for this kind.
-  ChainedTimer(kernel::Engine& engine, const char* what, std::vector<ChainedTimer*>& tails, size_t rank, double date)
-      : engine_(engine), what_(what), tails_(tails), rank_(rank), date_(date)
+  ChainedTimer(TimerChains& chains, TimerKind kind, uint32_t rank, double date)
+      : chains_(&chains), rank_(rank), kind_(kind), date_(date)
   {
     set_source(kernel::EventSource::Network); // as Engine::start_timer's
   }
-  std::string describe() const override { return what_; }
+  std::string describe() const override { return kind_ == TimerKind::Release ? "xsim: sent" : "xsim: received"; }
 
   // Starts a timer at `date` for `rank`: behind the rank's last timer when it ends no earlier, else in the queue.
-  static std::shared_ptr<kernel::Activity> start(kernel::Engine& engine, const char* what,
-                                                 std::vector<ChainedTimer*>& tails, size_t rank, double date)
+  // It keeps itself alive until it fires.
+  static std::shared_ptr<kernel::Activity> start(kernel::Engine& engine, TimerChains& chains, TimerKind kind,
+                                                 uint32_t rank, double date)
   {
-    auto timer = kernel::make_pooled<ChainedTimer>(engine, what, tails, rank, date);
-    ChainedTimer*& tail = tails[rank];
+    auto timer = kernel::make_pooled<ChainedTimer>(chains, kind, rank, date);
+    timer->keep_alive_ = timer;
+    ChainedTimer*& tail = chains.of(kind)[rank];
     if (tail != nullptr && date >= tail->date_) {
-      tail->next_ = timer;
+      tail->next_ = timer.get();
       tail = timer.get();
       return timer;
     }
-    timer->enter_queue(timer);
+    engine.schedule(*timer, date);
     if (tail == nullptr)
       tail = timer.get();
     return timer;
   }
 
 private:
-  void enter_queue(std::shared_ptr<ChainedTimer> self)
-  {
-    keep_alive_ = std::move(self);
-    engine_.schedule(*this, date_);
-  }
   void fire() override
   {
     auto self = std::move(keep_alive_); // released when this function returns
-    if (next_) {
-      ChainedTimer& next = *next_;
-      next.enter_queue(std::move(next_));
-    } else if (tails_[rank_] == this) {
-      tails_[rank_] = nullptr;
-    }
+    if (ChainedTimer* next = std::exchange(next_, nullptr))
+      kernel::Engine::current().schedule(*next, next->date_);
+    else if (ChainedTimer*& tail = chains_->of(kind_)[rank_]; tail == this)
+      tail = nullptr;
     complete();
   }
   // The run ended first: the timers behind this one go with it.
-  void discard() override { keep_alive_.reset(); }
+  void discard() override
+  {
+    for (ChainedTimer* timer = this; timer != nullptr;) {
+      ChainedTimer* next = std::exchange(timer->next_, nullptr);
+      timer->keep_alive_.reset(); // may free it
+      timer = next;
+    }
+  }
 
-  kernel::Engine& engine_;
-  const char* what_;
-  std::vector<ChainedTimer*>& tails_;
-  size_t rank_;
+  TimerChains* chains_;
+  uint32_t rank_;
+  TimerKind kind_;
   double date_;
-  std::shared_ptr<ChainedTimer> keep_alive_; // while in the queue
-  std::shared_ptr<ChainedTimer> next_;       // the rank's next timer of the chain, not in the queue yet
+  std::shared_ptr<ChainedTimer> keep_alive_; // until it fires
+  ChainedTimer* next_ = nullptr;             // the rank's next timer of this kind, not in the queue yet
 };
 
 class XsimNetworkModel : public NetworkModel {
@@ -235,7 +244,7 @@ public:
       t = {scaled.first_byte, scaled.first_byte + duration};
     }
     previous_sent = t.last_byte;
-    auto release = start_timer(release_tails_, request.src_rank, t.last_byte - now, "xsim: sent");
+    auto release = start_timer(TimerKind::Release, request.src_rank, t.last_byte - now);
     // Incoming contention, from the highest network below the common one down to the receiver's host.
     below_.clear();
     for (uint32_t n = host_network_[request.dst]; n != common; n = networks_[n].parent)
@@ -251,8 +260,7 @@ public:
     double& previous_received = per_rank(previous_received_, window.dst_rank);
     const double first_byte = std::max({window.first_byte, previous_received, receive_posted_at});
     previous_received = window.last_byte + (first_byte - window.first_byte);
-    return start_timer(arrival_tails_, window.dst_rank, std::max(previous_received - engine_.now(), 0.0),
-                       "xsim: received");
+    return start_timer(TimerKind::Arrival, window.dst_rank, std::max(previous_received - engine_.now(), 0.0));
   }
 
 private:
@@ -350,11 +358,11 @@ private:
   }
 
   // The date as Engine::start_timer computes it, the timer in the rank's chain.
-  std::shared_ptr<kernel::Activity> start_timer(std::vector<ChainedTimer*>& tails, int rank, double delay,
-                                                const char* what)
+  std::shared_ptr<kernel::Activity> start_timer(TimerKind kind, int rank, double delay)
   {
-    per_rank(tails, rank);
-    return ChainedTimer::start(engine_, what, tails, static_cast<size_t>(rank), engine_.now() + std::max(delay, 0.0));
+    per_rank(timer_chains_.of(kind), rank);
+    return ChainedTimer::start(engine_, timer_chains_, kind, static_cast<uint32_t>(rank),
+                               engine_.now() + std::max(delay, 0.0));
   }
 
   kernel::Engine& engine_;
@@ -363,8 +371,8 @@ private:
   std::vector<Network> networks_;
   std::vector<uint32_t> host_network_;
   std::unordered_map<uint32_t, TransmissionIntervals> outgoing_, incoming_, transfers_;
-  std::vector<double> previous_sent_, previous_received_;    // t_previous_s2, t_previous_r2 by world rank
-  std::vector<ChainedTimer*> release_tails_, arrival_tails_; // by world rank: the last timer of its chain, or null
+  std::vector<double> previous_sent_, previous_received_; // t_previous_s2, t_previous_r2 by world rank
+  TimerChains timer_chains_;
   mutable std::vector<platform::LinkId> route_;
   std::vector<uint32_t> below_;
   // By source host: kPairWays slots each (a 3-D stencil's six peers, with room), at most kPairCacheEntries in all
