@@ -1,40 +1,146 @@
 #include "resources/ComputeResources.hpp"
 
+#include "kernel/Pool.hpp"
+
+#include <algorithm>
 #include <string>
 
 namespace mpisim::resources {
 
-namespace {
-class ComputeAction : public kernel::SharedAction {
+class ComputeResources::Computation : public kernel::Activity, private kernel::Event {
 public:
-  ComputeAction(double flops, uint32_t host) : SharedAction(flops, 1.0), flops_(flops), host_(host) {}
+  Computation(ComputeResources& owner, uint32_t host, uint32_t variable_id, double flops, kernel::SimTime now)
+      : owner_(owner), host_(host), variable_id_(variable_id), flops_(flops), remaining_(flops), last_update_(now)
+  {
+    set_source(kernel::EventSource::Hosts);
+  }
   std::string describe() const override
   {
     return "computation of " + std::to_string(flops_) + " flops on host #" + std::to_string(host_);
   }
 
+  uint32_t host() const { return host_; }
+  uint32_t variable_id() const { return variable_id_; }
+
+  // SharingModel::reschedule's arithmetic, with the rate the solver would give.
+  void reschedule(kernel::Engine& engine, kernel::SimTime now, double rate)
+  {
+    remaining_ -= rate_ * (now - last_update_);
+    if (remaining_ < 0)
+      remaining_ = 0;
+    last_update_ = now;
+    rate_ = rate;
+    if (rate_ > 0)
+      engine.schedule(*this, now + remaining_ / rate_);
+    else
+      engine.cancel(*this);
+  }
+
+  void stop()
+  {
+    remaining_ = 0;
+    rate_ = 0;
+  }
+
 private:
-  double flops_;
+  void fire() override { owner_.finish(*this); }
+
+  ComputeResources& owner_;
   uint32_t host_;
+  uint32_t variable_id_;
+  double flops_;
+  double remaining_;
+  double rate_ = 0;
+  kernel::SimTime last_update_;
 };
-} // namespace
 
 ComputeResources::ComputeResources(kernel::Engine& engine, const std::vector<CpuSpec>& hosts)
-    : model_(engine, kernel::EventSource::Hosts), hosts_(hosts)
+    : engine_(engine), hosts_(hosts), states_(hosts.size())
 {
-  constraints_.reserve(hosts.size());
-  for (const CpuSpec& host : hosts)
-    constraints_.push_back(model_.solver().add_constraint(host.speed * host.cores, solver::Sharing::Shared));
+  engine.add_model(*this);
 }
+
+ComputeResources::~ComputeResources() = default;
 
 std::shared_ptr<kernel::Activity> ComputeResources::execute(uint32_t host, double flops)
 {
-  auto action = std::make_shared<ComputeAction>(flops, host);
-  auto& solver = model_.solver();
-  solver::VarId variable = solver.add_variable(1.0, hosts_[host].speed);
-  solver.expand(constraints_[host], variable, 1.0);
-  model_.start(action, variable);
-  return action;
+  auto computation = kernel::make_pooled<Computation>(*this, host, take_variable_id(), flops, engine_.now());
+  states_[host].running.push_back(computation);
+  mark_changed(host);
+  return computation;
+}
+
+uint32_t ComputeResources::take_variable_id()
+{
+  if (free_variable_ids_.empty())
+    return next_variable_id_++;
+  const uint32_t id = free_variable_ids_.back();
+  free_variable_ids_.pop_back();
+  return id;
+}
+
+void ComputeResources::mark_changed(uint32_t host)
+{
+  if (not states_[host].changed) {
+    states_[host].changed = true;
+    changed_hosts_.push_back(host);
+  }
+}
+
+double ComputeResources::share(uint32_t host, size_t running)
+{
+  const CpuSpec& cpu = hosts_[host];
+  if (running <= static_cast<size_t>(cpu.cores))
+    return cpu.speed;
+  std::vector<double>& rates = states_[host].overloaded_rate;
+  const size_t slot = running - static_cast<size_t>(cpu.cores) - 1;
+  if (rates.size() <= slot)
+    rates.resize(slot + 1, 0.0);
+  if (rates[slot] == 0) {
+    // The host's component alone: the solver's result depends on nothing else (its sums of unit weights are exact).
+    solver::MaxMinSolver solver;
+    const solver::CnstId cores = solver.add_constraint(cpu.speed * cpu.cores, solver::Sharing::Shared);
+    solver::VarId first = 0;
+    for (size_t i = 0; i < running; ++i) {
+      const solver::VarId v = solver.add_variable(1.0, cpu.speed);
+      solver.expand(cores, v, 1.0);
+      if (i == 0)
+        first = v;
+    }
+    solver.solve();
+    rates[slot] = solver.value(first);
+  }
+  return rates[slot];
+}
+
+void ComputeResources::update(kernel::SimTime now)
+{
+  if (changed_hosts_.empty())
+    return;
+  to_reschedule_.clear();
+  for (uint32_t host : changed_hosts_) {
+    states_[host].changed = false;
+    for (const auto& computation : states_[host].running)
+      to_reschedule_.push_back(computation.get());
+  }
+  changed_hosts_.clear();
+  std::sort(to_reschedule_.begin(), to_reschedule_.end(),
+            [](const Computation* a, const Computation* b) { return a->variable_id() < b->variable_id(); });
+  for (Computation* computation : to_reschedule_)
+    computation->reschedule(engine_, now, share(computation->host(), states_[computation->host()].running.size()));
+}
+
+void ComputeResources::finish(Computation& computation)
+{
+  std::vector<std::shared_ptr<Computation>>& running = states_[computation.host()].running;
+  auto it = std::find_if(running.begin(), running.end(), [&](const auto& c) { return c.get() == &computation; });
+  std::shared_ptr<Computation> keep = std::move(*it);
+  running.erase(it);
+  free_variable_ids_.push_back(computation.variable_id());
+  if (not running.empty()) // the solver re-shares the host's remaining computations
+    mark_changed(computation.host());
+  computation.stop();
+  computation.complete();
 }
 
 } // namespace mpisim::resources

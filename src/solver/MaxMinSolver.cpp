@@ -327,10 +327,14 @@ void MaxMinSolver::order_modified_as_simgrid()
       simgrid_order_.push_back(v);
     }
   };
+  auto still_to_take = [this](VarId v) { return (modified_bits_[v / 64] >> (v % 64)) & 1; };
+  // The bit first: most entries are variables already taken from an earlier constraint of their route, and the
+  // compact bit array spares a load from the variable's scattered record for them.
   for (CnstId c : marked_order_) {
     const std::vector<AgeEntry>& by_age = constraints_[c].by_age;
     for (auto entry = by_age.rbegin(); entry != by_age.rend(); ++entry)
-      if (entry->variable != kNoVariable && variables_[entry->variable].uses[entry->index_in_uses].coefficient > 0)
+      if (entry->variable != kNoVariable && still_to_take(entry->variable) &&
+          variables_[entry->variable].uses[entry->index_in_uses].coefficient > 0)
         take(entry->variable);
   }
   for (VarId v : modified_)
