@@ -155,7 +155,7 @@ private:
   World& world_;
   int world_rank_;
   PollStreak streak_;
-  std::shared_ptr<PollRelease> release_;                      // while fast-forwarded
+  std::shared_ptr<PollRelease> release_; // while fast-forwarded
   // By communicator context; made by the first non-blocking collective (a replay of millions of ranks may have none:
   // an empty map inline costs 56 bytes per rank).
   std::unique_ptr<std::unordered_map<int, uint32_t>> nonblocking_collectives_;
