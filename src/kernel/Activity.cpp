@@ -25,7 +25,8 @@ void WaiterList::remove(const Actor* actor)
 {
   if (first_ == actor)
     first_ = nullptr;
-  std::erase(more_, actor);
+  if (more_ != nullptr)
+    std::erase(*more_, actor);
 }
 
 void TimerActivity::fire()

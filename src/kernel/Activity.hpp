@@ -35,10 +35,13 @@ class WaiterList {
 public:
   void add(Actor* actor)
   {
-    if (first_ == nullptr && more_.empty())
+    if (first_ == nullptr && (more_ == nullptr || more_->empty()))
       first_ = actor;
-    else
-      more_.push_back(actor);
+    else {
+      if (more_ == nullptr)
+        more_ = std::make_unique<std::vector<Actor*>>();
+      more_->push_back(actor);
+    }
   }
   // Every registration of `actor`, the others keeping their order.
   void remove(const Actor* actor);
@@ -46,17 +49,19 @@ public:
   template <class Visit> void take_all(Visit&& visit)
   {
     Actor* first = std::exchange(first_, nullptr);
-    std::vector<Actor*> more;
-    more.swap(more_);
+    std::unique_ptr<std::vector<Actor*>> more = std::move(more_);
     if (first != nullptr)
       visit(*first);
-    for (Actor* actor : more)
-      visit(*actor);
+    if (more != nullptr)
+      for (Actor* actor : *more)
+        visit(*actor);
   }
 
 private:
-  Actor* first_ = nullptr;   // the earliest waiter, unless it left (then null, and more_ holds the rest)
-  std::vector<Actor*> more_; // the others, in order
+  Actor* first_ = nullptr; // the earliest waiter, unless it left (then null, and more_ holds the rest)
+  // The others, in order: behind a pointer, made by the second waiter (every request, message and timer in flight
+  // has a list; a vector inline would cost 16 bytes more each).
+  std::unique_ptr<std::vector<Actor*>> more_;
 };
 
 class Activity : public std::enable_shared_from_this<Activity> {

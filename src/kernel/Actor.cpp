@@ -112,7 +112,7 @@ void Actor::start_fiber(StackProvider& stacks)
 
 Actor::~Actor()
 {
-  if (not killed_ || not fiber_) // not killed, or killed and unwound since (Engine::unwind_killed_actors_at_teardown)
+  if (not stopped_mid_body())
     return;
     // A killed actor's fiber is abandoned, not unwound (Engine::kill): its handle is forgotten without being destroyed,
     // so its stack is never released, and what its frames still own stays reachable from there (LeakSanitizer is told
@@ -208,7 +208,7 @@ void Actor::take_shared_stack()
 
 void Actor::leave_shared_stack_if_finished()
 {
-  if (state_ != State::Finished || (killed_ && fiber_))
+  if (state_ != State::Finished || stopped_mid_body())
     return; // a killed actor's frames are kept (~Actor), until unwound (Engine::unwind_killed_actors_at_teardown)
   saved_.stack->set_occupant(nullptr);
   saved_.bytes.reset();
@@ -241,8 +241,7 @@ void Actor::suspend()
 
 void Actor::cancel(bool even_killed)
 {
-  const bool stopped_mid_body = killed_ && fiber_; // a killed actor's fiber is suspended where the kill found it
-  if (state_ == State::Finished && not(even_killed && stopped_mid_body))
+  if (state_ == State::Finished && not(even_killed && stopped_mid_body()))
     return;
   cancelled_ = true;
   resume();

@@ -60,6 +60,9 @@ private:
   void take_shared_stack();
   void save_stack();
   void leave_shared_stack_if_finished();
+  // Killed (Engine::kill) while its body was still running: its fiber is suspended where the kill found it, not
+  // unwound yet (until Engine::unwind_killed_actors_at_teardown).
+  bool stopped_mid_body() const { return killed_ && fiber_; }
 
   Engine& engine_;
   int id_;

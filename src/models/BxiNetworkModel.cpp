@@ -189,7 +189,8 @@ private:
     };
     write_command(op);
     const double far = std::numeric_limits<double>::infinity();
-    return {nullptr, r.get_at_sender, ArrivalWindow{far, far, request.dst_rank, token}, header};
+    return {nullptr, r.get_at_sender,
+            ArrivalWindow{.first_byte = far, .last_byte = far, .dst_rank = request.dst_rank, .token = token}, header};
   }
 
   void start_get(uint64_t token)

@@ -62,10 +62,10 @@ struct ArrivalWindow {
   double first_byte;
   double last_byte;
   int dst_rank;
-  uint64_t token = 0; // the model's own key for the message (bxi: its rendezvous)
   // Which of a switching model's models gave the window (SwitchingNetworkModel): carried with the message, so that
-  // no table keyed by message is needed.
+  // no table keyed by message is needed. Next to dst_rank: no padding (the window is part of every message).
   uint32_t model = 0;
+  uint64_t token = 0; // the model's own key for the message (bxi: its rendezvous)
 };
 
 // What a started transfer gives the MPI layer.

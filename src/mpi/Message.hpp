@@ -26,7 +26,7 @@ public:
   Message(World& world, RequestPtr send, int source_world, int destination_world, models::Protocol protocol,
           bool holds_sender, double receive_overhead, double posted_at, uint64_t id = 0)
       : world_(world), send_(std::move(send)), source_world_(source_world), destination_world_(destination_world),
-        protocol_(protocol), receive_overhead_(receive_overhead), posted_at_(posted_at), id_(id),
+        receive_overhead_(receive_overhead), posted_at_(posted_at), id_(id), protocol_(protocol),
         holds_sender_(holds_sender)
   {
   }
@@ -92,11 +92,11 @@ private:
   std::shared_ptr<Message> in_flight_; // keeps the message alive while its transfer runs
   int source_world_;
   int destination_world_;
-  models::Protocol protocol_;
   double receive_overhead_;
   double posted_at_;
   uint64_t id_;
   double started_at_ = 0;
+  models::Protocol protocol_; // next to the flags: no padding (messages are pooled, many in flight)
   bool started_ = false;
   bool arrived_ = false;
   bool sender_released_ = false;

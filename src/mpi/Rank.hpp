@@ -5,6 +5,7 @@
 #include "mpi/Request.hpp"
 #include "mpi/World.hpp"
 
+#include <memory>
 #include <optional>
 #include <span>
 #include <unordered_map>
@@ -100,7 +101,12 @@ public:
 
   // Sequence number of this rank's next non-blocking collective on `comm` (the same on every member, since MPI
   // requires collectives in the same order everywhere).
-  uint32_t next_nonblocking_collective(const Communicator& comm) { return nonblocking_collectives_[comm.context()]++; }
+  uint32_t next_nonblocking_collective(const Communicator& comm)
+  {
+    if (nonblocking_collectives_ == nullptr)
+      nonblocking_collectives_ = std::make_unique<std::unordered_map<int, uint32_t>>();
+    return (*nonblocking_collectives_)[comm.context()]++;
+  }
   void sleep(double seconds);
 
   // Where the ids of the messages this rank sends and receives are noted from now on (null: nowhere).
@@ -149,8 +155,10 @@ private:
   World& world_;
   int world_rank_;
   PollStreak streak_;
-  std::shared_ptr<PollRelease> release_;                      // while fast-forwarded
-  std::unordered_map<int, uint32_t> nonblocking_collectives_; // by communicator context
+  std::shared_ptr<PollRelease> release_; // while fast-forwarded
+  // By communicator context; made by the first non-blocking collective (a replay of millions of ranks may have none:
+  // an empty map inline costs 56 bytes per rank).
+  std::unique_ptr<std::unordered_map<int, uint32_t>> nonblocking_collectives_;
   MessageLog* log_ = nullptr;
 };
 

@@ -37,7 +37,7 @@ enum class RequestKind : uint8_t { Send, Receive, Probe, Collective, Generalized
 class Request : public kernel::Activity {
 public:
   Request(RequestKind kind, int owner, const Communicator& comm, int peer, int tag, double bytes)
-      : kind_(kind), owner_(owner), comm_(&comm), peer_(peer), tag_(tag), bytes_(bytes)
+      : kind_(kind), owner_(owner), peer_(peer), tag_(tag), comm_(&comm), bytes_(bytes)
   {
   }
 
@@ -50,6 +50,8 @@ public:
 
   std::string describe() const override;
 
+  // Members in an order that leaves no padding between them but inside Status (a request is pooled, several are in
+  // flight per rank).
   Status status;
   // Receive side: where the data goes (online mode; null in replay), and its datatype when it is not plain bytes
   // (the message is unpacked into whole elements of it).
@@ -60,35 +62,35 @@ public:
   double pending_overhead = 0;
   // Receive side: the date the receive was posted (xsim's t_post).
   double posted_at = 0;
-  // Where the front end created it (replay: the trace line), for error messages.
-  uint32_t origin = 0;
   // Collective requests (non-blocking collectives): the operation's name, for reports.
   const char* operation = nullptr;
-  // Matched probes (MPI_Mprobe): the probe takes the message it matches out of the queue, so that no other receive
-  // can match it; the message waits here for MPI_Mrecv.
-  bool claims_message = false;
   // A buffered send's local request (complete at once): the message it stands for, which cancelling it takes back
   // until a receive matches it.
   std::shared_ptr<Request> buffered_copy;
+  // Matched probes (MPI_Mprobe): the probe takes the message it matches out of the queue, so that no other receive
+  // can match it; the message waits here for MPI_Mrecv (claims_message below).
   std::shared_ptr<Message> claimed;
+  // Completed by a process failure or a revocation rather than by its operation (mpi/Failures.hpp): the failed
+  // world rank (-1 for a revocation) and its date.
+  double failed_at = 0;
+  int failed_rank = -1;
+  FailureKind failure = FailureKind::None;
+  bool claims_message = false;
   // A test or a wait found it complete (SimGrid marks it finished then): MPI_Testall does not test it again
   // (--polling smpi), and a later test or wait asks nothing of SimGrid's kernel (--scheduling smpi).
   bool finished = false;
   // A send whose request completed at its post (eager or detached protocol): SimGrid keeps no activity for it, so
   // waiting for it or testing it is no kernel call (--scheduling smpi).
   bool detached_send = false;
-  // Completed by a process failure or a revocation rather than by its operation (mpi/Failures.hpp): the failed
-  // world rank (-1 for a revocation) and its date.
-  FailureKind failure = FailureKind::None;
-  int failed_rank = -1;
-  double failed_at = 0;
+  // Where the front end created it (replay: the trace line), for error messages.
+  uint32_t origin = 0;
 
 private:
   RequestKind kind_;
   int owner_;
-  const Communicator* comm_;
   int peer_;
   int tag_;
+  const Communicator* comm_;
   double bytes_;
 };
 

@@ -12,18 +12,12 @@ Platform::~Platform() = default;
 
 std::optional<HostId> Platform::find_host(std::string_view name) const
 {
-  auto found = host_ids_.find(name);
-  if (found == host_ids_.end())
-    return std::nullopt;
-  return found->second;
+  return host_names_.find(name, [this](uint32_t id) { return host_name(id); });
 }
 
 std::optional<LinkId> Platform::find_link(std::string_view name) const
 {
-  auto found = link_ids_.find(name);
-  if (found == link_ids_.end())
-    return std::nullopt;
-  return found->second;
+  return link_names_.find(name, [this](uint32_t id) { return link_name(id); });
 }
 
 void Platform::route(HostId src, HostId dst, std::vector<LinkId>& links, double& latency) const

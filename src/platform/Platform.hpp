@@ -9,6 +9,7 @@
 // loopback rules; tests compare them with routes dumped by SimGrid itself.
 #pragma once
 
+#include "platform/NameIndex.hpp"
 #include "platform/Storage.hpp"
 
 #include <cstdint>
@@ -90,8 +91,10 @@ private:
   std::string source_; // file it was read from, "" when generated
   std::vector<HostSpec> hosts_;
   std::vector<LinkSpec> links_;
-  std::map<std::string, HostId, std::less<>> host_ids_;
-  std::map<std::string, LinkId, std::less<>> link_ids_;
+  NameIndex host_names_; // find_host: ids by the names in hosts_
+  NameIndex link_names_; // find_link: ids by the names in links_
+  std::string_view host_name(uint32_t id) const { return hosts_[id].name; }
+  std::string_view link_name(uint32_t id) const { return links_[id].name; }
   std::map<std::string, std::string> config_;
   StorageSpec storage_;
   std::vector<std::string> warnings_;

@@ -99,8 +99,10 @@ HostId PlatformBuilder::add_host(Zone& zone, HostSpec host)
   auto id = static_cast<HostId>(platform_->hosts_.size());
   tree_->mutable_point(point).host = id;
   tree_->set_host_point(id, point);
-  platform_->host_ids_.emplace(host.name, id);
   platform_->hosts_.push_back(std::move(host));
+  Platform& platform = *platform_;
+  platform.host_names_.add(id, platform.hosts_.back().name,
+                           [&platform](uint32_t id) { return platform.host_name(id); });
   return id;
 }
 
@@ -114,13 +116,15 @@ LinkId PlatformBuilder::add_link(LinkSpec link)
   count_element();
   if (link.name.empty())
     throw InputError("", 0, "empty link name");
-  if (platform_->link_ids_.count(link.name))
+  if (platform_->find_link(link.name))
     throw InputError("", 0, "duplicate link '" + link.name + "'");
   if (!(link.bandwidth > 0))
     throw InputError("", 0, "link '" + link.name + "' needs a positive bandwidth");
   auto id = static_cast<LinkId>(platform_->links_.size());
-  platform_->link_ids_.emplace(link.name, id);
   platform_->links_.push_back(std::move(link));
+  Platform& platform = *platform_;
+  platform.link_names_.add(id, platform.links_.back().name,
+                           [&platform](uint32_t id) { return platform.link_name(id); });
   return id;
 }
 

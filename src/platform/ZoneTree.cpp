@@ -8,17 +8,14 @@ namespace mpisim::platform {
 
 std::optional<PointId> ZoneTree::find_point(std::string_view name) const
 {
-  auto found = point_ids_.find(std::string(name));
-  if (found == point_ids_.end())
-    return std::nullopt;
-  return found->second;
+  return point_names_.find(name, [this](uint32_t id) { return point_name(id); });
 }
 
 PointId ZoneTree::add_point(NetPoint point)
 {
   auto id = static_cast<PointId>(points_.size());
-  point_ids_.emplace(point.name, id);
   points_.push_back(std::move(point));
+  point_names_.add(id, points_.back().name, [this](uint32_t id) { return point_name(id); });
   return id;
 }
 

@@ -8,13 +8,13 @@
 // is route(src, gw_src) + local links + route(gw_dst, dst).
 #pragma once
 
+#include "platform/NameIndex.hpp"
 #include "platform/Zone.hpp"
 
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 namespace mpisim::platform {
@@ -42,7 +42,8 @@ private:
   bool append_bypass_route(const Zone& common, PointId src, PointId dst, std::vector<LinkId>& links) const;
 
   std::vector<NetPoint> points_;
-  std::unordered_map<std::string, PointId> point_ids_;
+  NameIndex point_names_; // find_point: ids by the names in points_
+  std::string_view point_name(uint32_t id) const { return points_[id].name; }
   std::vector<PointId> host_points_;
   std::unique_ptr<Zone> root_;
 };

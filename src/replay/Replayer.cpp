@@ -77,7 +77,14 @@ public:
     }
     rank_.set_message_log(nullptr);
     notes_.reset();
-    // End of the trace: like SimGrid, complete whatever is still pending.
+    finish();
+  }
+
+private:
+  // End of the trace: like SimGrid, complete whatever is still pending.
+  [[gnu::noinline]] void finish()
+  {
+    kernel::Engine& engine = rank_.world().engine();
     const double start = engine.now();
     auto pending = requests_.take_all();
     rank_.waitall(pending);
@@ -86,9 +93,11 @@ public:
     stats_.finish = engine.now();
   }
 
-private:
+  // Helpers that the loop of run() calls but that never block, or block rarely, stay out of line (gnu::noinline): a
+  // suspended rank's frames are copied out and in at each switch (SharedStack), so the loop's frame is kept small.
+
   // This rank's part of a coordinated checkpoint: its position, and the cost of writing the image.
-  void write_checkpoint()
+  [[gnu::noinline]] void write_checkpoint()
   {
     kernel::Engine& engine = rank_.world().engine();
     const double start = engine.now();
@@ -139,7 +148,7 @@ private:
   }
 
   // Tells observers (timelines) about one replayed action.
-  void report(const TraceAction& a, double start, double end) const
+  [[gnu::noinline]] void report(const TraceAction& a, double start, double end) const
   {
     mpi::CallRecord record{me(), action_name(a.kind).data(), start, end};
     if (is_collective(a.kind))
@@ -201,9 +210,7 @@ private:
   Account perform(const TraceAction& a)
   {
     if (is_file_action(a.kind)) {
-      if (not files_)
-        files_ = std::make_unique<RankFiles>(shared_files_, rank_, file_);
-      files_->perform(a);
+      file_access(a);
       return Account::Communicate;
     }
     switch (a.kind) {
@@ -245,20 +252,29 @@ private:
     case ActionKind::SendRecv: send_receive(a); return Account::Communicate;
     case ActionKind::Wait: wait(a); return Account::Wait;
     case ActionKind::Test: test(a); return Account::Wait;
-    case ActionKind::WaitAll: {
-      auto pending = requests_.take_all();
-      rank_.waitall(pending);
-      check_received(pending);
-      for (const auto& request : pending)
-        note_received(*request);
-      return Account::Wait;
-    }
+    case ActionKind::WaitAll: wait_all(); return Account::Wait;
     default: collective(a); return Account::Communicate;
     }
   }
 
+  [[gnu::noinline]] void file_access(const TraceAction& a)
+  {
+    if (not files_)
+      files_ = std::make_unique<RankFiles>(shared_files_, rank_, file_);
+    files_->perform(a);
+  }
+
+  [[gnu::noinline]] void wait_all()
+  {
+    auto pending = requests_.take_all();
+    rank_.waitall(pending);
+    check_received(pending);
+    for (const auto& request : pending)
+      note_received(*request);
+  }
+
   // Rank::sendrecv's isend + irecv + waitall, spelled out to learn both messages' ids (timeline arrows).
-  void send_receive(const TraceAction& a)
+  [[gnu::noinline]] void send_receive(const TraceAction& a)
   {
     const double send_bytes = a.amount;
     const double recv_bytes = a.amount2;
@@ -321,7 +337,7 @@ private:
       check_received(*request);
   }
 
-  void test(const TraceAction& a)
+  [[gnu::noinline]] void test(const TraceAction& a)
   {
     RequestStore::Key key{a.src, a.dst, a.tag};
     mpi::RequestPtr request = requests_.pop(key);
@@ -343,7 +359,7 @@ private:
   }
 
   // The reader filled in the whole call (ActionSizes.hpp).
-  void collective(const TraceAction& a)
+  [[gnu::noinline]] void collective(const TraceAction& a)
   {
     const mpi::CollectiveCall& call = a.details->call;
     CheckpointCoordinator* checkpoints = restart_ ? restart_->checkpoints : nullptr;

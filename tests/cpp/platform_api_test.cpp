@@ -4,6 +4,7 @@
 //
 // Suite names repeat the file name so that `ctest -R platform` selects them.
 #include "common/Errors.hpp"
+#include "platform/NameIndex.hpp"
 #include "platform/Platform.hpp"
 
 #include "support/Scratch.hpp"
@@ -13,6 +14,10 @@
 #include <algorithm>
 #include <chrono>
 #include <fstream>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
 
 using namespace mpisim;
 using namespace mpisim::platform;
@@ -187,3 +192,39 @@ TEST(platform_api, LargeTorusRoutesQuickly)
 }
 
 } // namespace
+
+// NameIndex (platform/NameIndex.hpp): every name added is found with its id through several doublings of the table,
+// a name never added is not, and a repeated name gives the id added first (as the maps it replaced did).
+TEST(platform_api, NameIndexFindsEveryNameThroughGrowth)
+{
+  std::vector<std::string> names;
+  NameIndex index;
+  auto name_of = [&names](uint32_t id) { return std::string_view(names[id]); };
+  for (uint32_t id = 0; id < 5000; ++id) {
+    names.push_back("cluster_link_" + std::to_string(id) + (id % 2 ? "_UP" : "_DOWN"));
+    index.add(id, names.back(), name_of);
+  }
+  EXPECT_EQ(index.size(), 5000u);
+  for (uint32_t id = 0; id < 5000; ++id)
+    EXPECT_EQ(index.find(names[id], name_of), std::optional<uint32_t>(id)) << names[id];
+  EXPECT_EQ(index.find("cluster_link_5000_UP", name_of), std::nullopt);
+  EXPECT_EQ(index.find("cluster_link_1_DOWN", name_of), std::nullopt); // odd ids are _UP
+  EXPECT_EQ(index.find("", name_of), std::nullopt);
+  EXPECT_EQ(NameIndex().find("x", name_of), std::nullopt); // empty table
+  names.push_back(names[7]);
+  index.add(5000, names.back(), name_of);
+  EXPECT_EQ(index.find(names[7], name_of), std::optional<uint32_t>(7));
+}
+
+// Hosts and links of a generated cluster are found by the names SimGrid gives them, and unknown names are not.
+TEST(platform_api, GeneratedClusterNamesFound)
+{
+  auto platform = generate_platform("cluster:1000");
+  ASSERT_EQ(platform->hosts().size(), 1000u);
+  for (HostId host = 0; host < 1000; host += 37)
+    EXPECT_EQ(platform->find_host(platform->hosts()[host].name), std::optional<HostId>(host));
+  for (LinkId link = 0; link < platform->links().size(); link += 41)
+    EXPECT_EQ(platform->find_link(platform->links()[link].name), std::optional<LinkId>(link));
+  EXPECT_EQ(platform->find_host("no-such-host"), std::nullopt);
+  EXPECT_EQ(platform->find_link("no_such_link_UP"), std::nullopt);
+}

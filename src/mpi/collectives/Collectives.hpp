@@ -59,22 +59,24 @@ Collective collective_from_name(const std::string& name);
 // In-place calls are expressed by pointers: send_data == recv_data (allreduce, reduce at the root, scan), or, for
 // gather/allgather at the root, send_data pointing at this rank's slot of recv_data. Algorithms must accept both.
 struct CollectiveCall {
+  // The small fields first, together (no padding between them): a call is kept per rank by the replay (the trace's
+  // collective actions) and copied on the stack by algorithms made of others.
   Collective op = Collective::Barrier;
+  bool commutative = true;  // of the reduction operation (replay: MPI_OP_NULL, taken as commutative as SimGrid does)
+  bool nonblocking = false; // MPI_Ibcast, ...: selectors may choose differently (SimGrid runs its linear schedules)
+  bool with_data = false;   // online mode only (false in replay, and the data pointers below null)
+  int root = 0;
   double bytes = 0;      // bcast/reduce/allreduce/scan/exscan: the buffer; alltoall/gather/allgather/scatter: the
                          // block sent to each peer (gather, allgather: this rank's contribution)
   double recv_bytes = 0; // alltoall/gather/allgather/scatter: the block received from each peer
   std::vector<double> send_counts; // v-variants: bytes sent to each rank
   std::vector<double> recv_counts; // v-variants and reduce_scatter: bytes received from / kept by each rank
-  int root = 0;
-  double reduce_flops = 0;  // cost of applying the operation (replay: given by the trace)
-  double element_bytes = 1; // size of one element: selectors of real libraries decide on element counts too
-  bool commutative = true;  // of the reduction operation (replay: MPI_OP_NULL, taken as commutative as SimGrid does)
-  bool nonblocking = false; // MPI_Ibcast, ...: selectors may choose differently (SimGrid runs its linear schedules)
+  double reduce_flops = 0;         // cost of applying the operation (replay: given by the trace)
+  double element_bytes = 1;        // size of one element: selectors of real libraries decide on element counts too
   std::vector<double> send_displs; // v-variants: byte offsets of the blocks; empty = packed in rank order
   std::vector<double> recv_displs;
 
-  // Online mode only (false and null in replay).
-  bool with_data = false;
+  // Online mode only (null in replay).
   const std::byte* send_data = nullptr;
   std::byte* recv_data = nullptr;
   ReduceOpPtr reduce_op;   // the operation of reductions

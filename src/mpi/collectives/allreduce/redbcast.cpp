@@ -7,15 +7,15 @@ namespace {
 
 void allreduce_redbcast(const CollectiveContext& c, const CollectiveCall& call)
 {
-  CollectiveCall reduce = call;
-  reduce.op = Collective::Reduce;
-  reduce.root = 0;
-  c.library.run_part(c, reduce);
-  CollectiveCall bcast = call;
-  bcast.op = Collective::Bcast;
-  bcast.root = 0;
-  bcast.send_data = nullptr;
-  c.library.run_part(c, bcast);
+  // One copy for both parts (a replay rank's frames are copied at each switch: SharedStack): the broadcast's call is
+  // the reduction's with another operation and no send buffer.
+  CollectiveCall part = call;
+  part.op = Collective::Reduce;
+  part.root = 0;
+  c.library.run_part(c, part);
+  part.op = Collective::Bcast;
+  part.send_data = nullptr;
+  c.library.run_part(c, part);
 }
 
 const RegisterAlgorithm kRegister({Collective::Allreduce, "redbcast", "reduce to rank 0, then broadcast",
