@@ -197,3 +197,16 @@ def test_an_error_during_the_access_is_the_requests(built, tmp_path):
         pytest.skip("this file system takes a write at byte 2^62 (ext4 and xfs refuse it)")
     for rank in range(2):
         assert f"rank {rank}: call MPI_SUCCESS, a request; wait MPI_ERR_IO" in done.stdout
+
+
+def test_an_error_during_the_access_goes_through_the_files_handler(built, tmp_path):
+    # The file's MPI_ERRORS_ARE_FATAL, not MPI_COMM_WORLD's MPI_ERRORS_RETURN: the run ends in the wait that found
+    # the failure, the report naming it and the access, before any rank prints.
+    done = mpisim("run", "-np", "2", "--platform", PAPER_CLUSTER, "--io-root", str(tmp_path), "--quiet",
+                  built["io_iwrite_error"], "fatal-file")
+    if done.returncode == 0 and "wait MPI_SUCCESS" in done.stdout:
+        pytest.skip("this file system takes a write at byte 2^62 (ext4 and xfs refuse it)")
+    assert done.returncode == 1, done.stderr
+    assert done.stdout == ""
+    assert re.match(r"mpisim: rank [01]: MPI_Wait: MPI_ERR_IO: MPI_File_iwrite_at_all's access failed: ", done.stderr), \
+        done.stderr
