@@ -81,6 +81,11 @@ RequestPtr Rank::post_send(const Communicator& comm, int dst, int tag, double by
   return request;
 }
 
+void Rank::spawn_helper(const std::string& what, std::function<void()> body)
+{
+  world().engine().spawn("rank " + std::to_string(world_rank_) + " " + what, std::move(body));
+}
+
 RequestPtr Rank::isend(const Communicator& comm, int dst, int tag, double bytes, const void* data)
 {
   return post_send(comm, dst, tag, bytes, data, {}, false);

@@ -103,6 +103,12 @@ public:
   uint32_t next_nonblocking_collective(const Communicator& comm) { return nonblocking_collectives_[comm.context()]++; }
   void sleep(double seconds);
 
+  // Starts a helper actor, "rank R <what>", that carries out an operation for this rank while the rank goes on (a
+  // non-blocking collective, a posted collective file access). Called by the rank's own actor, so the helper acts in
+  // the rank's memory context (an actor inherits its spawner's, kernel/MemoryContexts.hpp): it may touch the rank's
+  // buffers and call its reduction operations.
+  void spawn_helper(const std::string& what, std::function<void()> body);
+
   // Where the ids of the messages this rank sends and receives are noted from now on (null: nowhere).
   void set_message_log(MessageLog* log) { log_ = log; }
 

@@ -165,12 +165,11 @@ kernel::ActivityPtr RankFiles::start_collective(const mpi::CollectiveFileAccess&
   auto done = std::make_shared<mpi::Request>(mpi::RequestKind::Generalized, rank_.world_rank(), access.channel,
                                              mpi::kAnySource, 0, 0);
   done->operation = "collective file I/O";
-  rank_.world().engine().spawn("rank " + std::to_string(rank_.world_rank()) + " file access " +
-                                   std::to_string(*access.sequence),
-                               [access, pieces = std::move(pieces), direction, done] {
-                                 mpi::collective_access(access, pieces, nullptr, direction);
-                                 done->complete();
-                               });
+  rank_.spawn_helper("file access " + std::to_string(*access.sequence),
+                     [access, pieces = std::move(pieces), direction, done] {
+                       mpi::collective_access(access, pieces, nullptr, direction);
+                       done->complete();
+                     });
   return done;
 }
 
