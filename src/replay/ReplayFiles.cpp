@@ -84,6 +84,8 @@ void RankFiles::perform(const TraceAction& a)
     file.key = a.tag == 1 ? name + "@" + std::to_string(rank_.world_rank()) : name;
     shared_.opened(file.key);
     files_.emplace(name, file);
+    if (file.channel != nullptr) // the file's communicator, a duplicate of the opening one: as the online open pays
+      shared_.collectives().agree_on_context(rank_, *file.channel);
     wait_for(storage.open(client(), file.id));
     return;
   }

@@ -196,6 +196,15 @@ RequestPtr CollectiveLibrary::start(Rank& rank, const Communicator& comm, Collec
   return request;
 }
 
+void CollectiveLibrary::agree_on_context(Rank& rank, const Communicator& parent) const
+{
+  CollectiveCall call;
+  call.op = Collective::Allreduce;
+  call.bytes = sizeof(int);
+  call.element_bytes = sizeof(int);
+  run(rank, parent, call);
+}
+
 void CollectiveLibrary::run_part(const CollectiveContext& context, const CollectiveCall& call) const
 {
   choose(context, call).run(context, call);
