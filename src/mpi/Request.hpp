@@ -62,7 +62,7 @@ public:
   double posted_at = 0;
   // Where the front end created it (replay: the trace line), for error messages.
   uint32_t origin = 0;
-  // Collective requests (non-blocking collectives): the operation's name, for reports.
+  // The operation's name, for reports: a non-blocking collective's; a send's, the MPI call that posted it (online).
   const char* operation = nullptr;
   // Matched probes (MPI_Mprobe): the probe takes the message it matches out of the queue, so that no other receive
   // can match it; the message waits here for MPI_Mrecv.
