@@ -6,6 +6,7 @@
 #include "kernel/MemoryContexts.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <string>
 
@@ -85,13 +86,26 @@ void Message::land_if_unexpected()
   // An eager message's data is in the buffer; a rendezvous header's stays at the sender.
   overflow_buffer_ = overflow->land(protocol_ == models::Protocol::Eager ? bytes() : 0);
   if (overflow_buffer_ < 0)
-    throw SimulationError(
-        "rank " + std::to_string(destination_world_) +
-        "'s overflow buffers are all full of unexpected MPI messages no receive has taken (message from rank " +
-        std::to_string(source_world_) + ", tag " + std::to_string(tag()) + ", " +
-        std::to_string(static_cast<long long>(bytes())) +
-        " B): its portal table entry would be disabled (PTL_NI_PT_DISABLED), and mpisim does not model MPI's "
-        "recovery; raise --param overflow-buffers or --param overflow-buffer-size (docs/bxi.md)");
+    throw OverflowExhausted(overflow_report(*overflow));
+}
+
+std::string Message::overflow_report(const OverflowList& overflow) const
+{
+  // The call that posted the send (online: PMPI_Send -> MPI_Send), else what the message is.
+  const char* call = send_->operation;
+  const std::string sent_by = call == nullptr ? "message" : std::string(call).substr(call[0] == 'P' ? 1 : 0);
+  const models::OverflowSettings& list = overflow.settings();
+  char date[64];
+  std::snprintf(date, sizeof date, "%.9f", world_.engine().now());
+  const std::string receiver = "rank " + std::to_string(destination_world_);
+  return receiver + ": overflow list exhausted (" + std::to_string(list.buffers) +
+         (list.buffers == 1 ? " buffer" : " buffers") + " of " +
+         std::to_string(static_cast<long long>(list.buffer_size)) +
+         " B, all full of unexpected messages no receive has taken) at rank " + std::to_string(source_world_) + "'s " +
+         sent_by + " (tag " + std::to_string(tag()) + ", " + std::to_string(static_cast<long long>(bytes())) +
+         " B, on " + send_->comm().name() + "), simulated time " + date + " s\n  " + receiver +
+         "'s portal table entry would be disabled (PTL_NI_PT_DISABLED), and mpisim does not model MPI's recovery: "
+         "raise --param overflow-buffers or --param overflow-buffer-size (docs/bxi.md)";
 }
 
 void Message::copy_out_of_overflow_buffer()

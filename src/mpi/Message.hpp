@@ -15,11 +15,13 @@
 
 #include <cstddef>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace mpisim::mpi {
 
 class World;
+class OverflowList;
 
 class Message : public kernel::ActivityObserver, public std::enable_shared_from_this<Message> {
 public:
@@ -77,6 +79,8 @@ private:
   void reach_receiver();
   // At the receiver's NIC with no receive to take it (bxi): into the overflow list, or the run ends for want of room.
   void land_if_unexpected();
+  // Why the run ends when `overflow` has no buffer left (OverflowExhausted): the receiver first, then the rest.
+  std::string overflow_report(const OverflowList& overflow) const;
   void leave_overflow_buffer();       // a receive took it (or it was cancelled, dropped): its room is free again
   void copy_out_of_overflow_buffer(); // the matched receive copies an eager payload out, then it is delivered
   void deliver();

@@ -5,12 +5,22 @@
 // last message has been received. With every buffer unlinked, a message finds nothing to land in.
 #pragma once
 
+#include "common/Errors.hpp"
 #include "models/NetworkModel.hpp"
 
 #include <deque>
+#include <string>
 #include <vector>
 
 namespace mpisim::mpi {
+
+// A message found every buffer of its receiver's overflow list unlinked: MPI's transport would see its portal table
+// entry disabled, a recovery mpisim does not model, so the run ends. what() is the whole report: the receiver, the
+// call that sent the message, the list's buffers, then what to change.
+class OverflowExhausted : public SimulationError {
+public:
+  using SimulationError::SimulationError;
+};
 
 class OverflowList {
 public:
@@ -24,6 +34,7 @@ public:
 
   // What a receive spends copying `bytes` out of a buffer into its own.
   double copy_time(double bytes) const { return bytes / settings_.copy_bandwidth; }
+  const models::OverflowSettings& settings() const { return settings_; }
 
 private:
   struct Buffer {

@@ -54,6 +54,7 @@ RequestPtr Rank::post_send(const Communicator& comm, int dst, int tag, double by
     sleep(network.send_overhead(bytes));
 
   auto request = kernel::make_pooled<Request>(RequestKind::Send, world_rank_, comm, dst, tag, bytes);
+  request->operation = posting_call();
   request->status.message = world_.next_message_id();
   if (log_)
     (tag < 0 ? log_->collective_sent : log_->sent).push_back(request->status.message);
@@ -79,6 +80,17 @@ RequestPtr Rank::post_send(const Communicator& comm, int dst, int tag, double by
   message->enter_matching();
   kernel_calls(); // SimGrid's isend
   return request;
+}
+
+const char* Rank::posting_call() const
+{
+  // A helper actor's sends (a non-blocking collective's, a posted file access's) are no call's of the rank.
+  return call_ != nullptr && world_.rank_actor_running(world_rank_) ? call_ : nullptr;
+}
+
+void Rank::spawn_helper(const std::string& what, std::function<void()> body)
+{
+  world().engine().spawn("rank " + std::to_string(world_rank_) + " " + what, std::move(body));
 }
 
 RequestPtr Rank::isend(const Communicator& comm, int dst, int tag, double bytes, const void* data)

@@ -109,6 +109,25 @@ public:
   }
   void sleep(double seconds);
 
+  // The MPI call the rank is in (its outermost, "PMPI_Send" or "MPI_Send"; null between calls), which the sends it
+  // posts keep (Request::operation) for reports. Set by the online bindings' ApiScope; null in replay.
+  void enter_call(const char* name)
+  {
+    if (call_depth_++ == 0)
+      call_ = name;
+  }
+  void leave_call()
+  {
+    if (--call_depth_ == 0)
+      call_ = nullptr;
+  }
+
+  // Starts a helper actor, "rank R <what>", that carries out an operation for this rank while the rank goes on (a
+  // non-blocking collective, a posted collective file access). Called by the rank's own actor, so the helper acts in
+  // the rank's memory context (an actor inherits its spawner's, kernel/MemoryContexts.hpp): it may touch the rank's
+  // buffers and call its reduction operations.
+  void spawn_helper(const std::string& what, std::function<void()> body);
+
   // Where the ids of the messages this rank sends and receives are noted from now on (null: nowhere).
   void set_message_log(MessageLog* log) { log_ = log; }
 
@@ -152,8 +171,12 @@ private:
   RequestPtr post_send(const Communicator& comm, int dst, int tag, double bytes, const void* data,
                        std::vector<std::byte> packed, bool blocking, SendMode mode = SendMode::Standard);
 
+  const char* posting_call() const; // the call a send posted now is part of, or null
+
   World& world_;
   int world_rank_;
+  int call_depth_ = 0;         // in the padding after world_rank_
+  const char* call_ = nullptr; // enter_call
   PollStreak streak_;
   std::shared_ptr<PollRelease> release_; // while fast-forwarded
   // By communicator context; made by the first non-blocking collective (a replay of millions of ranks may have none:

@@ -62,7 +62,7 @@ public:
   double pending_overhead = 0;
   // Receive side: the date the receive was posted (xsim's t_post).
   double posted_at = 0;
-  // Collective requests (non-blocking collectives): the operation's name, for reports.
+  // The operation's name, for reports: a non-blocking collective's; a send's, the MPI call that posted it (online).
   const char* operation = nullptr;
   // A buffered send's local request (complete at once): the message it stands for, which cancelling it takes back
   // until a receive matches it.

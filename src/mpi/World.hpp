@@ -92,6 +92,11 @@ public:
 
   // Starts one actor per rank, named "rank N", each running main(rank).
   void launch(const std::function<void(Rank&)>& main);
+  // Whether the actor running now is `world_rank`'s own (not one of its helpers, mpi::Rank::spawn_helper).
+  bool rank_actor_running(int world_rank) const
+  {
+    return engine_.running() == rank_actors_[static_cast<size_t>(world_rank)];
+  }
 
   // Process failures (mpi/Failures.hpp). Each rank fails at its date (kernel::kNever: never), if it is still running
   // then; with `detect`, operations involving a failed rank complete with an error (online), else they never do

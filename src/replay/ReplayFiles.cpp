@@ -84,6 +84,8 @@ void RankFiles::perform(const TraceAction& a)
     file.key = a.tag == 1 ? name + "@" + std::to_string(rank_.world_rank()) : name;
     shared_.opened(file.key);
     files_.emplace(name, file);
+    if (file.channel != nullptr) // the file's communicator, a duplicate of the opening one: as the online open pays
+      shared_.collectives().agree_on_context(rank_, *file.channel);
     wait_for(storage.open(client(), file.id));
     return;
   }
@@ -165,12 +167,11 @@ kernel::ActivityPtr RankFiles::start_collective(const mpi::CollectiveFileAccess&
   auto done = std::make_shared<mpi::Request>(mpi::RequestKind::Generalized, rank_.world_rank(), access.channel,
                                              mpi::kAnySource, 0, 0);
   done->operation = "collective file I/O";
-  rank_.world().engine().spawn("rank " + std::to_string(rank_.world_rank()) + " file access " +
-                                   std::to_string(*access.sequence),
-                               [access, pieces = std::move(pieces), direction, done] {
-                                 mpi::collective_access(access, pieces, nullptr, direction);
-                                 done->complete();
-                               });
+  rank_.spawn_helper("file access " + std::to_string(*access.sequence),
+                     [access, pieces = std::move(pieces), direction, done] {
+                       mpi::collective_access(access, pieces, nullptr, direction);
+                       done->complete();
+                     });
   return done;
 }
 

@@ -25,6 +25,7 @@ PROGRAMS += ["sampling", "shared_malloc"]  # SMPI's annotations for large studie
 PROGRAMS += ["buffer_reuse"]  # a send buffer written again as soon as the send returns
 PROGRAMS += ["libc_names", "extra_types", "ibsend_cancel", "bottom", "grequest"]  # MPICH test-suite findings
 PROGRAMS += ["persistent", "p2p_modes", "mprobe_cancel", "completion"]  # point-to-point (see the tests at the end)
+PROGRAMS += ["request_errhandlers"]  # a request's failure raised through its own object's handler
 PROGRAMS += ["rma_fence", "rma_errors", "rma_keyval", "rma_timing", "rma_sync"]  # one-sided communication (see the tests at the end)
 PROGRAMS += ["rma_null", "rma_info", "rma_sync_errors", "rma_sync_timing"]  # PROC_NULL, hints, misuse, timings
 PROGRAMS += ["gather_after_allgather"]  # selector state kept across calls
@@ -783,6 +784,20 @@ def test_point_to_point_matches_real_mpi(built, tmp_path, name, np):
     ours = sorted(done.stdout.splitlines())
     assert ours and not any(line.endswith(("FAILED", ": no")) for line in ours), done.stdout
     assert ours == real_mpirun_lines(tmp_path, name, np)
+
+
+# A completion call raises a request's failure through its communicator's or window's handler (MPI_ERRORS_RETURN),
+# not MPI_COMM_WORLD's (MPI_ERRORS_ARE_FATAL): the run goes on and the calls return the classes; the same lines as
+# Open MPI.
+def test_request_failures_go_through_their_own_objects_handler(built, tmp_path):
+    done = run(built, "request_errhandlers", np=2)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [
+        "MPI_Wait on a truncated receive: MPI_ERR_TRUNCATE",
+        "MPI_Waitall on a truncated receive: MPI_ERR_IN_STATUS, MPI_ERROR MPI_ERR_TRUNCATE",
+        "MPI_Rput outside the window: MPI_ERR_RMA_RANGE",
+    ]
+    assert sorted(done.stdout.splitlines()) == real_mpirun_lines(tmp_path, "request_errhandlers", 2)
 
 
 # Send modes seen through MPI_Wtime (rank 1 receives late). Timing-dependent, so not compared with a real run on a

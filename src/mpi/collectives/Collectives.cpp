@@ -183,8 +183,7 @@ RequestPtr CollectiveLibrary::start(Rank& rank, const Communicator& comm, Collec
   const int tag = nonblocking_collective_tag(rank.next_nonblocking_collective(comm));
   auto request = std::make_shared<Request>(RequestKind::Collective, rank.world_rank(), comm, kAnySource, tag, 0);
   request->operation = collective_name(call.op);
-  const std::string name = "rank " + std::to_string(rank.world_rank()) + " " + collective_name(call.op);
-  rank.world().engine().spawn(name, [this, &rank, &comm, call = std::move(call), request, tag] {
+  rank.spawn_helper(collective_name(call.op), [this, &rank, &comm, call = std::move(call), request, tag] {
     CollectiveContext context{rank, comm, *this, comm.local_rank(rank.world_rank()), comm.size(), tag};
     try {
       choose(context, call).run(context, call);
@@ -195,6 +194,15 @@ RequestPtr CollectiveLibrary::start(Rank& rank, const Communicator& comm, Collec
     request->complete();
   });
   return request;
+}
+
+void CollectiveLibrary::agree_on_context(Rank& rank, const Communicator& parent) const
+{
+  CollectiveCall call;
+  call.op = Collective::Allreduce;
+  call.bytes = sizeof(int);
+  call.element_bytes = sizeof(int);
+  run(rank, parent, call);
 }
 
 void CollectiveLibrary::run_part(const CollectiveContext& context, const CollectiveCall& call) const

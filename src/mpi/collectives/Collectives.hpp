@@ -216,6 +216,10 @@ public:
   // blocking and non-blocking collectives in flight on one communicator never match each other. The buffers must
   // stay valid until the request completes (as MPI requires).
   RequestPtr start(Rank& rank, const Communicator& comm, CollectiveCall call) const;
+  // The members of `parent` agree on a new communicator's context id: an allreduce (MPI_MAX) of one int, its messages
+  // only (the value is not needed). Paid by the online communicator creations and MPI_File_open's duplicate of its
+  // communicator (as ROMIO makes one), and by the replayed file_open, so that both times agree.
+  void agree_on_context(Rank& rank, const Communicator& parent) const;
   // A part of a composed algorithm (reduce + bcast, ...): the library's choice for call.op, or the named algorithm,
   // with the context's tag.
   void run_part(const CollectiveContext& context, const CollectiveCall& call) const;

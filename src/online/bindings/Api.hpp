@@ -18,13 +18,18 @@ namespace mpisim::online {
 // shared by several functions pass theirs on.
 class ApiScope {
 public:
-  explicit ApiScope(const char* call = __builtin_FUNCTION()) : runtime_(Runtime::get()) { runtime_.enter_call(call); }
+  explicit ApiScope(const char* call = __builtin_FUNCTION()) : ApiScope(Runtime::get(), call) {}
   // The same, for a call that obtained its runtime before opening its scope (checks first, or a scope in a block).
   explicit ApiScope(Runtime& runtime, const char* call = __builtin_FUNCTION()) : runtime_(runtime)
   {
     runtime_.enter_call(call);
+    runtime_.rank().enter_call(call); // what the rank's sends name in reports (mpi::Rank::enter_call)
   }
-  ~ApiScope() { runtime_.leave_call(); }
+  ~ApiScope()
+  {
+    runtime_.rank().leave_call();
+    runtime_.leave_call();
+  }
   ApiScope(const ApiScope&) = delete;
   ApiScope& operator=(const ApiScope&) = delete;
 

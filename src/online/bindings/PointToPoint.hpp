@@ -40,6 +40,10 @@ int post_buffered_send(Runtime& runtime, mpi::Rank& rank, MPI_Comm comm, const M
                        int count, int dest, int tag, bool blocking, const char* call,
                        mpi::RequestPtr* posted = nullptr);
 
+// MPI_Wait (api_requests.cpp), shared with the split collectives' _end calls: `call` names the call (its timeline
+// entry, its errors).
+int wait_one(Runtime& runtime, MPI_Request* request, MPI_Status* status, const char* call = "MPI_Wait");
+
 // MPI_Waitall (api_requests.cpp), shared with MPI_Sendrecv: errors name MPI_Waitall. `call` names the scope.
 int wait_all(Runtime& runtime, int count, MPI_Request requests[], MPI_Status statuses[],
              const char* call = __builtin_FUNCTION());

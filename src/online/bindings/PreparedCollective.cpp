@@ -210,7 +210,7 @@ int start_nonblocking(ApiScope& scope, const PreparedPtr& prepared, MPI_Request*
   const int handle = runtime.communicators().handle_of_context(prepared->comm.context());
   return failure_aware(runtime, handle, function_name(prepared->call.op).c_str(), [&] {
     prepared->call.nonblocking = true;
-    RequestEntry entry;
+    RequestEntry entry{.owner = ErrorOwner::communicator(handle)};
     entry.request = runtime.simulation().collectives().start(scope.rank(), prepared->comm, prepared->call);
     entry.on_complete = [prepared] { prepared->finish(); };
     entry.keep_alive = prepared;

@@ -81,7 +81,7 @@ extern "C" int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm* newcomm, MPI_Request* req
   const int me = runtime.current_rank();
   *newcomm = runtime.communicators().adopt(me, *parent, 0, [parent] { return members_of(*parent); });
   MPISIM_TRY(inherit_on_dup(runtime, comm, newcomm));
-  *request = runtime.requests().add(RequestEntry{});
+  *request = runtime.requests().add(RequestEntry{.owner = ErrorOwner::communicator(comm)});
   return MPI_SUCCESS;
 }
 

@@ -14,6 +14,7 @@
 // completes when it is done, at MPI_Wait/Test or the split's end call. Reading past the end of the file reads what
 // there is: the status counts it (0 at the end).
 #include "online/bindings/FileArguments.hpp"
+#include "online/bindings/PointToPoint.hpp"
 #include "online/objects/Collectives.hpp"
 #include "online/objects/FileAccess.hpp"
 
@@ -211,7 +212,7 @@ mpisim::io::Client client(Runtime& runtime)
 }
 
 // An MPI request the storage model completes with `activity` (null: complete now), counting `bytes`.
-MPI_Request file_request(Runtime& runtime, const mpisim::kernel::ActivityPtr& activity, int64_t bytes)
+MPI_Request file_request(Runtime& runtime, MPI_File fh, const mpisim::kernel::ActivityPtr& activity, int64_t bytes)
 {
   auto request = std::make_shared<mpisim::mpi::Request>(mpisim::mpi::RequestKind::Generalized, runtime.current_rank(),
                                                         *runtime.comm(MPI_COMM_SELF), 0, 0, static_cast<double>(bytes));
@@ -223,6 +224,7 @@ MPI_Request file_request(Runtime& runtime, const mpisim::kernel::ActivityPtr& ac
     runtime.files().storage().when_done(activity, [request] { request->complete(); });
   RequestEntry entry;
   entry.request = request;
+  entry.owner = ErrorOwner::file(fh);
   return runtime.requests().add(std::move(entry));
 }
 
@@ -271,7 +273,7 @@ int64_t start_etype(Runtime& runtime, const AccessCall& call, FileContext& conte
 // A collective access posted by a non-blocking or split collective call: a helper actor carries it out (the write's
 // bytes taken now), and the request completes when it is done, a read's bytes in the program's buffer by then. The
 // individual file pointer moves past the whole access now (MPI-3.1 section 13.4.3). An I/O error during the access
-// is the request's: its completion raises it through the file's error handler.
+// is the request's: its completion call raises it through the file's error handler (api_requests.cpp).
 int post_collective(Runtime& runtime, const AccessCall& call, FileContext& context,
                     const mpisim::mpi::DatatypePtr& type, int64_t first, std::vector<FilePiece> pieces, int64_t bytes,
                     MPI_Request* handle)
@@ -280,27 +282,26 @@ int post_collective(Runtime& runtime, const AccessCall& call, FileContext& conte
   auto request = std::make_shared<mpisim::mpi::Request>(mpisim::mpi::RequestKind::Generalized, runtime.current_rank(),
                                                         *runtime.comm(MPI_COMM_SELF), 0, 0, static_cast<double>(bytes));
   request->operation = "collective file I/O";
-  auto failure = std::make_shared<std::string>();
+  auto failure = std::make_shared<RequestFailure>();
   const Direction direction = call.direction;
+  const std::string name = call.name;
   start_collective_access(runtime, *context.file, context.member->collectives++, std::move(pieces), stream->data(),
-                          direction, [stream, request, failure, direction](int64_t moved, const std::string& error) {
+                          direction,
+                          [stream, request, failure, direction, name](int64_t moved, const std::string& error) {
                             if (direction == Direction::Read)
                               stream->deliver(moved);
                             request->status.bytes = static_cast<double>(moved);
-                            *failure = error;
+                            if (not error.empty())
+                              *failure = {MPI_ERR_IO, name + "'s access failed: " + error};
                             request->complete();
                           });
   if (call.pointer == Pointer::Individual)
     context.member->pointer = first + bytes / static_cast<int64_t>(context.member->view.etype->size());
   RequestEntry entry;
   entry.request = request;
+  entry.owner = ErrorOwner::file(call.fh);
+  entry.late_failure = failure;
   entry.keep_alive = stream;
-  entry.query = [&runtime, fh = call.fh, name = call.name, request, failure](MPI_Status* status) {
-    fill_status(status, request->status);
-    if (failure->empty())
-      return MPI_SUCCESS;
-    return raise_file_error(runtime, fh, MPI_ERR_IO, name, *failure);
-  };
   *handle = runtime.requests().add(std::move(entry));
   return MPI_SUCCESS;
 }
@@ -342,7 +343,7 @@ int access(const AccessCall& call, MPI_Status* status, MPI_Request* request)
   if (call.pointer == Pointer::Individual)
     context.member->pointer = first + moved / etype_bytes;
   if (request != nullptr) {
-    *request = file_request(runtime, pending, moved);
+    *request = file_request(runtime, call.fh, pending, moved);
     return MPI_SUCCESS;
   }
   if (pending != nullptr)
@@ -375,7 +376,7 @@ int split_end(Runtime& runtime, MPI_File fh, MPI_Status* status, const char* nam
   context.member->split_pending = false;
   MPI_Request request = context.member->split_request;
   context.member->split_request = MPI_REQUEST_NULL;
-  return PMPI_Wait(&request, status);
+  return wait_one(runtime, &request, status, name);
 }
 
 } // namespace

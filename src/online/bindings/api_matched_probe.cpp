@@ -105,9 +105,11 @@ extern "C" int PMPI_Imrecv(void* buf, int count, MPI_Datatype type, MPI_Message*
   mpisim::mpi::MessagePtr claimed;
   mpisim::mpi::DatatypePtr t;
   MPISIM_TRY(take(scope.runtime(), count, type, message, "MPI_Imrecv", claimed, t));
-  RequestEntry entry;
-  if (claimed != nullptr)
+  RequestEntry entry; // MPI_MESSAGE_NO_PROC's: complete at once, under MPI_COMM_WORLD's handler
+  if (claimed != nullptr) {
+    entry.owner = ErrorOwner::communicator(scope.runtime().communicators().handle_of_context(claimed->context()));
     entry.request = scope.rank().mrecv(claimed, buf, static_cast<size_t>(count), t);
+  }
   *request = scope.runtime().requests().add(std::move(entry));
   return MPI_SUCCESS;
 }

@@ -10,9 +10,9 @@ using namespace mpisim::online;
 
 namespace {
 
-int create(Runtime& runtime, std::function<int(mpisim::mpi::RequestPtr&)> start, MPI_Request* request)
+int create(Runtime& runtime, MPI_Comm comm, std::function<int(mpisim::mpi::RequestPtr&)> start, MPI_Request* request)
 {
-  RequestEntry entry;
+  RequestEntry entry{.owner = ErrorOwner::communicator(comm)};
   entry.start = std::move(start);
   entry.persistent = true;
   entry.active = false;
@@ -29,7 +29,7 @@ int send_init(const void* buf, int count, MPI_Datatype type, int dest, int tag, 
   MPISIM_TRY(check_send(runtime, comm, count, type, dest, tag, call, args));
   rebase_bottom(buf, count, args);
   return create(
-      runtime,
+      runtime, comm,
       [=, &runtime](mpisim::mpi::RequestPtr& out) {
         return post_send(runtime, runtime.rank(), comm, args, buf, count, dest, tag, kind, call, out);
       },
@@ -87,7 +87,7 @@ extern "C" int PMPI_Recv_init(void* buf, int count, MPI_Datatype type, int sourc
   MPISIM_TRY(check_receive(runtime, comm, count, type, source, tag, "MPI_Recv_init", args));
   rebase_bottom(buf, count, args);
   return create(
-      runtime,
+      runtime, comm,
       [=, &runtime](mpisim::mpi::RequestPtr& out) {
         out = nullptr;
         if (source != MPI_PROC_NULL)

@@ -107,7 +107,7 @@ int immediate_send(Runtime& runtime, const void* buf, int count, MPI_Datatype ty
     MPISIM_TRY(check_send(runtime, comm, count, type, dest, tag, call, args));
     rebase_bottom(buf, count, args);
     scope.describe(args.comm, dest, static_cast<double>(args.type->packed_size(count)), tag);
-    RequestEntry entry;
+    RequestEntry entry{.owner = ErrorOwner::communicator(comm)};
     MPISIM_TRY(post_send(runtime, scope.rank(), comm, args, buf, count, dest, tag, kind, call, entry.request));
     *request = scope.runtime().requests().add(std::move(entry));
     return MPI_SUCCESS;
@@ -154,7 +154,7 @@ int immediate_receive(Runtime& runtime, void* buf, int count, MPI_Datatype type,
     MPISIM_TRY(check_receive(runtime, comm, count, type, source, tag, "MPI_Irecv", args));
     rebase_bottom(buf, count, args);
     scope.describe(args.comm, source, static_cast<double>(args.type->packed_size(count)), tag);
-    RequestEntry entry;
+    RequestEntry entry{.owner = ErrorOwner::communicator(comm)};
     if (source != MPI_PROC_NULL)
       entry.request = scope.rank().irecv(*args.comm, source, tag, buf, count, args.type);
     *request = scope.runtime().requests().add(std::move(entry));

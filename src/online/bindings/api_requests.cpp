@@ -5,9 +5,12 @@
 // treat null and inactive handles alike: they complete at once with an empty status, and the "any"/"some" calls
 // skip them (MPI_UNDEFINED when all are). Completing an active request fills its status, runs its completion action
 // (unpacking a non-blocking collective's result), then frees its handle, or makes a persistent one inactive.
-// A request that fails (a truncated receive) makes the calls on arrays return MPI_ERR_IN_STATUS, each status's
-// MPI_ERROR telling which.
+// A request that fails (a truncated receive, a posted file access the file system refused) is raised by the completion
+// call through its own object's error handler (its communicator's, file's or window's: RequestEntry::owner); the calls
+// on arrays return MPI_ERR_IN_STATUS, each status's MPI_ERROR telling which, raised through the first failed one's.
+#include "online/bindings/FileArguments.hpp"
 #include "online/bindings/PointToPoint.hpp"
+#include "online/bindings/WindowArguments.hpp"
 
 #include <vector>
 
@@ -64,33 +67,52 @@ void run_completion_action(RequestEntry& entry)
   action();
 }
 
+// How a completed request ended: its error class (MPI_SUCCESS), why, and whose error handler raises it.
+struct Completion {
+  int error = MPI_SUCCESS;
+  std::string what;
+  ErrorOwner owner;
+};
+
+// The request's failure: a truncated receive, or one its operation found after the call returned.
+Completion failure_of(const RequestEntry& entry)
+{
+  if (entry.request && entry.request->status.truncated)
+    return {MPI_ERR_TRUNCATE, "a received message was larger than its buffer", entry.owner};
+  if (entry.late_failure && entry.late_failure->error_class != MPI_SUCCESS)
+    return {entry.late_failure->error_class, entry.late_failure->what, entry.owner};
+  return {MPI_SUCCESS, {}, entry.owner};
+}
+
 // A generalized request's status comes from its query callback; its error is the request's own.
-int fill_request_status(const RequestEntry& entry, MPI_Status* status)
+Completion fill_request_status(const RequestEntry& entry, MPI_Status* status)
 {
   if (entry.query) {
     MPI_Status filled{};
     const int error = entry.query(&filled);
     if (status != MPI_STATUS_IGNORE)
       *status = filled;
-    return error;
+    return {error, "the generalized request's query function returned an error", entry.owner};
   }
   if (entry.request && entry.request->kind() != mpisim::mpi::RequestKind::Collective)
     fill_status(status, entry.request->status);
   else
     fill_empty_status(status);
-  return MPI_SUCCESS;
+  Completion failed = failure_of(entry);
+  if (status != MPI_STATUS_IGNORE)
+    status->MPI_ERROR = failed.error;
+  return failed;
 }
 
-// Finishes an active, complete request: its status, its completion action, its handle. Returns the request's own
-// error class (MPI_ERR_TRUNCATE for a truncated receive), not raised.
-int finish(Runtime& runtime, MPI_Request* handle, MPI_Status* status)
+// Finishes an active, complete request: its status, its completion action, its handle. Returns how the request
+// ended, not raised.
+Completion finish(Runtime& runtime, MPI_Request* handle, MPI_Status* status)
 {
   RequestEntry& entry = *runtime.requests().find(*handle);
-  const bool truncated = entry.request && entry.request->status.truncated;
-  int error = fill_request_status(entry, status);
+  Completion outcome = fill_request_status(entry, status);
   run_completion_action(entry);
-  if (entry.release && error == MPI_SUCCESS) // a generalized request is freed by its free callback
-    error = entry.release();
+  if (entry.release && outcome.error == MPI_SUCCESS) // a generalized request is freed by its free callback
+    outcome = {entry.release(), "the generalized request's free function returned an error", entry.owner};
   if (entry.persistent) {
     entry.active = false;
     entry.request = nullptr;
@@ -98,17 +120,29 @@ int finish(Runtime& runtime, MPI_Request* handle, MPI_Status* status)
     runtime.requests().release(*handle);
     *handle = MPI_REQUEST_NULL;
   }
-  return truncated ? MPI_ERR_TRUNCATE : error;
+  return outcome;
 }
 
-int raise_failure(Runtime& runtime, int error, const char* call)
+// Raises a completed request's failure through the error handler of the object it belongs to.
+int raise_failure(Runtime& runtime, const Completion& outcome, const char* call)
 {
-  // MPI_ERR_IO: a posted file access failed, already raised through the file's error handler (api_file_access.cpp)
-  if (error == MPI_SUCCESS || error == MPI_ERR_IO)
-    return error;
-  const char* what = error == MPI_ERR_IN_STATUS ? "a request failed (see the statuses' MPI_ERROR)"
-                                                : "a received message was larger than its buffer";
-  return raise_error(runtime, MPI_COMM_WORLD, error, call, what);
+  if (outcome.error == MPI_SUCCESS)
+    return MPI_SUCCESS;
+  const int handle = outcome.owner.handle;
+  switch (outcome.owner.kind) {
+  case ErrorOwner::Kind::File: return raise_file_error(runtime, handle, outcome.error, call, outcome.what);
+  case ErrorOwner::Kind::Window: return raise_window_error(runtime, handle, outcome.error, call, outcome.what);
+  case ErrorOwner::Kind::Communicator: break;
+  }
+  return raise_error(runtime, handle, outcome.error, call, outcome.what);
+}
+
+// The outcome of a call on an array: MPI_ERR_IN_STATUS, raised through the first failed request's handler.
+void note_failure(Completion& all, const Completion& one)
+{
+  if (one.error == MPI_SUCCESS || all.error != MPI_SUCCESS)
+    return;
+  all = {MPI_ERR_IN_STATUS, "a request failed (see the statuses' MPI_ERROR): " + one.what, one.owner};
 }
 
 // The simulator's requests of the active handles not complete yet, with their positions in the array.
@@ -144,10 +178,10 @@ bool any_active(Runtime& runtime, int count, const MPI_Request requests[])
 
 // Finishes every complete request of the array (MPI_Waitsome/MPI_Testsome): their indices and statuses, in array
 // order. Returns MPI_ERR_IN_STATUS when one failed.
-int finish_completed(ApiScope& scope, int count, MPI_Request requests[], int* outcount, int indices[],
-                     MPI_Status statuses[])
+Completion finish_completed(ApiScope& scope, int count, MPI_Request requests[], int* outcount, int indices[],
+                            MPI_Status statuses[])
 {
-  int error = MPI_SUCCESS;
+  Completion outcome;
   *outcount = 0;
   for (int i = 0; i < count; ++i) {
     RequestEntry* entry = lookup(scope.runtime(), requests[i]);
@@ -156,45 +190,48 @@ int finish_completed(ApiScope& scope, int count, MPI_Request requests[], int* ou
     if (entry->request)
       scope.rank().wait(*entry->request); // complete already: pays the receive overhead, if any
     MPI_Status* status = status_at(statuses, *outcount);
-    if (finish(scope.runtime(), &requests[i], status) != MPI_SUCCESS)
-      error = MPI_ERR_IN_STATUS;
+    note_failure(outcome, finish(scope.runtime(), &requests[i], status));
     indices[(*outcount)++] = i;
   }
-  return error;
+  return outcome;
 }
 
 // Finishes every request of the array once all are complete (MPI_Waitall/MPI_Testall).
-int finish_all(Runtime& runtime, int count, MPI_Request requests[], MPI_Status statuses[])
+Completion finish_all(Runtime& runtime, int count, MPI_Request requests[], MPI_Status statuses[])
 {
-  int error = MPI_SUCCESS;
+  Completion outcome;
   for (int i = 0; i < count; ++i) {
     MPI_Status* status = status_at(statuses, i);
     if (not is_active(lookup(runtime, requests[i])))
       fill_inactive_status(status);
-    else if (finish(runtime, &requests[i], status) != MPI_SUCCESS)
-      error = MPI_ERR_IN_STATUS;
+    else
+      note_failure(outcome, finish(runtime, &requests[i], status));
   }
-  return error;
+  return outcome;
 }
 
 } // namespace
 
-extern "C" int PMPI_Wait(MPI_Request* request, MPI_Status* status)
+int mpisim::online::wait_one(Runtime& runtime, MPI_Request* request, MPI_Status* status, const char* call)
 {
-  Runtime& runtime = Runtime::get();
-  return failure_aware(runtime, MPI_COMM_NULL, "MPI_Wait", [&]() -> int {
-    ApiScope scope(runtime, "PMPI_Wait");
+  return failure_aware(runtime, MPI_COMM_NULL, call, [&]() -> int {
+    ApiScope scope(runtime, call);
     RequestEntry* entry = lookup(scope.runtime(), *request);
     if (entry == nullptr && *request != MPI_REQUEST_NULL)
-      return invalid_request(runtime, *request, "MPI_Wait");
+      return invalid_request(runtime, *request, call);
     if (not is_active(entry)) {
       fill_inactive_status(status);
       return MPI_SUCCESS;
     }
     if (entry->request)
       scope.rank().wait(*entry->request);
-    return raise_failure(runtime, finish(scope.runtime(), request, status), "MPI_Wait");
+    return raise_failure(runtime, finish(scope.runtime(), request, status), call);
   });
+}
+
+extern "C" int PMPI_Wait(MPI_Request* request, MPI_Status* status)
+{
+  return wait_one(Runtime::get(), request, status);
 }
 
 int mpisim::online::wait_all(Runtime& runtime, int count, MPI_Request requests[], MPI_Status statuses[],

@@ -149,9 +149,9 @@ RmaTarget target_of(const Access& access, int rank, MPI_Aint disp, int count)
 }
 
 // A request-based operation's request: the origin's end of its transfer, or complete at once (null).
-int request_of(Runtime& runtime, const mpisim::mpi::RequestPtr& end, MPI_Request* request)
+int request_of(Runtime& runtime, MPI_Win win, const mpisim::mpi::RequestPtr& end, MPI_Request* request)
 {
-  *request = runtime.requests().add(RequestEntry{end});
+  *request = runtime.requests().add(RequestEntry{.request = end, .owner = ErrorOwner::window(win)});
   return MPI_SUCCESS;
 }
 
@@ -172,7 +172,7 @@ int put_call(const void* origin_addr, int origin_count, MPI_Datatype origin_data
               target_of(access, target_rank, target_disp, target_count),
               request ? OriginEnd::Returned : OriginEnd::Listed);
   }
-  return request ? request_of(runtime, end, request) : MPI_SUCCESS;
+  return request ? request_of(runtime, win, end, request) : MPI_SUCCESS;
 }
 
 int get_call(void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
@@ -190,7 +190,7 @@ int get_call(void* origin_addr, int origin_count, MPI_Datatype origin_datatype, 
               target_of(access, target_rank, target_disp, target_count),
               request ? OriginEnd::Returned : OriginEnd::Listed);
   }
-  return request ? request_of(runtime, end, request) : MPI_SUCCESS;
+  return request ? request_of(runtime, win, end, request) : MPI_SUCCESS;
 }
 
 int accumulate_call(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
@@ -209,7 +209,7 @@ int accumulate_call(const void* origin_addr, int origin_count, MPI_Datatype orig
     accumulate(runtime, access.window, origin_of(origin_addr, origin_count, access),
                target_of(access, target_rank, target_disp, target_count), op);
   }
-  return request ? request_of(runtime, nullptr, request) : MPI_SUCCESS;
+  return request ? request_of(runtime, win, nullptr, request) : MPI_SUCCESS;
 }
 
 int get_accumulate_call(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype, void* result_addr,
@@ -245,7 +245,7 @@ int get_accumulate_call(const void* origin_addr, int origin_count, MPI_Datatype 
     get_accumulate(runtime, access.window, origin, result, target_of(access, target_rank, target_disp, target_count),
                    op);
   }
-  return request ? request_of(runtime, nullptr, request) : MPI_SUCCESS;
+  return request ? request_of(runtime, win, nullptr, request) : MPI_SUCCESS;
 }
 
 } // namespace

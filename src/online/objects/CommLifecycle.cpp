@@ -245,8 +245,7 @@ MPI_Comm create_comm(Runtime& runtime, MPI_Comm comm, const mpi::Communicator& p
 
 void agree_on_context(Runtime& runtime, const mpi::Communicator& comm)
 {
-  int mine = 0, agreed = 0;
-  run_allreduce(runtime, comm, &mine, &agreed, 1, MPI_INT, MPI_MAX);
+  runtime.simulation().collectives().agree_on_context(runtime.rank(), comm);
 }
 
 int free_comm(Runtime& runtime, MPI_Comm comm)

@@ -111,22 +111,20 @@ void start_collective_access(Runtime& runtime, OpenFile& file, uint32_t sequence
                              std::byte* data, io::Direction direction, AccessFinish finish)
 {
   // Everything the helper needs is taken here: it is no rank of the runtime's (Runtime::current_rank() does not know
-  // it), though it acts for this one (its memory context, kernel/MemoryContexts.hpp).
+  // it), though it acts for this one (mpi::Rank::spawn_helper).
   auto bytes = std::make_shared<RealFileBytes>(file);
   const mpi::CollectiveFileAccess access = access_of(runtime, file, sequence, *bytes);
-  const std::string name =
-      "rank " + std::to_string(runtime.current_rank()) + " file access " + std::to_string(sequence);
-  runtime.simulation().engine().spawn(
-      name, [access, bytes, pieces = std::move(pieces), data, direction, finish = std::move(finish)] {
-        int64_t moved = 0;
-        std::string error;
-        try {
-          moved = mpi::collective_access(access, pieces, data, direction);
-        } catch (const std::runtime_error& failure) { // the real file failed: the request reports it
-          error = failure.what();
-        }
-        finish(moved, error);
-      });
+  runtime.rank().spawn_helper("file access " + std::to_string(sequence), [access, bytes, pieces = std::move(pieces),
+                                                                          data, direction, finish = std::move(finish)] {
+    int64_t moved = 0;
+    std::string error;
+    try {
+      moved = mpi::collective_access(access, pieces, data, direction);
+    } catch (const std::runtime_error& failure) { // the real file failed: the request reports it
+      error = failure.what();
+    }
+    finish(moved, error);
+  });
 }
 
 } // namespace mpisim::online

@@ -18,9 +18,31 @@
 
 namespace mpisim::online {
 
+// The object whose error handler raises a request's failure when a completion call (MPI_Wait, MPI_Test...) finds it
+// (MPI-3.1 section 8.3): the communicator of a point-to-point or collective request, the file of an I/O request, the
+// window of a request-based RMA operation. A generalized request has none of its own: MPI_COMM_WORLD's.
+struct ErrorOwner {
+  enum class Kind { Communicator, File, Window };
+  Kind kind = Kind::Communicator;
+  int handle = MPI_COMM_WORLD;
+
+  static ErrorOwner communicator(int comm) { return {Kind::Communicator, comm}; }
+  static ErrorOwner file(int fh) { return {Kind::File, fh}; }
+  static ErrorOwner window(int win) { return {Kind::Window, win}; }
+};
+
+// A failure the operation found after the call that posted it returned (the file system refusing a posted
+// collective access): the class its completion raises, and why. MPI_SUCCESS while there is none.
+struct RequestFailure {
+  int error_class = MPI_SUCCESS;
+  std::string what;
+};
+
 // One user request: the simulator's request, and what to do when it completes (unpack a collective's result).
 struct RequestEntry {
   mpi::RequestPtr request; // null for requests on MPI_PROC_NULL (complete at once)
+  ErrorOwner owner;
+  std::shared_ptr<RequestFailure> late_failure; // null for operations that cannot fail after their call
   std::function<void()> on_complete;
   std::shared_ptr<void> keep_alive; // buffers of a non-blocking collective
   // Persistent requests (api_persistent.cpp): MPI_Start posts the operation again through `start` (which returns

@@ -14,6 +14,7 @@
 #include "online/runner/Summary.hpp"
 
 #include "common/Errors.hpp"
+#include "mpi/OverflowList.hpp"
 
 #include <chrono>
 #include <cstdio>
@@ -112,16 +113,17 @@ std::string deadlock_report(const DeadlockError& error, const Runtime& runtime)
   return report;
 }
 
-// An exception escaped a rank (the engine rethrows it): the run ends, reported as `outcome`.
+// An exception escaped a rank (the engine rethrows it): the run ends, reported as `outcome`. `prefix` comes before
+// the error's text: none for an error whose text names the rank and the call itself.
 [[noreturn]] void terminate_on_rank_failure(const std::exception& error, Outcome outcome, int status,
-                                            RunTimeline* timeline)
+                                            RunTimeline* timeline, const char* prefix = "rank failed: ")
 {
   if (timeline != nullptr)
     timeline->finish();
   terminate_run({.outcome = outcome,
                  .exit_status = status,
                  .application_status = std::nullopt,
-                 .report = std::string("mpisim: rank failed: ") + error.what()});
+                 .report = std::string("mpisim: ") + prefix + error.what()});
 }
 
 // A rank calling exit() ends the whole process (as in SMPI): say which rank did, with which status, when, and who was
@@ -315,6 +317,8 @@ int run(const RunnerOptions& options)
                    .report = deadlock_report(error, runtime)});
   } catch (const mpi::ProcessFailure& failure) { // found where no error handler could take it: fatal
     terminate_on_process_failure(failure, nullptr);
+  } catch (const mpi::OverflowExhausted& error) { // bxi: a receiver's overflow list ran out (its report says all)
+    terminate_on_rank_failure(error, Outcome::MpiError, kExitMpiError, timeline.get(), "");
   } catch (const SimulationError& error) { // the application's doing, found below the C API
     terminate_on_rank_failure(error, Outcome::MpiError, kExitMpiError, timeline.get());
   } catch (const InputError& error) { // the same (an operation undefined for a datatype the C API let through)
