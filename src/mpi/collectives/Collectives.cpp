@@ -183,7 +183,7 @@ RequestPtr CollectiveLibrary::start(Rank& rank, const Communicator& comm, Collec
   const int tag = nonblocking_collective_tag(rank.next_nonblocking_collective(comm));
   auto request = std::make_shared<Request>(RequestKind::Collective, rank.world_rank(), comm, kAnySource, tag, 0);
   request->operation = collective_name(call.op);
-  rank.spawn_helper(collective_name(call.op), [this, &rank, &comm, call = std::move(call), request, tag] {
+  rank.spawn_helper(request->operation, [this, &rank, &comm, call = std::move(call), request, tag] {
     CollectiveContext context{rank, comm, *this, comm.local_rank(rank.world_rank()), comm.size(), tag};
     try {
       choose(context, call).run(context, call);
