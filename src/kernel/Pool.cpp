@@ -13,12 +13,19 @@ BlockPool::BlockPool(size_t block_bytes)
 {
 }
 
+BlockPool::~BlockPool()
+{
+  for (std::byte* slab : slabs_)
+    ::operator delete (slab, std::align_val_t{kAlignment});
+}
+
 // A new slab, its blocks pushed so that they are handed out in address order.
 void BlockPool::refill()
 {
   assert(free_ == nullptr);
   const size_t blocks = block_bytes_ >= kSlabBytes ? 1 : kSlabBytes / block_bytes_;
   auto* slab = static_cast<std::byte*>(::operator new (blocks* block_bytes_, std::align_val_t{kAlignment}));
+  slabs_.push_back(slab);
   reserved_bytes_ += blocks * block_bytes_;
   for (size_t i = blocks; i-- > 0;)
     release(slab + i * block_bytes_);

@@ -15,6 +15,7 @@
 #include <memory>
 #include <new>
 #include <utility>
+#include <vector>
 
 namespace mpisim::kernel {
 
@@ -23,6 +24,7 @@ public:
   explicit BlockPool(size_t block_bytes);
   BlockPool(const BlockPool&) = delete;
   BlockPool& operator=(const BlockPool&) = delete;
+  ~BlockPool();
 
   void* allocate()
   {
@@ -64,6 +66,7 @@ private:
   size_t block_bytes_;
   FreeBlock* free_ = nullptr;
   size_t reserved_bytes_ = 0;
+  std::vector<std::byte*> slabs_; // returned at destruction (the per-thread pools of of_size() never are)
 };
 
 // A standard allocator over BlockPool: single objects come from the pool of their size, arrays from operator new.
