@@ -294,19 +294,19 @@ void MaxMinSolver::join_users(CnstId c, VarId v, uint32_t index_in_uses, double 
 {
   Constraint& cnst = constraints_[c];
   variables_[v].uses[index_in_uses].index_in_users = static_cast<uint32_t>(cnst.users.size());
+  const auto index_in_users = static_cast<uint32_t>(cnst.users.size());
   cnst.users.push_back({v, index_in_uses, coefficient, static_cast<uint32_t>(cnst.by_age.size())});
-  cnst.by_age.push_back({v, index_in_uses});
+  cnst.by_age.push_back({v, index_in_users});
 }
 
-// Amortized O(1) per leaving user: runs once the holes outnumber the users, in O(entries).
+// Amortized O(kAgeHolesPerUser) per leaving user: runs once the holes pass users / kAgeHolesPerUser + 4, in O(entries).
 void MaxMinSolver::squeeze_age_holes(Constraint& cnst)
 {
   uint32_t kept = 0;
   for (const AgeEntry& entry : cnst.by_age) {
     if (entry.variable == kNoVariable)
       continue;
-    const uint32_t index_in_users = variables_[entry.variable].uses[entry.index_in_uses].index_in_users;
-    cnst.users[index_in_users].index_in_age = kept;
+    cnst.users[entry.index_in_users].index_in_age = kept;
     cnst.by_age[kept++] = entry;
   }
   cnst.by_age.resize(kept);
@@ -331,10 +331,10 @@ void MaxMinSolver::order_modified_as_simgrid()
   // The bit first: most entries are variables already taken from an earlier constraint of their route, and the
   // compact bit array spares a load from the variable's scattered record for them.
   for (CnstId c : marked_order_) {
-    const std::vector<AgeEntry>& by_age = constraints_[c].by_age;
-    for (auto entry = by_age.rbegin(); entry != by_age.rend(); ++entry)
+    const Constraint& cnst = constraints_[c];
+    for (auto entry = cnst.by_age.rbegin(); entry != cnst.by_age.rend(); ++entry)
       if (entry->variable != kNoVariable && still_to_take(entry->variable) &&
-          variables_[entry->variable].uses[entry->index_in_uses].coefficient > 0)
+          cnst.users[entry->index_in_users].coefficient > 0)
         take(entry->variable);
   }
   for (VarId v : modified_)
@@ -368,9 +368,10 @@ void MaxMinSolver::detach_from_constraints(VarId v)
     if (use.index_in_users != cnst.users.size() - 1) {
       cnst.users[use.index_in_users] = last;
       variables_[last.variable].uses[last.index_in_uses].index_in_users = use.index_in_users;
+      cnst.by_age[last.index_in_age].index_in_users = use.index_in_users;
     }
     cnst.users.pop_back();
-    if (++cnst.age_holes > cnst.users.size() + 8)
+    if (++cnst.age_holes > cnst.users.size() / kAgeHolesPerUser + 4)
       squeeze_age_holes(cnst);
     if (!lazy()) // lazy marking marked from the variable before
       mark_dirty_constraint(use.constraint);

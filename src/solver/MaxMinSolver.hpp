@@ -136,13 +136,19 @@ private:
     uint32_t index_in_age; // its entry in Constraint::by_age
   };
   // Constraint::by_age lists the users in the order they joined (SimGrid walks them latest first). A user leaving
-  // leaves a hole (variable kNoVariable), squeezed out once holes outnumber users: users themselves are removed by
-  // swapping with the last, which keeps the solve's sums in their order but loses the order of joining.
+  // leaves a hole (variable kNoVariable), squeezed out once holes pass an eighth of the users: users themselves are
+  // removed by swapping with the last, which keeps the solve's sums in their order but loses the order of joining.
+  // Each entry knows its user's slot (kept up to date when a user moves), so the walks read the coefficient and the
+  // squeeze patches the users without going through the variables' scattered records.
   struct AgeEntry {
     VarId variable;
-    uint32_t index_in_uses;
+    uint32_t index_in_users;
   };
   static constexpr VarId kNoVariable = UINT32_MAX;
+  // Holes are squeezed out once there are more than users / kAgeHolesPerUser + 4 of them: every lazy marking walks
+  // a marked constraint's whole list, holes included, once per solve, while a squeeze costs one pass per
+  // users / kAgeHolesPerUser departures.
+  static constexpr uint32_t kAgeHolesPerUser = 8;
 
   struct Variable {
     double penalty = 0;
