@@ -160,7 +160,6 @@ private:
     bool dirty = false;       // listed in dirty_variables_
     bool fixed = false;       // solve scratch: value decided
     bool constrained = false; // solve scratch: uses some constraint with a coefficient > 0
-    bool visited = false;     // lazy marking: its constraints were marked since the last solve
     bool enabled() const { return penalty > 0; }
   };
 
@@ -255,7 +254,10 @@ private:
   std::vector<uint64_t> modified_bits_; // one bit per variable id, all clear between solves
 
   Marking marking_ = Marking::Components;
-  std::vector<VarId> visited_variables_; // lazy marking, cleared by solve()
+  // Lazy marking: by variable id, 1 once its constraints were marked since the last solve (a compact array, read for
+  // every user the walk passes); the ids set, cleared by solve().
+  std::vector<uint8_t> visited_;
+  std::vector<VarId> visited_variables_;
   struct WalkFrame {                     // lazy marking: one constraint of the depth-first walk
     CnstId constraint;
     size_t unwalked; // its users by age not walked yet: the first `unwalked` (the walk goes newest first)
