@@ -23,8 +23,8 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
-#include <string>
 #include <random>
+#include <string>
 #include <vector>
 
 using namespace mpisim::solver;
@@ -123,10 +123,22 @@ int lazy_main()
     for (;;) {
       const int row = r / 8, column = r % 8;
       switch (direction(random)) {
-      case 0: if (column > 0) return r - 1; break;
-      case 1: if (column < 7) return r + 1; break;
-      case 2: if (row > 0) return r - 8; break;
-      default: if (row < 7) return r + 8; break;
+      case 0:
+        if (column > 0)
+          return r - 1;
+        break;
+      case 1:
+        if (column < 7)
+          return r + 1;
+        break;
+      case 2:
+        if (row > 0)
+          return r - 8;
+        break;
+      default:
+        if (row < 7)
+          return r + 8;
+        break;
       }
     }
   };

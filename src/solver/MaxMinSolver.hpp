@@ -258,7 +258,7 @@ private:
   // every user the walk passes); the ids set, cleared by solve().
   std::vector<uint8_t> visited_;
   std::vector<VarId> visited_variables_;
-  struct WalkFrame {                     // lazy marking: one constraint of the depth-first walk
+  struct WalkFrame { // lazy marking: one constraint of the depth-first walk
     CnstId constraint;
     size_t unwalked; // its users by age not walked yet: the first `unwalked` (the walk goes newest first)
     size_t use;      // the next use of the current user (the last unwalked) to look at
