@@ -108,6 +108,7 @@ VarId MaxMinSolver::add_variable(double penalty, double bound)
     id = static_cast<VarId>(variables_.size());
     variables_.emplace_back();
     modified_bits_.resize((variables_.size() + 63) / 64);
+    visited_.push_back(0);
   }
   Variable& var = variables_[id];
   var.penalty = penalty;
@@ -258,33 +259,30 @@ void MaxMinSolver::mark_lazily(CnstId c)
   mark_and_enter(c);
   while (!walk_stack_.empty()) {
     WalkFrame& frame = walk_stack_.back();
-    // Newest first: from the end of the users' list by age, past the holes. Nothing joins or leaves during the walk.
-    const std::vector<AgeEntry>& by_age = constraints_[frame.constraint].by_age;
-    while (frame.unwalked > 0 && by_age[frame.unwalked - 1].variable == kNoVariable)
-      --frame.unwalked;
-    if (frame.unwalked == 0) {
+    // Newest first: from the end of the users' list by age, past the holes and the users visited already (most of
+    // them, once the walk has spread) in a tight loop. Nothing joins or leaves during the walk.
+    const AgeEntry* by_age = constraints_[frame.constraint].by_age.data();
+    size_t unwalked = frame.unwalked;
+    while (unwalked > 0 && (by_age[unwalked - 1].variable == kNoVariable || visited_[by_age[unwalked - 1].variable]))
+      --unwalked;
+    if (unwalked != frame.unwalked) { // the user being walked, if any, was visited while the walk was deeper
+      frame.unwalked = unwalked;
+      frame.use = 0;
+    }
+    if (unwalked == 0) {
       walk_stack_.pop_back();
       continue;
     }
-    const VarId v = by_age[frame.unwalked - 1].variable;
-    Variable& var = variables_[v];
-    CnstId next = 0;
-    bool descend = false;
-    while (!var.visited && frame.use < var.uses.size()) {
-      next = var.uses[frame.use++].constraint;
-      if (next != frame.constraint && !constraints_[next].dirty) {
-        descend = true;
-        break;
-      }
-    }
-    if (descend) {
-      mark_and_enter(next); // invalidates `frame`
+    const VarId v = by_age[unwalked - 1].variable;
+    const std::vector<Use>& uses = variables_[v].uses;
+    while (frame.use < uses.size() && constraints_[uses[frame.use].constraint].dirty) // the frame's own is marked
+      ++frame.use;
+    if (frame.use < uses.size()) {
+      mark_and_enter(uses[frame.use++].constraint); // invalidates `frame`
       continue;
     }
-    if (!var.visited) {
-      var.visited = true;
-      visited_variables_.push_back(v);
-    }
+    visited_[v] = 1;
+    visited_variables_.push_back(v);
     --frame.unwalked;
     frame.use = 0;
   }
@@ -293,20 +291,20 @@ void MaxMinSolver::mark_lazily(CnstId c)
 void MaxMinSolver::join_users(CnstId c, VarId v, uint32_t index_in_uses, double coefficient)
 {
   Constraint& cnst = constraints_[c];
-  variables_[v].uses[index_in_uses].index_in_users = static_cast<uint32_t>(cnst.users.size());
+  const auto index_in_users = static_cast<uint32_t>(cnst.users.size());
+  variables_[v].uses[index_in_uses].index_in_users = index_in_users;
   cnst.users.push_back({v, index_in_uses, coefficient, static_cast<uint32_t>(cnst.by_age.size())});
-  cnst.by_age.push_back({v, index_in_uses});
+  cnst.by_age.push_back({v, index_in_users});
 }
 
-// Amortized O(1) per leaving user: runs once the holes outnumber the users, in O(entries).
+// Amortized O(kAgeHolesPerUser) per leaving user: runs once the holes pass users / kAgeHolesPerUser + 4, in O(entries).
 void MaxMinSolver::squeeze_age_holes(Constraint& cnst)
 {
   uint32_t kept = 0;
   for (const AgeEntry& entry : cnst.by_age) {
     if (entry.variable == kNoVariable)
       continue;
-    const uint32_t index_in_users = variables_[entry.variable].uses[entry.index_in_uses].index_in_users;
-    cnst.users[index_in_users].index_in_age = kept;
+    cnst.users[entry.index_in_users].index_in_age = kept;
     cnst.by_age[kept++] = entry;
   }
   cnst.by_age.resize(kept);
@@ -331,10 +329,10 @@ void MaxMinSolver::order_modified_as_simgrid()
   // The bit first: most entries are variables already taken from an earlier constraint of their route, and the
   // compact bit array spares a load from the variable's scattered record for them.
   for (CnstId c : marked_order_) {
-    const std::vector<AgeEntry>& by_age = constraints_[c].by_age;
-    for (auto entry = by_age.rbegin(); entry != by_age.rend(); ++entry)
+    const Constraint& cnst = constraints_[c];
+    for (auto entry = cnst.by_age.rbegin(); entry != cnst.by_age.rend(); ++entry)
       if (entry->variable != kNoVariable && still_to_take(entry->variable) &&
-          variables_[entry->variable].uses[entry->index_in_uses].coefficient > 0)
+          cnst.users[entry->index_in_users].coefficient > 0)
         take(entry->variable);
   }
   for (VarId v : modified_)
@@ -368,9 +366,10 @@ void MaxMinSolver::detach_from_constraints(VarId v)
     if (use.index_in_users != cnst.users.size() - 1) {
       cnst.users[use.index_in_users] = last;
       variables_[last.variable].uses[last.index_in_uses].index_in_users = use.index_in_users;
+      cnst.by_age[last.index_in_age].index_in_users = use.index_in_users;
     }
     cnst.users.pop_back();
-    if (++cnst.age_holes > cnst.users.size() + 8)
+    if (++cnst.age_holes > cnst.users.size() / kAgeHolesPerUser + 4)
       squeeze_age_holes(cnst);
     if (!lazy()) // lazy marking marked from the variable before
       mark_dirty_constraint(use.constraint);
@@ -437,7 +436,7 @@ void MaxMinSolver::solve_marked(uint64_t first_mark_of_this_solve)
   for (CnstId c : dirty_constraints_)
     constraints_[c].dirty = false;
   for (VarId v : visited_variables_)
-    variables_[v].visited = false;
+    visited_[v] = 0;
   dirty_variables_.clear();
   dirty_constraints_.clear();
   visited_variables_.clear();

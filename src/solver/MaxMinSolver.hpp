@@ -136,13 +136,19 @@ private:
     uint32_t index_in_age; // its entry in Constraint::by_age
   };
   // Constraint::by_age lists the users in the order they joined (SimGrid walks them latest first). A user leaving
-  // leaves a hole (variable kNoVariable), squeezed out once holes outnumber users: users themselves are removed by
-  // swapping with the last, which keeps the solve's sums in their order but loses the order of joining.
+  // leaves a hole (variable kNoVariable), squeezed out once holes pass an eighth of the users: users themselves are
+  // removed by swapping with the last, which keeps the solve's sums in their order but loses the order of joining.
+  // Each entry knows its user's slot (kept up to date when a user moves), so the walks read the coefficient and the
+  // squeeze patches the users without going through the variables' scattered records.
   struct AgeEntry {
     VarId variable;
-    uint32_t index_in_uses;
+    uint32_t index_in_users;
   };
   static constexpr VarId kNoVariable = UINT32_MAX;
+  // Holes are squeezed out once there are more than users / kAgeHolesPerUser + 4 of them: every lazy marking walks
+  // a marked constraint's whole list, holes included, once per solve, while a squeeze costs one pass per
+  // users / kAgeHolesPerUser departures.
+  static constexpr uint32_t kAgeHolesPerUser = 8;
 
   struct Variable {
     double penalty = 0;
@@ -154,7 +160,6 @@ private:
     bool dirty = false;       // listed in dirty_variables_
     bool fixed = false;       // solve scratch: value decided
     bool constrained = false; // solve scratch: uses some constraint with a coefficient > 0
-    bool visited = false;     // lazy marking: its constraints were marked since the last solve
     bool enabled() const { return penalty > 0; }
   };
 
@@ -249,8 +254,11 @@ private:
   std::vector<uint64_t> modified_bits_; // one bit per variable id, all clear between solves
 
   Marking marking_ = Marking::Components;
-  std::vector<VarId> visited_variables_; // lazy marking, cleared by solve()
-  struct WalkFrame {                     // lazy marking: one constraint of the depth-first walk
+  // Lazy marking: by variable id, 1 once its constraints were marked since the last solve (a compact array, read for
+  // every user the walk passes); the ids set, cleared by solve().
+  std::vector<uint8_t> visited_;
+  std::vector<VarId> visited_variables_;
+  struct WalkFrame { // lazy marking: one constraint of the depth-first walk
     CnstId constraint;
     size_t unwalked; // its users by age not walked yet: the first `unwalked` (the walk goes newest first)
     size_t use;      // the next use of the current user (the last unwalked) to look at
