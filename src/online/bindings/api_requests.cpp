@@ -74,6 +74,12 @@ struct Completion {
   ErrorOwner owner;
 };
 
+// A callback's outcome: its error class, with why only when it failed (a success builds no text).
+Completion callback_outcome(int error, const char* why, const ErrorOwner& owner)
+{
+  return {error, error == MPI_SUCCESS ? std::string{} : std::string{why}, owner};
+}
+
 // The request's failure: a truncated receive, or one its operation found after the call returned.
 Completion failure_of(const RequestEntry& entry)
 {
@@ -92,7 +98,7 @@ Completion fill_request_status(const RequestEntry& entry, MPI_Status* status)
     const int error = entry.query(&filled);
     if (status != MPI_STATUS_IGNORE)
       *status = filled;
-    return {error, "the generalized request's query function returned an error", entry.owner};
+    return callback_outcome(error, "the generalized request's query function returned an error", entry.owner);
   }
   if (entry.request && entry.request->kind() != mpisim::mpi::RequestKind::Collective)
     fill_status(status, entry.request->status);
@@ -112,7 +118,8 @@ Completion finish(Runtime& runtime, MPI_Request* handle, MPI_Status* status)
   Completion outcome = fill_request_status(entry, status);
   run_completion_action(entry);
   if (entry.release && outcome.error == MPI_SUCCESS) // a generalized request is freed by its free callback
-    outcome = {entry.release(), "the generalized request's free function returned an error", entry.owner};
+    outcome =
+        callback_outcome(entry.release(), "the generalized request's free function returned an error", entry.owner);
   if (entry.persistent) {
     entry.active = false;
     entry.request = nullptr;
