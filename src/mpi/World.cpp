@@ -196,8 +196,11 @@ void World::fail_rank(int world_rank)
       broken_sends.push_back(&message->send());
     }
   }
-  if (actor != nullptr)
+  if (actor != nullptr) {
+    if (actor->blocked_on() != nullptr) // a computation it was running stops with it, freeing its share of the host
+      cpu_.abort(host_of(world_rank), *actor->blocked_on());
     engine_.kill(*actor);
+  }
   if (not detect_failures_)
     return;
   for (Request* request : broken_receives)

@@ -36,10 +36,12 @@ public:
       engine.cancel(*this);
   }
 
-  void stop()
+  // Off its host: no rate, and no end in the queue (a killed rank's computation is stopped before its end).
+  void stop(kernel::Engine& engine)
   {
     remaining_ = 0;
     rate_ = 0;
+    engine.cancel(*this);
   }
 
 private:
@@ -132,15 +134,33 @@ void ComputeResources::update(kernel::SimTime now)
 
 void ComputeResources::finish(Computation& computation)
 {
+  const std::shared_ptr<Computation> kept = remove(computation);
+  computation.complete();
+}
+
+bool ComputeResources::abort(uint32_t host, const kernel::Activity& activity)
+{
+  const std::vector<std::shared_ptr<Computation>>& running = states_[host].running;
+  const auto it = std::find_if(running.begin(), running.end(), [&](const auto& c) { return c.get() == &activity; });
+  if (it == running.end())
+    return false;
+  const std::shared_ptr<Computation> kept = remove(**it);
+  return true;
+}
+
+// Takes `computation` off its host and returns the host's reference to it: its variable id is freed as the solver
+// frees a variable, and the host's other computations are re-shared at the next update.
+std::shared_ptr<ComputeResources::Computation> ComputeResources::remove(Computation& computation)
+{
   std::vector<std::shared_ptr<Computation>>& running = states_[computation.host()].running;
   auto it = std::find_if(running.begin(), running.end(), [&](const auto& c) { return c.get() == &computation; });
-  std::shared_ptr<Computation> keep = std::move(*it);
+  std::shared_ptr<Computation> kept = std::move(*it);
   running.erase(it);
   free_variable_ids_.push_back(computation.variable_id());
   if (not running.empty()) // the solver re-shares the host's remaining computations
     mark_changed(computation.host());
-  computation.stop();
-  computation.complete();
+  computation.stop(engine_);
+  return kept;
 }
 
 } // namespace mpisim::resources

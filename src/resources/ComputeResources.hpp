@@ -35,6 +35,9 @@ public:
 
   // Starts a computation of `flops` on `host`; the activity completes when it is done.
   std::shared_ptr<kernel::Activity> execute(uint32_t host, double flops);
+  // Stops `activity` if it is a computation running on `host`, without completing it (its actor was killed): the
+  // host's other computations are re-shared at once. Returns whether it was one.
+  bool abort(uint32_t host, const kernel::Activity& activity);
   double speed(uint32_t host) const { return hosts_[host].speed; }
 
   // The progress rate of each of `running` computations on `host`, as the max-min solver shares the host.
@@ -45,6 +48,7 @@ private:
   friend class Computation;
   void update(kernel::SimTime now) override;
   void finish(Computation& computation);
+  std::shared_ptr<Computation> remove(Computation& computation);
   void mark_changed(uint32_t host);
   uint32_t take_variable_id();
 

@@ -241,3 +241,37 @@ def test_restarted_run_timelines_mark_each_attempt_after_the_restart_cost(tmp_pa
     # Rank 1 failed in the first attempt and ran again in the second: its container lasts to the end.
     assert "7 0.350000000 RANK r1" not in paje and any(line.startswith("7 ") and line.endswith(" RANK r1")
                                                         for line in paje)
+
+
+# A failed rank's computation stops with it -------------------------------------------------------------------------
+# Two ranks compute 1e9 flops each on one single-core 1 Gf host (0.5 Gf each while both run). Rank 1 fails at 0.5 s:
+# rank 0 has done 0.25e9 flops and does the other 0.75e9 alone, ending at 1.25 s; had the dead rank's computation
+# kept its share until its own end, rank 0 would end at 2 s.
+
+def one_core_host_pair(tmp_path):
+    hostfile = tmp_path / "hosts"
+    hostfile.write_text("node-0\nnode-0\n")
+    return str(hostfile)
+
+
+def test_replay_failed_rank_frees_its_share_of_the_host(tmp_path):
+    trace = tmp_path / "compute.txt"
+    trace.write_text("0 init\n1 init\n0 compute 1e9\n1 compute 1e9\n0 finalize\n")
+    hostfile = one_core_host_pair(tmp_path)
+    both = mpisim.replay(str(trace), platform=PLATFORM, hostfile=hostfile)
+    assert [r.finish for r in both.ranks] == [2.0, 2.0]
+    failed = mpisim.replay(str(trace), platform=PLATFORM, hostfile=hostfile, fail="1@0.5s")
+    assert failed.failures == [{"rank": 1, "time": 0.5}]
+    assert failed.ranks[0].finish == pytest.approx(1.25, abs=1e-12)
+    assert failed.ranks[1].failed and failed.ranks[1].finish == 0.5
+
+
+def test_online_failed_rank_frees_its_share_of_the_host(tmp_path_factory, tmp_path):
+    program = compile_program("failure_compute", tmp_path_factory)
+    done = cli("run", "-np", "2", "--platform", PLATFORM, "--hostfile", one_core_host_pair(tmp_path),
+               "--no-compute-time", "--wtime-delay", "0", "--fail", "1@0.5s", "--quiet", program)
+    assert done.stdout == "rank 0: computation done at 1.250000 s\n", done.stderr
+    plain = cli("run", "-np", "2", "--platform", PLATFORM, "--hostfile", one_core_host_pair(tmp_path),
+                "--no-compute-time", "--wtime-delay", "0", "--quiet", program)
+    assert sorted(plain.stdout.splitlines()) == ["rank 0: computation done at 2.000000 s",
+                                                 "rank 1: computation done at 2.000000 s"]
