@@ -28,7 +28,7 @@ void ChunkedLineReader::refill()
   const bool sized = ::fstat(fd, &status) == 0;
   if (file_offset_ == 0 && sized && not S_ISREG(status.st_mode)) {
     ::close(fd);
-    require_regular_file(path_, "trace"); // its message names what the file is
+    require_regular_file(path_, "trace");                                       // its message names what the file is
     throw InputError(path_, 0, "not a regular file: the trace must be a file"); // it changed meanwhile
   }
   const uint64_t size = sized ? static_cast<uint64_t>(status.st_size) : 0;
