@@ -28,8 +28,9 @@ void ChunkedLineReader::refill()
   const bool sized = ::fstat(fd, &status) == 0;
   if (file_offset_ == 0 && sized && not S_ISREG(status.st_mode)) {
     ::close(fd);
-    require_regular_file(path_, "trace");                                       // its message names what the file is
-    throw InputError(path_, 0, "not a regular file: the trace must be a file"); // it changed meanwhile
+    // Its message names what the file is; the second throw only if the path changed meanwhile.
+    require_regular_file(path_, "trace");
+    throw InputError(path_, 0, "not a regular file: the trace must be a file");
   }
   const uint64_t size = sized ? static_cast<uint64_t>(status.st_size) : 0;
   make_room(size > file_offset_ ? size - file_offset_ : 0);
