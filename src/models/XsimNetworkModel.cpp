@@ -200,9 +200,12 @@ public:
       host_network_[host] = static_cast<uint32_t>(networks_.size());
       networks_.push_back(make_network(hosts[host].properties, "host '" + hosts[host].name + "'", parent));
     }
+    uniform_rendezvous_ = true;
     for (Network& network : networks_) {
       network.contention = network.contention && contention && network.parent != kNoNetwork;
       network.capacity = capacity ? network.capacity : 0;
+      any_contention_ = any_contention_ || network.contention;
+      uniform_rendezvous_ = uniform_rendezvous_ && network.rendezvous == default_rendezvous_;
     }
     pair_costs_.assign(std::bit_ceil(std::clamp<size_t>(kPairWays * hosts.size(), kPairWays, kPairCacheEntries)),
                        PairCost{});
@@ -215,6 +218,8 @@ public:
   // Eager below the rendezvous threshold of the lowest network holding both hosts, rendezvous from it on.
   ProtocolThresholds protocol_thresholds(platform::HostId src, platform::HostId dst) const override
   {
+    if (uniform_rendezvous_) // no xsim/rdv anywhere (or all alike): no pair to look up, once per message
+      return protocol_thresholds();
     const double threshold = networks_[pair_cost(src, dst).common].rendezvous;
     return ProtocolThresholds{threshold, threshold, true};
   }
@@ -236,9 +241,12 @@ public:
     double& previous_sent = per_rank(previous_sent_, request.src_rank);
     Transmission t{std::max(now + round_trip, previous_sent), 0};
     t.last_byte = t.first_byte + duration;
-    for (uint32_t n = host_network_[request.src]; n != common; n = networks_[n].parent)
-      if (networks_[n].contention)
-        t = place(outgoing_, n, t.first_byte, duration);
+    // The walks up from each host read a network per level (cache misses on many hosts): only when some has
+    // contention.
+    if (any_contention_)
+      for (uint32_t n = host_network_[request.src]; n != common; n = networks_[n].parent)
+        if (networks_[n].contention)
+          t = place(outgoing_, n, t.first_byte, duration);
     if (network.capacity > 0) {
       const Transmission scaled = place(transfers_, common, t.first_byte, duration * bandwidth / network.capacity);
       t = {scaled.first_byte, scaled.first_byte + duration};
@@ -246,12 +254,14 @@ public:
     previous_sent = t.last_byte;
     auto release = start_timer(TimerKind::Release, request.src_rank, t.last_byte - now);
     // Incoming contention, from the highest network below the common one down to the receiver's host.
-    below_.clear();
-    for (uint32_t n = host_network_[request.dst]; n != common; n = networks_[n].parent)
-      below_.push_back(n);
-    for (auto n = below_.rbegin(); n != below_.rend(); ++n)
-      if (networks_[*n].contention)
-        t = place(incoming_, *n, t.first_byte, duration);
+    if (any_contention_) {
+      below_.clear();
+      for (uint32_t n = host_network_[request.dst]; n != common; n = networks_[n].parent)
+        below_.push_back(n);
+      for (auto n = below_.rbegin(); n != below_.rend(); ++n)
+        if (networks_[*n].contention)
+          t = place(incoming_, *n, t.first_byte, duration);
+    }
     return {nullptr, release, ArrivalWindow{t.first_byte + latency, t.last_byte + latency, request.dst_rank}};
   }
 
@@ -368,6 +378,8 @@ private:
   kernel::Engine& engine_;
   const platform::Platform& platform_;
   double default_rendezvous_ = 0;
+  bool uniform_rendezvous_ = true; // every network's threshold is default_rendezvous_
+  bool any_contention_ = false;    // some network has contention (else no outgoing or incoming list is used)
   std::vector<Network> networks_;
   std::vector<uint32_t> host_network_;
   std::unordered_map<uint32_t, TransmissionIntervals> outgoing_, incoming_, transfers_;

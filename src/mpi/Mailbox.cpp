@@ -2,15 +2,6 @@
 
 namespace mpisim::mpi {
 
-bool Mailbox::matches(const MatchKey& filter, const MatchKey& message)
-{
-  if (message.context != filter.context)
-    return false;
-  if (filter.source != kAnySource && filter.source != message.source)
-    return false;
-  return filter.tag == kAnyTag ? message.tag >= 0 : filter.tag == message.tag;
-}
-
 void Mailbox::post_send(const MessagePtr& message)
 {
   const MatchKey key = key_of(*message);

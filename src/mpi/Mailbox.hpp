@@ -58,7 +58,15 @@ private:
     MatchKey key;
     T item;
   };
-  static bool matches(const MatchKey& filter, const MatchKey& message);
+  // Inline: called once per queued entry scanned, for every message and receive (was a call per entry).
+  static bool matches(const MatchKey& filter, const MatchKey& message)
+  {
+    if (message.context != filter.context)
+      return false;
+    if (filter.source != kAnySource && filter.source != message.source)
+      return false;
+    return filter.tag == kAnyTag ? message.tag >= 0 : filter.tag == message.tag;
+  }
   // Wakes the probes a newly queued message satisfies; a matched probe takes it. True when one did.
   bool wake_probes(const MessagePtr& message, const MatchKey& key);
 

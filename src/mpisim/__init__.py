@@ -17,9 +17,19 @@ from mpisim.api import (
     run,
     run_options,
 )
-from mpisim.sweeps import load_sweep, sweep
 
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str):
+    """`sweep` and `load_sweep` are imported on first use: their module (Dask campaigns, CSV, threads) costs every
+    command's start-up, `mpisim replay` included, and only `mpisim sweep` needs it."""
+    if name in ("sweep", "load_sweep"):
+        from mpisim import sweeps
+
+        return getattr(sweeps, name)
+    raise AttributeError(f"module 'mpisim' has no attribute {name!r}")
+
 
 __all__ = [
     "DeadlockError",

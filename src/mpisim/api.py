@@ -27,7 +27,10 @@ class RankStats:
     checkpoint: Optional[float] = None  # with checkpoint/restart: time spent writing checkpoints
 
     def to_dict(self) -> dict:
-        return {k: v for k, v in vars(self).items() if not (k == "checkpoint" and v is None)}
+        out = dict(vars(self))  # a copy at C speed: 16 384 ranks make 130 000 items
+        if self.checkpoint is None:
+            del out["checkpoint"]
+        return out
 
 
 class Result:

@@ -153,10 +153,38 @@ def _print_decisions(decisions, out) -> None:
               f"{d['chosen']} {ranked[0][1]:.6f} s (next: {others})", file=out)
 
 
+# How json.dumps(..., indent=2) lays out the entries of the result's "ranks" list (nesting level 2) and their items
+# (level 3).
+_RANK_BREAK = "\n    "
+_RANK_ITEM_BREAK = "\n      "
+_RANK_ITEMS = json.JSONEncoder(separators=("," + _RANK_ITEM_BREAK, ": "))
+
+
+def result_json(document: dict) -> str:
+    """json.dumps(document, indent=2), the same text, faster: the per-rank list (16 384 ranks, 130 000 values) by
+    the C encoder. Without indent it lays out a list of flat dicts as '[{"a": 1,SEP"b": 2},SEP{...}]' with SEP the
+    item separator; given SEP = ",\n      ", only the list's own breaks differ from the indented text, and they are
+    the only "},SEP{" in it as long as no value holds a container (else the plain encoder lays it out)."""
+    ranks = document.get("ranks")
+    if not isinstance(ranks, list) or not ranks:
+        return json.dumps(document, indent=2)
+    flat = _RANK_ITEMS.encode(ranks)
+    if flat.count("{") != len(ranks) or flat.count("}") != len(ranks) or flat.count("[") != 1 or \
+            flat.count("]") != 1:
+        return json.dumps(document, indent=2)  # a nested container, or a brace inside a string
+    entries = flat[2:-2].replace("}," + _RANK_ITEM_BREAK + "{", _RANK_ITEM_BREAK[:-2] + "}," + _RANK_BREAK + "{"
+                                 + _RANK_ITEM_BREAK)
+    ranks_text = "[" + _RANK_BREAK + "{" + _RANK_ITEM_BREAK + entries + _RANK_BREAK + "}\n  ]"
+    # The rest through the plain encoder, the list replaced by a string no value can hold (NUL: not in a path).
+    marker = "\0ranks\0"
+    text = json.dumps({**document, "ranks": marker}, indent=2)
+    return text.replace(json.dumps(marker), ranks_text, 1)
+
+
 def cmd_replay(args: argparse.Namespace) -> int:
     result = _replay(args)
     if args.json:
-        sys.stdout.write(json.dumps(result.to_dict(), indent=2) + "\n")  # one write, even unbuffered
+        sys.stdout.write(result_json(result.to_dict()) + "\n")  # one write, even unbuffered
     else:
         _print_summary(result)
     sys.stdout.flush()  # a full disk is reported here, by main, not at exit

@@ -12,18 +12,28 @@
 
 namespace mpisim::replay {
 
+// One open, fstat, pread and close per chunk (a replay of 16 384 ranks reads as many files, most in one chunk): no
+// stat() of the path first, and no further read to find the end when the chunk reached the size fstat() gave.
 void ChunkedLineReader::refill()
 {
-  if (file_offset_ == 0)
-    require_regular_file(path_, "trace");
-  const int fd = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
-    throw InputError(path_, 0, std::string("cannot open: ") + std::strerror(errno));
+  // Non-blocking: a FIFO named as a trace opens without waiting for a writer, and is refused below as before.
+  const int fd = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) {
+    const int open_error = errno;
+    if (file_offset_ == 0)
+      require_regular_file(path_, "trace"); // a socket: refused as not a regular file rather than unopenable
+    throw InputError(path_, 0, std::string("cannot open: ") + std::strerror(open_error));
+  }
   struct stat status {};
-  const uint64_t remaining = ::fstat(fd, &status) == 0 && static_cast<uint64_t>(status.st_size) > file_offset_
-                                 ? static_cast<uint64_t>(status.st_size) - file_offset_
-                                 : 0;
-  make_room(remaining);
+  const bool sized = ::fstat(fd, &status) == 0;
+  if (file_offset_ == 0 && sized && not S_ISREG(status.st_mode)) {
+    ::close(fd);
+    // Its message names what the file is; the second throw only if the path changed meanwhile.
+    require_regular_file(path_, "trace");
+    throw InputError(path_, 0, "not a regular file: the trace must be a file");
+  }
+  const uint64_t size = sized ? static_cast<uint64_t>(status.st_size) : 0;
+  make_room(size > file_offset_ ? size - file_offset_ : 0);
   ssize_t got;
   do
     got = ::pread(fd, buffer_.data() + end_, buffer_.size() - end_, static_cast<off_t>(file_offset_));
@@ -32,10 +42,11 @@ void ChunkedLineReader::refill()
   ::close(fd);
   if (got < 0)
     throw InputError(path_, 0, std::string("cannot read: ") + std::strerror(read_error));
-  if (got == 0)
-    at_end_of_file_ = true;
   end_ += static_cast<size_t>(got);
   file_offset_ += static_cast<uint64_t>(got);
+  // The end: nothing more to read, or all the file had when fstat() looked (what is appended later is not read).
+  if (got == 0 || (sized && file_offset_ >= size))
+    at_end_of_file_ = true;
 }
 
 // Moves the unread tail (an incomplete line) to the front, then sizes the buffer: allocated on first use no larger
