@@ -235,6 +235,41 @@ size_t bitmap_words(size_t words)
   return (words + 63) / 64;
 }
 
+// What a copy keeps of `differing` words given `found`, the bitmap of the differing words (`map_words`) then their XORs
+// with the reference: the bitmap, the bitmap of the XORs that need 64 bits, those, then the others in 32 bits,
+// packed (another rank's pointer to an object of the same kind, its counters and dates differ in their low bits).
+size_t differences_words(const uint64_t* found, size_t map_words, size_t differing)
+{
+  const uint64_t* xors = found + map_words;
+  size_t wide = 0;
+  for (size_t k = 0; k < differing; ++k)
+    wide += xors[k] > UINT32_MAX;
+  return map_words + bitmap_words(differing) + wide + (differing - wide + 1) / 2;
+}
+
+void encode_differences(const uint64_t* found, size_t map_words, size_t differing, uint64_t* out)
+{
+  const uint64_t* xors = found + map_words;
+  std::copy_n(found, map_words, out);
+  uint64_t* wide_map = out + map_words;
+  std::fill_n(wide_map, bitmap_words(differing), uint64_t{0});
+  uint64_t* wide_out = wide_map + bitmap_words(differing);
+  size_t wide = 0;
+  for (size_t k = 0; k < differing; ++k)
+    wide += xors[k] > UINT32_MAX;
+  auto* narrow_out = reinterpret_cast<std::byte*>(wide_out + wide);
+  for (size_t k = 0; k < differing; ++k) {
+    if (xors[k] > UINT32_MAX) {
+      wide_map[k / 64] |= uint64_t{1} << (k % 64);
+      *wide_out++ = xors[k];
+    } else {
+      const auto low = static_cast<uint32_t>(xors[k]);
+      std::memcpy(narrow_out, &low, sizeof low);
+      narrow_out += sizeof low;
+    }
+  }
+}
+
 } // namespace
 
 void FrameCopy::save(SharedStack& stack, const std::byte* frames, size_t bytes)
@@ -269,7 +304,7 @@ void FrameCopy::save(SharedStack& stack, const std::byte* frames, size_t bytes)
       if (kept - map_words == most_differing)
         break; // too different from this one
       scratch[word / 64] |= uint64_t{1} << (word % 64);
-      scratch[kept++] = value;
+      scratch[kept++] = value ^ base[word];
     }
     if (word < words)
       continue;
@@ -278,11 +313,12 @@ void FrameCopy::save(SharedStack& stack, const std::byte* frames, size_t bytes)
     stack.words_differing_ += differing_;
     if (differing_ == 0)
       return;
-    if (kept > capacity_) {
-      differences_ = std::make_unique_for_overwrite<uint64_t[]>(kept);
-      capacity_ = static_cast<uint32_t>(kept);
+    const size_t needed = differences_words(scratch.data(), map_words, differing_);
+    if (needed > capacity_) {
+      differences_ = std::make_unique_for_overwrite<uint64_t[]>(needed);
+      capacity_ = static_cast<uint32_t>(needed);
     }
-    std::copy_n(scratch.begin(), kept, differences_.get());
+    encode_differences(scratch.data(), map_words, differing_, differences_.get());
     return;
   }
   // The depth's first copy, or one too different from its references: the newest reference, the oldest one goes
@@ -301,11 +337,30 @@ void FrameCopy::restore(std::byte* frames) const
   if (differing_ == 0)
     return;
   const size_t map_words = bitmap_words(bytes_ / kWordBytes);
-  const uint64_t* value = differences_.get() + map_words;
+  const uint64_t* wide_map = differences_.get() + map_words;
+  const size_t wide_map_words = bitmap_words(differing_);
+  size_t wide = 0;
+  for (size_t map = 0; map < wide_map_words; ++map)
+    wide += static_cast<size_t>(std::popcount(wide_map[map]));
+  const uint64_t* wide_xor = wide_map + wide_map_words;
+  const auto* narrow_xor = reinterpret_cast<const std::byte*>(wide_xor + wide);
+  size_t k = 0;
   for (size_t map = 0; map < map_words; ++map)
-    for (uint64_t bits = differences_[map]; bits != 0; bits &= bits - 1) {
-      const size_t word = map * 64 + static_cast<size_t>(std::countr_zero(bits));
-      std::memcpy(frames + word * kWordBytes, value++, kWordBytes);
+    for (uint64_t bits = differences_[map]; bits != 0; bits &= bits - 1, ++k) {
+      std::byte* word = frames + (map * 64 + static_cast<size_t>(std::countr_zero(bits))) * kWordBytes;
+      uint64_t xor_with_reference = 0;
+      if ((wide_map[k / 64] >> (k % 64)) & 1) {
+        xor_with_reference = *wide_xor++;
+      } else {
+        uint32_t low = 0;
+        std::memcpy(&low, narrow_xor, sizeof low);
+        narrow_xor += sizeof low;
+        xor_with_reference = low;
+      }
+      uint64_t value = 0;
+      std::memcpy(&value, word, kWordBytes);
+      value ^= xor_with_reference;
+      std::memcpy(word, &value, kWordBytes);
     }
 }
 

@@ -119,10 +119,10 @@ class SharedStack;
 // A suspended actor's frames while another actor has the shared stack. Frames saved at one depth by different actors
 // hold mostly the same words (return addresses, spilled constants, the same code's locals); what differs is chiefly
 // the addresses of each actor's own objects and its counters. So a copy keeps only the words where it differs from
-// a reference copy of that depth, shared by the copies (SharedStack::references): a bitmap of the differing words and
-// their values. When a quarter of the words or more differ from each of the depth's references (up to 4, for the
-// different paths that reach one depth), the frames become its newest reference (the copies made against the one
-// that goes keep it).
+// a reference copy of that depth, shared (SharedStack::references): a bitmap of them and their XORs with it, in 32
+// bits when they fit (Stacks.cpp). When half of the words or more differ from each of the depth's references (up to
+// 4, for the different paths that reach one depth), the frames become its newest reference (the copies made against
+// the one that goes keep it).
 class FrameCopy {
 public:
   // Keeps `bytes` bytes of frames from `frames` (any alignment); the buffer is reused when the differences fit.
@@ -136,7 +136,7 @@ public:
 
 private:
   std::shared_ptr<const uint64_t[]> reference_;
-  std::unique_ptr<uint64_t[]> differences_; // the bitmap ((words + 63) / 64 words), then the differing words in order
+  std::unique_ptr<uint64_t[]> differences_; // the bitmaps and XORs (differences_words() in Stacks.cpp)
   uint32_t capacity_ = 0;                   // of differences_, in words
   uint32_t differing_ = 0;                  // words that differ from the reference (0: differences_ unused)
   uint32_t bytes_ = 0;

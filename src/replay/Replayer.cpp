@@ -22,6 +22,11 @@ enum class Account { Compute, Sleep, Communicate, Wait, None };
 
 // What the ranks of one attempt share: one reference per rank to it instead of one per member.
 struct ReplayShared {
+  ReplayShared(const mpi::CollectiveLibrary& collectives,
+               const std::vector<const mpi::Communicator*>& trace_communicators, SharedFiles& files)
+      : collectives(collectives), trace_communicators(trace_communicators), files(files)
+  {
+  }
   const mpi::CollectiveLibrary& collectives;
   const std::vector<const mpi::Communicator*>& trace_communicators;
   SharedFiles& files;

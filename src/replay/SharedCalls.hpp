@@ -67,9 +67,9 @@ private:
     static_assert(sizeof(mpi::CollectiveCall) == 184 && sizeof(ActionDetails) == 224,
                   "a field was added to the call or the details: key_of() and shareable() must consider it");
     const mpi::CollectiveCall& call = details.call;
-    return details.file.empty() && call.send_counts.empty() && call.recv_counts.empty() &&
-           call.send_displs.empty() && call.recv_displs.empty() && not call.with_data && call.send_data == nullptr &&
-           call.recv_data == nullptr && not call.reduce_op && not call.reduce_type;
+    return details.file.empty() && call.send_counts.empty() && call.recv_counts.empty() && call.send_displs.empty() &&
+           call.recv_displs.empty() && not call.with_data && call.send_data == nullptr && call.recv_data == nullptr &&
+           not call.reduce_op && not call.reduce_type;
   }
 
   static Key key_of(const ActionDetails& details)
