@@ -120,14 +120,14 @@ Actor::~Actor()
 #ifdef MPISIM_ASAN_FIBERS
   if (saved_.stack == nullptr)
     __lsan_register_root_region(stacks_.own.bottom, stacks_.own.size);
-  else if (saved_.used > 0)
-    __lsan_register_root_region(saved_.bytes.get(), saved_.used);
-#endif
-  if (saved_.stack != nullptr) {
-    if (saved_.stack->occupant() == this)
-      saved_.stack->set_occupant(nullptr);
-    (void)saved_.bytes.release(); // like an own stack, its frames are kept, not destroyed
+  else if (saved_.frames.bytes() > 0) { // like an own stack, its frames are kept, whole, not destroyed
+    auto* whole = new std::byte[saved_.frames.bytes()];
+    saved_.frames.restore(whole);
+    __lsan_register_root_region(whole, saved_.frames.bytes());
   }
+#endif
+  if (saved_.stack != nullptr && saved_.stack->occupant() == this)
+    saved_.stack->set_occupant(nullptr);
   alignas(boost::context::fiber) std::byte forgotten[sizeof(boost::context::fiber)];
   new (forgotten) boost::context::fiber(std::move(fiber_));
 }
@@ -177,15 +177,10 @@ void Actor::save_stack()
   const std::byte* top = static_cast<const std::byte*>(stacks_.own.bottom) + stacks_.own.size;
   const std::byte* sp = suspended_stack_pointer(fiber_);
   const auto bytes = static_cast<size_t>(top - sp);
-  if (bytes > saved_.capacity) {
-    saved_.bytes = std::make_unique_for_overwrite<std::byte[]>(bytes);
-    saved_.capacity = bytes;
-  }
   // The frames' redzones are poisoned in AddressSanitizer builds: cleared so that the copy may read them (the frames
   // lose that protection until they return).
   clear_stack_poison(const_cast<std::byte*>(sp), bytes);
-  std::memcpy(saved_.bytes.get(), sp, bytes);
-  saved_.used = bytes;
+  saved_.frames.save(*saved_.stack, sp, bytes);
   saved_.stack->note_saved(bytes);
 }
 
@@ -203,7 +198,7 @@ void Actor::take_shared_stack()
     return;
   }
   std::byte* top = static_cast<std::byte*>(stacks_.own.bottom) + stacks_.own.size;
-  std::memcpy(top - saved_.used, saved_.bytes.get(), saved_.used);
+  saved_.frames.restore(top - saved_.frames.bytes());
 }
 
 void Actor::leave_shared_stack_if_finished()
@@ -211,8 +206,7 @@ void Actor::leave_shared_stack_if_finished()
   if (state_ != State::Finished || stopped_mid_body())
     return; // a killed actor's frames are kept (~Actor), until unwound (Engine::unwind_killed_actors_at_teardown)
   saved_.stack->set_occupant(nullptr);
-  saved_.bytes.reset();
-  saved_.capacity = saved_.used = 0;
+  saved_.frames.clear();
 }
 
 void Actor::resume()

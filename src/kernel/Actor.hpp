@@ -82,13 +82,11 @@ private:
     void* own_fake_stack = nullptr;
   };
   Stacks stacks_;
-  // Copy-on-switch (SharedStack): the actor's frames while another actor uses the stack; the buffer is reused when
-  // they fit. Empty until the actor first leaves the stack to another.
+  // Copy-on-switch (SharedStack): the actor's frames while another actor uses the stack (kept as their differences
+  // from a copy of the same depth: FrameCopy). Empty until the actor first leaves the stack to another.
   struct SavedFrames {
     SharedStack* stack = nullptr; // null: the actor has a stack of its own
-    std::unique_ptr<std::byte[]> bytes;
-    size_t capacity = 0;
-    size_t used = 0;
+    FrameCopy frames;
     bool started = false; // the fiber exists (made at the first run, when the stack is free)
   };
   SavedFrames saved_;

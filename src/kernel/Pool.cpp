@@ -15,6 +15,7 @@ BlockPool::BlockPool(size_t block_bytes)
 
 BlockPool::~BlockPool()
 {
+  thread_bytes_.reserved -= reserved_bytes_;
   for (std::byte* slab : slabs_)
     ::operator delete (slab, std::align_val_t{kAlignment});
 }
@@ -27,8 +28,9 @@ void BlockPool::refill()
   auto* slab = static_cast<std::byte*>(::operator new (blocks* block_bytes_, std::align_val_t{kAlignment}));
   slabs_.push_back(slab);
   reserved_bytes_ += blocks * block_bytes_;
+  thread_bytes_.reserved += blocks * block_bytes_;
   for (size_t i = blocks; i-- > 0;)
-    release(slab + i * block_bytes_);
+    push_free(slab + i * block_bytes_);
 }
 
 } // namespace mpisim::kernel

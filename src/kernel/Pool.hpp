@@ -19,6 +19,14 @@
 
 namespace mpisim::kernel {
 
+// Bytes of pools: taken from the system, in objects now, and the most ever in objects at once (what the free lists
+// hold beyond that is the cost of never returning blocks).
+struct PoolBytes {
+  size_t reserved = 0;
+  size_t in_use = 0;
+  size_t peak_in_use = 0;
+};
+
 class BlockPool {
 public:
   explicit BlockPool(size_t block_bytes);
@@ -32,18 +40,23 @@ public:
       refill();
     FreeBlock* block = free_;
     free_ = block->next;
+    thread_bytes_.in_use += block_bytes_;
+    if (thread_bytes_.in_use > thread_bytes_.peak_in_use)
+      thread_bytes_.peak_in_use = thread_bytes_.in_use;
     return block;
   }
   void release(void* pointer)
   {
-    auto* block = static_cast<FreeBlock*>(pointer);
-    block->next = free_;
-    free_ = block;
+    thread_bytes_.in_use -= block_bytes_;
+    push_free(pointer);
   }
 
   size_t block_bytes() const { return block_bytes_; }
   // Bytes taken from the system so far (slabs), for memory reports and tests.
   size_t reserved_bytes() const { return reserved_bytes_; }
+
+  // All of this thread's pools together (measurements, tests).
+  static const PoolBytes& thread_bytes() { return thread_bytes_; }
 
   // This thread's pool of blocks of `Bytes` bytes (a multiple of kAlignment: one pool per rounded size).
   template <size_t Bytes> static BlockPool& of_size()
@@ -62,7 +75,14 @@ private:
     FreeBlock* next;
   };
   void refill();
+  void push_free(void* pointer)
+  {
+    auto* block = static_cast<FreeBlock*>(pointer);
+    block->next = free_;
+    free_ = block;
+  }
 
+  static inline thread_local PoolBytes thread_bytes_;
   size_t block_bytes_;
   FreeBlock* free_ = nullptr;
   size_t reserved_bytes_ = 0;

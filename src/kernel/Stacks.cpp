@@ -3,6 +3,7 @@
 #include "common/Errors.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -216,6 +217,163 @@ size_t StackArena::stack_bytes() const
 char* StackArena::next_free_link(char* bottom) const
 {
   return bottom + slice_bytes_ - kSliceHeaderBytes;
+}
+
+namespace {
+
+constexpr size_t kWordBytes = sizeof(uint64_t);
+
+uint64_t word_at(const std::byte* frames, size_t word)
+{
+  uint64_t value = 0;
+  std::memcpy(&value, frames + word * kWordBytes, kWordBytes);
+  return value;
+}
+
+size_t bitmap_words(size_t words)
+{
+  return (words + 63) / 64;
+}
+
+// What a copy keeps of `differing` words given `found`, the bitmap of the differing words (`map_words`) then their XORs
+// with the reference: the bitmap, the bitmap of the XORs that need 64 bits, those, then the others in 32 bits,
+// packed (another rank's pointer to an object of the same kind, its counters and dates differ in their low bits).
+size_t differences_words(const uint64_t* found, size_t map_words, size_t differing)
+{
+  const uint64_t* xors = found + map_words;
+  size_t wide = 0;
+  for (size_t k = 0; k < differing; ++k)
+    wide += xors[k] > UINT32_MAX;
+  return map_words + bitmap_words(differing) + wide + (differing - wide + 1) / 2;
+}
+
+void encode_differences(const uint64_t* found, size_t map_words, size_t differing, uint64_t* out)
+{
+  const uint64_t* xors = found + map_words;
+  std::copy_n(found, map_words, out);
+  uint64_t* wide_map = out + map_words;
+  std::fill_n(wide_map, bitmap_words(differing), uint64_t{0});
+  uint64_t* wide_out = wide_map + bitmap_words(differing);
+  size_t wide = 0;
+  for (size_t k = 0; k < differing; ++k)
+    wide += xors[k] > UINT32_MAX;
+  auto* narrow_out = reinterpret_cast<std::byte*>(wide_out + wide);
+  for (size_t k = 0; k < differing; ++k) {
+    if (xors[k] > UINT32_MAX) {
+      wide_map[k / 64] |= uint64_t{1} << (k % 64);
+      *wide_out++ = xors[k];
+    } else {
+      const auto low = static_cast<uint32_t>(xors[k]);
+      std::memcpy(narrow_out, &low, sizeof low);
+      narrow_out += sizeof low;
+    }
+  }
+}
+
+} // namespace
+
+void FrameCopy::save(SharedStack& stack, const std::byte* frames, size_t bytes)
+{
+  bytes_ = static_cast<uint32_t>(bytes);
+  differing_ = 0;
+  if (bytes % kWordBytes != 0) { // kept whole, as a reference of its own
+    auto own = std::make_shared_for_overwrite<uint64_t[]>((bytes + kWordBytes - 1) / kWordBytes);
+    std::memcpy(own.get(), frames, bytes);
+    reference_ = std::move(own);
+    ++stack.references_made_;
+    return;
+  }
+  const size_t words = bytes / kWordBytes;
+  const size_t map_words = bitmap_words(words);
+  const size_t most_differing = words / 2;
+  SharedStack::References& references = stack.references(bytes);
+  std::vector<uint64_t>& scratch = stack.scratch_;
+  if (scratch.size() < map_words + most_differing)
+    scratch.resize(map_words + most_differing);
+  for (const std::shared_ptr<const uint64_t[]>& reference : references) {
+    if (not reference)
+      break;
+    const uint64_t* base = reference.get();
+    std::fill_n(scratch.begin(), map_words, uint64_t{0});
+    size_t kept = map_words;
+    size_t word = 0;
+    for (; word < words; ++word) {
+      const uint64_t value = word_at(frames, word);
+      if (value == base[word])
+        continue;
+      if (kept - map_words == most_differing)
+        break; // too different from this one
+      scratch[word / 64] |= uint64_t{1} << (word % 64);
+      scratch[kept++] = value ^ base[word];
+    }
+    if (word < words)
+      continue;
+    reference_ = reference;
+    differing_ = static_cast<uint32_t>(kept - map_words);
+    stack.words_differing_ += differing_;
+    if (differing_ == 0)
+      return;
+    const size_t needed = differences_words(scratch.data(), map_words, differing_);
+    if (needed > capacity_) {
+      differences_ = std::make_unique_for_overwrite<uint64_t[]>(needed);
+      capacity_ = static_cast<uint32_t>(needed);
+    }
+    encode_differences(scratch.data(), map_words, differing_, differences_.get());
+    return;
+  }
+  // The depth's first copy, or one too different from its references: the newest reference, the oldest one goes
+  // (the copies made against it keep it).
+  auto own = std::make_shared_for_overwrite<uint64_t[]>(words);
+  std::memcpy(own.get(), frames, bytes);
+  std::move_backward(references.begin(), references.end() - 1, references.end());
+  references.front() = own;
+  reference_ = std::move(own);
+  ++stack.references_made_;
+}
+
+void FrameCopy::restore(std::byte* frames) const
+{
+  std::memcpy(frames, reference_.get(), bytes_);
+  if (differing_ == 0)
+    return;
+  const size_t map_words = bitmap_words(bytes_ / kWordBytes);
+  const uint64_t* wide_map = differences_.get() + map_words;
+  const size_t wide_map_words = bitmap_words(differing_);
+  size_t wide = 0;
+  for (size_t map = 0; map < wide_map_words; ++map)
+    wide += static_cast<size_t>(std::popcount(wide_map[map]));
+  const uint64_t* wide_xor = wide_map + wide_map_words;
+  const auto* narrow_xor = reinterpret_cast<const std::byte*>(wide_xor + wide);
+  size_t k = 0;
+  for (size_t map = 0; map < map_words; ++map)
+    for (uint64_t bits = differences_[map]; bits != 0; bits &= bits - 1, ++k) {
+      std::byte* word = frames + (map * 64 + static_cast<size_t>(std::countr_zero(bits))) * kWordBytes;
+      uint64_t xor_with_reference = 0;
+      if ((wide_map[k / 64] >> (k % 64)) & 1) {
+        xor_with_reference = *wide_xor++;
+      } else {
+        uint32_t low = 0;
+        std::memcpy(&low, narrow_xor, sizeof low);
+        narrow_xor += sizeof low;
+        xor_with_reference = low;
+      }
+      uint64_t value = 0;
+      std::memcpy(&value, word, kWordBytes);
+      value ^= xor_with_reference;
+      std::memcpy(word, &value, kWordBytes);
+    }
+}
+
+void FrameCopy::clear()
+{
+  reference_.reset();
+  differences_.reset();
+  capacity_ = differing_ = bytes_ = 0;
+}
+
+SharedStack::References& SharedStack::references(size_t bytes)
+{
+  return references_[static_cast<uint32_t>(bytes / kWordBytes)];
 }
 
 SharedStack::SharedStack(size_t stack_bytes) : guarded_(stack_bytes), stack_(guarded_.allocate()) {}

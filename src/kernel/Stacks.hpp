@@ -9,9 +9,12 @@
 // In both, pages are reserved, not touched: a stack costs the pages its actor has used.
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <unordered_map>
 #include <vector>
 
 namespace mpisim::kernel {
@@ -111,6 +114,33 @@ private:
 };
 
 class Actor;
+class SharedStack;
+
+// A suspended actor's frames while another actor has the shared stack. Frames saved at one depth by different actors
+// hold mostly the same words (return addresses, spilled constants, the same code's locals); what differs is chiefly
+// the addresses of each actor's own objects and its counters. So a copy keeps only the words where it differs from
+// a reference copy of that depth, shared (SharedStack::references): a bitmap of them and their XORs with it, in 32
+// bits when they fit (Stacks.cpp). When half of the words or more differ from each of the depth's references (up to
+// 4, for the different paths that reach one depth), the frames become its newest reference (the copies made against
+// the one that goes keep it).
+class FrameCopy {
+public:
+  // Keeps `bytes` bytes of frames from `frames` (any alignment); the buffer is reused when the differences fit.
+  void save(SharedStack& stack, const std::byte* frames, size_t bytes);
+  // Writes the frames back to `frames` (bytes() bytes).
+  void restore(std::byte* frames) const;
+  size_t bytes() const { return bytes_; }
+  void clear();
+  // The heap bytes this copy holds on its own (the shared reference not counted): tests, measurements.
+  size_t own_bytes() const { return size_t{capacity_} * sizeof(uint64_t); }
+
+private:
+  std::shared_ptr<const uint64_t[]> reference_;
+  std::unique_ptr<uint64_t[]> differences_; // the bitmaps and XORs (differences_words() in Stacks.cpp)
+  uint32_t capacity_ = 0;                   // of differences_, in words
+  uint32_t differing_ = 0;                  // words that differ from the reference (0: differences_ unused)
+  uint32_t bytes_ = 0;
+};
 
 // One guarded stack that all actors run on, one at a time, with copy-on-switch (ranks running only mpisim's own code,
 // which keeps no pointer into a suspended rank's stack: replay). When another actor needs the stack, the one on it
@@ -142,13 +172,25 @@ public:
   }
   long long saves() const { return saves_; }
   unsigned long long bytes_saved() const { return bytes_saved_; }
+  // The words of those copies that differed from their reference, and the references made (measurement, tests).
+  unsigned long long words_differing() const { return words_differing_; }
+  long long references_made() const { return references_made_; }
 
 private:
+  friend class FrameCopy;
+  // The reference copies of frames `bytes` deep, newest first (null: none yet).
+  using References = std::array<std::shared_ptr<const uint64_t[]>, 4>;
+  References& references(size_t bytes);
+
   GuardedStacks guarded_;
   ActorStack stack_;
   Actor* occupant_ = nullptr;
   long long saves_ = 0;
   unsigned long long bytes_saved_ = 0;
+  unsigned long long words_differing_ = 0;
+  long long references_made_ = 0;
+  std::unordered_map<uint32_t, References> references_; // by depth in words
+  std::vector<uint64_t> scratch_;                       // a copy's differences, before they are kept
 };
 
 } // namespace mpisim::kernel

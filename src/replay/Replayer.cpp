@@ -4,6 +4,7 @@
 #include "mpi/Rank.hpp"
 #include "replay/ReplayFiles.hpp"
 #include "replay/RequestStore.hpp"
+#include "replay/SharedCalls.hpp"
 #include "replay/TraceFormat.hpp"
 #include "replay/TraceReader.hpp"
 
@@ -19,14 +20,25 @@ namespace {
 
 enum class Account { Compute, Sleep, Communicate, Wait, None };
 
+// What the ranks of one attempt share: one reference per rank to it instead of one per member.
+struct ReplayShared {
+  ReplayShared(const mpi::CollectiveLibrary& collectives,
+               const std::vector<const mpi::Communicator*>& trace_communicators, SharedFiles& files)
+      : collectives(collectives), trace_communicators(trace_communicators), files(files)
+  {
+  }
+  const mpi::CollectiveLibrary& collectives;
+  const std::vector<const mpi::Communicator*>& trace_communicators;
+  SharedFiles& files;
+  SharedCalls calls; // the collective calls in progress
+};
+
 // Replays one rank's stream of actions through the MPI layer.
 class RankReplayer {
 public:
-  RankReplayer(mpi::Rank& rank, const mpi::CollectiveLibrary& collectives,
-               const std::vector<const mpi::Communicator*>& trace_communicators, SharedFiles& shared_files,
-               RankStream stream, const std::string& file, RankStats& stats)
-      : rank_(rank), comm_(rank.world().comm_world()), trace_communicators_(trace_communicators),
-        collectives_(collectives), shared_files_(shared_files), stream_(std::move(stream)), file_(file), stats_(stats)
+  RankReplayer(mpi::Rank& rank, ReplayShared& shared, RankStream stream, const std::string& file, RankStats& stats)
+      : rank_(rank), comm_(rank.world().comm_world()), shared_(shared), stream_(std::move(stream)), file_(file),
+        stats_(stats)
   {
   }
 
@@ -72,6 +84,8 @@ public:
       ++stats_.actions;
       if (observed && account != Account::None)
         report(action, start, engine.now());
+      if (shared_call_ != nullptr)
+        give_back_call();
       if (restart_ && after_action())
         write_checkpoint();
     }
@@ -147,6 +161,19 @@ private:
     }
   }
 
+  // The current collective's call goes back to the shared ones (SharedCalls).
+  [[gnu::noinline]] void give_back_call()
+  {
+    shared_.calls.give_back(shared_call_);
+    shared_call_ = nullptr;
+  }
+
+  // The current action's details: its own, or the shared copy of its call.
+  const ActionDetails& details_of(const TraceAction& a) const
+  {
+    return a.details ? *a.details : *shared_call_->details;
+  }
+
   // Tells observers (timelines) about one replayed action.
   [[gnu::noinline]] void report(const TraceAction& a, double start, double end) const
   {
@@ -207,7 +234,7 @@ private:
 
   int me() const { return rank_.world_rank(); }
 
-  Account perform(const TraceAction& a)
+  Account perform(TraceAction& a)
   {
     if (is_file_action(a.kind)) {
       file_access(a);
@@ -260,7 +287,7 @@ private:
   [[gnu::noinline]] void file_access(const TraceAction& a)
   {
     if (not files_)
-      files_ = std::make_unique<RankFiles>(shared_files_, rank_, file_);
+      files_ = std::make_unique<RankFiles>(shared_.files, rank_, file_);
     files_->perform(a);
   }
 
@@ -354,21 +381,24 @@ private:
   // MPI_COMM_WORLD, or the trace's communicator the collective names (OTF2).
   const mpi::Communicator& communicator_of(const TraceAction& a) const
   {
-    const int32_t index = a.details->communicator;
-    return index < 0 ? comm_ : *trace_communicators_[static_cast<size_t>(index)];
+    const int32_t index = details_of(a).communicator;
+    return index < 0 ? comm_ : *shared_.trace_communicators[static_cast<size_t>(index)];
   }
 
-  // The reader filled in the whole call (ActionSizes.hpp).
-  [[gnu::noinline]] void collective(const TraceAction& a)
+  // The reader filled in the whole call (ActionSizes.hpp). The action's details go to the shared calls for the
+  // collective's duration (the loop gives them back).
+  [[gnu::noinline]] void collective(TraceAction& a)
   {
-    const mpi::CollectiveCall& call = a.details->call;
+    shared_call_ = shared_.calls.take(a.details);
+    const ActionDetails& details = details_of(a);
+    const mpi::CollectiveCall& call = details.call;
     CheckpointCoordinator* checkpoints = restart_ ? restart_->checkpoints : nullptr;
-    const bool may_cut = checkpoints != nullptr && synchronizing(a.kind) && a.details->communicator < 0;
+    const bool may_cut = checkpoints != nullptr && synchronizing(a.kind) && details.communicator < 0;
     kernel::Engine& engine = rank_.world().engine();
     if (may_cut)
       checkpoints->enter(restart_->collectives_done, engine.now(), requests_.empty() && not files_,
                          restart_->unmatched);
-    collectives_.run(rank_, communicator_of(a), call);
+    shared_.collectives.run(rank_, communicator_of(a), call);
     // As SimGrid: the reduction's cost, given in flops by the trace, is computed locally after the exchange.
     rank_.compute(call.reduce_flops);
     if (may_cut)
@@ -377,10 +407,9 @@ private:
 
   mpi::Rank& rank_;
   const mpi::Communicator& comm_;
-  const std::vector<const mpi::Communicator*>& trace_communicators_;
-  const mpi::CollectiveLibrary& collectives_;
-  SharedFiles& shared_files_;
-  std::unique_ptr<RankFiles> files_; // made by the first MPI-IO action
+  ReplayShared& shared_;
+  SharedCalls::Entry* shared_call_ = nullptr; // the current collective's call, shared (null: none, or its own)
+  std::unique_ptr<RankFiles> files_;          // made by the first MPI-IO action
   RankStream stream_;
   const std::string& file_;
   RankStats& stats_;
@@ -479,6 +508,7 @@ AttemptEnd replay_attempt(const ReplayOptions& options, const Attempt& attempt,
   std::deque<RankReplayer> replayers;
   std::vector<const mpi::Communicator*> trace_communicators; // the trace's own (OTF2), made once for every rank
   std::optional<SharedFiles> shared_files;                   // MPI-IO: the storage model, used by the replayers
+  std::optional<ReplayShared> shared;                        // the above with the library and the calls in progress
   std::optional<CheckpointCoordinator> checkpoints;          // --checkpoint-interval
   AttemptEnd end;
   end.last = attempt.from;
@@ -505,9 +535,10 @@ AttemptEnd replay_attempt(const ReplayOptions& options, const Attempt& attempt,
         &simulation.world().create_communicator("trace communicator " + std::to_string(i), traces.communicators()[i]));
   if (options.checkpoints.checkpointing())
     checkpoints.emplace(ranks, options.checkpoints, attempt.from, attempt.start);
+  shared.emplace(simulation.collectives(), trace_communicators, *shared_files);
   for (int rank = 0; rank < ranks; ++rank) {
-    replayers.emplace_back(simulation.world().rank(rank), simulation.collectives(), trace_communicators, *shared_files,
-                           traces.stream(rank), traces.trace_file(rank), result.ranks[rank]);
+    replayers.emplace_back(simulation.world().rank(rank), *shared, traces.stream(rank), traces.trace_file(rank),
+                           result.ranks[rank]);
     const uint64_t position = attempt.from.positions.empty() ? 0 : attempt.from.positions[static_cast<size_t>(rank)];
     if (checkpoints || attempt.ends_at_failure)
       replayers.back().restart_with(checkpoints ? &*checkpoints : nullptr, options.checkpoints.cost, position,

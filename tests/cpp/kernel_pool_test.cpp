@@ -34,6 +34,28 @@ TEST(BlockPool, HandsOutTheBlockFreedLastAndNeverTheSameBlockTwice)
   EXPECT_EQ(pool.reserved_bytes(), 4u * 315u * 208u);
 }
 
+// The thread's totals: what the slabs took, what objects hold now and at most (deltas: other tests share the thread).
+TEST(BlockPool, CountsTheBytesInObjectsAndTheirPeak)
+{
+  const PoolBytes before = BlockPool::thread_bytes();
+  {
+    BlockPool pool(200);
+    std::vector<void*> blocks;
+    for (int i = 0; i < 3; ++i)
+      blocks.push_back(pool.allocate());
+    pool.release(blocks.back());
+    blocks.pop_back();
+    const PoolBytes& now = BlockPool::thread_bytes();
+    EXPECT_EQ(now.reserved - before.reserved, 315u * 208u);
+    EXPECT_EQ(now.in_use - before.in_use, 2u * 208u);
+    EXPECT_GE(now.peak_in_use, before.in_use + 3u * 208u);
+    for (void* block : blocks)
+      pool.release(block);
+  }
+  EXPECT_EQ(BlockPool::thread_bytes().reserved, before.reserved); // its slabs went with it
+  EXPECT_EQ(BlockPool::thread_bytes().in_use, before.in_use);
+}
+
 TEST(PoolAllocator, SharedObjectsReuseTheirBlocks)
 {
   const void* first = nullptr;

@@ -5,9 +5,12 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <string>
+#include <vector>
 
 using namespace mpisim;
 using namespace mpisim::kernel;
@@ -81,4 +84,86 @@ TEST(KernelSharedStack, AnActorIsCopiedOnlyWhenAnotherNeedsTheStack)
   EXPECT_GT(average, 64.0);
   EXPECT_LT(average, 4096.0);
   EXPECT_EQ(stack.occupant(), nullptr); // all ended
+}
+
+namespace {
+
+std::vector<std::byte> frames_of(size_t bytes, uint8_t seed)
+{
+  std::vector<std::byte> frames(bytes);
+  for (size_t i = 0; i < bytes; ++i)
+    frames[i] = static_cast<std::byte>((i * 7 + seed) & 0xff);
+  return frames;
+}
+
+std::vector<std::byte> restored(const FrameCopy& copy)
+{
+  std::vector<std::byte> out(copy.bytes());
+  copy.restore(out.data());
+  return out;
+}
+
+} // namespace
+
+// Copies of one depth are kept as their differences from the first: 3 words changed cost 2.5 words plus the bitmaps;
+// frames differing in most words become the depth's new reference, and the copies made before keep theirs.
+TEST(KernelSharedStack, FrameCopiesKeepTheirDifferencesFromACopyOfTheSameDepth)
+{
+  SharedStack stack(size_t{1} << 16);
+  const size_t bytes = 1024; // 128 words, a bitmap of 2
+  const std::vector<std::byte> first = frames_of(bytes, 1);
+  std::vector<std::byte> close = first;
+  close[0 * 8 + 3] = std::byte{0xee};  // its XOR with the reference fits in 32 bits
+  close[64 * 8 + 7] = std::byte{0xee}; // this one does not
+  close[127 * 8 + 3] = std::byte{0xee};
+  const std::vector<std::byte> other = frames_of(bytes, 99);
+
+  FrameCopy a, b, c, d;
+  a.save(stack, first.data(), bytes);
+  EXPECT_EQ(stack.references_made(), 1);
+  EXPECT_EQ(a.own_bytes(), 0u); // it is the reference
+  b.save(stack, close.data(), bytes);
+  EXPECT_EQ(stack.references_made(), 1);
+  EXPECT_EQ(stack.words_differing(), 3u);
+  EXPECT_EQ(b.own_bytes(), (2u + 1u + 1u + 1u) * 8u); // the bitmaps (2 words, 1), 1 wide XOR, 2 narrow in a word
+  c.save(stack, other.data(), bytes);                 // every word differs: a new reference
+  EXPECT_EQ(stack.references_made(), 2);
+  EXPECT_EQ(c.own_bytes(), 0u);
+  d.save(stack, other.data(), bytes); // the same as the new reference
+  EXPECT_EQ(stack.references_made(), 2);
+  EXPECT_EQ(d.own_bytes(), 0u);
+  EXPECT_EQ(restored(a), first);
+  EXPECT_EQ(restored(b), close);
+  EXPECT_EQ(restored(c), other);
+  EXPECT_EQ(restored(d), other);
+
+  // Saved again, at another depth and in bytes that are not whole words: kept whole, restored exactly.
+  const std::vector<std::byte> odd = frames_of(1001, 5);
+  b.save(stack, odd.data(), odd.size());
+  EXPECT_EQ(b.bytes(), 1001u);
+  EXPECT_EQ(restored(b), odd);
+  EXPECT_EQ(restored(a), first);
+  b.clear();
+  EXPECT_EQ(b.bytes(), 0u);
+}
+
+// Actors suspended at one point of the same code differ in a few words: their copies hold little more than those.
+TEST(KernelSharedStack, ActorsSuspendedInTheSameCodeShareMostOfTheirFrames)
+{
+  Engine engine;
+  auto owned = std::make_unique<SharedStack>(size_t{1} << 20);
+  SharedStack& stack = *owned;
+  engine.set_stack_provider(std::move(owned));
+  const int count = 200;
+  int intact = 0;
+  for (int i = 0; i < count; ++i)
+    engine.spawn("a" + std::to_string(i), [&, i] {
+      if (frames_survive(engine, i % 2, 3, 1.0)) // two kinds of locals, the same depth
+        ++intact;
+    });
+  engine.run();
+  EXPECT_EQ(intact, count);
+  const double words_saved = static_cast<double>(stack.bytes_saved()) / 8.0;
+  EXPECT_LT(static_cast<double>(stack.words_differing()), 0.25 * words_saved);
+  EXPECT_LT(stack.references_made(), 10);
 }
