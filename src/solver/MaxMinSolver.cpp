@@ -37,11 +37,6 @@ void require_non_negative(const char* caller, const char* name, double value)
   require(std::isfinite(value) && value >= 0, caller, name, value, "a finite value >= 0");
 }
 
-// The bound heap is a min-heap on (bound level, id): the id breaks ties so the order is total. (Levels are never NaN.)
-constexpr auto kLowerBoundFirst = [](const std::pair<double, VarId>& a, const std::pair<double, VarId>& b) {
-  return a.first > b.first || (a.first == b.first && a.second > b.second);
-};
-
 } // namespace
 
 // ---- Access checks -------------------------------------------------------------------------------------------
@@ -140,6 +135,8 @@ void MaxMinSolver::set_penalty(VarId v, double penalty)
     attach_to_constraints(v);
     if (lazy())
       mark_from_first_constraint(v);
+  } else if (var.enabled()) {
+    reweigh_uses(v);
   }
   mark_dirty(v);
 }
@@ -173,12 +170,16 @@ void MaxMinSolver::expand(CnstId c, VarId v, double coefficient)
       existing->coefficient = std::max(existing->coefficient, coefficient);
     else
       existing->coefficient += coefficient;
-    if (var.enabled())
-      constraints_[c].users[existing->index_in_users].coefficient = existing->coefficient;
-  } else {
-    var.uses.push_back({c, 0, coefficient});
     if (var.enabled()) {
-      join_users(c, v, static_cast<uint32_t>(var.uses.size() - 1), coefficient);
+      existing->weight = existing->coefficient / var.penalty;
+      User& user = constraints_[c].users[existing->index_in_users];
+      user.coefficient = existing->coefficient;
+      user.weight = existing->weight;
+    }
+  } else {
+    var.uses.push_back({c, 0, coefficient, 0});
+    if (var.enabled()) {
+      join_users(c, v, static_cast<uint32_t>(var.uses.size() - 1));
     }
   }
   if (lazy() && (coefficient > 0 || var.enabled()))
@@ -288,13 +289,27 @@ void MaxMinSolver::mark_lazily(CnstId c)
   }
 }
 
-void MaxMinSolver::join_users(CnstId c, VarId v, uint32_t index_in_uses, double coefficient)
+// The variable is enabled: its penalty is > 0.
+void MaxMinSolver::join_users(CnstId c, VarId v, uint32_t index_in_uses)
 {
   Constraint& cnst = constraints_[c];
   const auto index_in_users = static_cast<uint32_t>(cnst.users.size());
-  variables_[v].uses[index_in_uses].index_in_users = index_in_users;
-  cnst.users.push_back({v, index_in_uses, coefficient, static_cast<uint32_t>(cnst.by_age.size())});
+  Variable& var = variables_[v];
+  Use& use = var.uses[index_in_uses];
+  use.index_in_users = index_in_users;
+  use.weight = use.coefficient / var.penalty;
+  cnst.users.push_back({v, index_in_uses, use.coefficient, use.weight, static_cast<uint32_t>(cnst.by_age.size())});
   cnst.by_age.push_back({v, index_in_users});
+}
+
+// An enabled variable's penalty changed: the weights of its pairs follow.
+void MaxMinSolver::reweigh_uses(VarId v)
+{
+  Variable& var = variables_[v];
+  for (Use& use : var.uses) {
+    use.weight = use.coefficient / var.penalty;
+    constraints_[use.constraint].users[use.index_in_users].weight = use.weight;
+  }
 }
 
 // Amortized O(kAgeHolesPerUser) per leaving user: runs once the holes pass users / kAgeHolesPerUser + 4, in O(entries).
@@ -327,16 +342,20 @@ void MaxMinSolver::order_modified_as_simgrid()
   };
   auto still_to_take = [this](VarId v) { return (modified_bits_[v / 64] >> (v % 64)) & 1; };
   // The bit first: most entries are variables already taken from an earlier constraint of their route, and the
-  // compact bit array spares a load from the variable's scattered record for them.
+  // compact bit array spares a load from the variable's scattered record for them. Once every variable is taken,
+  // the constraints marked last (often most of them: the walk reaches the busy links early) have nothing to add.
   for (CnstId c : marked_order_) {
+    if (simgrid_order_.size() == modified_.size())
+      break;
     const Constraint& cnst = constraints_[c];
     for (auto entry = cnst.by_age.rbegin(); entry != cnst.by_age.rend(); ++entry)
       if (entry->variable != kNoVariable && still_to_take(entry->variable) &&
           cnst.users[entry->index_in_users].coefficient > 0)
         take(entry->variable);
   }
-  for (VarId v : modified_)
-    take(v);
+  if (simgrid_order_.size() != modified_.size())
+    for (VarId v : modified_)
+      take(v);
 }
 
 // The first constraint is the first expanded: for a flow, the first link of its route.
@@ -350,10 +369,8 @@ void MaxMinSolver::mark_from_first_constraint(VarId v)
 void MaxMinSolver::attach_to_constraints(VarId v)
 {
   Variable& var = variables_[v];
-  for (uint32_t index = 0; index < var.uses.size(); ++index) {
-    const Use& use = var.uses[index];
-    join_users(use.constraint, v, index, use.coefficient);
-  }
+  for (uint32_t index = 0; index < var.uses.size(); ++index)
+    join_users(var.uses[index].constraint, v, index);
 }
 
 // Swap-with-last removal keeps user lists contiguous; the moved user's back-reference is patched.
@@ -530,7 +547,7 @@ inline void MaxMinSolver::collect_constraint_users(Constraint& cnst)
     if (user.coefficient > 0) {
       var.constrained = true;
       ++cnst.free_users;
-      add_to_usage(cnst, user.coefficient / var.penalty);
+      add_to_usage(cnst, user.weight);
     }
   }
 }
@@ -573,7 +590,8 @@ void MaxMinSolver::solve_component()
 void MaxMinSolver::prepare_component()
 {
   saturation_heap_.clear();
-  bound_heap_.clear();
+  bounds_by_level_.clear();
+  next_bound_ = 0;
   free_variable_count_ = 0;
   for (CnstId c : component_constraints_)
     if (constraints_[c].free_users > 0)
@@ -583,13 +601,16 @@ void MaxMinSolver::prepare_component()
     Variable& var = variables_[v];
     bool bounded = var.enabled() && var.bound >= 0;
     if (bounded)
-      bound_heap_.emplace_back(var.bound * var.penalty, v);
+      bounds_by_level_.emplace_back(var.bound * var.penalty, v);
     if (bounded || var.constrained)
       ++free_variable_count_;
     else
       var.fixed = true;
   }
-  std::make_heap(bound_heap_.begin(), bound_heap_.end(), kLowerBoundFirst);
+  // Sorted once rather than kept in a heap: nothing is added during the filling, and a heap popped the entries of
+  // most bounded variables (fixed by a constraint first) one sift at a time. Ordered by (bound level, id), a total
+  // order (levels are never NaN), so the bounds come in the order a heap would give them.
+  std::sort(bounds_by_level_.begin(), bounds_by_level_.end());
 }
 
 inline void MaxMinSolver::add_to_usage(Constraint& cnst, double weight)
@@ -617,15 +638,13 @@ double MaxMinSolver::lowest_pending_level()
 {
   while (!saturation_heap_.empty() && constraints_[saturation_heap_.top_id()].free_users == 0)
     saturation_heap_.pop();
-  while (!bound_heap_.empty() && variables_[bound_heap_.front().second].fixed) {
-    std::pop_heap(bound_heap_.begin(), bound_heap_.end(), kLowerBoundFirst);
-    bound_heap_.pop_back();
-  }
+  while (next_bound_ < bounds_by_level_.size() && variables_[bounds_by_level_[next_bound_].second].fixed)
+    ++next_bound_;
   double lowest = std::numeric_limits<double>::infinity();
   if (!saturation_heap_.empty())
     lowest = saturation_heap_.top_key();
-  if (!bound_heap_.empty())
-    lowest = std::min(lowest, bound_heap_.front().first);
+  if (next_bound_ < bounds_by_level_.size())
+    lowest = std::min(lowest, bounds_by_level_[next_bound_].first);
   return lowest;
 }
 
@@ -640,10 +659,8 @@ void MaxMinSolver::collect_saturating_group(double threshold)
     if (constraints_[c].free_users > 0)
       saturating_constraints_.push_back(c);
   }
-  while (!bound_heap_.empty() && bound_heap_.front().first <= threshold) {
-    VarId v = bound_heap_.front().second;
-    std::pop_heap(bound_heap_.begin(), bound_heap_.end(), kLowerBoundFirst);
-    bound_heap_.pop_back();
+  while (next_bound_ < bounds_by_level_.size() && bounds_by_level_[next_bound_].first <= threshold) {
+    VarId v = bounds_by_level_[next_bound_++].second;
     if (!variables_[v].fixed)
       saturating_bounds_.push_back(v);
   }
@@ -657,21 +674,20 @@ inline void MaxMinSolver::fix_variable(VarId v, double value)
   --free_variable_count_;
   for (const Use& use : var.uses)
     if (use.coefficient > 0 && in_component(use.constraint)) // always, but under lazy marking
-      release_from_constraint(use.constraint, var, use.coefficient);
+      release_from_constraint(use.constraint, var, use);
 }
 
 // The variable stops rising: the constraint loses a free user and, if shared, the capacity it now consumes.
-inline void MaxMinSolver::release_from_constraint(CnstId c, const Variable& var, double coefficient)
+inline void MaxMinSolver::release_from_constraint(CnstId c, const Variable& var, const Use& use)
 {
   Constraint& cnst = constraints_[c];
   --cnst.free_users;
   if (cnst.free_users == 0)
     return; // finished; if still in the heap, it is dropped when it reaches the top
-  double weight = coefficient / var.penalty;
   if (cnst.sharing == Sharing::Shared) {
-    cnst.remaining -= coefficient * var.value;
-    cnst.usage -= weight;
-  } else if (weight == cnst.usage) {
+    cnst.remaining -= use.coefficient * var.value;
+    cnst.usage -= use.weight;
+  } else if (use.weight == cnst.usage) {
     --cnst.users_at_max; // at 0, the usage is rescanned in update_outdated_levels()
   }
   if (!cnst.level_outdated && saturation_heap_.contains(c)) {
@@ -706,7 +722,7 @@ void MaxMinSolver::recompute_shared_usage(Constraint& cnst)
   cnst.usage = 0;
   for (const User& user : cnst.users)
     if (user.coefficient > 0 && !variables_[user.variable].fixed)
-      cnst.usage += user.coefficient / variables_[user.variable].penalty;
+      cnst.usage += user.weight;
 }
 
 void MaxMinSolver::rescan_fatpipe_usage(Constraint& cnst)
@@ -715,7 +731,7 @@ void MaxMinSolver::rescan_fatpipe_usage(Constraint& cnst)
   cnst.users_at_max = 0;
   for (const User& user : cnst.users)
     if (user.coefficient > 0 && !variables_[user.variable].fixed)
-      add_to_usage(cnst, user.coefficient / variables_[user.variable].penalty);
+      add_to_usage(cnst, user.weight);
 }
 
 // Each variable appears once (components are disjoint). Small lists are sorted; large ones go through a bitmap

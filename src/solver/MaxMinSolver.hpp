@@ -124,15 +124,20 @@ public:
 private:
   // One (variable, constraint) pair is stored twice, once on each side, each copy knowing where the other is,
   // so that either side can be walked contiguously and a variable can leave a constraint in O(1).
+  // Both copies also keep the pair's weight, coefficient / penalty, while the variable is enabled: the filling reads
+  // it for every pair twice per solve, and a division there cost more than the rest of the pair's work. It is the
+  // same division, made when the coefficient or the penalty changes, so the results keep their bits.
   struct Use { // in Variable::uses
     CnstId constraint;
     uint32_t index_in_users; // meaningful while the variable is enabled
     double coefficient;
+    double weight; // meaningful while the variable is enabled
   };
   struct User { // in Constraint::users, only for enabled variables
     VarId variable;
     uint32_t index_in_uses;
     double coefficient;
+    double weight;
     uint32_t index_in_age; // its entry in Constraint::by_age
   };
   // Constraint::by_age lists the users in the order they joined (SimGrid walks them latest first). A user leaving
@@ -199,7 +204,8 @@ private:
   // Lazy marking: marks c and what SimGrid's walk reaches from it (see the file comment).
   void mark_lazily(CnstId c);
   void mark_from_first_constraint(VarId v);
-  void join_users(CnstId c, VarId v, uint32_t index_in_uses, double coefficient);
+  void join_users(CnstId c, VarId v, uint32_t index_in_uses);
+  void reweigh_uses(VarId v);
   void squeeze_age_holes(Constraint& cnst);
   void order_modified_as_simgrid();
   bool lazy() const { return marking_ == Marking::SimGridLazy; }
@@ -223,7 +229,7 @@ private:
   double lowest_pending_level();
   void collect_saturating_group(double threshold);
   void fix_variable(VarId v, double value);
-  void release_from_constraint(CnstId c, const Variable& var, double coefficient);
+  void release_from_constraint(CnstId c, const Variable& var, const Use& use);
   void update_outdated_levels();
   void recompute_shared_usage(Constraint& cnst);
   void rescan_fatpipe_usage(Constraint& cnst);
@@ -244,8 +250,9 @@ private:
   uint64_t last_component_mark_ = 0;
   std::vector<VarId> component_variables_;
   std::vector<CnstId> component_constraints_;
-  IndexedMinHeap saturation_heap_;                   // constraints with free users, by saturation level
-  std::vector<std::pair<double, VarId>> bound_heap_; // bounded free variables by bound level (min-heap)
+  IndexedMinHeap saturation_heap_;                        // constraints with free users, by saturation level
+  std::vector<std::pair<double, VarId>> bounds_by_level_; // bounded variables by (bound level, id), ascending
+  size_t next_bound_ = 0;                                 // the first of them not passed yet
   std::vector<CnstId> saturating_constraints_;
   std::vector<VarId> saturating_bounds_;
   std::vector<CnstId> outdated_constraints_; // in the heap, with a level to recompute after the current group
