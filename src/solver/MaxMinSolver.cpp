@@ -135,8 +135,6 @@ void MaxMinSolver::set_penalty(VarId v, double penalty)
     attach_to_constraints(v);
     if (lazy())
       mark_from_first_constraint(v);
-  } else if (var.enabled()) {
-    reweigh_uses(v);
   }
   mark_dirty(v);
 }
@@ -170,16 +168,12 @@ void MaxMinSolver::expand(CnstId c, VarId v, double coefficient)
       existing->coefficient = std::max(existing->coefficient, coefficient);
     else
       existing->coefficient += coefficient;
-    if (var.enabled()) {
-      existing->weight = existing->coefficient / var.penalty;
-      User& user = constraints_[c].users[existing->index_in_users];
-      user.coefficient = existing->coefficient;
-      user.weight = existing->weight;
-    }
+    if (var.enabled())
+      constraints_[c].users[existing->index_in_users].coefficient = existing->coefficient;
   } else {
-    var.uses.push_back({c, 0, coefficient, 0});
+    var.uses.push_back({c, 0, coefficient});
     if (var.enabled()) {
-      join_users(c, v, static_cast<uint32_t>(var.uses.size() - 1));
+      join_users(c, v, static_cast<uint32_t>(var.uses.size() - 1), coefficient);
     }
   }
   if (lazy() && (coefficient > 0 || var.enabled()))
@@ -289,27 +283,13 @@ void MaxMinSolver::mark_lazily(CnstId c)
   }
 }
 
-// The variable is enabled: its penalty is > 0.
-void MaxMinSolver::join_users(CnstId c, VarId v, uint32_t index_in_uses)
+void MaxMinSolver::join_users(CnstId c, VarId v, uint32_t index_in_uses, double coefficient)
 {
   Constraint& cnst = constraints_[c];
   const auto index_in_users = static_cast<uint32_t>(cnst.users.size());
-  Variable& var = variables_[v];
-  Use& use = var.uses[index_in_uses];
-  use.index_in_users = index_in_users;
-  use.weight = use.coefficient / var.penalty;
-  cnst.users.push_back({v, index_in_uses, use.coefficient, use.weight, static_cast<uint32_t>(cnst.by_age.size())});
+  variables_[v].uses[index_in_uses].index_in_users = index_in_users;
+  cnst.users.push_back({v, index_in_uses, coefficient, static_cast<uint32_t>(cnst.by_age.size())});
   cnst.by_age.push_back({v, index_in_users});
-}
-
-// An enabled variable's penalty changed: the weights of its pairs follow.
-void MaxMinSolver::reweigh_uses(VarId v)
-{
-  Variable& var = variables_[v];
-  for (Use& use : var.uses) {
-    use.weight = use.coefficient / var.penalty;
-    constraints_[use.constraint].users[use.index_in_users].weight = use.weight;
-  }
 }
 
 // Amortized O(kAgeHolesPerUser) per leaving user: runs once the holes pass users / kAgeHolesPerUser + 4, in O(entries).
@@ -342,8 +322,8 @@ void MaxMinSolver::order_modified_as_simgrid()
   };
   auto still_to_take = [this](VarId v) { return (modified_bits_[v / 64] >> (v % 64)) & 1; };
   // The bit first: most entries are variables already taken from an earlier constraint of their route, and the
-  // compact bit array spares a load from the variable's scattered record for them. Once every variable is taken,
-  // the constraints marked last (often most of them: the walk reaches the busy links early) have nothing to add.
+  // compact bit array spares a load from the variable's scattered record for them. Once every variable is listed,
+  // the constraints marked last have nothing to add.
   for (CnstId c : marked_order_) {
     if (simgrid_order_.size() == modified_.size())
       break;
@@ -369,8 +349,10 @@ void MaxMinSolver::mark_from_first_constraint(VarId v)
 void MaxMinSolver::attach_to_constraints(VarId v)
 {
   Variable& var = variables_[v];
-  for (uint32_t index = 0; index < var.uses.size(); ++index)
-    join_users(var.uses[index].constraint, v, index);
+  for (uint32_t index = 0; index < var.uses.size(); ++index) {
+    const Use& use = var.uses[index];
+    join_users(use.constraint, v, index, use.coefficient);
+  }
 }
 
 // Swap-with-last removal keeps user lists contiguous; the moved user's back-reference is patched.
@@ -547,7 +529,7 @@ inline void MaxMinSolver::collect_constraint_users(Constraint& cnst)
     if (user.coefficient > 0) {
       var.constrained = true;
       ++cnst.free_users;
-      add_to_usage(cnst, user.weight);
+      add_to_usage(cnst, user.coefficient / var.penalty);
     }
   }
 }
@@ -607,9 +589,9 @@ void MaxMinSolver::prepare_component()
     else
       var.fixed = true;
   }
-  // Sorted once rather than kept in a heap: nothing is added during the filling, and a heap popped the entries of
-  // most bounded variables (fixed by a constraint first) one sift at a time. Ordered by (bound level, id), a total
-  // order (levels are never NaN), so the bounds come in the order a heap would give them.
+  // Sorted once rather than kept in a heap: nothing joins during the filling, and the heap was popped one sift at a
+  // time for every bounded variable a constraint fixed first (every flow of the flow models is bounded). Sorted by
+  // (bound level, id), a total order (levels are never NaN), the bounds come in the order the heap gave them.
   std::sort(bounds_by_level_.begin(), bounds_by_level_.end());
 }
 
@@ -674,20 +656,21 @@ inline void MaxMinSolver::fix_variable(VarId v, double value)
   --free_variable_count_;
   for (const Use& use : var.uses)
     if (use.coefficient > 0 && in_component(use.constraint)) // always, but under lazy marking
-      release_from_constraint(use.constraint, var, use);
+      release_from_constraint(use.constraint, var, use.coefficient);
 }
 
 // The variable stops rising: the constraint loses a free user and, if shared, the capacity it now consumes.
-inline void MaxMinSolver::release_from_constraint(CnstId c, const Variable& var, const Use& use)
+inline void MaxMinSolver::release_from_constraint(CnstId c, const Variable& var, double coefficient)
 {
   Constraint& cnst = constraints_[c];
   --cnst.free_users;
   if (cnst.free_users == 0)
     return; // finished; if still in the heap, it is dropped when it reaches the top
+  double weight = coefficient / var.penalty;
   if (cnst.sharing == Sharing::Shared) {
-    cnst.remaining -= use.coefficient * var.value;
-    cnst.usage -= use.weight;
-  } else if (use.weight == cnst.usage) {
+    cnst.remaining -= coefficient * var.value;
+    cnst.usage -= weight;
+  } else if (weight == cnst.usage) {
     --cnst.users_at_max; // at 0, the usage is rescanned in update_outdated_levels()
   }
   if (!cnst.level_outdated && saturation_heap_.contains(c)) {
@@ -722,7 +705,7 @@ void MaxMinSolver::recompute_shared_usage(Constraint& cnst)
   cnst.usage = 0;
   for (const User& user : cnst.users)
     if (user.coefficient > 0 && !variables_[user.variable].fixed)
-      cnst.usage += user.weight;
+      cnst.usage += user.coefficient / variables_[user.variable].penalty;
 }
 
 void MaxMinSolver::rescan_fatpipe_usage(Constraint& cnst)
@@ -731,7 +714,7 @@ void MaxMinSolver::rescan_fatpipe_usage(Constraint& cnst)
   cnst.users_at_max = 0;
   for (const User& user : cnst.users)
     if (user.coefficient > 0 && !variables_[user.variable].fixed)
-      add_to_usage(cnst, user.weight);
+      add_to_usage(cnst, user.coefficient / variables_[user.variable].penalty);
 }
 
 // Each variable appears once (components are disjoint). Small lists are sorted; large ones go through a bitmap

@@ -124,20 +124,15 @@ public:
 private:
   // One (variable, constraint) pair is stored twice, once on each side, each copy knowing where the other is,
   // so that either side can be walked contiguously and a variable can leave a constraint in O(1).
-  // Both copies also keep the pair's weight, coefficient / penalty, while the variable is enabled: the filling reads
-  // it for every pair twice per solve, and a division there cost more than the rest of the pair's work. It is the
-  // same division, made when the coefficient or the penalty changes, so the results keep their bits.
   struct Use { // in Variable::uses
     CnstId constraint;
     uint32_t index_in_users; // meaningful while the variable is enabled
     double coefficient;
-    double weight; // meaningful while the variable is enabled
   };
   struct User { // in Constraint::users, only for enabled variables
     VarId variable;
     uint32_t index_in_uses;
     double coefficient;
-    double weight;
     uint32_t index_in_age; // its entry in Constraint::by_age
   };
   // Constraint::by_age lists the users in the order they joined (SimGrid walks them latest first). A user leaving
@@ -204,8 +199,7 @@ private:
   // Lazy marking: marks c and what SimGrid's walk reaches from it (see the file comment).
   void mark_lazily(CnstId c);
   void mark_from_first_constraint(VarId v);
-  void join_users(CnstId c, VarId v, uint32_t index_in_uses);
-  void reweigh_uses(VarId v);
+  void join_users(CnstId c, VarId v, uint32_t index_in_uses, double coefficient);
   void squeeze_age_holes(Constraint& cnst);
   void order_modified_as_simgrid();
   bool lazy() const { return marking_ == Marking::SimGridLazy; }
@@ -229,7 +223,7 @@ private:
   double lowest_pending_level();
   void collect_saturating_group(double threshold);
   void fix_variable(VarId v, double value);
-  void release_from_constraint(CnstId c, const Variable& var, const Use& use);
+  void release_from_constraint(CnstId c, const Variable& var, double coefficient);
   void update_outdated_levels();
   void recompute_shared_usage(Constraint& cnst);
   void rescan_fatpipe_usage(Constraint& cnst);
