@@ -567,8 +567,8 @@ void MaxMinSolver::solve_component()
     solved_constraints_.insert(solved_constraints_.end(), component_constraints_.begin(), component_constraints_.end());
 }
 
-// Loads the heaps once the component is collected: constraints that have free users, and bounded variables.
-// Variables that are disabled or neither constrained nor bounded are fixed at 0 right away.
+// Once the component is collected: loads the saturation heap (constraints with free users) and sorts the bounded
+// variables by bound level. Variables that are disabled or neither constrained nor bounded are fixed at 0 right away.
 void MaxMinSolver::prepare_component()
 {
   saturation_heap_.clear();
