@@ -37,11 +37,6 @@ void require_non_negative(const char* caller, const char* name, double value)
   require(std::isfinite(value) && value >= 0, caller, name, value, "a finite value >= 0");
 }
 
-// The bound heap is a min-heap on (bound level, id): the id breaks ties so the order is total. (Levels are never NaN.)
-constexpr auto kLowerBoundFirst = [](const std::pair<double, VarId>& a, const std::pair<double, VarId>& b) {
-  return a.first > b.first || (a.first == b.first && a.second > b.second);
-};
-
 } // namespace
 
 // ---- Access checks -------------------------------------------------------------------------------------------
@@ -327,16 +322,20 @@ void MaxMinSolver::order_modified_as_simgrid()
   };
   auto still_to_take = [this](VarId v) { return (modified_bits_[v / 64] >> (v % 64)) & 1; };
   // The bit first: most entries are variables already taken from an earlier constraint of their route, and the
-  // compact bit array spares a load from the variable's scattered record for them.
+  // compact bit array spares a load from the variable's scattered record for them. Once every variable is listed,
+  // the constraints marked last have nothing to add.
   for (CnstId c : marked_order_) {
+    if (simgrid_order_.size() == modified_.size())
+      break;
     const Constraint& cnst = constraints_[c];
     for (auto entry = cnst.by_age.rbegin(); entry != cnst.by_age.rend(); ++entry)
       if (entry->variable != kNoVariable && still_to_take(entry->variable) &&
           cnst.users[entry->index_in_users].coefficient > 0)
         take(entry->variable);
   }
-  for (VarId v : modified_)
-    take(v);
+  if (simgrid_order_.size() != modified_.size())
+    for (VarId v : modified_)
+      take(v);
 }
 
 // The first constraint is the first expanded: for a flow, the first link of its route.
@@ -568,12 +567,13 @@ void MaxMinSolver::solve_component()
     solved_constraints_.insert(solved_constraints_.end(), component_constraints_.begin(), component_constraints_.end());
 }
 
-// Loads the heaps once the component is collected: constraints that have free users, and bounded variables.
-// Variables that are disabled or neither constrained nor bounded are fixed at 0 right away.
+// Once the component is collected: loads the saturation heap (constraints with free users) and sorts the bounded
+// variables by bound level. Variables that are disabled or neither constrained nor bounded are fixed at 0 right away.
 void MaxMinSolver::prepare_component()
 {
   saturation_heap_.clear();
-  bound_heap_.clear();
+  bounds_by_level_.clear();
+  next_bound_ = 0;
   free_variable_count_ = 0;
   for (CnstId c : component_constraints_)
     if (constraints_[c].free_users > 0)
@@ -583,13 +583,16 @@ void MaxMinSolver::prepare_component()
     Variable& var = variables_[v];
     bool bounded = var.enabled() && var.bound >= 0;
     if (bounded)
-      bound_heap_.emplace_back(var.bound * var.penalty, v);
+      bounds_by_level_.emplace_back(var.bound * var.penalty, v);
     if (bounded || var.constrained)
       ++free_variable_count_;
     else
       var.fixed = true;
   }
-  std::make_heap(bound_heap_.begin(), bound_heap_.end(), kLowerBoundFirst);
+  // Sorted once rather than kept in a heap: nothing joins during the filling, and the heap was popped one sift at a
+  // time for every bounded variable a constraint fixed first (every flow of the flow models is bounded). Sorted by
+  // (bound level, id), a total order (levels are never NaN), the bounds come in the order the heap gave them.
+  std::sort(bounds_by_level_.begin(), bounds_by_level_.end());
 }
 
 inline void MaxMinSolver::add_to_usage(Constraint& cnst, double weight)
@@ -617,15 +620,13 @@ double MaxMinSolver::lowest_pending_level()
 {
   while (!saturation_heap_.empty() && constraints_[saturation_heap_.top_id()].free_users == 0)
     saturation_heap_.pop();
-  while (!bound_heap_.empty() && variables_[bound_heap_.front().second].fixed) {
-    std::pop_heap(bound_heap_.begin(), bound_heap_.end(), kLowerBoundFirst);
-    bound_heap_.pop_back();
-  }
+  while (next_bound_ < bounds_by_level_.size() && variables_[bounds_by_level_[next_bound_].second].fixed)
+    ++next_bound_;
   double lowest = std::numeric_limits<double>::infinity();
   if (!saturation_heap_.empty())
     lowest = saturation_heap_.top_key();
-  if (!bound_heap_.empty())
-    lowest = std::min(lowest, bound_heap_.front().first);
+  if (next_bound_ < bounds_by_level_.size())
+    lowest = std::min(lowest, bounds_by_level_[next_bound_].first);
   return lowest;
 }
 
@@ -640,10 +641,8 @@ void MaxMinSolver::collect_saturating_group(double threshold)
     if (constraints_[c].free_users > 0)
       saturating_constraints_.push_back(c);
   }
-  while (!bound_heap_.empty() && bound_heap_.front().first <= threshold) {
-    VarId v = bound_heap_.front().second;
-    std::pop_heap(bound_heap_.begin(), bound_heap_.end(), kLowerBoundFirst);
-    bound_heap_.pop_back();
+  while (next_bound_ < bounds_by_level_.size() && bounds_by_level_[next_bound_].first <= threshold) {
+    VarId v = bounds_by_level_[next_bound_++].second;
     if (!variables_[v].fixed)
       saturating_bounds_.push_back(v);
   }

@@ -244,8 +244,9 @@ private:
   uint64_t last_component_mark_ = 0;
   std::vector<VarId> component_variables_;
   std::vector<CnstId> component_constraints_;
-  IndexedMinHeap saturation_heap_;                   // constraints with free users, by saturation level
-  std::vector<std::pair<double, VarId>> bound_heap_; // bounded free variables by bound level (min-heap)
+  IndexedMinHeap saturation_heap_;                        // constraints with free users, by saturation level
+  std::vector<std::pair<double, VarId>> bounds_by_level_; // bounded variables by (bound level, id), ascending
+  size_t next_bound_ = 0;                                 // the first of them not passed yet
   std::vector<CnstId> saturating_constraints_;
   std::vector<VarId> saturating_bounds_;
   std::vector<CnstId> outdated_constraints_; // in the heap, with a level to recompute after the current group
