@@ -5,6 +5,8 @@
 #include "replay/LineReader.hpp"
 #include "replay/TraceLine.hpp"
 
+#include <algorithm>
+#include <iterator>
 #include <vector>
 
 namespace mpisim::replay {
@@ -63,11 +65,14 @@ public:
   {
     if (std::unique_ptr<PendingActions>& mine = pending_[static_cast<size_t>(rank)]) {
       out = std::move(mine->actions[mine->next++]);
-      if (mine->next == mine->actions.size()) {
+      const size_t left = mine->actions.size() - mine->next;
+      if (left == 0) {
         mine.reset();
       } else if (mine->next >= 64 && 2 * mine->next >= mine->actions.size()) { // a long backlog: drop what was read
         mine->actions.erase(mine->actions.begin(), mine->actions.begin() + static_cast<ptrdiff_t>(mine->next));
         mine->next = 0;
+      } else if (4 * left <= mine->actions.capacity() && mine->actions.capacity() >= 8) {
+        mine->compact(); // a rank waiting at its last actions keeps only them, not the vector grown for more
       }
       return true;
     }
@@ -102,6 +107,16 @@ private:
   struct PendingActions {
     std::vector<TraceAction> actions;
     size_t next = 0;
+
+    // The unread actions moved to a vector of their size (halving or more: amortized constant per action).
+    void compact()
+    {
+      std::vector<TraceAction> unread;
+      unread.reserve(actions.size() - next);
+      std::move(actions.begin() + static_cast<ptrdiff_t>(next), actions.end(), std::back_inserter(unread));
+      actions = std::move(unread);
+      next = 0;
+    }
   };
 
   ChunkedLineReader reader_;
