@@ -5,13 +5,11 @@
 #include "online/objects/Windows.hpp"
 #include "online/runtime/CallReporter.hpp"
 #include "online/runtime/Errors.hpp"
-#include "online/runtime/RealLibc.hpp"
 #include "online/runtime/Sampling.hpp"
 
 #include "mpi/Rank.hpp"
 
 #include <algorithm>
-#include <ctime>
 #include <stdexcept>
 #include <string_view>
 #include <utility>
@@ -21,20 +19,6 @@ namespace mpisim::online {
 namespace {
 Runtime* g_runtime = nullptr;
 } // namespace
-
-double thread_cpu_time()
-{
-  timespec now{};
-  real::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
-  return static_cast<double>(now.tv_sec) + 1e-9 * static_cast<double>(now.tv_nsec);
-}
-
-double monotonic_time()
-{
-  timespec now{};
-  real::clock_gettime(CLOCK_MONOTONIC, &now);
-  return static_cast<double>(now.tv_sec) + 1e-9 * static_cast<double>(now.tv_nsec);
-}
 
 Runtime::Runtime(mpi::Simulation& simulation, OnlineOptions options)
     : simulation_(simulation), options_(std::move(options)), accounts_(simulation.world().size()),
@@ -183,23 +167,6 @@ void Runtime::leave_call()
     mark_cpu(account);
 }
 
-// Reading the thread's CPU clock is a system call (no vDSO for it), two per MPI call would double the cost of a small
-// message. A thread's CPU time never grows faster than real time, and wall_mark is read before cpu_mark: when less
-// real time than the threshold has passed since the mark, the CPU burst is shorter still and is dropped without
-// reading the CPU clock. Returns 0 then, else the CPU burst.
-double Runtime::computation_burst(const RankAccount& account) const
-{
-  if (monotonic_time() - account.wall_mark < options_.cpu_threshold)
-    return 0;
-  return thread_cpu_time() - account.cpu_mark;
-}
-
-void Runtime::mark_cpu(RankAccount& account)
-{
-  account.wall_mark = monotonic_time();
-  account.cpu_mark = thread_cpu_time();
-}
-
 // Annotations for large studies ---------------------------------------------------------------------------------
 
 Sampling& Runtime::sampling()
@@ -239,7 +206,7 @@ bool Runtime::in_sampled_body()
 
 void Runtime::flush_computation()
 {
-  const double burst = thread_cpu_time() - accounts_[current_rank()].cpu_mark;
+  const double burst = computation_burst(accounts_[current_rank()]);
   if (options_.compute_time && burst >= options_.cpu_threshold)
     execute_flops(burst * options_.host_speed);
   restart_computation();

@@ -17,6 +17,7 @@
 #include "online/runtime/LibcStates.hpp"
 #include "online/runtime/RankSignals.hpp"
 #include "online/runtime/RunEnd.hpp"
+#include "online/runtime/ThreadCpuClock.hpp"
 
 #include <cstdint>
 #include <functional>
@@ -38,10 +39,9 @@ struct RankAccount {
   double mpi = 0;     // inside MPI calls
   double finish = -1; // date main returned (-1: still running)
   uint64_t calls = 0;
-  double cpu_mark = 0;  // host thread CPU time when the rank last left the MPI library
-  double wall_mark = 0; // host monotonic time just before cpu_mark was read
-  int depth = 0;        // nesting of MPI calls (an MPI call made by the library itself is not timed twice)
-  double entered = 0;   // simulated date of the outermost call's entry
+  double cpu_mark = 0; // host thread CPU time (ThreadCpuClock) when the rank last left the MPI library
+  int depth = 0;       // nesting of MPI calls (an MPI call made by the library itself is not timed twice)
+  double entered = 0;  // simulated date of the outermost call's entry
   bool initialized = false, finalized = false;
 };
 
@@ -253,17 +253,12 @@ private:
   std::unique_ptr<Files> files_;     // MPI-IO: made on first use
   LibcStates libc_;
   RankSignals signals_;
-  pthread_t thread_; // the thread running the simulation
+  pthread_t thread_;         // the thread running the simulation
+  ThreadCpuClock cpu_clock_; // that thread's CPU time, every rank's computation
 
-  // Host CPU time used by the rank since it last left the MPI library (0 when surely below the threshold).
-  double computation_burst(const RankAccount& account) const;
-  void mark_cpu(RankAccount& account);
+  // Host CPU time used by the rank since it last left the MPI library.
+  double computation_burst(const RankAccount& account) { return cpu_clock_.now() - account.cpu_mark; }
+  void mark_cpu(RankAccount& account) { account.cpu_mark = cpu_clock_.now(); }
 };
-
-// Both read the real clocks (RealLibc.hpp), whatever the program sees.
-// Host CPU time of the calling thread, in seconds (a system call).
-double thread_cpu_time();
-// Host monotonic time, in seconds (no system call: vDSO).
-double monotonic_time();
 
 } // namespace mpisim::online
