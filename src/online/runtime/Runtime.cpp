@@ -71,12 +71,6 @@ void Runtime::detach(int world_rank)
   accounts_[world_rank].finish = now();
 }
 
-int Runtime::current_rank() const
-{
-  const auto actor = static_cast<size_t>(simulation_.engine().self().id());
-  return actor < rank_of_actor_.size() ? rank_of_actor_[actor] : -1;
-}
-
 int Runtime::libc_rank()
 {
   if (g_runtime == nullptr || not pthread_equal(pthread_self(), g_runtime->thread_))
@@ -133,13 +127,13 @@ void Runtime::refuse_call(int world_rank, const char* call)
                                     (account.finalized ? " called after MPI_Finalize" : " called before MPI_Init"));
 }
 
-void Runtime::enter_call(const char* call, bool checked)
+int Runtime::enter_call(const char* call, bool checked)
 {
   const int me = current_rank();
   RankAccount& account = accounts_[me];
   if (account.depth > 0) {
     ++account.depth;
-    return;
+    return me;
   }
   if (call != nullptr && checked)
     check_call_allowed(call);
@@ -152,12 +146,13 @@ void Runtime::enter_call(const char* call, bool checked)
   account.entered = now();
   if (reporter_)
     reporter_->begin(me, call, account.entered);
+  return me;
 }
 
-void Runtime::leave_call()
+void Runtime::leave_call(int world_rank)
 {
-  running_rank_ = current_rank();
-  RankAccount& account = accounts_[running_rank_];
+  running_rank_ = world_rank;
+  RankAccount& account = accounts_[world_rank];
   if (--account.depth > 0)
     return;
   account.mpi += now() - account.entered;

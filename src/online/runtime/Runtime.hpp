@@ -73,7 +73,13 @@ public:
   // Called in the rank's actor before it runs main (binds the actor to the rank).
   void attach(int world_rank);
   void detach(int world_rank);
-  int current_rank() const; // the calling rank, -1 outside any rank
+  // The calling rank, -1 outside any rank (every MPI call asks: inline).
+  int current_rank() const
+  {
+    const kernel::Actor* actor = simulation_.engine().running();
+    const size_t id = actor != nullptr ? static_cast<size_t>(actor->id()) : rank_of_actor_.size();
+    return id < rank_of_actor_.size() ? rank_of_actor_[id] : -1;
+  }
   // The rank whose own actor runs now on the simulation's thread, or -1 (no run, another thread, the engine's own
   // code, an actor working for a rank): for the C library functions mpisim defines (online/libc/), which may be called
   // from anywhere.
@@ -153,8 +159,10 @@ public:
   // Entry and exit of every MPI call (ApiScope): computation since the last exit becomes simulated time. `call`
   // names the MPI function, for the timeline. The outermost call is checked first (check_call_allowed).
   // Portals calls (online/portals/) pass checked = false: a Portals program needs no MPI_Init.
-  void enter_call(const char* call = nullptr, bool checked = true);
-  void leave_call();
+  // enter_call returns the calling rank, which the call's scope hands back to leave_call (its actor's rank, as on
+  // entry: the call runs in one actor, and the engine need not be asked again).
+  int enter_call(const char* call = nullptr, bool checked = true);
+  void leave_call(int world_rank);
 
   // Timelines: with a reporter, each rank's outermost MPI calls and computation bursts are reported to the world's
   // observers (CallReporter). Not owned.
