@@ -21,6 +21,9 @@ constexpr double kCalibrationSpan = 10e-3;
 // A read whose two monotonic dates are further apart than this was interrupted: its date is not precise enough to
 // measure the rate with.
 constexpr double kSteadyRead = 5e-6;
+// A rate outside 100 MHz to 100 GHz is no time-stamp counter's: the counter is not used.
+constexpr double kFastestTick = 1e-11;
+constexpr double kSlowestTick = 1e-8;
 
 } // namespace
 
@@ -63,7 +66,9 @@ double ThreadCpuClock::read()
   read_wall_ = 0.5 * (wall_before + wall_after);
   read_ticks_ = ticks_before + (ticks_after - ticks_before) / 2;
   ++reads_;
-  if (use_counter_ && wall_after - wall_before < kSteadyRead)
+  if (ticks_after < ticks_before) // the counter went back (another core's): it does not tell time here after all
+    stop_counting();
+  else if (use_counter_ && wall_after - wall_before < kSteadyRead)
     calibrate(read_ticks_, read_wall_);
   return read_cpu_ + (wall_after - read_wall_);
 }
@@ -78,13 +83,19 @@ void ThreadCpuClock::calibrate(uint64_t ticks, double wall)
   const double span = wall - first_wall_;
   if (span < kCalibrationSpan)
     return;
-  if (ticks <= first_ticks_) { // the counter does not tell time here after all
-    use_counter_ = false;
-    seconds_per_tick_ = 0;
+  const double seconds_per_tick = ticks > first_ticks_ ? span / static_cast<double>(ticks - first_ticks_) : 0;
+  if (seconds_per_tick < kFastestTick || seconds_per_tick > kSlowestTick) {
+    stop_counting();
     return;
   }
-  seconds_per_tick_ = span / static_cast<double>(ticks - first_ticks_);
+  seconds_per_tick_ = seconds_per_tick;
   resync_ticks_ = static_cast<uint64_t>(resync_ / seconds_per_tick_);
+}
+
+void ThreadCpuClock::stop_counting()
+{
+  use_counter_ = false;
+  seconds_per_tick_ = 0;
 }
 
 } // namespace mpisim::online

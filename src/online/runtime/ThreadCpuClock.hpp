@@ -72,6 +72,7 @@ private:
   }
   double read();
   void calibrate(uint64_t ticks, double wall);
+  void stop_counting(); // real time from the monotonic clock from now on
 
   double resync_;
   bool use_counter_;
