@@ -20,6 +20,7 @@ SOURCES = repo_path("tests", "online")
 CLUSTER4 = repo_path("examples", "replay-basic", "cluster4.xml")  # 1 Gf hosts
 PROGRAMS = ["coll_timing", "datatypes", "ring", "halo", "collectives", "privacy", "pingpong", "deadlock", "abort",
             "crash", "errors", "compute", "exit"]
+PROGRAMS += ["bursts"]  # short computation bursts between MPI calls, timed by the program itself
 PROGRAMS += ["groups", "attributes", "topology"]  # groups, communicator creation, attributes, topologies
 PROGRAMS += ["sampling", "shared_malloc"]  # SMPI's annotations for large studies
 PROGRAMS += ["buffer_reuse"]  # a send buffer written again as soon as the send returns
@@ -158,6 +159,22 @@ def test_computation_becomes_simulated_time(built):
     assert "Simulated time:" not in done.stdout  # the summary goes to stderr, not into the application's output
     done = run(built, "compute", np=2, platform="cluster:2,speed=1Gf", options=("--no-compute-time", "--quiet"))
     assert float(done.stdout.split()[2]) == 0
+
+
+def test_short_bursts_are_measured_in_cpu_time(built, tmp_path):
+    # 2 000 bursts of 50 us of CPU per rank, an MPI_Sendrecv after each; the program times its bursts with the real
+    # CPU clock (--real-clocks), hosts as fast as the machine is said to be: each rank's injected computation is the
+    # CPU time of its bursts, plus what runs between a burst and the MPI library (the program's last clock read, the
+    # call's entry and exit: about a microsecond per call, 2 %). While a rank waits in MPI_Sendrecv its partner
+    # computes on the same thread: none of that is counted for the waiting rank (runtime/ThreadCpuClock.hpp).
+    summary = tmp_path / "summary.json"
+    done = run(built, "bursts", "2000", "50", np=4, platform="cluster:4,speed=1Gf",
+               options=("--host-speed", "1Gf", "--real-clocks", "--json", "--summary", str(summary)))
+    assert done.returncode == 0, done.stderr
+    computed = {int(line.split()[1]): float(line.split()[3]) for line in done.stdout.splitlines()}
+    assert sorted(computed) == [0, 1, 2, 3] and all(0.1 <= seconds < 0.2 for seconds in computed.values())
+    for rank, account in enumerate(json.loads(summary.read_text())["ranks"]):
+        assert 0.98 * computed[rank] <= account["compute"] <= 1.06 * computed[rank], (rank, account, computed)
 
 
 def test_text_summary_lists_every_rank(built):

@@ -20,21 +20,23 @@ class ApiScope {
 public:
   explicit ApiScope(const char* call = __builtin_FUNCTION()) : ApiScope(Runtime::get(), call) {}
   // The same, for a call that obtained its runtime before opening its scope (checks first, or a scope in a block).
-  explicit ApiScope(Runtime& runtime, const char* call = __builtin_FUNCTION()) : runtime_(runtime)
+  explicit ApiScope(Runtime& runtime, const char* call = __builtin_FUNCTION())
+      : runtime_(runtime), world_rank_(runtime.enter_call(call)), rank_(runtime.world().rank(world_rank_))
   {
-    runtime_.enter_call(call);
-    runtime_.rank().enter_call(call); // what the rank's sends name in reports (mpi::Rank::enter_call)
+    rank_.enter_call(call); // what the rank's sends name in reports (mpi::Rank::enter_call)
   }
   ~ApiScope()
   {
-    runtime_.rank().leave_call();
-    runtime_.leave_call();
+    rank_.leave_call();
+    runtime_.leave_call(world_rank_);
   }
   ApiScope(const ApiScope&) = delete;
   ApiScope& operator=(const ApiScope&) = delete;
 
   Runtime& runtime() { return runtime_; }
-  mpi::Rank& rank() { return runtime_.rank(); }
+  // The calling rank, found once when the call's scope opens (the call runs in its actor to the end).
+  mpi::Rank& rank() { return rank_; }
+  int world_rank() const { return world_rank_; }
   // What the timeline shows of the call, for those that know it: `peer` a rank of `comm` (negative: none, as
   // MPI_ANY_SOURCE), `bytes` the payload. Only the outermost call is reported.
   void describe(const mpi::Communicator* comm, int peer, double bytes, int tag = 0)
@@ -47,6 +49,8 @@ private:
   void describe_call(const mpi::Communicator* comm, int peer, double bytes, int tag);
 
   Runtime& runtime_;
+  int world_rank_;
+  mpi::Rank& rank_;
 };
 
 // The body of an MPI call that may find a process failure or a revocation (mpi/Failures.hpp, thrown from below the C

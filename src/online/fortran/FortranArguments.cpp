@@ -59,37 +59,47 @@ void status_to_fortran(const MPI_Status& c_status, MPI_Fint* f_status)
   PMPI_Status_c2f(&c_status, f_status);
 }
 
+// Which of `first`, `second` the address is: 1 or 2; 0 when neither. The calling rank's block is looked up once for
+// both (each lookup asks the engine which rank runs).
+int which_sentinel(const void* address, Sentinel first, Sentinel second)
+{
+  if (address == nullptr)
+    return 0;
+  const MPI_Fint* block = sentinel_block();
+  if (block == nullptr)
+    return 0;
+  if (address == block + sentinel_offset(first))
+    return 1;
+  return address == block + sentinel_offset(second) ? 2 : 0;
+}
+
 } // namespace
 
 bool is_sentinel(const void* address, Sentinel sentinel)
 {
-  if (address == nullptr)
-    return false;
-  const MPI_Fint* block = sentinel_block();
-  return block != nullptr && address == block + sentinel_offset(sentinel);
+  return which_sentinel(address, sentinel, sentinel) != 0;
 }
 
 void* buffer(const void* address)
 {
-  if (is_sentinel(address, Sentinel::Bottom))
-    return MPI_BOTTOM;
-  if (is_sentinel(address, Sentinel::InPlace))
-    return MPI_IN_PLACE;
-  return const_cast<void*>(address);
+  switch (which_sentinel(address, Sentinel::Bottom, Sentinel::InPlace)) {
+  case 1: return MPI_BOTTOM;
+  case 2: return MPI_IN_PLACE;
+  default: return const_cast<void*>(address);
+  }
 }
 
 int* weights(const int* address)
 {
-  if (is_sentinel(address, Sentinel::Unweighted))
-    return MPI_UNWEIGHTED;
-  if (is_sentinel(address, Sentinel::WeightsEmpty))
-    return MPI_WEIGHTS_EMPTY;
-  return const_cast<int*>(address);
+  switch (which_sentinel(address, Sentinel::Unweighted, Sentinel::WeightsEmpty)) {
+  case 1: return MPI_UNWEIGHTED;
+  case 2: return MPI_WEIGHTS_EMPTY;
+  default: return const_cast<int*>(address);
+  }
 }
 
 StatusOut::StatusOut(MPI_Fint* status)
-    : fortran_(is_sentinel(status, Sentinel::StatusIgnore) || is_sentinel(status, Sentinel::StatusesIgnore) ? nullptr
-                                                                                                            : status)
+    : fortran_(which_sentinel(status, Sentinel::StatusIgnore, Sentinel::StatusesIgnore) != 0 ? nullptr : status)
 {
 }
 

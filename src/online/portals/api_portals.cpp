@@ -10,17 +10,18 @@ using mpisim::online::portals::Portals;
 
 class PortalsScope {
 public:
-  explicit PortalsScope(const char* call = __builtin_FUNCTION()) : runtime_(Runtime::get())
+  explicit PortalsScope(const char* call = __builtin_FUNCTION())
+      : runtime_(Runtime::get()), world_rank_(runtime_.enter_call(call, false))
   {
-    runtime_.enter_call(call, false);
   }
-  ~PortalsScope() { runtime_.leave_call(); }
+  ~PortalsScope() { runtime_.leave_call(world_rank_); }
   PortalsScope(const PortalsScope&) = delete;
   PortalsScope& operator=(const PortalsScope&) = delete;
   Portals& portals() { return mpisim::online::portals::portals_of(runtime_); }
 
 private:
   Runtime& runtime_;
+  int world_rank_;
 };
 
 using mpisim::models::bxi::NicKind;

@@ -5,13 +5,11 @@
 #include "online/objects/Windows.hpp"
 #include "online/runtime/CallReporter.hpp"
 #include "online/runtime/Errors.hpp"
-#include "online/runtime/RealLibc.hpp"
 #include "online/runtime/Sampling.hpp"
 
 #include "mpi/Rank.hpp"
 
 #include <algorithm>
-#include <ctime>
 #include <stdexcept>
 #include <string_view>
 #include <utility>
@@ -21,20 +19,6 @@ namespace mpisim::online {
 namespace {
 Runtime* g_runtime = nullptr;
 } // namespace
-
-double thread_cpu_time()
-{
-  timespec now{};
-  real::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
-  return static_cast<double>(now.tv_sec) + 1e-9 * static_cast<double>(now.tv_nsec);
-}
-
-double monotonic_time()
-{
-  timespec now{};
-  real::clock_gettime(CLOCK_MONOTONIC, &now);
-  return static_cast<double>(now.tv_sec) + 1e-9 * static_cast<double>(now.tv_nsec);
-}
 
 Runtime::Runtime(mpi::Simulation& simulation, OnlineOptions options)
     : simulation_(simulation), options_(std::move(options)), accounts_(simulation.world().size()),
@@ -85,12 +69,6 @@ void Runtime::detach(int world_rank)
 {
   output_boundary(world_rank);
   accounts_[world_rank].finish = now();
-}
-
-int Runtime::current_rank() const
-{
-  const auto actor = static_cast<size_t>(simulation_.engine().self().id());
-  return actor < rank_of_actor_.size() ? rank_of_actor_[actor] : -1;
 }
 
 int Runtime::libc_rank()
@@ -149,13 +127,13 @@ void Runtime::refuse_call(int world_rank, const char* call)
                                     (account.finalized ? " called after MPI_Finalize" : " called before MPI_Init"));
 }
 
-void Runtime::enter_call(const char* call, bool checked)
+int Runtime::enter_call(const char* call, bool checked)
 {
   const int me = current_rank();
   RankAccount& account = accounts_[me];
   if (account.depth > 0) {
     ++account.depth;
-    return;
+    return me;
   }
   if (call != nullptr && checked)
     check_call_allowed(call);
@@ -168,12 +146,13 @@ void Runtime::enter_call(const char* call, bool checked)
   account.entered = now();
   if (reporter_)
     reporter_->begin(me, call, account.entered);
+  return me;
 }
 
-void Runtime::leave_call()
+void Runtime::leave_call(int world_rank)
 {
-  running_rank_ = current_rank();
-  RankAccount& account = accounts_[running_rank_];
+  running_rank_ = world_rank;
+  RankAccount& account = accounts_[world_rank];
   if (--account.depth > 0)
     return;
   account.mpi += now() - account.entered;
@@ -181,23 +160,6 @@ void Runtime::leave_call()
     reporter_->end(running_rank_, now());
   if (options_.compute_time)
     mark_cpu(account);
-}
-
-// Reading the thread's CPU clock is a system call (no vDSO for it), two per MPI call would double the cost of a small
-// message. A thread's CPU time never grows faster than real time, and wall_mark is read before cpu_mark: when less
-// real time than the threshold has passed since the mark, the CPU burst is shorter still and is dropped without
-// reading the CPU clock. Returns 0 then, else the CPU burst.
-double Runtime::computation_burst(const RankAccount& account) const
-{
-  if (monotonic_time() - account.wall_mark < options_.cpu_threshold)
-    return 0;
-  return thread_cpu_time() - account.cpu_mark;
-}
-
-void Runtime::mark_cpu(RankAccount& account)
-{
-  account.wall_mark = monotonic_time();
-  account.cpu_mark = thread_cpu_time();
 }
 
 // Annotations for large studies ---------------------------------------------------------------------------------
@@ -239,7 +201,7 @@ bool Runtime::in_sampled_body()
 
 void Runtime::flush_computation()
 {
-  const double burst = thread_cpu_time() - accounts_[current_rank()].cpu_mark;
+  const double burst = computation_burst(accounts_[current_rank()]);
   if (options_.compute_time && burst >= options_.cpu_threshold)
     execute_flops(burst * options_.host_speed);
   restart_computation();

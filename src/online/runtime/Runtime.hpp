@@ -17,6 +17,7 @@
 #include "online/runtime/LibcStates.hpp"
 #include "online/runtime/RankSignals.hpp"
 #include "online/runtime/RunEnd.hpp"
+#include "online/runtime/ThreadCpuClock.hpp"
 
 #include <cstdint>
 #include <functional>
@@ -38,10 +39,9 @@ struct RankAccount {
   double mpi = 0;     // inside MPI calls
   double finish = -1; // date main returned (-1: still running)
   uint64_t calls = 0;
-  double cpu_mark = 0;  // host thread CPU time when the rank last left the MPI library
-  double wall_mark = 0; // host monotonic time just before cpu_mark was read
-  int depth = 0;        // nesting of MPI calls (an MPI call made by the library itself is not timed twice)
-  double entered = 0;   // simulated date of the outermost call's entry
+  double cpu_mark = 0; // host thread CPU time (ThreadCpuClock) when the rank last left the MPI library
+  int depth = 0;       // nesting of MPI calls (an MPI call made by the library itself is not timed twice)
+  double entered = 0;  // simulated date of the outermost call's entry
   bool initialized = false, finalized = false;
 };
 
@@ -73,7 +73,13 @@ public:
   // Called in the rank's actor before it runs main (binds the actor to the rank).
   void attach(int world_rank);
   void detach(int world_rank);
-  int current_rank() const; // the calling rank, -1 outside any rank
+  // The calling rank, -1 outside any rank (every MPI call asks: inline).
+  int current_rank() const
+  {
+    const kernel::Actor* actor = simulation_.engine().running();
+    const size_t id = actor != nullptr ? static_cast<size_t>(actor->id()) : rank_of_actor_.size();
+    return id < rank_of_actor_.size() ? rank_of_actor_[id] : -1;
+  }
   // The rank whose own actor runs now on the simulation's thread, or -1 (no run, another thread, the engine's own
   // code, an actor working for a rank): for the C library functions mpisim defines (online/libc/), which may be called
   // from anywhere.
@@ -153,8 +159,10 @@ public:
   // Entry and exit of every MPI call (ApiScope): computation since the last exit becomes simulated time. `call`
   // names the MPI function, for the timeline. The outermost call is checked first (check_call_allowed).
   // Portals calls (online/portals/) pass checked = false: a Portals program needs no MPI_Init.
-  void enter_call(const char* call = nullptr, bool checked = true);
-  void leave_call();
+  // enter_call returns the calling rank, which the call's scope hands back to leave_call (its actor's rank, as on
+  // entry: the call runs in one actor, and the engine need not be asked again).
+  int enter_call(const char* call = nullptr, bool checked = true);
+  void leave_call(int world_rank);
 
   // Timelines: with a reporter, each rank's outermost MPI calls and computation bursts are reported to the world's
   // observers (CallReporter). Not owned.
@@ -253,17 +261,12 @@ private:
   std::unique_ptr<Files> files_;     // MPI-IO: made on first use
   LibcStates libc_;
   RankSignals signals_;
-  pthread_t thread_; // the thread running the simulation
+  pthread_t thread_;         // the thread running the simulation
+  ThreadCpuClock cpu_clock_; // that thread's CPU time, every rank's computation
 
-  // Host CPU time used by the rank since it last left the MPI library (0 when surely below the threshold).
-  double computation_burst(const RankAccount& account) const;
-  void mark_cpu(RankAccount& account);
+  // Host CPU time used by the rank since it last left the MPI library.
+  double computation_burst(const RankAccount& account) { return cpu_clock_.now() - account.cpu_mark; }
+  void mark_cpu(RankAccount& account) { account.cpu_mark = cpu_clock_.now(); }
 };
-
-// Both read the real clocks (RealLibc.hpp), whatever the program sees.
-// Host CPU time of the calling thread, in seconds (a system call).
-double thread_cpu_time();
-// Host monotonic time, in seconds (no system call: vDSO).
-double monotonic_time();
 
 } // namespace mpisim::online
