@@ -235,28 +235,32 @@ size_t bitmap_words(size_t words)
   return (words + 63) / 64;
 }
 
-// What a copy keeps of `differing` words given `found`, the bitmap of the differing words (`map_words`) then their XORs
-// with the reference: the bitmap, the bitmap of the XORs that need 64 bits, those, then the others in 32 bits,
-// packed (another rank's pointer to an object of the same kind, its counters and dates differ in their low bits).
-size_t differences_words(const uint64_t* found, size_t map_words, size_t differing)
+// The XORs among `differing` ones (after the bitmap of `map_words` in `found`) that need 64 bits.
+size_t wide_xors(const uint64_t* found, size_t map_words, size_t differing)
 {
   const uint64_t* xors = found + map_words;
   size_t wide = 0;
   for (size_t k = 0; k < differing; ++k)
     wide += xors[k] > UINT32_MAX;
+  return wide;
+}
+
+// What a copy keeps of `differing` words given `found`, the bitmap of the differing words (`map_words`) then their XORs
+// with the reference, `wide` of which need 64 bits: the bitmap, the bitmap of the wide XORs, those, then the others in
+// 32 bits, packed (another rank's pointer to an object of the same kind, its counters and dates differ in their low
+// bits).
+size_t differences_words(size_t map_words, size_t differing, size_t wide)
+{
   return map_words + bitmap_words(differing) + wide + (differing - wide + 1) / 2;
 }
 
-void encode_differences(const uint64_t* found, size_t map_words, size_t differing, uint64_t* out)
+void encode_differences(const uint64_t* found, size_t map_words, size_t differing, size_t wide, uint64_t* out)
 {
   const uint64_t* xors = found + map_words;
   std::copy_n(found, map_words, out);
   uint64_t* wide_map = out + map_words;
   std::fill_n(wide_map, bitmap_words(differing), uint64_t{0});
   uint64_t* wide_out = wide_map + bitmap_words(differing);
-  size_t wide = 0;
-  for (size_t k = 0; k < differing; ++k)
-    wide += xors[k] > UINT32_MAX;
   auto* narrow_out = reinterpret_cast<std::byte*>(wide_out + wide);
   for (size_t k = 0; k < differing; ++k) {
     if (xors[k] > UINT32_MAX) {
@@ -313,12 +317,13 @@ void FrameCopy::save(SharedStack& stack, const std::byte* frames, size_t bytes)
     stack.words_differing_ += differing_;
     if (differing_ == 0)
       return;
-    const size_t needed = differences_words(scratch.data(), map_words, differing_);
+    const size_t wide = wide_xors(scratch.data(), map_words, differing_);
+    const size_t needed = differences_words(map_words, differing_, wide);
     if (needed > capacity_) {
       differences_ = std::make_unique_for_overwrite<uint64_t[]>(needed);
       capacity_ = static_cast<uint32_t>(needed);
     }
-    encode_differences(scratch.data(), map_words, differing_, differences_.get());
+    encode_differences(scratch.data(), map_words, differing_, wide, differences_.get());
     return;
   }
   // The depth's first copy, or one too different from its references: the newest reference, the oldest one goes

@@ -200,7 +200,6 @@ public:
       host_network_[host] = static_cast<uint32_t>(networks_.size());
       networks_.push_back(make_network(hosts[host].properties, "host '" + hosts[host].name + "'", parent));
     }
-    uniform_rendezvous_ = true;
     for (Network& network : networks_) {
       network.contention = network.contention && contention && network.parent != kNoNetwork;
       network.capacity = capacity ? network.capacity : 0;
