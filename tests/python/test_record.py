@@ -18,6 +18,7 @@ import json
 import os
 import re
 import shutil
+import statistics
 import subprocess
 import sys
 from pathlib import Path
@@ -642,6 +643,7 @@ MEASURED_LOOP = r"""
 #include <mpi.h>
 #include <stdio.h>
 #define ITERATIONS 500
+#define PHASES 10
 static double cells[4096];
 static void block(void) {
   for (int pass = 0; pass < 3; pass++) for (int i = 0; i < 4096; i++) cells[i] = cells[i] * 0.5 + i;
@@ -651,8 +653,10 @@ int main(int argc, char** argv) {
   int rank, size; MPI_Comm_rank(MPI_COMM_WORLD, &rank); MPI_Comm_size(MPI_COMM_WORLD, &size);
   double in = 0, out = 1; char token_in = 0, token_out = 1;
   MPI_Barrier(MPI_COMM_WORLD);
-  for (int it = 0; it < 2 * ITERATIONS; it++) block();
-  MPI_Barrier(MPI_COMM_WORLD);
+  for (int phase = 0; phase < PHASES; phase++) {
+    for (int it = 0; it < 2 * ITERATIONS / PHASES; it++) block();
+    MPI_Barrier(MPI_COMM_WORLD);
+  }
   for (int it = 0; it < ITERATIONS; it++) {
     block();
     MPI_Allreduce(&out, &in, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
@@ -731,28 +735,31 @@ def test_mpi_io_shared_ordered_nonblocking_split_calls(mpicc, tmp_path):
 def test_recorded_computation_excludes_the_recorders_own_work(mpicc, tmp_path):
     """The computation recorded between MPI calls is the program's, not the recorder's (docs/record.md).
 
-    The same 1000 blocks (about 6 us each) are timed twice in one run of 2 ranks: back to back, as one burst with no
-    MPI call (hence no recorder work) inside, and one by one between 2000 recorded calls. The two sums must agree:
-    the recorder's cost per call (its clock reads, trace and timeline lines: about 0.6 us of in-call time, so +20 %
-    and more on these blocks if it were counted) stays out, and the clock's own cost is subtracted once per burst.
-    What remains is the wrapper's path into and out of the call and the caches that the call, the recorder and the
-    processes run meanwhile disturb: measured +2 to +9 % per rank on the 2-core virtual machine at load 8 to 14
-    (4 ranks at load 14: up to +14 % in total, hence 2 ranks here); the unrecorded program timing its own blocks
-    sees +4 to +8 %. Machine speed does not enter: both sums are of the same loop in the same run."""
+    The same 1000 blocks (about 6 us each) are timed twice in one run of 2 ranks: back to back, in 10 bursts of 100
+    blocks with no MPI call (hence no recorder work) inside, and one by one between 2000 recorded calls. The typical
+    block between calls (the median burst) must take what a block takes back to back (the median of the 10 bursts,
+    per block): the recorder's cost per call (its clock reads, trace and timeline lines: about 0.6 us of in-call
+    time) would add 10 to 20 % to every burst if it were counted, and the clock's own cost is subtracted once per
+    burst. Medians, not sums: some bursts are hit by an interrupt, a page fault or the caches emptied by the
+    processes that ran while the rank waited (measured under 3 memory-streaming processes at load 10: the sums +4
+    to +15 % from one run to the next, one burst of 1000 blocks back to back once 12 % long; the medians +1 to +5 %),
+    and that time belongs to the program, not to the recorder. Machine speed does not enter: both are of the same
+    loop in the same run."""
     trace = record(build(mpicc, tmp_path, "measured", MEASURED_LOOP), tmp_path, np=2)
-    back_to_back, between_calls = 0, 0
+    phases = 10
     for r in range(2):
         barriers = 0
-        bursts_between_calls = 0
+        back_to_back, between_calls = [], []
         for action in actions(trace, r, keep_compute=True):
             if action == "barrier":
                 barriers += 1
-            elif action.startswith("compute ") and barriers == 1:
-                back_to_back += int(action.split()[1])
-            elif action.startswith("compute ") and barriers == 2:
-                between_calls += int(action.split()[1])
-                bursts_between_calls += 1
+            elif action.startswith("compute ") and 1 <= barriers <= phases:
+                back_to_back.append(int(action.split()[1]) / (1000 / phases))
+            elif action.startswith("compute ") and barriers == phases + 1:
+                between_calls.append(int(action.split()[1]))
+        assert len(back_to_back) == phases, back_to_back
         # One burst per block (the threshold, 1 us, is far below a block); a few more where an interrupt or a page
         # fault between two calls took over 1 us (seen: 3 in 20 runs at load 11), or before the last barrier.
-        assert 1000 <= bursts_between_calls <= 1010, bursts_between_calls
-    assert 0.95 <= between_calls / back_to_back <= 1.12, (between_calls, back_to_back)
+        assert 1000 <= len(between_calls) <= 1010, len(between_calls)
+        ratio = statistics.median(between_calls) / statistics.median(back_to_back)
+        assert 0.95 <= ratio <= 1.08, (r, ratio, back_to_back)
