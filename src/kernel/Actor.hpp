@@ -45,6 +45,15 @@ public:
 
 private:
   friend class Engine;
+  // Asks the processor to load what resuming the actor reads (the engine calls it for the actor that runs next): the
+  // actor itself and, on a shared stack, its saved frames. Only loads: nothing changes.
+  void prefetch() const
+  {
+    for (size_t offset = 0; offset < sizeof(Actor); offset += 64)
+      __builtin_prefetch(reinterpret_cast<const char*>(this) + offset);
+    if (saved_.stack != nullptr)
+      saved_.frames.prefetch();
+  }
   void resume();  // from the engine: run until the actor blocks or ends
   void suspend(); // from the actor itself: give control back to the engine
   // Ends an actor that will never be resumed (engine teardown): its stack unwinds through a Cancelled exception

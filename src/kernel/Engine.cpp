@@ -236,6 +236,8 @@ void Engine::run_ready_actors()
   while (not ready_.empty()) {
     Actor* actor = ready_.front();
     ready_.pop_front();
+    if (not ready_.empty()) // loaded while this one runs
+      ready_.front()->prefetch();
     mix(static_cast<uint64_t>(actor->id_));
     running_ = actor;
     if (memory_contexts_ != nullptr && actor->memory_context_ != kNoMemoryContext)
@@ -289,6 +291,7 @@ void Engine::fire_due_events()
   };
   while (EventQueue* queue = next_due()) {
     Event* event = queue->pop();
+    queue->prefetch_next(); // loaded while this one fires
     ++events_fired_;
     event->fire();
   }

@@ -15,8 +15,8 @@ inline void EventQueue::place(size_t index, const Slot& slot)
 void EventQueue::sift_up(size_t index)
 {
   const Slot moving = heap_[index];
-  while (index > 0) {
-    size_t parent = (index - 1) / kArity;
+  while (index > kRootSlot) {
+    const size_t parent = (index - kRootSlot - 1) / kArity + kRootSlot;
     if (not before(moving, heap_[parent]))
       break;
     place(index, heap_[parent]);
@@ -30,7 +30,7 @@ void EventQueue::sift_down(size_t index)
   const Slot moving = heap_[index];
   const size_t count = heap_.size();
   while (true) {
-    const size_t first = kArity * index + 1;
+    const size_t first = kArity * (index - kRootSlot) + kRootSlot + 1;
     if (first >= count)
       break;
     size_t child = first;
@@ -79,8 +79,8 @@ void EventQueue::cancel(Event& event)
 
 Event* EventQueue::pop()
 {
-  assert(not heap_.empty());
-  Event* top = heap_.front().event;
+  assert(not empty());
+  Event* top = heap_[kRootSlot].event;
   cancel(*top);
   return top;
 }

@@ -130,6 +130,15 @@ public:
   // Writes the frames back to `frames` (bytes() bytes).
   void restore(std::byte* frames) const;
   size_t bytes() const { return bytes_; }
+  // Asks the processor to load the first lines of the differences (the engine calls it for the actor that runs
+  // next, whose copy has gone cold while the others ran).
+  void prefetch() const
+  {
+    constexpr uint32_t kWordsPerLine = 8, kLines = 6;
+    for (uint32_t word = 0; word < differing_ && word < capacity_ && word < kLines * kWordsPerLine;
+         word += kWordsPerLine)
+      __builtin_prefetch(differences_.get() + word);
+  }
   void clear();
   // The heap bytes this copy holds on its own (the shared reference not counted): tests, measurements.
   size_t own_bytes() const { return size_t{capacity_} * sizeof(uint64_t); }

@@ -41,6 +41,13 @@ public:
   std::vector<RequestPtr> take_probes(const std::function<bool(const Request&)>& pick);
   void drop_unexpected(const Message& message);
 
+  // Early loads for a send or a receive about to match here (the mailbox of a rank that has not run for a while is
+  // out of the cache, and so is the head of its queue): first the mailbox, then, once that has had time to arrive,
+  // the entry that matching reads first. Only loads: matching does the same whether or not they have arrived.
+  void prefetch() const { __builtin_prefetch(&posted_); }
+  void prefetch_posted_head() const { posted_.prefetch_head(); }
+  void prefetch_unexpected_head() const { unexpected_.prefetch_head(); }
+
   size_t unexpected_count() const { return unexpected_.size(); }
   size_t posted_count() const { return posted_.size(); }
 

@@ -27,23 +27,22 @@ class Message : public kernel::ActivityObserver, public std::enable_shared_from_
 public:
   Message(World& world, RequestPtr send, int source_world, int destination_world, models::Protocol protocol,
           bool holds_sender, double receive_overhead, double posted_at, uint64_t id = 0)
-      : world_(world), send_(std::move(send)), source_world_(source_world), destination_world_(destination_world),
-        receive_overhead_(receive_overhead), posted_at_(posted_at), id_(id), protocol_(protocol),
-        holds_sender_(holds_sender)
+      : id_(id), protocol_(protocol), holds_sender_(holds_sender), context_(send->comm().context()),
+        source_(send->comm().local_rank(source_world)), tag_(send->tag()), destination_world_(destination_world),
+        bytes_(send->bytes()), world_(world), receive_overhead_(receive_overhead), source_world_(source_world),
+        posted_at_(posted_at), send_(std::move(send))
   {
   }
   uint64_t id() const { return id_; }
 
   const Request& send_request() const { return *send_; }
-  int context() const { return send_->comm().context(); }
-  int source() const { return send_->comm().local_rank(source_world_); } // local rank in the communicator
-  int tag() const { return send_->tag(); }
-  double bytes() const { return send_->bytes(); }
+  // The send's envelope, copied from its request: matching and delivery read the message alone (the send request,
+  // created long before and gone cold, would cost a cache miss each).
+  int context() const { return context_; }
+  int source() const { return source_; } // local rank in the communicator
+  int tag() const { return tag_; }
+  double bytes() const { return bytes_; }
   models::Protocol protocol() const { return protocol_; }
-
-  // Online mode: the payload, copied at the send for eager/detached messages, read at delivery otherwise.
-  std::vector<std::byte> copied;
-  const void* source_buffer = nullptr;
 
   void start_transfer(); // at the send or at the match (mpi/SendProtocol.hpp, rule 6)
   // After the post: into the receiver's matching now, or, when the model says it gets there later
@@ -89,18 +88,11 @@ private:
   const void* staged_from_sender(std::vector<std::byte>& staged) const;
   void take_payload_from_sender(); // into `copied`, read in the sender's memory
 
-  World& world_;
-  RequestPtr send_;
-  RequestPtr receive_;
-  models::Transfer transfer_;
-  std::shared_ptr<Message> in_flight_; // keeps the message alive while its transfer runs
-  int source_world_;
-  int destination_world_;
-  double receive_overhead_;
-  double posted_at_;
+  // In the order matching, arrival and delivery read them: the state and the envelope in the pooled block's first two
+  // cache lines (a block of 320 bytes starts on a line, kernel/Pool.hpp), then the transfer and the payload; what
+  // only the post and rare paths read comes last. Little padding (messages are pooled, many in flight).
   uint64_t id_;
-  double started_at_ = 0;
-  models::Protocol protocol_; // next to the flags: no padding (messages are pooled, many in flight)
+  models::Protocol protocol_;
   bool started_ = false;
   bool arrived_ = false;
   bool sender_released_ = false;
@@ -111,6 +103,27 @@ private:
   bool reached_receiver_ = false;
   bool on_the_way_ = false;  // in the receiver's mailbox, waiting for at_receiver
   int overflow_buffer_ = -1; // the overflow buffer holding it, unexpected at a bxi receiver (OverflowList)
+  int context_;
+  int source_;
+  int tag_;
+  int destination_world_;
+  double bytes_;
+  World& world_;
+  std::shared_ptr<Message> in_flight_; // keeps the message alive while its transfer runs
+  RequestPtr receive_;
+  models::Transfer transfer_;
+
+public:
+  // Online mode: the payload, copied at the send for eager/detached messages, read at delivery otherwise.
+  std::vector<std::byte> copied;
+  const void* source_buffer = nullptr;
+
+private:
+  double receive_overhead_;
+  int source_world_;
+  double posted_at_;
+  double started_at_ = 0;
+  RequestPtr send_;
   std::shared_ptr<kernel::Activity> copy_out_; // the receive's copy out of that buffer
 };
 

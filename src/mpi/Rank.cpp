@@ -41,6 +41,8 @@ RequestPtr Rank::post_send(const Communicator& comm, int dst, int tag, double by
     check_peer(comm, dst, tag, false);
   const models::NetworkModel& network = world_.network();
   const int destination = comm.world_rank(dst);
+  const Mailbox& receiver = world_.mailbox(destination);
+  receiver.prefetch();
   const models::ProtocolThresholds thresholds =
       network.thresholds_for(world_.host_of(world_rank_), world_.host_of(destination), bytes);
   const SendProtocol chosen = choose_send_protocol(mode, blocking, bytes, thresholds);
@@ -74,6 +76,7 @@ RequestPtr Rank::post_send(const Communicator& comm, int dst, int tag, double by
   world_.track(message);
   if (chosen.starts_at_post)
     message->start_transfer();
+  receiver.prefetch_posted_head(); // after the work above, which gave the mailbox time to arrive
   if (not chosen.holds_sender)
     request->complete();
   request->detached_send = protocol != models::Protocol::Rendezvous;
@@ -136,11 +139,13 @@ RequestPtr Rank::post_receive(const Communicator& comm, int src, int tag, double
   end_polling_streak();
   if (world_.detects_failures())
     check_peer(comm, src, tag, true);
+  Mailbox& mailbox = world_.mailbox(world_rank_);
+  mailbox.prefetch_unexpected_head();
   auto request = kernel::make_pooled<Request>(RequestKind::Receive, world_rank_, comm, src, tag, bytes);
   request->posted_at = world_.engine().now();
   request->buffer = buffer;
   request->datatype = std::move(type); // before matching: an eager message already here is delivered at once
-  world_.mailbox(world_rank_).post_receive(request);
+  mailbox.post_receive(request);
   kernel_calls(); // SimGrid's irecv
   return request;
 }
