@@ -174,24 +174,29 @@ double FlowNetworkModel::receive_overhead(double payload, Protocol protocol) con
   return protocol == Protocol::Rendezvous ? 0.0 : settings_.receive_overhead.affine(payload);
 }
 
-Transfer FlowNetworkModel::transfer(const TransferRequest& request)
+FlowNetworkModel::RouteInfo& FlowNetworkModel::route_info(platform::HostId src, platform::HostId dst)
 {
-  const platform::HostId src = request.src;
-  const platform::HostId dst = request.dst;
-  const double payload = request.payload;
-  const double size = payload + settings_.envelope;
+  if (routes_.empty())
+    routes_.resize(kRouteCacheSlots);
+  const uint64_t key = (uint64_t{src} << 32) | dst;
+  RouteInfo& info = routes_[((key * 0x9E3779B97F4A7C15ULL) >> 32) % kRouteCacheSlots];
+  if (info.src != src || info.dst != dst)
+    fill_route_info(info, src, dst);
+  return info;
+}
+
+// Throws like Platform::route, leaving the slot empty.
+void FlowNetworkModel::fill_route_info(RouteInfo& info, platform::HostId src, platform::HostId dst) const
+{
+  info.src = kNoHost;
+  info.has_back = false;
   double route_latency = 0;
-  route_.clear();
-  platform_.route(src, dst, route_, route_latency);
-  double latency = route_latency * settings_.latency_factor.factor(size);
-
-  if (route_.empty()) // nothing to share: only the latency
-    return {engine_.start_timer(latency, describe_message(platform_, src, dst)), nullptr, std::nullopt};
-
+  platform_.route(src, dst, info.links, route_latency);
+  info.forward = static_cast<uint32_t>(info.links.size());
   const auto& links = platform_.links();
   double penalty = settings_.latency_unfair ? route_latency : 0.0;
   double min_bandwidth = std::numeric_limits<double>::infinity();
-  for (platform::LinkId link : route_) {
+  for (platform::LinkId link : info.links) {
     if (settings_.weight_s > 0)
       penalty += settings_.weight_s / links[link].bandwidth;
     min_bandwidth = std::min(min_bandwidth, links[link].bandwidth);
@@ -201,7 +206,35 @@ Transfer FlowNetworkModel::transfer(const TransferRequest& request)
   double bound = min_bandwidth;
   if (settings_.tcp_gamma > 0 && route_latency > 0)
     bound = std::min(bound, settings_.tcp_gamma / (2.0 * route_latency));
+  info.latency = route_latency;
+  info.penalty = penalty;
+  info.bound = bound;
+  info.src = src;
+  info.dst = dst;
+}
 
+// Only when a flow needs it, as a platform may lack the way back where nothing uses it.
+void FlowNetworkModel::fill_back_route(RouteInfo& info)
+{
+  double ignored = 0;
+  platform_.route(info.dst, info.src, back_route_, ignored);
+  info.links.insert(info.links.end(), back_route_.begin(), back_route_.end());
+  info.has_back = true;
+}
+
+Transfer FlowNetworkModel::transfer(const TransferRequest& request)
+{
+  const platform::HostId src = request.src;
+  const platform::HostId dst = request.dst;
+  const double payload = request.payload;
+  const double size = payload + settings_.envelope;
+  RouteInfo& info = route_info(src, dst);
+  double latency = info.latency * settings_.latency_factor.factor(size);
+
+  if (info.forward == 0) // nothing to share: only the latency
+    return {engine_.start_timer(latency, describe_message(platform_, src, dst)), nullptr, std::nullopt};
+
+  const double penalty = info.penalty;
   auto flow = std::make_shared<Flow>(size, settings_.bandwidth_factor.factor(size), platform_, src, dst);
   if (not flows_to_host_.empty()) {
     if (flows_to_host_[dst] >= settings_.incast_threshold)
@@ -210,22 +243,19 @@ Transfer FlowNetworkModel::transfer(const TransferRequest& request)
   }
   auto& solver = sharing_.solver();
   // A flow paying its latency is disabled (penalty 0): it holds no bandwidth yet.
-  solver::VarId variable = solver.add_variable(latency > 0 ? 0.0 : penalty, bound);
+  solver::VarId variable = solver.add_variable(latency > 0 ? 0.0 : penalty, info.bound);
   const double share = 1.0 / settings_.concurrency_factor.factor(size);
   const double duplex = settings_.duplex_factor.factor(size);
-  if (settings_.crosstraffic > 0 || duplex != 1.0) {
-    double ignored = 0;
-    back_route_.clear();
-    platform_.route(dst, src, back_route_, ignored);
-  }
-  for (platform::LinkId link : route_) {
-    const bool both_ways =
-        duplex != 1.0 && std::find(back_route_.begin(), back_route_.end(), link) != back_route_.end();
-    solver.expand(link_constraints_[link], variable, both_ways ? share / duplex : share);
+  if ((settings_.crosstraffic > 0 || duplex != 1.0) && !info.has_back)
+    fill_back_route(info);
+  const auto forward_end = info.links.begin() + info.forward;
+  for (auto link = info.links.begin(); link != forward_end; ++link) {
+    const bool both_ways = duplex != 1.0 && std::find(forward_end, info.links.end(), *link) != info.links.end();
+    solver.expand(link_constraints_[*link], variable, both_ways ? share / duplex : share);
   }
   if (settings_.crosstraffic > 0) {
-    for (platform::LinkId link : back_route_)
-      solver.expand(link_constraints_[link], variable, settings_.crosstraffic * share);
+    for (auto link = forward_end; link != info.links.end(); ++link)
+      solver.expand(link_constraints_[*link], variable, settings_.crosstraffic * share);
   }
   sharing_.start(flow, variable);
   if (latency > 0)

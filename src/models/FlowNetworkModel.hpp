@@ -79,6 +79,26 @@ public:
   void observe_links(LinkObserver& observer) override;
 
 private:
+  // What a flow between two hosts needs of its route, which depends on the two hosts only (the platform does not
+  // change during a run): computed once, then reused, so the same numbers as computing it each time.
+  struct RouteInfo {
+    platform::HostId src = kNoHost;
+    platform::HostId dst = kNoHost;
+    uint32_t forward = 0;  // links[0, forward): the route
+    bool has_back = false; // links[forward, end): the route from dst to src (cross traffic, duplex factors)
+    double latency = 0;    // sum of the route's latencies
+    double penalty = 1;    // the solver variable's penalty (RTT unfairness)
+    double bound = 0;      // the narrowest link, or the TCP window over the round trip
+    std::vector<platform::LinkId> links; // both ways in one block: one cache miss less per flow
+  };
+  static constexpr platform::HostId kNoHost = UINT32_MAX;
+  // A direct-mapped cache: bounded memory however many hosts the platform has (replays of millions of ranks), and a
+  // lookup of one slot. Online LU on 64 hosts uses a few hundred pairs.
+  static constexpr size_t kRouteCacheSlots = 1024;
+  RouteInfo& route_info(platform::HostId src, platform::HostId dst);
+  void fill_route_info(RouteInfo& info, platform::HostId src, platform::HostId dst) const;
+  void fill_back_route(RouteInfo& info);
+
   kernel::Engine& engine_;
   const platform::Platform& platform_;
   FlowModelSettings settings_;
@@ -86,7 +106,7 @@ private:
   std::vector<solver::CnstId> link_constraints_;
   std::vector<platform::LinkId> link_of_constraint_;
   std::vector<LinkObserver*> link_observers_;
-  std::vector<platform::LinkId> route_;      // scratch, reused across calls
+  std::vector<RouteInfo> routes_;            // the cache, kRouteCacheSlots slots once the first flow starts
   std::vector<platform::LinkId> back_route_; // scratch
   std::vector<uint32_t> flows_to_host_;      // flows in flight per destination host (incast option only)
 };

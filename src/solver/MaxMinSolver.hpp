@@ -145,12 +145,14 @@ private:
     uint32_t index_in_users;
   };
   static constexpr VarId kNoVariable = UINT32_MAX;
-  // Holes are squeezed out once there are more than users / kAgeHolesPerUser + 4 of them: every lazy marking walks
+  // Holes are squeezed out once there are more than users / kAgeHolesPerUser of them: every lazy marking walks
   // a marked constraint's whole list, holes included, once per solve, while a squeeze costs one pass per
   // users / kAgeHolesPerUser departures.
   static constexpr uint32_t kAgeHolesPerUser = 8;
 
-  struct Variable {
+  // One cache line each (64 bytes, aligned): online, the program's computation evicts the solver's records between
+  // MPI calls, and a solve reads a record of each variable it recomputes.
+  struct alignas(64) Variable {
     double penalty = 0;
     double bound = -1;
     double value = 0;
@@ -163,19 +165,19 @@ private:
     bool enabled() const { return penalty > 0; }
   };
 
+  // Fields ordered by size, no padding between them (96 bytes): what the marking walk reads (by_age, users) first.
   struct Constraint {
-    double capacity = 0;
-    Sharing sharing = Sharing::Shared;
-    std::vector<User> users;
     std::vector<AgeEntry> by_age;
-    uint32_t age_holes = 0;
+    std::vector<User> users;
     uint64_t component_mark = 0;
-    bool dirty = false; // listed in dirty_constraints_ (in lazy marking: marked since the last solve)
+    double capacity = 0;
     // Solve scratch, over the users still free and with a coefficient > 0:
-    double remaining = 0;        // Shared: capacity minus what the fixed users consume
-    double usage = 0;            // Shared: sum of coefficient/penalty; Fatpipe: max of it
-    uint32_t free_users = 0;     // how many
-    uint32_t users_at_max = 0;   // Fatpipe: how many reach `usage`
+    double remaining = 0; // Shared: capacity minus what the fixed users consume
+    double usage = 0;     // Shared: sum of coefficient/penalty; Fatpipe: max of it
+    uint32_t age_holes = 0;
+    uint32_t free_users = 0;   // how many
+    uint32_t users_at_max = 0; // Fatpipe: how many reach `usage`
+    Sharing sharing = Sharing::Shared;
     bool level_outdated = false; // listed in outdated_constraints_
   };
 
@@ -217,6 +219,8 @@ private:
   void collect_component();
   void collect_constraint_users(Constraint& cnst);
   void solve_component();
+  bool solve_lone_variable();
+  void finish_component();
   void prepare_component();
   static void add_to_usage(Constraint& cnst, double weight);
   double saturation_level(const Constraint& cnst) const;
@@ -236,6 +240,11 @@ private:
 
   std::vector<VarId> dirty_variables_;
   std::vector<CnstId> dirty_constraints_;
+  // By constraint id, 1 while listed in dirty_constraints_ (in lazy marking: marked since the last solve). A compact
+  // array rather than a field of Constraint: the lazy marking walk reads it for every use of every user it passes,
+  // and online, where the program's computation evicts the solver's records between calls, a byte array stays in
+  // far fewer cache lines than the records.
+  std::vector<uint8_t> constraint_dirty_;
   std::vector<VarId> modified_;
   bool track_constraints_ = false;
   std::vector<CnstId> solved_constraints_;

@@ -78,6 +78,46 @@ TEST(MaxMinSolver, OneFlowOnOneLink)
   EXPECT_EQ(solver.variable_count(), 1u);
 }
 
+TEST(MaxMinSolver, LoneVariableFollowsTheFillingsRules)
+{
+  // A component of one variable is solved in closed form; the rules are the filling's. Penalty 2 on a shared link
+  // C = 10 with coefficient 1: the link saturates at level 10 / (1/2) = 20, so x = 20 / 2 = 10 unless the bound
+  // level (bound x 2) comes first, or within the tie window (1e-9 relative) after it: then x is the bound itself.
+  for (Marking marking : {Marking::Components, Marking::SimGridLazy}) {
+    MaxMinSolver solver;
+    solver.set_marking(marking);
+    CnstId link = solver.add_constraint(10, Sharing::Shared);
+    CnstId fatpipe = solver.add_constraint(6, Sharing::Fatpipe);
+    VarId flow = solver.add_variable(2, 11); // bound level 22 > 20 * (1 + 1e-9)
+    solver.expand(link, flow, 1);
+    solver.solve();
+    EXPECT_EQ(solver.value(flow), 10);
+    EXPECT_EQ(solver.modified_in_simgrid_order(), marking == Marking::SimGridLazy ? ids({flow}) : ids({}));
+
+    const double tied_bound = 10 * (1 + 1e-10); // level 20 (1 + 1e-10): in the window, the bound binds exactly
+    solver.set_bound(flow, tied_bound);
+    solver.solve();
+    EXPECT_EQ(solver.value(flow), tied_bound);
+
+    solver.set_bound(flow, 4); // level 8 < 20
+    solver.solve();
+    EXPECT_EQ(solver.value(flow), 4);
+
+    // The fatpipe with coefficient 3 saturates at level 6 / (3/2) = 4, before the link: x = 4 / 2 = 2.
+    solver.set_bound(flow, kUnbounded);
+    solver.expand(fatpipe, flow, 3);
+    solver.solve();
+    EXPECT_EQ(solver.value(flow), 2);
+
+    // A variable using its constraints with coefficient 0 only and no bound is fixed at 0.
+    VarId weightless = solver.add_variable(1, kUnbounded);
+    CnstId idle = solver.add_constraint(5, Sharing::Shared);
+    solver.expand(idle, weightless, 0);
+    solver.solve();
+    EXPECT_EQ(solver.value(weightless), 0);
+  }
+}
+
 TEST(MaxMinSolver, TwoFlowsEqualPenaltiesShareEqually)
 {
   // x1 = x2 = λ, x1 + x2 = 10  =>  5 and 5, bit for bit.
