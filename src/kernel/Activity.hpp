@@ -84,6 +84,7 @@ public:
   void complete();
 
   void set_observer(ActivityObserver* observer) { observer_ = observer; }
+  bool observed() const { return observer_ != nullptr; }
 
 private:
   friend class Engine;

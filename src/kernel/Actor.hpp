@@ -105,6 +105,16 @@ private:
   bool cancelled_ = false;
   bool killed_ = false; // Engine::kill: finished without unwinding; its fiber is left as it is
   std::vector<std::function<void()>> interrupts_; // Engine::interrupt: handlers to run when the actor resumes
+  // Engine::wait_all: the activities waited for, in order; `next` is the first not known done, `registered` whether
+  // the actor is among its waiters. While `active`, a wake that leaves some undone is answered by the engine.
+  struct WaitAll {
+    std::vector<Activity*> activities;
+    size_t next = 0;
+    bool registered = false;
+    bool active = false;
+    Activity* next_unfinished(); // moves `next` past the done ones (their waiters are gone)
+  };
+  WaitAll wait_all_;
 };
 
 } // namespace mpisim::kernel

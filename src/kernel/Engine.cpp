@@ -146,6 +146,55 @@ void Engine::wait(Activity& activity)
   }
 }
 
+Activity* Actor::WaitAll::next_unfinished()
+{
+  while (next < activities.size() && activities[next]->done()) {
+    ++next;
+    registered = false;
+  }
+  return next < activities.size() ? activities[next] : nullptr;
+}
+
+void Engine::wait_all(std::span<Activity* const> activities)
+{
+  Actor& me = self();
+  Actor::WaitAll outer; // a wait_all from an interrupt handler inside another keeps the outer one's state
+  if (me.wait_all_.active)
+    outer = std::move(me.wait_all_);
+  Actor::WaitAll& all = me.wait_all_;
+  all.activities.assign(activities.begin(), activities.end()); // the caller's span may lie on a shared stack
+  all.next = 0;
+  all.registered = false;
+  all.active = true;
+  while (Activity* next = all.next_unfinished()) {
+    if (not all.registered) {
+      next->waiters_.add(&me);
+      all.registered = true;
+    }
+    block(me, next);
+  }
+  all.active = false;
+  all.activities.clear();
+  if (outer.active)
+    me.wait_all_ = std::move(outer);
+}
+
+bool Engine::reblock_in_wait_all(Actor& actor)
+{
+  Actor::WaitAll& all = actor.wait_all_;
+  Activity* next = all.next_unfinished();
+  if (next == nullptr)
+    return false;
+  if (not all.registered) {
+    next->waiters_.add(&actor);
+    all.registered = true;
+  }
+  actor.state_ = Actor::State::Blocked;
+  actor.blocked_on_ = next;
+  actor.woken_by_ = nullptr;
+  return true;
+}
+
 size_t Engine::wait_any(std::span<Activity* const> activities)
 {
   auto first_done = [&]() -> size_t {
@@ -239,6 +288,8 @@ void Engine::run_ready_actors()
     if (not ready_.empty()) // loaded while this one runs
       ready_.front()->prefetch();
     mix(static_cast<uint64_t>(actor->id_));
+    if (actor->wait_all_.active && actor->interrupts_.empty() && reblock_in_wait_all(*actor))
+      continue; // as if it ran: it would only have blocked on the next one
     running_ = actor;
     if (memory_contexts_ != nullptr && actor->memory_context_ != kNoMemoryContext)
       memory_contexts_->enter(actor->memory_context_);

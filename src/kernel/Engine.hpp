@@ -90,6 +90,10 @@ public:
   // Blocks until one of them is done; returns the index of the one whose completion woke the actor, as SimGrid's
   // waitany (the first handed over, same-date-order.md), or, when some were done at the call, the lowest index.
   size_t wait_any(std::span<Activity* const> activities);
+  // Blocks until all of them are done, as wait() on each in turn would: the actor waits on the first unfinished one,
+  // then the next. A wake that leaves some undone is answered without resuming the actor (it would only block on the
+  // next one), unless interrupts are pending.
+  void wait_all(std::span<Activity* const> activities);
   // Gives way to the other actors ready at this date: the actor goes to the back of the ready list and resumes once
   // those before it ran (to their own yield or block). What SimGrid's kernel calls (simcalls) do to the actors of one
   // date (same-date-order.md, "Rounds"); runs the interrupts that came meanwhile.
@@ -134,6 +138,9 @@ private:
   // Blocks the running actor until it is woken; runs the interrupts it was woken for (or that came meanwhile) and
   // returns whether there were any.
   bool block(Actor& me, const Activity* on);
+  // What an actor woken in wait_all() does first, done in its place: blocks it on the next unfinished activity.
+  // False when none is left (it must run).
+  bool reblock_in_wait_all(Actor& actor);
   bool run_interrupts(Actor& me);
   void update_models();
   void schedule_new_sleeps();

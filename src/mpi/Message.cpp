@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <string>
 
 namespace mpisim::mpi {
@@ -251,6 +252,15 @@ const void* Message::staged_from_sender(std::vector<std::byte>& staged) const
   return staged.data();
 }
 
+bool Message::receives_into_private_memory(const Request& receive) const
+{
+  const kernel::MemoryContexts* contexts = world_.engine().memory_contexts();
+  if (contexts == nullptr)
+    return false;
+  const Datatype* type = receive.datatype.get();
+  return receive.observed() || (type != nullptr && not type->is_contiguous()) || contexts->is_private(receive.buffer);
+}
+
 void Message::deliver()
 {
   Request& receive = *receive_;
@@ -263,7 +273,13 @@ void Message::deliver()
   std::vector<std::byte> staged;
   if (data == source_buffer && data != nullptr && source_world_ != destination_world_)
     data = staged_from_sender(staged);
-  kernel::MemoryContextScope receiver_memory(world_.engine(), destination_world_);
+  // The receiver's memory is put in place only where the delivery can reach it: a buffer among its globals, a
+  // datatype whose blocks may lie anywhere (absolute addresses from MPI_BOTTOM), or an observer run at completion
+  // (one-sided operations act on windows). A heap or stack buffer is at its own address whatever the context, and
+  // each switch copies a rank's globals twice (out, then back when the next rank runs).
+  std::optional<kernel::MemoryContextScope> receiver_memory;
+  if (receives_into_private_memory(receive))
+    receiver_memory.emplace(world_.engine(), destination_world_);
   if (receive.buffer != nullptr && data != nullptr) {
     const auto received = static_cast<size_t>(std::min(bytes(), capacity));
     const Datatype* type = receive.datatype.get();

@@ -83,6 +83,7 @@ private:
   void leave_overflow_buffer();       // a receive took it (or it was cancelled, dropped): its room is free again
   void copy_out_of_overflow_buffer(); // the matched receive copies an eager payload out, then it is delivered
   void deliver();
+  bool receives_into_private_memory(const Request& receive) const;
   // The rendezvous payload read from the sender's memory into `staged` when it lies where each rank has its own
   // values at the same addresses; else the sender's buffer itself.
   const void* staged_from_sender(std::vector<std::byte>& staged) const;

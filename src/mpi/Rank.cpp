@@ -4,6 +4,8 @@
 
 #include "kernel/Pool.hpp"
 
+#include <boost/container/small_vector.hpp>
+
 #include <algorithm>
 #include <cstring>
 
@@ -267,9 +269,11 @@ void Rank::waitall(std::span<const RequestPtr> requests)
     }
     return;
   }
+  boost::container::small_vector<kernel::Activity*, 16> activities; // no allocation for the usual few
   for (const RequestPtr& request : requests)
     if (request)
-      world_.engine().wait(*request);
+      activities.push_back(request.get());
+  world_.engine().wait_all({activities.data(), activities.size()});
   for (const RequestPtr& request : requests)
     if (request)
       pay_pending_overhead(*request);
