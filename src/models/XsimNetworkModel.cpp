@@ -184,18 +184,24 @@ public:
     const bool contention = p.flag("contention");
     const bool capacity = p.flag("capacity");
     // Zones first (in the order met), then one network per host.
-    std::unordered_map<const platform::Zone*, uint32_t> zone_network;
+    std::unordered_map<const platform::Zone*, uint32_t> zone_index; // into zones_
+    std::vector<const platform::Zone*> zones;                        // by index into zones_
     const auto& hosts = platform_.hosts();
     host_network_.resize(hosts.size());
+    host_zone_.assign(hosts.size(), kNoZone);
     std::vector<const platform::Zone*> path;
     for (platform::HostId host = 0; host < hosts.size(); ++host) {
       path = platform_.zones_of(host);
       uint32_t parent = kNoNetwork;
       for (const platform::Zone* zone : path) {
-        auto [found, added] = zone_network.try_emplace(zone, static_cast<uint32_t>(networks_.size()));
-        if (added)
+        auto [found, added] = zone_index.try_emplace(zone, static_cast<uint32_t>(zones_.size()));
+        if (added) {
+          zones_.push_back(ZoneCost{static_cast<uint32_t>(networks_.size())});
+          zones.push_back(zone);
           networks_.push_back(make_network(zone->properties(), "zone '" + zone->name() + "'", parent));
-        parent = found->second;
+        }
+        parent = zones_[found->second].network;
+        host_zone_[host] = found->second; // the last: the zone declaring the host
       }
       host_network_[host] = static_cast<uint32_t>(networks_.size());
       networks_.push_back(make_network(hosts[host].properties, "host '" + hosts[host].name + "'", parent));
@@ -206,6 +212,8 @@ public:
       any_contention_ = any_contention_ || network.contention;
       uniform_rendezvous_ = uniform_rendezvous_ && network.rendezvous == default_rendezvous_;
     }
+    for (size_t zone = 0; zone < zones_.size(); ++zone)
+      set_member_cost(zones_[zone], *zones[zone]);
     pair_costs_.assign(std::bit_ceil(std::clamp<size_t>(kPairWays * hosts.size(), kPairWays, kPairCacheEntries)),
                        PairCost{});
   }
@@ -308,6 +316,14 @@ private:
     double bandwidth = 0;
   };
   static constexpr uint64_t kNoPair = std::numeric_limits<uint64_t>::max();
+  // A zone of the hierarchy, and the cost of every pair of distinct hosts declared in it when it is the same for all.
+  struct ZoneCost {
+    uint32_t network = kNoNetwork;
+    bool uniform = false;
+    double latency = 0;
+    double bandwidth = 0;
+  };
+  static constexpr uint32_t kNoZone = std::numeric_limits<uint32_t>::max();
 
   // Ranks exchange with the same peers again and again, and finding the common network and the route costs more than
   // the rest of the model: the answers are kept per source host, in kPairWays slots side by side (newest first; a new
@@ -316,6 +332,11 @@ private:
   // holds.
   PairCost pair_cost(platform::HostId src, platform::HostId dst) const
   {
+    // Two hosts of a zone whose pairs all cost the same: neither the table nor the route.
+    if (const uint32_t zone = host_zone_[src]; zone == host_zone_[dst] && zone != kNoZone && src != dst && zones_[zone].uniform) {
+      const ZoneCost& same = zones_[zone];
+      return PairCost{kNoPair, same.network, same.latency, same.bandwidth};
+    }
     const uint64_t pair = (uint64_t{src} << 32) | dst;
     const size_t sets = pair_costs_.size() / kPairWays;
     PairCost* set = &pair_costs_[(src & (sets - 1)) * kPairWays];
@@ -325,6 +346,25 @@ private:
     std::move_backward(set, set + kPairWays - 1, set + kPairWays);
     set[0] = compute_pair_cost(src, dst);
     return set[0];
+  }
+
+  // The l0 and b of every pair of distinct hosts declared in `zone`, when they are the same for all: from the zone's
+  // properties, or from a route the platform says every such pair's is alike (a FLAT cluster's). As
+  // compute_pair_cost computes them.
+  void set_member_cost(ZoneCost& cost, const platform::Zone& zone) const
+  {
+    const Network& network = networks_[cost.network];
+    double route_latency = 0;
+    if (network.latency && network.bandwidth) {
+      cost = {cost.network, true, *network.latency, *network.bandwidth};
+      return;
+    }
+    if (not platform_.uniform_route(zone, route_, route_latency))
+      return;
+    double min_bandwidth = std::numeric_limits<double>::infinity();
+    for (platform::LinkId link : route_)
+      min_bandwidth = std::min(min_bandwidth, platform_.links()[link].bandwidth);
+    cost = {cost.network, true, network.latency.value_or(route_latency), network.bandwidth.value_or(min_bandwidth)};
   }
 
   PairCost compute_pair_cost(platform::HostId src, platform::HostId dst) const
@@ -381,6 +421,8 @@ private:
   bool any_contention_ = false;    // some network has contention (else no outgoing or incoming list is used)
   std::vector<Network> networks_;
   std::vector<uint32_t> host_network_;
+  std::vector<ZoneCost> zones_;
+  std::vector<uint32_t> host_zone_; // the zone declaring each host (index into zones_), kNoZone if none
   std::unordered_map<uint32_t, TransmissionIntervals> outgoing_, incoming_, transfers_;
   std::vector<double> previous_sent_, previous_received_; // t_previous_s2, t_previous_r2 by world rank
   TimerChains timer_chains_;

@@ -130,6 +130,18 @@ public:
   virtual Gateways local_route(uint32_t src, uint32_t dst, const RouteContext& context,
                                std::vector<LinkId>& links) const = 0;
 
+  // When every route between two distinct hosts that are direct members crosses links alike (the same latencies and
+  // bandwidths in the same order: a FLAT cluster's routes), appends one of them to `route` and returns true; false
+  // when the routing cannot tell (the default). Bypass routes are the caller's to rule out (Platform::uniform_route).
+  virtual bool uniform_host_route(const RouteContext& context, const std::vector<LinkSpec>& links,
+                                  std::vector<LinkId>& route) const
+  {
+    (void)context;
+    (void)links;
+    (void)route;
+    return false;
+  }
+
   bool has_bypass_routes() const { return !bypass_routes_.empty(); }
   const StoredRoute* find_bypass_route(PointId src, PointId dst) const;
 

@@ -25,6 +25,12 @@ public:
   void add_route(const RouteDeclaration& route, const RouteContext& context) override;
   Gateways local_route(uint32_t src, uint32_t dst, const RouteContext& context,
                        std::vector<LinkId>& links) const override;
+  // Uniform when every host member's up-then-down links have the reference host's latencies and bandwidths, position
+  // by position, and each position holds either one link for all (a backbone) or a link of that host's own (no other
+  // member crosses it), repeated at the same positions: the route between two distinct hosts, up links then the
+  // down links not crossed yet, then has the same latencies and bandwidths whichever the two.
+  bool uniform_host_route(const RouteContext& context, const std::vector<LinkSpec>& links,
+                          std::vector<LinkId>& route) const override;
 
 private:
   struct MemberLinks {
