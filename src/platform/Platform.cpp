@@ -42,19 +42,6 @@ void Platform::route(HostId src, HostId dst, std::vector<LinkId>& links, double&
     latency += links_[link].latency;
 }
 
-bool Platform::uniform_route(const Zone& zone, std::vector<LinkId>& links, double& latency) const
-{
-  links.clear();
-  if (zone.has_bypass_routes() || not zone.uniform_host_route(*zones_, links_, links)) {
-    links.clear();
-    return false;
-  }
-  latency = 0; // summed as route() sums
-  for (LinkId link : links)
-    latency += links_[link].latency;
-  return true;
-}
-
 std::vector<const Zone*> Platform::zones_of(HostId host) const
 {
   std::vector<const Zone*> zones;

@@ -70,11 +70,6 @@ public:
   // call from several threads at once.
   void route(HostId src, HostId dst, std::vector<LinkId>& links, double& latency) const;
 
-  // When every route between two distinct hosts declared directly in `zone` has the same links' latencies and
-  // bandwidths in the same order (a FLAT cluster without bypass routes), sets `links` and `latency` as route() does
-  // for one such pair and returns true; else false. Models that need only a route's sums ask it once per zone.
-  bool uniform_route(const Zone& zone, std::vector<LinkId>& links, double& latency) const;
-
   // The zones holding `host`, from the root zone down to the one that declares it: the hierarchy of networks the host
   // sits in, for models that see the platform that way (xsim).
   std::vector<const Zone*> zones_of(HostId host) const;

@@ -7,6 +7,26 @@
 
 namespace mpisim::platform {
 
+namespace {
+// Appends the links of `more` that links[start..] does not hold yet.
+void add_once(std::vector<LinkId>& links, size_t start, const std::vector<LinkId>& more)
+{
+  for (LinkId link : more) {
+    bool seen = false;
+    for (size_t i = start; i < links.size() && !seen; i++)
+      seen = links[i] == link;
+    if (!seen)
+      links.push_back(link);
+  }
+}
+} // namespace
+
+const StarRouting::MemberLinks& StarRouting::member_links(uint32_t member) const
+{
+  static const MemberLinks none;
+  return member < members_links_.size() ? members_links_[member] : none;
+}
+
 StarRouting::MemberLinks& StarRouting::links_of(uint32_t member)
 {
   if (members_links_.size() <= member)
@@ -53,42 +73,25 @@ void StarRouting::add_route(const RouteDeclaration& route, const RouteContext& c
 Gateways StarRouting::local_route(uint32_t src, uint32_t dst, const RouteContext& context,
                                   std::vector<LinkId>& links) const
 {
-  static const MemberLinks none;
-  const MemberLinks& from = src < members_links_.size() ? members_links_[src] : none;
-  const MemberLinks& to = dst < members_links_.size() ? members_links_[dst] : none;
+  const MemberLinks& from = member_links(src);
+  const MemberLinks& to = member_links(dst);
   // SimGrid adds each link once per local route: a host reaching itself without loopback crosses
   // the shared backbone (or SHARED private link) only once.
   const size_t start = links.size();
-  auto add_once = [&](const std::vector<LinkId>& more) {
-    for (LinkId link : more) {
-      bool seen = false;
-      for (size_t i = start; i < links.size() && !seen; i++)
-        seen = links[i] == link;
-      if (!seen)
-        links.push_back(link);
-    }
-  };
   if (src == dst && from.has_loopback) {
-    add_once(from.loopback);
+    add_once(links, start, from.loopback);
     return {};
   }
-  add_once(from.up);
-  add_once(to.down);
+  add_once(links, start, from.up);
+  add_once(links, start, to.down);
   return {from.gateway, to.gateway};
 }
 
-bool StarRouting::uniform_host_route(const RouteContext& context, const std::vector<LinkSpec>& links,
-                                     std::vector<LinkId>& route) const
+bool StarRouting::uniform_route_between(const std::vector<uint32_t>& hosts, const std::vector<LinkSpec>& links,
+                                        std::vector<LinkId>& route) const
 {
-  static const MemberLinks none;
-  std::vector<uint32_t> hosts;
-  for (uint32_t member = 0; member < members().size(); member++)
-    if (context.point(members()[member]).kind == PointKind::Host)
-      hosts.push_back(member);
-  if (hosts.size() < 2)
-    return false;
   auto crossed = [&](uint32_t member, std::vector<LinkId>& list) { // up links then down links
-    const MemberLinks& own = member < members_links_.size() ? members_links_[member] : none;
+    const MemberLinks& own = member_links(member);
     list.assign(own.up.begin(), own.up.end());
     list.insert(list.end(), own.down.begin(), own.down.end());
     return own.up.size();
@@ -130,7 +133,9 @@ bool StarRouting::uniform_host_route(const RouteContext& context, const std::vec
   std::sort(met.begin(), met.end());
   if (std::adjacent_find(met.begin(), met.end()) != met.end())
     return false;
-  local_route(hosts[0], hosts[1], context, route);
+  route.clear(); // the route between the first two, as local_route gives it
+  add_once(route, 0, member_links(hosts[0]).up);
+  add_once(route, 0, member_links(hosts[1]).down);
   return true;
 }
 
