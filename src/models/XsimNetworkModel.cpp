@@ -188,6 +188,9 @@ private:
   void fire() override
   {
     DatedEnd* end = head_;
+    // The end's Activity part (what complete() reads) and its lane part lie in two cache lines, both cold (it was
+    // made long ago): ask for the first while the second is read.
+    __builtin_prefetch(static_cast<kernel::Activity*>(end), 1);
     auto self = std::move(end->keep_alive_); // released when this function returns
     head_ = std::exchange(end->next_, nullptr);
     if (head_ != nullptr)

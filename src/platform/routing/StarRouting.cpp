@@ -7,20 +7,6 @@
 
 namespace mpisim::platform {
 
-namespace {
-// Appends the links of `more` that links[start..] does not hold yet.
-void add_once(std::vector<LinkId>& links, size_t start, const std::vector<LinkId>& more)
-{
-  for (LinkId link : more) {
-    bool seen = false;
-    for (size_t i = start; i < links.size() && !seen; i++)
-      seen = links[i] == link;
-    if (!seen)
-      links.push_back(link);
-  }
-}
-} // namespace
-
 const StarRouting::MemberLinks& StarRouting::member_links(uint32_t member) const
 {
   static const MemberLinks none;
@@ -73,17 +59,27 @@ void StarRouting::add_route(const RouteDeclaration& route, const RouteContext& c
 Gateways StarRouting::local_route(uint32_t src, uint32_t dst, const RouteContext& context,
                                   std::vector<LinkId>& links) const
 {
-  const MemberLinks& from = member_links(src);
-  const MemberLinks& to = member_links(dst);
+  static const MemberLinks none;
+  const MemberLinks& from = src < members_links_.size() ? members_links_[src] : none;
+  const MemberLinks& to = dst < members_links_.size() ? members_links_[dst] : none;
   // SimGrid adds each link once per local route: a host reaching itself without loopback crosses
   // the shared backbone (or SHARED private link) only once.
   const size_t start = links.size();
+  auto add_once = [&](const std::vector<LinkId>& more) {
+    for (LinkId link : more) {
+      bool seen = false;
+      for (size_t i = start; i < links.size() && !seen; i++)
+        seen = links[i] == link;
+      if (!seen)
+        links.push_back(link);
+    }
+  };
   if (src == dst && from.has_loopback) {
-    add_once(links, start, from.loopback);
+    add_once(from.loopback);
     return {};
   }
-  add_once(links, start, from.up);
-  add_once(links, start, to.down);
+  add_once(from.up);
+  add_once(to.down);
   return {from.gateway, to.gateway};
 }
 
@@ -133,9 +129,14 @@ bool StarRouting::uniform_route_between(const std::vector<uint32_t>& hosts, cons
   std::sort(met.begin(), met.end());
   if (std::adjacent_find(met.begin(), met.end()) != met.end())
     return false;
-  route.clear(); // the route between the first two, as local_route gives it
-  add_once(route, 0, member_links(hosts[0]).up);
-  add_once(route, 0, member_links(hosts[1]).down);
+  route.clear(); // the route between the first two, as local_route gives it (each link once)
+  crossed(hosts[0], reference);
+  crossed(hosts[1], list);
+  for (size_t position = 0; position < list.size(); position++) {
+    const LinkId link = position < up ? reference[position] : list[position];
+    if (std::find(route.begin(), route.end(), link) == route.end())
+      route.push_back(link);
+  }
   return true;
 }
 
