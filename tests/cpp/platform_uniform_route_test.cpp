@@ -27,6 +27,7 @@ const Zone& zone_of(const Platform& platform, const std::string& host)
 std::vector<std::pair<double, double>> costs(const Platform& platform, const std::vector<LinkId>& links)
 {
   std::vector<std::pair<double, double>> out;
+  out.reserve(links.size());
   for (LinkId link : links)
     out.emplace_back(platform.links()[link].latency, platform.links()[link].bandwidth);
   return out;
