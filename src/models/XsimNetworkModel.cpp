@@ -32,6 +32,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <deque>
 #include <limits>
 #include <optional>
 #include <unordered_map>
@@ -105,74 +106,112 @@ void read_properties(Network& network, const std::map<std::string, std::string>&
   }
 }
 
-// A timer of the model's: a sender's release (ts2) or a receive's completion (tr2'). One rank's timers of one kind
-// come in date order (t_previous_s2 and t_previous_r2 serialize them), so only the earliest of them waits in the
-// engine's queue and each of the others waits behind the one before it: the queue holds about a timer per rank
-// instead of one per message in flight (a smaller heap, fewer cache misses per pop). A timer that would end before
-// the last of its rank's chain (it cannot, but dates are rounded) goes to the queue on its own. Same-date ends may
-// fire in another order than with one queue entry each: the engine's fingerprint differs, the dates do not. As small
-// as the engine's own timer: a million of them may be in flight.
-class ChainedTimer;
+// The model's dated ends: a sender's release (ts2) or a receive's completion (tr2'). One rank's ends of one kind come
+// in date order (t_previous_s2 and t_previous_r2 serialize them), so they wait in a list per rank and kind, its lane,
+// and only the lane is in the engine's queue, at the date of its first end: the queue holds about an event per rank
+// instead of one per message in flight, and the events it moves while it sifts are the lanes, side by side in memory,
+// rather than ends scattered over the pools. Each end keeps the date of the one behind it, so that the lane is
+// rescheduled without reading the next end. The next end is scheduled when the one before it fires, as a chain of
+// timers would be: same-date ends fire in another order than with one queue entry each (the engine's fingerprint
+// differs, the dates do not). An end that would come before the last of its lane (it cannot, but dates are rounded)
+// takes its place in date order.
 enum class TimerKind : uint8_t { Release, Arrival };
-struct TimerChains {
-  std::vector<ChainedTimer*> release, arrival; // by world rank: the last timer of its chain, or null
-  std::vector<ChainedTimer*>& of(TimerKind kind) { return kind == TimerKind::Release ? release : arrival; }
-};
 
-class ChainedTimer : public kernel::Activity, private kernel::Event {
+class TimerLane;
+
+class DatedEnd : public kernel::Activity {
 public:
-  ChainedTimer(TimerChains& chains, TimerKind kind, uint32_t rank, double date)
-      : chains_(&chains), rank_(rank), kind_(kind), date_(date)
-  {
-    set_source(kernel::EventSource::Network); // as Engine::start_timer's
-  }
+  explicit DatedEnd(TimerKind kind) : kind_(kind) {}
   std::string describe() const override { return kind_ == TimerKind::Release ? "xsim: sent" : "xsim: received"; }
 
-  // Starts a timer at `date` for `rank`: behind the rank's last timer when it ends no earlier, else in the queue.
-  // It keeps itself alive until it fires.
-  static std::shared_ptr<kernel::Activity> start(kernel::Engine& engine, TimerChains& chains, TimerKind kind,
-                                                 uint32_t rank, double date)
+private:
+  friend class TimerLane;
+  std::shared_ptr<DatedEnd> keep_alive_; // until it fires
+  DatedEnd* next_ = nullptr;             // behind it in its lane
+  double date_ = 0;
+  double next_date_ = 0; // next_'s date
+  TimerKind kind_;
+};
+
+class TimerLane final : private kernel::Event {
+public:
+  TimerLane() { set_source(kernel::EventSource::Network); } // as Engine::start_timer's
+  TimerLane(const TimerLane&) = delete;
+  TimerLane& operator=(const TimerLane&) = delete;
+  ~TimerLane() override { discard(); }
+  // The model goes before the engine: the lane leaves its queue (once the engine is gone, nothing is queued).
+  void leave(kernel::Engine& engine)
   {
-    auto timer = kernel::make_pooled<ChainedTimer>(chains, kind, rank, date);
-    timer->keep_alive_ = timer;
-    ChainedTimer*& tail = chains.of(kind)[rank];
-    if (tail != nullptr && date >= tail->date_) {
-      tail->next_ = timer.get();
-      tail = timer.get();
-      return timer;
+    if (scheduled())
+      engine.cancel(*this);
+    discard();
+  }
+
+  // An end at `date`; it keeps itself alive until it fires.
+  std::shared_ptr<kernel::Activity> start(kernel::Engine& engine, TimerKind kind, double date)
+  {
+    auto end = kernel::make_pooled<DatedEnd>(kind);
+    end->keep_alive_ = end;
+    end->date_ = date;
+    if (tail_ == nullptr) {
+      head_ = tail_ = end.get();
+      engine.schedule(*this, date);
+    } else if (date >= tail_->date_) {
+      tail_->next_ = end.get();
+      tail_->next_date_ = date;
+      tail_ = end.get();
+    } else {
+      insert_in_order(engine, *end);
     }
-    engine.schedule(*timer, date);
-    if (tail == nullptr)
-      tail = timer.get();
-    return timer;
+    return end;
   }
 
 private:
-  void fire() override
+  void insert_in_order(kernel::Engine& engine, DatedEnd& end)
   {
-    auto self = std::move(keep_alive_); // released when this function returns
-    if (ChainedTimer* next = std::exchange(next_, nullptr))
-      kernel::Engine::current().schedule(*next, next->date_);
-    else if (ChainedTimer*& tail = chains_->of(kind_)[rank_]; tail == this)
-      tail = nullptr;
-    complete();
-  }
-  // The run ended first: the timers behind this one go with it.
-  void discard() override
-  {
-    for (ChainedTimer* timer = this; timer != nullptr;) {
-      ChainedTimer* next = std::exchange(timer->next_, nullptr);
-      timer->keep_alive_.reset(); // may free it
-      timer = next;
+    if (end.date_ < head_->date_) {
+      end.next_ = head_;
+      end.next_date_ = head_->date_;
+      head_ = &end;
+      engine.schedule(*this, end.date_);
+      return;
     }
+    DatedEnd* before = head_;
+    while (before->next_ != nullptr && before->next_date_ <= end.date_)
+      before = before->next_;
+    end.next_ = before->next_;
+    end.next_date_ = before->next_date_;
+    before->next_ = &end;
+    before->next_date_ = end.date_;
   }
 
-  TimerChains* chains_;
-  uint32_t rank_;
-  TimerKind kind_;
-  double date_;
-  std::shared_ptr<ChainedTimer> keep_alive_; // until it fires
-  ChainedTimer* next_ = nullptr;             // the rank's next timer of this kind, not in the queue yet
+  void fire() override
+  {
+    DatedEnd* end = head_;
+    // The end's Activity part (what complete() reads) and its lane part lie in two cache lines, both cold (it was
+    // made long ago): ask for the first while the second is read.
+    __builtin_prefetch(static_cast<kernel::Activity*>(end), 1);
+    auto self = std::move(end->keep_alive_); // released when this function returns
+    head_ = std::exchange(end->next_, nullptr);
+    if (head_ != nullptr)
+      kernel::Engine::current().schedule(*this, end->next_date_);
+    else
+      tail_ = nullptr;
+    end->complete();
+  }
+  // The run ended first: the ends go with it.
+  void discard() override
+  {
+    for (DatedEnd* end = std::exchange(head_, nullptr); end != nullptr;) {
+      DatedEnd* next = std::exchange(end->next_, nullptr);
+      end->keep_alive_.reset(); // may free it
+      end = next;
+    }
+    tail_ = nullptr;
+  }
+
+  DatedEnd* head_ = nullptr;
+  DatedEnd* tail_ = nullptr;
 };
 
 class XsimNetworkModel : public NetworkModel {
@@ -184,18 +223,24 @@ public:
     const bool contention = p.flag("contention");
     const bool capacity = p.flag("capacity");
     // Zones first (in the order met), then one network per host.
-    std::unordered_map<const platform::Zone*, uint32_t> zone_network;
+    std::unordered_map<const platform::Zone*, uint32_t> zone_index; // into zones_
+    std::vector<const platform::Zone*> zones;                       // by index into zones_
     const auto& hosts = platform_.hosts();
     host_network_.resize(hosts.size());
+    host_zone_.assign(hosts.size(), kNoZone);
     std::vector<const platform::Zone*> path;
     for (platform::HostId host = 0; host < hosts.size(); ++host) {
       path = platform_.zones_of(host);
       uint32_t parent = kNoNetwork;
       for (const platform::Zone* zone : path) {
-        auto [found, added] = zone_network.try_emplace(zone, static_cast<uint32_t>(networks_.size()));
-        if (added)
+        auto [found, added] = zone_index.try_emplace(zone, static_cast<uint32_t>(zones_.size()));
+        if (added) {
+          zones_.push_back(ZoneCost{static_cast<uint32_t>(networks_.size())});
+          zones.push_back(zone);
           networks_.push_back(make_network(zone->properties(), "zone '" + zone->name() + "'", parent));
-        parent = found->second;
+        }
+        parent = zones_[found->second].network;
+        host_zone_[host] = found->second; // the last: the zone declaring the host
       }
       host_network_[host] = static_cast<uint32_t>(networks_.size());
       networks_.push_back(make_network(hosts[host].properties, "host '" + hosts[host].name + "'", parent));
@@ -206,8 +251,19 @@ public:
       any_contention_ = any_contention_ || network.contention;
       uniform_rendezvous_ = uniform_rendezvous_ && network.rendezvous == default_rendezvous_;
     }
+    for (size_t zone = 0; zone < zones_.size(); ++zone)
+      set_member_cost(zones_[zone], *zones[zone]);
     pair_costs_.assign(std::bit_ceil(std::clamp<size_t>(kPairWays * hosts.size(), kPairWays, kPairCacheEntries)),
                        PairCost{});
+  }
+
+  XsimNetworkModel(const XsimNetworkModel&) = delete;
+  XsimNetworkModel& operator=(const XsimNetworkModel&) = delete;
+  ~XsimNetworkModel() override
+  {
+    for (std::deque<TimerLane>* lanes : {&release_lanes_, &arrival_lanes_})
+      for (TimerLane& lane : *lanes)
+        lane.leave(engine_);
   }
 
   ProtocolThresholds protocol_thresholds() const override
@@ -308,6 +364,14 @@ private:
     double bandwidth = 0;
   };
   static constexpr uint64_t kNoPair = std::numeric_limits<uint64_t>::max();
+  // A zone of the hierarchy, and the cost of every pair of distinct hosts declared in it when it is the same for all.
+  struct ZoneCost {
+    uint32_t network = kNoNetwork;
+    bool uniform = false;
+    double latency = 0;
+    double bandwidth = 0;
+  };
+  static constexpr uint32_t kNoZone = std::numeric_limits<uint32_t>::max();
 
   // Ranks exchange with the same peers again and again, and finding the common network and the route costs more than
   // the rest of the model: the answers are kept per source host, in kPairWays slots side by side (newest first; a new
@@ -316,6 +380,12 @@ private:
   // holds.
   PairCost pair_cost(platform::HostId src, platform::HostId dst) const
   {
+    // Two hosts of a zone whose pairs all cost the same: neither the table nor the route.
+    if (const uint32_t zone = host_zone_[src];
+        zone == host_zone_[dst] && zone != kNoZone && src != dst && zones_[zone].uniform) {
+      const ZoneCost& same = zones_[zone];
+      return PairCost{kNoPair, same.network, same.latency, same.bandwidth};
+    }
     const uint64_t pair = (uint64_t{src} << 32) | dst;
     const size_t sets = pair_costs_.size() / kPairWays;
     PairCost* set = &pair_costs_[(src & (sets - 1)) * kPairWays];
@@ -325,6 +395,27 @@ private:
     std::move_backward(set, set + kPairWays - 1, set + kPairWays);
     set[0] = compute_pair_cost(src, dst);
     return set[0];
+  }
+
+  // The l0 and b of every pair of distinct hosts declared in `zone`, when they are the same for all: from the zone's
+  // properties, or from a route the platform says every such pair's is alike (a FLAT cluster's). As
+  // compute_pair_cost computes them.
+  void set_member_cost(ZoneCost& cost, const platform::Zone& zone) const
+  {
+    const Network& network = networks_[cost.network];
+    double route_latency = 0;
+    if (network.latency && network.bandwidth) {
+      cost = {cost.network, true, *network.latency, *network.bandwidth};
+      return;
+    }
+    if (not zone.uniform_host_route(platform_.links(), route_))
+      return;
+    for (platform::LinkId link : route_) // summed in route order, as Platform::route sums
+      route_latency += platform_.links()[link].latency;
+    double min_bandwidth = std::numeric_limits<double>::infinity();
+    for (platform::LinkId link : route_)
+      min_bandwidth = std::min(min_bandwidth, platform_.links()[link].bandwidth);
+    cost = {cost.network, true, network.latency.value_or(route_latency), network.bandwidth.value_or(min_bandwidth)};
   }
 
   PairCost compute_pair_cost(platform::HostId src, platform::HostId dst) const
@@ -366,12 +457,14 @@ private:
     return values[index];
   }
 
-  // The date as Engine::start_timer computes it, the timer in the rank's chain.
+  // The date as Engine::start_timer computes it, the end in the rank's lane.
   std::shared_ptr<kernel::Activity> start_timer(TimerKind kind, int rank, double delay)
   {
-    per_rank(timer_chains_.of(kind), rank);
-    return ChainedTimer::start(engine_, timer_chains_, kind, static_cast<uint32_t>(rank),
-                               engine_.now() + std::max(delay, 0.0));
+    std::deque<TimerLane>& lanes = kind == TimerKind::Release ? release_lanes_ : arrival_lanes_;
+    const auto index = static_cast<size_t>(rank);
+    while (lanes.size() <= index)
+      lanes.emplace_back();
+    return lanes[index].start(engine_, kind, engine_.now() + std::max(delay, 0.0));
   }
 
   kernel::Engine& engine_;
@@ -381,9 +474,11 @@ private:
   bool any_contention_ = false;    // some network has contention (else no outgoing or incoming list is used)
   std::vector<Network> networks_;
   std::vector<uint32_t> host_network_;
+  std::vector<ZoneCost> zones_;
+  std::vector<uint32_t> host_zone_; // the zone declaring each host (index into zones_), kNoZone if none
   std::unordered_map<uint32_t, TransmissionIntervals> outgoing_, incoming_, transfers_;
   std::vector<double> previous_sent_, previous_received_; // t_previous_s2, t_previous_r2 by world rank
-  TimerChains timer_chains_;
+  std::deque<TimerLane> release_lanes_, arrival_lanes_;   // by world rank (a deque: lanes never move)
   mutable std::vector<platform::LinkId> route_;
   std::vector<uint32_t> below_;
   // By source host: kPairWays slots each (a 3-D stencil's six peers, with room), at most kPairCacheEntries in all

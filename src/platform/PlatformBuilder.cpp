@@ -67,7 +67,7 @@ PointId PlatformBuilder::add_point(const std::string& name, PointKind kind, Zone
   point.englobing = zone;
   PointId id = tree_->add_point(std::move(point));
   if (zone != nullptr)
-    tree_->mutable_point(id).member = zone->add_member(id);
+    tree_->mutable_point(id).member = zone->add_member(id, kind);
   return id;
 }
 

@@ -33,10 +33,27 @@ void Zone::attach(Zone* parent, PointId own_point)
   depth_ = parent ? parent->depth() + 1 : 0;
 }
 
-uint32_t Zone::add_member(PointId point)
+uint32_t Zone::add_member(PointId point, PointKind kind)
 {
   members_.push_back(point);
+  host_members_.push_back(kind == PointKind::Host);
   return static_cast<uint32_t>(members_.size() - 1);
+}
+
+bool Zone::uniform_host_route(const std::vector<LinkSpec>& links, std::vector<LinkId>& route) const
+{
+  route.clear();
+  if (has_bypass_routes())
+    return false;
+  std::vector<uint32_t> hosts;
+  for (uint32_t member = 0; member < members_.size(); member++)
+    if (host_members_[member])
+      hosts.push_back(member);
+  if (hosts.size() < 2 || not uniform_route_between(hosts, links, route)) {
+    route.clear();
+    return false;
+  }
+  return true;
 }
 
 Zone& Zone::add_child(std::unique_ptr<Zone> child)

@@ -109,7 +109,7 @@ public:
 
   // --- construction (PlatformBuilder) ---
   void attach(Zone* parent, PointId own_point);
-  uint32_t add_member(PointId point);
+  uint32_t add_member(PointId point, PointKind kind);
   Zone& add_child(std::unique_ptr<Zone> child);
 
   // A <route> or <zoneRoute> declared in this zone. Throws InputError("", 0, ...) when the
@@ -130,10 +130,27 @@ public:
   virtual Gateways local_route(uint32_t src, uint32_t dst, const RouteContext& context,
                                std::vector<LinkId>& links) const = 0;
 
+  // When every route between two distinct hosts that are direct members crosses links alike (the same latencies and
+  // bandwidths, given by `links`, the platform's, in the same order: a FLAT cluster's routes), sets `route` to the
+  // route between two of them and returns true; else false. Models that need only a route's sums (xsim: its latency
+  // sum and smallest bandwidth) then ask once per zone instead of once per pair. Costs a pass over the members.
+  bool uniform_host_route(const std::vector<LinkSpec>& links, std::vector<LinkId>& route) const;
+
   bool has_bypass_routes() const { return !bypass_routes_.empty(); }
   const StoredRoute* find_bypass_route(PointId src, PointId dst) const;
 
 protected:
+  // The uniform_host_route of a routing that can tell (the default cannot); `hosts` are the host members' indices, two
+  // at least, and the zone has no bypass route.
+  virtual bool uniform_route_between(const std::vector<uint32_t>& hosts, const std::vector<LinkSpec>& links,
+                                     std::vector<LinkId>& route) const
+  {
+    (void)hosts;
+    (void)links;
+    (void)route;
+    return false;
+  }
+
   // Checks shared by the routings that store explicit routes (Full, Floyd, Dijkstra), with
   // SimGrid's rules: endpoints are members of this zone; plain routes join hosts or routers and
   // zone routes join sub-zones through gateways inside them; no empty route.
@@ -148,6 +165,7 @@ private:
   int depth_ = 0;
   long line_ = 0;
   std::vector<PointId> members_;
+  std::vector<bool> host_members_; // by member index: a host (not a router or zone)
   std::vector<std::unique_ptr<Zone>> children_;
   std::map<std::pair<PointId, PointId>, StoredRoute> bypass_routes_;
   std::map<std::string, std::string> properties_;

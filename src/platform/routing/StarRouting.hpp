@@ -26,6 +26,14 @@ public:
   Gateways local_route(uint32_t src, uint32_t dst, const RouteContext& context,
                        std::vector<LinkId>& links) const override;
 
+protected:
+  // Uniform when every host's up-then-down links have the first host's latencies and bandwidths, position by
+  // position, and each position holds either one link for all (a backbone) or a link of that host's own (no other
+  // member crosses it), repeated at the same positions: the route between two distinct hosts, up links then the
+  // down links not crossed yet, then has the same latencies and bandwidths whichever the two.
+  bool uniform_route_between(const std::vector<uint32_t>& hosts, const std::vector<LinkSpec>& links,
+                             std::vector<LinkId>& route) const override;
+
 private:
   struct MemberLinks {
     std::vector<LinkId> up;
@@ -35,6 +43,7 @@ private:
     PointId gateway = kNoPoint; // SimGrid keeps one gateway per member, for both directions
   };
   MemberLinks& links_of(uint32_t member);
+  const MemberLinks& member_links(uint32_t member) const; // empty lists for a member without links
 
   std::vector<MemberLinks> members_links_;
 };
