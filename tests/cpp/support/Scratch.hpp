@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -11,13 +12,20 @@
 
 namespace mpisim::testing_support {
 
+// "suite_test" of the running test, one path component (parameterized suites are named "prefix/suite").
+inline std::string current_test_name()
+{
+  const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
+  std::string name = std::string(test->test_suite_name()) + "_" + test->name();
+  std::replace(name.begin(), name.end(), '/', '_');
+  return name;
+}
+
 class Scratch {
 public:
   Scratch()
   {
-    const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
-    path_ = std::filesystem::temp_directory_path() /
-            ("mpisim_" + std::string(test->test_suite_name()) + "_" + test->name() + "_" + std::to_string(getpid()));
+    path_ = std::filesystem::temp_directory_path() / ("mpisim_" + current_test_name() + "_" + std::to_string(getpid()));
     std::filesystem::create_directories(path_);
   }
   ~Scratch()
@@ -39,12 +47,30 @@ private:
   std::filesystem::path path_;
 };
 
+// The folder of this test program's unique_temp_path() files, removed when the program exits (the tests that write
+// them return paths, so no test owns the file).
+inline const std::filesystem::path& program_temp_folder()
+{
+  struct Folder {
+    std::filesystem::path path;
+    ~Folder()
+    {
+      std::error_code ignored;
+      std::filesystem::remove_all(path, ignored);
+    }
+  };
+  static const Folder folder{[] {
+    auto path = std::filesystem::path(::testing::TempDir()) / ("mpisim_test_files_" + std::to_string(getpid()));
+    std::filesystem::create_directories(path);
+    return path;
+  }()};
+  return folder.path;
+}
+
 // A file path no other test (nor another process running the same test) uses: ctest runs tests in parallel.
 inline std::string unique_temp_path(const std::string& stem)
 {
-  const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
-  return ::testing::TempDir() + "/mpisim_" + test->test_suite_name() + "_" + test->name() + "_" +
-         std::to_string(getpid()) + "_" + stem;
+  return (program_temp_folder() / (current_test_name() + "_" + stem)).string();
 }
 
 inline std::string cluster4()
