@@ -660,6 +660,61 @@ TEST_F(TraceReaderTest, TraceSetErrors)
             comments_only + ": shared trace holds no action line: cannot tell the number of ranks");
 }
 
+// An index of many files is checked by listing its folder once (FolderListing): every path resolves as a stat()
+// each resolved it, through a symbolic link, a subfolder or the current directory too, and what the listing does not
+// show as a regular file (a folder named like a trace, a missing file) gives the same errors.
+TEST_F(TraceReaderTest, LongIndexResolvesAsWithAStatPerFile)
+{
+  constexpr int kRanks = 300; // beyond the listing's threshold
+  std::string index;
+  std::vector<std::string> expected;
+  for (int rank = 0; rank < kRanks; ++rank) {
+    const std::string line = std::to_string(rank) + " init\n";
+    std::string listed = "r" + std::to_string(rank) + ".txt";
+    if (rank == 7) {
+      listed = "sub/r7.txt";
+      write(listed, line);
+    } else if (rank == 8) {
+      write("target8.txt", line);
+      fs::create_symlink(dir_ / "target8.txt", dir_ / listed);
+    } else {
+      write(listed, line);
+    }
+    expected.push_back((dir_ / listed).string());
+    index += listed + "\n";
+  }
+  const std::string index_path = write("index.txt", index);
+  TraceSet set = TraceSet::open(index_path);
+  ASSERT_EQ(set.size(), kRanks);
+  for (int rank = 0; rank < kRanks; ++rank) {
+    EXPECT_EQ(set.trace_file(rank), expected[static_cast<size_t>(rank)]);
+    ASSERT_EQ(read_rank(set, rank).size(), 1u) << rank;
+  }
+
+  // From the index's folder: bare names resolve in the current directory, as they did.
+  const fs::path before = fs::current_path();
+  fs::current_path(dir_);
+  EXPECT_EQ(TraceSet::open("index.txt").trace_file(5), "r5.txt");
+  fs::current_path(before);
+
+  const auto open_error = [&index_path](const std::string& index_text) -> std::string {
+    std::ofstream(index_path, std::ios::binary) << index_text;
+    try {
+      TraceSet::open(index_path);
+    } catch (const InputError& error) {
+      return error.what();
+    }
+    return "no error";
+  };
+  fs::create_directories(dir_ / "folder.txt");
+  EXPECT_EQ(open_error(index + "folder.txt\n"),
+            index_path + ":301: trace file of rank 300 'folder.txt' not found (looked next to the index and in the " +
+                "current directory)");
+  EXPECT_EQ(open_error("missing.txt\n" + index),
+            index_path + ":1: trace file of rank 0 'missing.txt' not found (looked next to the index and in the " +
+                "current directory)");
+}
+
 // ------------------------------------------------------------------------------------------------------ scale
 
 namespace {
