@@ -59,7 +59,7 @@ def measure(mpisim: str, trace: str, model: str) -> Tuple[float, int, str]:
         os.dup2(write_end, 1)
         os.chdir(trace)
         try:
-            os.execv(mpisim, command)
+            os.execvp(mpisim, command)
         finally:
             os._exit(127)
     os.close(write_end)
@@ -86,7 +86,9 @@ def main(argv: Optional[List[str]] = None) -> int:
 
     folders = [write_empty_trace(os.path.join(args.workdir, f"empty{args.ranks}"), args.ranks)]
     folders += [os.path.abspath(f) for f in args.traces.split(",") if f]
-    builds = {"base": args.base, "branch": args.branch}
+    # Absolute: each run starts in its trace folder.
+    builds = {name: os.path.abspath(path) if os.sep in path else path
+              for name, path in (("base", args.base), ("branch", args.branch))}
     print(f"{'trace':>40} {'model':>6} {'base cpu s':>11} {'branch cpu s':>13} {'ratio':>7} {'base MiB':>9} "
           f"{'branch MiB':>11} {'same json':>10}")
     same_everywhere = True

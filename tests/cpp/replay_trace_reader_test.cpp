@@ -715,6 +715,39 @@ TEST_F(TraceReaderTest, LongIndexResolvesAsWithAStatPerFile)
                 "current directory)");
 }
 
+// A rank file is read without a second fstat() (TraceIndex found it regular): a file of exactly one buffer and one a
+// byte longer end where they end, and a file turned into a folder after the set was opened is refused as before.
+TEST_F(TraceReaderTest, RankFilesOfABufferOrMoreAndAFileTurnedFolder)
+{
+  constexpr size_t kChunk = 64 * 1024; // the buffer of each of 4 ranks (TraceIndex.cpp)
+  const std::string action = "0 compute 1\n";
+  for (const size_t size : {kChunk, kChunk + action.size(), 2 * kChunk + 1}) {
+    std::string lines;
+    if (const size_t rest = size % action.size(); rest > 0)
+      lines += std::string(rest - 1, '#') + "\n"; // a comment line to the size, then actions to the end
+    for (size_t i = 0; i < size / action.size(); ++i)
+      lines += action;
+    ASSERT_EQ(lines.size(), size);
+    const std::vector<TraceAction> actions = parse_rank0(lines);
+    EXPECT_EQ(actions.size(), size / action.size()) << size;
+  }
+
+  std::string index;
+  for (int rank = 0; rank < 2; ++rank)
+    index += write("f" + std::to_string(rank) + ".txt", std::to_string(rank) + " init\n") + "\n";
+  TraceSet set = TraceSet::open(write("index.txt", index));
+  const std::string turned = (dir_ / "f1.txt").string();
+  fs::remove(turned);
+  fs::create_directories(turned);
+  try {
+    read_rank(set, 1);
+    ADD_FAILURE() << "a folder read as a trace";
+  } catch (const InputError& error) {
+    EXPECT_EQ(std::string(error.what()), turned + ": not a regular file (a directory): the trace must be a file");
+  }
+  EXPECT_EQ(read_rank(set, 0).size(), 1u);
+}
+
 // ------------------------------------------------------------------------------------------------------ scale
 
 namespace {
