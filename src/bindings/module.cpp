@@ -1,5 +1,6 @@
 // Python bindings: the native core as the module mpisim._core. Options come in as plain Python values and results go
 // out as dicts, so the Python side stays free of C++ types. The GIL is released while a simulation runs.
+#include "bindings/RanksJson.hpp"
 #include "common/Errors.hpp"
 #include "common/OptionTable.hpp"
 #include "models/NetworkModel.hpp"
@@ -163,23 +164,29 @@ py::list records_to_python(const std::vector<Record>& records, const std::vector
   return out;
 }
 
-py::dict replay_to_python(const replay::ReplayResult& result)
+// Each rank's figures as a tuple in the order of mpisim.api.RankStats's fields after the rank (compute, sleep,
+// communicate, wait, finish, actions, failed, and checkpoint with checkpoint/restart): built and read positionally,
+// cheaper than a dict per rank.
+py::list rank_rows(const replay::ReplayResult& result)
 {
-  py::list ranks;
-  for (const replay::RankStats& r : result.ranks) {
-    py::dict rank;
-    rank["compute"] = r.compute;
-    rank["sleep"] = r.sleep;
-    rank["communicate"] = r.communicate;
-    rank["wait"] = r.wait;
-    rank["finish"] = r.finish;
-    if (not result.attempts.empty())
-      rank["checkpoint"] = r.checkpoint;
-    rank["actions"] = r.actions;
-    rank["failed"] = r.failed;
-    ranks.append(rank);
+  const bool checkpointing = not result.attempts.empty();
+  py::list ranks(result.ranks.size());
+  for (size_t i = 0; i < result.ranks.size(); ++i) {
+    const replay::RankStats& r = result.ranks[i];
+    if (checkpointing)
+      ranks[i] = py::make_tuple(r.compute, r.sleep, r.communicate, r.wait, r.finish, r.actions, r.failed, r.checkpoint);
+    else
+      ranks[i] = py::make_tuple(r.compute, r.sleep, r.communicate, r.wait, r.finish, r.actions, r.failed);
   }
+  return ranks;
+}
+
+py::dict replay_to_python(const replay::ReplayResult& result, bool with_ranks_json)
+{
+  const py::list ranks = rank_rows(result);
   py::dict out;
+  if (with_ranks_json) // `mpisim replay --json`: the per-rank list as text (RanksJson.hpp)
+    out["ranks_json"] = bindings::ranks_json(result);
   out["simulated_time"] = result.simulated_time;
   out["ranks"] = ranks;
   out["actions"] = result.actions;
@@ -343,7 +350,20 @@ py::dict run_replay(const py::dict& options)
     if (timeline)
       timeline->finish();
   }
-  return replay_to_python(result);
+  return replay_to_python(result, given(options, "ranks_json") && options["ranks_json"].cast<bool>());
+}
+
+// Test hook of RanksJson.hpp: the text of each float as Python's repr writes it.
+std::vector<std::string> python_float_texts(const std::vector<double>& values)
+{
+  std::vector<std::string> out;
+  out.reserve(values.size());
+  for (const double value : values) {
+    std::string text;
+    bindings::append_python_float(text, value);
+    out.push_back(std::move(text));
+  }
+  return out;
 }
 
 py::list timeline_formats()
@@ -632,6 +652,7 @@ PYBIND11_MODULE(_core, m)
   m.def("convert", &convert_trace,
         "Write a trace (any format) as a SimGrid time-independent trace; returns the actions");
   m.def("replay", &run_replay, "Replay a time-independent trace; returns a dict of results");
+  m.def("_python_float_texts", &python_float_texts, "Floats as repr() writes them, by the writer of replay's JSON");
   m.def("network_models", &network_models);
   m.def("describe_platform", &describe_platform, "Hosts and links of a platform file or generator spec");
   m.def("route", &route, "Links and latency of the route between two hosts");

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import tempfile
 import time
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence, Tuple, Union
@@ -68,8 +66,15 @@ class ReplayResult(Result):
     attempts: Optional[List[dict]] = None
     checkpoints: Optional[List[dict]] = None
     time_lost: Optional[float] = None
+    # replay(..., ranks_json=True): `ranks` as to_dict() and json.dumps(indent=2) write them in the document, written
+    # by the native core (what `mpisim replay --json` prints; None otherwise, and when there is no rank)
+    ranks_json: Optional[str] = field(default=None, repr=False, compare=False)
 
     def to_dict(self) -> dict:
+        return self._document([r.to_dict() for r in self.ranks])
+
+    def _document(self, ranks) -> dict:
+        """to_dict() with `ranks` in place of the per-rank list."""
         from mpisim import __version__
 
         out = {
@@ -79,7 +84,7 @@ class ReplayResult(Result):
             "fingerprint": f"{self.fingerprint:016x}",
             "inputs": self.inputs,
             "model_parameters": self.model_parameters,
-            "ranks": [r.to_dict() for r in self.ranks],
+            "ranks": ranks,
             "collective_decisions": self.collective_decisions,
             "failures": self.failures,
             "host": {"wall_seconds": self.wall_seconds},
@@ -125,6 +130,7 @@ def replay(
     checkpoint_cost: Union[str, float] = 0.0,
     restart: int = 0,
     restart_cost: Union[str, float] = 0.0,
+    ranks_json: bool = False,
 ) -> ReplayResult:
     """Replay a trace on a platform: a SimGrid time-independent trace (index file or single file), or an OTF2 archive
     (its anchor file NAME.otf2 or its folder; `otf2_host_speed`, such as "2Gf", turns the recorded time between MPI
@@ -139,7 +145,9 @@ def replay(
     `checkpoint_interval` (seconds, or "30s") takes a coordinated checkpoint of `checkpoint_cost` at the first
     consistent cut after each interval; `restart` N restarts every rank from the last one, up to N times, when a rank
     fails, `restart_cost` later (docs/failures.md, "Checkpoint/restart in replay"): the result's `attempts`,
-    `checkpoints` and `time_lost` say what happened."""
+    `checkpoints` and `time_lost` say what happened. `ranks_json` also gives the per-rank list as the JSON text of
+    `mpisim replay --json` (the result's `ranks_json`), written by the native core: faster than json.dumps at
+    thousands of ranks."""
     if (timeline_format or timeline_internals or timeline_links) and not timeline:
         raise ValueError("timeline_format, timeline_internals and timeline_links need a timeline file")
     options = {
@@ -173,10 +181,12 @@ def replay(
     if timeline:
         options.update(timeline=timeline, timeline_format=timeline_format, timeline_internals=timeline_internals,
                        timeline_links=timeline_links)
+    if ranks_json:
+        options["ranks_json"] = True
     start = time.perf_counter()
     raw = _core.replay(options)
     wall_seconds = time.perf_counter() - start
-    ranks = [RankStats(rank=i, **r) for i, r in enumerate(raw["ranks"])]
+    ranks = [RankStats(i, *row) for i, row in enumerate(raw["ranks"])]  # rows in the fields' order
     inputs = {
         "trace": os.path.abspath(trace) if os.path.exists(trace) else trace,
         "platform": os.path.abspath(platform) if os.path.exists(platform) else platform,
@@ -211,6 +221,7 @@ def replay(
         attempts=[dict(a) for a in raw["attempts"]] if "attempts" in raw else None,
         checkpoints=[dict(c) for c in raw["checkpoints"]] if "checkpoints" in raw else None,
         time_lost=raw.get("time_lost"),
+        ranks_json=raw.get("ranks_json") or None,
     )
 
 
@@ -345,6 +356,9 @@ def run(program: str, args: Sequence[str] = (), **options) -> RunResult:
     `mpisim cc`), DeadlockError, SimulationError (MPI_Abort, a crash, exit(), a fatal MPI error), with the
     `exit_status`, `stdout` and `stderr` of the run as attributes.
     """
+    import subprocess  # here, not at the top: a replay's start-up does without them
+    import tempfile
+
     from mpisim.online import RUNNER, native_dir
 
     arguments = _core.run_arguments(options)

@@ -9,6 +9,7 @@ failure (an erroneous MPI call, as `mpisim run`'s fatal MPI errors).
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import sys
@@ -85,7 +86,7 @@ def _replay(args: argparse.Namespace):
     checkpointing = {k: v for k, v in {**_table_kwargs(args, "checkpoint"), **_table_kwargs(args, "run")}.items()
                      if v is not None}
     return api.replay(args.trace, np=_ranks(args), **_table_kwargs(args, "trace_format"), **timeline,
-                      **checkpointing, **_replay_kwargs(args))
+                      **checkpointing, **_replay_kwargs(args), ranks_json=args.json)
 
 
 def _ranks(args: argparse.Namespace) -> Optional[int]:
@@ -175,19 +176,35 @@ def result_json(document: dict) -> str:
     entries = flat[2:-2].replace("}," + _RANK_ITEM_BREAK + "{", _RANK_ITEM_BREAK[:-2] + "}," + _RANK_BREAK + "{"
                                  + _RANK_ITEM_BREAK)
     ranks_text = "[" + _RANK_BREAK + "{" + _RANK_ITEM_BREAK + entries + _RANK_BREAK + "}\n  ]"
-    # The rest through the plain encoder, the list replaced by a string no value can hold (NUL: not in a path).
+    return _with_ranks_text(document, ranks_text)
+
+
+def _with_ranks_text(document: dict, ranks_text: str) -> str:
+    """json.dumps(document, indent=2) with `ranks_text` as the text of its "ranks" list: the rest through the plain
+    encoder, the list replaced by a string no value can hold (NUL: not in a path)."""
     marker = "\0ranks\0"
     text = json.dumps({**document, "ranks": marker}, indent=2)
     return text.replace(json.dumps(marker), ranks_text, 1)
 
 
+def replay_result_json(result) -> str:
+    """result_json(result.to_dict()), the per-rank list from the native core when the result carries it
+    (replay(..., ranks_json=True)): the same text without a Python object per rank and value."""
+    if result.ranks_json is None:
+        return result_json(result.to_dict())
+    return _with_ranks_text(result._document(None), result.ranks_json)
+
+
 def cmd_replay(args: argparse.Namespace) -> int:
     result = _replay(args)
     if args.json:
-        sys.stdout.write(result_json(result.to_dict()) + "\n")  # one write, even unbuffered
+        sys.stdout.write(replay_result_json(result) + "\n")  # one write, even unbuffered
     else:
         _print_summary(result)
     sys.stdout.flush()  # a full disk is reported here, by main, not at exit
+    # The result (an object per rank) lives until exit: the collection at exit need not go through it (10 ms of a
+    # replay's fixed cost at 16 384 ranks, bench/README.md, session 15). Counted references still free it.
+    gc.freeze()
     return 0
 
 
@@ -375,7 +392,9 @@ def cmd_compare(args: argparse.Namespace) -> int:
     return 0
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: Optional[str] = None) -> argparse.ArgumentParser:
+    """Every command's parser; for `command` "replay", that command's alone: the others import modules (studies,
+    calibration, recording, the online runner) that would cost each replay's start-up (bench/README.md, session 15)."""
     parser = argparse.ArgumentParser(prog="mpisim", description="Simulate MPI applications on HPC clusters.")
     sub = parser.add_subparsers(dest="command", required=True)
 
@@ -392,6 +411,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_table_options(p, "run")  # the runner's options replay takes too: --restart, --restart-cost
     _add_timeline_options(p)
     p.set_defaults(func=cmd_replay)
+    if command == "replay":
+        return parser
 
     p = sub.add_parser("convert", help="write a trace (OTF2) as a SimGrid time-independent trace")
     p.add_argument("trace", help="an OTF2 archive (NAME.otf2 or its folder), or any trace `mpisim replay` reads")
@@ -499,20 +520,21 @@ def _parse_arguments(parser: argparse.ArgumentParser, argv: List[str]) -> argpar
 
 
 def main(argv: Optional[List[str]] = None) -> int:
-    from mpisim.online import dispatch
-
     argv = list(sys.argv[1:] if argv is None else argv)
-    status = dispatch(argv)  # cc, cxx, run: arguments belong to the compiler or the native runner
-    if status is not None:
-        return status
+    replaying = argv[:1] == ["replay"]  # its start-up skips the other commands' modules (build_parser)
+    if not replaying:
+        from mpisim.online import dispatch
+        from mpisim.sweep_cli import spelled_plot
+
+        status = dispatch(argv)  # cc, cxx, run: arguments belong to the compiler or the native runner
+        if status is not None:
+            return status
+        if argv[:1] == ["--help-models"]:  # SimGrid-style spelling
+            argv = ["models"] + argv[1:]
+        argv = spelled_plot(argv)
     from mpisim._core import DeadlockError, InputError, SimulationError
 
-    if argv[:1] == ["--help-models"]:  # SimGrid-style spelling
-        argv = ["models"] + argv[1:]
-    from mpisim.sweep_cli import spelled_plot
-
-    argv = spelled_plot(argv)
-    args = _parse_arguments(build_parser(), argv)
+    args = _parse_arguments(build_parser("replay" if replaying else None), argv)
     try:
         return args.func(args)
     except InputError as error:

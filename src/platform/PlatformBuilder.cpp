@@ -131,12 +131,20 @@ LinkId PlatformBuilder::add_link(LinkSpec link)
 std::pair<LinkId, LinkId> PlatformBuilder::add_split_duplex_link(const std::string& name, double bandwidth,
                                                                  double latency)
 {
-  if (split_duplex_links_.count(name))
+  if (find_split_duplex_link(name))
     throw InputError("", 0, "duplicate link '" + name + "'");
   LinkId up = add_link({name + "_UP", bandwidth, latency, LinkSharing::Shared});
   LinkId down = add_link({name + "_DOWN", bandwidth, latency, LinkSharing::Shared});
-  split_duplex_links_.emplace(name, std::make_pair(up, down));
+  const auto index = static_cast<uint32_t>(split_duplex_links_.size());
+  split_duplex_links_.emplace_back(up, down);
+  split_duplex_names_.add(index, name, [this](uint32_t i) { return split_duplex_name(i); });
   return {up, down};
+}
+
+std::string_view PlatformBuilder::split_duplex_name(uint32_t index) const
+{
+  const std::string_view up = platform_->link_name(split_duplex_links_[index].first);
+  return up.substr(0, up.size() - 3); // without "_UP"
 }
 
 std::optional<LinkId> PlatformBuilder::find_link(std::string_view name) const
@@ -146,10 +154,10 @@ std::optional<LinkId> PlatformBuilder::find_link(std::string_view name) const
 
 std::optional<std::pair<LinkId, LinkId>> PlatformBuilder::find_split_duplex_link(std::string_view name) const
 {
-  auto found = split_duplex_links_.find(name);
-  if (found == split_duplex_links_.end())
+  const auto found = split_duplex_names_.find(name, [this](uint32_t i) { return split_duplex_name(i); });
+  if (not found)
     return std::nullopt;
-  return found->second;
+  return split_duplex_links_[*found];
 }
 
 LinkId PlatformBuilder::global_loopback()

@@ -4,6 +4,7 @@
 // Errors are thrown as InputError("", line-or-0, message): the caller that knows the file adds it.
 #pragma once
 
+#include "platform/NameIndex.hpp"
 #include "platform/Platform.hpp"
 #include "platform/Zone.hpp"
 #include "platform/ZoneTree.hpp"
@@ -72,7 +73,11 @@ private:
 
   std::unique_ptr<Platform> platform_;
   ZoneTree* tree_ = nullptr;
-  std::map<std::string, std::pair<LinkId, LinkId>, std::less<>> split_duplex_links_;
+  // The up and down links of each split-duplex link, found by its name: the up link's without "_UP" (no copy of
+  // the name, no tree node per link: a cluster of 16 384 hosts declares as many).
+  std::vector<std::pair<LinkId, LinkId>> split_duplex_links_;
+  NameIndex split_duplex_names_;
+  std::string_view split_duplex_name(uint32_t index) const;
   std::optional<LinkId> global_loopback_;
   std::map<std::string, uint64_t> counters_;
   void count_element(); // one more host, router, zone or link: refused past platform_element_limit()

@@ -16,6 +16,8 @@ namespace mpisim::replay {
 // stat() of the path first, and no further read to find the end when the chunk reached the size fstat() gave.
 void ChunkedLineReader::refill()
 {
+  if (file_offset_ == 0 && checked_regular_ && first_read_unchecked())
+    return;
   // Non-blocking: a FIFO named as a trace opens without waiting for a writer, and is refused below as before.
   const int fd = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) {
@@ -47,6 +49,35 @@ void ChunkedLineReader::refill()
   // The end: nothing more to read, or all the file had when fstat() looked (what is appended later is not read).
   if (got == 0 || (sized && file_offset_ >= size))
     at_end_of_file_ = true;
+}
+
+// The first read of a file checked regular when the trace set was opened: a chunk read into a scratch buffer, and
+// kept in a buffer of the size read (a small rank file costs its bytes, as when fstat() sized it). A read shorter than
+// the chunk is the end of the file. False when the file cannot be opened or read (it changed since): refill() then
+// looks at it as usual and reports what it has become.
+bool ChunkedLineReader::first_read_unchecked()
+{
+  checked_regular_ = false; // once
+  const int fd = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0)
+    return false;
+  static thread_local std::vector<char> scratch;
+  if (scratch.size() < chunk_size_)
+    scratch.resize(chunk_size_);
+  ssize_t got;
+  do
+    got = ::pread(fd, scratch.data(), chunk_size_, 0);
+  while (got < 0 && errno == EINTR);
+  ::close(fd);
+  if (got < 0)
+    return false;
+  const auto size = static_cast<size_t>(got);
+  buffer_.assign(scratch.begin(), scratch.begin() + static_cast<ptrdiff_t>(size));
+  begin_ = 0;
+  end_ = size;
+  file_offset_ = size;
+  at_end_of_file_ = size < chunk_size_;
+  return true;
 }
 
 // Moves the unread tail (an incomplete line) to the front, then sizes the buffer: allocated on first use no larger

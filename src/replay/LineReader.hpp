@@ -16,7 +16,13 @@ namespace mpisim::replay {
 // default limit of open files. A final line without newline is returned like any other.
 class ChunkedLineReader {
 public:
-  ChunkedLineReader(std::string path, size_t chunk_size) : path_(std::move(path)), chunk_size_(chunk_size) {}
+  // `checked_regular`: the path was found to be a regular file when the trace set was opened (TraceIndex): its first
+  // read does without the fstat() that would check it again and size the buffer (one system call less per rank file,
+  // 16 384 in a replay of as many ranks).
+  ChunkedLineReader(std::string path, size_t chunk_size, bool checked_regular = false)
+      : path_(std::move(path)), chunk_size_(chunk_size), checked_regular_(checked_regular)
+  {
+  }
 
   // The next line without its '\n'; valid until the next call. False at end of file.
   bool next_line(std::string_view& line)
@@ -52,6 +58,7 @@ public:
 
 private:
   void refill();
+  bool first_read_unchecked();
   void make_room(uint64_t remaining_in_file);
 
   std::string path_;
@@ -61,6 +68,7 @@ private:
   size_t begin_ = 0;
   size_t end_ = 0;
   bool at_end_of_file_ = false;
+  bool checked_regular_;
   uint32_t line_number_ = 0;
 };
 

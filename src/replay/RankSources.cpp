@@ -17,7 +17,7 @@ namespace {
 class RankFileSource final : public detail::RankSource {
 public:
   RankFileSource(std::string path, size_t chunk_size, int rank, int world_size)
-      : reader_(std::move(path), chunk_size), rank_(rank), world_size_(world_size)
+      : reader_(std::move(path), chunk_size, /*checked_regular=*/true), rank_(rank), world_size_(world_size)
   {
   }
 

@@ -23,7 +23,7 @@ public:
 } // namespace detail
 
 // The actions of `rank` from its own file, read through a buffer of `chunk_size` bytes; every line must carry that
-// rank (InputError otherwise).
+// rank (InputError otherwise). `path` is one find_trace_files() found to be a regular file.
 std::unique_ptr<detail::RankSource> rank_file_source(std::string path, size_t chunk_size, int rank, int world_size);
 
 // A shared trace read once, in order, its actions dealt to per-rank queues until their ranks ask for them.

@@ -3,11 +3,13 @@
 #include "replay/TraceIndex.hpp"
 
 #include "common/Errors.hpp"
+#include "replay/FolderListing.hpp"
 #include "replay/LineReader.hpp"
 #include "replay/TraceLine.hpp"
 
 #include <algorithm>
 #include <filesystem>
+#include <optional>
 
 namespace mpisim::replay {
 
@@ -22,6 +24,8 @@ constexpr size_t kMinRankChunk = 4 * kKiB;
 constexpr size_t kMaxRankChunk = 64 * kKiB;
 // Guards the rank-count scan against a typo such as `1000000000 send ...` allocating a queue per rank.
 constexpr int kMostRanks = 1 << 24;
+// From this many per-rank files on, their folder is listed instead of a stat() per file.
+constexpr int kListFolderFrom = 256;
 
 struct IndexEntry {
   std::string listed_path;
@@ -30,13 +34,19 @@ struct IndexEntry {
 
 // SimGrid resolves index entries from the current directory only; we look next to the index first so that an index
 // can be used from anywhere, and fall back to the current directory for indexes written for SimGrid's rule.
-std::string resolve_trace_path(const IndexEntry& entry, const std::string& index_path, const std::string& role)
+// `index_folder_files`: the regular files of the index's folder when listed (long indexes), which answer for a bare
+// file name without a stat() (the same path comes out: the first place looked at).
+std::string resolve_trace_path(const IndexEntry& entry, const std::string& index_path, const std::string& role,
+                               const FolderListing* index_folder_files = nullptr)
 {
   namespace fs = std::filesystem;
   const fs::path listed(entry.listed_path);
+  const fs::path index_folder = fs::path(index_path).parent_path();
+  if (index_folder_files != nullptr && entry.listed_path.find('/') == std::string::npos &&
+      index_folder_files->lists_regular_file(entry.listed_path))
+    return index_folder.empty() ? entry.listed_path : (index_folder / listed).string();
   std::error_code ignored;
   if (listed.is_relative()) {
-    const fs::path index_folder = fs::path(index_path).parent_path();
     if (not index_folder.empty()) {
       const fs::path beside_index = index_folder / listed;
       if (fs::is_regular_file(beside_index, ignored))
@@ -96,9 +106,16 @@ TraceFiles per_rank_files(const std::vector<IndexEntry>& entries, const std::str
   state.layout = TraceLayout::PerRankFiles;
   state.world_size = np == -1 ? listed : np;
   state.files.reserve(static_cast<size_t>(state.world_size));
+  // Many files: their folder listed once (a few times their number of entries read at most) rather than a stat()
+  // each; a file the listing does not show as a regular file is looked for as before.
+  std::optional<FolderListing> index_folder_files;
+  if (state.world_size >= kListFolderFrom)
+    index_folder_files.emplace(std::filesystem::path(index_path).parent_path().string(),
+                               4 * static_cast<size_t>(state.world_size) + 64);
   for (int rank = 0; rank < state.world_size; ++rank)
     state.files.push_back(resolve_trace_path(entries[static_cast<size_t>(rank)], index_path,
-                                             "trace file of rank " + std::to_string(rank)));
+                                             "trace file of rank " + std::to_string(rank),
+                                             index_folder_files ? &*index_folder_files : nullptr));
   state.chunk_size =
       std::clamp(kRankBufferBudget / static_cast<size_t>(state.world_size), kMinRankChunk, kMaxRankChunk);
   return state;

@@ -660,6 +660,94 @@ TEST_F(TraceReaderTest, TraceSetErrors)
             comments_only + ": shared trace holds no action line: cannot tell the number of ranks");
 }
 
+// An index of many files is checked by listing its folder once (FolderListing): every path resolves as a stat()
+// each resolved it, through a symbolic link, a subfolder or the current directory too, and what the listing does not
+// show as a regular file (a folder named like a trace, a missing file) gives the same errors.
+TEST_F(TraceReaderTest, LongIndexResolvesAsWithAStatPerFile)
+{
+  constexpr int kRanks = 300; // beyond the listing's threshold
+  std::string index;
+  std::vector<std::string> expected;
+  for (int rank = 0; rank < kRanks; ++rank) {
+    const std::string line = std::to_string(rank) + " init\n";
+    std::string listed = "r" + std::to_string(rank) + ".txt";
+    if (rank == 7) {
+      listed = "sub/r7.txt";
+      write(listed, line);
+    } else if (rank == 8) {
+      write("target8.txt", line);
+      fs::create_symlink(dir_ / "target8.txt", dir_ / listed);
+    } else {
+      write(listed, line);
+    }
+    expected.push_back((dir_ / listed).string());
+    index += listed + "\n";
+  }
+  const std::string index_path = write("index.txt", index);
+  TraceSet set = TraceSet::open(index_path);
+  ASSERT_EQ(set.size(), kRanks);
+  for (int rank = 0; rank < kRanks; ++rank) {
+    EXPECT_EQ(set.trace_file(rank), expected[static_cast<size_t>(rank)]);
+    ASSERT_EQ(read_rank(set, rank).size(), 1u) << rank;
+  }
+
+  // From the index's folder: bare names resolve in the current directory, as they did.
+  const fs::path before = fs::current_path();
+  fs::current_path(dir_);
+  EXPECT_EQ(TraceSet::open("index.txt").trace_file(5), "r5.txt");
+  fs::current_path(before);
+
+  const auto open_error = [&index_path](const std::string& index_text) -> std::string {
+    std::ofstream(index_path, std::ios::binary) << index_text;
+    try {
+      TraceSet::open(index_path);
+    } catch (const InputError& error) {
+      return error.what();
+    }
+    return "no error";
+  };
+  fs::create_directories(dir_ / "folder.txt");
+  EXPECT_EQ(open_error(index + "folder.txt\n"),
+            index_path + ":301: trace file of rank 300 'folder.txt' not found (looked next to the index and in the " +
+                "current directory)");
+  EXPECT_EQ(open_error("missing.txt\n" + index),
+            index_path + ":1: trace file of rank 0 'missing.txt' not found (looked next to the index and in the " +
+                "current directory)");
+}
+
+// A rank file is read without a second fstat() (TraceIndex found it regular): a file of exactly one buffer and one a
+// byte longer end where they end, and a file turned into a folder after the set was opened is refused as before.
+TEST_F(TraceReaderTest, RankFilesOfABufferOrMoreAndAFileTurnedFolder)
+{
+  constexpr size_t kChunk = 64 * 1024; // the buffer of each of 4 ranks (TraceIndex.cpp)
+  const std::string action = "0 compute 1\n";
+  for (const size_t size : {kChunk, kChunk + action.size(), 2 * kChunk + 1}) {
+    std::string lines;
+    if (const size_t rest = size % action.size(); rest > 0)
+      lines += std::string(rest - 1, '#') + "\n"; // a comment line to the size, then actions to the end
+    for (size_t i = 0; i < size / action.size(); ++i)
+      lines += action;
+    ASSERT_EQ(lines.size(), size);
+    const std::vector<TraceAction> actions = parse_rank0(lines);
+    EXPECT_EQ(actions.size(), size / action.size()) << size;
+  }
+
+  std::string index;
+  for (int rank = 0; rank < 2; ++rank)
+    index += write("f" + std::to_string(rank) + ".txt", std::to_string(rank) + " init\n") + "\n";
+  TraceSet set = TraceSet::open(write("index.txt", index));
+  const std::string turned = (dir_ / "f1.txt").string();
+  fs::remove(turned);
+  fs::create_directories(turned);
+  try {
+    read_rank(set, 1);
+    ADD_FAILURE() << "a folder read as a trace";
+  } catch (const InputError& error) {
+    EXPECT_EQ(std::string(error.what()), turned + ": not a regular file (a directory): the trace must be a file");
+  }
+  EXPECT_EQ(read_rank(set, 0).size(), 1u);
+}
+
 // ------------------------------------------------------------------------------------------------------ scale
 
 namespace {

@@ -37,3 +37,46 @@ def test_the_list_breaks_are_the_indented_ones():
     text = result_json({"ranks": [{"rank": 0, "x": 1.5}, {"rank": 1, "x": True}]})
     assert text == ('{\n  "ranks": [\n    {\n      "rank": 0,\n      "x": 1.5\n    },\n'
                     '    {\n      "rank": 1,\n      "x": true\n    }\n  ]\n}')
+
+
+# The per-rank list written by the native core (`mpisim.replay(..., ranks_json=True)`, what `mpisim replay --json`
+# prints): the same text as the Python encoder's, number for number.
+
+def test_the_native_float_text_is_pythons_repr():
+    import random
+    import struct
+
+    from mpisim import _core
+
+    chosen = [0.0, -0.0, 1e-05, 0.0001, 1.5e-05, 1e16, 9999999999999998.0, 123.0, 1e100, 5e-324, 0.1, 1 / 3,
+              1.7976931348623157e308, 1e21, 1e22, 123456789012345678.0, math.inf, -math.inf, math.nan]
+    draw = random.Random(15)
+    any_bits = [struct.unpack("d", struct.pack("Q", draw.getrandbits(64)))[0] for _ in range(20000)]
+    durations = [draw.uniform(0, 1) * 10.0 ** draw.randint(-9, 18) for _ in range(20000)]
+    values = chosen + any_bits + durations
+    assert _core._python_float_texts(values) == [json.dumps(v) for v in values]
+
+
+def _two_rank_trace(tmp_path):
+    lines = [f"{r} {action}" for r in range(2) for action in
+             ["init", "compute 1e9", "barrier", "compute 3.3e8" if r else "compute 1e3", "finalize"]]
+    trace = tmp_path / "two.txt"
+    trace.write_text("\n".join(lines) + "\n")
+    return str(trace)
+
+
+@pytest.mark.parametrize("extra", [{}, {"checkpoint_interval": 0.5, "checkpoint_cost": 0.25},
+                                   {"fail": "1@1.2"}])
+def test_the_native_ranks_text_is_the_documents(tmp_path, extra):
+    import mpisim
+    from mpisim.cli import replay_result_json
+
+    options = dict(platform="cluster:2", coll={"barrier": "ompi_two_procs"}, **extra)
+    fast = mpisim.replay(_two_rank_trace(tmp_path), ranks_json=True, **options)
+    plain = mpisim.replay(_two_rank_trace(tmp_path), **options)
+    assert fast.ranks_json is not None and plain.ranks_json is None
+    assert fast.ranks == plain.ranks
+    expected = result_json(plain.to_dict())
+    assert replay_result_json(fast).split('"host"')[0] == expected.split('"host"')[0]
+    assert replay_result_json(plain) == expected
+    assert json.loads(fast.ranks_json) == [r.to_dict() for r in fast.ranks]
