@@ -29,6 +29,9 @@ constexpr double kHeaderBytes = kHeaderInts * sizeof(int);
 constexpr double kIprobeSleep = 1e-4;    // smpi/iprobe
 constexpr double kPollSleep = 1e-4;      // the algorithm's own sleep after each probe (unsegmented case)
 constexpr int kRemainderTagOffset = 100; // collective tags are -100 - operation: -2xx is free
+// The notice's byte says nothing, so it has no buffer: one on the stack would be written at delivery, when under
+// replay's shared stack (kernel/Stacks.hpp) another rank's frames may lie at its address.
+constexpr std::byte* kNoticeBuffer = nullptr;
 
 // MPI_Iprobe as SMPI does it: costs time growing with consecutive failures, then looks for a message from `peer`.
 class Prober {
@@ -61,7 +64,6 @@ void collect(const CollectiveContext& c, const CollectiveCall& call, const Layou
   Prober prober(c);
   std::vector<bool> heard(c.size, false);
   std::vector<bool> arrived(c.size, false);
-  std::byte notice[1];
   int count_heard = 0;
   while (count_heard < c.size - 1) {
     for (int peer = 1; peer < c.size; ++peer) {
@@ -71,7 +73,7 @@ void collect(const CollectiveContext& c, const CollectiveCall& call, const Layou
       if (layout.whole) {
         c.rank.sleep(kPollSleep);
       } else if (arrived[peer]) { // receive the notice at once and start over from the first rank
-        c.rank.recv(c.comm, peer, c.tag, 1, notice);
+        c.rank.recv(c.comm, peer, c.tag, 1, kNoticeBuffer);
         peer = 1;
       }
     }
@@ -79,7 +81,7 @@ void collect(const CollectiveContext& c, const CollectiveCall& call, const Layou
     for (int peer = 1; peer < c.size; ++peer)
       if (arrived[peer] && not heard[peer]) {
         if (layout.whole)
-          c.rank.recv(c.comm, peer, c.tag, 1, notice);
+          c.rank.recv(c.comm, peer, c.tag, 1, kNoticeBuffer);
         header.push_back(peer);
         heard[peer] = true;
         ++count_heard;
@@ -107,8 +109,7 @@ void collect(const CollectiveContext& c, const CollectiveCall& call, const Layou
 void contribute(const CollectiveContext& c, const CollectiveCall& call, const Layout& layout, std::byte* accumulator,
                 coll::Temp& incoming)
 {
-  std::byte notice[1] = {};
-  c.rank.send(c.comm, 0, c.tag, 1, notice);
+  c.rank.send(c.comm, 0, c.tag, 1, kNoticeBuffer);
   std::vector<int> header(kHeaderInts, -1);
   if (layout.whole) {
     c.rank.recv(c.comm, kAnySource, c.tag, kHeaderBytes, header.data());
