@@ -113,6 +113,8 @@ private:
     bool registered = false;
     bool active = false;
     Activity* next_unfinished(); // moves `next` past the done ones (their waiters are gone)
+    // Between waits, a list longer than this gives its memory back (every rank has one).
+    static constexpr size_t kKeptCapacity = 16;
   };
   WaitAll wait_all_;
 };

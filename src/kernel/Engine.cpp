@@ -7,6 +7,7 @@
 #include <bit>
 #include <cassert>
 #include <sstream>
+#include <utility>
 
 namespace mpisim::kernel {
 
@@ -155,40 +156,47 @@ Activity* Actor::WaitAll::next_unfinished()
   return next < activities.size() ? activities[next] : nullptr;
 }
 
-void Engine::wait_all(std::span<Activity* const> activities)
+Actor::WaitAll Engine::begin_wait_all(Actor& me)
 {
-  Actor& me = self();
-  Actor::WaitAll outer; // a wait_all from an interrupt handler inside another keeps the outer one's state
-  if (me.wait_all_.active)
-    outer = std::move(me.wait_all_);
+  // A wait_all from an interrupt handler inside another keeps the outer one's state.
+  Actor::WaitAll outer = me.wait_all_.active ? std::exchange(me.wait_all_, {}) : Actor::WaitAll{};
   Actor::WaitAll& all = me.wait_all_;
-  all.activities.assign(activities.begin(), activities.end()); // the caller's span may lie on a shared stack
+  all.activities.clear();
   all.next = 0;
   all.registered = false;
   all.active = true;
-  while (Activity* next = all.next_unfinished()) {
-    if (not all.registered) {
-      next->waiters_.add(&me);
-      all.registered = true;
-    }
+  return outer;
+}
+
+void Engine::run_wait_all(Actor& me, Actor::WaitAll outer)
+{
+  while (Activity* next = next_in_wait_all(me))
     block(me, next);
-  }
+  Actor::WaitAll& all = me.wait_all_;
   all.active = false;
   all.activities.clear();
+  if (all.activities.capacity() > Actor::WaitAll::kKeptCapacity)
+    all.activities.shrink_to_fit(); // a rank's list stays small between waits (memory per rank)
   if (outer.active)
     me.wait_all_ = std::move(outer);
 }
 
-bool Engine::reblock_in_wait_all(Actor& actor)
+Activity* Engine::next_in_wait_all(Actor& actor)
 {
   Actor::WaitAll& all = actor.wait_all_;
   Activity* next = all.next_unfinished();
-  if (next == nullptr)
-    return false;
-  if (not all.registered) {
+  if (next != nullptr && not all.registered) {
     next->waiters_.add(&actor);
     all.registered = true;
   }
+  return next;
+}
+
+bool Engine::reblock_in_wait_all(Actor& actor)
+{
+  Activity* next = next_in_wait_all(actor);
+  if (next == nullptr)
+    return false;
   actor.state_ = Actor::State::Blocked;
   actor.blocked_on_ = next;
   actor.woken_by_ = nullptr;
