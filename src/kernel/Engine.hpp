@@ -166,7 +166,7 @@ private:
   void schedule_new_sleeps();
   void fire_due_events();
   EventQueue& queue_of(const Event& event) { return events_[static_cast<size_t>(event.source())]; }
-  SimTime next_event_date() const;
+  SimTime next_event_date();
   size_t pending_events() const;
   [[noreturn]] void report_deadlock() const;
   void mix(uint64_t value);
