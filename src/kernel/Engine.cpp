@@ -295,11 +295,24 @@ void Engine::mix(uint64_t value)
 
 void Engine::run_ready_actors()
 {
+  // Loaded while the actor taken off the ready list runs: the next one (its lines were asked for one step ago, as the
+  // second), and the one after it. An actor in wait_all() starts by reading its wait list, a heap block as cold as the
+  // actor: asked for one step ahead, once the actor's own lines (which say where the list is) have come in.
+  auto prefetch_next_actors = [this] {
+    if (ready_.empty())
+      return;
+    const Actor& next = *ready_.front();
+    next.prefetch();
+    const Actor::WaitAll& all = next.wait_all_;
+    if (all.active && all.next < all.activities.size())
+      __builtin_prefetch(all.activities.data() + all.next);
+    if (ready_.size() > 1)
+      ready_[1]->prefetch();
+  };
   while (not ready_.empty()) {
     Actor* actor = ready_.front();
     ready_.pop_front();
-    if (not ready_.empty()) // loaded while this one runs
-      ready_.front()->prefetch();
+    prefetch_next_actors();
     mix(static_cast<uint64_t>(actor->id_));
     if (actor->wait_all_.active && actor->interrupts_.empty() && reblock_in_wait_all(*actor))
       continue; // as if it ran: it would only have blocked on the next one
