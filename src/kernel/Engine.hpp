@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <iterator>
 #include <memory>
 #include <span>
 #include <string>
@@ -103,6 +104,7 @@ public:
   {
     Actor& me = self();
     Actor::WaitAll outer = begin_wait_all(me);
+    me.wait_all_.activities.reserve(std::size(items)); // no growth: a list of the size of the first wait (most alike)
     for (const auto& item : items)
       if (Activity* activity = activity_of(item))
         me.wait_all_.activities.push_back(activity);
