@@ -8,6 +8,7 @@
 #include "kernel/EventQueue.hpp"
 #include "kernel/Time.hpp"
 
+#include <cstddef>
 #include <memory>
 #include <string>
 #include <utility>
@@ -89,11 +90,11 @@ public:
   bool observed() const { return observer_ != nullptr; }
   // Asks the processor to load the observer's first `lines` cache lines, which complete() is about to read (a
   // message that has gone cold since it was sent). Only loads.
-  void prefetch_observer(int lines) const
+  void prefetch_observer(size_t lines) const
   {
     if (observer_ != nullptr)
-      for (int line = 0; line < lines; ++line)
-        __builtin_prefetch(reinterpret_cast<const char*>(observer_) + 64 * line);
+      for (size_t line = 0; line < lines; ++line)
+        __builtin_prefetch(reinterpret_cast<const char*>(observer_) + size_t{64} * line);
   }
 
 private:

@@ -212,7 +212,7 @@ private:
     tail_ = nullptr;
   }
 
-  static constexpr int kObserverLines = 5; // a message's pooled block (mpi/Message.hpp)
+  static constexpr size_t kObserverLines = 5; // a message's pooled block (mpi/Message.hpp)
   DatedEnd* head_ = nullptr;
   DatedEnd* tail_ = nullptr;
 };
