@@ -113,6 +113,9 @@ private:
     bool registered = false;
     bool active = false;
     Activity* next_unfinished(); // moves `next` past the done ones (their waiters are gone)
+    // Between waits, a list longer than this gives its memory back (every rank has one).
+    static constexpr size_t kKeptCapacity = 16;
+    static constexpr size_t kPrefetchAhead = 8; // states loaded at once by next_unfinished()
   };
   WaitAll wait_all_;
 };

@@ -7,6 +7,7 @@
 #include <bit>
 #include <cassert>
 #include <sstream>
+#include <utility>
 
 namespace mpisim::kernel {
 
@@ -148,6 +149,11 @@ void Engine::wait(Activity& activity)
 
 Activity* Actor::WaitAll::next_unfinished()
 {
+  // The activities after the next went cold while other actors ran (requests posted long ago): their states are
+  // asked for together, rather than one miss after the other as the walk reaches them.
+  const size_t ahead = std::min(activities.size(), next + 1 + kPrefetchAhead);
+  for (size_t later = next + 1; later < ahead; ++later)
+    activities[later]->prefetch_state();
   while (next < activities.size() && activities[next]->done()) {
     ++next;
     registered = false;
@@ -155,40 +161,47 @@ Activity* Actor::WaitAll::next_unfinished()
   return next < activities.size() ? activities[next] : nullptr;
 }
 
-void Engine::wait_all(std::span<Activity* const> activities)
+Actor::WaitAll Engine::begin_wait_all(Actor& me)
 {
-  Actor& me = self();
-  Actor::WaitAll outer; // a wait_all from an interrupt handler inside another keeps the outer one's state
-  if (me.wait_all_.active)
-    outer = std::move(me.wait_all_);
+  // A wait_all from an interrupt handler inside another keeps the outer one's state.
+  Actor::WaitAll outer = me.wait_all_.active ? std::exchange(me.wait_all_, {}) : Actor::WaitAll{};
   Actor::WaitAll& all = me.wait_all_;
-  all.activities.assign(activities.begin(), activities.end()); // the caller's span may lie on a shared stack
+  all.activities.clear();
   all.next = 0;
   all.registered = false;
   all.active = true;
-  while (Activity* next = all.next_unfinished()) {
-    if (not all.registered) {
-      next->waiters_.add(&me);
-      all.registered = true;
-    }
+  return outer;
+}
+
+void Engine::run_wait_all(Actor& me, Actor::WaitAll outer)
+{
+  while (Activity* next = next_in_wait_all(me))
     block(me, next);
-  }
+  Actor::WaitAll& all = me.wait_all_;
   all.active = false;
   all.activities.clear();
+  if (all.activities.capacity() > Actor::WaitAll::kKeptCapacity)
+    all.activities.shrink_to_fit(); // a rank's list stays small between waits (memory per rank)
   if (outer.active)
     me.wait_all_ = std::move(outer);
 }
 
-bool Engine::reblock_in_wait_all(Actor& actor)
+Activity* Engine::next_in_wait_all(Actor& actor)
 {
   Actor::WaitAll& all = actor.wait_all_;
   Activity* next = all.next_unfinished();
-  if (next == nullptr)
-    return false;
-  if (not all.registered) {
+  if (next != nullptr && not all.registered) {
     next->waiters_.add(&actor);
     all.registered = true;
   }
+  return next;
+}
+
+bool Engine::reblock_in_wait_all(Actor& actor)
+{
+  Activity* next = next_in_wait_all(actor);
+  if (next == nullptr)
+    return false;
   actor.state_ = Actor::State::Blocked;
   actor.blocked_on_ = next;
   actor.woken_by_ = nullptr;
@@ -282,11 +295,24 @@ void Engine::mix(uint64_t value)
 
 void Engine::run_ready_actors()
 {
+  // Loaded while the actor taken off the ready list runs: the next one (its lines were asked for one step ago, as the
+  // second), and the one after it. An actor in wait_all() starts by reading its wait list, a heap block as cold as the
+  // actor: asked for one step ahead, once the actor's own lines (which say where the list is) have come in.
+  auto prefetch_next_actors = [this] {
+    if (ready_.empty())
+      return;
+    const Actor& next = *ready_.front();
+    next.prefetch();
+    const Actor::WaitAll& all = next.wait_all_;
+    if (all.active && all.next < all.activities.size())
+      __builtin_prefetch(all.activities.data() + all.next);
+    if (ready_.size() > 1)
+      ready_[1]->prefetch();
+  };
   while (not ready_.empty()) {
     Actor* actor = ready_.front();
     ready_.pop_front();
-    if (not ready_.empty()) // loaded while this one runs
-      ready_.front()->prefetch();
+    prefetch_next_actors();
     mix(static_cast<uint64_t>(actor->id_));
     if (actor->wait_all_.active && actor->interrupts_.empty() && reblock_in_wait_all(*actor))
       continue; // as if it ran: it would only have blocked on the next one
@@ -310,10 +336,10 @@ void Engine::update_models()
     model->update(now_);
 }
 
-SimTime Engine::next_event_date() const
+SimTime Engine::next_event_date()
 {
   SimTime next = kNever;
-  for (const EventQueue& queue : events_)
+  for (EventQueue& queue : events_)
     next = std::min(next, queue.next_date());
   return next;
 }

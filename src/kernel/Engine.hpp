@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <iterator>
 #include <memory>
 #include <span>
 #include <string>
@@ -93,7 +94,22 @@ public:
   // Blocks until all of them are done, as wait() on each in turn would: the actor waits on the first unfinished one,
   // then the next. A wake that leaves some undone is answered without resuming the actor (it would only block on the
   // next one), unless interrupts are pending.
-  void wait_all(std::span<Activity* const> activities);
+  void wait_all(std::span<Activity* const> activities)
+  {
+    wait_all(activities, [](Activity* activity) { return activity; });
+  }
+  // The same for the activities `activity_of` gives for `items` (null: none, skipped), copied once, straight into the
+  // actor's wait list (the caller's items may lie on a shared stack, which the engine cannot read).
+  template <class Items, class ActivityOf> void wait_all(const Items& items, ActivityOf activity_of)
+  {
+    Actor& me = self();
+    Actor::WaitAll outer = begin_wait_all(me);
+    me.wait_all_.activities.reserve(std::size(items)); // no growth: a list of the size of the first wait (most alike)
+    for (const auto& item : items)
+      if (Activity* activity = activity_of(item))
+        me.wait_all_.activities.push_back(activity);
+    run_wait_all(me, std::move(outer));
+  }
   // Gives way to the other actors ready at this date: the actor goes to the back of the ready list and resumes once
   // those before it ran (to their own yield or block). What SimGrid's kernel calls (simcalls) do to the actors of one
   // date (same-date-order.md, "Rounds"); runs the interrupts that came meanwhile.
@@ -138,6 +154,12 @@ private:
   // Blocks the running actor until it is woken; runs the interrupts it was woken for (or that came meanwhile) and
   // returns whether there were any.
   bool block(Actor& me, const Activity* on);
+  // wait_all(): the actor's wait list, emptied for the caller to fill, and the wait list of a wait_all() this one
+  // interrupted (inactive when none), given back by run_wait_all() once the wait is over.
+  Actor::WaitAll begin_wait_all(Actor& me);
+  void run_wait_all(Actor& me, Actor::WaitAll outer);
+  // The first activity of the actor's wait list not done yet, with the actor among its waiters; null when all are done.
+  Activity* next_in_wait_all(Actor& actor);
   // What an actor woken in wait_all() does first, done in its place: blocks it on the next unfinished activity.
   // False when none is left (it must run).
   bool reblock_in_wait_all(Actor& actor);
@@ -146,7 +168,7 @@ private:
   void schedule_new_sleeps();
   void fire_due_events();
   EventQueue& queue_of(const Event& event) { return events_[static_cast<size_t>(event.source())]; }
-  SimTime next_event_date() const;
+  SimTime next_event_date();
   size_t pending_events() const;
   [[noreturn]] void report_deadlock() const;
   void mix(uint64_t value);

@@ -46,10 +46,30 @@ void EventQueue::sift_down(size_t index)
   place(index, moving);
 }
 
+void EventQueue::settle_root()
+{
+  if (not root_vacant_)
+    return;
+  root_vacant_ = false;
+  const Slot last = heap_.back();
+  heap_.pop_back();
+  if (heap_.size() == kRootSlot)
+    return; // the popped event was the last
+  heap_[kRootSlot] = last;
+  sift_down(kRootSlot);
+}
+
 void EventQueue::schedule(Event& event, SimTime date, int priority)
 {
   event.date_ = date;
   const Slot slot{date, priority, next_sequence_++, &event};
+  if (root_vacant_ && not event.scheduled()) {
+    root_vacant_ = false;
+    heap_[kRootSlot] = slot;
+    sift_down(kRootSlot);
+    return;
+  }
+  settle_root();
   if (event.scheduled()) {
     const size_t index = event.heap_index_;
     heap_[index] = slot;
@@ -66,6 +86,7 @@ void EventQueue::cancel(Event& event)
 {
   if (not event.scheduled())
     return;
+  settle_root();
   const size_t index = event.heap_index_;
   const Slot last = heap_.back();
   heap_.pop_back();
@@ -79,9 +100,11 @@ void EventQueue::cancel(Event& event)
 
 Event* EventQueue::pop()
 {
+  settle_root();
   assert(not empty());
   Event* top = heap_[kRootSlot].event;
-  cancel(*top);
+  top->heap_index_ = Event::kNotScheduled;
+  root_vacant_ = true;
   return top;
 }
 

@@ -4,8 +4,6 @@
 
 #include "kernel/Pool.hpp"
 
-#include <boost/container/small_vector.hpp>
-
 #include <algorithm>
 #include <cstring>
 
@@ -269,11 +267,7 @@ void Rank::waitall(std::span<const RequestPtr> requests)
     }
     return;
   }
-  boost::container::small_vector<kernel::Activity*, 16> activities; // no allocation for the usual few
-  for (const RequestPtr& request : requests)
-    if (request)
-      activities.push_back(request.get());
-  world_.engine().wait_all({activities.data(), activities.size()});
+  world_.engine().wait_all(requests, [](const RequestPtr& request) -> kernel::Activity* { return request.get(); });
   for (const RequestPtr& request : requests)
     if (request)
       pay_pending_overhead(*request);

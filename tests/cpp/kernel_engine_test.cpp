@@ -7,7 +7,10 @@
 
 #include <cmath>
 #include <fstream>
+#include <random>
+#include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 using namespace mpisim;
@@ -52,6 +55,53 @@ TEST(KernelEventQueue, RescheduleAndCancel)
   while (not queue.empty())
     queue.pop()->fire();
   EXPECT_EQ(log, (std::vector<int>{3, 2}));
+}
+
+// A pop leaves the root vacant until the next operation: whatever comes next (a new event, a rescheduled or cancelled
+// one, another pop), the events come out in the order of their keys. Checked against a sorted set of the keys over
+// random operations on a queue of a few hundred events (dates on a coarse grid, so that ties are frequent).
+TEST(KernelEventQueue, PopsInKeyOrderWhateverFollowsAPop)
+{
+  struct Keyed : Event {
+    void fire() override {}
+    uint64_t sequence = 0;
+    int priority = 0;
+  };
+  constexpr int kEvents = 300;
+  std::vector<Keyed> events(kEvents);
+  using Key = std::tuple<double, int, uint64_t, const Event*>;
+  std::set<Key> expected;
+  EventQueue queue;
+  uint64_t sequence = 0; // the queue's own count of schedule() calls
+  std::mt19937 random(42);
+  auto remove_expected = [&](Keyed& event) { expected.erase({event.date(), event.priority, event.sequence, &event}); };
+  for (int step = 0; step < 20000; ++step) {
+    Keyed& event = events[random() % kEvents];
+    const unsigned what = random() % 8;
+    if (what < 4) { // (re)schedule
+      if (event.scheduled())
+        remove_expected(event);
+      const double date = static_cast<double>(random() % 50);
+      event.priority = static_cast<int>(random() % 2);
+      event.sequence = sequence++;
+      queue.schedule(event, date, event.priority);
+      expected.insert({date, event.priority, event.sequence, &event});
+    } else if (what < 5) {
+      if (event.scheduled())
+        remove_expected(event);
+      queue.cancel(event);
+      EXPECT_FALSE(event.scheduled());
+    } else if (not expected.empty()) {
+      const Event* popped = queue.pop();
+      ASSERT_EQ(popped, std::get<3>(*expected.begin())) << "step " << step;
+      EXPECT_FALSE(popped->scheduled());
+      expected.erase(expected.begin());
+    }
+    ASSERT_EQ(queue.size(), expected.size());
+    if (random() % 4 == 0) { // reading the next date fills a vacant root: not after every step
+      ASSERT_EQ(queue.next_date(), expected.empty() ? kNever : std::get<0>(*expected.begin()));
+    }
+  }
 }
 
 TEST(KernelEngine, ActorsSleepInSimulatedTime)
