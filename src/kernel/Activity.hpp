@@ -5,6 +5,7 @@
 // reference while it runs, and so does whoever waits for it.
 #pragma once
 
+#include "kernel/CacheLines.hpp"
 #include "kernel/EventQueue.hpp"
 #include "kernel/Time.hpp"
 
@@ -93,8 +94,7 @@ public:
   void prefetch_observer(size_t lines) const
   {
     if (observer_ != nullptr)
-      for (size_t line = 0; line < lines; ++line)
-        __builtin_prefetch(reinterpret_cast<const char*>(observer_) + size_t{64} * line);
+      prefetch_lines(observer_, lines);
   }
 
 private:

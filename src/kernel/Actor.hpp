@@ -6,6 +6,7 @@
 #pragma once
 
 #include "kernel/Activity.hpp"
+#include "kernel/CacheLines.hpp"
 #include "kernel/MemoryContexts.hpp"
 #include "kernel/Stacks.hpp"
 
@@ -49,8 +50,7 @@ private:
   // actor itself and, on a shared stack, its saved frames. Only loads: nothing changes.
   void prefetch() const
   {
-    for (size_t offset = 0; offset < sizeof(Actor); offset += 64)
-      __builtin_prefetch(reinterpret_cast<const char*>(this) + offset);
+    prefetch_lines(this, (sizeof(Actor) + kCacheLineBytes - 1) / kCacheLineBytes);
     if (saved_.stack != nullptr)
       saved_.frames.prefetch();
   }

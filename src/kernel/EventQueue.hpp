@@ -16,6 +16,7 @@
 // root with the last entry, as a pop would have. Neither changes the keys, so neither changes the order.
 #pragma once
 
+#include "kernel/CacheLines.hpp"
 #include "kernel/Time.hpp"
 
 #include <algorithm>
@@ -57,7 +58,7 @@ private:
 template <class T> class CacheLineAllocator {
 public:
   using value_type = T;
-  static constexpr std::align_val_t kLine{64};
+  static constexpr std::align_val_t kLine{kCacheLineBytes};
   CacheLineAllocator() = default;
   template <class U> CacheLineAllocator(const CacheLineAllocator<U>&) noexcept {}
   T* allocate(size_t count) { return static_cast<T*>(::operator new(count * sizeof(T), kLine)); }

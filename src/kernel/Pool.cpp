@@ -1,5 +1,7 @@
 #include "kernel/Pool.hpp"
 
+#include "kernel/CacheLines.hpp"
+
 #include <cassert>
 
 namespace mpisim::kernel {
@@ -8,7 +10,7 @@ namespace {
 constexpr size_t kSlabBytes = size_t{64} * 1024;
 // Slabs start on a cache line, so that blocks whose size is a multiple of one (requests: 256 bytes with their control
 // block, messages: 320) start on one too and span no more lines than they must.
-constexpr std::align_val_t kSlabAlignment{64};
+constexpr std::align_val_t kSlabAlignment{kCacheLineBytes};
 } // namespace
 
 BlockPool::BlockPool(size_t block_bytes)

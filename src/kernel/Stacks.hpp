@@ -9,6 +9,8 @@
 // In both, pages are reserved, not touched: a stack costs the pages its actor has used.
 #pragma once
 
+#include "kernel/CacheLines.hpp"
+
 #include <array>
 #include <atomic>
 #include <cstddef>
@@ -134,7 +136,7 @@ public:
   // next, whose copy has gone cold while the others ran).
   void prefetch() const
   {
-    constexpr uint32_t kWordsPerLine = 8, kLines = 6;
+    constexpr uint32_t kWordsPerLine = kCacheLineBytes / sizeof(uint64_t), kLines = 6;
     for (uint32_t word = 0; word < differing_ && word < capacity_ && word < kLines * kWordsPerLine;
          word += kWordsPerLine)
       __builtin_prefetch(differences_.get() + word);

@@ -59,9 +59,8 @@ void StarRouting::add_route(const RouteDeclaration& route, const RouteContext& c
 Gateways StarRouting::local_route(uint32_t src, uint32_t dst, const RouteContext& context,
                                   std::vector<LinkId>& links) const
 {
-  static const MemberLinks none;
-  const MemberLinks& from = src < members_links_.size() ? members_links_[src] : none;
-  const MemberLinks& to = dst < members_links_.size() ? members_links_[dst] : none;
+  const MemberLinks& from = member_links(src);
+  const MemberLinks& to = member_links(dst);
   // SimGrid adds each link once per local route: a host reaching itself without loopback crosses
   // the shared backbone (or SHARED private link) only once.
   const size_t start = links.size();
