@@ -263,8 +263,12 @@ def test_a_killed_campaign_loses_only_the_runs_in_flight_and_resume_completes_it
     output = str(tmp_path / "results.parquet")
     from mpisim.sweeps import read_rows
 
+    # Killed workers cannot remove their runs' temporary folders: keep them in tmp_path rather than in /tmp.
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
     client = subprocess.Popen([sys.executable, "-m", "mpisim", "sweep", path, "-o", output, "--workers", "2", "-q"],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+                              env={**os.environ, "TMPDIR": str(scratch)})
     try:
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline and client.poll() is None:
