@@ -18,11 +18,13 @@ namespace mpisim::models {
 // slots, hosts share their slots. What the table holds never changes an answer, only whether it is computed again.
 template <class Value> class PairTable {
 public:
-  explicit PairTable(size_t hosts) : slots_(std::bit_ceil(std::clamp<size_t>(kWays * hosts, kWays, kMaxSlots))) {}
+  explicit PairTable(size_t hosts) : capacity_(std::bit_ceil(std::clamp<size_t>(kWays * hosts, kWays, kMaxSlots))) {}
 
   // The answer for (src, dst): kept, or `compute()`'s, then kept.
   template <class Compute> Value find(platform::HostId src, platform::HostId dst, Compute&& compute)
   {
+    if (slots_.empty()) // at the first question: a model that never asks (a FLAT cluster's) takes no memory
+      slots_.resize(capacity_);
     const uint64_t pair = (uint64_t{src} << 32) | dst;
     const size_t sets = slots_.size() / kWays;
     Slot* set = &slots_[(src & (sets - 1)) * kWays];
@@ -45,6 +47,7 @@ private:
     uint64_t pair = kNoPair;
     Value value{};
   };
+  size_t capacity_; // slots
   std::vector<Slot> slots_;
 };
 
