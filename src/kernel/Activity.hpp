@@ -89,6 +89,8 @@ public:
 
   void set_observer(ActivityObserver* observer) { observer_ = observer; }
   bool observed() const { return observer_ != nullptr; }
+  // Who will be told (null: none, or told already): what a model may ask the processor to load ahead of complete().
+  ActivityObserver* observer() const { return observer_; }
   // Asks the processor to load the observer's first `lines` cache lines, which complete() is about to read (a
   // message that has gone cold since it was sent). Only loads.
   void prefetch_observer(size_t lines) const

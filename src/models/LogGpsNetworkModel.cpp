@@ -14,11 +14,16 @@
 // By default L and G come from the route between the two hosts (sum of latencies, 1 / smallest bandwidth), so the
 // model needs no calibration to run; set `use-route = no` to use the L, g and G given here.
 #include "kernel/Engine.hpp"
+#include "kernel/Pool.hpp"
 #include "models/NetworkModel.hpp"
+#include "models/RouteSums.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
+#include <string>
+#include <utility>
 
 namespace mpisim::models {
 
@@ -36,6 +41,47 @@ const std::vector<ParameterSpec> kLogGpsParameters = {
     {"S", ParameterKind::Size, "65536B", "largest payload sent asynchronously; above it, rendezvous"},
 };
 
+// An end of a message at a date fixed when it starts: what Engine::start_timer makes (the same date, the same queue,
+// the same order), but its description for deadlock reports is written only when one is asked for, not a string per
+// message built from the hosts' names.
+class DelayEnd final : public kernel::Activity, private kernel::Event {
+public:
+  enum class Kind : uint8_t { Handshake, Arrival };
+  DelayEnd(const platform::Platform& platform, Kind kind, platform::HostId src, platform::HostId dst)
+      : platform_(platform), src_(src), dst_(dst), kind_(kind)
+  {
+  }
+  static std::shared_ptr<DelayEnd> start(kernel::Engine& engine, double delay, const platform::Platform& platform,
+                                         Kind kind, platform::HostId src, platform::HostId dst)
+  {
+    auto end = kernel::make_pooled<DelayEnd>(platform, kind, src, dst);
+    end->keep_alive_ = end;
+    end->set_source(kernel::EventSource::Network);
+    engine.schedule(*end, engine.now() + std::max(delay, 0.0));
+    return end;
+  }
+  std::string describe() const override
+  {
+    if (kind_ == Kind::Handshake)
+      return "rendezvous handshake";
+    return "message from " + platform_.hosts()[src_].name + " to " + platform_.hosts()[dst_].name;
+  }
+
+private:
+  void fire() override
+  {
+    auto self = std::move(keep_alive_); // released when this function returns
+    complete();
+  }
+  void discard() override { keep_alive_.reset(); }
+
+  const platform::Platform& platform_;
+  std::shared_ptr<DelayEnd> keep_alive_; // until it fires
+  platform::HostId src_;
+  platform::HostId dst_;
+  Kind kind_;
+};
+
 class LogGpsNetworkModel : public NetworkModel {
 public:
   explicit LogGpsNetworkModel(const NetworkModelContext& context)
@@ -51,6 +97,8 @@ public:
     Or_ = p.number("Or");
     s_ = p.number("s");
     S_ = p.number("S");
+    if (use_route_)
+      routes_.emplace(platform_);
   }
 
   // Eager for k <= S, rendezvous above: never detached.
@@ -72,41 +120,34 @@ public:
     double latency = L_;
     double G = G_;
     if (use_route_) {
-      route_.clear();
-      double route_latency = 0;
-      platform_.route(src, dst, route_, route_latency);
-      latency += route_latency;
-      if (G <= 0) {
-        double min_bandwidth = std::numeric_limits<double>::infinity();
-        for (platform::LinkId link : route_)
-          min_bandwidth = std::min(min_bandwidth, platform_.links()[link].bandwidth);
-        G = std::isinf(min_bandwidth) ? 0.0 : 1.0 / min_bandwidth;
-      }
+      const RouteSums route = routes_->between(src, dst);
+      latency += route.latency;
+      if (G <= 0)
+        G = std::isinf(route.bandwidth) ? 0.0 : 1.0 / route.bandwidth;
     }
     const double g = g_ > 0 ? g_ : G;
     const double serialization = k < s_ ? k * g : s_ * g + (k - s_) * G;
     const double now = engine_.now();
-    std::shared_ptr<kernel::TimerActivity> release;
+    std::shared_ptr<kernel::Activity> release;
     double departure = now; // eager: the sender paid T1 before posting
     if (k > S_) {
       const double ready = std::max(send_posted_at + latency + o_, now); // m
       departure = ready + o_ + (2 * o_ + latency) + (o_ + k * Os_);      // m + o + T5 + T1
-      release = engine_.start_timer(departure - now, "rendezvous handshake");
+      release = DelayEnd::start(engine_, departure - now, platform_, DelayEnd::Kind::Handshake, src, dst);
     }
     // Single port: the card serializes one message at a time.
     const double start = std::max(departure, nic_free_[src]);
     nic_free_[src] = start + serialization;
     auto arrival =
-        engine_.start_timer(start + latency + serialization - now,
-                            "message from " + platform_.hosts()[src].name + " to " + platform_.hosts()[dst].name);
-    return {arrival, release, std::nullopt};
+        DelayEnd::start(engine_, start + latency + serialization - now, platform_, DelayEnd::Kind::Arrival, src, dst);
+    return {std::move(arrival), std::move(release), std::nullopt};
   }
 
 private:
   kernel::Engine& engine_;
   const platform::Platform& platform_;
+  std::optional<RouteSumsTable> routes_; // with use-route
   std::vector<double> nic_free_;
-  std::vector<platform::LinkId> route_;
   bool use_route_;
   double L_, o_, g_, G_, Os_, Or_, s_, S_;
 };

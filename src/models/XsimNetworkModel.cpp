@@ -23,14 +23,17 @@
 // and the receive completes at tr2'. docs/models.md ("xsim") gives the choices made where the paper is silent.
 #include "common/Errors.hpp"
 #include "common/Units.hpp"
+#include "kernel/CacheLines.hpp"
 #include "kernel/Engine.hpp"
 #include "kernel/Pool.hpp"
 #include "models/NetworkModel.hpp"
+#include "models/PairTable.hpp"
+#include "models/RouteSums.hpp"
 #include "models/TransmissionIntervals.hpp"
 #include "platform/Zone.hpp"
 
 #include <algorithm>
-#include <bit>
+#include <cassert>
 #include <cmath>
 #include <deque>
 #include <limits>
@@ -110,11 +113,13 @@ void read_properties(Network& network, const std::map<std::string, std::string>&
 // in date order (t_previous_s2 and t_previous_r2 serialize them), so they wait in a list per rank and kind, its lane,
 // and only the lane is in the engine's queue, at the date of its first end: the queue holds about an event per rank
 // instead of one per message in flight, and the events it moves while it sifts are the lanes, side by side in memory,
-// rather than ends scattered over the pools. Each end keeps the date of the one behind it, so that the lane is
-// rescheduled without reading the next end. The next end is scheduled when the one before it fires, as a chain of
-// timers would be: same-date ends fire in another order than with one queue entry each (the engine's fingerprint
-// differs, the dates do not). An end that would come before the last of its lane (it cannot, but dates are rounded)
-// takes its place in date order.
+// rather than ends scattered over the pools. Each end keeps the date of the one behind it, and the lane keeps its
+// second end's date and the observer of its first (the message, set once the end's caller has returned): when the lane
+// fires, it asks for the end and the message at once and reschedules itself while they come in, rather than waiting
+// for the end to say where the message is and when the next end is. The next end is scheduled when the one before it
+// fires, as a chain of timers would be: same-date ends fire in another order than with one queue entry each (the
+// engine's fingerprint differs, the dates do not). An end that would come before the last of its lane (it cannot, but
+// dates are rounded) takes its place in date order.
 enum class TimerKind : uint8_t { Release, Arrival };
 
 class TimerLane;
@@ -133,7 +138,9 @@ private:
   TimerKind kind_;
 };
 
-class TimerLane final : private kernel::Event {
+// A lane is one cache line, the one the engine's queue asks the processor for one event ahead: what fire() needs
+// before the end itself, where the end and the message observing it lie and when the lane goes next, is found there.
+class alignas(kernel::kCacheLineBytes) TimerLane final : private kernel::Event {
 public:
   TimerLane() { set_source(kernel::EventSource::Network); } // as Engine::start_timer's
   TimerLane(const TimerLane&) = delete;
@@ -155,8 +162,15 @@ public:
     end->date_ = date;
     if (tail_ == nullptr) {
       head_ = tail_ = end.get();
+      head_observer_ = nullptr; // set once the caller has returned (Activity::set_observer)
       engine.schedule(*this, date);
-    } else if (date >= tail_->date_) {
+      return end;
+    }
+    if (head_observer_ == nullptr) // the head was started last (the lane was empty): its caller has set it since
+      head_observer_ = head_->observer();
+    if (date >= tail_->date_) {
+      if (tail_ == head_)
+        second_date_ = date;
       tail_->next_ = end.get();
       tail_->next_date_ = date;
       tail_ = end.get();
@@ -173,6 +187,8 @@ private:
       end.next_ = head_;
       end.next_date_ = head_->date_;
       head_ = &end;
+      head_observer_ = nullptr;
+      second_date_ = end.next_date_;
       engine.schedule(*this, end.date_);
       return;
     }
@@ -183,23 +199,37 @@ private:
     end.next_date_ = before->next_date_;
     before->next_ = &end;
     before->next_date_ = end.date_;
+    second_date_ = head_->next_date_;
   }
 
   void fire() override
   {
     DatedEnd* end = head_;
-    // The end's Activity part (what complete() reads) and its lane part lie in two cache lines, both cold (it was
-    // made long ago): ask for the first while the second is read.
-    __builtin_prefetch(static_cast<kernel::Activity*>(end), 1);
-    auto self = std::move(end->keep_alive_); // released when this function returns
-    head_ = std::exchange(end->next_, nullptr);
-    // What complete() reads next, the message that observes the end (as cold), is loaded while the lane reschedules.
-    end->prefetch_observer(kObserverLines);
-    if (head_ != nullptr)
-      kernel::Engine::current().schedule(*this, end->next_date_);
+    // The end's two cache lines (its Activity part, what complete() reads, and its lane part) and the message that
+    // observes it are cold (made long ago). The lane says where the end and the message are and when it goes next:
+    // all are asked for at once, and the lane is rescheduled while they come in.
+    kernel::prefetch_lines(end, 2);
+    if (head_observer_ != nullptr)
+      kernel::prefetch_lines(head_observer_, kObserverLines);
+    else
+      end->prefetch_observer(kObserverLines);
+    assert(end == tail_ || second_date_ == end->next_date_);
+    if (end != tail_)
+      kernel::Engine::current().schedule(*this, second_date_);
     else
       tail_ = nullptr;
+    auto self = std::move(end->keep_alive_); // released when this function returns
+    head_ = std::exchange(end->next_, nullptr);
+    if (head_ != nullptr)
+      kernel::prefetch_lines(head_, 2); // read once this end is complete
     end->complete();
+    // The next end's observer (null if it has none yet; a hint: only loaded, never followed) and successor's date.
+    if (head_ != nullptr) {
+      head_observer_ = head_->observer();
+      second_date_ = head_->next_date_;
+    } else {
+      head_observer_ = nullptr;
+    }
   }
   // The run ended first: the ends go with it.
   void discard() override
@@ -210,16 +240,21 @@ private:
       end = next;
     }
     tail_ = nullptr;
+    head_observer_ = nullptr;
   }
 
   static constexpr size_t kObserverLines = 5; // a message's pooled block (mpi/Message.hpp)
   DatedEnd* head_ = nullptr;
   DatedEnd* tail_ = nullptr;
+  const kernel::ActivityObserver* head_observer_ = nullptr; // head_'s, when known
+  double second_date_ = 0;                                  // head_->next_date_ (head_ has a next end)
 };
+static_assert(sizeof(TimerLane) == kernel::kCacheLineBytes);
 
 class XsimNetworkModel : public NetworkModel {
 public:
-  explicit XsimNetworkModel(const NetworkModelContext& context) : engine_(context.engine), platform_(context.platform)
+  explicit XsimNetworkModel(const NetworkModelContext& context)
+      : engine_(context.engine), platform_(context.platform), pair_costs_(context.platform.hosts().size())
   {
     const Parameters& p = context.parameters;
     default_rendezvous_ = p.number("rdv");
@@ -256,8 +291,6 @@ public:
     }
     for (size_t zone = 0; zone < zones_.size(); ++zone)
       set_member_cost(zones_[zone], *zones[zone]);
-    pair_costs_.assign(std::bit_ceil(std::clamp<size_t>(kPairWays * hosts.size(), kPairWays, kPairCacheEntries)),
-                       PairCost{});
   }
 
   XsimNetworkModel(const XsimNetworkModel&) = delete;
@@ -320,7 +353,8 @@ public:
         if (networks_[*n].contention)
           t = place(incoming_, *n, t.first_byte, duration);
     }
-    return {nullptr, release, ArrivalWindow{t.first_byte + latency, t.last_byte + latency, request.dst_rank}};
+    return {nullptr, std::move(release),
+            ArrivalWindow{t.first_byte + latency, t.last_byte + latency, request.dst_rank}};
   }
 
   std::shared_ptr<kernel::Activity> arrival_at_match(const ArrivalWindow& window, double receive_posted_at) override
@@ -361,12 +395,10 @@ private:
   // The lowest network holding both hosts, with its l0 and b: from its properties, or else from the route (latency
   // sum, smallest bandwidth: the paper's rule for networks whose dimensions have different links).
   struct PairCost {
-    uint64_t pair = kNoPair;
     uint32_t common = kNoNetwork;
     double latency = 0;
     double bandwidth = 0;
   };
-  static constexpr uint64_t kNoPair = std::numeric_limits<uint64_t>::max();
   // A zone of the hierarchy, and the cost of every pair of distinct hosts declared in it when it is the same for all.
   struct ZoneCost {
     uint32_t network = kNoNetwork;
@@ -377,27 +409,16 @@ private:
   static constexpr uint32_t kNoZone = std::numeric_limits<uint32_t>::max();
 
   // Ranks exchange with the same peers again and again, and finding the common network and the route costs more than
-  // the rest of the model: the answers are kept per source host, in kPairWays slots side by side (newest first; a new
-  // pair pushes out the oldest), so a lookup reads a few cache lines of one host's own, without the nodes and chains
-  // of a hash map. Past kPairCacheEntries slots, hosts share their slots. The answers do not depend on what the table
-  // holds.
+  // the rest of the model: the answers are kept by pair (PairTable).
   PairCost pair_cost(platform::HostId src, platform::HostId dst) const
   {
     // Two hosts of a zone whose pairs all cost the same: neither the table nor the route.
     if (const uint32_t zone = host_zone_[src];
         zone == host_zone_[dst] && zone != kNoZone && src != dst && zones_[zone].uniform) {
       const ZoneCost& same = zones_[zone];
-      return PairCost{kNoPair, same.network, same.latency, same.bandwidth};
+      return PairCost{same.network, same.latency, same.bandwidth};
     }
-    const uint64_t pair = (uint64_t{src} << 32) | dst;
-    const size_t sets = pair_costs_.size() / kPairWays;
-    PairCost* set = &pair_costs_[(src & (sets - 1)) * kPairWays];
-    for (size_t way = 0; way < kPairWays; ++way)
-      if (set[way].pair == pair)
-        return set[way];
-    std::move_backward(set, set + kPairWays - 1, set + kPairWays);
-    set[0] = compute_pair_cost(src, dst);
-    return set[0];
+    return pair_costs_.find(src, dst, [&] { return compute_pair_cost(src, dst); });
   }
 
   // The l0 and b of every pair of distinct hosts declared in `zone`, when they are the same for all: from the zone's
@@ -406,25 +427,19 @@ private:
   void set_member_cost(ZoneCost& cost, const platform::Zone& zone) const
   {
     const Network& network = networks_[cost.network];
-    double route_latency = 0;
     if (network.latency && network.bandwidth) {
       cost = {cost.network, true, *network.latency, *network.bandwidth};
       return;
     }
     if (not zone.uniform_host_route(platform_.links(), route_))
       return;
-    for (platform::LinkId link : route_) // summed in route order, as Platform::route sums
-      route_latency += platform_.links()[link].latency;
-    double min_bandwidth = std::numeric_limits<double>::infinity();
-    for (platform::LinkId link : route_)
-      min_bandwidth = std::min(min_bandwidth, platform_.links()[link].bandwidth);
-    cost = {cost.network, true, network.latency.value_or(route_latency), network.bandwidth.value_or(min_bandwidth)};
+    const RouteSums route = sums_of(platform_, route_);
+    cost = {cost.network, true, network.latency.value_or(route.latency), network.bandwidth.value_or(route.bandwidth)};
   }
 
   PairCost compute_pair_cost(platform::HostId src, platform::HostId dst) const
   {
     PairCost cost;
-    cost.pair = (uint64_t{src} << 32) | dst;
     cost.common = common_network(src, dst);
     const Network& network = networks_[cost.common];
     if (network.latency && network.bandwidth) {
@@ -434,11 +449,8 @@ private:
     }
     double route_latency = 0;
     platform_.route(src, dst, route_, route_latency);
-    double min_bandwidth = std::numeric_limits<double>::infinity();
-    for (platform::LinkId link : route_)
-      min_bandwidth = std::min(min_bandwidth, platform_.links()[link].bandwidth);
     cost.latency = network.latency.value_or(route_latency);
-    cost.bandwidth = network.bandwidth.value_or(min_bandwidth);
+    cost.bandwidth = network.bandwidth.value_or(sums_of(platform_, route_).bandwidth);
     return cost;
   }
 
@@ -484,11 +496,7 @@ private:
   std::deque<TimerLane> release_lanes_, arrival_lanes_;   // by world rank (a deque: lanes never move)
   mutable std::vector<platform::LinkId> route_;
   std::vector<uint32_t> below_;
-  // By source host: kPairWays slots each (a 3-D stencil's six peers, with room), at most kPairCacheEntries in all
-  // (32 MiB, 256 bytes per host).
-  static constexpr size_t kPairWays = 8;
-  static constexpr size_t kPairCacheEntries = size_t{1} << 20;
-  mutable std::vector<PairCost> pair_costs_;
+  mutable PairTable<PairCost> pair_costs_;
 };
 
 const RegisterNetworkModel kRegisterXsim({

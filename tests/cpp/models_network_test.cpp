@@ -882,6 +882,42 @@ TEST(models_loggps, SinglePortSerializesBackToBackSends)
   EXPECT_DATE(returns[2], 1.42e-4);
 }
 
+// The model's ends are timers dated as Engine::start_timer dates them, named for deadlock reports only when asked.
+// Rendezvous, k = 100000, both posted at 0 (the figures of RendezvousMessagesFollowFigure1): m = L + o = 1.2e-5, the
+// handshake ends at m + o + T5 + T1 = 1.2e-5 + 2e-6 + 1.4e-5 + 1.2e-5 = 4.0e-5; the card sends from then for
+// 1000e-8 + 99000e-9 = 1.09e-4, the data arrives L later: 4.0e-5 + 1e-5 + 1.09e-4 = 1.59e-4. An eager k = 500 sent
+// next from node-1 (its card free) at 0 arrives at L + 500e-8 = 1.5e-5.
+TEST(models_loggps, EndsAreDatedTimersNamedWhenAsked)
+{
+  mpi::Simulation simulation(options(cluster4(), "loggps", kLogGps), 2);
+  auto& network = simulation.world().network();
+  kernel::Engine& engine = simulation.engine();
+  const platform::HostId a = host(simulation, "node-0"), b = host(simulation, "node-1");
+  double release = -1, arrival = -1, eager = -1;
+  std::string names[3];
+  engine.spawn("ends", [&] {
+    models::Transfer rendezvous = network.transfer({a, b, 0, 1, 100000, engine.now(), models::Protocol::Rendezvous});
+    models::Transfer small = network.transfer({b, a, 1, 0, 500, engine.now(), models::Protocol::Eager});
+    ASSERT_TRUE(rendezvous.sender_release && rendezvous.arrival && small.arrival && not small.sender_release);
+    names[0] = rendezvous.sender_release->describe();
+    names[1] = rendezvous.arrival->describe();
+    names[2] = small.arrival->describe();
+    engine.wait(*small.arrival);
+    eager = engine.now();
+    engine.wait(*rendezvous.sender_release);
+    release = engine.now();
+    engine.wait(*rendezvous.arrival);
+    arrival = engine.now();
+  });
+  engine.run();
+  EXPECT_DATE(eager, 1.5e-5);
+  EXPECT_DATE(release, 4.0e-5);
+  EXPECT_DATE(arrival, 1.59e-4);
+  EXPECT_EQ(names[0], "rendezvous handshake");
+  EXPECT_EQ(names[1], "message from node-0 to node-1");
+  EXPECT_EQ(names[2], "message from node-1 to node-0");
+}
+
 // With use-route = yes (the default) and no calibration, L is the route's latency and G = 1 / its smallest
 // bandwidth: on cluster4, 50000 B take 600e-6 + 50000/125e6 = 1e-3 (o = 0).
 TEST(models_loggps, DefaultsComeFromTheRoute)
