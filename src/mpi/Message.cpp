@@ -31,7 +31,7 @@ void unpack_partial(const Datatype& type, const std::byte* in, size_t bytes, std
 
 void Message::start_transfer()
 {
-  in_flight_ = shared_from_this();
+  keep_in_flight();
   started_ = true;
   started_at_ = world_.engine().now();
   transfer_ = world_.network().transfer({world_.host_of(source_world_), world_.host_of(destination_world_),
@@ -59,7 +59,7 @@ void Message::enter_matching()
 {
   Mailbox& mailbox = world_.mailbox(destination_world_);
   if (not transfer_.at_receiver || reached_receiver_) {
-    mailbox.post_send(shared_from_this());
+    mailbox.post_send(*this); // the caller holds the message
     land_if_unexpected();
     return;
   }
@@ -137,7 +137,7 @@ void Message::watch_arrival()
 // previous message decide when the bytes come in.
 void Message::date_arrival_at_match()
 {
-  in_flight_ = shared_from_this();
+  keep_in_flight();
   transfer_.arrival = world_.network().arrival_at_match(*transfer_.window, receive_->posted_at);
   watch_arrival();
 }
@@ -175,11 +175,16 @@ void Message::activity_done(kernel::Activity& activity)
   if (&activity == transfer_.sender_release.get()) {
     if (dropped_) // its sender failed
       return;
-    auto self = shared_from_this();
+    // Held through the release: by the in-flight reference, moved here and back (a new reference would be an atomic
+    // instruction, which waits for the stores before it), else by a new one.
+    const bool held = in_flight_ != nullptr;
+    MessagePtr self = held ? std::move(in_flight_) : shared_from_this();
     if (not sender_released_)
       release_sender();
     if (not transfer_.arrival) // arrival dated at the match: until then the mailbox holds the message
       in_flight_.reset();
+    else if (held && not in_flight_)
+      in_flight_ = std::move(self);
     return;
   }
   if (&activity == copy_out_.get()) {
@@ -211,6 +216,12 @@ void Message::release_sender()
 
 void Message::arrive()
 {
+  // Both requests went cold while the transfer ran, and both are read below (the receive's delivery, the held sender's
+  // release): asked for together, their misses overlap.
+  if (receive_)
+    receive_->prefetch();
+  if (holds_sender_ && not sender_released_)
+    send_->prefetch();
   arrived_ = true;
   auto self = std::move(in_flight_); // the message may be released when this function returns
   transfer_.arrival.reset();

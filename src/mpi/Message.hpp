@@ -70,6 +70,13 @@ public:
   }
 
 private:
+  // Holds the message while its transfer runs. Nothing when held already (an eager message started at its post,
+  // dated at its match): taking a reference is an atomic instruction, which waits for every store before it.
+  void keep_in_flight()
+  {
+    if (not in_flight_)
+      in_flight_ = shared_from_this();
+  }
   void activity_done(kernel::Activity& activity) override;
   void watch_arrival();
   void date_arrival_at_match();

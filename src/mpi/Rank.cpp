@@ -268,6 +268,12 @@ void Rank::waitall(std::span<const RequestPtr> requests)
     return;
   }
   world_.engine().wait_all(requests, [](const RequestPtr& request) -> kernel::Activity* { return request.get(); });
+  // The requests completed one by one while other ranks ran: what comes next reads each one's later lines (the
+  // pending overhead here, then the caller's status checks and the destructor's shared pointers). Asked for all at
+  // once, their misses overlap instead of coming one after the other.
+  for (const RequestPtr& request : requests)
+    if (request)
+      request->prefetch();
   for (const RequestPtr& request : requests)
     if (request)
       pay_pending_overhead(*request);
