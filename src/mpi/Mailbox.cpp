@@ -2,19 +2,19 @@
 
 namespace mpisim::mpi {
 
-void Mailbox::post_send(Message& message)
+void Mailbox::post_send(const MessagePtr& message)
 {
-  const MatchKey key = key_of(message);
+  const MatchKey key = key_of(*message);
   for (auto it = posted_.begin(); it != posted_.end(); ++it) {
     if (matches(it->key, key)) {
       RequestPtr taken = std::move(it->item);
       posted_.erase(it);
-      message.match(std::move(taken));
+      message->match(std::move(taken), message);
       return;
     }
   }
   if (not wake_probes(message, key))
-    unexpected_.push_back({key, message.shared_from_this()});
+    unexpected_.push_back({key, message});
 }
 
 void Mailbox::reached(const MessagePtr& message)
@@ -23,14 +23,14 @@ void Mailbox::reached(const MessagePtr& message)
     if (it->get() == message.get()) {
       on_the_way_.erase(it);
       if (not message->dropped()) // its sender or receiver failed meanwhile: never matched
-        post_send(*message);
+        post_send(message);
       return;
     }
   }
   // Not on its way any more: cancelled, or dropped by a failure of its sender.
 }
 
-bool Mailbox::wake_probes(Message& message, const MatchKey& key)
+bool Mailbox::wake_probes(const MessagePtr& message, const MatchKey& key)
 {
   // In posting order: plain probes see the message; the first matched probe takes it, and later probes do not see
   // it any more.
@@ -40,10 +40,10 @@ bool Mailbox::wake_probes(Message& message, const MatchKey& key)
       continue;
     }
     Request& probe = *it->item;
-    probe.status = Status{message.source(), message.tag(), message.bytes(), false, message.id()};
+    probe.status = Status{message->source(), message->tag(), message->bytes(), false, message->id()};
     const bool claimed = probe.claims_message;
     if (claimed)
-      probe.claimed = message.shared_from_this();
+      probe.claimed = message;
     RequestPtr done = std::move(it->item);
     it = probes_.erase(it);
     done->complete();
@@ -156,7 +156,7 @@ void Mailbox::post_receive(const RequestPtr& receive)
     if (matches(key, it->key)) {
       MessagePtr message = std::move(it->item);
       unexpected_.erase(it);
-      message->match(receive);
+      message->match(receive, message);
       return;
     }
   }

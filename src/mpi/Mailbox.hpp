@@ -14,10 +14,8 @@ namespace mpisim::mpi {
 
 class Mailbox {
 public:
-  // A send arrives: matched against posted receives, else queued as unexpected (the queue then shares the message).
-  // Taken by reference: the caller holds it, and a matched message needs no reference of the mailbox's (each copy of
-  // a shared pointer is an atomic instruction, which waits for the stores before it: the matched receive's, cold).
-  void post_send(Message& message);
+  // A send arrives: matched against posted receives, else queued as unexpected.
+  void post_send(const MessagePtr& message);
   // A send whose model lets it reach the matching later (models::Transfer::at_receiver, bxi: at the target's NIC):
   // kept aside, so that it may still be cancelled, until `reached` posts it.
   void post_on_the_way(const MessagePtr& message) { on_the_way_.push_back(message); }
@@ -77,7 +75,7 @@ private:
     return filter.tag == kAnyTag ? message.tag >= 0 : filter.tag == message.tag;
   }
   // Wakes the probes a newly queued message satisfies; a matched probe takes it. True when one did.
-  bool wake_probes(Message& message, const MatchKey& key);
+  bool wake_probes(const MessagePtr& message, const MatchKey& key);
 
   MatchQueue<Keyed<MessagePtr>> unexpected_;
   MatchQueue<Keyed<RequestPtr>> posted_;

@@ -75,12 +75,12 @@ RequestPtr Rank::post_send(const Communicator& comm, int dst, int tag, double by
   }
   world_.track(message);
   if (chosen.starts_at_post)
-    message->start_transfer();
+    message->start_transfer(message);
   receiver.prefetch_posted_head(); // after the work above, which gave the mailbox time to arrive
   if (not chosen.holds_sender)
     request->complete();
   request->detached_send = protocol != models::Protocol::Rendezvous;
-  message->enter_matching();
+  message->enter_matching(message);
   kernel_calls(); // SimGrid's isend
   return request;
 }
@@ -625,7 +625,7 @@ RequestPtr Rank::mrecv(const MessagePtr& message, void* buffer, size_t count, co
   request->posted_at = world_.engine().now();
   request->buffer = buffer;
   request->datatype = type;
-  message->match(request);
+  message->match(request, message);
   return request;
 }
 
