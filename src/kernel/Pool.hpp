@@ -11,6 +11,8 @@
 // pooled block.
 #pragma once
 
+#include "kernel/CacheLines.hpp"
+
 #include <cstddef>
 #include <memory>
 #include <new>
@@ -40,6 +42,11 @@ public:
       refill();
     FreeBlock* block = free_;
     free_ = block->next;
+    // The next block handed out may have been freed long ago (a burst of allocations goes deep into the list): its
+    // link is read by the next allocate() and its lines written by the next constructor. Asked for now, with intent
+    // to write, it arrives while this block is used. Only loads (a null head is not dereferenced).
+    if (free_ != nullptr)
+      prefetch_lines_for_write(free_, block_bytes_);
     thread_bytes_.in_use += block_bytes_;
     if (thread_bytes_.in_use > thread_bytes_.peak_in_use)
       thread_bytes_.peak_in_use = thread_bytes_.in_use;
@@ -74,6 +81,11 @@ private:
   struct FreeBlock {
     FreeBlock* next;
   };
+  static void prefetch_lines_for_write(const void* start, size_t bytes)
+  {
+    for (size_t offset = 0; offset < bytes; offset += kCacheLineBytes)
+      __builtin_prefetch(static_cast<const char*>(start) + offset, 1);
+  }
   void refill();
   void push_free(void* pointer)
   {

@@ -9,7 +9,7 @@ void Mailbox::post_send(const MessagePtr& message)
     if (matches(it->key, key)) {
       RequestPtr taken = std::move(it->item);
       posted_.erase(it);
-      message->match(std::move(taken));
+      message->match(std::move(taken), message);
       return;
     }
   }
@@ -156,7 +156,7 @@ void Mailbox::post_receive(const RequestPtr& receive)
     if (matches(key, it->key)) {
       MessagePtr message = std::move(it->item);
       unexpected_.erase(it);
-      message->match(receive);
+      message->match(receive, message);
       return;
     }
   }

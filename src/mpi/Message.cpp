@@ -29,9 +29,9 @@ void unpack_partial(const Datatype& type, const std::byte* in, size_t bytes, std
 }
 } // namespace
 
-void Message::start_transfer()
+void Message::start_transfer(const MessagePtr& self)
 {
-  in_flight_ = shared_from_this();
+  keep_in_flight(self);
   started_ = true;
   started_at_ = world_.engine().now();
   transfer_ = world_.network().transfer({world_.host_of(source_world_), world_.host_of(destination_world_),
@@ -52,19 +52,19 @@ void Message::start_transfer()
   if (transfer_.arrival)
     watch_arrival();
   else if (receive_) // dated at the match, which has happened
-    date_arrival_at_match();
+    date_arrival_at_match(self);
 }
 
-void Message::enter_matching()
+void Message::enter_matching(const MessagePtr& self)
 {
   Mailbox& mailbox = world_.mailbox(destination_world_);
   if (not transfer_.at_receiver || reached_receiver_) {
-    mailbox.post_send(shared_from_this());
+    mailbox.post_send(self);
     land_if_unexpected();
     return;
   }
   on_the_way_ = true;
-  mailbox.post_on_the_way(shared_from_this());
+  mailbox.post_on_the_way(self);
 }
 
 void Message::reach_receiver()
@@ -135,14 +135,14 @@ void Message::watch_arrival()
 
 // Models timed from the send (xsim) date the arrival once the receive is known: its post date and the receiver's
 // previous message decide when the bytes come in.
-void Message::date_arrival_at_match()
+void Message::date_arrival_at_match(const MessagePtr& self)
 {
-  in_flight_ = shared_from_this();
+  keep_in_flight(self);
   transfer_.arrival = world_.network().arrival_at_match(*transfer_.window, receive_->posted_at);
   watch_arrival();
 }
 
-void Message::match(RequestPtr receive)
+void Message::match(RequestPtr receive, const MessagePtr& self)
 {
   if (dropped_)
     return;
@@ -154,9 +154,9 @@ void Message::match(RequestPtr receive)
   }
   leave_overflow_buffer(); // a rendezvous header: its data comes by the Get
   if (not started_)
-    start_transfer();
+    start_transfer(self);
   else if (transfer_.window && not arrived_)
-    date_arrival_at_match();
+    date_arrival_at_match(self);
   else if (arrived_)
     deliver();
 }
@@ -175,11 +175,16 @@ void Message::activity_done(kernel::Activity& activity)
   if (&activity == transfer_.sender_release.get()) {
     if (dropped_) // its sender failed
       return;
-    auto self = shared_from_this();
+    // Held through the release: by the in-flight reference, moved here and back (a new reference would be an atomic
+    // instruction, which waits for the stores before it), else by a new one.
+    const bool held = in_flight_ != nullptr;
+    MessagePtr self = held ? std::move(in_flight_) : shared_from_this();
     if (not sender_released_)
       release_sender();
     if (not transfer_.arrival) // arrival dated at the match: until then the mailbox holds the message
       in_flight_.reset();
+    else if (held && not in_flight_)
+      in_flight_ = std::move(self);
     return;
   }
   if (&activity == copy_out_.get()) {
@@ -211,6 +216,12 @@ void Message::release_sender()
 
 void Message::arrive()
 {
+  // Both requests went cold while the transfer ran, and both are read below (the receive's delivery, the held sender's
+  // release): asked for together, their misses overlap.
+  if (receive_)
+    receive_->prefetch();
+  if (holds_sender_ && not sender_released_)
+    send_->prefetch();
   arrived_ = true;
   auto self = std::move(in_flight_); // the message may be released when this function returns
   transfer_.arrival.reset();

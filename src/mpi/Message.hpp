@@ -22,6 +22,9 @@ namespace mpisim::mpi {
 
 class World;
 class OverflowList;
+class Message;
+
+using MessagePtr = std::shared_ptr<Message>;
 
 class Message : public kernel::ActivityObserver, public std::enable_shared_from_this<Message> {
 public:
@@ -44,11 +47,14 @@ public:
   double bytes() const { return bytes_; }
   models::Protocol protocol() const { return protocol_; }
 
-  void start_transfer(); // at the send or at the match (mpi/SendProtocol.hpp, rule 6)
+  // `self` below is the caller's reference to this message, which the transfer copies to keep it alive while it runs:
+  // a reference taken from `this` (shared_from_this) costs an atomic compare-and-swap, which waits for every store
+  // before it (at a match: the receive's, to a request gone cold).
+  void start_transfer(const MessagePtr& self); // at the send or at the match (mpi/SendProtocol.hpp, rule 6)
   // After the post: into the receiver's matching now, or, when the model says it gets there later
   // (models::Transfer::at_receiver, bxi: at the target's NIC), on its way until then.
-  void enter_matching();
-  void match(RequestPtr receive); // a receive takes this message
+  void enter_matching(const MessagePtr& self);
+  void match(RequestPtr receive, const MessagePtr& self); // a receive takes this message
   // MPI_Cancel of the send before any receive matched it (the mailbox has already dropped it): the send request
   // completes, marked cancelled, and the data is never delivered.
   void cancel();
@@ -70,9 +76,16 @@ public:
   }
 
 private:
+  // Holds the message while its transfer runs (nothing when held already: an eager message started at its post, dated
+  // at its match).
+  void keep_in_flight(const MessagePtr& self)
+  {
+    if (not in_flight_)
+      in_flight_ = self;
+  }
   void activity_done(kernel::Activity& activity) override;
   void watch_arrival();
-  void date_arrival_at_match();
+  void date_arrival_at_match(const MessagePtr& self);
   void arrive();
   void release_sender();
   void reach_receiver();
@@ -127,7 +140,5 @@ private:
   RequestPtr send_;
   std::shared_ptr<kernel::Activity> copy_out_; // the receive's copy out of that buffer
 };
-
-using MessagePtr = std::shared_ptr<Message>;
 
 } // namespace mpisim::mpi

@@ -75,12 +75,12 @@ RequestPtr Rank::post_send(const Communicator& comm, int dst, int tag, double by
   }
   world_.track(message);
   if (chosen.starts_at_post)
-    message->start_transfer();
+    message->start_transfer(message);
   receiver.prefetch_posted_head(); // after the work above, which gave the mailbox time to arrive
   if (not chosen.holds_sender)
     request->complete();
   request->detached_send = protocol != models::Protocol::Rendezvous;
-  message->enter_matching();
+  message->enter_matching(message);
   kernel_calls(); // SimGrid's isend
   return request;
 }
@@ -268,6 +268,12 @@ void Rank::waitall(std::span<const RequestPtr> requests)
     return;
   }
   world_.engine().wait_all(requests, [](const RequestPtr& request) -> kernel::Activity* { return request.get(); });
+  // The requests completed one by one while other ranks ran: what comes next reads each one's later lines (the
+  // pending overhead here, then the caller's status checks and the destructor's shared pointers). Asked for all at
+  // once, their misses overlap instead of coming one after the other.
+  for (const RequestPtr& request : requests)
+    if (request)
+      request->prefetch();
   for (const RequestPtr& request : requests)
     if (request)
       pay_pending_overhead(*request);
@@ -619,7 +625,7 @@ RequestPtr Rank::mrecv(const MessagePtr& message, void* buffer, size_t count, co
   request->posted_at = world_.engine().now();
   request->buffer = buffer;
   request->datatype = type;
-  message->match(request);
+  message->match(request, message);
   return request;
 }
 

@@ -50,6 +50,9 @@ public:
 
   std::string describe() const override;
 
+  // Asks the processor to load every line of the request. Only loads.
+  void prefetch() const;
+
 private:
   // What the request is, first: with the activity's state and the status after it, what matching, delivering, waiting
   // and testing read lies in the request's first two cache lines (its pooled block starts on one, kernel/Pool.hpp),
@@ -101,6 +104,14 @@ public:
   // Where the front end created it (replay: the trace line), for error messages.
   uint32_t origin = 0;
 };
+
+inline void Request::prefetch() const
+{
+  const auto* first = reinterpret_cast<const char*>(this);
+  kernel::prefetch_lines(first, sizeof(Request) / kernel::kCacheLineBytes);
+  __builtin_prefetch(first + sizeof(Request) - 1); // its last line, when it does not start on one (pooled after its
+                                                   // control block)
+}
 
 using RequestPtr = std::shared_ptr<Request>;
 
