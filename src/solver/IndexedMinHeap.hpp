@@ -85,7 +85,13 @@ private:
     uint32_t id;
   };
 
-  static bool before(const Entry& a, const Entry& b) { return a.key < b.key || (a.key == b.key && a.id < b.id); }
+  // Without short-circuit: which of two entries comes first is a coin toss the branch predictor loses half the time
+  // (online LU's solves sift heaps of 10-20 constraints), while the three flags combine into a value without a jump.
+  static bool before(const Entry& a, const Entry& b)
+  {
+    return static_cast<bool>(static_cast<int>(a.key < b.key) |
+                             (static_cast<int>(a.key == b.key) & static_cast<int>(a.id < b.id)));
+  }
 
   void place(size_t slot, const Entry& entry)
   {
@@ -114,8 +120,8 @@ private:
       size_t child = 2 * slot + 1;
       if (child >= count)
         break;
-      if (child + 1 < count && before(entries_[child + 1], entries_[child]))
-        ++child;
+      if (child + 1 < count) // the smaller child, chosen without a jump
+        child += static_cast<size_t>(before(entries_[child + 1], entries_[child]));
       if (!before(entries_[child], moving))
         break;
       place(slot, entries_[child]);

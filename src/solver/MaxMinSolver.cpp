@@ -557,6 +557,7 @@ void MaxMinSolver::solve_component()
     level_ = std::max(level_, lowest);
     collect_saturating_group(level_ * (1 + kRelativePrecision));
     // Bounds first: a variable whose bound ties with its constraint's level gets exactly its bound.
+    group_fixed_.clear();
     for (VarId v : saturating_bounds_)
       if (!variables_[v].fixed)
         fix_variable(v, variables_[v].bound);
@@ -564,6 +565,14 @@ void MaxMinSolver::solve_component()
       for (const User& user : constraints_[c].users)
         if (user.coefficient > 0 && !variables_[user.variable].fixed)
           fix_variable(user.variable, level_ / variables_[user.variable].penalty);
+    // What the group's variables release only moves the levels the next groups saturate at: after the last group
+    // (in online LU, most components end with their first or second), it would be work for nothing. Released after
+    // the whole group, in the order they were fixed, the constraints see the same subtractions in the same order:
+    // the choice of who is fixed depends on the flags only.
+    if (free_variable_count_ == 0)
+      break;
+    for (VarId v : group_fixed_)
+      release_from_constraints(variables_[v]);
     update_outdated_levels();
   }
   finish_component();
@@ -702,6 +711,11 @@ inline void MaxMinSolver::fix_variable(VarId v, double value)
   var.fixed = true;
   var.value = value;
   --free_variable_count_;
+  group_fixed_.push_back(v);
+}
+
+inline void MaxMinSolver::release_from_constraints(const Variable& var)
+{
   for (const Use& use : var.uses)
     if (use.coefficient > 0 && in_component(use.constraint)) // always, but under lazy marking
       release_from_constraint(use.constraint, var, use.coefficient);

@@ -227,6 +227,7 @@ private:
   double lowest_pending_level();
   void collect_saturating_group(double threshold);
   void fix_variable(VarId v, double value);
+  void release_from_constraints(const Variable& var);
   void release_from_constraint(CnstId c, const Variable& var, double coefficient);
   void update_outdated_levels();
   void recompute_shared_usage(Constraint& cnst);
@@ -258,6 +259,7 @@ private:
   size_t next_bound_ = 0;                                 // the first of them not passed yet
   std::vector<CnstId> saturating_constraints_;
   std::vector<VarId> saturating_bounds_;
+  std::vector<VarId> group_fixed_;           // the variables the current group fixed, in that order
   std::vector<CnstId> outdated_constraints_; // in the heap, with a level to recompute after the current group
   size_t free_variable_count_ = 0;
   double level_ = 0;                    // the filling level reached in the component being solved
