@@ -107,10 +107,11 @@ public:
 
 inline void Request::prefetch() const
 {
+  // The whole lines from its start, then the line of its last byte: pooled after its control block, a request need
+  // not start on a line.
   const auto* first = reinterpret_cast<const char*>(this);
   kernel::prefetch_lines(first, sizeof(Request) / kernel::kCacheLineBytes);
-  __builtin_prefetch(first + sizeof(Request) - 1); // its last line, when it does not start on one (pooled after its
-                                                   // control block)
+  __builtin_prefetch(first + sizeof(Request) - 1);
 }
 
 using RequestPtr = std::shared_ptr<Request>;

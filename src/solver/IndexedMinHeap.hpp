@@ -86,7 +86,8 @@ private:
   };
 
   // Without short-circuit: which of two entries comes first is a coin toss the branch predictor loses half the time
-  // (online LU's solves sift heaps of 10-20 constraints), while the three flags combine into a value without a jump.
+  // (online LU's solves sift heaps of about 22 constraints on average), while the three flags combine into a value
+  // without a jump.
   static bool before(const Entry& a, const Entry& b)
   {
     return static_cast<bool>(static_cast<int>(a.key < b.key) |
