@@ -229,6 +229,16 @@ OptionTable<Target> own_options()
                                        : mode == "dlopen" ? Privatization::Dlopen
                                                           : Privatization::Auto;
                    }});
+  table.push_back({{.name = "--huge-pages",
+                    .type = ValueType::Choice,
+                    .metavar = "yes|no",
+                    .default_value = "yes",
+                    .help = "whether the program's heap uses transparent huge pages (GLIBC_TUNABLES "
+                            "glibc.malloc.hugetlb=1; docs/online.md)",
+                    .front_ends = options::Run,
+                    .keyword = "huge_pages",
+                    .choices = {"yes", "no"}},
+                   [](Target& o, const OptionValue& v) { o.huge_pages = std::get<std::string>(v) == "yes"; }});
   table.push_back({{.name = "--io-root",
                     .type = ValueType::Text,
                     .metavar = "DIR",

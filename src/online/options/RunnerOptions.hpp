@@ -24,6 +24,7 @@ struct RunnerOptions {
   std::vector<std::string> arguments;
   std::string tmpdir;                                // where the per-rank copies go (default: $TMPDIR or /tmp)
   Privatization privatization = Privatization::Auto; // --privatization auto|dlopen|swap
+  bool huge_pages = true;                            // --huge-pages: the heap madvised for transparent huge pages
   bool json = false;                                 // summary as JSON
   std::string summary_file;                          // summary there instead of stderr
   bool quiet = false;                                // no summary

@@ -161,7 +161,8 @@ std::string summary_json(const RunnerOptions& options, const Runtime* runtime, c
   std::ostringstream out;
   // Everything but "host" depends only on the inputs: two runs of the same inputs give the same text, byte for byte
   // (tests/python/test_determinism.py). "host" holds what the machine and the moment add: the real time taken, and
-  // the host speed used (measured at start unless --host-speed gave it, which inputs.host_speed then records).
+  // the host speed used (measured at start unless --host-speed gave it, which inputs.host_speed then records), and
+  // whether the heap asked for huge pages (--huge-pages and the kernel's mode: no simulated figure depends on them).
   out << "{\n  \"outcome\": " << quoted(outcome_name(end.outcome)) << ",\n  \"exit_status\": " << end.exit_status
       << ",\n  \"application_status\": "
       << (end.outcome == Outcome::Ok           ? std::string("0")
@@ -206,7 +207,8 @@ std::string summary_json(const RunnerOptions& options, const Runtime* runtime, c
   }
   out << (ranks ? "\n  ],\n" : "],\n") << attempts_json(options, outcome)
       << "  \"host\": {\"wall_seconds\": " << exact(outcome.wall_seconds)
-      << ", \"host_speed\": " << exact(outcome.host_speed) << "}\n}\n";
+      << ", \"host_speed\": " << exact(outcome.host_speed)
+      << ", \"huge_pages\": " << (outcome.huge_pages ? "true" : "false") << "}\n}\n";
   return out.str();
 }
 

@@ -19,6 +19,7 @@ struct RunOutcome {
   int failed_rank = -1;      // the first rank whose main returned non-zero
   uint64_t fingerprint = 0;  // the engine's hash of the event sequence: equal runs, equal fingerprints
   std::string privatization; // how the ranks' globals were made private: "dlopen" or "swap"
+  bool huge_pages = false;   // whether the heap asked for huge pages (--huge-pages, HugePages.hpp)
   // Every attempt (--restart), this one last, with the failures of each; empty when no failure was injected.
   std::vector<Attempt> attempts;
 };

@@ -8,6 +8,7 @@
 #include "online/runner/Attempts.hpp"
 #include "online/runner/CrashHandler.hpp"
 #include "online/runner/HostSpeed.hpp"
+#include "online/runner/HugePages.hpp"
 #include "online/runner/OutputTagger.hpp"
 #include "online/runner/PrivatizedProgram.hpp"
 #include "online/runner/RunTimeline.hpp"
@@ -287,6 +288,7 @@ int run(const RunnerOptions& options)
   RunOutcome outcome;
   outcome.host_speed = options.online.host_speed;
   outcome.privatization = program->name();
+  outcome.huge_pages = heap_huge_pages_in_effect();
   try {
     launch_ranks(simulation, runtime, *program, options, outcome);
   } catch (const std::bad_alloc&) { // a stack could not be mapped
@@ -378,6 +380,7 @@ int main(int argc, char** argv)
       std::cout << runner_usage();
       return 0;
     }
+    restart_with_huge_pages(options.huge_pages, argv); // first: glibc reads its tunables at start only
     if (not options.host_speed_given)
       options.online.host_speed = measure_host_speed();
   } catch (const InputError& error) {
