@@ -35,7 +35,7 @@ void Continuations::after_delay(double delay, const std::string& what, std::func
     next();
     return;
   }
-  after(engine_.start_timer(delay, what), std::move(next));
+  after(engine_.start_timer_with_text(delay, what), std::move(next));
 }
 
 void Continuations::Waiter::activity_done(kernel::Activity&)

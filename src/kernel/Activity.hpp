@@ -10,6 +10,7 @@
 #include "kernel/Time.hpp"
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <utility>
@@ -111,19 +112,42 @@ private:
 
 using ActivityPtr = std::shared_ptr<Activity>;
 
+// What a timer is, for deadlock reports: a fixed text, or a text a function writes from a subject and two ids (hosts,
+// ranks) only when a report asks. Timers started per message would otherwise each build a string nobody reads.
+class TimerDescription {
+public:
+  using Writer = std::string (*)(const void* subject, uint32_t first, uint32_t second);
+  // `text` lives as long as the program: a literal, which converts implicitly.
+  TimerDescription(const char* text) : subject_(text) {}
+  TimerDescription(Writer writer, const void* subject, uint32_t first, uint32_t second)
+      : writer_(writer), subject_(subject), first_(first), second_(second)
+  {
+  }
+  std::string text() const
+  {
+    return writer_ != nullptr ? writer_(subject_, first_, second_) : std::string(static_cast<const char*>(subject_));
+  }
+
+private:
+  Writer writer_ = nullptr;
+  const void* subject_; // the fixed text when there is no writer
+  uint32_t first_ = 0;
+  uint32_t second_ = 0;
+};
+
 // An activity completed by a timer: sleeps, and fixed-duration delays of analytical models. Create it with
 // Engine::start_timer(); it keeps itself alive until it fires.
 class TimerActivity : public Activity, private Event {
 public:
-  explicit TimerActivity(std::string what) : what_(std::move(what)) {}
-  std::string describe() const override { return what_; }
+  explicit TimerActivity(TimerDescription what) : what_(what) {}
+  std::string describe() const override { return what_.text(); }
 
 private:
   friend class Engine;
   void fire() override;
   void discard() override { keep_alive_.reset(); }
 
-  std::string what_;
+  TimerDescription what_;
   std::shared_ptr<TimerActivity> keep_alive_;
 };
 

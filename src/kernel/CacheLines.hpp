@@ -16,4 +16,12 @@ inline void prefetch_lines(const void* start, size_t lines)
     __builtin_prefetch(static_cast<const char*>(start) + kCacheLineBytes * line);
 }
 
+// Asks the processor to load the lines holding the `bytes` bytes from `start`, with intent to write (a block about to
+// be constructed in). Only loads, as prefetch_lines().
+inline void prefetch_bytes_for_write(const void* start, size_t bytes)
+{
+  for (size_t offset = 0; offset < bytes; offset += kCacheLineBytes)
+    __builtin_prefetch(static_cast<const char*>(start) + offset, 1);
+}
+
 } // namespace mpisim::kernel

@@ -258,9 +258,33 @@ void Engine::kill(Actor& actor)
   --alive_;
 }
 
-std::shared_ptr<TimerActivity> Engine::start_timer(SimTime delay, std::string what, EventSource source)
+std::shared_ptr<TimerActivity> Engine::start_timer(SimTime delay, TimerDescription what, EventSource source)
 {
-  auto timer = make_pooled<TimerActivity>(std::move(what));
+  return schedule_timer(make_pooled<TimerActivity>(what), delay, source);
+}
+
+namespace {
+
+// A timer that owns its description.
+class TextTimer final : public TimerActivity {
+public:
+  explicit TextTimer(std::string text) : TimerActivity(""), text_(std::move(text)) {}
+  std::string describe() const override { return text_; }
+
+private:
+  std::string text_;
+};
+
+} // namespace
+
+std::shared_ptr<TimerActivity> Engine::start_timer_with_text(SimTime delay, std::string text, EventSource source)
+{
+  return schedule_timer(make_pooled<TextTimer>(std::move(text)), delay, source);
+}
+
+std::shared_ptr<TimerActivity> Engine::schedule_timer(std::shared_ptr<TimerActivity> timer, SimTime delay,
+                                                      EventSource source)
+{
   timer->keep_alive_ = timer;
   timer->set_source(source);
   schedule(*timer, now_ + std::max(delay, 0.0));

@@ -81,9 +81,13 @@ public:
   // left is blocked and only such actions remain, the run is deadlocked now; it does not wait for them.
   void schedule_background(SimTime date, std::function<void()> action);
   void cancel(Event& event) { queue_of(event).cancel(event); }
-  // A fixed delay, ended by `source` (by default a network model's: sleeps go through sleep()).
-  std::shared_ptr<TimerActivity> start_timer(SimTime delay, std::string what,
+  // A fixed delay, ended by `source` (by default a network model's: sleeps go through sleep()). `what` is written out
+  // only when a deadlock report asks.
+  std::shared_ptr<TimerActivity> start_timer(SimTime delay, TimerDescription what,
                                              EventSource source = EventSource::Network);
+  // The same, described by a text the caller made (io's steps, few and named at run time).
+  std::shared_ptr<TimerActivity> start_timer_with_text(SimTime delay, std::string text,
+                                                       EventSource source = EventSource::Network);
 
   // Called from inside an actor.
   Actor& self();
@@ -166,6 +170,9 @@ private:
   bool run_interrupts(Actor& me);
   void update_models();
   void schedule_new_sleeps();
+  // Keeps the timer alive until it fires, at now + delay (never before now).
+  std::shared_ptr<TimerActivity> schedule_timer(std::shared_ptr<TimerActivity> timer, SimTime delay,
+                                                EventSource source);
   void fire_due_events();
   EventQueue& queue_of(const Event& event) { return events_[static_cast<size_t>(event.source())]; }
   SimTime next_event_date();

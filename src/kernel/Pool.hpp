@@ -46,7 +46,7 @@ public:
     // link is read by the next allocate() and its lines written by the next constructor. Asked for now, with intent
     // to write, it arrives while this block is used. Only loads (a null head is not dereferenced).
     if (free_ != nullptr)
-      prefetch_lines_for_write(free_, block_bytes_);
+      prefetch_bytes_for_write(free_, block_bytes_);
     thread_bytes_.in_use += block_bytes_;
     if (thread_bytes_.in_use > thread_bytes_.peak_in_use)
       thread_bytes_.peak_in_use = thread_bytes_.in_use;
@@ -81,11 +81,6 @@ private:
   struct FreeBlock {
     FreeBlock* next;
   };
-  static void prefetch_lines_for_write(const void* start, size_t bytes)
-  {
-    for (size_t offset = 0; offset < bytes; offset += kCacheLineBytes)
-      __builtin_prefetch(static_cast<const char*>(start) + offset, 1);
-  }
   void refill();
   void push_free(void* pointer)
   {

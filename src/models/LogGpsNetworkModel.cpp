@@ -14,7 +14,6 @@
 // By default L and G come from the route between the two hosts (sum of latencies, 1 / smallest bandwidth), so the
 // model needs no calibration to run; set `use-route = no` to use the L, g and G given here.
 #include "kernel/Engine.hpp"
-#include "kernel/Pool.hpp"
 #include "models/NetworkModel.hpp"
 #include "models/RouteSums.hpp"
 
@@ -41,46 +40,12 @@ const std::vector<ParameterSpec> kLogGpsParameters = {
     {"S", ParameterKind::Size, "65536B", "largest payload sent asynchronously; above it, rendezvous"},
 };
 
-// An end of a message at a date fixed when it starts: what Engine::start_timer makes (the same date, the same queue,
-// the same order), but its description for deadlock reports is written only when one is asked for, not a string per
-// message built from the hosts' names.
-class DelayEnd final : public kernel::Activity, private kernel::Event {
-public:
-  enum class Kind : uint8_t { Handshake, Arrival };
-  DelayEnd(const platform::Platform& platform, Kind kind, platform::HostId src, platform::HostId dst)
-      : platform_(platform), src_(src), dst_(dst), kind_(kind)
-  {
-  }
-  static std::shared_ptr<DelayEnd> start(kernel::Engine& engine, double delay, const platform::Platform& platform,
-                                         Kind kind, platform::HostId src, platform::HostId dst)
-  {
-    auto end = kernel::make_pooled<DelayEnd>(platform, kind, src, dst);
-    end->keep_alive_ = end;
-    end->set_source(kernel::EventSource::Network);
-    engine.schedule(*end, engine.now() + std::max(delay, 0.0));
-    return end;
-  }
-  std::string describe() const override
-  {
-    if (kind_ == Kind::Handshake)
-      return "rendezvous handshake";
-    return "message from " + platform_.hosts()[src_].name + " to " + platform_.hosts()[dst_].name;
-  }
-
-private:
-  void fire() override
-  {
-    auto self = std::move(keep_alive_); // released when this function returns
-    complete();
-  }
-  void discard() override { keep_alive_.reset(); }
-
-  const platform::Platform& platform_;
-  std::shared_ptr<DelayEnd> keep_alive_; // until it fires
-  platform::HostId src_;
-  platform::HostId dst_;
-  Kind kind_;
-};
+// A message's description in a deadlock report (a kernel::TimerDescription writer: written only when one asks).
+std::string write_message(const void* platform, uint32_t src, uint32_t dst)
+{
+  const auto& hosts = static_cast<const platform::Platform*>(platform)->hosts();
+  return "message from " + hosts[src].name + " to " + hosts[dst].name;
+}
 
 class LogGpsNetworkModel : public NetworkModel {
 public:
@@ -133,13 +98,12 @@ public:
     if (k > S_) {
       const double ready = std::max(send_posted_at + latency + o_, now); // m
       departure = ready + o_ + (2 * o_ + latency) + (o_ + k * Os_);      // m + o + T5 + T1
-      release = DelayEnd::start(engine_, departure - now, platform_, DelayEnd::Kind::Handshake, src, dst);
+      release = engine_.start_timer(departure - now, "rendezvous handshake");
     }
     // Single port: the card serializes one message at a time.
     const double start = std::max(departure, nic_free_[src]);
     nic_free_[src] = start + serialization;
-    auto arrival =
-        DelayEnd::start(engine_, start + latency + serialization - now, platform_, DelayEnd::Kind::Arrival, src, dst);
+    auto arrival = engine_.start_timer(start + latency + serialization - now, {write_message, &platform_, src, dst});
     return {std::move(arrival), std::move(release), std::nullopt};
   }
 

@@ -42,9 +42,12 @@ public:
       : platform_(platform), src_(src), dst_(dst)
   {
   }
-  std::string describe() const override
+  std::string describe() const override { return write_description(&platform_, src_, dst_); }
+  // A stream's description from the platform and its hosts (a kernel::TimerDescription writer).
+  static std::string write_description(const void* platform, uint32_t src, uint32_t dst)
   {
-    return "message from " + platform_.hosts()[src_].name + " to " + platform_.hosts()[dst_].name + " (packets)";
+    const auto& hosts = static_cast<const platform::Platform*>(platform)->hosts();
+    return "message from " + hosts[src].name + " to " + hosts[dst].name + " (packets)";
   }
 
 private:
@@ -81,11 +84,11 @@ public:
     route_.clear();
     double route_latency = 0;
     platform_.route(request.src, request.dst, route_, route_latency);
-    auto stream = std::make_shared<PacketStream>(platform_, request.src, request.dst);
     if (route_.empty()) { // no link to cross: here at once
-      auto arrival = engine_.start_timer(0, stream->describe());
+      auto arrival = engine_.start_timer(0, {PacketStream::write_description, &platform_, request.src, request.dst});
       return {arrival, nullptr, std::nullopt};
     }
+    auto stream = std::make_shared<PacketStream>(platform_, request.src, request.dst);
     hops_.clear();
     for (platform::LinkId link : route_) {
       const platform::LinkSpec& spec = platform_.links()[link];

@@ -37,20 +37,13 @@ RouteSumsTable::RouteSumsTable(const platform::Platform& platform)
   }
 }
 
-RouteSums RouteSumsTable::between(platform::HostId src, platform::HostId dst)
+RouteSums RouteSumsTable::route(platform::HostId src, platform::HostId dst)
 {
-  // (Hosts the platform does not have go to Platform::route, which says so.)
-  if (src < host_zone_.size() && dst < host_zone_.size())
-    if (const uint32_t zone = host_zone_[src];
-        zone == host_zone_[dst] && zone != kNoZone && src != dst && zones_[zone].uniform)
-      return zones_[zone].sums;
-  return pairs_.find(src, dst, [&] {
-    double latency = 0;
-    platform_.route(src, dst, route_, latency);
-    RouteSums sums = sums_of(platform_, route_);
-    sums.latency = latency;
-    return sums;
-  });
+  double latency = 0;
+  platform_.route(src, dst, route_, latency);
+  RouteSums sums = sums_of(platform_, route_);
+  sums.latency = latency;
+  return sums;
 }
 
 } // namespace mpisim::models

@@ -254,31 +254,26 @@ static_assert(sizeof(TimerLane) == kernel::kCacheLineBytes);
 class XsimNetworkModel : public NetworkModel {
 public:
   explicit XsimNetworkModel(const NetworkModelContext& context)
-      : engine_(context.engine), platform_(context.platform), pair_costs_(context.platform.hosts().size())
+      : engine_(context.engine), platform_(context.platform), routes_(context.platform),
+        pair_costs_(context.platform.hosts().size())
   {
     const Parameters& p = context.parameters;
     default_rendezvous_ = p.number("rdv");
     const bool contention = p.flag("contention");
     const bool capacity = p.flag("capacity");
     // Zones first (in the order met), then one network per host.
-    std::unordered_map<const platform::Zone*, uint32_t> zone_index; // into zones_
-    std::vector<const platform::Zone*> zones;                       // by index into zones_
+    std::unordered_map<const platform::Zone*, uint32_t> zone_network; // into networks_
     const auto& hosts = platform_.hosts();
     host_network_.resize(hosts.size());
-    host_zone_.assign(hosts.size(), kNoZone);
     std::vector<const platform::Zone*> path;
     for (platform::HostId host = 0; host < hosts.size(); ++host) {
       path = platform_.zones_of(host);
       uint32_t parent = kNoNetwork;
       for (const platform::Zone* zone : path) {
-        auto [found, added] = zone_index.try_emplace(zone, static_cast<uint32_t>(zones_.size()));
-        if (added) {
-          zones_.push_back(ZoneCost{static_cast<uint32_t>(networks_.size())});
-          zones.push_back(zone);
+        auto [found, added] = zone_network.try_emplace(zone, static_cast<uint32_t>(networks_.size()));
+        if (added)
           networks_.push_back(make_network(zone->properties(), "zone '" + zone->name() + "'", parent));
-        }
-        parent = zones_[found->second].network;
-        host_zone_[host] = found->second; // the last: the zone declaring the host
+        parent = found->second;
       }
       host_network_[host] = static_cast<uint32_t>(networks_.size());
       networks_.push_back(make_network(hosts[host].properties, "host '" + hosts[host].name + "'", parent));
@@ -289,8 +284,7 @@ public:
       any_contention_ = any_contention_ || network.contention;
       uniform_rendezvous_ = uniform_rendezvous_ && network.rendezvous == default_rendezvous_;
     }
-    for (size_t zone = 0; zone < zones_.size(); ++zone)
-      set_member_cost(zones_[zone], *zones[zone]);
+    set_member_costs();
   }
 
   XsimNetworkModel(const XsimNetworkModel&) = delete;
@@ -399,42 +393,50 @@ private:
     double latency = 0;
     double bandwidth = 0;
   };
-  // A zone of the hierarchy, and the cost of every pair of distinct hosts declared in it when it is the same for all.
+  // A zone declaring hosts (RouteSumsTable's numbering), and the cost of every pair of distinct hosts of it when it is
+  // the same for all.
   struct ZoneCost {
     uint32_t network = kNoNetwork;
     bool uniform = false;
     double latency = 0;
     double bandwidth = 0;
   };
-  static constexpr uint32_t kNoZone = std::numeric_limits<uint32_t>::max();
 
   // Ranks exchange with the same peers again and again, and finding the common network and the route costs more than
   // the rest of the model: the answers are kept by pair (PairTable).
   PairCost pair_cost(platform::HostId src, platform::HostId dst) const
   {
     // Two hosts of a zone whose pairs all cost the same: neither the table nor the route.
-    if (const uint32_t zone = host_zone_[src];
-        zone == host_zone_[dst] && zone != kNoZone && src != dst && zones_[zone].uniform) {
-      const ZoneCost& same = zones_[zone];
+    if (const uint32_t zone = routes_.zone_of(src);
+        zone == routes_.zone_of(dst) && zone != RouteSumsTable::kNoZone && src != dst && zone_costs_[zone].uniform) {
+      const ZoneCost& same = zone_costs_[zone];
       return PairCost{same.network, same.latency, same.bandwidth};
     }
     return pair_costs_.find(src, dst, [&] { return compute_pair_cost(src, dst); });
   }
 
-  // The l0 and b of every pair of distinct hosts declared in `zone`, when they are the same for all: from the zone's
-  // properties, or from a route the platform says every such pair's is alike (a FLAT cluster's). As
-  // compute_pair_cost computes them.
-  void set_member_cost(ZoneCost& cost, const platform::Zone& zone) const
+  // The l0 and b of every pair of distinct hosts declared in a zone, when they are the same for all: from the zone's
+  // properties, or from the sums of its routes when they are all alike (a FLAT cluster's). As compute_pair_cost
+  // computes them.
+  void set_member_costs()
   {
-    const Network& network = networks_[cost.network];
-    if (network.latency && network.bandwidth) {
-      cost = {cost.network, true, *network.latency, *network.bandwidth};
-      return;
+    for (platform::HostId host = 0; host < host_network_.size(); ++host) {
+      const uint32_t zone = routes_.zone_of(host);
+      if (zone == RouteSumsTable::kNoZone)
+        continue;
+      if (zone >= zone_costs_.size())
+        zone_costs_.resize(zone + 1);
+      ZoneCost& cost = zone_costs_[zone];
+      if (cost.network != kNoNetwork)
+        continue;
+      cost.network = networks_[host_network_[host]].parent; // the zone's network
+      const Network& network = networks_[cost.network];
+      if (network.latency && network.bandwidth)
+        cost = {cost.network, true, *network.latency, *network.bandwidth};
+      else if (const RouteSums* route = routes_.uniform_sums(zone))
+        cost = {cost.network, true, network.latency.value_or(route->latency),
+                network.bandwidth.value_or(route->bandwidth)};
     }
-    if (not zone.uniform_host_route(platform_.links(), route_))
-      return;
-    const RouteSums route = sums_of(platform_, route_);
-    cost = {cost.network, true, network.latency.value_or(route.latency), network.bandwidth.value_or(route.bandwidth)};
   }
 
   PairCost compute_pair_cost(platform::HostId src, platform::HostId dst) const
@@ -447,10 +449,9 @@ private:
       cost.bandwidth = *network.bandwidth;
       return cost;
     }
-    double route_latency = 0;
-    platform_.route(src, dst, route_, route_latency);
-    cost.latency = network.latency.value_or(route_latency);
-    cost.bandwidth = network.bandwidth.value_or(sums_of(platform_, route_).bandwidth);
+    const RouteSums route = routes_.route(src, dst);
+    cost.latency = network.latency.value_or(route.latency);
+    cost.bandwidth = network.bandwidth.value_or(route.bandwidth);
     return cost;
   }
 
@@ -489,12 +490,11 @@ private:
   bool any_contention_ = false;    // some network has contention (else no outgoing or incoming list is used)
   std::vector<Network> networks_;
   std::vector<uint32_t> host_network_;
-  std::vector<ZoneCost> zones_;
-  std::vector<uint32_t> host_zone_; // the zone declaring each host (index into zones_), kNoZone if none
+  mutable RouteSumsTable routes_;    // the zones declaring hosts, and the routes' sums
+  std::vector<ZoneCost> zone_costs_; // by RouteSumsTable zone
   std::unordered_map<uint32_t, TransmissionIntervals> outgoing_, incoming_, transfers_;
   std::vector<double> previous_sent_, previous_received_; // t_previous_s2, t_previous_r2 by world rank
   std::deque<TimerLane> release_lanes_, arrival_lanes_;   // by world rank (a deque: lanes never move)
-  mutable std::vector<platform::LinkId> route_;
   std::vector<uint32_t> below_;
   mutable PairTable<PairCost> pair_costs_;
 };

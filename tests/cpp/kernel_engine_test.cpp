@@ -374,6 +374,40 @@ TEST(KernelEngine, DeadlockNamesEachBlockedActorAndWhatItWaitsFor)
   }
 }
 
+// A timer's description is a fixed text, a text written from a subject and two ids only when asked (the writer runs
+// once per describe(), never when the timer starts or fires), or a text the caller made.
+TEST(KernelEngine, TimersAreDescribedWhenAsked)
+{
+  struct Names {
+    std::vector<std::string> hosts{"node-0", "node-1", "node-2"};
+    mutable int written = 0;
+  } names;
+  auto write = [](const void* subject, uint32_t first, uint32_t second) {
+    const auto& of = *static_cast<const Names*>(subject);
+    ++of.written;
+    return "message from " + of.hosts[first] + " to " + of.hosts[second];
+  };
+  Engine engine;
+  std::string described[3];
+  engine.spawn("rank 0", [&] {
+    auto message = engine.start_timer(1.0, {write, &names, 2, 0});
+    auto fixed = engine.start_timer(2.0, "rendezvous handshake");
+    auto text = engine.start_timer_with_text(3.0, std::string("file server: request ") + "7");
+    engine.wait(*message);
+    EXPECT_EQ(names.written, 0);
+    described[0] = message->describe();
+    described[1] = fixed->describe();
+    described[2] = text->describe();
+    engine.wait(*text);
+    EXPECT_EQ(engine.now(), 3.0);
+  });
+  engine.run();
+  EXPECT_EQ(names.written, 1);
+  EXPECT_EQ(described[0], "message from node-2 to node-0");
+  EXPECT_EQ(described[1], "rendezvous handshake");
+  EXPECT_EQ(described[2], "file server: request 7");
+}
+
 // A process failure: the killed actor never runs again, whatever it waited for, and counts as finished.
 TEST(KernelEngine, KilledActorStopsWhereItIsAndTheRunEnds)
 {

@@ -64,6 +64,16 @@ TEST(models_route_sums, FlatClusterTakesTheZonesSums)
   EXPECT_DOUBLE_EQ(sums.latency, 5e-6);
   EXPECT_DOUBLE_EQ(sums.bandwidth, 5e9 / 8);
   expect_route_sums_everywhere(*platform);
+  // What xsim reads: the hosts' one zone, its sums; a host with itself has no zone answer (the loopback), and a route
+  // asked without the table is the same.
+  EXPECT_NE(table.zone_of(0), models::RouteSumsTable::kNoZone);
+  EXPECT_EQ(table.zone_of(0), table.zone_of(11));
+  ASSERT_NE(table.uniform_sums(table.zone_of(0)), nullptr);
+  EXPECT_EQ(table.uniform_sums(table.zone_of(0))->latency, sums.latency);
+  EXPECT_EQ(table.uniform_between(0, 11), table.uniform_sums(table.zone_of(0)));
+  EXPECT_EQ(table.uniform_between(3, 3), nullptr);
+  EXPECT_DOUBLE_EQ(table.route(3, 3).latency, 0.1e-6);
+  EXPECT_DOUBLE_EQ(table.route(0, 11).latency, 5e-6);
 }
 
 TEST(models_route_sums, TorusRoutesDifferByPair)
@@ -73,6 +83,7 @@ TEST(models_route_sums, TorusRoutesDifferByPair)
   models::RouteSumsTable table(*platform);
   EXPECT_DOUBLE_EQ(table.between(0, 1).latency, 1e-6);
   EXPECT_NE(table.between(0, 1).latency, table.between(0, 17).latency);
+  EXPECT_EQ(table.uniform_between(0, 1), nullptr);
   expect_route_sums_everywhere(*platform);
 }
 
