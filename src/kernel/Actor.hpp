@@ -23,7 +23,8 @@
 namespace mpisim::kernel {
 
 // The activities a wait_all() waits for, in order: the first kInline in the actor's own lines (a rank's waits are
-// mostly short, and every wake reads the list: held elsewhere it is one more cold line to load), the others on the heap.
+// mostly short, and every wake reads the list: held elsewhere it is one more cold line to load), the others on the
+// heap.
 class WaitList {
 public:
   static constexpr uint32_t kInline = 12;
@@ -140,7 +141,7 @@ private:
     bool registered = false;
     bool active = false;
     WaitList activities;
-    Activity* next_unfinished(); // moves `next` past the done ones (their waiters are gone)
+    Activity* next_unfinished();  // moves `next` past the done ones (their waiters are gone)
     void prefetch_states() const; // asks for the states next_unfinished() reads after the next one. Only loads.
     static constexpr size_t kPrefetchAhead = 8; // states loaded at once by next_unfinished()
   };
