@@ -1,11 +1,13 @@
 #include "kernel/Actor.hpp"
 
 #include "kernel/Engine.hpp"
+#include "kernel/Pool.hpp"
 
 #include <boost/context/stack_context.hpp>
 #include <boost/context/stack_traits.hpp>
 
 #include <algorithm>
+#include <cassert>
 
 #include <cstddef>
 #include <cstdint>
@@ -132,6 +134,27 @@ Actor::~Actor()
     saved_.stack->set_occupant(nullptr);
   alignas(boost::context::fiber) std::byte forgotten[sizeof(boost::context::fiber)];
   new (forgotten) boost::context::fiber(std::move(fiber_));
+}
+
+namespace {
+BlockPool& actor_blocks()
+{
+  static_assert(sizeof(Actor) % kCacheLineBytes == 0, "a slab's actors all start on a cache line");
+  return BlockPool::of_size<sizeof(Actor)>();
+}
+} // namespace
+
+void* Actor::operator new(size_t bytes, std::align_val_t alignment)
+{
+  assert(bytes == sizeof(Actor) && static_cast<size_t>(alignment) <= kCacheLineBytes);
+  (void)bytes;
+  (void)alignment;
+  return actor_blocks().allocate();
+}
+
+void Actor::operator delete(void* actor, std::align_val_t)
+{
+  actor_blocks().release(actor);
 }
 
 void WaitList::reserve(size_t count)

@@ -17,6 +17,7 @@
 #include <exception>
 #include <functional>
 #include <memory>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -84,6 +85,10 @@ public:
   ~Actor();
   Actor(const Actor&) = delete;
   Actor& operator=(const Actor&) = delete;
+  // Actors are carved from slabs (kernel/Pool.hpp): starting on a cache line as the class asks, without the padding
+  // that malloc's aligned allocation leaves around each (up to a line per rank).
+  static void* operator new(size_t bytes, std::align_val_t alignment);
+  static void operator delete(void* actor, std::align_val_t alignment);
 
   int id() const { return id_; }
   const std::string& name() const { return name_; }
