@@ -1,9 +1,13 @@
 #include "kernel/Actor.hpp"
 
 #include "kernel/Engine.hpp"
+#include "kernel/Pool.hpp"
 
 #include <boost/context/stack_context.hpp>
 #include <boost/context/stack_traits.hpp>
+
+#include <algorithm>
+#include <cassert>
 
 #include <cstddef>
 #include <cstdint>
@@ -78,7 +82,7 @@ private:
 } // namespace
 
 Actor::Actor(Engine& engine, int id, std::string name, std::function<void()> body, StackProvider& stacks)
-    : engine_(engine), id_(id), name_(std::move(name)), body_(std::move(body))
+    : id_(id), engine_(engine), name_(std::move(name)), body_(std::move(body))
 {
   stacks_.guard_bytes = stacks.guard_bytes();
   if (stacks.shares_stack())
@@ -130,6 +134,50 @@ Actor::~Actor()
     saved_.stack->set_occupant(nullptr);
   alignas(boost::context::fiber) std::byte forgotten[sizeof(boost::context::fiber)];
   new (forgotten) boost::context::fiber(std::move(fiber_));
+}
+
+namespace {
+BlockPool& actor_blocks()
+{
+  static_assert(sizeof(Actor) % kCacheLineBytes == 0, "a slab's actors all start on a cache line");
+  return BlockPool::of_size<sizeof(Actor)>();
+}
+} // namespace
+
+void* Actor::operator new(size_t bytes, std::align_val_t alignment)
+{
+  assert(bytes == sizeof(Actor) && static_cast<size_t>(alignment) <= kCacheLineBytes);
+  (void)bytes;
+  (void)alignment;
+  return actor_blocks().allocate();
+}
+
+void Actor::operator delete(void* actor, std::align_val_t)
+{
+  actor_blocks().release(actor);
+}
+
+void WaitList::reserve(size_t count)
+{
+  if (count <= capacity_)
+    return;
+  auto* grown = new Activity*[count];
+  std::copy_n(data(), size_, grown);
+  release();
+  heap_ = grown;
+  capacity_ = static_cast<uint32_t>(count);
+}
+
+void WaitList::take(WaitList& other)
+{
+  size_ = other.size_;
+  capacity_ = other.capacity_;
+  heap_ = other.heap_;
+  if (not on_heap())
+    std::copy_n(other.inline_, size_, inline_);
+  other.heap_ = nullptr;
+  other.capacity_ = kInline;
+  other.size_ = 0;
 }
 
 bool Actor::overflows_stack(const void* address, uintptr_t stack_pointer) const

@@ -17,12 +17,67 @@
 #include <exception>
 #include <functional>
 #include <memory>
+#include <new>
 #include <string>
 #include <vector>
 
 namespace mpisim::kernel {
 
-class Actor {
+// The activities a wait_all() waits for, in order: the first kInline in the actor's own lines (a rank's waits are
+// mostly short, and every wake reads the list: held elsewhere it is one more cold line to load), the others on the
+// heap.
+class WaitList {
+public:
+  static constexpr uint32_t kInline = 12;
+  WaitList() = default;
+  ~WaitList() { release(); }
+  WaitList(WaitList&& other) noexcept { take(other); }
+  WaitList& operator=(WaitList&& other) noexcept
+  {
+    if (this != &other) {
+      release();
+      take(other);
+    }
+    return *this;
+  }
+  WaitList(const WaitList&) = delete;
+  WaitList& operator=(const WaitList&) = delete;
+
+  size_t size() const { return size_; }
+  bool on_heap() const { return capacity_ > kInline; }
+  Activity* const* data() const { return on_heap() ? heap_ : inline_; }
+  Activity* operator[](size_t index) const { return data()[index]; }
+  void reserve(size_t count);
+  void push_back(Activity* activity)
+  {
+    if (size_ == capacity_)
+      reserve(size_t{capacity_} * 2);
+    (on_heap() ? heap_ : inline_)[size_++] = activity;
+  }
+  // Empties the list and gives its heap block back (only lists longer than kInline have one).
+  void clear()
+  {
+    release();
+    size_ = 0;
+  }
+
+private:
+  void release()
+  {
+    if (on_heap())
+      delete[] heap_;
+    heap_ = nullptr;
+    capacity_ = kInline;
+  }
+  void take(WaitList& other);
+
+  uint32_t size_ = 0;
+  uint32_t capacity_ = kInline;
+  Activity* inline_[kInline] = {};
+  Activity** heap_ = nullptr; // owned when on_heap()
+};
+
+class alignas(kCacheLineBytes) Actor {
 public:
   enum class State : uint8_t { Created, Ready, Running, Blocked, Finished };
 
@@ -30,6 +85,10 @@ public:
   ~Actor();
   Actor(const Actor&) = delete;
   Actor& operator=(const Actor&) = delete;
+  // Actors are carved from slabs (kernel/Pool.hpp): starting on a cache line as the class asks, without the padding
+  // that malloc's aligned allocation leaves around each (up to a line per rank).
+  static void* operator new(size_t bytes, std::align_val_t alignment);
+  static void operator delete(void* actor, std::align_val_t alignment);
 
   int id() const { return id_; }
   const std::string& name() const { return name_; }
@@ -73,13 +132,29 @@ private:
   // unwound yet (until Engine::unwind_killed_actors_at_teardown).
   bool stopped_mid_body() const { return killed_ && fiber_; }
 
-  Engine& engine_;
+  // First, in the actor's first two cache lines (it is aligned on one): what a wake and a wait_all()'s reblocking read
+  // and write (Engine::wake, Engine::run_ready_actors), so that waking a rank gone cold costs one miss, not one per
+  // member scattered over the record.
+  State state_ = State::Created;
+  bool interrupted_ = false; // interrupts_ is not empty: read on every wake, without loading the vector
   int id_;
+  const Activity* blocked_on_ = nullptr;
+  // Engine::wait_all: the activities waited for, in order; `next` is the first not known done, `registered` whether
+  // the actor is among its waiters. While `active`, a wake that leaves some undone is answered by the engine.
+  struct WaitAll {
+    uint32_t next = 0;
+    bool registered = false;
+    bool active = false;
+    WaitList activities;
+    Activity* next_unfinished();  // moves `next` past the done ones (their waiters are gone)
+    void prefetch_states() const; // asks for the states next_unfinished() reads after the next one. Only loads.
+    static constexpr size_t kPrefetchAhead = 8; // states loaded at once by next_unfinished()
+  };
+  WaitAll wait_all_;
+  const Activity* woken_by_ = nullptr; // the activity whose completion made it ready, if one did (written only)
+  Engine& engine_;
   std::string name_;
   std::function<void()> body_;
-  State state_ = State::Created;
-  const Activity* blocked_on_ = nullptr;
-  const Activity* woken_by_ = nullptr; // the activity whose completion made it ready, if one did
   int memory_context_ = kNoMemoryContext;
   // Where the actor's stack lies, and the engine's (for AddressSanitizer builds).
   struct Stacks {
@@ -105,19 +180,6 @@ private:
   bool cancelled_ = false;
   bool killed_ = false; // Engine::kill: finished without unwinding; its fiber is left as it is
   std::vector<std::function<void()>> interrupts_; // Engine::interrupt: handlers to run when the actor resumes
-  // Engine::wait_all: the activities waited for, in order; `next` is the first not known done, `registered` whether
-  // the actor is among its waiters. While `active`, a wake that leaves some undone is answered by the engine.
-  struct WaitAll {
-    std::vector<Activity*> activities;
-    size_t next = 0;
-    bool registered = false;
-    bool active = false;
-    Activity* next_unfinished(); // moves `next` past the done ones (their waiters are gone)
-    // Between waits, a list longer than this gives its memory back (every rank has one).
-    static constexpr size_t kKeptCapacity = 16;
-    static constexpr size_t kPrefetchAhead = 8; // states loaded at once by next_unfinished()
-  };
-  WaitAll wait_all_;
 };
 
 } // namespace mpisim::kernel

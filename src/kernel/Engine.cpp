@@ -92,6 +92,10 @@ void Engine::wake(Actor& actor, const Activity* by)
   actor.blocked_on_ = nullptr;
   actor.woken_by_ = by;
   ready_.push_back(&actor);
+  // The states its wait_all() reads when it is taken off the ready list: asked for now, their misses overlap the rest
+  // of the round's events (the actor's lines that say where they are have just come in).
+  if (actor.wait_all_.active)
+    actor.wait_all_.prefetch_states();
 }
 
 void Engine::interrupt(Actor& actor, std::function<void()> handler)
@@ -103,6 +107,7 @@ void Engine::interrupt(Actor& actor, std::function<void()> handler)
     return;
   }
   actor.interrupts_.push_back(std::move(handler));
+  actor.interrupted_ = true;
   wake(actor); // nothing when it is not blocked: it runs the handler when it next resumes
 }
 
@@ -117,7 +122,7 @@ bool Engine::block(Actor& me, const Activity* on)
 
 bool Engine::run_interrupts(Actor& me)
 {
-  if (me.interrupts_.empty())
+  if (not me.interrupted_)
     return false;
   while (not me.interrupts_.empty()) { // a handler may bring another (an interval timer, a signal sent to itself)
     std::vector<std::function<void()>> handlers;
@@ -125,6 +130,7 @@ bool Engine::run_interrupts(Actor& me)
     for (auto& handler : handlers)
       handler();
   }
+  me.interrupted_ = false;
   return true;
 }
 
@@ -151,14 +157,22 @@ Activity* Actor::WaitAll::next_unfinished()
 {
   // The activities after the next went cold while other actors ran (requests posted long ago): their states are
   // asked for together, rather than one miss after the other as the walk reaches them.
-  const size_t ahead = std::min(activities.size(), next + 1 + kPrefetchAhead);
-  for (size_t later = next + 1; later < ahead; ++later)
-    activities[later]->prefetch_state();
-  while (next < activities.size() && activities[next]->done()) {
+  prefetch_states();
+  const size_t count = activities.size();
+  Activity* const* list = activities.data();
+  while (next < count && list[next]->done()) {
     ++next;
     registered = false;
   }
-  return next < activities.size() ? activities[next] : nullptr;
+  return next < count ? list[next] : nullptr;
+}
+
+void Actor::WaitAll::prefetch_states() const
+{
+  const size_t ahead = std::min(activities.size(), size_t{next} + 1 + kPrefetchAhead);
+  Activity* const* list = activities.data();
+  for (size_t later = next + 1; later < ahead; ++later)
+    list[later]->prefetch_state();
 }
 
 Actor::WaitAll Engine::begin_wait_all(Actor& me)
@@ -179,9 +193,7 @@ void Engine::run_wait_all(Actor& me, Actor::WaitAll outer)
     block(me, next);
   Actor::WaitAll& all = me.wait_all_;
   all.active = false;
-  all.activities.clear();
-  if (all.activities.capacity() > Actor::WaitAll::kKeptCapacity)
-    all.activities.shrink_to_fit(); // a rank's list stays small between waits (memory per rank)
+  all.activities.clear(); // a list longer than the inline part gives its block back (memory per rank)
   if (outer.active)
     me.wait_all_ = std::move(outer);
 }
@@ -246,6 +258,7 @@ void Engine::kill(Actor& actor)
     return;
   actor.killed_ = true;
   actor.interrupts_.clear();
+  actor.interrupted_ = false;
   if (&actor == running_) { // run_ready_actors counts it as finished when it gives control back
     actor.state_ = Actor::State::Finished;
     actor.suspend();
@@ -328,7 +341,7 @@ void Engine::run_ready_actors()
     const Actor& next = *ready_.front();
     next.prefetch();
     const Actor::WaitAll& all = next.wait_all_;
-    if (all.active && all.next < all.activities.size())
+    if (all.active && all.activities.on_heap() && all.next < all.activities.size())
       __builtin_prefetch(all.activities.data() + all.next);
     if (ready_.size() > 1)
       ready_[1]->prefetch();
@@ -338,7 +351,7 @@ void Engine::run_ready_actors()
     ready_.pop_front();
     prefetch_next_actors();
     mix(static_cast<uint64_t>(actor->id_));
-    if (actor->wait_all_.active && actor->interrupts_.empty() && reblock_in_wait_all(*actor))
+    if (actor->wait_all_.active && not actor->interrupted_ && reblock_in_wait_all(*actor))
       continue; // as if it ran: it would only have blocked on the next one
     running_ = actor;
     if (memory_contexts_ != nullptr && actor->memory_context_ != kNoMemoryContext)

@@ -335,6 +335,67 @@ TEST(KernelEngine, InterruptDuringWaitAnyKeepsWaiting)
   EXPECT_DOUBLE_EQ(when, 3.0);
 }
 
+// wait_all returns once the last of its activities is done, whatever their order, and skips those done at the call;
+// 20 activities: more than the actor holds in its own lines (WaitList::kInline), the rest on the heap.
+TEST(KernelEngine, WaitAllReturnsWhenTheLastIsDoneInsideOrBeyondTheInlineList)
+{
+  for (const int count : {3, 12, 13, 20}) {
+    Engine engine;
+    double when = -1;
+    engine.spawn("waiter", [&] {
+      std::vector<std::shared_ptr<TimerActivity>> timers;
+      std::vector<Activity*> activities;
+      auto done = engine.start_timer(0.0, "done at the call");
+      engine.sleep(0.5);
+      activities.push_back(done.get());
+      for (int i = 0; i < count; ++i) { // ends at 1, 2, 3... in reverse order of the list: 3 before 2 before 1...
+        timers.push_back(engine.start_timer(1.0 + (count - 1 - i), "timer"));
+        activities.push_back(timers.back().get());
+      }
+      engine.wait_all(activities);
+      when = engine.now();
+      for (const auto& timer : timers)
+        EXPECT_TRUE(timer->done());
+    });
+    engine.run();
+    EXPECT_DOUBLE_EQ(when, 0.5 + count) << count << " activities";
+  }
+}
+
+// An interrupt's handler may wait_all in its turn (20 activities: on the heap) while the actor is in a wait_all of its
+// own (3, inline): the outer wait's list is kept and the actor returns from it when its last activity is done.
+TEST(KernelEngine, WaitAllInsideAnInterruptedWaitAllKeepsTheOuterList)
+{
+  Engine engine;
+  double inner_done = -1, outer_done = -1;
+  Actor& waiter = engine.spawn("waiter", [&] {
+    std::vector<std::shared_ptr<TimerActivity>> timers;
+    std::vector<Activity*> activities;
+    for (const double delay : {4.0, 2.0, 3.0}) {
+      timers.push_back(engine.start_timer(delay, "outer"));
+      activities.push_back(timers.back().get());
+    }
+    engine.wait_all(activities);
+    outer_done = engine.now();
+  });
+  engine.spawn("sender", [&] {
+    engine.sleep(1.0);
+    engine.interrupt(waiter, [&] {
+      std::vector<std::shared_ptr<TimerActivity>> timers;
+      std::vector<Activity*> activities;
+      for (int i = 0; i < 20; ++i) {
+        timers.push_back(engine.start_timer(0.25 * (i % 7), "inner"));
+        activities.push_back(timers.back().get());
+      }
+      engine.wait_all(activities);
+      inner_done = engine.now();
+    });
+  });
+  engine.run();
+  EXPECT_DOUBLE_EQ(inner_done, 2.5); // 1 + 0.25 * 6
+  EXPECT_DOUBLE_EQ(outer_done, 4.0);
+}
+
 // Sent to itself, the handler runs at once (as raise() does); sent to an actor that has finished, it is dropped.
 TEST(KernelEngine, InterruptOfSelfRunsAtOnceAndOfFinishedActorIsDropped)
 {
