@@ -748,22 +748,36 @@ def test_recorded_computation_excludes_the_recorders_own_work(mpicc, tmp_path):
     Medians and a block that uses no memory, because a few bursts in a thousand are hit by an interrupt or a page
     fault, and a block over an array (a first version of this test) is slowed after every call by the caches the
     processes that ran meanwhile emptied: its median +10 % once in CI. Machine speed does not enter: both are of the
-    same loop in the same run."""
-    trace = record(build(mpicc, tmp_path, "measured", MEASURED_LOOP), tmp_path, np=2)
+    same loop in the same run. On a machine whose cores are taken by other work, the bursts between calls are the ones
+    preempted (+14 % seen beside a build on 2 cores): the recording is made again, up to three times, and one whose
+    ranks all fall in the bounds is enough; the recorder's own cost would be in every one."""
+    program = build(mpicc, tmp_path, "measured", MEASURED_LOOP)
+    attempts = []
+    for attempt in range(3):
+        folder = tmp_path / f"attempt-{attempt}"
+        folder.mkdir()
+        ratios = [burst_ratio(record(program, folder, np=2), r) for r in range(2)]
+        attempts.append(ratios)
+        if all(0.97 <= ratio <= 1.12 for ratio, _ in ratios):
+            return
+    pytest.fail(f"burst ratios (rank 0, rank 1) of each attempt: {attempts}")
+
+
+def burst_ratio(trace: Path, rank: int):
+    """(median burst between calls / median block back to back, the back-to-back blocks) of `rank` in the trace of
+    MEASURED_LOOP."""
     phases = 10
-    for r in range(2):
-        barriers = 0
-        back_to_back, between_calls = [], []
-        for action in actions(trace, r, keep_compute=True):
-            if action == "barrier":
-                barriers += 1
-            elif action.startswith("compute ") and 1 <= barriers <= phases:
-                back_to_back.append(int(action.split()[1]) / (1000 / phases))
-            elif action.startswith("compute ") and barriers == phases + 1:
-                between_calls.append(int(action.split()[1]))
-        assert len(back_to_back) == phases, back_to_back
-        # One burst per block (the threshold, 1 us, is far below a block); a few more where an interrupt or a page
-        # fault between two calls took over 1 us (seen: 3 in 20 runs at load 11), or before the last barrier.
-        assert 1000 <= len(between_calls) <= 1010, len(between_calls)
-        ratio = statistics.median(between_calls) / statistics.median(back_to_back)
-        assert 0.97 <= ratio <= 1.12, (r, ratio, back_to_back)
+    barriers = 0
+    back_to_back, between_calls = [], []
+    for action in actions(trace, rank, keep_compute=True):
+        if action == "barrier":
+            barriers += 1
+        elif action.startswith("compute ") and 1 <= barriers <= phases:
+            back_to_back.append(int(action.split()[1]) / (1000 / phases))
+        elif action.startswith("compute ") and barriers == phases + 1:
+            between_calls.append(int(action.split()[1]))
+    assert len(back_to_back) == phases, back_to_back
+    # One burst per block (the threshold, 1 us, is far below a block); a few more where an interrupt or a page
+    # fault between two calls took over 1 us (seen: 3 in 20 runs at load 11), or before the last barrier.
+    assert 1000 <= len(between_calls) <= 1010, len(between_calls)
+    return statistics.median(between_calls) / statistics.median(back_to_back), back_to_back
