@@ -7,17 +7,6 @@ namespace mpisim::models {
 
 namespace {
 
-std::string describe_message(const platform::Platform& platform, platform::HostId src, platform::HostId dst)
-{
-  return "message from " + platform.hosts()[src].name + " to " + platform.hosts()[dst].name;
-}
-
-// describe_message() for a timer's description, written only when a deadlock report asks.
-std::string write_message(const void* platform, uint32_t src, uint32_t dst)
-{
-  return describe_message(*static_cast<const platform::Platform*>(platform), src, dst);
-}
-
 // A flow: SharedAction for the bandwidth phase, plus the event that ends its latency phase.
 class Flow : public kernel::SharedAction {
 public:
@@ -238,7 +227,7 @@ Transfer FlowNetworkModel::transfer(const TransferRequest& request)
   double latency = info.latency * settings_.latency_factor.factor(size);
 
   if (info.forward == 0) // nothing to share: only the latency
-    return {engine_.start_timer(latency, {write_message, &platform_, src, dst}), nullptr, std::nullopt};
+    return {engine_.start_timer(latency, message_timer_description(platform_, src, dst)), nullptr, std::nullopt};
 
   const double penalty = info.penalty;
   auto flow = std::make_shared<Flow>(size, settings_.bandwidth_factor.factor(size), platform_, src, dst);

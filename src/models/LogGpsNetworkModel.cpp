@@ -40,13 +40,6 @@ const std::vector<ParameterSpec> kLogGpsParameters = {
     {"S", ParameterKind::Size, "65536B", "largest payload sent asynchronously; above it, rendezvous"},
 };
 
-// A message's description in a deadlock report (a kernel::TimerDescription writer: written only when one asks).
-std::string write_message(const void* platform, uint32_t src, uint32_t dst)
-{
-  const auto& hosts = static_cast<const platform::Platform*>(platform)->hosts();
-  return "message from " + hosts[src].name + " to " + hosts[dst].name;
-}
-
 class LogGpsNetworkModel : public NetworkModel {
 public:
   explicit LogGpsNetworkModel(const NetworkModelContext& context)
@@ -103,7 +96,8 @@ public:
     // Single port: the card serializes one message at a time.
     const double start = std::max(departure, nic_free_[src]);
     nic_free_[src] = start + serialization;
-    auto arrival = engine_.start_timer(start + latency + serialization - now, {write_message, &platform_, src, dst});
+    auto arrival =
+        engine_.start_timer(start + latency + serialization - now, message_timer_description(platform_, src, dst));
     return {std::move(arrival), std::move(release), std::nullopt};
   }
 

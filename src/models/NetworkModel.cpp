@@ -14,6 +14,24 @@ std::vector<NetworkModelEntry>& entries()
 }
 } // namespace
 
+std::string describe_message(const platform::Platform& platform, platform::HostId src, platform::HostId dst)
+{
+  return "message from " + platform.hosts()[src].name + " to " + platform.hosts()[dst].name;
+}
+
+namespace {
+std::string write_message(const void* platform, uint32_t src, uint32_t dst)
+{
+  return describe_message(*static_cast<const platform::Platform*>(platform), src, dst);
+}
+} // namespace
+
+kernel::TimerDescription message_timer_description(const platform::Platform& platform, platform::HostId src,
+                                                   platform::HostId dst)
+{
+  return {write_message, &platform, src, dst};
+}
+
 void NetworkModelRegistry::add(NetworkModelEntry entry)
 {
   auto& registry = entries();

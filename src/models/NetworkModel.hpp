@@ -164,6 +164,12 @@ struct OverflowSettings {
   double copy_bandwidth = 0;
 };
 
+// "message from A to B": how a deadlock report names a message in flight, in every model.
+std::string describe_message(const platform::Platform& platform, platform::HostId src, platform::HostId dst);
+// The same as a timer's description (kernel::TimerDescription), written only when a report asks.
+kernel::TimerDescription message_timer_description(const platform::Platform& platform, platform::HostId src,
+                                                   platform::HostId dst);
+
 class NetworkModel {
 public:
   virtual ~NetworkModel() = default;

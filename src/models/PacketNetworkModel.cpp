@@ -46,8 +46,7 @@ public:
   // A stream's description from the platform and its hosts (a kernel::TimerDescription writer).
   static std::string write_description(const void* platform, uint32_t src, uint32_t dst)
   {
-    const auto& hosts = static_cast<const platform::Platform*>(platform)->hosts();
-    return "message from " + hosts[src].name + " to " + hosts[dst].name + " (packets)";
+    return describe_message(*static_cast<const platform::Platform*>(platform), src, dst) + " (packets)";
   }
 
 private:
