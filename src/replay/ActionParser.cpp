@@ -8,7 +8,6 @@
 #include <array>
 #include <cmath>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 namespace mpisim::replay {
@@ -57,6 +56,7 @@ public:
   int8_t& default_datatype() { return default_datatype_; }
   std::string_view token(size_t index) const { return args_[index]; }
 
+  // Inline: the count is right on every line but bad ones.
   void check_argument_count() const;
 
   // A count as SimGrid reads it: any number syntax, truncated towards zero, not negative.
@@ -197,13 +197,9 @@ void ArgReader::fail(const std::string& what) const
   throw InputError(site_.file, site_.line, std::string(action_name(spec_.kind)) + ": " + what);
 }
 
-void ArgReader::check_argument_count() const
+// Out of line: the message of a wrong argument count.
+[[noreturn]] void fail_argument_count(const ArgReader& args, const ActionSpec& spec, int given, int least, int most)
 {
-  const int given = static_cast<int>(args_.size());
-  const int least = spec_.min_args + spec_.min_args_per_rank * world_size_;
-  const int most = spec_.max_args == kNoMaximum ? kNoMaximum : spec_.max_args + spec_.max_args_per_rank * world_size_;
-  if (given >= least && (most == kNoMaximum || given <= most))
-    return;
   std::string expected;
   if (most == 0)
     expected = "takes no arguments";
@@ -213,11 +209,20 @@ void ArgReader::check_argument_count() const
     expected = "takes at least " + std::to_string(least) + " arguments";
   else
     expected = "takes " + std::to_string(least) + " to " + std::to_string(most) + " arguments";
-  if (spec_.min_args_per_rank > 0)
-    expected += " with P = " + std::to_string(world_size_) + " ranks";
-  if (not spec_.usage.empty())
-    expected += " (" + std::string(spec_.usage) + ")";
-  fail(expected + ", got " + std::to_string(given));
+  if (spec.min_args_per_rank > 0)
+    expected += " with P = " + std::to_string(args.world_size()) + " ranks";
+  if (not spec.usage.empty())
+    expected += " (" + std::string(spec.usage) + ")";
+  args.fail(expected + ", got " + std::to_string(given));
+}
+
+inline void ArgReader::check_argument_count() const
+{
+  const int given = static_cast<int>(args_.size());
+  const int least = spec_.min_args + spec_.min_args_per_rank * world_size_;
+  const int most = spec_.max_args == kNoMaximum ? kNoMaximum : spec_.max_args + spec_.max_args_per_rank * world_size_;
+  if (given < least || (most != kNoMaximum && given > most))
+    fail_argument_count(*this, spec_, given, least, most);
 }
 
 void set_datatype(TraceAction& out, int8_t datatype)
@@ -512,16 +517,45 @@ constexpr bool table_follows_kind_order()
 }
 static_assert(table_follows_kind_order(), "kActions must list the actions in ActionKind order");
 
+// The actions grouped by the length of their name, so that a look-up compares a name with the few of its length (at
+// most nine) and no hash is computed: the action names of a trace are short and read once per line.
+constexpr size_t kLongestActionName = 19;
+
+struct ActionsByNameLength {
+  std::array<uint8_t, kActionKindCount> kinds{};                 // grouped by name length
+  std::array<uint8_t, kLongestActionName + 2> group_starts{};    // group of length n: [starts[n], starts[n + 1])
+};
+
+constexpr ActionsByNameLength group_by_name_length()
+{
+  ActionsByNameLength groups;
+  size_t next = 0;
+  for (size_t length = 0; length <= kLongestActionName; ++length) {
+    groups.group_starts[length] = static_cast<uint8_t>(next);
+    for (size_t kind = 0; kind < kActionKindCount; ++kind)
+      if (kActionNames[kind].size() == length)
+        groups.kinds[next++] = static_cast<uint8_t>(kind);
+  }
+  groups.group_starts[kLongestActionName + 1] = static_cast<uint8_t>(next);
+  return groups;
+}
+
+constexpr ActionsByNameLength kActionsByNameLength = group_by_name_length();
+static_assert(kActionsByNameLength.group_starts.back() == kActionKindCount, "an action name is longer than expected");
+
 const ActionSpec* find_action(std::string_view name)
 {
-  static const auto by_name = [] {
-    std::unordered_map<std::string_view, const ActionSpec*> map;
-    for (const ActionSpec& spec : kActions)
-      map.emplace(action_name(spec.kind), &spec);
-    return map;
-  }();
-  auto found = by_name.find(name);
-  return found == by_name.end() ? nullptr : found->second;
+  if (name.empty() || name.size() > kLongestActionName)
+    return nullptr;
+  const size_t first = kActionsByNameLength.group_starts[name.size()];
+  const size_t last = kActionsByNameLength.group_starts[name.size() + 1];
+  for (size_t i = first; i < last; ++i) {
+    const size_t kind = kActionsByNameLength.kinds[i];
+    const std::string_view candidate = kActionNames[kind];
+    if (candidate.front() == name.front() && candidate.back() == name.back() && candidate == name)
+      return &kActions[kind];
+  }
+  return nullptr;
 }
 
 } // namespace

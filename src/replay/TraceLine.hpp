@@ -28,12 +28,40 @@ inline bool strip_plus(std::string_view& text)
   }
   return not text.empty();
 }
+
+// The fast path of the number parses: a token of 1 to `max_digits` decimal digits after an optional '+' (leading zeros
+// allowed), the common case of a trace. Its value is what from_chars reads from it (an integer below 10^15 is exact
+// in a double); any other token returns false and goes to from_chars.
+inline bool parse_plain_digits(std::string_view text, size_t max_digits, uint64_t& value)
+{
+  if (not text.empty() && text.front() == '+')
+    text.remove_prefix(1);
+  if (text.empty() || text.size() > max_digits)
+    return false;
+  uint64_t digits = 0;
+  for (const char c : text) {
+    const auto digit = static_cast<unsigned>(static_cast<unsigned char>(c) - '0');
+    if (digit > 9)
+      return false;
+    digits = digits * 10 + digit;
+  }
+  value = digits;
+  return true;
+}
+
+// Nine digits always fit an int; fifteen always make an exact double.
+inline constexpr size_t kPlainIntDigits = 9;
+inline constexpr size_t kPlainDoubleDigits = 15;
 } // namespace detail
 
 // Strict parses: the whole token must be the number (no `12x`); an optional leading '+' is allowed as strtod does.
 // parse_double also rejects infinities and NaN. Inline: they run once per token.
 inline bool parse_int(std::string_view text, int& value)
 {
+  if (uint64_t digits; detail::parse_plain_digits(text, detail::kPlainIntDigits, digits)) {
+    value = static_cast<int>(digits);
+    return true;
+  }
   if (not detail::strip_plus(text))
     return false;
   auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
@@ -42,6 +70,10 @@ inline bool parse_int(std::string_view text, int& value)
 
 inline bool parse_double(std::string_view text, double& value)
 {
+  if (uint64_t digits; detail::parse_plain_digits(text, detail::kPlainDoubleDigits, digits)) {
+    value = static_cast<double>(digits);
+    return true;
+  }
   if (not detail::strip_plus(text))
     return false;
   auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
@@ -73,8 +105,18 @@ std::vector<std::string_view>& scratch_tokens();
 // 'text', for messages quoting a value.
 std::string in_quotes(std::string_view text);
 
+namespace detail {
+[[noreturn]] void fail_rank_field(std::string_view token, const LineSite& site);
+} // namespace detail
+
 // The rank field (first token) of an action line: a non-negative integer, else InputError at `site`.
-int parse_rank_field(std::string_view token, const LineSite& site);
+inline int parse_rank_field(std::string_view token, const LineSite& site)
+{
+  int rank;
+  if (not parse_int(token, rank) || rank < 0)
+    detail::fail_rank_field(token, site);
+  return rank;
+}
 
 // Whether split tokens look like an action line `<int> <word> ...` (what tells a trace file from an index).
 bool is_action_line(std::span<const std::string_view> tokens);

@@ -8,7 +8,11 @@
 
 #include <gtest/gtest.h>
 
+#include <charconv>
+#include <cmath>
+#include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 using namespace mpisim;
@@ -70,6 +74,89 @@ TEST(TraceLineTest, NumbersParseWholeTokensOnly)
   EXPECT_FALSE(parse_double("inf", d));
   EXPECT_FALSE(parse_double("nan", d));
   EXPECT_FALSE(parse_double("1.5.", d));
+}
+
+// The digits-only fast path gives what from_chars gives, on its boundaries: 15 digits (the longest fast double), 16
+// (from_chars: 2^53 + 1 rounds to 2^53), 9 and 10 digits for ints (10 digits overflow past 2147483647), leading zeros,
+// '+', and tokens it must hand over (`1e3`, `-0`, `12.5`, `+-1`, `++1`).
+TEST(TraceLineTest, DigitsOnlyNumbersMatchFromChars)
+{
+  const auto from_chars_double = [](std::string_view text) {
+    if (not text.empty() && text.front() == '+')
+      text.remove_prefix(1);
+    double value = 0;
+    std::from_chars(text.data(), text.data() + text.size(), value);
+    return value;
+  };
+  for (const std::string_view text : {"0", "7", "00", "000123", "+5", "+0000", "999999999999999", "100000000000000",
+                                      "123456789012345", "9007199254740993", "9999999999999999", "12345678901234567890",
+                                      "1e3", "12.5", "-0", "-12", "+1.5e2", "0x10", "1E+02"}) {
+    double value = -1;
+    ASSERT_TRUE(parse_double(text, value)) << text;
+    EXPECT_EQ(value, from_chars_double(text)) << text;
+    EXPECT_EQ(std::signbit(value), std::signbit(from_chars_double(text))) << text;
+  }
+  double d = 0;
+  EXPECT_TRUE(parse_double("9007199254740993", d)); // 16 digits: from_chars rounds to even
+  EXPECT_EQ(d, 9007199254740992.0);
+  EXPECT_TRUE(parse_double("-0", d));
+  EXPECT_TRUE(std::signbit(d));
+  for (const std::string_view bad : {"", "+", "++1", "+-1", "1 ", "1x", "x1", "1/", ":1", "1.5.", "inf"})
+    EXPECT_FALSE(parse_double(bad, d)) << bad;
+
+  int i = 0;
+  EXPECT_TRUE(parse_int("000000007", i));
+  EXPECT_EQ(i, 7);
+  EXPECT_TRUE(parse_int("999999999", i));
+  EXPECT_EQ(i, 999999999);
+  EXPECT_TRUE(parse_int("+2147483647", i));
+  EXPECT_EQ(i, 2147483647);
+  EXPECT_TRUE(parse_int("0000000000042", i)); // longer than the fast path: from_chars reads the zeros too
+  EXPECT_EQ(i, 42);
+  EXPECT_FALSE(parse_int("2147483648", i));
+  EXPECT_FALSE(parse_int("9999999999", i));
+  for (const std::string_view bad : {"", "+", "++1", "1e3", "12.5", "1x", "/", ":"})
+    EXPECT_FALSE(parse_int(bad, i)) << bad;
+}
+
+// The word-at-a-time tokenizer against the definition (trim, then split on runs of blanks), on lines mixing every
+// blank, control characters that are no blanks (part of tokens), bytes above 0x7f, and tokens across 8-byte words.
+TEST(TraceLineTest, SplitMatchesTrimAndSplitOnRandomLines)
+{
+  const auto reference = [](std::string_view line) {
+    std::vector<std::string_view> tokens;
+    line = trim(line);
+    if (line.empty() || line.front() == '#')
+      return tokens;
+    size_t position = 0;
+    while (position < line.size()) {
+      const size_t start = position;
+      while (position < line.size() && not is_blank(line[position]))
+        ++position;
+      tokens.push_back(line.substr(start, position - start));
+      while (position < line.size() && is_blank(line[position]))
+        ++position;
+    }
+    return tokens;
+  };
+  constexpr char kCharacters[] = " \t\r\v\f \n\x01\x1f!#09az\x7f\x80\xff"; // and its final '\0'
+  const std::string alphabet(kCharacters, sizeof kCharacters);
+  std::vector<std::string_view> tokens;
+  uint64_t state = 12345;
+  for (int round = 0; round < 20000; ++round) {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    const size_t length = (state >> 33) % 40;
+    std::string line;
+    for (size_t i = 0; i < length; ++i) {
+      state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+      // Mostly word characters, so that tokens of many lengths occur.
+      const size_t pick = (state >> 33) % (2 * alphabet.size());
+      line += pick < alphabet.size() ? alphabet[pick] : static_cast<char>('a' + pick % 26);
+    }
+    const std::vector<std::string_view> expected = reference(line);
+    EXPECT_EQ(split_line(line, tokens), not expected.empty()) << round;
+    EXPECT_EQ(tokens, expected) << round;
+  }
 }
 
 TEST(TraceLineTest, RankFieldErrorsNameFileAndLine)
