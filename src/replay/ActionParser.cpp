@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cmath>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -543,16 +544,36 @@ constexpr ActionsByNameLength group_by_name_length()
 constexpr ActionsByNameLength kActionsByNameLength = group_by_name_length();
 static_assert(kActionsByNameLength.group_starts.back() == kActionKindCount, "an action name is longer than expected");
 
+constexpr size_t kShortestActionName = 4;
+static_assert(kActionsByNameLength.group_starts[kShortestActionName] == 0, "an action name is shorter than expected");
+
+// Whether `count` bytes (4 to 24) are the same at `a` and `b`, in loads of 4 or 8 bytes that may overlap but stay inside
+// the `count` bytes: an action name against a token, without a call to memcmp.
+bool same_name_bytes(const char* a, const char* b, size_t count)
+{
+  const auto same = [&](size_t offset, auto word) {
+    decltype(word) from_a;
+    decltype(word) from_b;
+    std::memcpy(&from_a, a + offset, sizeof word);
+    std::memcpy(&from_b, b + offset, sizeof word);
+    return from_a == from_b;
+  };
+  if (count <= 8)
+    return same(0, uint32_t{}) && same(count - 4, uint32_t{});
+  if (count <= 16)
+    return same(0, uint64_t{}) && same(count - 8, uint64_t{});
+  return same(0, uint64_t{}) && same(8, uint64_t{}) && same(count - 8, uint64_t{});
+}
+
 const ActionSpec* find_action(std::string_view name)
 {
-  if (name.empty() || name.size() > kLongestActionName)
+  if (name.size() < kShortestActionName || name.size() > kLongestActionName)
     return nullptr;
   const size_t first = kActionsByNameLength.group_starts[name.size()];
   const size_t last = kActionsByNameLength.group_starts[name.size() + 1];
   for (size_t i = first; i < last; ++i) {
     const size_t kind = kActionsByNameLength.kinds[i];
-    const std::string_view candidate = kActionNames[kind];
-    if (candidate.front() == name.front() && candidate.back() == name.back() && candidate == name)
+    if (same_name_bytes(kActionNames[kind].data(), name.data(), name.size()))
       return &kActions[kind];
   }
   return nullptr;

@@ -89,6 +89,9 @@ bool split_line(std::string_view line, std::vector<std::string_view>& tokens)
     const char* const start = position;
     position = token_end(position, line_begin, end);
     tokens.emplace_back(start, static_cast<size_t>(position - start));
+    if (position == end)
+      break;
+    ++position; // the blank that ended the token
     while (position != end && blank_at(position))
       ++position;
   } while (position != end);

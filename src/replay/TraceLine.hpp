@@ -2,9 +2,11 @@
 // error names. Shared by the index reader, the rank-count scan and the action parser.
 #pragma once
 
+#include <bit>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <span>
 #include <string>
 #include <string_view>
@@ -29,6 +31,30 @@ inline bool strip_plus(std::string_view& text)
   return not text.empty();
 }
 
+// The value of 4 to 8 decimal digits at `text`, or false when one is no digit. The digits are read as one
+// little-endian word (two overlapping 4-byte loads inside the text), padded in front with '0's to 8, checked at once
+// (every byte 0x30 to 0x39: high nibble 3, and still 3 after adding 6) and combined by pairs, then by fours, then the
+// two halves, each step one multiply-add in place (a lane's sum stays below the lane's size: no carries).
+inline bool parse_four_to_eight_digits(const char* text, size_t count, uint64_t& value)
+{
+  constexpr uint64_t kEveryByte = 0x0101010101010101;
+  uint32_t low = 0;
+  uint32_t high = 0;
+  std::memcpy(&low, text, 4);
+  std::memcpy(&high, text + count - 4, 4);
+  const uint64_t bytes = low | (static_cast<uint64_t>(high) << (8 * (count - 4))); // the overlap ORs equal bytes
+  const uint64_t zeros = kEveryByte * '0';
+  const uint64_t word = count == 8 ? bytes : (bytes << (8 * (8 - count))) | (zeros >> (8 * count));
+  const uint64_t high_nibbles = kEveryByte * 0xF0;
+  if (((word & high_nibbles) | (((word + kEveryByte * 6) & high_nibbles) >> 4)) != kEveryByte * 0x33)
+    return false;
+  uint64_t lanes = word - zeros;                                       // the digits, the first in the lowest byte
+  lanes = (lanes * 10 + (lanes >> 8)) & 0x00FF00FF00FF00FF;            // 16-bit lanes: two digits, at most 99
+  lanes = (lanes * 100 + (lanes >> 16)) & 0x0000FFFF0000FFFF;          // 32-bit lanes: four digits, at most 9 999
+  value = (lanes * 10000 + (lanes >> 32)) & 0xFFFFFFFF;                // eight digits
+  return true;
+}
+
 // The fast path of the number parses: a token of 1 to `max_digits` decimal digits after an optional '+' (leading zeros
 // allowed), the common case of a trace. Its value is what from_chars reads from it (an integer below 10^15 is exact
 // in a double); any other token returns false and goes to from_chars.
@@ -38,6 +64,9 @@ inline bool parse_plain_digits(std::string_view text, size_t max_digits, uint64_
     text.remove_prefix(1);
   if (text.empty() || text.size() > max_digits)
     return false;
+  if constexpr (std::endian::native == std::endian::little)
+    if (text.size() >= 4 && text.size() <= 8)
+      return parse_four_to_eight_digits(text.data(), text.size(), value);
   uint64_t digits = 0;
   for (const char c : text) {
     const auto digit = static_cast<unsigned>(static_cast<unsigned char>(c) - '0');
