@@ -90,7 +90,7 @@ TEST(TraceLineTest, DigitsOnlyNumbersMatchFromChars)
   };
   for (const std::string_view text : {"0", "7", "00", "000123", "+5", "+0000", "999999999999999", "100000000000000",
                                       "123456789012345", "9007199254740993", "9999999999999999", "12345678901234567890",
-                                      "1e3", "12.5", "-0", "-12", "+1.5e2", "0x10", "1E+02"}) {
+                                      "1e3", "12.5", "-0", "-12", "+1.5e2", "1E+02"}) {
     double value = -1;
     ASSERT_TRUE(parse_double(text, value)) << text;
     EXPECT_EQ(value, from_chars_double(text)) << text;
@@ -101,7 +101,7 @@ TEST(TraceLineTest, DigitsOnlyNumbersMatchFromChars)
   EXPECT_EQ(d, 9007199254740992.0);
   EXPECT_TRUE(parse_double("-0", d));
   EXPECT_TRUE(std::signbit(d));
-  for (const std::string_view bad : {"", "+", "++1", "+-1", "1 ", "1x", "x1", "1/", ":1", "1.5.", "inf"})
+  for (const std::string_view bad : {"", "+", "++1", "+-1", "1 ", "1x", "x1", "1/", ":1", "1.5.", "inf", "0x10", "12345a78"})
     EXPECT_FALSE(parse_double(bad, d)) << bad;
 
   int i = 0;
