@@ -523,8 +523,8 @@ static_assert(table_follows_kind_order(), "kActions must list the actions in Act
 constexpr size_t kLongestActionName = 19;
 
 struct ActionsByNameLength {
-  std::array<uint8_t, kActionKindCount> kinds{};                 // grouped by name length
-  std::array<uint8_t, kLongestActionName + 2> group_starts{};    // group of length n: [starts[n], starts[n + 1])
+  std::array<uint8_t, kActionKindCount> kinds{};              // grouped by name length
+  std::array<uint8_t, kLongestActionName + 2> group_starts{}; // group of length n: [starts[n], starts[n + 1])
 };
 
 constexpr ActionsByNameLength group_by_name_length()
@@ -547,8 +547,8 @@ static_assert(kActionsByNameLength.group_starts.back() == kActionKindCount, "an 
 constexpr size_t kShortestActionName = 4;
 static_assert(kActionsByNameLength.group_starts[kShortestActionName] == 0, "an action name is shorter than expected");
 
-// Whether `count` bytes (4 to 24) are the same at `a` and `b`, in loads of 4 or 8 bytes that may overlap but stay inside
-// the `count` bytes: an action name against a token, without a call to memcmp.
+// Whether `count` bytes (4 to 24) are the same at `a` and `b`, in loads of 4 or 8 bytes that may overlap but stay
+// inside the `count` bytes: an action name against a token, without a call to memcmp.
 bool same_name_bytes(const char* a, const char* b, size_t count)
 {
   const auto same = [&](size_t offset, auto word) {

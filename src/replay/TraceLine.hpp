@@ -48,10 +48,10 @@ inline bool parse_four_to_eight_digits(const char* text, size_t count, uint64_t&
   const uint64_t high_nibbles = kEveryByte * 0xF0;
   if (((word & high_nibbles) | (((word + kEveryByte * 6) & high_nibbles) >> 4)) != kEveryByte * 0x33)
     return false;
-  uint64_t lanes = word - zeros;                                       // the digits, the first in the lowest byte
-  lanes = (lanes * 10 + (lanes >> 8)) & 0x00FF00FF00FF00FF;            // 16-bit lanes: two digits, at most 99
-  lanes = (lanes * 100 + (lanes >> 16)) & 0x0000FFFF0000FFFF;          // 32-bit lanes: four digits, at most 9 999
-  value = (lanes * 10000 + (lanes >> 32)) & 0xFFFFFFFF;                // eight digits
+  uint64_t lanes = word - zeros;                              // the digits, the first in the lowest byte
+  lanes = (lanes * 10 + (lanes >> 8)) & 0x00FF00FF00FF00FF;   // 16-bit lanes: two digits, at most 99
+  lanes = (lanes * 100 + (lanes >> 16)) & 0x0000FFFF0000FFFF; // 32-bit lanes: four digits, at most 9 999
+  value = (lanes * 10000 + (lanes >> 32)) & 0xFFFFFFFF;       // eight digits
   return true;
 }
 

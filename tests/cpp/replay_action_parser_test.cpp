@@ -101,7 +101,8 @@ TEST(TraceLineTest, DigitsOnlyNumbersMatchFromChars)
   EXPECT_EQ(d, 9007199254740992.0);
   EXPECT_TRUE(parse_double("-0", d));
   EXPECT_TRUE(std::signbit(d));
-  for (const std::string_view bad : {"", "+", "++1", "+-1", "1 ", "1x", "x1", "1/", ":1", "1.5.", "inf", "0x10", "12345a78"})
+  for (const std::string_view bad :
+       {"", "+", "++1", "+-1", "1 ", "1x", "x1", "1/", ":1", "1.5.", "inf", "0x10", "12345a78"})
     EXPECT_FALSE(parse_double(bad, d)) << bad;
 
   int i = 0;
