@@ -38,7 +38,8 @@ void ChunkedLineReader::refill()
   make_room(size > file_offset_ ? size - file_offset_ : 0);
   ssize_t got;
   do
-    got = ::pread(fd, buffer_.data() + end_, buffer_.size() - end_, static_cast<off_t>(file_offset_));
+    got =
+        ::pread(fd, buffer_.data() + end_, buffer_.size() - kReadablePastLine - end_, static_cast<off_t>(file_offset_));
   while (got < 0 && errno == EINTR);
   const int read_error = errno;
   ::close(fd);
@@ -72,7 +73,8 @@ bool ChunkedLineReader::first_read_unchecked()
   if (got < 0)
     return false;
   const auto size = static_cast<size_t>(got);
-  buffer_.assign(scratch.begin(), scratch.begin() + static_cast<ptrdiff_t>(size));
+  buffer_.resize(size + kReadablePastLine);
+  std::copy_n(scratch.begin(), size, buffer_.begin());
   begin_ = 0;
   end_ = size;
   file_offset_ = size;
@@ -82,7 +84,8 @@ bool ChunkedLineReader::first_read_unchecked()
 
 // Moves the unread tail (an incomplete line) to the front, then sizes the buffer: allocated on first use no larger
 // than what is left of the file (small rank files of a large job cost little), doubled when one line fills it, and
-// given back once a long line (a v-collective on many ranks) has been consumed.
+// given back once a long line (a v-collective on many ranks) has been consumed. Its last kReadablePastLine bytes are
+// never read into.
 void ChunkedLineReader::make_room(uint64_t remaining_in_file)
 {
   const size_t pending = end_ - begin_;
@@ -90,13 +93,14 @@ void ChunkedLineReader::make_room(uint64_t remaining_in_file)
     std::memmove(buffer_.data(), buffer_.data() + begin_, pending);
   begin_ = 0;
   end_ = pending;
-  const size_t wanted = static_cast<size_t>(std::min<uint64_t>(chunk_size_, pending + remaining_in_file + 1));
+  const size_t wanted =
+      static_cast<size_t>(std::min<uint64_t>(chunk_size_, pending + remaining_in_file + 1)) + kReadablePastLine;
   if (buffer_.size() < wanted) {
     buffer_.resize(wanted);
-  } else if (pending == buffer_.size()) {
+  } else if (pending + kReadablePastLine == buffer_.size()) {
     buffer_.resize(2 * buffer_.size());
-  } else if (buffer_.size() > 2 * chunk_size_ && pending <= chunk_size_ / 2) {
-    std::vector<char> smaller(chunk_size_);
+  } else if (buffer_.size() > 2 * chunk_size_ + kReadablePastLine && pending <= chunk_size_ / 2) {
+    std::vector<char> smaller(chunk_size_ + kReadablePastLine);
     std::copy_n(buffer_.begin(), pending, smaller.begin());
     buffer_.swap(smaller);
   }

@@ -24,7 +24,12 @@ public:
   {
   }
 
-  // The next line without its '\n'; valid until the next call. False at end of file.
+  // Bytes after every line's end that lie in the buffer and can be read (their values are anything): the tokenizer
+  // loads 8 bytes at a time across a line's end (split_buffered_line).
+  static constexpr size_t kReadablePastLine = 8;
+
+  // The next line without its '\n'; valid until the next call, with kReadablePastLine readable bytes after it. False at
+  // end of file.
   bool next_line(std::string_view& line)
   {
     for (;;) {

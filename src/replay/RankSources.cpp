@@ -26,7 +26,7 @@ public:
     std::vector<std::string_view>& tokens = scratch_tokens();
     std::string_view line;
     while (reader_.next_line(line)) {
-      if (not split_line(line, tokens))
+      if (not split_buffered_line(line, tokens))
         continue;
       const LineSite site{reader_.path(), reader_.line_number()};
       const int line_rank = parse_rank_field(tokens[0], site);
@@ -79,7 +79,7 @@ public:
     std::vector<std::string_view>& tokens = scratch_tokens();
     std::string_view line;
     while (reader_.next_line(line)) {
-      if (not split_line(line, tokens))
+      if (not split_buffered_line(line, tokens))
         continue;
       const LineSite site{reader_.path(), reader_.line_number()};
       const int line_rank = parse_rank_field(tokens[0], site);

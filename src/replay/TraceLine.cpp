@@ -47,12 +47,18 @@ uint64_t load_word(const char* position, const char* line_begin, const char* end
 
 // The end of the token starting at `position`: its first blank, or `end`. Eight bytes at a time: the lowest byte at or
 // below ' ' (blanks, control characters and the zeros past the end) is found with word arithmetic (its high bit set
-// in `low`; higher flags may be borrows, never looked at), then checked against the blanks.
-const char* token_end(const char* position, const char* line_begin, const char* end)
+// in `low`; higher flags may be borrows, never looked at), then checked against the blanks. `kReadablePast`: the 8
+// bytes after `end` can be read (a ChunkedLineReader's line), so every word is one load; what lies past `end` only
+// ends the token there.
+template <bool kReadablePast> const char* token_end(const char* position, const char* line_begin, const char* end)
 {
   if constexpr (std::endian::native == std::endian::little) {
     while (position < end) {
-      const uint64_t word = load_word(position, line_begin, end);
+      uint64_t word;
+      if constexpr (kReadablePast)
+        std::memcpy(&word, position, 8);
+      else
+        word = load_word(position, line_begin, end);
       const uint64_t low = (word - kEveryByte * 0x21) & ~word & (kEveryByte * 0x80);
       if (low == 0) {
         position += 8;
@@ -71,11 +77,9 @@ const char* token_end(const char* position, const char* line_begin, const char* 
   }
 }
 
-} // namespace
-
 // One pass over the line: leading blanks, then tokens each followed by their blanks (trailing blanks are the last
 // token's), as trimming the line and splitting it on runs of blanks would give.
-bool split_line(std::string_view line, std::vector<std::string_view>& tokens)
+template <bool kReadablePast> bool split(std::string_view line, std::vector<std::string_view>& tokens)
 {
   tokens.clear();
   const char* const line_begin = line.data();
@@ -87,7 +91,7 @@ bool split_line(std::string_view line, std::vector<std::string_view>& tokens)
     return false;
   do {
     const char* const start = position;
-    position = token_end(position, line_begin, end);
+    position = token_end<kReadablePast>(position, line_begin, end);
     tokens.emplace_back(start, static_cast<size_t>(position - start));
     if (position == end)
       break;
@@ -96,6 +100,18 @@ bool split_line(std::string_view line, std::vector<std::string_view>& tokens)
       ++position;
   } while (position != end);
   return true;
+}
+
+} // namespace
+
+bool split_line(std::string_view line, std::vector<std::string_view>& tokens)
+{
+  return split<false>(line, tokens);
+}
+
+bool split_buffered_line(std::string_view line, std::vector<std::string_view>& tokens)
+{
+  return split<true>(line, tokens);
 }
 
 std::vector<std::string_view>& scratch_tokens()

@@ -121,7 +121,8 @@ TEST(TraceLineTest, DigitsOnlyNumbersMatchFromChars)
 }
 
 // The word-at-a-time tokenizer against the definition (trim, then split on runs of blanks), on lines mixing every
-// blank, control characters that are no blanks (part of tokens), bytes above 0x7f, and tokens across 8-byte words.
+// blank, control characters that are no blanks (part of tokens), bytes above 0x7f, and tokens across 8-byte words;
+// split_buffered_line too, with bytes after the line that would end or extend its last token if it read them as its.
 TEST(TraceLineTest, SplitMatchesTrimAndSplitOnRandomLines)
 {
   const auto reference = [](std::string_view line) {
@@ -157,6 +158,11 @@ TEST(TraceLineTest, SplitMatchesTrimAndSplitOnRandomLines)
     const std::vector<std::string_view> expected = reference(line);
     EXPECT_EQ(split_line(line, tokens), not expected.empty()) << round;
     EXPECT_EQ(tokens, expected) << round;
+    // The same line followed by 8 bytes that are no part of it, as a ChunkedLineReader's buffer holds it.
+    const std::string buffered = line + (round % 2 == 0 ? std::string("xxxxxxxx") : std::string(" \n\0\t#x  ", 8));
+    EXPECT_EQ(split_buffered_line(std::string_view(buffered).substr(0, line.size()), tokens), not expected.empty())
+        << round;
+    EXPECT_EQ(tokens, reference(std::string_view(buffered).substr(0, line.size()))) << round;
   }
 }
 
