@@ -76,7 +76,7 @@ public:
   void add_model(Model& model) { models_.push_back(&model); }
 
   // Timers. An event goes to the queue of its source(), set before it is scheduled.
-  void schedule(Event& event, SimTime date, int priority = 0) { queue_of(event).schedule(event, date, priority); }
+  void schedule(Event& event, SimTime date, int16_t priority = 0) { queue_of(event).schedule(event, date, priority); }
   // An action at `date` that does not keep the run going (a process failure injected at a date): when every actor
   // left is blocked and only such actions remain, the run is deadlocked now; it does not wait for them.
   void schedule_background(SimTime date, std::function<void()> action);

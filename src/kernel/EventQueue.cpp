@@ -1,49 +1,87 @@
 #include "kernel/EventQueue.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cassert>
+#include <numeric>
 
 namespace mpisim::kernel {
 
-// Inline: called at every step of every sift, and a flow's completion is rescheduled at each change of its share.
-inline void EventQueue::place(size_t index, const Slot& slot)
+namespace {
+
+// The date's bits, mapped so that unsigned order is the order of the dates: non-negative dates above negative ones
+// (their bits with the sign bit set), negative ones in reverse order of their bits (negated); -0 and +0 both map to
+// the sign bit alone, as they compare equal.
+uint64_t date_bits(SimTime date)
 {
-  heap_[index] = slot;
-  slot.event->heap_index_ = index;
+  constexpr uint64_t kSignBit = uint64_t{1} << 63;
+  assert(date == date); // not NaN
+  const auto bits = std::bit_cast<uint64_t>(date);
+  return (bits & kSignBit) != 0 ? 0 - bits : bits | kSignBit;
 }
 
-void EventQueue::sift_up(size_t index)
+} // namespace
+
+EventQueue::Key EventQueue::take_key(SimTime date, int16_t priority)
 {
-  const Slot moving = heap_[index];
+  if (next_sequence_ == kSequenceLimit) [[unlikely]]
+    renumber_sequences();
+  const auto offset_priority = static_cast<uint64_t>(static_cast<uint16_t>(priority) ^ uint16_t{0x8000});
+  return (Key{date_bits(date)} << 64) | (offset_priority << kSequenceBits) | next_sequence_++;
+}
+
+inline void EventQueue::sift_up(size_t index)
+{
+  const Key moving = keys_[index];
+  Event* const moving_event = events_[index];
   while (index > kRootSlot) {
     const size_t parent = (index - kRootSlot - 1) / kArity + kRootSlot;
-    if (not before(moving, heap_[parent]))
+    if (not(moving < keys_[parent]))
       break;
-    place(index, heap_[parent]);
+    place(index, keys_[parent], events_[parent]);
     index = parent;
   }
-  place(index, moving);
+  place(index, moving, moving_event);
 }
 
+// The hottest loop of a replay: the keys are read through a plain pointer and a full node's four children are
+// compared without a loop (the last node may have fewer).
 void EventQueue::sift_down(size_t index)
 {
-  const Slot moving = heap_[index];
-  const size_t count = heap_.size();
+  const Key moving = keys_[index];
+  Event* const moving_event = events_[index];
+  const Key* keys = keys_.data();
+  const size_t count = keys_.size();
   while (true) {
     const size_t first = kArity * (index - kRootSlot) + kRootSlot + 1;
     if (first >= count)
       break;
     size_t child = first;
-    const size_t last = std::min(first + kArity, count);
-    for (size_t other = first + 1; other < last; ++other)
-      if (before(heap_[other], heap_[child]))
-        child = other;
-    if (not before(heap_[child], moving))
+    Key earliest = keys[first];
+    if (first + kArity <= count) {
+      static_assert(kArity == 4);
+      const size_t pair = keys[first + 2] < keys[first + 3] ? first + 2 : first + 3;
+      if (keys[first + 1] < earliest) {
+        child = first + 1;
+        earliest = keys[child];
+      }
+      if (keys[pair] < earliest) {
+        child = pair;
+        earliest = keys[pair];
+      }
+    } else {
+      for (size_t other = first + 1; other < count; ++other)
+        if (keys[other] < earliest) {
+          child = other;
+          earliest = keys[other];
+        }
+    }
+    if (not(earliest < moving))
       break;
-    place(index, heap_[child]);
+    place(index, earliest, events_[child]);
     index = child;
   }
-  place(index, moving);
+  place(index, moving, moving_event);
 }
 
 void EventQueue::settle_root()
@@ -51,34 +89,39 @@ void EventQueue::settle_root()
   if (not root_vacant_)
     return;
   root_vacant_ = false;
-  const Slot last = heap_.back();
-  heap_.pop_back();
-  if (heap_.size() == kRootSlot)
+  const Key last = keys_.back();
+  Event* const last_event = events_.back();
+  keys_.pop_back();
+  events_.pop_back();
+  if (keys_.size() == kRootSlot)
     return; // the popped event was the last
-  heap_[kRootSlot] = last;
+  keys_[kRootSlot] = last;
+  events_[kRootSlot] = last_event;
   sift_down(kRootSlot);
 }
 
-void EventQueue::schedule(Event& event, SimTime date, int priority)
+void EventQueue::schedule(Event& event, SimTime date, int16_t priority)
 {
   event.date_ = date;
-  const Slot slot{date, priority, next_sequence_++, &event};
+  const Key key = take_key(date, priority);
   if (root_vacant_ && not event.scheduled()) {
     root_vacant_ = false;
-    heap_[kRootSlot] = slot;
+    keys_[kRootSlot] = key;
+    events_[kRootSlot] = &event;
     sift_down(kRootSlot);
     return;
   }
   settle_root();
   if (event.scheduled()) {
     const size_t index = event.heap_index_;
-    heap_[index] = slot;
+    keys_[index] = key;
     sift_up(index);
     sift_down(event.heap_index_);
     return;
   }
-  heap_.push_back(slot);
-  event.heap_index_ = heap_.size() - 1;
+  keys_.push_back(key);
+  events_.push_back(&event);
+  event.heap_index_ = keys_.size() - 1;
   sift_up(event.heap_index_);
 }
 
@@ -88,24 +131,39 @@ void EventQueue::cancel(Event& event)
     return;
   settle_root();
   const size_t index = event.heap_index_;
-  const Slot last = heap_.back();
-  heap_.pop_back();
+  const Key last = keys_.back();
+  Event* const last_event = events_.back();
+  keys_.pop_back();
+  events_.pop_back();
   event.heap_index_ = Event::kNotScheduled;
-  if (last.event == &event)
+  if (last_event == &event)
     return;
-  place(index, last);
+  place(index, last, last_event);
   sift_up(index);
-  sift_down(last.event->heap_index_);
+  sift_down(last_event->heap_index_);
 }
 
 Event* EventQueue::pop()
 {
   settle_root();
   assert(not empty());
-  Event* top = heap_[kRootSlot].event;
+  Event* top = events_[kRootSlot];
   top->heap_index_ = Event::kNotScheduled;
   root_vacant_ = true;
   return top;
+}
+
+void EventQueue::renumber_sequences()
+{
+  settle_root();
+  std::vector<size_t> in_order(keys_.size() - kRootSlot);
+  std::iota(in_order.begin(), in_order.end(), kRootSlot);
+  std::sort(in_order.begin(), in_order.end(), [&](size_t a, size_t b) { return keys_[a] < keys_[b]; });
+  constexpr Key kSequenceMask = kSequenceLimit - 1;
+  uint64_t sequence = 0;
+  for (const size_t index : in_order)
+    keys_[index] = (keys_[index] & ~kSequenceMask) | sequence++;
+  next_sequence_ = sequence;
 }
 
 } // namespace mpisim::kernel

@@ -2,13 +2,21 @@
 //
 // Events are ordered by (date, priority, sequence number); the sequence number is taken at each schedule() call, so
 // two events with the same date and priority fire in the order they were scheduled. Events are intrusive (each knows
-// its heap slot) so rescheduling a flow whose rate changed costs O(log n) and no allocation. The ordering keys are
-// kept in the heap array itself, so comparisons touch only that array, not the scattered events. Four children per
-// node rather than two: the heap is half as deep, and a node's children lie side by side (two cache lines), so a pop
+// its heap slot) so rescheduling a flow whose rate changed costs O(log n) and no allocation.
+//
+// The ordering key of an event is one 128-bit unsigned integer kept in the heap's own array, so comparisons touch only
+// that array, not the scattered events, and each is one integer comparison rather than a chain of three with their
+// branches: the high half is the date's bits mapped so that unsigned order is the order of the dates (-0 taken as +0,
+// as the comparison of doubles does; dates are never NaN), the low half the priority (16 bits, offset to be unsigned)
+// then the sequence number (48 bits; renumbered in order when they run out, which keeps every comparison's outcome).
+// The events' pointers lie in a second array of the same indexes, read only when an entry moves. Many events share a
+// date (a uniform run's messages end in clusters): their order is decided by the low half in the same comparison.
+//
+// Four children per node rather than two: the heap is half as deep, and a node's children lie side by side, so a pop
 // from a queue of a few hundred thousand events (every message in flight under a model timed by arithmetic) misses
-// the cache about half as often. The array starts on a cache line and three unused slots precede the root, so that the
-// four children of a node (4 x 32 bytes) always fill exactly two whole lines rather than straddling three. The order is
-// the total order of the keys, whatever the heap's shape or where it lies.
+// the cache about half as often. The keys' array starts on a cache line and three unused slots precede the root, so
+// that the four children's keys of a node (4 x 16 bytes) fill exactly one line. The order is the total order of the
+// keys, whatever the heap's shape or where it lies.
 //
 // A pop leaves the root vacant, and the next schedule() fills it: the popped event usually schedules its successor at
 // once (a lane of dated ends, a flow's next completion), so the two cost one sift down from the root instead of a sift
@@ -68,16 +76,20 @@ public:
 
 class EventQueue {
 public:
-  EventQueue() : heap_(kRootSlot) {}
+  // The first sequence number (tests start near the end of their range).
+  explicit EventQueue(uint64_t first_sequence = 0)
+      : keys_(kRootSlot), events_(kRootSlot), next_sequence_(first_sequence)
+  {
+  }
   // (Re)schedule: an already scheduled event moves to the new date and takes a new sequence number.
-  void schedule(Event& event, SimTime date, int priority = 0);
+  void schedule(Event& event, SimTime date, int16_t priority = 0);
   void cancel(Event& event);
   bool empty() const { return size() == 0; }
-  size_t size() const { return heap_.size() - kRootSlot - (root_vacant_ ? 1 : 0); }
+  size_t size() const { return keys_.size() - kRootSlot - (root_vacant_ ? 1 : 0); }
   SimTime next_date()
   {
     settle_root();
-    return empty() ? kNever : heap_[kRootSlot].date;
+    return empty() ? kNever : events_[kRootSlot]->date_; // the date as given, bit for bit
   }
   Event* pop();
   // Asks the processor to load the event that would be popped next (while the one popped now fires): with the root
@@ -89,43 +101,43 @@ public:
     size_t next = kRootSlot;
     if (root_vacant_) {
       next = kRootSlot + 1;
-      const size_t last = std::min(kRootSlot + 1 + kArity, heap_.size());
+      const size_t last = std::min(kRootSlot + 1 + kArity, keys_.size());
       for (size_t other = next + 1; other < last; ++other)
-        if (before(heap_[other], heap_[next]))
+        if (keys_[other] < keys_[next])
           next = other;
     }
-    __builtin_prefetch(heap_[next].event);
+    __builtin_prefetch(events_[next]);
   }
 
 private:
-  struct Slot {
-    SimTime date;
-    int priority;
-    uint64_t sequence;
-    Event* event;
-  };
-  static bool before(const Slot& a, const Slot& b)
-  {
-    if (a.date != b.date)
-      return a.date < b.date;
-    if (a.priority != b.priority)
-      return a.priority < b.priority;
-    return a.sequence < b.sequence;
-  }
+  __extension__ using Key = unsigned __int128; // (date, priority, sequence), compared as one integer
+  static constexpr unsigned kSequenceBits = 48;
+  static constexpr uint64_t kSequenceLimit = uint64_t{1} << kSequenceBits;
+  // The key of an event scheduled now at `date` with `priority` (takes a sequence number).
+  Key take_key(SimTime date, int16_t priority);
+  // The pending events' sequence numbers become 0, 1, ... in their order, which keeps every comparison's outcome.
+  void renumber_sequences();
   static constexpr size_t kArity = 4;
   // The array index of the root: the children of the node at index i are at kArity * (i - kRootSlot) + kRootSlot + 1
   // onwards, which is a multiple of kArity.
   static constexpr size_t kRootSlot = kArity - 1;
-  static_assert(sizeof(Slot) * kArity == 128, "a node's children fill two cache lines");
+  static_assert(sizeof(Key) * kArity == kCacheLineBytes, "a node's children's keys fill one cache line");
   void sift_up(size_t index);
   void sift_down(size_t index);
-  void place(size_t index, const Slot& slot);
+  void place(size_t index, Key key, Event* event)
+  {
+    keys_[index] = key;
+    events_[index] = event;
+    event->heap_index_ = index;
+  }
   // A vacant root takes the last entry, which sifts down (what a pop does).
   void settle_root();
 
-  std::vector<Slot, CacheLineAllocator<Slot>> heap_; // the unused slots first, then the heap from kRootSlot
+  // The unused slots first, then the heap from kRootSlot: the keys, and the events at the same indexes.
+  std::vector<Key, CacheLineAllocator<Key>> keys_;
+  std::vector<Event*> events_;
   uint64_t next_sequence_ = 0;
-  bool root_vacant_ = false; // heap_[kRootSlot] holds an event popped already: the next schedule() takes its place
+  bool root_vacant_ = false; // kRootSlot holds an event popped already: the next schedule() takes its place
 };
 
 } // namespace mpisim::kernel

@@ -6,7 +6,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <fstream>
+#include <iterator>
 #include <random>
 #include <set>
 #include <string>
@@ -57,22 +59,21 @@ TEST(KernelEventQueue, RescheduleAndCancel)
   EXPECT_EQ(log, (std::vector<int>{3, 2}));
 }
 
-// A pop leaves the root vacant until the next operation: whatever comes next (a new event, a rescheduled or cancelled
-// one, another pop), the events come out in the order of their keys. Checked against a sorted set of the keys over
-// random operations on a queue of a few hundred events (dates on a coarse grid, so that ties are frequent).
-TEST(KernelEventQueue, PopsInKeyOrderWhateverFollowsAPop)
+// Random operations on a queue of a few hundred events, checked against a sorted set of the keys: `date_of` and
+// `priority_of` draw an event's date and priority from a random number.
+template <class DateOf, class PriorityOf>
+void expect_pops_in_key_order(EventQueue& queue, DateOf date_of, PriorityOf priority_of)
 {
   struct Keyed : Event {
     void fire() override {}
     uint64_t sequence = 0;
-    int priority = 0;
+    int16_t priority = 0;
   };
   constexpr int kEvents = 300;
   std::vector<Keyed> events(kEvents);
-  using Key = std::tuple<double, int, uint64_t, const Event*>;
+  using Key = std::tuple<double, int16_t, uint64_t, const Event*>;
   std::set<Key> expected;
-  EventQueue queue;
-  uint64_t sequence = 0; // the queue's own count of schedule() calls
+  uint64_t sequence = 0; // the count of schedule() calls (the queue's own numbers may be renumbered)
   std::mt19937 random(42);
   auto remove_expected = [&](Keyed& event) { expected.erase({event.date(), event.priority, event.sequence, &event}); };
   for (int step = 0; step < 20000; ++step) {
@@ -81,8 +82,8 @@ TEST(KernelEventQueue, PopsInKeyOrderWhateverFollowsAPop)
     if (what < 4) { // (re)schedule
       if (event.scheduled())
         remove_expected(event);
-      const double date = static_cast<double>(random() % 50);
-      event.priority = static_cast<int>(random() % 2);
+      const double date = date_of(random());
+      event.priority = priority_of(random());
       event.sequence = sequence++;
       queue.schedule(event, date, event.priority);
       expected.insert({date, event.priority, event.sequence, &event});
@@ -102,6 +103,31 @@ TEST(KernelEventQueue, PopsInKeyOrderWhateverFollowsAPop)
       ASSERT_EQ(queue.next_date(), expected.empty() ? kNever : std::get<0>(*expected.begin()));
     }
   }
+}
+
+// A pop leaves the root vacant until the next operation: whatever comes next (a new event, a rescheduled or cancelled
+// one, another pop), the events come out in the order of their keys (dates on a coarse grid, so that ties are
+// frequent).
+TEST(KernelEventQueue, PopsInKeyOrderWhateverFollowsAPop)
+{
+  EventQueue queue;
+  expect_pops_in_key_order(
+      queue, [](uint32_t random) { return static_cast<double>(random % 50); },
+      [](uint32_t random) { return static_cast<int16_t>(random % 2); });
+}
+
+// The key packs the date's bits, the priority and a 48-bit sequence number into one integer: negative dates, both
+// zeros (equal dates), infinity and the extreme priorities keep their order, and so do events scheduled before and
+// after the sequence numbers run out (about 10 000 schedules here, starting 3 000 before the end: the pending events
+// are renumbered in their order).
+TEST(KernelEventQueue, PacksDatesPrioritiesAndSequencesInOrder)
+{
+  constexpr double kDates[] = {-kNever, -2.0, -1e-300, -0.0, 0.0, 1e-300, 0.5, 1.0, 3.0, kNever};
+  constexpr int16_t kPriorities[] = {-32768, -1, 0, 1, 32767};
+  EventQueue queue(/*first_sequence=*/(uint64_t{1} << 48) - 3000);
+  expect_pops_in_key_order(
+      queue, [&](uint32_t random) { return kDates[random % std::size(kDates)]; },
+      [&](uint32_t random) { return kPriorities[random % std::size(kPriorities)]; });
 }
 
 TEST(KernelEngine, ActorsSleepInSimulatedTime)
