@@ -134,7 +134,7 @@ TraceFiles find_trace_files(const std::string& path, int np)
   std::vector<std::string_view>& tokens = scratch_tokens();
   std::string_view line;
   while (reader.next_line(line)) {
-    if (not split_line(line, tokens))
+    if (not split_buffered_line(line, tokens))
       continue;
     if (entries.empty() && is_action_line(tokens))
       return shared_trace_files(path, np); // given a trace file, not an index

@@ -27,38 +27,16 @@ bool blank_at(const char* position)
 
 constexpr uint64_t kEveryByte = 0x0101010101010101;
 
-// The 8 bytes of the line from `position` as a little-endian word; past `end`, zero bytes. A line of 8 bytes or more
-// is read in one load even at its end (the last 8 bytes, shifted), a shorter one byte by byte.
-uint64_t load_word(const char* position, const char* line_begin, const char* end)
+// The end of the token starting at `position`: its first blank, or `end`. With `kReadablePast` (a ChunkedLineReader's
+// line: 8 readable bytes after `end`) eight bytes at a time: the lowest byte at or below ' ' (blanks, control
+// characters) is found with word arithmetic (its high bit set in `low`; higher flags may be borrows, never looked at),
+// then checked against the blanks; what lies past `end` only ends the token there. Otherwise byte by byte.
+template <bool kReadablePast> const char* token_end(const char* position, const char* end)
 {
-  const auto left = static_cast<size_t>(end - position);
-  uint64_t word = 0;
-  if (left >= 8) {
-    std::memcpy(&word, position, 8);
-  } else if (end - line_begin >= 8) {
-    std::memcpy(&word, end - 8, 8);
-    word >>= 8 * (8 - left);
-  } else {
-    for (size_t i = 0; i < left; ++i)
-      word |= static_cast<uint64_t>(static_cast<unsigned char>(position[i])) << (8 * i);
-  }
-  return word;
-}
-
-// The end of the token starting at `position`: its first blank, or `end`. Eight bytes at a time: the lowest byte at or
-// below ' ' (blanks, control characters and the zeros past the end) is found with word arithmetic (its high bit set
-// in `low`; higher flags may be borrows, never looked at), then checked against the blanks. `kReadablePast`: the 8
-// bytes after `end` can be read (a ChunkedLineReader's line), so every word is one load; what lies past `end` only
-// ends the token there.
-template <bool kReadablePast> const char* token_end(const char* position, const char* line_begin, const char* end)
-{
-  if constexpr (std::endian::native == std::endian::little) {
+  if constexpr (kReadablePast && std::endian::native == std::endian::little) {
     while (position < end) {
       uint64_t word;
-      if constexpr (kReadablePast)
-        std::memcpy(&word, position, 8);
-      else
-        word = load_word(position, line_begin, end);
+      std::memcpy(&word, position, 8);
       const uint64_t low = (word - kEveryByte * 0x21) & ~word & (kEveryByte * 0x80);
       if (low == 0) {
         position += 8;
@@ -82,8 +60,7 @@ template <bool kReadablePast> const char* token_end(const char* position, const 
 template <bool kReadablePast> bool split(std::string_view line, std::vector<std::string_view>& tokens)
 {
   tokens.clear();
-  const char* const line_begin = line.data();
-  const char* position = line_begin;
+  const char* position = line.data();
   const char* const end = position + line.size();
   while (position != end && blank_at(position))
     ++position;
@@ -91,7 +68,7 @@ template <bool kReadablePast> bool split(std::string_view line, std::vector<std:
     return false;
   do {
     const char* const start = position;
-    position = token_end<kReadablePast>(position, line_begin, end);
+    position = token_end<kReadablePast>(position, end);
     tokens.emplace_back(start, static_cast<size_t>(position - start));
     if (position == end)
       break;

@@ -127,8 +127,9 @@ inline std::string_view trim(std::string_view text)
 // (first non-blank character '#'); `tokens` is then empty.
 bool split_line(std::string_view line, std::vector<std::string_view>& tokens);
 
-// split_line for a line with 8 readable bytes after its end (ChunkedLineReader::next_line's lines), of any value: the
-// tokenizer then reads the line 8 bytes at a time up to its end without a slower last word.
+// split_line for a line with 8 readable bytes after its end (ChunkedLineReader::next_line's lines, the index's and the
+// rank files'), of any value: the tokenizer then reads the line 8 bytes at a time up to its end. split_line, for any
+// other text, goes byte by byte.
 bool split_buffered_line(std::string_view line, std::vector<std::string_view>& tokens);
 
 // One scratch token list per thread: a v-collective line on 16 384 ranks has 32 000 tokens, and keeping such a list in
