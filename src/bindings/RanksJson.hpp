@@ -7,7 +7,6 @@
 
 #include <charconv>
 #include <cmath>
-#include <cstdlib>
 #include <string>
 #include <string_view>
 
@@ -28,44 +27,51 @@ inline void append_python_float(std::string& out, double value)
     return;
   }
   char text[40];
-  const auto end = std::to_chars(text, text + sizeof text, value, std::chars_format::scientific).ptr;
-  std::string_view scientific(text, static_cast<size_t>(end - text)); // [-]d[.ddd]e(+|-)dd
-  if (scientific.front() == '-') {
+  const char* const end = std::to_chars(text, text + sizeof text, value, std::chars_format::scientific).ptr;
+  const char* first = text; // [-]d[.ddd]e(+|-)dd
+  if (*first == '-') {
     out += '-';
-    scientific.remove_prefix(1);
+    ++first;
   }
-  const size_t e = scientific.find('e');
-  std::string digits(1, scientific[0]);
-  if (e > 1)
-    digits.append(scientific.substr(2, e - 2));
-  const int exponent = std::atoi(std::string(scientific.substr(e + 1)).c_str());
-  const int point = exponent + 1; // digits d1 d2 ... stand for 0.d1d2... x 10^point
-  const int count = static_cast<int>(digits.size());
   if (value == 0) {
     out += "0.0";
-  } else if (point <= -4 || point > 16) {
+    return;
+  }
+  // The significant digits, without the point, and the decimal exponent after the 'e'.
+  char digits[24];
+  int count = 0;
+  const char* at = first;
+  for (; *at != 'e'; ++at)
+    if (*at != '.')
+      digits[count++] = *at;
+  const bool negative_exponent = at[1] == '-';
+  int exponent = 0;
+  for (const char* d = at + 2; d < end; ++d)
+    exponent = exponent * 10 + (*d - '0');
+  if (negative_exponent)
+    exponent = -exponent;
+  const int point = exponent + 1; // digits d1 d2 ... stand for 0.d1d2... x 10^point
+  const std::string_view all(digits, static_cast<size_t>(count));
+  if (point <= -4 || point > 16) {
     out += digits[0];
     if (count > 1) {
       out += '.';
-      out.append(digits, 1);
+      out.append(all.substr(1));
     }
-    const int shown = point - 1;
-    out += shown < 0 ? "e-" : "e+";
-    if (std::abs(shown) < 10)
-      out += '0';
-    out += std::to_string(std::abs(shown));
+    out += negative_exponent ? "e-" : "e+";
+    out.append(at + 2, end); // to_chars writes at least two exponent digits, as Python does
   } else if (point <= 0) {
     out += "0.";
     out.append(static_cast<size_t>(-point), '0');
-    out += digits;
+    out.append(all);
   } else if (point >= count) {
-    out += digits;
+    out.append(all);
     out.append(static_cast<size_t>(point - count), '0');
     out += ".0";
   } else {
-    out.append(digits, 0, static_cast<size_t>(point));
+    out.append(all.substr(0, static_cast<size_t>(point)));
     out += '.';
-    out.append(digits, static_cast<size_t>(point));
+    out.append(all.substr(static_cast<size_t>(point)));
   }
 }
 

@@ -276,8 +276,30 @@ void encode_differences(const uint64_t* found, size_t map_words, size_t differin
 
 } // namespace
 
+bool FrameCopy::save_plain(SharedStack& stack, const std::byte* frames, size_t bytes)
+{
+  const size_t words = (bytes + kWordBytes - 1) / kWordBytes;
+  if (words > capacity_) {
+    const size_t granted = stack.plain_bytes_granted_ + words * kWordBytes;
+    if (granted > stack.plain_copy_budget_)
+      return false;
+    stack.plain_bytes_granted_ = granted;
+    differences_ = std::make_unique_for_overwrite<uint64_t[]>(words);
+    capacity_ = static_cast<uint32_t>(words);
+  }
+  std::memcpy(differences_.get(), frames, bytes);
+  reference_.reset();
+  bytes_ = static_cast<uint32_t>(bytes);
+  differing_ = 0;
+  plain_ = true;
+  return true;
+}
+
 void FrameCopy::save(SharedStack& stack, const std::byte* frames, size_t bytes)
 {
+  if (save_plain(stack, frames, bytes))
+    return;
+  plain_ = false;
   bytes_ = static_cast<uint32_t>(bytes);
   differing_ = 0;
   if (bytes % kWordBytes != 0) { // kept whole, as a reference of its own
@@ -338,6 +360,10 @@ void FrameCopy::save(SharedStack& stack, const std::byte* frames, size_t bytes)
 
 void FrameCopy::restore(std::byte* frames) const
 {
+  if (plain_) {
+    std::memcpy(frames, differences_.get(), bytes_);
+    return;
+  }
   std::memcpy(frames, reference_.get(), bytes_);
   if (differing_ == 0)
     return;
@@ -374,6 +400,7 @@ void FrameCopy::clear()
   reference_.reset();
   differences_.reset();
   capacity_ = differing_ = bytes_ = 0;
+  plain_ = false;
 }
 
 SharedStack::References& SharedStack::references(size_t bytes)
@@ -381,7 +408,10 @@ SharedStack::References& SharedStack::references(size_t bytes)
   return references_[static_cast<uint32_t>(bytes / kWordBytes)];
 }
 
-SharedStack::SharedStack(size_t stack_bytes) : guarded_(stack_bytes), stack_(guarded_.allocate()) {}
+SharedStack::SharedStack(size_t stack_bytes, size_t plain_copy_budget)
+    : guarded_(stack_bytes), stack_(guarded_.allocate()), plain_copy_budget_(plain_copy_budget)
+{
+}
 
 SharedStack::~SharedStack()
 {

@@ -124,7 +124,9 @@ class SharedStack;
 // a reference copy of that depth, shared (SharedStack::references): a bitmap of them and their XORs with it, in 32
 // bits when they fit (Stacks.cpp). When half of the words or more differ from each of the depth's references (up to
 // 4, for the different paths that reach one depth), the frames become its newest reference (the copies made against
-// the one that goes keep it).
+// the one that goes keep it). That search costs some 18 instructions a word where a plain copy costs under one, and
+// it only pays at millions of actors: so while the stack's budget of plain copies lasts (SharedStack), a copy is the
+// frames themselves, in a buffer the actor keeps.
 class FrameCopy {
 public:
   // Keeps `bytes` bytes of frames from `frames` (any alignment); the buffer is reused when the differences fit.
@@ -136,9 +138,10 @@ public:
   // next, whose copy has gone cold while the others ran).
   void prefetch() const
   {
-    constexpr uint32_t kWordsPerLine = kCacheLineBytes / sizeof(uint64_t), kLines = 6;
-    for (uint32_t word = 0; word < differing_ && word < capacity_ && word < kLines * kWordsPerLine;
-         word += kWordsPerLine)
+    constexpr uint32_t kWordsPerLine = kCacheLineBytes / sizeof(uint64_t);
+    const uint32_t lines = plain_ ? 16 : 6;
+    const uint32_t words = plain_ ? (bytes_ + sizeof(uint64_t) - 1) / sizeof(uint64_t) : differing_;
+    for (uint32_t word = 0; word < words && word < capacity_ && word < lines * kWordsPerLine; word += kWordsPerLine)
       __builtin_prefetch(differences_.get() + word);
   }
   void clear();
@@ -146,11 +149,15 @@ public:
   size_t own_bytes() const { return size_t{capacity_} * sizeof(uint64_t); }
 
 private:
+  // Keeps the frames as they are, if the buffer holds them or the stack's budget grants a larger one.
+  bool save_plain(SharedStack& stack, const std::byte* frames, size_t bytes);
+
   std::shared_ptr<const uint64_t[]> reference_;
-  std::unique_ptr<uint64_t[]> differences_; // the bitmaps and XORs (differences_words() in Stacks.cpp)
+  std::unique_ptr<uint64_t[]> differences_; // the bitmaps and XORs (differences_words() in Stacks.cpp), or the frames
   uint32_t capacity_ = 0;                   // of differences_, in words
   uint32_t differing_ = 0;                  // words that differ from the reference (0: differences_ unused)
   uint32_t bytes_ = 0;
+  bool plain_ = false; // differences_ holds the frames themselves (no reference)
 };
 
 // One guarded stack that all actors run on, one at a time, with copy-on-switch (ranks running only mpisim's own code,
@@ -158,9 +165,14 @@ private:
 // copies the used part (from its saved stack pointer to the top) into a heap buffer of its own, copied back before it
 // runs again (kernel/Actor.cpp). A suspended actor then costs the bytes it had in use, not a page; one never started
 // costs nothing.
+//
+// Copies are plain until the buffers granted for plain copies reach `plain_copy_budget` bytes, then kept as their
+// differences from a reference (FrameCopy): the budget bounds what plain copies cost at millions of actors, and below
+// it (tens of thousands of ranks) the switches cost a memcpy each.
 class SharedStack final : public StackProvider {
 public:
-  explicit SharedStack(size_t stack_bytes);
+  static constexpr size_t kDefaultPlainCopyBudget = size_t{64} << 20;
+  explicit SharedStack(size_t stack_bytes, size_t plain_copy_budget = kDefaultPlainCopyBudget);
   ~SharedStack() override;
   SharedStack(const SharedStack&) = delete;
   SharedStack& operator=(const SharedStack&) = delete;
@@ -186,6 +198,8 @@ public:
   // The words of those copies that differed from their reference, and the references made (measurement, tests).
   unsigned long long words_differing() const { return words_differing_; }
   long long references_made() const { return references_made_; }
+  // The bytes granted to plain copies so far (never given back: the budget bounds their total).
+  size_t plain_bytes_granted() const { return plain_bytes_granted_; }
 
 private:
   friend class FrameCopy;
@@ -200,6 +214,8 @@ private:
   unsigned long long bytes_saved_ = 0;
   unsigned long long words_differing_ = 0;
   long long references_made_ = 0;
+  size_t plain_copy_budget_;
+  size_t plain_bytes_granted_ = 0;
   std::unordered_map<uint32_t, References> references_; // by depth in words
   std::vector<uint64_t> scratch_;                       // a copy's differences, before they are kept
 };

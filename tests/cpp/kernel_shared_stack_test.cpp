@@ -109,8 +109,8 @@ std::vector<std::byte> restored(const FrameCopy& copy)
 // frames differing in most words become the depth's new reference, and the copies made before keep theirs.
 TEST(KernelSharedStack, FrameCopiesKeepTheirDifferencesFromACopyOfTheSameDepth)
 {
-  SharedStack stack(size_t{1} << 16);
-  const size_t bytes = 1024; // 128 words, a bitmap of 2
+  SharedStack stack(size_t{1} << 16, 0); // no plain copies
+  const size_t bytes = 1024;             // 128 words, a bitmap of 2
   const std::vector<std::byte> first = frames_of(bytes, 1);
   std::vector<std::byte> close = first;
   close[0 * 8 + 3] = std::byte{0xee};  // its XOR with the reference fits in 32 bits
@@ -151,7 +151,7 @@ TEST(KernelSharedStack, FrameCopiesKeepTheirDifferencesFromACopyOfTheSameDepth)
 TEST(KernelSharedStack, ActorsSuspendedInTheSameCodeShareMostOfTheirFrames)
 {
   Engine engine;
-  auto owned = std::make_unique<SharedStack>(size_t{1} << 20);
+  auto owned = std::make_unique<SharedStack>(size_t{1} << 20, 0); // no plain copies
   SharedStack& stack = *owned;
   engine.set_stack_provider(std::move(owned));
   const int count = 200;
@@ -166,4 +166,36 @@ TEST(KernelSharedStack, ActorsSuspendedInTheSameCodeShareMostOfTheirFrames)
   const double words_saved = static_cast<double>(stack.bytes_saved()) / 8.0;
   EXPECT_LT(static_cast<double>(stack.words_differing()), 0.25 * words_saved);
   EXPECT_LT(stack.references_made(), 10);
+}
+
+// Within the budget a copy is the frames themselves, its buffer reused by the actor's later copies that fit; past it,
+// copies are differences from a reference again, and every copy restores exactly.
+TEST(KernelSharedStack, CopiesArePlainWhileTheBudgetLasts)
+{
+  const size_t bytes = 1024; // 128 words
+  SharedStack stack(size_t{1} << 16, 2 * bytes + 8);
+  const std::vector<std::byte> first = frames_of(bytes, 1), second = frames_of(bytes, 2), third = frames_of(bytes, 3);
+  FrameCopy a, b, c;
+  a.save(stack, first.data(), bytes);
+  EXPECT_EQ(a.own_bytes(), bytes); // plain
+  EXPECT_EQ(stack.plain_bytes_granted(), bytes);
+  a.save(stack, second.data(), bytes - 16); // fits its buffer: nothing granted
+  EXPECT_EQ(stack.plain_bytes_granted(), bytes);
+  EXPECT_EQ(restored(a), std::vector<std::byte>(second.begin(), second.end() - 16));
+  b.save(stack, second.data(), bytes);
+  EXPECT_EQ(stack.plain_bytes_granted(), 2 * bytes);
+  EXPECT_EQ(stack.references_made(), 0);
+  c.save(stack, third.data(), bytes); // over the budget: a reference of its own, as without plain copies
+  EXPECT_EQ(stack.plain_bytes_granted(), 2 * bytes);
+  EXPECT_EQ(stack.references_made(), 1);
+  EXPECT_EQ(c.own_bytes(), 0u);
+  const std::vector<std::byte> odd = frames_of(1001, 5);
+  a.save(stack, odd.data(), odd.size()); // not whole words: still plain, in its buffer
+  EXPECT_EQ(a.bytes(), 1001u);
+  EXPECT_EQ(restored(a), odd);
+  EXPECT_EQ(restored(b), second);
+  EXPECT_EQ(restored(c), third);
+  a.clear();
+  EXPECT_EQ(a.own_bytes(), 0u);
+  EXPECT_EQ(stack.plain_bytes_granted(), 2 * bytes); // not given back
 }
