@@ -36,15 +36,23 @@ struct IndexEntry {
 // can be used from anywhere, and fall back to the current directory for indexes written for SimGrid's rule.
 // `index_folder_files`: the regular files of the index's folder when listed (long indexes), which answer for a bare
 // file name without a stat() (the same path comes out: the first place looked at).
-std::string resolve_trace_path(const IndexEntry& entry, const std::string& index_path, const std::string& role,
-                               const FolderListing* index_folder_files = nullptr)
+// The regular files of an index's folder (listed once for long indexes) and the folder as a prefix of their paths.
+struct IndexFolder {
+  FolderListing files;
+  std::string prefix; // the folder and a separator (empty: the current directory)
+};
+
+// `rank`: whose trace file it is (-1: the shared trace file), named in the error only.
+std::string resolve_trace_path(const IndexEntry& entry, const std::string& index_path, int rank,
+                               const IndexFolder* index_folder_files = nullptr)
 {
   namespace fs = std::filesystem;
+  if (index_folder_files != nullptr && entry.listed_path.find('/') == std::string::npos &&
+      index_folder_files->files.lists_regular_file(entry.listed_path))
+    return index_folder_files->prefix + entry.listed_path; // index_folder / listed, without building paths
   const fs::path listed(entry.listed_path);
   const fs::path index_folder = fs::path(index_path).parent_path();
-  if (index_folder_files != nullptr && entry.listed_path.find('/') == std::string::npos &&
-      index_folder_files->lists_regular_file(entry.listed_path))
-    return index_folder.empty() ? entry.listed_path : (index_folder / listed).string();
+  const std::string role = rank < 0 ? "shared trace file" : "trace file of rank " + std::to_string(rank);
   std::error_code ignored;
   if (listed.is_relative()) {
     if (not index_folder.empty()) {
@@ -108,13 +116,15 @@ TraceFiles per_rank_files(const std::vector<IndexEntry>& entries, const std::str
   state.files.reserve(static_cast<size_t>(state.world_size));
   // Many files: their folder listed once (a few times their number of entries read at most) rather than a stat()
   // each; a file the listing does not show as a regular file is looked for as before.
-  std::optional<FolderListing> index_folder_files;
-  if (state.world_size >= kListFolderFrom)
-    index_folder_files.emplace(std::filesystem::path(index_path).parent_path().string(),
-                               4 * static_cast<size_t>(state.world_size) + 64);
+  std::optional<IndexFolder> index_folder_files;
+  if (state.world_size >= kListFolderFrom) {
+    const std::filesystem::path folder = std::filesystem::path(index_path).parent_path();
+    index_folder_files.emplace(
+        IndexFolder{FolderListing(folder.string(), 4 * static_cast<size_t>(state.world_size) + 64),
+                    folder.empty() ? std::string() : (folder / "").string()});
+  }
   for (int rank = 0; rank < state.world_size; ++rank)
-    state.files.push_back(resolve_trace_path(entries[static_cast<size_t>(rank)], index_path,
-                                             "trace file of rank " + std::to_string(rank),
+    state.files.push_back(resolve_trace_path(entries[static_cast<size_t>(rank)], index_path, rank,
                                              index_folder_files ? &*index_folder_files : nullptr));
   state.chunk_size =
       std::clamp(kRankBufferBudget / static_cast<size_t>(state.world_size), kMinRankChunk, kMaxRankChunk);
@@ -143,7 +153,7 @@ TraceFiles find_trace_files(const std::string& path, int np)
   if (entries.empty())
     throw InputError(path, 0, "empty trace index: it lists no trace file");
   if (entries.size() == 1)
-    return shared_trace_files(resolve_trace_path(entries.front(), path, "shared trace file"), np);
+    return shared_trace_files(resolve_trace_path(entries.front(), path, -1), np);
   return per_rank_files(entries, path, np);
 }
 
