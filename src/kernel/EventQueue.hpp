@@ -91,6 +91,12 @@ public:
     settle_root();
     return empty() ? kNever : events_[kRootSlot]->date_; // the date as given, bit for bit
   }
+  // Whether the next event's date is within kTimePrecision after `round_date` (an engine's round fires it).
+  bool next_within_precision_of(SimTime round_date)
+  {
+    settle_root();
+    return keys_.size() > kRootSlot && events_[kRootSlot]->date_ - round_date < kTimePrecision;
+  }
   Event* pop();
   // Asks the processor to load the event that would be popped next (while the one popped now fires): with the root
   // vacant, the earliest of the root's children.
@@ -131,7 +137,14 @@ private:
     event->heap_index_ = index;
   }
   // A vacant root takes the last entry, which sifts down (what a pop does).
-  void settle_root();
+  void settle_root()
+  {
+    if (root_vacant_)
+      fill_vacant_root();
+  }
+  void fill_vacant_root();
+  // The root's slot, vacant (or about to be), takes this entry and the heap is ordered again.
+  void sift_into_root(Key moving, Event* moving_event);
 
   // The unused slots first, then the heap from kRootSlot: the keys, and the events at the same indexes.
   std::vector<Key, CacheLineAllocator<Key>> keys_;
