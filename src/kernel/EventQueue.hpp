@@ -21,7 +21,9 @@
 // A pop leaves the root vacant, and the next schedule() fills it: the popped event usually schedules its successor at
 // once (a lane of dated ends, a flow's next completion), so the two cost one sift down from the root instead of a sift
 // down of the last entry and a sift up of the new one. Anything else that reads or changes the queue first fills the
-// root with the last entry, as a pop would have. Neither changes the keys, so neither changes the order.
+// root with the last entry, as a pop would have. Neither changes the keys, so neither changes the order. The entry
+// that fills the root is nearly always among the latest (a 16 384-rank xsim replay: the successor stays at the root 7
+// times in 405 859), so it sinks bottom-up (sift_into_root): the hole goes down to a leaf, then the entry rises.
 #pragma once
 
 #include "kernel/CacheLines.hpp"
