@@ -399,7 +399,7 @@ void Engine::fire_due_events()
   mix(std::bit_cast<uint64_t>(now_));
   auto next_due = [&]() -> EventQueue* {
     for (EventQueue& queue : events_)
-      if (not queue.empty() && queue.next_date() - round_date < kTimePrecision)
+      if (queue.next_within_precision_of(round_date))
         return &queue;
     return nullptr;
   };

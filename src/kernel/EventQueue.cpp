@@ -84,10 +84,8 @@ void EventQueue::sift_down(size_t index)
   place(index, moving, moving_event);
 }
 
-void EventQueue::settle_root()
+void EventQueue::fill_vacant_root()
 {
-  if (not root_vacant_)
-    return;
   root_vacant_ = false;
   const Key last = keys_.back();
   Event* const last_event = events_.back();
@@ -95,9 +93,46 @@ void EventQueue::settle_root()
   events_.pop_back();
   if (keys_.size() == kRootSlot)
     return; // the popped event was the last
-  keys_[kRootSlot] = last;
-  events_[kRootSlot] = last_event;
-  sift_down(kRootSlot);
+  sift_into_root(last, last_event);
+}
+
+// Floyd's bottom-up sift: the hole left at the root goes down to a leaf by the earliest child at each level, without
+// comparing with the entry that fills it, which then rises from that leaf to its place. An entry that fills the root
+// is nearly always one of the latest (the last of the heap; a lane's next end, later than its other lanes' first), so
+// it rises a level or none: three comparisons per level instead of four. The heap's shape may differ from a sift
+// down's; the order is the keys', which are unique, so the events fire in the same order.
+void EventQueue::sift_into_root(Key moving, Event* moving_event)
+{
+  Key* const keys = keys_.data();
+  Event** const events = events_.data();
+  const size_t count = keys_.size();
+  size_t hole = kRootSlot;
+  size_t first = kArity * (hole - kRootSlot) + kRootSlot + 1;
+  while (first + kArity <= count) {
+    static_assert(kArity == 4);
+    const size_t low_pair = keys[first] < keys[first + 1] ? first : first + 1;
+    const size_t high_pair = keys[first + 2] < keys[first + 3] ? first + 2 : first + 3;
+    const size_t child = keys[low_pair] < keys[high_pair] ? low_pair : high_pair;
+    place(hole, keys[child], events[child]);
+    hole = child;
+    first = kArity * (hole - kRootSlot) + kRootSlot + 1;
+  }
+  if (first < count) { // the last node, with fewer children
+    size_t child = first;
+    for (size_t other = first + 1; other < count; ++other)
+      if (keys[other] < keys[child])
+        child = other;
+    place(hole, keys[child], events[child]);
+    hole = child;
+  }
+  while (hole > kRootSlot) {
+    const size_t parent = (hole - kRootSlot - 1) / kArity + kRootSlot;
+    if (not(moving < keys[parent]))
+      break;
+    place(hole, keys[parent], events[parent]);
+    hole = parent;
+  }
+  place(hole, moving, moving_event);
 }
 
 void EventQueue::schedule(Event& event, SimTime date, int16_t priority)
@@ -106,9 +141,7 @@ void EventQueue::schedule(Event& event, SimTime date, int16_t priority)
   const Key key = take_key(date, priority);
   if (root_vacant_ && not event.scheduled()) {
     root_vacant_ = false;
-    keys_[kRootSlot] = key;
-    events_[kRootSlot] = &event;
-    sift_down(kRootSlot);
+    sift_into_root(key, &event);
     return;
   }
   settle_root();

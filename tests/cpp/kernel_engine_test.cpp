@@ -116,6 +116,48 @@ TEST(KernelEventQueue, PopsInKeyOrderWhateverFollowsAPop)
       [](uint32_t random) { return static_cast<int16_t>(random % 2); });
 }
 
+// The hold pattern of a replay: each popped event schedules its successor at once, which fills the vacant root and
+// sinks from there (a hole taken down to a leaf, then the entry raised from it). The new date falls before every
+// pending one (it rises back to the root), after all of them (it stays at the leaf), or among them, and so does the
+// last entry that fills the root when the popped event schedules nothing; heaps of every size up to 70 end in last
+// nodes with 0 to 3 children. Checked against a sorted set of the keys.
+TEST(KernelEventQueue, PopsInKeyOrderWhenEachPopSchedulesItsSuccessor)
+{
+  struct Held : Event {
+    void fire() override {}
+  };
+  std::mt19937 random(7);
+  for (size_t count = 1; count <= 70; ++count) {
+    EventQueue queue;
+    std::vector<Held> events(count);
+    std::set<std::tuple<double, uint64_t, const Event*>> expected; // date, schedule call, event
+    uint64_t sequence = 0;
+    double now = 0;
+    auto schedule = [&](Held& event, double date) {
+      queue.schedule(event, date);
+      expected.insert({date, sequence++, &event});
+    };
+    for (Held& event : events)
+      schedule(event, static_cast<double>(random() % 100));
+    for (int step = 0; step < 400; ++step) {
+      auto* popped = static_cast<Held*>(queue.pop());
+      ASSERT_EQ(popped, std::get<2>(*expected.begin())) << "size " << count << " step " << step;
+      now = std::get<0>(*expected.begin());
+      expected.erase(expected.begin());
+      const unsigned where = random() % 4;
+      if (where == 0)
+        schedule(*popped, now); // at the popped date: after its other events, before every later one
+      else if (where == 1)
+        schedule(*popped, now + 1000 + step); // after all of them
+      else if (where == 2)
+        schedule(*popped, now + static_cast<double>(random() % 100)); // among them, ties likely
+      else if (expected.empty())
+        schedule(*popped, now + 1); // nothing else pending: the queue must not run dry
+      // else: none; the last entry fills the root at the next pop
+    }
+  }
+}
+
 // The key packs the date's bits, the priority and a 48-bit sequence number into one integer: negative dates, both
 // zeros (equal dates), infinity and the extreme priorities keep their order, and so do events scheduled before and
 // after the sequence numbers run out (about 10 000 schedules here, starting 3 000 before the end: the pending events
