@@ -125,14 +125,8 @@ void EventQueue::sift_into_root(Key moving, Event* moving_event)
     place(hole, keys[child], events[child]);
     hole = child;
   }
-  while (hole > kRootSlot) {
-    const size_t parent = (hole - kRootSlot - 1) / kArity + kRootSlot;
-    if (not(moving < keys[parent]))
-      break;
-    place(hole, keys[parent], events[parent]);
-    hole = parent;
-  }
   place(hole, moving, moving_event);
+  sift_up(hole);
 }
 
 void EventQueue::schedule(Event& event, SimTime date, int16_t priority)
