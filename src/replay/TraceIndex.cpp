@@ -32,17 +32,17 @@ struct IndexEntry {
   uint32_t line;
 };
 
-// SimGrid resolves index entries from the current directory only; we look next to the index first so that an index
-// can be used from anywhere, and fall back to the current directory for indexes written for SimGrid's rule.
-// `index_folder_files`: the regular files of the index's folder when listed (long indexes), which answer for a bare
-// file name without a stat() (the same path comes out: the first place looked at).
 // The regular files of an index's folder (listed once for long indexes) and the folder as a prefix of their paths.
 struct IndexFolder {
   FolderListing files;
   std::string prefix; // the folder and a separator (empty: the current directory)
 };
 
-// `rank`: whose trace file it is (-1: the shared trace file), named in the error only.
+// SimGrid resolves index entries from the current directory only; we look next to the index first so that an index
+// can be used from anywhere, and fall back to the current directory for indexes written for SimGrid's rule.
+// `index_folder_files`: the regular files of the index's folder when listed (long indexes), which answer for a bare
+// file name without a stat() (the same path comes out: the first place looked at). `rank`: whose trace file it is
+// (-1: the shared trace file), named in the error only.
 std::string resolve_trace_path(const IndexEntry& entry, const std::string& index_path, int rank,
                                const IndexFolder* index_folder_files = nullptr)
 {
