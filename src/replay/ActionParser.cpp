@@ -6,6 +6,7 @@
 #include "replay/ActionSizes.hpp"
 
 #include <array>
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -579,7 +580,237 @@ const ActionSpec* find_action(std::string_view name)
   return nullptr;
 }
 
+// ------------------------------------------------------------------------------ the fast path of the common lines
+// Lines with 8 readable bytes after their end (ChunkedLineReader's), read a word at a time; little-endian hosts only.
+
+constexpr uint64_t kEveryByte = 0x0101010101010101;
+
+// A field of 8 or more digits, byte by byte: 1 to `max_digits` digits then a blank or the line's end.
+bool read_long_plain_field(const char*& position, const char* end, size_t max_digits, uint64_t& value)
+{
+  const char* const start = position;
+  uint64_t digits = 0;
+  for (; position != end; ++position) {
+    const auto digit = static_cast<unsigned>(static_cast<unsigned char>(*position) - '0');
+    if (digit > 9)
+      break;
+    digits = digits * 10 + digit; // wraps past 19 digits, refused below
+  }
+  const auto count = static_cast<size_t>(position - start);
+  if (count == 0 || count > max_digits || (position != end && not blank_at(position)))
+    return false;
+  while (position != end && blank_at(position))
+    ++position;
+  value = digits;
+  return true;
+}
+
+// The blanks at `position`: the '\n' after the line (ChunkedLineReader's) stops the scan at its end.
+const char* skip_blanks(const char* position)
+{
+  while (blank_at(position))
+    ++position;
+  return position;
+}
+
+// A field of 1 to `max_digits` (9 or more) decimal digits at `position`, then a blank or the line's end: its value, and
+// `position` past it and the blanks after it. False for any other token (a sign, a point, an exponent, a letter, too
+// many digits): the general parse then reads it. The digits' value is what parse_int / parse_double give such a token.
+// The line's '\n' is no digit: the digits found stop at the line's end.
+bool read_plain_field(const char*& position, const char* end, size_t max_digits, uint64_t& value)
+{
+  const uint64_t word = detail::load_word(position);
+  const uint64_t non_digits = detail::non_digit_bytes(word);
+  if (non_digits == 0)
+    return read_long_plain_field(position, end, max_digits, value);
+  const auto count = static_cast<size_t>(std::countr_zero(non_digits) / 8);
+  const char* const after = position + count;
+  if (count == 0 || (after != end && not blank_at(after)))
+    return false;
+  value = detail::leading_digits_value(word, count);
+  position = skip_blanks(after);
+  return true;
+}
+
+// The first `length` (1 to 8) bytes of `word`, the others zero.
+uint64_t first_bytes(uint64_t word, size_t length)
+{
+  return length == 8 ? word : word & ((uint64_t{1} << (8 * length)) - 1);
+}
+
+constexpr uint64_t name_word(ActionKind kind)
+{
+  uint64_t word = 0;
+  const std::string_view name = action_name(kind);
+  for (size_t i = 0; i < name.size() && i < 8; ++i)
+    word |= static_cast<uint64_t>(static_cast<unsigned char>(name[i])) << (8 * i);
+  return word;
+}
+
+// The kinds the fast path reads, found by the name's length and then its bytes compared as one word with theirs.
+bool plain_kind_named(uint64_t name, size_t length, ActionKind& kind)
+{
+  const auto is = [&](ActionKind candidate) {
+    kind = candidate;
+    return name == name_word(candidate);
+  };
+  switch (length) {
+  case 4: return is(ActionKind::Send) || is(ActionKind::Recv) || is(ActionKind::Wait) || is(ActionKind::Test);
+  case 5: return is(ActionKind::Isend) || is(ActionKind::Irecv) || is(ActionKind::Sleep);
+  case 7: return is(ActionKind::Compute) || is(ActionKind::WaitAll);
+  case 8: return is(ActionKind::Finalize);
+  default: return false;
+  }
+}
+
+// The action's name at `position` (a blank or the line's end after it) among the plain kinds; `position` then past it
+// and its blanks.
+bool read_plain_action_name(const char*& position, const char* end, ActionKind& kind)
+{
+  const uint64_t word = detail::load_word(position);
+  // The lowest byte at or below ' ' (a blank, the line's '\n') is flagged exactly (higher flags may be borrows, never
+  // looked at); none in the word: the name has 8 bytes or more.
+  const uint64_t low = (word - kEveryByte * 0x21) & ~word & (kEveryByte * 0x80);
+  const size_t length = low == 0 ? 8 : static_cast<size_t>(std::countr_zero(low) / 8);
+  const char* const after = position + length;
+  if (length == 0 || (after != end && not blank_at(after)) ||
+      not plain_kind_named(first_bytes(word, length), length, kind))
+    return false; // no name, a control character in it, a name longer than 8 bytes, or no plain kind's
+  position = skip_blanks(after);
+  return true;
+}
+
+// The arguments of a plain line, each read as an integer (up to 999 999 999: what parse_int reads without from_chars)
+// or a count (up to detail::kPlainDoubleDigits digits); at most four (send's `dst tag count datatype`).
+struct PlainArguments {
+  std::array<uint64_t, 4> values; // the first `count` only: not zeroed (once per line)
+  size_t count = 0;
+
+  static constexpr uint64_t kLargestPlainInt = 999'999'999;
+
+  bool rank(size_t index, int world_size, int32_t& rank) const
+  {
+    rank = static_cast<int32_t>(values[index]);
+    return values[index] < static_cast<uint64_t>(world_size);
+  }
+  bool integer(size_t index, int32_t& value) const
+  {
+    value = static_cast<int32_t>(values[index]);
+    return values[index] <= kLargestPlainInt;
+  }
+  // A count or an amount: fifteen digits at most make an exact double, never negative nor above 2^53.
+  double number(size_t index) const { return static_cast<double>(values[index]); }
+  // The datatype at `index`, or `default_datatype` when the line stops before it.
+  bool datatype(size_t index, int8_t default_datatype, int8_t& datatype) const
+  {
+    if (index >= count) {
+      datatype = default_datatype;
+      return true;
+    }
+    if (values[index] > kLargestPlainInt || not is_known_datatype(static_cast<int>(values[index])))
+      return false;
+    datatype = static_cast<int8_t>(values[index]);
+    return true;
+  }
+};
+
+constexpr bool plain_kinds_take_few_arguments()
+{
+  for (const ActionKind kind :
+       {ActionKind::Send, ActionKind::Isend, ActionKind::Recv, ActionKind::Irecv, ActionKind::Wait, ActionKind::Test,
+        ActionKind::Compute, ActionKind::Sleep, ActionKind::WaitAll, ActionKind::Finalize}) {
+    const ActionSpec& spec = kActions[static_cast<size_t>(kind)];
+    if (spec.max_args < 0 || spec.max_args > 4 || spec.min_args_per_rank != 0 || spec.max_args_per_rank != 0)
+      return false;
+  }
+  return true;
+}
+static_assert(plain_kinds_take_few_arguments(), "the fast path reads at most four arguments, none per rank");
+
+// The arguments after the action's name, as many as `spec` allows; false when one is no plain number or when there
+// are too few or too many (the general parse then says which).
+bool read_plain_arguments(const char* position, const char* end, const ActionSpec& spec, PlainArguments& args)
+{
+  const auto most = static_cast<size_t>(spec.max_args); // a plain kind has a maximum, at most values.size()
+  while (position != end) {
+    if (args.count == most)
+      return false;
+    if (not read_plain_field(position, end, detail::kPlainDoubleDigits, args.values[args.count]))
+      return false;
+    ++args.count;
+  }
+  return static_cast<int>(args.count) >= spec.min_args;
+}
+
+bool plain_point_to_point(const PlainArguments& args, bool receive, int rank, int world_size, int8_t default_datatype,
+                          TraceAction& out)
+{
+  int32_t peer;
+  int8_t datatype;
+  if (not args.rank(0, world_size, peer) || not args.integer(1, out.tag) ||
+      not args.datatype(3, default_datatype, datatype))
+    return false;
+  out.src = receive ? peer : rank;
+  out.dst = receive ? rank : peer;
+  out.amount = args.number(2) * static_cast<double>(known_datatype_size(datatype)); // count x size: size_action's bytes
+  out.datatype1 = datatype;
+  out.datatype2 = datatype;
+  return true;
+}
+
+// The fields parse_action sets for `kind`, into `out` whose other fields are at TraceAction's defaults.
+bool plain_action(ActionKind kind, const PlainArguments& args, int rank, int world_size, int8_t default_datatype,
+                  TraceAction& out)
+{
+  switch (kind) {
+  case ActionKind::Send:
+  case ActionKind::Isend: return plain_point_to_point(args, false, rank, world_size, default_datatype, out);
+  case ActionKind::Recv:
+  case ActionKind::Irecv: return plain_point_to_point(args, true, rank, world_size, default_datatype, out);
+  case ActionKind::Compute:
+  case ActionKind::Sleep: out.amount = args.number(0); return true;
+  case ActionKind::Wait:
+  case ActionKind::Test:
+    return args.rank(0, world_size, out.src) && args.rank(1, world_size, out.dst) && args.integer(2, out.tag);
+  case ActionKind::WaitAll: // its request count is not read
+  case ActionKind::Finalize: return true;
+  default: return false;
+  }
+}
+
+// `out` as a fresh TraceAction of `kind` (its details released), in place.
+void reset_plain(TraceAction& out, ActionKind kind, uint32_t line_number)
+{
+  out.details.reset();
+  out.amount = 0;
+  out.amount2 = 0;
+  out.src = 0;
+  out.dst = 0;
+  out.tag = 0;
+  out.root = 0;
+  out.line = line_number;
+  out.kind = kind;
+  out.datatype1 = kDatatypeByte;
+  out.datatype2 = kDatatypeByte;
+}
+
 } // namespace
+
+bool parse_plain_action(std::string_view rest, int rank, int world_size, int8_t default_datatype, uint32_t line_number,
+                        TraceAction& out)
+{
+  if constexpr (std::endian::native != std::endian::little)
+    return false;
+  const char* position = rest.data();
+  const char* const end = position + rest.size();
+  ActionKind kind;
+  PlainArguments args;
+  if (not read_plain_action_name(position, end, kind) ||
+      not read_plain_arguments(position, end, kActions[static_cast<size_t>(kind)], args))
+    return false;
+  reset_plain(out, kind, line_number);
+  return plain_action(kind, args, rank, world_size, default_datatype, out);
+}
 
 void parse_action(std::span<const std::string_view> tokens, int rank, int world_size, int8_t& default_datatype,
                   const LineSite& site, TraceAction& out)

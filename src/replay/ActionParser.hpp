@@ -17,4 +17,14 @@ namespace mpisim::replay {
 void parse_action(std::span<const std::string_view> tokens, int rank, int world_size, int8_t& default_datatype,
                   const LineSite& site, TraceAction& out);
 
+// The fast path of the lines that make most of a trace, read in one pass with no token list: `<rank> <action> <args>`
+// where every argument is plain decimal digits (no sign, no exponent, no more digits than the strict parses read
+// without from_chars) and the action is a point-to-point one (send, isend, recv, irecv, wait, test), compute, sleep,
+// waitall or finalize. `rest` is the line after its rank field and blanks (PlainRankField), followed by '\n' and 7 more
+// readable bytes of any value (ChunkedLineReader's lines). For such a line, true with `out` filled as parse_action
+// fills it (details released); for any other line, valid or not, false: split_buffered_line, parse_rank_field and
+// parse_action then read it, fill `out` anew and name its errors (`out` may have been overwritten meanwhile).
+bool parse_plain_action(std::string_view rest, int rank, int world_size, int8_t default_datatype, uint32_t line_number,
+                        TraceAction& out);
+
 } // namespace mpisim::replay

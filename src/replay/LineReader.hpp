@@ -24,12 +24,14 @@ public:
   {
   }
 
-  // Bytes after every line's end that lie in the buffer and can be read (their values are anything): the tokenizer
-  // loads 8 bytes at a time across a line's end (split_buffered_line).
+  // Bytes after every line's end that lie in the buffer and can be read: the tokenizers load 8 bytes at a time across a
+  // line's end (split_buffered_line, parse_plain_action). The first is always '\n' (the line's own, or one written
+  // after a last line without it), which ends the fast path's scans without a bounds check; the others are anything.
   static constexpr size_t kReadablePastLine = 8;
 
-  // The next line without its '\n'; valid until the next call, with kReadablePastLine readable bytes after it. False at
-  // end of file.
+  // The next line without its '\n'; valid until the next call, with kReadablePastLine readable bytes after it, the
+  // first
+  // '\n'. False at end of file.
   bool next_line(std::string_view& line)
   {
     for (;;) {
@@ -49,6 +51,7 @@ public:
           begin_ = end_ = 0;
           return false;
         }
+        buffer_[end_] = '\n'; // in the bytes past the data, never read into
         line = std::string_view(first, available);
         begin_ = end_;
         ++line_number_;

@@ -17,32 +17,48 @@ namespace {
 class RankFileSource final : public detail::RankSource {
 public:
   RankFileSource(std::string path, size_t chunk_size, int rank, int world_size)
-      : reader_(std::move(path), chunk_size, /*checked_regular=*/true), rank_(rank), world_size_(world_size)
+      : reader_(std::move(path), chunk_size, /*checked_regular=*/true), rank_(rank), rank_field_(rank),
+        world_size_(world_size)
   {
   }
 
   bool next(TraceAction& out) override
   {
-    std::vector<std::string_view>& tokens = scratch_tokens();
     std::string_view line;
     while (reader_.next_line(line)) {
-      if (not split_buffered_line(line, tokens))
-        continue;
-      const LineSite site{reader_.path(), reader_.line_number()};
-      const int line_rank = parse_rank_field(tokens[0], site);
-      if (line_rank != rank_)
-        throw InputError(site.file, site.line,
-                         "rank field " + in_quotes(tokens[0]) + " but this file holds the trace of rank " +
-                             std::to_string(rank_));
-      parse_action(tokens, rank_, world_size_, default_datatype_, site, out);
-      return true;
+      if (parse_plain_line(line, out) || parse_general_line(line, out))
+        return true;
     }
     return false;
   }
 
 private:
+  // Most lines, read in one pass (parse_plain_action); false for any other, left to parse_general_line.
+  bool parse_plain_line(std::string_view line, TraceAction& out) const
+  {
+    return rank_field_.skip(line) &&
+           parse_plain_action(line, rank_, world_size_, default_datatype_, reader_.line_number(), out);
+  }
+
+  // Any line: its tokens, then the checks of every field; false for a blank line or a comment.
+  bool parse_general_line(std::string_view line, TraceAction& out)
+  {
+    std::vector<std::string_view>& tokens = scratch_tokens();
+    if (not split_buffered_line(line, tokens))
+      return false;
+    const LineSite site{reader_.path(), reader_.line_number()};
+    const int line_rank = parse_rank_field(tokens[0], site);
+    if (line_rank != rank_)
+      throw InputError(site.file, site.line,
+                       "rank field " + in_quotes(tokens[0]) + " but this file holds the trace of rank " +
+                           std::to_string(rank_));
+    parse_action(tokens, rank_, world_size_, default_datatype_, site, out);
+    return true;
+  }
+
   ChunkedLineReader reader_;
   int rank_;
+  PlainRankField rank_field_;
   int world_size_;
   int8_t default_datatype_ = kDatatypeByte;
 };

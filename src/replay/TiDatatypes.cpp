@@ -92,12 +92,17 @@ const DatatypeInfo& known_datatype(int id)
   return kDatatypes[static_cast<size_t>(id - kFirstDatatypeId)];
 }
 
+constexpr std::array<uint8_t, kDatatypes.size()> sizes_of_datatypes()
+{
+  std::array<uint8_t, kDatatypes.size()> sizes{};
+  for (size_t i = 0; i < kDatatypes.size(); ++i)
+    sizes[i] = static_cast<uint8_t>(kDatatypes[i].size);
+  return sizes;
+}
+
 } // namespace
 
-bool is_known_datatype(int ti_datatype_id)
-{
-  return ti_datatype_id >= kFirstDatatypeId && ti_datatype_id <= kLastDatatypeId;
-}
+const std::array<uint8_t, kLastDatatypeId - kFirstDatatypeId + 1> detail::kDatatypeSizes = sizes_of_datatypes();
 
 size_t datatype_size(int ti_datatype_id)
 {

@@ -12,19 +12,6 @@ namespace mpisim::replay {
 
 namespace {
 
-// is_blank as one table look-up per character (the tokenizer's inner loops).
-constexpr std::array<bool, 256> kBlankBytes = [] {
-  std::array<bool, 256> table{};
-  for (size_t c = 0; c < table.size(); ++c)
-    table[c] = is_blank(static_cast<char>(c));
-  return table;
-}();
-
-bool blank_at(const char* position)
-{
-  return kBlankBytes[static_cast<unsigned char>(*position)];
-}
-
 constexpr uint64_t kEveryByte = 0x0101010101010101;
 
 // The end of the token starting at `position`: its first blank, or `end`. With `kReadablePast` (a ChunkedLineReader's

@@ -2,6 +2,7 @@
 // error names. Shared by the index reader, the rank-count scan and the action parser.
 #pragma once
 
+#include <array>
 #include <bit>
 #include <charconv>
 #include <cmath>
@@ -78,6 +79,38 @@ inline bool parse_plain_digits(std::string_view text, size_t max_digits, uint64_
   return true;
 }
 
+// Eight bytes at `text` as one little-endian word (the first byte lowest).
+inline uint64_t load_word(const char* text)
+{
+  uint64_t word;
+  std::memcpy(&word, text, 8);
+  return word;
+}
+
+// The bytes of `word` that are no decimal digit, each flagged by its high bit: below '0' (a byte's low seven bits plus
+// 0x80 minus '0' stays below 0x80), above '9' (its low seven bits plus 0x46 reach 0x80) or with the high bit set. No
+// carry or borrow crosses a byte, so every flag is exact.
+inline uint64_t non_digit_bytes(uint64_t word)
+{
+  constexpr uint64_t kEveryByte = 0x0101010101010101;
+  constexpr uint64_t kHighBits = kEveryByte * 0x80;
+  const uint64_t low_seven = word & ~kHighBits;
+  const uint64_t below_zero = ~((low_seven | kHighBits) - kEveryByte * '0');
+  const uint64_t above_nine = low_seven + kEveryByte * 0x46;
+  return (below_zero | above_nine | word) & kHighBits;
+}
+
+// The value of the `count` (1 to 8) decimal digits that start `word`: shifted to the word's top they read as that
+// number padded in front with zeros, then combined as parse_four_to_eight_digits does (the bytes after them are cut
+// off by the shift; the subtraction borrows only upwards, from them, never into the digits).
+inline uint64_t leading_digits_value(uint64_t word, size_t count)
+{
+  uint64_t lanes = (word - 0x0101010101010101 * '0') << (8 * (8 - count));
+  lanes = (lanes * 10 + (lanes >> 8)) & 0x00FF00FF00FF00FF;
+  lanes = (lanes * 100 + (lanes >> 16)) & 0x0000FFFF0000FFFF;
+  return (lanes * 10000 + (lanes >> 32)) & 0xFFFFFFFF;
+}
+
 // Nine digits always fit an int; fifteen always make an exact double.
 inline constexpr size_t kPlainIntDigits = 9;
 inline constexpr size_t kPlainDoubleDigits = 15;
@@ -112,6 +145,19 @@ inline bool parse_double(std::string_view text, double& value)
 constexpr bool is_blank(char c)
 {
   return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
+
+// is_blank as one table look-up per character (the tokenizers' inner loops).
+inline constexpr std::array<bool, 256> kBlankBytes = [] {
+  std::array<bool, 256> table{};
+  for (size_t c = 0; c < table.size(); ++c)
+    table[c] = is_blank(static_cast<char>(c));
+  return table;
+}();
+
+inline bool blank_at(const char* position)
+{
+  return kBlankBytes[static_cast<unsigned char>(*position)];
 }
 
 inline std::string_view trim(std::string_view text)
@@ -151,6 +197,44 @@ inline int parse_rank_field(std::string_view token, const LineSite& site)
     detail::fail_rank_field(token, site);
   return rank;
 }
+
+// A rank's own rank field, as the first bytes of its file's lines: its digits (without leading zeros, as a rank is
+// written) compared with a line's first word at once instead of parsed. For lines followed by '\n' and 7 more readable
+// bytes (ChunkedLineReader's); a rank of more than 8 digits, or a big-endian host, never matches.
+class PlainRankField {
+public:
+  explicit PlainRankField(int rank)
+  {
+    const std::string digits = std::to_string(rank);
+    if (std::endian::native != std::endian::little || rank < 0 || digits.size() > 8)
+      return;
+    length_ = digits.size();
+    for (size_t i = 0; i < length_; ++i)
+      word_ |= static_cast<uint64_t>(static_cast<unsigned char>(digits[i])) << (8 * i);
+    mask_ = length_ == 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * length_)) - 1;
+  }
+
+  // Whether `line` (followed by '\n', as ChunkedLineReader's lines) starts with these digits and a blank: then true
+  // with `line` the rest after the blanks. False for any other line (another rank, leading blanks or zeros, a '+'),
+  // left to parse_rank_field. A shorter line differs within the word: its '\n' is no digit.
+  bool skip(std::string_view& line) const
+  {
+    const char* const text = line.data();
+    if (length_ == kNever || (detail::load_word(text) & mask_) != word_ || not blank_at(text + length_))
+      return false;
+    size_t after = length_ + 1;
+    while (blank_at(text + after)) // the line's '\n' ends the blanks
+      ++after;
+    line.remove_prefix(after);
+    return true;
+  }
+
+private:
+  static constexpr size_t kNever = ~size_t{0}; // no line is that long
+  size_t length_ = kNever;
+  uint64_t word_ = 0;
+  uint64_t mask_ = 0;
+};
 
 // Whether split tokens look like an action line `<int> <word> ...` (what tells a trace file from an index).
 bool is_action_line(std::span<const std::string_view> tokens);

@@ -8,11 +8,16 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <bit>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <optional>
+#include <random>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 using namespace mpisim;
@@ -444,4 +449,157 @@ TEST(ActionParserTest, BadFileActionsNameTheLineAndTheValue)
   EXPECT_EQ(error_of("0 file_read d x"), "t.txt:3: file_read: bytes 'x' is not a number");
   EXPECT_EQ(error_of("0 file_seek d"), "t.txt:3: file_seek: takes 2 arguments (file offset), got 1");
   EXPECT_EQ(error_of("0 file_set_size d -1"), "t.txt:3: file_set_size: size '-1' is negative");
+}
+
+// ----------------------------------------------------------------------------- the fast path of the common lines
+
+namespace {
+
+// The fast path's action for `line` as rank `rank`'s in a trace of `ranks` ranks, the line buffered as the line reader
+// hands it over: '\n', then 7 bytes of `after` (digits by default: a scan must stop at the line's end, not run on).
+std::optional<TraceAction> parse_plain(const std::string& line, int rank = 0, int ranks = 4,
+                                       int8_t default_datatype = kDatatypeByte, char after = '7')
+{
+  std::string buffered = line + '\n' + std::string(7, after);
+  std::string_view rest(buffered.data(), line.size());
+  TraceAction action;
+  action.details = std::make_unique<ActionDetails>(); // a recycled record: the fast path releases its details
+  if (not PlainRankField(rank).skip(rest) || not parse_plain_action(rest, rank, ranks, default_datatype, 3, action))
+    return std::nullopt;
+  return action;
+}
+
+// The general parse of `line` as rank `rank`'s.
+TraceAction parse_general(const std::string& line, int rank, int ranks, int8_t default_datatype)
+{
+  std::vector<std::string_view> tokens;
+  EXPECT_TRUE(split_line(line, tokens)) << line;
+  EXPECT_EQ(parse_rank_field(tokens[0], LineSite{kFile, 3}), rank) << line;
+  TraceAction action;
+  parse_action(tokens, rank, ranks, default_datatype, LineSite{kFile, 3}, action);
+  return action;
+}
+
+void expect_same_action(const TraceAction& plain, const TraceAction& general, const std::string& line)
+{
+  EXPECT_EQ(std::bit_cast<uint64_t>(plain.amount), std::bit_cast<uint64_t>(general.amount)) << line;
+  EXPECT_EQ(std::bit_cast<uint64_t>(plain.amount2), std::bit_cast<uint64_t>(general.amount2)) << line;
+  EXPECT_EQ(plain.src, general.src) << line;
+  EXPECT_EQ(plain.dst, general.dst) << line;
+  EXPECT_EQ(plain.tag, general.tag) << line;
+  EXPECT_EQ(plain.root, general.root) << line;
+  EXPECT_EQ(plain.line, general.line) << line;
+  EXPECT_EQ(plain.kind, general.kind) << line;
+  EXPECT_EQ(plain.datatype1, general.datatype1) << line;
+  EXPECT_EQ(plain.datatype2, general.datatype2) << line;
+  EXPECT_FALSE(plain.details) << line;
+  EXPECT_FALSE(general.details) << line;
+}
+
+} // namespace
+
+// The lines of a trace the fast path reads: each gives the general parse's action, bit for bit.
+TEST(PlainActionTest, CommonLinesGiveTheGeneralParsesAction)
+{
+  const std::vector<std::tuple<std::string, int, int8_t>> lines = {
+      {"0 isend 1 42 1000", 0, kDatatypeByte},
+      {"0 isend 1 42 1000", 0, kDatatypeDouble},             // the rank's default datatype: 8000 bytes
+      {"2 irecv 3 7 10 1", 2, kDatatypeByte},                // MPI_INT: 40 bytes
+      {"0 send 3 0 123456789012345", 0, kDatatypeByte},      // fifteen digits: exact in a double
+      {"0 recv 1 0 99999999 0", 0, kDatatypeByte},           // eight digits, the byte-by-byte field
+      {"0 recv 1 999999999 123456789 55", 0, kDatatypeByte}, // the largest plain tag; MPI_UB: 0 bytes
+      {"3 compute 31478287", 3, kDatatypeByte},
+      {"0 compute 0", 0, kDatatypeByte},
+      {"1 sleep 5", 1, kDatatypeByte},
+      {"0 wait 1 2 3", 0, kDatatypeByte},
+      {"0 test 0 3 999999999", 0, kDatatypeByte},
+      {"0 waitall", 0, kDatatypeByte},
+      {"0 waitall 12", 0, kDatatypeByte},
+      {"0 finalize", 0, kDatatypeByte},
+      {"0\tisend\t1 2 3\r", 0, kDatatypeByte},                      // tabs, a CR before the newline
+      {"0  isend   1  2\t\t3   ", 0, kDatatypeByte},                // runs of blanks, trailing blanks
+      {"0 isend 001 0000000002 000000000000010", 0, kDatatypeByte}, // leading zeros
+      {"12345678 isend 1 2 3", 12345678, kDatatypeByte},            // an eight-digit rank
+  };
+  for (const auto& [line, rank, default_datatype] : lines) {
+    const int ranks = std::max(4, rank + 1);
+    const std::optional<TraceAction> plain = parse_plain(line, rank, ranks, default_datatype);
+    ASSERT_TRUE(plain) << line;
+    expect_same_action(*plain, parse_general(line, rank, ranks, default_datatype), line);
+  }
+  EXPECT_EQ(parse_plain("0 isend 1 42 1000", 0, 4, kDatatypeDouble)->amount, 8000);
+  EXPECT_EQ(parse_plain("0 send 3 0 123456789012345")->amount, 123456789012345.0);
+  // A last line without newline: the reader writes one after it, whatever lay there.
+  EXPECT_EQ(parse_plain("0 compute 12", 0, 4, kDatatypeByte, '\0')->amount, 12);
+}
+
+// Every other line is left to the general parse, which accepts it (unusual forms) or names its error.
+TEST(PlainActionTest, OtherLinesAreLeftToTheGeneralParse)
+{
+  for (const std::string line : {
+           "",
+           "   ",
+           "# 0 isend 1 2 3",
+           " 0 isend 1 2 3",               // leading blank
+           "+0 isend 1 2 3",               // signed rank
+           "00 isend 1 2 3",               // the rank with a leading zero
+           "1 isend 0 2 3",                // another rank's line
+           "0",                            // no action
+           "0 ",                           // no action
+           "0 isend 1 2",                  // too few arguments
+           "0 isend 1 2 3 4 5",            // too many
+           "0 finalize 1",                 // finalize takes none
+           "0 isend +1 2 3",               // a sign
+           "0 isend -1 2 3",               // a sign
+           "0 isend 1 2 1e3",              // an exponent
+           "0 isend 1 2 3.0",              // a point
+           "0 compute 1.5",                // a point
+           "0 isend 4 2 3",                // peer out of range
+           "0 isend 1 1000000000 3",       // a tag above the plain integers
+           "0 isend 1 2 1234567890123456", // sixteen digits
+           "0 isend 1 2 3 60",             // unknown datatype
+           "0 isend 1 2 3 0000000000060",  // unknown datatype
+           "0 isend 1 2 3x",               // a letter after the digits
+           "0 isend 1 2 3#",               // a comment glued to a field
+           "0 isend\x01 1 2 3",            // a control character in the name
+           "0 isend 1\x01 2 3",            // a control character after a field
+           "0 isendx 1 2 3",               // unknown name
+           "0 Isend 1 2 3",                // names are case-sensitive
+           "0 init",                       // changes the default datatype
+           "0 bcast 10",                   // a collective: details
+           "0 allreduce 10 1",             // a name of more than 8 bytes
+           "0 sendRecv 1 1 1 1",           // not a plain kind
+           "0 waitall x",                  // a request count the fast path does not read
+       }) {
+    EXPECT_FALSE(parse_plain(line)) << line;
+  }
+  EXPECT_FALSE(parse_plain("123456789 isend 1 2 3", 123456789, 123456790)); // a rank of nine digits
+}
+
+// Random lines of plain-looking tokens: whatever the fast path takes, the general parse reads the same.
+TEST(PlainActionTest, RandomLinesTakenGiveTheGeneralParsesAction)
+{
+  const std::vector<std::string> names = {"send",  "isend",   "recv",     "irecv", "wait",  "test", "compute",
+                                          "sleep", "waitall", "finalize", "init",  "bcast", "sen",  "isends"};
+  const std::vector<std::string> fields = {
+      "0",  "1",  "3",   "4",   "007", "55", "60", "999999999", "1000000000", "123456789012345", "1234567890123456",
+      "+1", "-1", "1e3", "2.5", "x"};
+  const std::vector<std::string> blanks = {" ", "  ", "\t", " \r", "\v", "\f "};
+  std::mt19937 random(20);
+  const auto pick = [&](const std::vector<std::string>& from) { return from[random() % from.size()]; };
+  int taken = 0;
+  for (int i = 0; i < 20000; ++i) {
+    std::string line = (random() % 8 == 0 ? pick(fields) : std::string("1")) + pick(blanks) + pick(names);
+    for (unsigned n = random() % 6; n > 0; --n)
+      line += pick(blanks) + pick(fields);
+    if (random() % 4 == 0)
+      line += pick(blanks);
+    const int8_t default_datatype = random() % 2 == 0 ? kDatatypeByte : kDatatypeDouble;
+    const std::optional<TraceAction> plain = parse_plain(line, 1, 4, default_datatype, "07 \t\x01"[random() % 5]);
+    if (not plain)
+      continue;
+    ++taken;
+    expect_same_action(*plain, parse_general(line, 1, 4, default_datatype), line);
+  }
+  EXPECT_GT(taken, 500); // the lines the fast path is for are among them (913 with this seed)
 }
