@@ -613,6 +613,12 @@ const char* skip_blanks(const char* position)
   return position;
 }
 
+// Whether a token stops at `after`: the line's end or a blank (the blanks after it then start at after + 1).
+bool ends_token(const char* after, const char* end)
+{
+  return after == end || blank_at(after);
+}
+
 // A field of 1 to `max_digits` (9 or more) decimal digits at `position`, then a blank or the line's end: its value, and
 // `position` past it and the blanks after it. False for any other token (a sign, a point, an exponent, a letter, too
 // many digits): the general parse then reads it. The digits' value is what parse_int / parse_double give such a token.
@@ -625,10 +631,10 @@ bool read_plain_field(const char*& position, const char* end, size_t max_digits,
     return read_long_plain_field(position, end, max_digits, value);
   const auto count = static_cast<size_t>(std::countr_zero(non_digits) / 8);
   const char* const after = position + count;
-  if (count == 0 || (after != end && not blank_at(after)))
+  if (count == 0 || not ends_token(after, end))
     return false;
   value = detail::leading_digits_value(word, count);
-  position = skip_blanks(after);
+  position = after == end ? end : skip_blanks(after + 1);
   return true;
 }
 
@@ -673,10 +679,9 @@ bool read_plain_action_name(const char*& position, const char* end, ActionKind& 
   const uint64_t low = (word - kEveryByte * 0x21) & ~word & (kEveryByte * 0x80);
   const size_t length = low == 0 ? 8 : static_cast<size_t>(std::countr_zero(low) / 8);
   const char* const after = position + length;
-  if (length == 0 || (after != end && not blank_at(after)) ||
-      not plain_kind_named(first_bytes(word, length), length, kind))
+  if (length == 0 || not ends_token(after, end) || not plain_kind_named(first_bytes(word, length), length, kind))
     return false; // no name, a control character in it, a name longer than 8 bytes, or no plain kind's
-  position = skip_blanks(after);
+  position = after == end ? end : skip_blanks(after + 1);
   return true;
 }
 
