@@ -29,9 +29,8 @@ public:
   // after a last line without it), which ends the fast path's scans without a bounds check; the others are anything.
   static constexpr size_t kReadablePastLine = 8;
 
-  // The next line without its '\n'; valid until the next call, with kReadablePastLine readable bytes after it, the
-  // first
-  // '\n'. False at end of file.
+  // The next line without its '\n'; valid until the next call, with kReadablePastLine readable bytes after it (the
+  // first '\n'). False at end of file.
   bool next_line(std::string_view& line)
   {
     for (;;) {
