@@ -783,20 +783,13 @@ bool plain_action(ActionKind kind, const PlainArguments& args, int rank, int wor
   }
 }
 
-// `out` as a fresh TraceAction of `kind` (its details released), in place.
+// `out` as a fresh TraceAction of `kind` (its details released): TraceAction's own defaults, so that a field added
+// there is reset here too.
 void reset_plain(TraceAction& out, ActionKind kind, uint32_t line_number)
 {
-  out.details.reset();
-  out.amount = 0;
-  out.amount2 = 0;
-  out.src = 0;
-  out.dst = 0;
-  out.tag = 0;
-  out.root = 0;
+  out = TraceAction{};
   out.line = line_number;
   out.kind = kind;
-  out.datatype1 = kDatatypeByte;
-  out.datatype2 = kDatatypeByte;
 }
 
 } // namespace
