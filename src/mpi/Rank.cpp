@@ -663,9 +663,4 @@ void Rank::execute(double flops, int setup_calls)
   world_.engine().wait(*execution);
 }
 
-void Rank::sleep(double seconds)
-{
-  world_.engine().sleep(seconds);
-}
-
 } // namespace mpisim::mpi
