@@ -304,10 +304,8 @@ std::shared_ptr<TimerActivity> Engine::schedule_timer(std::shared_ptr<TimerActiv
   return timer;
 }
 
-void Engine::sleep(SimTime duration)
+void Engine::start_sleep(SimTime duration)
 {
-  if (duration <= 0)
-    return;
   auto timer = make_pooled<TimerActivity>("sleep");
   timer->keep_alive_ = timer;
   timer->set_source(EventSource::Hosts);

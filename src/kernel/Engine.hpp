@@ -120,7 +120,12 @@ public:
   void yield();
   // A sleep, as SimGrid's hosts end them: at least kTimePrecision long, ended at (start date + duration), and
   // scheduled only when the round's models update, the round's sleeps newest first (same-date-order.md).
-  void sleep(SimTime duration);
+  // A null duration (a model's zero overhead, paid at every send and receive) returns at once, inline.
+  void sleep(SimTime duration)
+  {
+    if (not(duration <= 0)) // NaN sleeps as before
+      start_sleep(duration);
+  }
 
   // Makes a blocked actor runnable again (called when an activity it waits for completes: `by`).
   void wake(Actor& actor, const Activity* by = nullptr);
@@ -160,6 +165,7 @@ private:
   bool block(Actor& me, const Activity* on);
   // wait_all(): the actor's wait list, emptied for the caller to fill, and the wait list of a wait_all() this one
   // interrupted (inactive when none), given back by run_wait_all() once the wait is over.
+  void start_sleep(SimTime duration); // sleep() of a duration > 0
   Actor::WaitAll begin_wait_all(Actor& me);
   void run_wait_all(Actor& me, Actor::WaitAll outer);
   // The first activity of the actor's wait list not done yet, with the actor among its waiters; null when all are done.

@@ -40,6 +40,7 @@
 #include <optional>
 #include <unordered_map>
 #include <utility>
+#include <vector>
 
 namespace mpisim::models {
 
@@ -251,6 +252,31 @@ private:
 };
 static_assert(sizeof(TimerLane) == kernel::kCacheLineBytes);
 
+// The lanes of one kind, by world rank. A deque keeps them in place as it grows, and a vector of their addresses finds
+// one in two instructions, where the deque's own indexing (a block, then a slot in it) and size cost tens per end.
+class LaneTable {
+public:
+  LaneTable() = default;
+  LaneTable(const LaneTable&) = delete;
+  LaneTable& operator=(const LaneTable&) = delete;
+  TimerLane& operator[](size_t rank)
+  {
+    if (rank >= by_rank_.size()) [[unlikely]]
+      grow_to(rank + 1);
+    return *by_rank_[rank];
+  }
+  std::deque<TimerLane>& lanes() { return lanes_; }
+
+private:
+  void grow_to(size_t count)
+  {
+    while (lanes_.size() < count)
+      by_rank_.push_back(&lanes_.emplace_back());
+  }
+  std::deque<TimerLane> lanes_;
+  std::vector<TimerLane*> by_rank_; // &lanes_[rank]
+};
+
 class XsimNetworkModel : public NetworkModel {
 public:
   explicit XsimNetworkModel(const NetworkModelContext& context)
@@ -291,8 +317,8 @@ public:
   XsimNetworkModel& operator=(const XsimNetworkModel&) = delete;
   ~XsimNetworkModel() override
   {
-    for (std::deque<TimerLane>* lanes : {&release_lanes_, &arrival_lanes_})
-      for (TimerLane& lane : *lanes)
+    for (LaneTable* table : {&release_lanes_, &arrival_lanes_})
+      for (TimerLane& lane : table->lanes())
         lane.leave(engine_);
   }
 
@@ -476,11 +502,8 @@ private:
   // The date as Engine::start_timer computes it, the end in the rank's lane.
   std::shared_ptr<kernel::Activity> start_timer(TimerKind kind, int rank, double delay)
   {
-    std::deque<TimerLane>& lanes = kind == TimerKind::Release ? release_lanes_ : arrival_lanes_;
-    const auto index = static_cast<size_t>(rank);
-    while (lanes.size() <= index)
-      lanes.emplace_back();
-    return lanes[index].start(engine_, kind, engine_.now() + std::max(delay, 0.0));
+    LaneTable& lanes = kind == TimerKind::Release ? release_lanes_ : arrival_lanes_;
+    return lanes[static_cast<size_t>(rank)].start(engine_, kind, engine_.now() + std::max(delay, 0.0));
   }
 
   kernel::Engine& engine_;
@@ -494,7 +517,7 @@ private:
   std::vector<ZoneCost> zone_costs_; // by RouteSumsTable zone
   std::unordered_map<uint32_t, TransmissionIntervals> outgoing_, incoming_, transfers_;
   std::vector<double> previous_sent_, previous_received_; // t_previous_s2, t_previous_r2 by world rank
-  std::deque<TimerLane> release_lanes_, arrival_lanes_;   // by world rank (a deque: lanes never move)
+  LaneTable release_lanes_, arrival_lanes_;               // by world rank
   std::vector<uint32_t> below_;
   mutable PairTable<PairCost> pair_costs_;
 };

@@ -23,7 +23,7 @@ void PollStreak::add(const std::vector<kernel::ActivityPtr>& pending, const Prob
     filters_.push_back(*filter);
 }
 
-void PollStreak::clear()
+void PollStreak::clear_all()
 {
   requests_.clear();
   filters_.clear();

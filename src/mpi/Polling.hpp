@@ -52,7 +52,13 @@ public:
   // Every pending request and the filter (if any) of this poll were looked at by an earlier poll of the streak.
   bool covers(const std::vector<kernel::ActivityPtr>& pending, const ProbeFilter* filter) const;
   void add(const std::vector<kernel::ActivityPtr>& pending, const ProbeFilter* filter);
-  void clear();
+  // Every MPI call but a poll ends the streak (each isend, irecv and wait of a replay): inline, and nothing to do when
+  // no poll came since the last call.
+  void clear()
+  {
+    if (not empty())
+      clear_all();
+  }
   bool empty() const { return requests_.empty() && filters_.empty() && not released_; }
 
   const std::vector<kernel::ActivityPtr>& requests() const { return requests_; }
@@ -66,6 +72,7 @@ public:
   void count_unsuccessful() { released_ -= released_ > 0; }
 
 private:
+  void clear_all();
   std::vector<kernel::ActivityPtr> requests_;
   std::vector<ProbeFilter> filters_;
   int released_ = 0;

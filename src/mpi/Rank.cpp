@@ -183,7 +183,8 @@ void Rank::note_received(const Request& request)
 
 void Rank::pay_pending_overhead(Request& request)
 {
-  note_received(request);
+  if (log_ != nullptr) // only while a collective algorithm's messages are logged
+    note_received(request);
   double overhead = request.pending_overhead;
   request.pending_overhead = 0;
   sleep(overhead);
@@ -661,11 +662,6 @@ void Rank::execute(double flops, int setup_calls)
   auto execution = world_.cpu().execute(host(), flops);
   kernel_calls(); // its start
   world_.engine().wait(*execution);
-}
-
-void Rank::sleep(double seconds)
-{
-  world_.engine().sleep(seconds);
 }
 
 } // namespace mpisim::mpi

@@ -107,7 +107,7 @@ public:
       nonblocking_collectives_ = std::make_unique<std::unordered_map<int, uint32_t>>();
     return (*nonblocking_collectives_)[comm.context()]++;
   }
-  void sleep(double seconds);
+  void sleep(double seconds) { world_.engine().sleep(seconds); }
 
   // The MPI call the rank is in (its outermost, "PMPI_Send" or "MPI_Send"; null between calls), which the sends it
   // posts keep (Request::operation) for reports. Set by the online bindings' ApiScope; null in replay.

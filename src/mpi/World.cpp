@@ -141,10 +141,8 @@ void World::schedule_failures(const std::vector<double>& dates, bool detect)
       engine_.schedule_background(dates[static_cast<size_t>(rank)], [this, rank] { fail_rank(rank); });
 }
 
-void World::track(const std::shared_ptr<Message>& message)
+void World::keep_track_of(const std::shared_ptr<Message>& message)
 {
-  if (not failures_possible() && not detect_failures_)
-    return;
   if (tracked_.size() >= 2 * tracked_after_pruning_ + 1024) { // amortized: a weak reference keeps a message's memory
     std::erase_if(tracked_, [](const std::weak_ptr<Message>& m) { return m.expired(); });
     tracked_after_pruning_ = tracked_.size();

@@ -144,7 +144,12 @@ public:
   int agreement_value(const Communicator& survivors, uint64_t agreement) const;
   // Messages sent while failures are possible or detected: a failure drops those of the failed rank still in flight,
   // a revocation fails the sends still pending on the communicator.
-  void track(const std::shared_ptr<Message>& message);
+  // Inline: every send asks, and without failures (nearly every run) there is nothing to do.
+  void track(const std::shared_ptr<Message>& message)
+  {
+    if (failures_possible() || detect_failures_)
+      keep_track_of(message);
+  }
 
   // Observers (not owned) are told about calls and messages; with none, nothing is recorded.
   void add_observer(Observer& observer) { observers_.push_back(&observer); }
@@ -192,6 +197,7 @@ private:
   std::vector<double> failed_at_;
   std::vector<FailureAt> failures_;
   bool detect_failures_ = false;
+  void keep_track_of(const std::shared_ptr<Message>& message);
   std::vector<std::weak_ptr<Message>> tracked_;
   size_t tracked_after_pruning_ = 0;
   std::map<std::pair<int, int>, std::vector<int>> acknowledged_; // (rank, context) -> failed world ranks

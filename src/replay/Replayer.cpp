@@ -293,11 +293,12 @@ private:
 
   [[gnu::noinline]] void wait_all()
   {
-    auto pending = requests_.take_all();
-    rank_.waitall(pending);
-    check_received(pending);
-    for (const auto& request : pending)
+    requests_.take_all(waited_);
+    rank_.waitall(waited_);
+    check_received(waited_);
+    for (const auto& request : waited_)
       note_received(*request);
+    waited_.clear(); // the requests go now, the block stays for the next waitall
   }
 
   // Rank::sendrecv's isend + irecv + waitall, spelled out to learn both messages' ids (timeline arrows).
@@ -414,6 +415,9 @@ private:
   const std::string& file_;
   RankStats& stats_;
   RequestStore requests_;
+  // The requests of the current waitall, in a block kept from one waitall to the next (a few pointers per rank): a
+  // vector made per waitall cost a malloc and a free each time (about 140 instructions, in a 16 384-rank replay).
+  std::vector<mpi::RequestPtr> waited_;
   // What observers are told about the current action: made only when the run is observed (a few hundred bytes
   // per rank otherwise spent for nothing).
   struct CallNotes {

@@ -171,6 +171,32 @@ TEST(models_xsim, TwoFromOneSource)
   EXPECT_DATE(returns[6], 2.01e-3);
 }
 
+// The model makes each rank's lanes of dated ends when the rank first needs one, lowest ranks first, and finds them by
+// rank: rank 1's two sends put ends in its lane (queued in the engine) before rank 6's send makes the lanes of ranks 2
+// to 6, which must leave rank 1's in place. All cross the top network (d = 1e-3, l0 = 1e-5): rank 1's sends go
+// [0, 1e-3] and [1e-3, 2e-3] (source serialization), rank 6's [0, 1e-3]; each receiver returns l0 after its message.
+TEST(models_xsim, LanesMadeLaterLeaveQueuedOnesInPlace)
+{
+  const auto returns = run(two_by_two_by_two(), 8, [](mpi::Rank& rank) {
+    const int me = rank.world_rank();
+    if (me == 1) {
+      std::vector<mpi::RequestPtr> sends = {rank.isend(world(rank), 5, 0, 1e6), rank.isend(world(rank), 4, 0, 1e6)};
+      rank.waitall(sends);
+    } else if (me == 6) {
+      rank.send(world(rank), 2, 0, 1e6);
+    } else if (me == 4 || me == 5) {
+      rank.recv(world(rank), 1, 0, 1e6);
+    } else if (me == 2) {
+      rank.recv(world(rank), 6, 0, 1e6);
+    }
+  });
+  EXPECT_DATE(returns[1], 2e-3);
+  EXPECT_DATE(returns[6], 1e-3);
+  EXPECT_DATE(returns[5], 1.01e-3);
+  EXPECT_DATE(returns[4], 2.01e-3);
+  EXPECT_DATE(returns[2], 1.01e-3);
+}
+
 // Ranks 0 and 2 (node 0) each send 1e6 B to rank 4: both tr = [1e-5, 1.01e-3]; no contention, so the senders return
 // at 1e-3. Rank 4 matches rank 0's message first: [1e-5, 1.01e-3], t_previous_r2 = 1.01e-3; then rank 2's: tr1 moves
 // to 1.01e-3, tr2 to 2.01e-3. Rank 4's waitall returns at 2.01e-3.
