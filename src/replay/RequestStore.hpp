@@ -33,18 +33,12 @@ public:
   std::vector<mpi::RequestPtr> take_all()
   {
     std::vector<mpi::RequestPtr> all;
-    take_all(all);
-    return all;
-  }
-  // The same into `all` (emptied first): a caller that keeps its vector reuses its block, no allocation per wait.
-  void take_all(std::vector<mpi::RequestPtr>& all)
-  {
-    all.clear();
     all.reserve(entries_.size());
     for (Entry& entry : entries_)
       if (entry.request)
         all.push_back(std::move(entry.request));
     entries_.clear();
+    return all;
   }
   bool empty() const { return entries_.empty(); }
 

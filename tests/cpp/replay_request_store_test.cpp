@@ -18,20 +18,19 @@ RequestPtr receive_from(const Communicator& comm, int source)
 }
 } // namespace
 
-// The replayer keeps one vector for its waitalls: each take_all() into it holds exactly the store's pending requests,
-// oldest first, whatever the vector held before (the last waitall's, or a null placeholder left by a test).
-TEST(replay_request_store, TakeAllIntoAKeptVectorHoldsOnlyThePendingRequests)
+// A waitall takes exactly the store's pending requests, oldest first, without the entries a test completed (null), and
+// leaves the store empty for the next one.
+TEST(replay_request_store, TakeAllHoldsOnlyThePendingRequests)
 {
   const Communicator comm(0, "MPI_COMM_WORLD", {0, 1, 2});
   RequestStore store;
-  std::vector<RequestPtr> waited;
 
   const RequestPtr first = receive_from(comm, 1);
   const RequestPtr second = receive_from(comm, 2);
   store.add({1, 0, 0}, first);
   store.add({2, 0, 0}, second);
   store.add({1, 0, 5}, nullptr); // completed by a test: no request
-  store.take_all(waited);
+  std::vector<RequestPtr> waited = store.take_all();
   ASSERT_EQ(waited.size(), 2u);
   EXPECT_EQ(waited[0], first);
   EXPECT_EQ(waited[1], second);
@@ -39,7 +38,7 @@ TEST(replay_request_store, TakeAllIntoAKeptVectorHoldsOnlyThePendingRequests)
 
   const RequestPtr third = receive_from(comm, 2);
   store.add({2, 0, 0}, third);
-  store.take_all(waited); // the previous waitall's requests are not kept
+  waited = store.take_all(); // the previous waitall's requests are not kept
   ASSERT_EQ(waited.size(), 1u);
   EXPECT_EQ(waited[0], third);
   EXPECT_EQ(first.use_count(), 1);
