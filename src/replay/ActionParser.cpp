@@ -583,8 +583,6 @@ const ActionSpec* find_action(std::string_view name)
 // ------------------------------------------------------------------------------ the fast path of the common lines
 // Lines with 8 readable bytes after their end (ChunkedLineReader's), read a word at a time; little-endian hosts only.
 
-constexpr uint64_t kEveryByte = 0x0101010101010101;
-
 // A field of 8 or more digits, byte by byte: 1 to `max_digits` digits then a blank or the line's end.
 bool read_long_plain_field(const char*& position, const char* end, size_t max_digits, uint64_t& value)
 {
@@ -674,9 +672,8 @@ bool plain_kind_named(uint64_t name, size_t length, ActionKind& kind)
 bool read_plain_action_name(const char*& position, const char* end, ActionKind& kind)
 {
   const uint64_t word = detail::load_word(position);
-  // The lowest byte at or below ' ' (a blank, the line's '\n') is flagged exactly (higher flags may be borrows, never
-  // looked at); none in the word: the name has 8 bytes or more.
-  const uint64_t low = (word - kEveryByte * 0x21) & ~word & (kEveryByte * 0x80);
+  // None at or below ' ' (a blank, the line's '\n') in the word: the name has 8 bytes or more.
+  const uint64_t low = detail::lowest_byte_at_most_space(word);
   const size_t length = low == 0 ? 8 : static_cast<size_t>(std::countr_zero(low) / 8);
   const char* const after = position + length;
   if (length == 0 || not ends_token(after, end) || not plain_kind_named(first_bytes(word, length), length, kind))

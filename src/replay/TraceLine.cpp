@@ -12,19 +12,16 @@ namespace mpisim::replay {
 
 namespace {
 
-constexpr uint64_t kEveryByte = 0x0101010101010101;
-
 // The end of the token starting at `position`: its first blank, or `end`. With `kReadablePast` (a ChunkedLineReader's
 // line: 8 readable bytes after `end`) eight bytes at a time: the lowest byte at or below ' ' (blanks, control
-// characters) is found with word arithmetic (its high bit set in `low`; higher flags may be borrows, never looked at),
-// then checked against the blanks; what lies past `end` only ends the token there. Otherwise byte by byte.
+// characters) is found with word arithmetic (lowest_byte_at_most_space), then checked against the blanks; what lies
+// past `end` only ends the token there. Otherwise byte by byte.
 template <bool kReadablePast> const char* token_end(const char* position, const char* end)
 {
   if constexpr (kReadablePast && std::endian::native == std::endian::little) {
     while (position < end) {
-      uint64_t word;
-      std::memcpy(&word, position, 8);
-      const uint64_t low = (word - kEveryByte * 0x21) & ~word & (kEveryByte * 0x80);
+      const uint64_t word = detail::load_word(position);
+      const uint64_t low = detail::lowest_byte_at_most_space(word);
       if (low == 0) {
         position += 8;
         continue;

@@ -32,13 +32,29 @@ inline bool strip_plus(std::string_view& text)
   return not text.empty();
 }
 
+inline constexpr uint64_t kEveryByte = 0x0101010101010101;
+
+// Eight digit values (0 to 9), the first in the lowest byte, as one number: combined by pairs, then by fours, then the
+// two halves, each step one multiply-add in place (a lane's sum stays below the lane's size: no carries).
+inline uint64_t combine_digit_lanes(uint64_t lanes)
+{
+  lanes = (lanes * 10 + (lanes >> 8)) & 0x00FF00FF00FF00FF;   // 16-bit lanes: two digits, at most 99
+  lanes = (lanes * 100 + (lanes >> 16)) & 0x0000FFFF0000FFFF; // 32-bit lanes: four digits, at most 9 999
+  return (lanes * 10000 + (lanes >> 32)) & 0xFFFFFFFF;        // eight digits
+}
+
+// The lowest byte of `word` at or below ' ' (a blank, a control character, a line's '\n') flagged by its high bit;
+// higher flags may be borrows, never to be looked at. 0 when every byte is above ' '.
+inline uint64_t lowest_byte_at_most_space(uint64_t word)
+{
+  return (word - kEveryByte * 0x21) & ~word & (kEveryByte * 0x80);
+}
+
 // The value of 4 to 8 decimal digits at `text`, or false when one is no digit. The digits are read as one
 // little-endian word (two overlapping 4-byte loads inside the text), padded in front with '0's to 8, checked at once
-// (every byte 0x30 to 0x39: high nibble 3, and still 3 after adding 6) and combined by pairs, then by fours, then the
-// two halves, each step one multiply-add in place (a lane's sum stays below the lane's size: no carries).
+// (every byte 0x30 to 0x39: high nibble 3, and still 3 after adding 6) and combined (combine_digit_lanes).
 inline bool parse_four_to_eight_digits(const char* text, size_t count, uint64_t& value)
 {
-  constexpr uint64_t kEveryByte = 0x0101010101010101;
   uint32_t low = 0;
   uint32_t high = 0;
   std::memcpy(&low, text, 4);
@@ -49,10 +65,7 @@ inline bool parse_four_to_eight_digits(const char* text, size_t count, uint64_t&
   const uint64_t high_nibbles = kEveryByte * 0xF0;
   if (((word & high_nibbles) | (((word + kEveryByte * 6) & high_nibbles) >> 4)) != kEveryByte * 0x33)
     return false;
-  uint64_t lanes = word - zeros;                              // the digits, the first in the lowest byte
-  lanes = (lanes * 10 + (lanes >> 8)) & 0x00FF00FF00FF00FF;   // 16-bit lanes: two digits, at most 99
-  lanes = (lanes * 100 + (lanes >> 16)) & 0x0000FFFF0000FFFF; // 32-bit lanes: four digits, at most 9 999
-  value = (lanes * 10000 + (lanes >> 32)) & 0xFFFFFFFF;       // eight digits
+  value = combine_digit_lanes(word - zeros); // the digits, the first in the lowest byte
   return true;
 }
 
@@ -92,7 +105,6 @@ inline uint64_t load_word(const char* text)
 // carry or borrow crosses a byte, so every flag is exact.
 inline uint64_t non_digit_bytes(uint64_t word)
 {
-  constexpr uint64_t kEveryByte = 0x0101010101010101;
   constexpr uint64_t kHighBits = kEveryByte * 0x80;
   const uint64_t low_seven = word & ~kHighBits;
   const uint64_t below_zero = ~((low_seven | kHighBits) - kEveryByte * '0');
@@ -101,14 +113,11 @@ inline uint64_t non_digit_bytes(uint64_t word)
 }
 
 // The value of the `count` (1 to 8) decimal digits that start `word`: shifted to the word's top they read as that
-// number padded in front with zeros, then combined as parse_four_to_eight_digits does (the bytes after them are cut
-// off by the shift; the subtraction borrows only upwards, from them, never into the digits).
+// number padded in front with zeros, then combined (the bytes after them are cut off by the shift; the subtraction
+// borrows only upwards, from them, never into the digits).
 inline uint64_t leading_digits_value(uint64_t word, size_t count)
 {
-  uint64_t lanes = (word - 0x0101010101010101 * '0') << (8 * (8 - count));
-  lanes = (lanes * 10 + (lanes >> 8)) & 0x00FF00FF00FF00FF;
-  lanes = (lanes * 100 + (lanes >> 16)) & 0x0000FFFF0000FFFF;
-  return (lanes * 10000 + (lanes >> 32)) & 0xFFFFFFFF;
+  return combine_digit_lanes((word - kEveryByte * '0') << (8 * (8 - count)));
 }
 
 // Nine digits always fit an int; fifteen always make an exact double.
