@@ -38,6 +38,8 @@
 #include <deque>
 #include <limits>
 #include <optional>
+#include <string>
+#include <string_view>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -70,10 +72,14 @@ struct Network {
 };
 
 // Reads the xsim/ properties of a zone or host into `network`; bad values are bad input naming the owner.
-void read_properties(Network& network, const std::map<std::string, std::string>& properties, const std::string& owner,
-                     double default_rendezvous)
+// `owner` is made only for an error message: a platform of many hosts has one network per host.
+void read_properties(Network& network, const std::map<std::string, std::string>& properties, std::string_view kind,
+                     const std::string& name, double default_rendezvous)
 {
   network.rendezvous = default_rendezvous;
+  if (properties.empty())
+    return;
+  const std::string owner = std::string(kind) + " '" + name + "'";
   auto value = [&](const char* key) -> const std::string* {
     auto found = properties.find(key);
     return found == properties.end() ? nullptr : &found->second;
@@ -291,18 +297,15 @@ public:
     std::unordered_map<const platform::Zone*, uint32_t> zone_network; // into networks_
     const auto& hosts = platform_.hosts();
     host_network_.resize(hosts.size());
-    std::vector<const platform::Zone*> path;
+    const platform::Zone* last_zone = nullptr; // a cluster's hosts share their zone: its path is walked once
+    uint32_t parent = kNoNetwork;
     for (platform::HostId host = 0; host < hosts.size(); ++host) {
-      path = platform_.zones_of(host);
-      uint32_t parent = kNoNetwork;
-      for (const platform::Zone* zone : path) {
-        auto [found, added] = zone_network.try_emplace(zone, static_cast<uint32_t>(networks_.size()));
-        if (added)
-          networks_.push_back(make_network(zone->properties(), "zone '" + zone->name() + "'", parent));
-        parent = found->second;
+      if (const platform::Zone* zone = platform_.zone_of(host); zone == nullptr || zone != last_zone) {
+        last_zone = zone;
+        parent = zone_path_network(platform_.zones_of(host), zone_network);
       }
       host_network_[host] = static_cast<uint32_t>(networks_.size());
-      networks_.push_back(make_network(hosts[host].properties, "host '" + hosts[host].name + "'", parent));
+      networks_.push_back(make_network(hosts[host].properties, "host", hosts[host].name, parent));
     }
     for (Network& network : networks_) {
       network.contention = network.contention && contention && network.parent != kNoNetwork;
@@ -386,14 +389,28 @@ public:
   }
 
 private:
-  Network make_network(const std::map<std::string, std::string>& properties, const std::string& owner,
-                       uint32_t parent) const
+  Network make_network(const std::map<std::string, std::string>& properties, std::string_view kind,
+                       const std::string& name, uint32_t parent) const
   {
     Network network;
     network.parent = parent;
     network.depth = parent == kNoNetwork ? 0 : networks_[parent].depth + 1;
-    read_properties(network, properties, owner, default_rendezvous_);
+    read_properties(network, properties, kind, name, default_rendezvous_);
     return network;
+  }
+
+  // The network of the last zone of `path` (root first), the zones' networks made the first time they are met.
+  uint32_t zone_path_network(const std::vector<const platform::Zone*>& path,
+                             std::unordered_map<const platform::Zone*, uint32_t>& zone_network)
+  {
+    uint32_t parent = kNoNetwork;
+    for (const platform::Zone* zone : path) {
+      auto [found, added] = zone_network.try_emplace(zone, static_cast<uint32_t>(networks_.size()));
+      if (added)
+        networks_.push_back(make_network(zone->properties(), "zone", zone->name(), parent));
+      parent = found->second;
+    }
+    return parent;
   }
 
   // The lowest network holding both hosts.

@@ -8,6 +8,9 @@ Communicator::Communicator(int context, std::string name, std::vector<int> world
     : role_(role), context_(context), name_(std::move(name)), world_ranks_(std::move(world_ranks))
 {
   int largest = world_ranks_.empty() ? -1 : *std::max_element(world_ranks_.begin(), world_ranks_.end());
+  identity_ = true;
+  for (int local = 0; local < size() && identity_; ++local)
+    identity_ = world_ranks_[local] == local;
   sparse_ = largest + 1 > 4 * size() + 64;
   if (sparse_) {
     for (int local = 0; local < size(); ++local)

@@ -23,10 +23,14 @@ public:
   int context() const { return context_; }
   const std::string& name() const { return name_; }
   int size() const { return static_cast<int>(world_ranks_.size()); }
-  int world_rank(int local_rank) const { return world_ranks_[local_rank]; }
+  // MPI_COMM_WORLD and its duplicates map each rank to itself: no table is read, so a message to a random peer of a
+  // large job does not wait for a cache line of the table (one per send otherwise).
+  int world_rank(int local_rank) const { return identity_ ? local_rank : world_ranks_[local_rank]; }
   // -1 when the world rank is not a member.
   int local_rank(int world_rank) const
   {
+    if (identity_)
+      return world_rank >= 0 && world_rank < size() ? world_rank : -1;
     if (not sparse_)
       return world_rank >= 0 && world_rank < static_cast<int>(local_of_world_.size()) ? local_of_world_[world_rank]
                                                                                       : -1;
@@ -42,6 +46,7 @@ private:
   // sorted (world, local) pairs otherwise, so that the many small node communicators of a large job stay small.
   int sparse_local_rank(int world_rank) const;
   bool sparse_ = false;
+  bool identity_ = false; // world_ranks_[i] == i for every i
   std::vector<int> local_of_world_;
   std::vector<std::pair<int, int>> sorted_world_local_;
 };

@@ -50,4 +50,9 @@ std::vector<const Zone*> Platform::zones_of(HostId host) const
   return {zones.rbegin(), zones.rend()};
 }
 
+const Zone* Platform::zone_of(HostId host) const
+{
+  return zones_->point(zones_->host_point(host)).englobing;
+}
+
 } // namespace mpisim::platform

@@ -73,6 +73,8 @@ public:
   // The zones holding `host`, from the root zone down to the one that declares it: the hierarchy of networks the host
   // sits in, for models that see the platform that way (xsim).
   std::vector<const Zone*> zones_of(HostId host) const;
+  // The zone that declares `host` (the last of zones_of; null for a host outside every zone).
+  const Zone* zone_of(HostId host) const;
 
   // The <config> properties (first definition of a key wins, as in SimGrid).
   const std::map<std::string, std::string>& config() const { return config_; }
