@@ -251,6 +251,7 @@ void MaxMinSolver::mark_lazily(CnstId c)
     dirty_constraints_.push_back(m);
     walk_stack_.push_back({m, constraints_[m].by_age.size(), 0});
   };
+  ++walks_since_solve_;
   mark_and_enter(c);
   while (!walk_stack_.empty()) {
     WalkFrame& frame = walk_stack_.back();
@@ -365,6 +366,7 @@ void MaxMinSolver::attach_to_constraints(VarId v)
 // Swap-with-last removal keeps user lists contiguous; the moved user's back-reference is patched.
 void MaxMinSolver::detach_from_constraints(VarId v)
 {
+  users_left_after_walk_ |= walks_since_solve_ > 0 && !variables_[v].uses.empty();
   for (const Use& use : variables_[v].uses) {
     Constraint& cnst = constraints_[use.constraint];
     cnst.by_age[cnst.users[use.index_in_users].index_in_age].variable = kNoVariable;
@@ -421,9 +423,12 @@ void MaxMinSolver::solve()
 // reaches and that SimGrid leaves out of sharing (disabled, or without constraint: value 0, or their bound).
 void MaxMinSolver::solve_marked(uint64_t first_mark_of_this_solve)
 {
-  for (CnstId c : dirty_constraints_)
-    if (constraints_[c].component_mark < first_mark_of_this_solve)
-      solve_component_of_constraint(c);
+  if (!walk_is_the_component() || !solve_walked_component()) {
+    const uint64_t first_search_mark = last_component_mark_ + 1; // past a walked component given up
+    for (CnstId c : dirty_constraints_)
+      if (constraints_[c].component_mark < first_search_mark)
+        solve_component_of_constraint(c);
+  }
   for (VarId v : dirty_variables_) {
     Variable& var = variables_[v];
     var.dirty = false;
@@ -445,6 +450,48 @@ void MaxMinSolver::solve_marked(uint64_t first_mark_of_this_solve)
   dirty_variables_.clear();
   dirty_constraints_.clear();
   visited_variables_.clear();
+  walks_since_solve_ = 0;
+  users_left_after_walk_ = false;
+}
+
+// The first walk after a solve starts with nothing marked or visited, so it marks every constraint connected to its
+// start through enabled variables and visits every enabled user of them: a whole component, closed (each visited
+// variable's constraints are marked). If no other walk marked more (a second walk marks another component, solved
+// apart: ties are decided within a component) and no user left a constraint since (a removal walks before it
+// detaches, and may split the component), collect_component() from the first marked constraint would find exactly
+// these constraints and variables, plus the users that joined a marked constraint since, which the pass over the
+// constraints' users enters in both cases. Their order differs, which changes nothing: the
+// filling orders constraints by (level, id) and bounds by (level, id), and modified_ is sorted. The constraints
+// tracked for observers are listed in the search's order, so tracking keeps the search. (The (level, id) order is
+// total only without NaN levels, which a constraint whose weights all underflow to 0 would have: see below.)
+bool MaxMinSolver::walk_is_the_component() const
+{
+  return walks_since_solve_ == 1 && !users_left_after_walk_ && !track_constraints_;
+}
+
+// Spares collect_component()'s pass over each variable's constraints (a load of its list of uses, which online the
+// program's computation has evicted since the walk's). Returns false, having solved nothing, when a constraint with
+// free users has no positive usage (its weights underflow): the search's order then decides, so it is left to it.
+bool MaxMinSolver::solve_walked_component()
+{
+  start_component();
+  for (CnstId c : dirty_constraints_)
+    enter_component_constraint(c);
+  for (VarId v : visited_variables_)
+    enter_component(v);
+  if (component_variables_.empty()) // a constraint without enabled users: nothing to compute
+    return true;
+  bool ordered = true;
+  for (CnstId c : component_constraints_) {
+    Constraint& cnst = constraints_[c];
+    collect_constraint_users(cnst);
+    ordered &= cnst.free_users == 0 || cnst.usage > 0;
+  }
+  if (!ordered)
+    return false;
+  ++walked_component_reuses_;
+  solve_component();
+  return true;
 }
 
 // The trivial components, a disabled variable (it links nothing and gets 0) and a constraint without enabled users

@@ -6,7 +6,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstdint>
 #include <map>
 #include <random>
 #include <set>
@@ -863,6 +865,103 @@ TEST(MaxMinSolver, LazyMarkingListsUsersNewestFirstAfterManyLeave)
   expected.push_back(v[17]);
   expected.push_back(v[3]);
   EXPECT_EQ(solver.modified_in_simgrid_order(), expected);
+}
+
+// Two lazy solvers given the same random flows, one tracking constraints (which keeps the component search), one not
+// (which takes the component from the marking walk when that walk is the only one since the last solve and no user
+// joined or left after it): the same values, bit for bit, and the same lists of changes, in both orders. Removals and
+// disablings (a walk, then users leaving: the component may split) and enablings after a walk must fall back.
+TEST(MaxMinSolver, LazyWalkedComponentsSolveAsTheSearchDoes)
+{
+  std::mt19937 random(15);
+  auto below = [&random](size_t n) { return static_cast<size_t>(random() % n); };
+  MaxMinSolver searched;
+  MaxMinSolver walked;
+  searched.set_marking(Marking::SimGridLazy);
+  walked.set_marking(Marking::SimGridLazy);
+  searched.track_constraints(true);
+  std::vector<CnstId> links;
+  for (int link = 0; link < 24; ++link) {
+    const double capacity = 10 + static_cast<double>(below(5));
+    const Sharing sharing = link % 7 == 0 ? Sharing::Fatpipe : Sharing::Shared;
+    links.push_back(searched.add_constraint(capacity, sharing));
+    walked.add_constraint(capacity, sharing);
+  }
+  std::vector<VarId> flows;
+  auto both = [&](auto&& change) {
+    change(searched);
+    change(walked);
+  };
+  for (int round = 0; round < 3000; ++round) {
+    for (size_t change = 1 + below(2); change > 0; --change) {
+      const size_t what = below(10);
+      if (what < 4 || flows.empty()) { // a flow starts, disabled (its latency) or not
+        const double penalty = below(3) == 0 ? 0 : 1 + static_cast<double>(below(3));
+        const double bound = below(2) == 0 ? kUnbounded : 2 + static_cast<double>(below(8));
+        const VarId v = searched.add_variable(penalty, bound);
+        ASSERT_EQ(walked.add_variable(penalty, bound), v);
+        for (size_t hop = 1 + below(4); hop > 0; --hop) {
+          const CnstId link = links[below(links.size())];
+          const double coefficient = below(4) == 0 ? 0.05 : 1;
+          both([&](MaxMinSolver& solver) { solver.expand(link, v, coefficient); });
+        }
+        flows.push_back(v);
+      } else if (what < 7) { // a flow ends
+        const size_t index = below(flows.size());
+        both([&](MaxMinSolver& solver) { solver.remove_variable(flows[index]); });
+        flows.erase(flows.begin() + static_cast<std::ptrdiff_t>(index));
+      } else if (what < 9) { // a flow leaves or enters its latency, or changes weight
+        const VarId v = flows[below(flows.size())];
+        const double penalty = static_cast<double>(below(3));
+        both([&](MaxMinSolver& solver) { solver.set_penalty(v, penalty); });
+      } else { // a link's capacity changes
+        const CnstId link = links[below(links.size())];
+        const double capacity = 8 + static_cast<double>(below(8));
+        both([&](MaxMinSolver& solver) { solver.set_capacity(link, capacity); });
+      }
+    }
+    searched.solve();
+    walked.solve();
+    ASSERT_EQ(walked.modified(), searched.modified()) << "round " << round;
+    ASSERT_EQ(walked.modified_in_simgrid_order(), searched.modified_in_simgrid_order()) << "round " << round;
+    for (VarId v : walked.modified())
+      ASSERT_EQ(std::bit_cast<uint64_t>(walked.value(v)), std::bit_cast<uint64_t>(searched.value(v)))
+          << "round " << round << ", variable " << v;
+  }
+  EXPECT_EQ(searched.walked_component_reuses(), 0U);
+  EXPECT_GT(walked.walked_component_reuses(), 500U);
+  EXPECT_LT(walked.walked_component_reuses(), 2500U); // the rounds with two walks, or a departure after one, search
+}
+
+// Two links whose levels differ by less than the tie window, each with its own flow: two components, each at its
+// own level. A round that marks both (two walks) must solve them apart, not as the walks' one list.
+TEST(MaxMinSolver, LazyMarkingSolvesTwoWalkedComponentsApart)
+{
+  MaxMinSolver solver;
+  solver.set_marking(Marking::SimGridLazy);
+  const double nearly_one = 1 + 1e-12;
+  CnstId first = solver.add_constraint(1, Sharing::Shared);
+  CnstId second = solver.add_constraint(nearly_one, Sharing::Shared);
+  VarId a = solver.add_variable(1, kUnbounded);
+  solver.expand(first, a, 1);
+  VarId b = solver.add_variable(1, kUnbounded);
+  solver.expand(second, b, 1);
+  solver.solve();
+  EXPECT_EQ(solver.value(a), 1.0);
+  EXPECT_EQ(solver.value(b), nearly_one);
+  EXPECT_EQ(solver.walked_component_reuses(), 0U);
+  // One walk: its list is the component. Then both again, in one round.
+  solver.set_capacity(first, 2);
+  solver.solve();
+  EXPECT_EQ(solver.value(a), 2.0);
+  EXPECT_EQ(solver.modified(), ids({a}));
+  EXPECT_EQ(solver.walked_component_reuses(), 1U);
+  solver.set_capacity(first, 1);
+  solver.set_capacity(second, 1 + 2e-12);
+  solver.solve();
+  EXPECT_EQ(solver.value(a), 1.0);
+  EXPECT_EQ(solver.value(b), 1 + 2e-12);
+  EXPECT_EQ(solver.walked_component_reuses(), 1U);
 }
 
 TEST(MaxMinSolver, MarkingIsChosenBeforeChanges)
