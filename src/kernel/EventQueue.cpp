@@ -44,7 +44,7 @@ inline void EventQueue::sift_up(size_t index)
   place(index, moving, moving_event);
 }
 
-// The hottest loop of a replay: the keys are read through a plain pointer and a full node's four children are
+// Reschedules and cancels: the keys are read through a plain pointer and a full node's four children are
 // compared without a loop (the last node may have fewer).
 void EventQueue::sift_down(size_t index)
 {
@@ -57,25 +57,14 @@ void EventQueue::sift_down(size_t index)
     if (first >= count)
       break;
     size_t child = first;
-    Key earliest = keys[first];
     if (first + kArity <= count) {
-      static_assert(kArity == 4);
-      const size_t pair = keys[first + 2] < keys[first + 3] ? first + 2 : first + 3;
-      if (keys[first + 1] < earliest) {
-        child = first + 1;
-        earliest = keys[child];
-      }
-      if (keys[pair] < earliest) {
-        child = pair;
-        earliest = keys[pair];
-      }
+      child = earliest_of_four(keys, first);
     } else {
       for (size_t other = first + 1; other < count; ++other)
-        if (keys[other] < earliest) {
+        if (keys[other] < keys[child])
           child = other;
-          earliest = keys[other];
-        }
     }
+    const Key earliest = keys[child];
     if (not(earliest < moving))
       break;
     place(index, earliest, events_[child]);
@@ -105,17 +94,18 @@ void EventQueue::sift_into_root(Key moving, Event* moving_event)
 {
   Key* const keys = keys_.data();
   Event** const events = events_.data();
-  const size_t count = keys_.size();
+  const size_t count = keys_.size(); // at least kRootSlot + 1: the root's slot is there
+  // The children of the node at `hole` start at kArity * hole - kChildOffset; a node is full while its first child is
+  // at most `last_full` (one bound, set once, rather than a sum per level).
+  constexpr size_t kChildOffset = kArity * kRootSlot - kRootSlot - 1;
+  const size_t last_full = count - kArity;
   size_t hole = kRootSlot;
-  size_t first = kArity * (hole - kRootSlot) + kRootSlot + 1;
-  while (first + kArity <= count) {
-    static_assert(kArity == 4);
-    const size_t low_pair = keys[first] < keys[first + 1] ? first : first + 1;
-    const size_t high_pair = keys[first + 2] < keys[first + 3] ? first + 2 : first + 3;
-    const size_t child = keys[low_pair] < keys[high_pair] ? low_pair : high_pair;
+  size_t first = kRootSlot + 1;
+  while (first <= last_full) {
+    const size_t child = earliest_of_four(keys, first);
     place(hole, keys[child], events[child]);
     hole = child;
-    first = kArity * (hole - kRootSlot) + kRootSlot + 1;
+    first = kArity * hole - kChildOffset;
   }
   if (first < count) { // the last node, with fewer children
     size_t child = first;
@@ -125,8 +115,15 @@ void EventQueue::sift_into_root(Key moving, Event* moving_event)
     place(hole, keys[child], events[child]);
     hole = child;
   }
+  // The entry rises from the leaf (nearly always a level or none), its slot written once.
+  while (hole > kRootSlot) {
+    const size_t parent = (hole + kChildOffset) / kArity;
+    if (not(moving < keys[parent]))
+      break;
+    place(hole, keys[parent], events[parent]);
+    hole = parent;
+  }
   place(hole, moving, moving_event);
-  sift_up(hole);
 }
 
 void EventQueue::schedule(Event& event, SimTime date, int16_t priority)

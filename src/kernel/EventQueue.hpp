@@ -106,21 +106,34 @@ public:
   {
     if (empty())
       return;
-    size_t next = kRootSlot;
-    if (root_vacant_) {
-      next = kRootSlot + 1;
-      const size_t last = std::min(kRootSlot + 1 + kArity, keys_.size());
-      for (size_t other = next + 1; other < last; ++other)
-        if (keys_[other] < keys_[next])
-          next = other;
-    }
-    __builtin_prefetch(events_[next]);
+    __builtin_prefetch(events_[root_vacant_ ? earliest_child_of_root() : kRootSlot]);
   }
 
 private:
   __extension__ using Key = unsigned __int128; // (date, priority, sequence), compared as one integer
   static constexpr unsigned kSequenceBits = 48;
   static constexpr uint64_t kSequenceLimit = uint64_t{1} << kSequenceBits;
+  // The root's earliest child (the next event while the root is vacant; the root has at least one child).
+  size_t earliest_child_of_root() const
+  {
+    const Key* keys = keys_.data();
+    const size_t first = kRootSlot + 1;
+    if (first + kArity <= keys_.size())
+      return earliest_of_four(keys, first);
+    size_t child = first;
+    for (size_t other = first + 1; other < keys_.size(); ++other)
+      if (keys[other] < keys[child])
+        child = other;
+    return child;
+  }
+  // The index of the earliest of the four keys from `first` on, in three comparisons (two pairs, then their winners).
+  static size_t earliest_of_four(const Key* keys, size_t first)
+  {
+    static_assert(kArity == 4);
+    const size_t low_pair = first + static_cast<size_t>(keys[first + 1] < keys[first]);
+    const size_t high_pair = first + 2 + static_cast<size_t>(keys[first + 3] < keys[first + 2]);
+    return keys[high_pair] < keys[low_pair] ? high_pair : low_pair;
+  }
   // The key of an event scheduled now at `date` with `priority` (takes a sequence number).
   Key take_key(SimTime date, int16_t priority);
   // The pending events' sequence numbers become 0, 1, ... in their order, which keeps every comparison's outcome.

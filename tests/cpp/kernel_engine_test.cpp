@@ -172,6 +172,44 @@ TEST(KernelEventQueue, PacksDatesPrioritiesAndSequencesInOrder)
       [&](uint32_t random) { return kPriorities[random % std::size(kPriorities)]; });
 }
 
+// Whether the next event is due in a round is read from the root's key (its date's bits mapped back), not from the
+// event: the answer is the date's own (date - round < kTimePrecision), for dates a fraction of kTimePrecision apart,
+// events scheduled inside the window after a later one was popped (they come out first), negative dates and both zeros.
+TEST(KernelEventQueue, TellsWhetherTheNextEventIsWithinTheRoundsPrecision)
+{
+  struct Dated : Event {
+    void fire() override {}
+  };
+  constexpr double kBases[] = {-1.0, -0.0, 0.0, 1e-300, 0.1001457392, 3.0};
+  std::mt19937 random(11);
+  for (const double base : kBases) {
+    EventQueue queue;
+    std::vector<Dated> events(64);
+    std::set<std::tuple<double, uint64_t, const Event*>> expected; // date, schedule call, event
+    uint64_t sequence = 0;
+    auto schedule = [&](Dated& event, double date) {
+      queue.schedule(event, date);
+      expected.insert({date, sequence++, &event});
+    };
+    auto date_near = [&] { // 4 dates per kTimePrecision; the base itself (-0 too) one time in 16
+      const uint32_t step = random() % 16;
+      return step == 0 ? base : base + static_cast<double>(step) * 0.25e-9;
+    };
+    for (Dated& event : events)
+      schedule(event, date_near());
+    for (int step = 0; step < 2000; ++step) {
+      const double round = date_near() - 1e-9;
+      const double next = std::get<0>(*expected.begin());
+      ASSERT_EQ(queue.next_within_precision_of(round), next - round < kTimePrecision)
+          << "base " << base << " next " << next << " round " << round;
+      auto* popped = static_cast<Dated*>(queue.pop());
+      ASSERT_EQ(popped, std::get<2>(*expected.begin())) << "base " << base << " step " << step;
+      expected.erase(expected.begin());
+      schedule(*popped, date_near()); // often before the one just popped: within the window, it comes out first
+    }
+  }
+}
+
 TEST(KernelEngine, ActorsSleepInSimulatedTime)
 {
   Engine engine;
