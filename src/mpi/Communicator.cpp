@@ -7,10 +7,12 @@ namespace mpisim::mpi {
 Communicator::Communicator(int context, std::string name, std::vector<int> world_ranks, Role role)
     : role_(role), context_(context), name_(std::move(name)), world_ranks_(std::move(world_ranks))
 {
-  int largest = world_ranks_.empty() ? -1 : *std::max_element(world_ranks_.begin(), world_ranks_.end());
   identity_ = true;
   for (int local = 0; local < size() && identity_; ++local)
     identity_ = world_ranks_[local] == local;
+  if (identity_)
+    return; // no table to build: 4 bytes per rank for each such communicator (16 MiB at 2^22 ranks)
+  const int largest = *std::max_element(world_ranks_.begin(), world_ranks_.end()); // not empty: empty is an identity
   sparse_ = largest + 1 > 4 * size() + 64;
   if (sparse_) {
     for (int local = 0; local < size(); ++local)
