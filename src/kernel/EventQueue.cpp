@@ -30,18 +30,21 @@ EventQueue::Key EventQueue::take_key(SimTime date, int16_t priority)
   return (Key{date_bits(date)} << 64) | (offset_priority << kSequenceBits) | next_sequence_++;
 }
 
+inline void EventQueue::rise(size_t hole, Key moving, Event* moving_event)
+{
+  while (hole > kRootSlot) {
+    const size_t above = parent(hole);
+    if (not(moving < keys_[above]))
+      break;
+    place(hole, keys_[above], events_[above]);
+    hole = above;
+  }
+  place(hole, moving, moving_event);
+}
+
 inline void EventQueue::sift_up(size_t index)
 {
-  const Key moving = keys_[index];
-  Event* const moving_event = events_[index];
-  while (index > kRootSlot) {
-    const size_t parent = (index - kRootSlot - 1) / kArity + kRootSlot;
-    if (not(moving < keys_[parent]))
-      break;
-    place(index, keys_[parent], events_[parent]);
-    index = parent;
-  }
-  place(index, moving, moving_event);
+  rise(index, keys_[index], events_[index]);
 }
 
 // Reschedules and cancels: the keys are read through a plain pointer and a full node's four children are
@@ -53,17 +56,10 @@ void EventQueue::sift_down(size_t index)
   const Key* keys = keys_.data();
   const size_t count = keys_.size();
   while (true) {
-    const size_t first = kArity * (index - kRootSlot) + kRootSlot + 1;
+    const size_t first = first_child(index);
     if (first >= count)
       break;
-    size_t child = first;
-    if (first + kArity <= count) {
-      child = earliest_of_four(keys, first);
-    } else {
-      for (size_t other = first + 1; other < count; ++other)
-        if (keys[other] < keys[child])
-          child = other;
-    }
+    const size_t child = earliest_child(keys, first, count);
     const Key earliest = keys[child];
     if (not(earliest < moving))
       break;
@@ -95,35 +91,22 @@ void EventQueue::sift_into_root(Key moving, Event* moving_event)
   Key* const keys = keys_.data();
   Event** const events = events_.data();
   const size_t count = keys_.size(); // at least kRootSlot + 1: the root's slot is there
-  // The children of the node at `hole` start at kArity * hole - kChildOffset; a node is full while its first child is
-  // at most `last_full` (one bound, set once, rather than a sum per level).
-  constexpr size_t kChildOffset = kArity * kRootSlot - kRootSlot - 1;
+  // A node is full while its first child is at most `last_full` (one bound, set once, rather than a sum per level).
   const size_t last_full = count - kArity;
   size_t hole = kRootSlot;
-  size_t first = kRootSlot + 1;
+  size_t first = first_child(hole);
   while (first <= last_full) {
     const size_t child = earliest_of_four(keys, first);
     place(hole, keys[child], events[child]);
     hole = child;
-    first = kArity * hole - kChildOffset;
+    first = first_child(hole);
   }
   if (first < count) { // the last node, with fewer children
-    size_t child = first;
-    for (size_t other = first + 1; other < count; ++other)
-      if (keys[other] < keys[child])
-        child = other;
+    const size_t child = earliest_child(keys, first, count);
     place(hole, keys[child], events[child]);
     hole = child;
   }
-  // The entry rises from the leaf (nearly always a level or none), its slot written once.
-  while (hole > kRootSlot) {
-    const size_t parent = (hole + kChildOffset) / kArity;
-    if (not(moving < keys[parent]))
-      break;
-    place(hole, keys[parent], events[parent]);
-    hole = parent;
-  }
-  place(hole, moving, moving_event);
+  rise(hole, moving, moving_event); // nearly always a level or none
 }
 
 void EventQueue::schedule(Event& event, SimTime date, int16_t priority)

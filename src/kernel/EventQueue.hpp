@@ -113,19 +113,20 @@ private:
   __extension__ using Key = unsigned __int128; // (date, priority, sequence), compared as one integer
   static constexpr unsigned kSequenceBits = 48;
   static constexpr uint64_t kSequenceLimit = uint64_t{1} << kSequenceBits;
-  // The root's earliest child (the next event while the root is vacant; the root has at least one child).
-  size_t earliest_child_of_root() const
+  // The earliest child of the node whose children start at `first` (it has at least one; the last node may have
+  // fewer than four).
+  static size_t earliest_child(const Key* keys, size_t first, size_t count)
   {
-    const Key* keys = keys_.data();
-    const size_t first = kRootSlot + 1;
-    if (first + kArity <= keys_.size())
+    if (first + kArity <= count)
       return earliest_of_four(keys, first);
     size_t child = first;
-    for (size_t other = first + 1; other < keys_.size(); ++other)
+    for (size_t other = first + 1; other < count; ++other)
       if (keys[other] < keys[child])
         child = other;
     return child;
   }
+  // The root's earliest child (the next event while the root is vacant; the root has at least one child).
+  size_t earliest_child_of_root() const { return earliest_child(keys_.data(), kRootSlot + 1, keys_.size()); }
   // The index of the earliest of the four keys from `first` on, in three comparisons (two pairs, then their winners).
   static size_t earliest_of_four(const Key* keys, size_t first)
   {
@@ -143,7 +144,13 @@ private:
   // onwards, which is a multiple of kArity.
   static constexpr size_t kRootSlot = kArity - 1;
   static_assert(sizeof(Key) * kArity == kCacheLineBytes, "a node's children's keys fill one cache line");
+  // That formula as one multiply and one subtraction, and its inverse.
+  static constexpr size_t kChildOffset = kArity * kRootSlot - kRootSlot - 1;
+  static constexpr size_t first_child(size_t index) { return kArity * index - kChildOffset; }
+  static constexpr size_t parent(size_t index) { return (index + kChildOffset) / kArity; }
   void sift_up(size_t index);
+  // The entry `moving` placed at `hole` or above it, its ancestors later than it moved down one level each.
+  void rise(size_t hole, Key moving, Event* moving_event);
   void sift_down(size_t index);
   void place(size_t index, Key key, Event* event)
   {
