@@ -104,7 +104,7 @@ VarId MaxMinSolver::add_variable(double penalty, double bound)
     id = static_cast<VarId>(variables_.size());
     variables_.emplace_back();
     modified_bits_.resize((variables_.size() + 63) / 64);
-    visited_.push_back(0);
+    walk_progress_.push_back(0);
   }
   Variable& var = variables_[id];
   var.penalty = penalty;
@@ -249,7 +249,7 @@ void MaxMinSolver::mark_lazily(CnstId c)
   auto mark_and_enter = [this](CnstId m) {
     constraint_dirty_[m] = 1;
     dirty_constraints_.push_back(m);
-    walk_stack_.push_back({m, constraints_[m].by_age.size(), 0});
+    walk_stack_.push_back({m, constraints_[m].by_age.size()});
   };
   ++walks_since_solve_;
   mark_and_enter(c);
@@ -259,28 +259,27 @@ void MaxMinSolver::mark_lazily(CnstId c)
     // them, once the walk has spread) in a tight loop. Nothing joins or leaves during the walk.
     const AgeEntry* by_age = constraints_[frame.constraint].by_age.data();
     size_t unwalked = frame.unwalked;
-    while (unwalked > 0 && (by_age[unwalked - 1].variable == kNoVariable || visited_[by_age[unwalked - 1].variable]))
+    while (unwalked > 0 &&
+           (by_age[unwalked - 1].variable == kNoVariable || walk_progress_[by_age[unwalked - 1].variable] == kVisited))
       --unwalked;
-    if (unwalked != frame.unwalked) { // the user being walked, if any, was visited while the walk was deeper
-      frame.unwalked = unwalked;
-      frame.use = 0;
-    }
+    frame.unwalked = unwalked;
     if (unwalked == 0) {
       walk_stack_.pop_back();
       continue;
     }
     const VarId v = by_age[unwalked - 1].variable;
     const std::vector<Use>& uses = variables_[v].uses;
-    while (frame.use < uses.size() && constraint_dirty_[uses[frame.use].constraint]) // the frame's own is marked
-      ++frame.use;
-    if (frame.use < uses.size()) {
-      mark_and_enter(uses[frame.use++].constraint); // invalidates `frame`
+    uint32_t use = walk_progress_[v];
+    while (use < uses.size() && constraint_dirty_[uses[use].constraint]) // the frame's own is marked
+      ++use;
+    if (use < uses.size()) {
+      walk_progress_[v] = use + 1;
+      mark_and_enter(uses[use].constraint); // invalidates `frame`
       continue;
     }
-    visited_[v] = 1;
+    walk_progress_[v] = kVisited;
     visited_variables_.push_back(v);
     --frame.unwalked;
-    frame.use = 0;
   }
 }
 
@@ -446,7 +445,7 @@ void MaxMinSolver::solve_marked(uint64_t first_mark_of_this_solve)
   for (CnstId c : dirty_constraints_)
     constraint_dirty_[c] = 0;
   for (VarId v : visited_variables_)
-    visited_[v] = 0;
+    walk_progress_[v] = 0;
   dirty_variables_.clear();
   dirty_constraints_.clear();
   visited_variables_.clear();

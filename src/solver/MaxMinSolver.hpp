@@ -272,14 +272,18 @@ private:
   std::vector<uint64_t> modified_bits_; // one bit per variable id, all clear between solves
 
   Marking marking_ = Marking::Components;
-  // Lazy marking: by variable id, 1 once its constraints were marked since the last solve (a compact array, read for
-  // every user the walk passes); the ids set, cleared by solve().
-  std::vector<uint8_t> visited_;
+  // Lazy marking: by variable id, how far the walks got through its uses since the last solve: kVisited once all its
+  // constraints were marked, else how many of its first uses are known to be marked (a compact array, read for every
+  // user the walk passes). Marks only accumulate until the solve, so every frame walking the variable may start its
+  // search for an unmarked constraint there: a frame nested in another that walks the same variable (the walk enters
+  // each of its constraints in turn, where it is still unvisited) does not rescan the uses the outer frames passed.
+  // The ids raised are the visited ones (a walk ends with every user it entered visited), reset by solve().
+  static constexpr uint32_t kVisited = UINT32_MAX;
+  std::vector<uint32_t> walk_progress_;
   std::vector<VarId> visited_variables_;
   struct WalkFrame { // lazy marking: one constraint of the depth-first walk
     CnstId constraint;
     size_t unwalked; // its users by age not walked yet: the first `unwalked` (the walk goes newest first)
-    size_t use;      // the next use of the current user (the last unwalked) to look at
   };
   std::vector<WalkFrame> walk_stack_;
   std::vector<CnstId> marked_order_; // lazy marking: the constraints the solve recomputes, in marking order
