@@ -837,6 +837,33 @@ TEST(MaxMinSolver, LazyMarkingListsChangesInSimGridsOrder)
   EXPECT_EQ(solver.modified_in_simgrid_order(), ids({q, r, p}));
 }
 
+TEST(MaxMinSolver, LazyMarkingResumesAVariableWalkedByNestedFrames)
+{
+  // x crosses c1..c4 (expanded in that order); y joins c3 after x and also uses c5; v is alone on c5, w on c4. A change
+  // of x walks from c1: x leads to c2, where x is walked again (its uses c1 and c2 are passed: the walk resumes at c3),
+  // then c3, whose newest user y leads to c5 (v, then y visited); back in c3, x goes on to c4 (w, then x visited).
+  // Marking order c1, c2, c3, c5, c4, so the changes come as x, y, v, w (w after v: c4 is marked after c5).
+  MaxMinSolver solver;
+  solver.set_marking(Marking::SimGridLazy);
+  std::vector<CnstId> c;
+  for (int i = 0; i < 5; ++i)
+    c.push_back(solver.add_constraint(10, Sharing::Shared));
+  const VarId x = solver.add_variable(1, kUnbounded);
+  for (int i = 0; i < 4; ++i)
+    solver.expand(c[i], x, 1);
+  const VarId y = solver.add_variable(1, kUnbounded);
+  solver.expand(c[2], y, 1);
+  solver.expand(c[4], y, 1);
+  const VarId v = solver.add_variable(1, kUnbounded);
+  solver.expand(c[4], v, 1);
+  const VarId w = solver.add_variable(1, kUnbounded);
+  solver.expand(c[3], w, 1);
+  solver.solve();
+  solver.set_penalty(x, 2);
+  solver.solve();
+  EXPECT_EQ(solver.modified_in_simgrid_order(), ids({x, y, v, w}));
+}
+
 TEST(MaxMinSolver, LazyMarkingListsUsersNewestFirstAfterManyLeave)
 {
   // 40 flows join one link in order; 28 leave (the users' list is reordered by swaps, and the holes in the list by
