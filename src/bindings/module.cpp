@@ -324,6 +324,8 @@ py::dict run_replay(const py::dict& options)
         std::get<double>(value_from_python(run_option_named("--restart-cost"), options["restart_cost"]));
   if (o.checkpoints.cost > 0 && not o.checkpoints.checkpointing())
     throw InputError("--checkpoint-cost needs --checkpoint-interval");
+  if (given(options, "teardown"))
+    o.teardown = options["teardown"].cast<bool>();
   std::unique_ptr<timeline::TimelineWriter> timeline = open_timeline(options);
   if (timeline) {
     o.observers.push_back(timeline.get());

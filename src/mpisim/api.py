@@ -131,6 +131,7 @@ def replay(
     restart: int = 0,
     restart_cost: Union[str, float] = 0.0,
     ranks_json: bool = False,
+    teardown: bool = True,
 ) -> ReplayResult:
     """Replay a trace on a platform: a SimGrid time-independent trace (index file or single file), or an OTF2 archive
     (its anchor file NAME.otf2 or its folder; `otf2_host_speed`, such as "2Gf", turns the recorded time between MPI
@@ -147,7 +148,9 @@ def replay(
     fails, `restart_cost` later (docs/failures.md, "Checkpoint/restart in replay"): the result's `attempts`,
     `checkpoints` and `time_lost` say what happened. `ranks_json` also gives the per-rank list as the JSON text of
     `mpisim replay --json` (the result's `ranks_json`), written by the native core: faster than json.dumps at
-    thousands of ranks."""
+    thousands of ranks. `teardown=False` leaves the simulation's memory to the process's end instead of freeing it
+    when the replay returns, for a process that exits right after (`mpisim replay`): never in a process that goes on
+    replaying."""
     if (timeline_format or timeline_internals or timeline_links) and not timeline:
         raise ValueError("timeline_format, timeline_internals and timeline_links need a timeline file")
     options = {
@@ -183,6 +186,8 @@ def replay(
                        timeline_links=timeline_links)
     if ranks_json:
         options["ranks_json"] = True
+    if not teardown:
+        options["teardown"] = False
     start = time.perf_counter()
     raw = _core.replay(options)
     wall_seconds = time.perf_counter() - start
