@@ -75,8 +75,9 @@ def _add_timeline_options(parser: argparse.ArgumentParser) -> None:
     _add_table_options(parser, "timeline")
 
 
-def _replay(args: argparse.Namespace):
-    """mpisim.api.replay with the replay command's options (with --timeline FILE, the timeline is written too)."""
+def _replay(args: argparse.Namespace, rank_stats: bool = True):
+    """mpisim.api.replay with the replay command's options (with --timeline FILE, the timeline is written too).
+    `rank_stats=False` (with --json): the result's per-rank figures only as its JSON text."""
     from mpisim import api
 
     timeline = _table_kwargs(args, "timeline")
@@ -87,7 +88,7 @@ def _replay(args: argparse.Namespace):
                      if v is not None}
     return api.replay(args.trace, np=_ranks(args), **_table_kwargs(args, "trace_format"), **timeline,
                       **checkpointing, **_replay_kwargs(args), ranks_json=args.json,
-                      teardown=not args.process_ends)
+                      rank_stats=rank_stats, teardown=not args.process_ends)
 
 
 def _ranks(args: argparse.Namespace) -> Optional[int]:
@@ -197,7 +198,7 @@ def replay_result_json(result) -> str:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    result = _replay(args)
+    result = _replay(args, rank_stats=not args.json)  # --json prints the per-rank text, no RankStats needed
     if args.json:
         sys.stdout.write(replay_result_json(result) + "\n")  # one write, even unbuffered
     else:

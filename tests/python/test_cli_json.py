@@ -134,3 +134,17 @@ def test_the_command_still_reports_bad_input_and_deadlocks(tmp_path):
     lonely.write_text("0 init\n0 recv 1 0 8\n0 finalize\n1 init\n1 finalize\n")
     stuck = _replay_command([str(lonely), "--platform", "cluster:2"])
     assert stuck.returncode == 124 and "deadlock" in stuck.stderr.lower()
+
+
+def test_the_per_rank_text_alone_is_the_same_document(tmp_path):
+    import mpisim
+    from mpisim.cli import replay_result_json
+
+    options = dict(platform="cluster:2", coll={"barrier": "ompi_two_procs"}, ranks_json=True)
+    full = mpisim.replay(_two_rank_trace(tmp_path), **options)
+    text_only = mpisim.replay(_two_rank_trace(tmp_path), rank_stats=False, **options)
+    assert text_only.ranks == [] and len(full.ranks) == 2
+    assert text_only.ranks_json == full.ranks_json and text_only.inputs == full.inputs
+    assert replay_result_json(text_only).split('"host"')[0] == replay_result_json(full).split('"host"')[0]
+    with pytest.raises(ValueError, match="rank_stats=False needs ranks_json=True"):
+        mpisim.replay(_two_rank_trace(tmp_path), platform="cluster:2", rank_stats=False)
