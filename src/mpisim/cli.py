@@ -9,6 +9,7 @@ failure (an erroneous MPI call, as `mpisim run`'s fatal MPI errors).
 from __future__ import annotations
 
 import argparse
+import functools
 import gc
 import json
 import os
@@ -19,12 +20,19 @@ EXIT_INPUT = 2
 EXIT_DEADLOCK = 124  # as `mpisim run` (GNU timeout's code for "did not finish"): not 3, which a program may return
 
 
+@functools.lru_cache(maxsize=None)
+def _run_options() -> tuple:
+    """The native core's option tables, read once: a replay's command line consults them ten times (parser and
+    keywords, five groups), and each read builds a dict per option (about 1 M instructions)."""
+    from mpisim._core import run_options
+
+    return tuple(run_options())
+
+
 def _shared_options(group: str, exclude: Sequence[str] = ()) -> List[dict]:
     """The options of `mpisim replay` declared in the native core's tables (group: "simulation", "timeline" or
     "trace_format")."""
-    from mpisim._core import run_options
-
-    return [o for o in run_options()
+    return [o for o in _run_options()
             if o["group"] == group and "replay" in o["front_ends"] and o["name"] not in exclude]
 
 
