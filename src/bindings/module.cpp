@@ -181,10 +181,12 @@ py::list rank_rows(const replay::ReplayResult& result)
   return ranks;
 }
 
-py::dict replay_to_python(const replay::ReplayResult& result, bool with_ranks_json)
+// `with_rank_rows` false: the "ranks" list is left empty (the caller reads the per-rank figures from the JSON text).
+py::dict replay_to_python(const replay::ReplayResult& result, bool with_ranks_json, bool with_rank_rows)
 {
-  const py::list ranks = rank_rows(result);
+  const py::list ranks = with_rank_rows ? rank_rows(result) : py::list();
   py::dict out;
+  out["np"] = result.ranks.size();
   if (with_ranks_json) // `mpisim replay --json`: the per-rank list as text (RanksJson.hpp)
     out["ranks_json"] = bindings::ranks_json(result);
   out["simulated_time"] = result.simulated_time;
@@ -324,6 +326,8 @@ py::dict run_replay(const py::dict& options)
         std::get<double>(value_from_python(run_option_named("--restart-cost"), options["restart_cost"]));
   if (o.checkpoints.cost > 0 && not o.checkpoints.checkpointing())
     throw InputError("--checkpoint-cost needs --checkpoint-interval");
+  if (given(options, "teardown"))
+    o.teardown = options["teardown"].cast<bool>();
   std::unique_ptr<timeline::TimelineWriter> timeline = open_timeline(options);
   if (timeline) {
     o.observers.push_back(timeline.get());
@@ -350,7 +354,8 @@ py::dict run_replay(const py::dict& options)
     if (timeline)
       timeline->finish();
   }
-  return replay_to_python(result, given(options, "ranks_json") && options["ranks_json"].cast<bool>());
+  return replay_to_python(result, given(options, "ranks_json") && options["ranks_json"].cast<bool>(),
+                          not given(options, "rank_stats") || options["rank_stats"].cast<bool>());
 }
 
 // Test hook of RanksJson.hpp: the text of each float as Python's repr writes it.

@@ -1,5 +1,3 @@
-import sys
+from mpisim.cli import command
 
-from mpisim.cli import main
-
-sys.exit(main())
+command()

@@ -9,6 +9,7 @@ failure (an erroneous MPI call, as `mpisim run`'s fatal MPI errors).
 from __future__ import annotations
 
 import argparse
+import functools
 import gc
 import json
 import os
@@ -19,12 +20,19 @@ EXIT_INPUT = 2
 EXIT_DEADLOCK = 124  # as `mpisim run` (GNU timeout's code for "did not finish"): not 3, which a program may return
 
 
+@functools.lru_cache(maxsize=None)
+def _run_options() -> tuple:
+    """The native core's option tables, read once: a replay's command line consults them ten times (parser and
+    keywords, five groups), and each read builds a dict per option (about 1 M instructions)."""
+    from mpisim._core import run_options
+
+    return tuple(run_options())
+
+
 def _shared_options(group: str, exclude: Sequence[str] = ()) -> List[dict]:
     """The options of `mpisim replay` declared in the native core's tables (group: "simulation", "timeline" or
     "trace_format")."""
-    from mpisim._core import run_options
-
-    return [o for o in run_options()
+    return [o for o in _run_options()
             if o["group"] == group and "replay" in o["front_ends"] and o["name"] not in exclude]
 
 
@@ -75,8 +83,9 @@ def _add_timeline_options(parser: argparse.ArgumentParser) -> None:
     _add_table_options(parser, "timeline")
 
 
-def _replay(args: argparse.Namespace):
-    """mpisim.api.replay with the replay command's options (with --timeline FILE, the timeline is written too)."""
+def _replay(args: argparse.Namespace, rank_stats: bool = True):
+    """mpisim.api.replay with the replay command's options (with --timeline FILE, the timeline is written too).
+    `rank_stats=False` (with --json): the result's per-rank figures only as its JSON text."""
     from mpisim import api
 
     timeline = _table_kwargs(args, "timeline")
@@ -86,7 +95,8 @@ def _replay(args: argparse.Namespace):
     checkpointing = {k: v for k, v in {**_table_kwargs(args, "checkpoint"), **_table_kwargs(args, "run")}.items()
                      if v is not None}
     return api.replay(args.trace, np=_ranks(args), **_table_kwargs(args, "trace_format"), **timeline,
-                      **checkpointing, **_replay_kwargs(args), ranks_json=args.json)
+                      **checkpointing, **_replay_kwargs(args), ranks_json=args.json,
+                      rank_stats=rank_stats, teardown=not args.process_ends)
 
 
 def _ranks(args: argparse.Namespace) -> Optional[int]:
@@ -196,16 +206,28 @@ def replay_result_json(result) -> str:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    result = _replay(args)
+    result = _replay(args, rank_stats=not args.json)  # --json prints the per-rank text, no RankStats needed
     if args.json:
         sys.stdout.write(replay_result_json(result) + "\n")  # one write, even unbuffered
     else:
         _print_summary(result)
     sys.stdout.flush()  # a full disk is reported here, by main, not at exit
+    if args.process_ends:
+        _end_process(0)
     # The result (an object per rank) lives until exit: the collection at exit need not go through it (10 ms of a
     # replay's fixed cost at 16 384 ranks, bench/README.md, session 15). Counted references still free it.
     gc.freeze()
     return 0
+
+
+def _end_process(status: int) -> None:
+    """Ends the `mpisim` process now, its output written: the result (an object per rank), the simulation (left by
+    replay(teardown=False)) and the interpreter's modules are not freed one by one first, the system takes the
+    memory back in one piece (at 16 384 ranks some 60 M instructions, bench/README.md, session 22). Nothing on
+    replay's path registers an exit handler (the command's tests check its output and status)."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(status)
 
 
 def cmd_convert(args: argparse.Namespace) -> int:
@@ -410,7 +432,7 @@ def build_parser(command: Optional[str] = None) -> argparse.ArgumentParser:
     _add_table_options(p, "checkpoint")
     _add_table_options(p, "run")  # the runner's options replay takes too: --restart, --restart-cost
     _add_timeline_options(p)
-    p.set_defaults(func=cmd_replay)
+    p.set_defaults(func=cmd_replay, process_ends=False)  # main() says whether the process ends after
     if command == "replay":
         return parser
 
@@ -519,7 +541,9 @@ def _parse_arguments(parser: argparse.ArgumentParser, argv: List[str]) -> argpar
     return args
 
 
-def main(argv: Optional[List[str]] = None) -> int:
+def main(argv: Optional[List[str]] = None, process_ends: bool = False) -> int:
+    """Runs one command and returns its exit status. `process_ends`: the process exits right after (the `mpisim`
+    command itself, `command()`), so a successful replay may end it at once rather than free what it made."""
     argv = list(sys.argv[1:] if argv is None else argv)
     replaying = argv[:1] == ["replay"]  # its start-up skips the other commands' modules (build_parser)
     if not replaying:
@@ -535,6 +559,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     from mpisim._core import DeadlockError, InputError, SimulationError
 
     args = _parse_arguments(build_parser("replay" if replaying else None), argv)
+    args.process_ends = process_ends
     try:
         return args.func(args)
     except InputError as error:
@@ -572,5 +597,10 @@ def _drop_pending_output() -> None:
         pass
 
 
+def command() -> None:
+    """The `mpisim` command and `python -m mpisim`: main() on the command line's arguments, then the process ends."""
+    sys.exit(main(process_ends=True))
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    command()

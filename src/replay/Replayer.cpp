@@ -12,6 +12,7 @@
 #include <deque>
 #include <memory>
 #include <optional>
+#include <span>
 #include <utility>
 
 namespace mpisim::replay {
@@ -100,9 +101,10 @@ private:
   {
     kernel::Engine& engine = rank_.world().engine();
     const double start = engine.now();
-    auto pending = requests_.take_all();
+    const auto pending = requests_.pending();
     rank_.waitall(pending);
     check_received(pending);
+    requests_.clear();
     charge(Account::Wait, engine.now() - start);
     stats_.finish = engine.now();
   }
@@ -293,13 +295,13 @@ private:
 
   [[gnu::noinline]] void wait_all()
   {
-    // A vector per waitall, not one kept per rank: a kept block would cost every rank its bytes for the whole replay
-    // (0.5 GiB at 2^22 ranks) to save a malloc and a free (7 M instructions of 2.3 G at 16 384 ranks).
-    auto pending = requests_.take_all();
+    // The store's own requests, waited on in place (RequestStore.hpp): no block per waitall, none kept per rank.
+    const auto pending = requests_.pending();
     rank_.waitall(pending);
     check_received(pending);
     for (const auto& request : pending)
       note_received(*request);
+    requests_.clear();
   }
 
   // Rank::sendrecv's isend + irecv + waitall, spelled out to learn both messages' ids (timeline arrows).
@@ -360,7 +362,7 @@ private:
                          std::to_string(static_cast<long long>(request.status.bytes)) +
                          " bytes (MPI_ERR_TRUNCATE: the trace's sizes do not match)");
   }
-  void check_received(const std::vector<mpi::RequestPtr>& requests) const
+  void check_received(std::span<const mpi::RequestPtr> requests) const
   {
     for (const auto& request : requests)
       check_received(*request);
@@ -489,6 +491,13 @@ void end_at_first_failure(mpi::Simulation& simulation, std::deque<RankReplayer>&
   }
 }
 
+// An object the process's end frees: never destroyed, so that the millions of blocks of a large replay are not
+// freed one by one (and their pages touched again) just before the process exits.
+template <class T> void leave_to_process_end(std::unique_ptr<T> object)
+{
+  static_cast<void>(object.release());
+}
+
 // `platform`: read by the first attempt (after the trace is opened, so that a bad trace is reported first), then
 // shared by the next ones: it is a description, and each attempt builds its models from it afresh.
 AttemptEnd replay_attempt(const ReplayOptions& options, const Attempt& attempt,
@@ -502,12 +511,16 @@ AttemptEnd replay_attempt(const ReplayOptions& options, const Attempt& attempt,
     const auto host = placed->world().rank(rank).host();
     return placed->platform().hosts()[static_cast<size_t>(host)].speed;
   };
-  TraceSet traces = open_trace(options.trace, options.ranks, format_options);
+  // The attempt's largest objects are held by pointer so that a replay whose process ends right after can leave them
+  // to the process's end (ReplayOptions::teardown).
+  auto traces_owner = std::make_unique<TraceSet>(open_trace(options.trace, options.ranks, format_options));
+  TraceSet& traces = *traces_owner;
   const int ranks = traces.size();
   result.ranks.resize(ranks);
   // Declared before the simulation so they outlive it: a failed run unwinds the actors' fibers, which use them. A
   // deque keeps them in place without a pointer and an allocation each.
-  std::deque<RankReplayer> replayers;
+  auto replayers_owner = std::make_unique<std::deque<RankReplayer>>();
+  std::deque<RankReplayer>& replayers = *replayers_owner;
   std::vector<const mpi::Communicator*> trace_communicators; // the trace's own (OTF2), made once for every rank
   std::optional<SharedFiles> shared_files;                   // MPI-IO: the storage model, used by the replayers
   std::optional<ReplayShared> shared;                        // the above with the library and the calls in progress
@@ -519,7 +532,8 @@ AttemptEnd replay_attempt(const ReplayOptions& options, const Attempt& attempt,
   simulation_options.start_time = attempt.start;
   if (not platform)
     platform = mpi::load_or_generate_platform(options.simulation.platform);
-  mpi::Simulation simulation(simulation_options, ranks, platform);
+  auto simulation_owner = std::make_unique<mpi::Simulation>(simulation_options, ranks, platform);
+  mpi::Simulation& simulation = *simulation_owner;
   // Replay ranks run only mpisim's own code: the ranks a failure stops are unwound with the simulation, releasing
   // what their frames hold, instead of being left on their stacks once per lost attempt.
   simulation.engine().unwind_killed_actors_at_teardown();
@@ -580,6 +594,11 @@ AttemptEnd replay_attempt(const ReplayOptions& options, const Attempt& attempt,
   result.collective_decisions = simulation.collectives().automatic_decisions();
   if (const models::SwitchingNetworkModel* switcher = simulation.switcher())
     result.time_under_models = switcher->time_under_each(result.simulated_time);
+  if (not options.teardown) {
+    leave_to_process_end(std::move(simulation_owner));
+    leave_to_process_end(std::move(replayers_owner));
+    leave_to_process_end(std::move(traces_owner));
+  }
   return end;
 }
 

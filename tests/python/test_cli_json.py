@@ -80,3 +80,71 @@ def test_the_native_ranks_text_is_the_documents(tmp_path, extra):
     assert replay_result_json(fast).split('"host"')[0] == expected.split('"host"')[0]
     assert replay_result_json(plain) == expected
     assert json.loads(fast.ranks_json) == [r.to_dict() for r in fast.ranks]
+
+
+# `mpisim replay` ends its process as soon as the output is written (mpisim.cli._end_process, after
+# replay(teardown=False)): what it prints, and its status, are those of a replay that frees everything.
+
+def _replay_command(arguments, output=None):
+    import subprocess
+    import sys
+
+    return subprocess.run([sys.executable, "-m", "mpisim", "replay", *arguments], stdout=output or subprocess.PIPE,
+                          stderr=subprocess.PIPE, text=True, timeout=120)
+
+
+@pytest.mark.parametrize("extra", [{}, {"fail": "1@1.2"}, {"checkpoint_interval": 0.5, "restart": 1, "fail": "1@1.2"}])
+def test_a_replay_left_to_the_process_end_gives_the_same_result(tmp_path, extra):
+    import mpisim
+
+    options = dict(platform="cluster:2", coll={"barrier": "ompi_two_procs"}, ranks_json=True, **extra)
+    freed = mpisim.replay(_two_rank_trace(tmp_path), **options)
+    kept = mpisim.replay(_two_rank_trace(tmp_path), teardown=False, **options)
+    again = mpisim.replay(_two_rank_trace(tmp_path), **options)  # a replay after one left in place
+    for other in (kept, again):
+        assert other.ranks == freed.ranks and other.ranks_json == freed.ranks_json
+        assert (other.simulated_time, other.fingerprint) == (freed.simulated_time, freed.fingerprint)
+
+
+@pytest.mark.parametrize("to_file", [False, True])
+def test_the_command_writes_the_whole_document_before_it_ends(tmp_path, to_file):
+    import mpisim
+    from mpisim.cli import replay_result_json
+
+    trace = _two_rank_trace(tmp_path)
+    arguments = [trace, "--platform", "cluster:2", "--coll", "barrier=ompi_two_procs", "--json"]
+    if to_file:  # a file, block-buffered: flushed before the process ends
+        with open(tmp_path / "out.json", "w") as output:
+            done = _replay_command(arguments, output)
+        text = (tmp_path / "out.json").read_text()
+    else:
+        done = _replay_command(arguments)
+        text = done.stdout
+    assert done.returncode == 0, done.stderr
+    expected = replay_result_json(mpisim.replay(trace, platform="cluster:2", coll={"barrier": "ompi_two_procs"},
+                                                ranks_json=True))
+    assert text.endswith("}\n")
+    assert text.split('"host"')[0] == expected.split('"host"')[0]
+
+
+def test_the_command_still_reports_bad_input_and_deadlocks(tmp_path):
+    missing = _replay_command([str(tmp_path / "none.txt"), "--platform", "cluster:2"])
+    assert missing.returncode == 2 and missing.stderr.startswith("mpisim: ")
+    lonely = tmp_path / "lonely.txt"
+    lonely.write_text("0 init\n0 recv 1 0 8\n0 finalize\n1 init\n1 finalize\n")
+    stuck = _replay_command([str(lonely), "--platform", "cluster:2"])
+    assert stuck.returncode == 124 and "deadlock" in stuck.stderr.lower()
+
+
+def test_the_per_rank_text_alone_is_the_same_document(tmp_path):
+    import mpisim
+    from mpisim.cli import replay_result_json
+
+    options = dict(platform="cluster:2", coll={"barrier": "ompi_two_procs"}, ranks_json=True)
+    full = mpisim.replay(_two_rank_trace(tmp_path), **options)
+    text_only = mpisim.replay(_two_rank_trace(tmp_path), rank_stats=False, **options)
+    assert text_only.ranks == [] and len(full.ranks) == 2
+    assert text_only.ranks_json == full.ranks_json and text_only.inputs == full.inputs
+    assert replay_result_json(text_only).split('"host"')[0] == replay_result_json(full).split('"host"')[0]
+    with pytest.raises(ValueError, match="rank_stats=False needs ranks_json=True"):
+        mpisim.replay(_two_rank_trace(tmp_path), platform="cluster:2", rank_stats=False)
