@@ -150,9 +150,9 @@ def replay(
     `checkpoints` and `time_lost` say what happened. `ranks_json` also gives the per-rank list as the JSON text of
     `mpisim replay --json` (the result's `ranks_json`), written by the native core: faster than json.dumps at
     thousands of ranks; with `rank_stats=False` as well, `ranks` is left empty (building 16 384 RankStats costs
-    more than the text: for a caller that only prints it, as `mpisim replay --json`). `teardown=False` leaves the simulation's memory to the process's end instead of freeing it
-    when the replay returns, for a process that exits right after (`mpisim replay`): never in a process that goes on
-    replaying."""
+    more than the text: for a caller that only prints it, as `mpisim replay --json`). `teardown=False` leaves the
+    simulation's memory to the process's end instead of freeing it when the replay returns: for a process that exits
+    right after (`mpisim replay`); a process that goes on replaying would keep every such replay's memory."""
     if (timeline_format or timeline_internals or timeline_links) and not timeline:
         raise ValueError("timeline_format, timeline_internals and timeline_links need a timeline file")
     if not rank_stats and not ranks_json:
