@@ -1,10 +1,13 @@
 # The front door. `make` installs what is missing and builds everything; afterwards .venv/bin/mpisim works.
 #   make demo   replay a bundled NAS LU trace on the bundled graphene platform under every model
-#   make test   every test: C++ (ctest) and Python (pytest), including the agreement checks against SimGrid
+#   make test   every test: C++ (ctest) and Python (pytest, one worker per core), including the agreement checks
+#               against SimGrid; what CI runs
+#   make check  `make test` and clang-tidy's full pass (`make tidy`): run it before landing
 #   make asan   the C++ tests of the solver, kernel, models, MPI layer and replay under AddressSanitizer + UBSan
 #   make format apply .clang-format to every C and C++ file; `make format-check` (part of `make test`) fails on any
 #               file that differs from it
-#   make tidy   clang-tidy's checks of .clang-tidy over src/ (part of `make test`); any warning fails
+#   make tidy   clang-tidy's checks of .clang-tidy over src/ (part of `make check`, not of `make test`: about 15 min
+#               on 2 cores, half of CI's budget); any warning fails
 #   make fuzz   each libFuzzer target over the input readers for FUZZ_SECONDS (default 60) seconds; `make test` runs
 #               each for FUZZ_SMOKE_SECONDS (5) on its corpus (tests/fuzz/README.md)
 VENV    := .venv
@@ -12,7 +15,7 @@ PYTHON  := $(VENV)/bin/python
 BUILD   := build/python
 JOBS    ?= $(shell nproc)
 
-.PHONY: all deps venv build demo test test-cpp test-python asan bench calibrate-check clean format format-check tidy fuzz fuzz-build \
+.PHONY: all deps venv build demo test check test-cpp test-python asan bench calibrate-check clean format format-check tidy fuzz fuzz-build \
         fuzz-smoke
 
 all: build
@@ -23,7 +26,7 @@ deps:
 $(PYTHON): | deps
 	python3 -m venv $(VENV)
 	$(PYTHON) -m pip install -q --upgrade pip
-	$(PYTHON) -m pip install -q "scikit-build-core>=0.8" "pybind11>=2.10" "pytest>=7" "pandas>=1.5" "matplotlib>=3.6"
+	$(PYTHON) -m pip install -q "scikit-build-core>=0.8" "pybind11>=2.10" "pytest>=7" "pytest-xdist>=3" "pandas>=1.5" "matplotlib>=3.6"
 
 venv: $(PYTHON)
 
@@ -34,7 +37,9 @@ build: venv
 demo: build
 	$(VENV)/bin/mpisim compare-models data/traces/npb/lu.S.4.txt --platform platforms/graphene.xml
 
-test: format-check build test-cpp test-python asan tidy fuzz-smoke
+test: format-check build test-cpp test-python asan fuzz-smoke
+
+check: test tidy
 
 # The C++ tests reuse the package's build tree (same objects), with the test targets switched on.
 test-cpp: build
@@ -42,8 +47,11 @@ test-cpp: build
 	cmake --build $(BUILD) -j $(JOBS)
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
+# One pytest worker per core, a test file per worker at a time (its module fixtures, compiled programs, built once).
+# A venv made before pytest-xdist joined the list gets it here.
 test-python:
-	$(PYTHON) -m pytest -q tests/python
+	@$(PYTHON) -c "import xdist" 2>/dev/null || $(PYTHON) -m pip install -q "pytest-xdist>=3"
+	$(PYTHON) -m pytest -q -n $(JOBS) --dist loadfile tests/python
 
 asan: venv
 	cmake -S . -B build/asan -DMPISIM_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug > /dev/null

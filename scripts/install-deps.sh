@@ -3,9 +3,9 @@
 # Usage: scripts/install-deps.sh [--with-test-tools]
 #   --with-test-tools: also SimGrid 3.32 (the reference the agreement tests compare against), Open MPI (real runs for
 #   the trace recorder: it is built when an MPI library is found), pajeng (checks Paje timelines), clang-format
-#   (`make format-check`) and clang-tidy (`make tidy`), both part of `make test`, clang with its libFuzzer runtime
-#   (the fuzz targets of tests/fuzz: `make fuzz`, and a short run of each in `make test`), and gfortran (`mpisim fc`:
-#   the build compiles the `mpi` module when it finds gfortran; tests/python/test_fortran.py).
+#   (`make format-check`, part of `make test`) and clang-tidy (`make tidy`, part of `make check`), clang with its
+#   libFuzzer runtime (the fuzz targets of tests/fuzz: `make fuzz`, and a short run of each in `make test`), and
+#   gfortran (`mpisim fc`: the build compiles the `mpi` module when it finds gfortran; tests/python/test_fortran.py).
 set -euo pipefail
 
 packages=(build-essential cmake g++ python3-venv python3-dev libboost-context-dev libpugixml-dev libgtest-dev

@@ -487,13 +487,20 @@ std::vector<int> communicator_sizes()
   return sizes;
 }
 
+// The large count (pipelined/segmented branches switch on size) on 5 ranks and on 16; under the sanitizers on 5 only
+// (there, 16 ranks of 4099 elements took reduce_scatter's case from 6 s to 61 s; the release tests cover them).
+bool large_count_on(int P)
+{
+  return P == 5 || (P == 16 && not std::getenv("MPISIM_QUICK_DATA_TESTS"));
+}
+
 void check_algorithm(mpi::Collective op, const std::string& algorithm)
 {
   const std::vector<int> sizes = communicator_sizes();
   for (int P : sizes) {
-    // 0, 1, not divisible by P, and large (pipelined/segmented branches switch on size).
+    // 0, 1, not divisible by P, and large.
     std::vector<size_t> counts = {0, 1, static_cast<size_t>(2 * P + 1)};
-    if (P == 5 || P == 16)
+    if (large_count_on(P))
       counts.push_back(4099);
     for (size_t count : counts) {
       std::vector<int> roots = {0};
