@@ -6,94 +6,49 @@ from __future__ import annotations
 import json
 import os
 import time
-from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Sequence, Tuple, Union
 
 from mpisim import _core
 
+TYPE_CHECKING = False  # `typing` costs 15 M instructions of start-up: the annotations are text that no code reads
+if TYPE_CHECKING:
+    from typing import Dict, List, Optional, Sequence, Tuple, Union
 
-@dataclass
-class RankStats:
-    rank: int
-    compute: float
-    sleep: float
-    communicate: float
-    wait: float
-    finish: float
-    actions: int
-    failed: bool = False  # the rank failed (--fail): its finish is the date it did
-    checkpoint: Optional[float] = None  # with checkpoint/restart: time spent writing checkpoints
+    from mpisim._results import ReplayResult, RunResult
 
-    def to_dict(self) -> dict:
-        out = dict(vars(self))  # a copy at C speed: 16 384 ranks make 130 000 items
-        if self.checkpoint is None:
-            del out["checkpoint"]
-        return out
+# Result types, imported on first use from mpisim._results (with `dataclasses`): `mpisim replay --json` needs none.
+_RESULT_TYPES = ("RankStats", "Result", "ReplayResult", "OnlineRankStats", "RunResult")
 
 
-class Result:
-    """What replay and run results share: `simulated_time`, per-rank figures (`ranks`), `fingerprint` (the engine's
-    hash of the event sequence), and their provenance: `inputs`, `model_parameters` and, in `to_dict()`, the
-    version. `to_dict()` is the same for two runs of the same inputs except its "host" entry, what the machine and
-    the moment add (real time taken; for `run`, the host speed used)."""
+def __getattr__(name: str):
+    if name in _RESULT_TYPES:
+        from mpisim import _results
 
-    def to_dataframe(self):
-        """Per-rank breakdown as a pandas DataFrame (needs pandas)."""
-        import pandas as pd
-
-        return pd.DataFrame([vars(r) for r in self.ranks]).set_index("rank")
+        return getattr(_results, name)
+    raise AttributeError(f"module 'mpisim.api' has no attribute {name!r}")
 
 
-@dataclass
-class ReplayResult(Result):
-    """What a replay predicts, with the inputs and model parameters that produced it (provenance)."""
+def replay_document(fields, ranks) -> dict:
+    """ReplayResult.to_dict() from the result's fields (a mapping of its field names) with `ranks` as its per-rank
+    list: also what `mpisim replay --json` prints, from replay_fields() with no ReplayResult."""
+    from mpisim import __version__
 
-    simulated_time: float
-    ranks: List[RankStats]
-    actions: int
-    fingerprint: int
-    inputs: Dict[str, object] = field(default_factory=dict)
-    model_parameters: Dict[str, str] = field(default_factory=dict)
-    # --coll-selector automatic: per distinct call, the candidates' times and the choice
-    collective_decisions: List[dict] = field(default_factory=list)
-    wall_seconds: float = 0.0  # real time the replay took
-    # --fail, --fail-mtbf: the ranks that failed, in the order they did ({"rank": r, "time": seconds})
-    failures: List[dict] = field(default_factory=list)
-    # --switch: simulated seconds under each network model (by the time rules; size rules count for nothing)
-    time_under_models: Dict[str, float] = field(default_factory=dict)
-    # checkpoint/restart (checkpoint_interval, restart; docs/failures.md): every attempt ({"attempt", "start", "end",
-    # "outcome", "checkpoint"}), every checkpoint completed ({"attempt", "cut", "date"}), the time lost; else None
-    attempts: Optional[List[dict]] = None
-    checkpoints: Optional[List[dict]] = None
-    time_lost: Optional[float] = None
-    # replay(..., ranks_json=True): `ranks` as to_dict() and json.dumps(indent=2) write them in the document, written
-    # by the native core (what `mpisim replay --json` prints; None otherwise, and when there is no rank)
-    ranks_json: Optional[str] = field(default=None, repr=False, compare=False)
-
-    def to_dict(self) -> dict:
-        return self._document([r.to_dict() for r in self.ranks])
-
-    def _document(self, ranks) -> dict:
-        """to_dict() with `ranks` in place of the per-rank list."""
-        from mpisim import __version__
-
-        out = {
-            "mpisim_version": __version__,
-            "simulated_time": self.simulated_time,
-            "actions": self.actions,
-            "fingerprint": f"{self.fingerprint:016x}",
-            "inputs": self.inputs,
-            "model_parameters": self.model_parameters,
-            "ranks": ranks,
-            "collective_decisions": self.collective_decisions,
-            "failures": self.failures,
-            "host": {"wall_seconds": self.wall_seconds},
-        }
-        if self.time_under_models:
-            out["time_under_models"] = self.time_under_models
-        if self.attempts is not None:
-            out.update(attempts=self.attempts, checkpoints=self.checkpoints, time_lost=self.time_lost)
-        return out
+    out = {
+        "mpisim_version": __version__,
+        "simulated_time": fields["simulated_time"],
+        "actions": fields["actions"],
+        "fingerprint": f"{fields['fingerprint']:016x}",
+        "inputs": fields["inputs"],
+        "model_parameters": fields["model_parameters"],
+        "ranks": ranks,
+        "collective_decisions": fields["collective_decisions"],
+        "failures": fields["failures"],
+        "host": {"wall_seconds": fields["wall_seconds"]},
+    }
+    if fields["time_under_models"]:
+        out["time_under_models"] = fields["time_under_models"]
+    if fields["attempts"] is not None:
+        out.update(attempts=fields["attempts"], checkpoints=fields["checkpoints"], time_lost=fields["time_lost"])
+    return out
 
 
 def convert(trace: str, output: str, otf2_host_speed: Optional[Union[str, float]] = None) -> int:
@@ -153,6 +108,31 @@ def replay(
     more than the text: for a caller that only prints it, as `mpisim replay --json`). `teardown=False` leaves the
     simulation's memory to the process's end instead of freeing it when the replay returns: for a process that exits
     right after (`mpisim replay`); a process that goes on replaying would keep every such replay's memory."""
+    fields = _replay_fields(**locals())  # the parameters, all of them (the first statement: no other name yet)
+    from mpisim._results import RankStats, ReplayResult
+
+    fields["ranks"] = [RankStats(i, *row) for i, row in enumerate(fields["ranks"])]  # rows in the fields' order
+    return ReplayResult(**fields)
+
+
+def replay_fields(trace: str, platform: str, **options) -> dict:
+    """replay(trace, platform, **options) without the result object: ReplayResult's fields as a dict, `ranks` as the
+    native core's rows (rank order, RankStats' fields after `rank`). For `mpisim replay --json`, which prints the
+    document (replay_document) and needs no ReplayResult, nor the `dataclasses` module it is made with."""
+    code = replay.__code__
+    names = code.co_varnames[:code.co_argcount]
+    defaults = dict(zip(names[len(names) - len(replay.__defaults__):], replay.__defaults__))
+    unknown = [name for name in options if name not in defaults]
+    if unknown:
+        raise TypeError(f"replay() got an unexpected keyword argument {unknown[0]!r}")
+    return _replay_fields(trace, platform, **{**defaults, **options})
+
+
+def _replay_fields(trace, platform, np, model, params, params_file, hostfile, placement, coll_selector, coll, timeline,
+                   timeline_format, timeline_internals, timeline_links, fail, fail_mtbf, seed, otf2_host_speed, switch,
+                   checkpoint_interval, checkpoint_cost, restart, restart_cost, ranks_json, rank_stats,
+                   teardown) -> dict:
+    """replay()'s work: every keyword given (replay() passes its parameters, replay_fields() adds the defaults)."""
     if (timeline_format or timeline_internals or timeline_links) and not timeline:
         raise ValueError("timeline_format, timeline_internals and timeline_links need a timeline file")
     if not rank_stats and not ranks_json:
@@ -197,7 +177,6 @@ def replay(
     start = time.perf_counter()
     raw = _core.replay(options)
     wall_seconds = time.perf_counter() - start
-    ranks = [RankStats(i, *row) for i, row in enumerate(raw["ranks"])]  # rows in the fields' order
     inputs = {
         "trace": os.path.abspath(trace) if os.path.exists(trace) else trace,
         "platform": os.path.abspath(platform) if os.path.exists(platform) else platform,
@@ -217,9 +196,9 @@ def replay(
                       restart_cost=restart_cost)
     if timeline:
         inputs["timeline"] = os.path.abspath(timeline)
-    return ReplayResult(
+    return dict(
         simulated_time=raw["simulated_time"],
-        ranks=ranks,
+        ranks=raw["ranks"],
         actions=raw["actions"],
         fingerprint=raw["fingerprint"],
         inputs=inputs,
@@ -234,60 +213,6 @@ def replay(
         time_lost=raw.get("time_lost"),
         ranks_json=raw.get("ranks_json") or None,
     )
-
-
-@dataclass
-class OnlineRankStats:
-    rank: int
-    compute: float  # computation injected between MPI calls
-    mpi: float  # inside MPI calls
-    finish: float  # date the rank's main returned
-    calls: int
-    failed: bool = False  # the rank failed (--fail, --fail-mtbf) in the last attempt
-
-
-@dataclass
-class RunResult(Result):
-    """What an online run (`run`) simulated, with its provenance, the program's output and its exit status (the
-    first non-zero status a rank's main returned); `outcome` is "ok" or "application-exit", `warnings` mpisim's
-    warnings about the program (requests pending at MPI_Finalize)."""
-
-    simulated_time: float
-    ranks: List[OnlineRankStats]
-    fingerprint: int
-    exit_status: int
-    stdout: str
-    stderr: str
-    wall_seconds: float  # real time the simulation took
-    inputs: Dict[str, object] = field(default_factory=dict)
-    model_parameters: Dict[str, str] = field(default_factory=dict)
-    outcome: str = "ok"
-    warnings: List[str] = field(default_factory=list)
-    host_speed: float = 0.0  # flop/s that scaled computation: measured at start unless given (then also in inputs)
-    # --fail, --fail-mtbf, --restart: every failure ({"rank", "time", "attempt"}), every attempt ({"attempt", "start",
-    # "end", "outcome"}) and the simulated time they cost (docs/failures.md)
-    failures: List[dict] = field(default_factory=list)
-    attempts: List[dict] = field(default_factory=list)
-    time_lost: float = 0.0
-
-    def to_dict(self) -> dict:
-        from mpisim import __version__
-
-        return {
-            "mpisim_version": __version__,
-            "simulated_time": self.simulated_time,
-            "outcome": self.outcome,
-            "exit_status": self.exit_status,
-            "warnings": self.warnings,
-            "failures": self.failures,
-            "attempts": self.attempts,
-            "time_lost": self.time_lost,
-            "fingerprint": f"{self.fingerprint:016x}",
-            "inputs": self.inputs,
-            "model_parameters": self.model_parameters,
-            "ranks": [vars(r) for r in self.ranks],
-            "host": {"wall_seconds": self.wall_seconds, "host_speed": self.host_speed},
-        }
 
 
 def _runner_failure(status: int, stdout: str, stderr: str) -> Exception:
@@ -369,6 +294,8 @@ def run(program: str, args: Sequence[str] = (), **options) -> RunResult:
     """
     import subprocess  # here, not at the top: a replay's start-up does without them
     import tempfile
+
+    from mpisim._results import OnlineRankStats, RunResult
 
     from mpisim.online import RUNNER, native_dir
 

@@ -14,7 +14,10 @@ import gc
 import json
 import os
 import sys
-from typing import List, Optional, Sequence
+
+TYPE_CHECKING = False  # `typing` costs 15 M instructions of `mpisim replay`'s start-up; the annotations are text
+if TYPE_CHECKING:
+    from typing import List, Optional, Sequence
 
 EXIT_INPUT = 2
 EXIT_DEADLOCK = 124  # as `mpisim run` (GNU timeout's code for "did not finish"): not 3, which a program may return
@@ -85,7 +88,8 @@ def _add_timeline_options(parser: argparse.ArgumentParser) -> None:
 
 def _replay(args: argparse.Namespace, rank_stats: bool = True):
     """mpisim.api.replay with the replay command's options (with --timeline FILE, the timeline is written too).
-    `rank_stats=False` (with --json): the result's per-rank figures only as its JSON text."""
+    `rank_stats=False` (with --json): not a ReplayResult but its fields (api.replay_fields), the per-rank figures only
+    as their JSON text."""
     from mpisim import api
 
     timeline = _table_kwargs(args, "timeline")
@@ -94,9 +98,9 @@ def _replay(args: argparse.Namespace, rank_stats: bool = True):
         raise ValueError("--timeline-format, --timeline-internals and --timeline-links need --timeline FILE")
     checkpointing = {k: v for k, v in {**_table_kwargs(args, "checkpoint"), **_table_kwargs(args, "run")}.items()
                      if v is not None}
-    return api.replay(args.trace, np=_ranks(args), **_table_kwargs(args, "trace_format"), **timeline,
-                      **checkpointing, **_replay_kwargs(args), ranks_json=args.json,
-                      rank_stats=rank_stats, teardown=not args.process_ends)
+    replay = api.replay if rank_stats else api.replay_fields  # the latter: no ReplayResult, no `dataclasses`
+    return replay(args.trace, np=_ranks(args), **_table_kwargs(args, "trace_format"), **timeline, **checkpointing,
+                  **_replay_kwargs(args), ranks_json=args.json, rank_stats=rank_stats, teardown=not args.process_ends)
 
 
 def _ranks(args: argparse.Namespace) -> Optional[int]:
@@ -205,12 +209,21 @@ def replay_result_json(result) -> str:
     return _with_ranks_text(result._document(None), result.ranks_json)
 
 
+def replay_fields_json(fields: dict) -> str:
+    """replay_result_json() of the ReplayResult these fields (api.replay_fields(..., ranks_json=True,
+    rank_stats=False)) would make."""
+    from mpisim.api import replay_document
+
+    if fields["ranks_json"] is None:
+        return result_json(replay_document(fields, []))
+    return _with_ranks_text(replay_document(fields, None), fields["ranks_json"])
+
+
 def cmd_replay(args: argparse.Namespace) -> int:
-    result = _replay(args, rank_stats=not args.json)  # --json prints the per-rank text, no RankStats needed
-    if args.json:
-        sys.stdout.write(replay_result_json(result) + "\n")  # one write, even unbuffered
+    if args.json:  # the per-rank text from the native core: no RankStats, no ReplayResult needed
+        sys.stdout.write(replay_fields_json(_replay(args, rank_stats=False)) + "\n")  # one write, even unbuffered
     else:
-        _print_summary(result)
+        _print_summary(_replay(args))
     sys.stdout.flush()  # a full disk is reported here, by main, not at exit
     if args.process_ends:
         _end_process(0)

@@ -148,3 +148,43 @@ def test_the_per_rank_text_alone_is_the_same_document(tmp_path):
     assert replay_result_json(text_only).split('"host"')[0] == replay_result_json(full).split('"host"')[0]
     with pytest.raises(ValueError, match="rank_stats=False needs ranks_json=True"):
         mpisim.replay(_two_rank_trace(tmp_path), platform="cluster:2", rank_stats=False)
+
+
+@pytest.mark.parametrize("extra", [{}, {"checkpoint_interval": 0.5, "restart": 1, "fail": "1@1.2"}])
+def test_the_fields_alone_print_the_results_document(tmp_path, extra):
+    import mpisim
+    from mpisim.api import replay_fields
+    from mpisim.cli import replay_fields_json, replay_result_json
+
+    options = dict(platform="cluster:2", coll={"barrier": "ompi_two_procs"}, ranks_json=True, **extra)
+    result = mpisim.replay(_two_rank_trace(tmp_path), rank_stats=False, **options)
+    fields = replay_fields(_two_rank_trace(tmp_path), rank_stats=False, **options)
+    assert replay_fields_json(fields).split('"host"')[0] == replay_result_json(result).split('"host"')[0]
+    assert mpisim.api.ReplayResult(**fields).to_dict().keys() == result.to_dict().keys()
+    with pytest.raises(TypeError, match="unexpected keyword argument 'modle'"):
+        replay_fields(_two_rank_trace(tmp_path), platform="cluster:2", modle="xsim")
+
+
+def test_replay_json_starts_without_dataclasses_or_typing(tmp_path):
+    # `mpisim replay --json` builds no result object: its start-up imports neither module (some 60 M instructions).
+    import subprocess
+    import sys
+
+    program = ("import sys\nfrom mpisim.cli import main\n"
+               f"status = main(['replay', {_two_rank_trace(tmp_path)!r}, '--platform', 'cluster:2', '--json'])\n"
+               "print(status, sorted(m for m in ('dataclasses', 'typing', 'inspect') if m in sys.modules),"
+               " file=sys.stderr)\n")
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=120)
+    assert done.stderr.strip() == "0 []"
+    assert json.loads(done.stdout)["ranks"][1]["rank"] == 1
+
+
+def test_the_result_types_stay_dataclasses_of_the_api():
+    import dataclasses
+
+    import mpisim
+
+    assert dataclasses.is_dataclass(mpisim.api.ReplayResult) and dataclasses.is_dataclass(mpisim.api.RunResult)
+    assert issubclass(mpisim.api.ReplayResult, mpisim.api.Result)
+    with pytest.raises(AttributeError, match="no attribute 'Nothing'"):
+        mpisim.api.Nothing
