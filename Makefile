@@ -2,13 +2,15 @@
 #   make demo   replay a bundled NAS LU trace on the bundled graphene platform under every model
 #   make test   every test: C++ (ctest) and Python (pytest, one worker per core), including the agreement checks
 #               against SimGrid; what CI runs
-#   make check  `make test` and clang-tidy's full pass (`make tidy`): run it before landing
-#   make asan   the C++ tests of the solver, kernel, models, MPI layer and replay under AddressSanitizer + UBSan
+#   make check  `make test`, clang-tidy's full pass (`make tidy`) and a short run of each fuzzer (`make fuzz-smoke`):
+#               run it before landing
+#   make asan   the C++ tests of the solver, kernel, models, MPI layer and replay under AddressSanitizer + UBSan, and
+#               the fuzz targets on every input they know (past findings, seeds, generated corpus: tests/fuzz/README.md)
 #   make format apply .clang-format to every C and C++ file; `make format-check` (part of `make test`) fails on any
 #               file that differs from it
 #   make tidy   clang-tidy's checks of .clang-tidy over src/ (part of `make check`, not of `make test`: about 15 min
 #               on 2 cores, half of CI's budget); any warning fails
-#   make fuzz   each libFuzzer target over the input readers for FUZZ_SECONDS (default 60) seconds; `make test` runs
+#   make fuzz   each libFuzzer target over the input readers for FUZZ_SECONDS (default 60) seconds; `make check` runs
 #               each for FUZZ_SMOKE_SECONDS (5) on its corpus (tests/fuzz/README.md)
 VENV    := .venv
 PYTHON  := $(VENV)/bin/python
@@ -37,9 +39,9 @@ build: venv
 demo: build
 	$(VENV)/bin/mpisim compare-models data/traces/npb/lu.S.4.txt --platform platforms/graphene.xml
 
-test: format-check build test-cpp test-python asan fuzz-smoke
+test: format-check build test-cpp test-python asan
 
-check: test tidy
+check: test tidy fuzz-smoke
 
 # The C++ tests reuse the package's build tree (same objects), with the test targets switched on.
 test-cpp: build
@@ -55,8 +57,9 @@ test-python:
 
 asan: venv
 	cmake -S . -B build/asan -DMPISIM_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug > /dev/null
-	cmake --build build/asan -j $(JOBS) --target test_solver test_kernel test_models test_mpi test_replay
-	cd build/asan && LSAN_OPTIONS=suppressions=$(CURDIR)/tests/fuzz/lsan.supp MPISIM_QUICK_DATA_TESTS=1 ctest --output-on-failure -R '^(MaxMinSolver|Kernel|BlockPool|PoolAllocator|models_|mpi_|replay_|Trace|StackDepth)' -j $(JOBS)
+	cmake --build build/asan -j $(JOBS) --target test_solver test_kernel test_models test_mpi test_replay \
+	  fuzz_corpus_targets
+	cd build/asan && LSAN_OPTIONS=suppressions=$(CURDIR)/tests/fuzz/lsan.supp MPISIM_QUICK_DATA_TESTS=1 ctest --output-on-failure -R '^(MaxMinSolver|Kernel|BlockPool|PoolAllocator|models_|mpi_|replay_|Trace|StackDepth|FuzzCorpus)' -j $(JOBS)
 
 # Every C and C++ file git tracks, except test data: the house style of .clang-format (clang-format 14, Debian 12's).
 FORMATTED = git ls-files '*.cpp' '*.hpp' '*.h' '*.c' | grep -v '^tests/cpp/data/'
