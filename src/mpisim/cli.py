@@ -206,7 +206,7 @@ def replay_result_json(result) -> str:
     (replay(..., ranks_json=True)): the same text without a Python object per rank and value."""
     if result.ranks_json is None:
         return result_json(result.to_dict())
-    return _with_ranks_text(result._document(None), result.ranks_json)
+    return replay_fields_json(vars(result))  # the same document: its ranks as the native core's text
 
 
 def replay_fields_json(fields: dict) -> str:
