@@ -13,7 +13,7 @@ build=${FUZZ_BUILD:-$root/build/fuzz}
 seconds=${1:?usage: run.sh SECONDS [TARGET...]}
 shift
 targets=("$@")
-((${#targets[@]})) || targets=(trace_line trace_set platform_xml platform_spec hostfile model_parameters otf2_archive)
+((${#targets[@]})) || read -ra targets <<< "$(sed -n 's/^set(MPISIM_FUZZ_TARGETS \(.*\))$/\1/p' "$here/FuzzTargets.cmake")"
 
 # Limits that turn a runaway input into a finding: 10 s for one input, 1 GiB in one allocation, 2 GiB resident.
 limits=(-timeout=10 -malloc_limit_mb=1024 -rss_limit_mb=2048)
