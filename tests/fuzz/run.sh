@@ -4,7 +4,8 @@
 # Each target first replays its regression inputs (tests/fuzz/regressions/TARGET/: past findings, once each), then
 # fuzzes from its corpus (build/fuzz/corpus/TARGET: the seeds make_corpus.py generates, then what the fuzzer keeps)
 # and the hand-made seeds (tests/fuzz/seeds/TARGET). Findings go to build/fuzz/findings/TARGET/, the full output to
-# build/fuzz/logs/TARGET.log. Prints one line per target; exits 1 if any target found something.
+# build/fuzz/logs/TARGET.log. Prints one line per target; exits 1 if any target found something (or the corpus
+# could not be generated), 2 when FuzzTargets.cmake gives no target list.
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -14,6 +15,7 @@ seconds=${1:?usage: run.sh SECONDS [TARGET...]}
 shift
 targets=("$@")
 ((${#targets[@]})) || read -ra targets <<< "$(sed -n 's/^set(MPISIM_FUZZ_TARGETS \(.*\))$/\1/p' "$here/FuzzTargets.cmake")"
+((${#targets[@]})) || { echo "run.sh: no MPISIM_FUZZ_TARGETS line in $here/FuzzTargets.cmake" >&2; exit 2; }
 
 # Limits that turn a runaway input into a finding: 10 s for one input, 1 GiB in one allocation, 2 GiB resident.
 limits=(-timeout=10 -malloc_limit_mb=1024 -rss_limit_mb=2048)
