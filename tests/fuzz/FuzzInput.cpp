@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 
 #include <unistd.h>
 
@@ -54,6 +55,14 @@ std::string write_scratch_file(const std::string& name, std::string_view content
     std::abort();
   }
   return path;
+}
+
+std::string file_contents(const std::string& path)
+{
+  std::ifstream in(path, std::ios::binary);
+  if (not in)
+    finding("cannot open " + path);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
 void remove_scratch_file(const std::string& name)

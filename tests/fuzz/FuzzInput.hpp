@@ -23,6 +23,8 @@ const std::string& scratch_folder();
 
 // Writes `content` to scratch_folder()/name and returns the path.
 std::string write_scratch_file(const std::string& name, std::string_view content);
+// The bytes of a file (the OTF2 anchor, an input replayed from disk); one that cannot be opened is a finding.
+std::string file_contents(const std::string& path);
 // Removes scratch_folder()/name if it exists.
 void remove_scratch_file(const std::string& name);
 

@@ -3,13 +3,13 @@
 // compiler and sanitizers (CorpusTests.cmake). Arguments: files, or folders whose regular files are taken in name
 // order; a folder that does not exist holds nothing. A finding aborts (FuzzInput.hpp's finding(), a sanitizer
 // report); finding no input at all is an error too, so that a test cannot pass on an empty corpus.
+#include "FuzzInput.hpp"
+
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <string>
 #include <vector>
 
@@ -39,12 +39,6 @@ std::vector<std::filesystem::path> inputs_in(int argc, char** argv)
   return inputs;
 }
 
-std::string contents_of(const std::filesystem::path& path)
-{
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
 } // namespace
 
 int main(int argc, char** argv)
@@ -57,7 +51,7 @@ int main(int argc, char** argv)
     return 2;
   }
   for (const std::filesystem::path& input : inputs) {
-    const std::string bytes = contents_of(input);
+    const std::string bytes = mpisim::fuzz::file_contents(input.string());
     LLVMFuzzerTestOneInput(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
   }
   std::printf("%zu inputs, no finding\n", inputs.size());

@@ -11,8 +11,6 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 
 namespace {
 
@@ -20,10 +18,9 @@ constexpr size_t kMostLocations = 8;
 
 std::string fixture_anchor()
 {
-  std::ifstream in(MPISIM_OTF2_ANCHOR, std::ios::binary);
-  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string bytes = mpisim::fuzz::file_contents(MPISIM_OTF2_ANCHOR);
   if (bytes.empty())
-    mpisim::fuzz::finding(std::string("cannot read the anchor file ") + MPISIM_OTF2_ANCHOR);
+    mpisim::fuzz::finding(std::string("the anchor file is empty: ") + MPISIM_OTF2_ANCHOR);
   return bytes;
 }
 
