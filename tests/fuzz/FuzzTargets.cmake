@@ -1,7 +1,7 @@
 # What the two builds of the fuzz targets share (README.md in this folder): the targets, one per input reader, each
 # TARGET.cpp here (`make fuzz` builds them as fuzz_TARGET under libFuzzer, CMakeLists.txt; `make test` as
-# fuzz_corpus_TARGET beside ReplayInputs.cpp's main, CorpusTests.cmake; run.sh reads this list too), and the OTF2
-# target's anchor file.
+# fuzz_corpus_TARGET beside ReplayInputs.cpp's main, CorpusTests.cmake; run.sh reads this list too, with sed: keep
+# it on one line), and the OTF2 target's anchor file.
 set(MPISIM_FUZZ_TARGETS trace_line trace_set platform_xml platform_spec hostfile model_parameters otf2_archive)
 
 # The anchor file is not fuzzed: the OTF2 library sizes allocations by its fields (a damaged one asks for gigabytes
