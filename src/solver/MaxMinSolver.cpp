@@ -718,16 +718,12 @@ inline double MaxMinSolver::saturation_level(const Constraint& cnst) const
   return std::max(available / cnst.usage, level_);
 }
 
-// Drops finished entries from the tops of both heaps and returns the lowest level still pending.
+// Drops finished entries from the front of the heap and of the bounds, and returns the lowest level still pending.
 double MaxMinSolver::lowest_pending_level()
 {
-  while (!saturation_heap_.empty() && constraints_[saturation_heap_.top_id()].free_users == 0)
-    saturation_heap_.pop();
+  double lowest = saturation_heap_.lowest_key([this](CnstId c) { return constraints_[c].free_users == 0; });
   while (next_bound_ < bounds_by_level_.size() && variables_[bounds_by_level_[next_bound_].second].fixed)
     ++next_bound_;
-  double lowest = std::numeric_limits<double>::infinity();
-  if (!saturation_heap_.empty())
-    lowest = saturation_heap_.top_key();
   if (next_bound_ < bounds_by_level_.size())
     lowest = std::min(lowest, bounds_by_level_[next_bound_].first);
   return lowest;
@@ -738,12 +734,8 @@ void MaxMinSolver::collect_saturating_group(double threshold)
 {
   saturating_constraints_.clear();
   saturating_bounds_.clear();
-  while (!saturation_heap_.empty() && saturation_heap_.top_key() <= threshold) {
-    CnstId c = saturation_heap_.top_id();
-    saturation_heap_.pop();
-    if (constraints_[c].free_users > 0)
-      saturating_constraints_.push_back(c);
-  }
+  saturation_heap_.pop_up_to(
+      threshold, [this](CnstId c) { return constraints_[c].free_users == 0; }, saturating_constraints_);
   while (next_bound_ < bounds_by_level_.size() && bounds_by_level_[next_bound_].first <= threshold) {
     VarId v = bounds_by_level_[next_bound_++].second;
     if (!variables_[v].fixed)
