@@ -9,8 +9,9 @@
 // pop_up_to() scan them (the lowest entry is remembered until a key or the set changes). The filling of a component
 // loads all its constraints but pops few or none (online LU's flows are all bounded, and a bound is usually reached
 // first), so ordering them was most of the heap's cost there: 3.8 % fewer instructions over a replay of LU class A
-// 64's solver calls, same results bit for bit. (key, id) is a total order when no key is NaN, so both forms give the
-// same keys and pop the same entries in the same order; with NaN keys neither orders meaningfully.
+// 64's solver calls, same results bit for bit (bench/README.md, "Session 26"). (key, id) is a total order when no key
+// is NaN, so both forms give the same keys and pop the same entries in the same order; with NaN keys neither orders
+// meaningfully.
 #pragma once
 
 #include <algorithm>
@@ -92,13 +93,8 @@ public:
       out.push_back(entry.id);
   }
 
-  void push(uint32_t id, double key)
-  {
-    push_unordered(id, key);
-    sift_up(entries_.size() - 1);
-  }
-
-  // Bulk loading: append with push_unordered(), then call heapify() once (linear time).
+  // Loading, into an empty set only: append with push_unordered(), then call heapify() once (linear time). Nothing
+  // is pushed after (the filling only removes entries and updates keys): there is no push() keeping either form.
   void push_unordered(uint32_t id, double key)
   {
     slot_of_[id] = static_cast<uint32_t>(entries_.size());
