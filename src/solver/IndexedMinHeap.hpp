@@ -58,10 +58,8 @@ public:
     }
     // The lowest of the unfinished entries is the lowest entry if that is unfinished: the others are only looked at
     // when it is finished, and then all dropped at once.
-    if (not entries_.empty() && finished(entries_[flat_top()].id)) {
-      drop_flat(finished);
-      top_known_ = false;
-    }
+    if (not entries_.empty() && finished(entries_[flat_top()].id))
+      remove_flat_if([&finished](const Entry& entry) { return finished(entry.id); });
     return entries_.empty() ? std::numeric_limits<double>::infinity() : entries_[flat_top()].key;
   }
 
@@ -80,14 +78,14 @@ public:
     }
     if (entries_.empty() || not(entries_[flat_top()].key <= threshold)) // often: a bound comes first
       return;
-    top_known_ = false;
     popped_.clear();
-    for (size_t slot = entries_.size(); slot-- > 0;) // backwards, so that the entry moved into `slot` was seen
-      if (entries_[slot].key <= threshold) {
-        if (not finished(entries_[slot].id))
-          popped_.push_back(entries_[slot]);
-        remove_flat(slot);
-      }
+    remove_flat_if([&](const Entry& entry) {
+      if (not(entry.key <= threshold))
+        return false;
+      if (not finished(entry.id))
+        popped_.push_back(entry);
+      return true;
+    });
     std::sort(popped_.begin(), popped_.end(), before);
     for (const Entry& entry : popped_)
       out.push_back(entry.id);
@@ -168,20 +166,19 @@ private:
     return top_;
   }
 
-  // Flat: the last entry takes the removed one's slot.
-  void remove_flat(size_t slot)
+  // Flat: removes the entries `remove` accepts, each replaced in its slot by the last entry. Backwards, so that the
+  // entry moved into a slot was already looked at. The lowest entry is then found again.
+  template <class Remove> void remove_flat_if(Remove remove)
   {
-    slot_of_[entries_[slot].id] = kAbsent;
-    if (slot + 1 < entries_.size())
-      place(slot, entries_.back());
-    entries_.pop_back();
-  }
-
-  template <class Finished> void drop_flat(Finished finished)
-  {
-    for (size_t slot = entries_.size(); slot-- > 0;)
-      if (finished(entries_[slot].id))
-        remove_flat(slot);
+    for (size_t slot = entries_.size(); slot-- > 0;) {
+      if (not remove(entries_[slot]))
+        continue;
+      slot_of_[entries_[slot].id] = kAbsent;
+      if (slot + 1 < entries_.size())
+        place(slot, entries_.back());
+      entries_.pop_back();
+    }
+    top_known_ = false;
   }
 
   void place(size_t slot, const Entry& entry)

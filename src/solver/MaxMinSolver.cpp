@@ -721,7 +721,7 @@ inline double MaxMinSolver::saturation_level(const Constraint& cnst) const
 // Drops finished entries from the front of the heap and of the bounds, and returns the lowest level still pending.
 double MaxMinSolver::lowest_pending_level()
 {
-  double lowest = saturation_heap_.lowest_key([this](CnstId c) { return constraints_[c].free_users == 0; });
+  double lowest = saturation_heap_.lowest_key(finished_constraint());
   while (next_bound_ < bounds_by_level_.size() && variables_[bounds_by_level_[next_bound_].second].fixed)
     ++next_bound_;
   if (next_bound_ < bounds_by_level_.size())
@@ -734,8 +734,7 @@ void MaxMinSolver::collect_saturating_group(double threshold)
 {
   saturating_constraints_.clear();
   saturating_bounds_.clear();
-  saturation_heap_.pop_up_to(
-      threshold, [this](CnstId c) { return constraints_[c].free_users == 0; }, saturating_constraints_);
+  saturation_heap_.pop_up_to(threshold, finished_constraint(), saturating_constraints_);
   while (next_bound_ < bounds_by_level_.size() && bounds_by_level_[next_bound_].first <= threshold) {
     VarId v = bounds_by_level_[next_bound_++].second;
     if (!variables_[v].fixed)

@@ -231,6 +231,11 @@ private:
   static void add_to_usage(Constraint& cnst, double weight);
   double saturation_level(const Constraint& cnst) const;
   double lowest_pending_level();
+  // For the saturation heap: a constraint whose users are all fixed saturates nothing any more.
+  auto finished_constraint() const
+  {
+    return [this](CnstId c) { return constraints_[c].free_users == 0; };
+  }
   void collect_saturating_group(double threshold);
   void fix_variable(VarId v, double value);
   void release_from_constraints(const Variable& var);

@@ -20,15 +20,15 @@ using Reference = std::set<std::pair<double, uint32_t>>; // (key, id): the order
 // Drives a heap and the reference through the same random loads, updates, drops and pops.
 class Scenario {
 public:
-  Scenario(size_t size, unsigned seed) : random_(seed), finished_(size, false), key_(size)
+  Scenario(size_t size, unsigned seed) : random_(seed), finished_(size, false)
   {
     heap_.reserve_ids(size);
     // Few distinct keys: ties on the key are frequent, so the id decides often.
     std::uniform_int_distribution<int> level(1, 8);
     for (uint32_t id = 0; id < size; ++id) {
-      key_[id] = level(random_) * 0.5;
-      heap_.push_unordered(id, key_[id]);
-      reference_.insert({key_[id], id});
+      const double key = level(random_) * 0.5;
+      heap_.push_unordered(id, key);
+      reference_.insert({key, id});
     }
     heap_.heapify();
   }
@@ -61,9 +61,9 @@ public:
       }
     for (const auto& entry : changed) {
       const uint32_t id = entry.second;
-      key_[id] = level(random_) * 0.5;
-      heap_.update(id, key_[id]);
-      reference_.insert({key_[id], id});
+      const double key = level(random_) * 0.5;
+      heap_.update(id, key);
+      reference_.insert({key, id});
     }
   }
 
@@ -103,7 +103,6 @@ private:
   IndexedMinHeap heap_;
   Reference reference_;
   std::vector<bool> finished_;
-  std::vector<double> key_;
 };
 
 void run_scenario(size_t size, unsigned seed)
