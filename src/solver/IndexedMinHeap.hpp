@@ -99,7 +99,7 @@ public:
     entries_.push_back({key, id});
   }
 
-  // Once the entries pushed unordered are all in. Nothing is pushed after: the filling only removes and updates.
+  // Once the entries pushed unordered are all in; chooses the form (see the file comment).
   void heapify()
   {
     flat_ = entries_.size() <= kFlatLimit;
