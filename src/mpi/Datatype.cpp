@@ -472,6 +472,14 @@ DatatypePtr Datatype::with_recipe(const DatatypePtr& built, Recipe recipe)
   return recorded(type, std::move(recipe));
 }
 
+DatatypePtr Datatype::parameterized(const DatatypePtr& matching, Combiner combiner, std::vector<int> parameters)
+{
+  require_old(matching, "MPI_Type_create_f90");
+  auto type = std::shared_ptr<Datatype>(new Datatype(*matching));
+  type->predefined_ = true; // MPI-3.1 17.1.9: it cannot be freed, and reductions take it as the sized type
+  return recorded(type, {combiner, std::move(parameters), {}, {}});
+}
+
 DatatypePtr Datatype::recorded(const DatatypePtr& fresh, Recipe recipe)
 {
   // Every constructor builds a new object (never returns `old` itself), created non-const and not yet handed out:

@@ -122,7 +122,10 @@ public:
     Struct,
     Subarray,
     Darray,
-    Resized
+    Resized,
+    F90Real,
+    F90Complex,
+    F90Integer
   };
   struct Recipe {
     Combiner combiner = Combiner::Named;
@@ -163,6 +166,10 @@ public:
   // A type built elsewhere from the same type map (darray, whose layout the front end computes), recorded with
   // `recipe` instead of the recipe of the constructors that built it.
   static DatatypePtr with_recipe(const DatatypePtr& built, Recipe recipe);
+  // A Fortran kind chosen by precision and range (MPI_Type_create_f90_*): a predefined type with the type map of
+  // `matching` (the sized type of that kind), recorded with its combiner (F90Real, F90Complex, F90Integer) and the
+  // parameters as given (p and r, or r).
+  static DatatypePtr parameterized(const DatatypePtr& matching, Combiner combiner, std::vector<int> parameters);
 
   size_t size() const { return size_; } // bytes of data in one element
   std::ptrdiff_t lb() const { return lb_; }

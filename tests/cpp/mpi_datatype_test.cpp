@@ -302,3 +302,20 @@ TEST(mpi_datatype, DuplicateHasTheLayoutOfItsOriginal)
   EXPECT_FALSE(named->is_predefined());
   EXPECT_EQ(vector->recipe().combiner, Datatype::Combiner::Vector); // the original keeps its own
 }
+
+TEST(mpi_datatype, FortranKindIsAPredefinedTypeWithItsParameters)
+{
+  DatatypePtr real8 = Datatype::parameterized(type_double(), Datatype::Combiner::F90Real, {15, 307});
+  EXPECT_NE(real8, type_double());
+  EXPECT_TRUE(real8->is_predefined()); // MPI_Type_free refuses it, reductions take it as a double
+  EXPECT_EQ(real8->size(), sizeof(double));
+  EXPECT_EQ(real8->extent(), static_cast<std::ptrdiff_t>(sizeof(double)));
+  Element element{};
+  ASSERT_TRUE(real8->homogeneous(element));
+  EXPECT_EQ(element, Element::Double);
+  EXPECT_EQ(real8->recipe().combiner, Datatype::Combiner::F90Real);
+  EXPECT_EQ(real8->recipe().integers, (std::vector<int>{15, 307})); // MPI_Type_get_contents: p and r as given
+  EXPECT_TRUE(real8->recipe().addresses.empty());
+  EXPECT_TRUE(real8->recipe().types.empty());
+  EXPECT_EQ(type_double()->recipe().combiner, Datatype::Combiner::Named); // the sized type keeps its own
+}

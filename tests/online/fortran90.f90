@@ -1,7 +1,7 @@
 ! A Fortran 90 program through `use mpi` (tests/python/test_fortran.py): module variables and SAVE state of each rank,
 ! derived datatypes, a Cartesian topology, non-blocking completion with 1-based indices (MPI_WAITSOME, MPI_TESTALL),
-! MPI_ALLTOALL and MPI_REDUCE_SCATTER_BLOCK, sized types and MPI_2DOUBLE_PRECISION pairs, MPI_PROBE's status and
-! info strings. Every line it prints is the same under mpisim and Open MPI (compared sorted). Run with 4 ranks.
+! MPI_ALLTOALL and MPI_REDUCE_SCATTER_BLOCK, sized types and MPI_2DOUBLE_PRECISION pairs, MPI_PROBE's status,
+! info strings and the kinds MPI_TYPE_CREATE_F90_REAL/COMPLEX/INTEGER choose. Every line it prints is the same under mpisim and Open MPI (compared sorted). Run with 4 ranks.
 module rank_state
   implicit none
   integer :: calls = 0            ! a module variable: each rank's own
@@ -34,7 +34,9 @@ program fortran90
   double precision :: pair(2), minpair(2), three(3)
   real(kind=4) :: r4(2)
   character(len=MPI_MAX_INFO_VAL) :: value
-  logical :: found
+  logical :: found, refused(3)
+  integer :: f90_types(7), f90_sizes(7), envelope(4), contents(2), types(1)
+  integer(kind=MPI_ADDRESS_KIND) :: addresses(1)
 
   call MPI_INIT(ierr)
   call MPI_COMM_RANK(MPI_COMM_WORLD, rank, ierr)
@@ -125,6 +127,37 @@ program fortran90
   call MPI_INFO_FREE(info, ierr)
   write (*, '(A,I2,A,L2,A,I3,A,A,A,I2)') 'rank', rank, ' info found', found, ' valuelen', valuelen, &
       ' value [', trim(value), '] keys', n
+
+  ! Kinds chosen by precision and range: sizes, one handle per (p, r), envelope and contents, use in reductions, and
+  ! what no kind has (the errors returned once MPI_COMM_WORLD returns them)
+  call MPI_TYPE_CREATE_F90_REAL(15, 307, f90_types(1), ierr)
+  call MPI_TYPE_CREATE_F90_REAL(15, 307, f90_types(2), ierr)
+  call MPI_TYPE_CREATE_F90_REAL(6, MPI_UNDEFINED, f90_types(3), ierr)
+  call MPI_TYPE_CREATE_F90_COMPLEX(15, MPI_UNDEFINED, f90_types(4), ierr)
+  call MPI_TYPE_CREATE_F90_INTEGER(18, f90_types(5), ierr)
+  call MPI_TYPE_CREATE_F90_INTEGER(2, f90_types(6), ierr)
+  call MPI_TYPE_CREATE_F90_REAL(MPI_UNDEFINED, 4931, f90_types(7), ierr)
+  do i = 1, 7
+    call MPI_TYPE_SIZE(f90_types(i), f90_sizes(i), ierr)
+  end do
+  call MPI_TYPE_GET_ENVELOPE(f90_types(1), envelope(1), envelope(2), envelope(3), envelope(4), ierr)
+  call MPI_TYPE_GET_CONTENTS(f90_types(1), 2, 0, 0, contents, addresses, types, ierr)
+  if (rank == 0) write (*, '(A,7I3,A,L2,A,3I2,L2,A,2I4)') 'kinds sizes', f90_sizes, ' same handle', &
+      f90_types(1) == f90_types(2), ' envelope', envelope(1:3), envelope(4) == MPI_COMBINER_F90_REAL, ' contents', &
+      contents
+  three = [1.5d0, dble(rank), 2d0**(-rank)]
+  call MPI_ALLREDUCE(MPI_IN_PLACE, three, 3, f90_types(1), MPI_SUM, MPI_COMM_WORLD, ierr)
+  big = 3000000000_8 * (rank + 1)
+  call MPI_REDUCE(big, bigsum, 1, f90_types(5), MPI_SUM, 0, MPI_COMM_WORLD, ierr)
+  if (rank == 0) write (*, '(A,3F7.3,I13)') 'kinds sums', three, bigsum
+  call MPI_COMM_SET_ERRHANDLER(MPI_COMM_WORLD, MPI_ERRORS_RETURN, ierr)
+  call MPI_TYPE_CREATE_F90_REAL(40, 10, f90_types(1), ierr)
+  refused(1) = ierr /= MPI_SUCCESS
+  call MPI_TYPE_CREATE_F90_INTEGER(39, f90_types(1), ierr)
+  refused(2) = ierr /= MPI_SUCCESS
+  call MPI_TYPE_FREE(f90_types(3), ierr)
+  refused(3) = ierr /= MPI_SUCCESS
+  if (rank == 0) write (*, '(A,3L2)') 'kinds refused p 40, r 39, free', refused
 
   call MPI_FINALIZE(ierr)
 end program fortran90

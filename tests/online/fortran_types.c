@@ -6,7 +6,7 @@
  *  - reductions over the groups of MPI-3.1 section 5.9.2: MPI_SUM on MPI_COMPLEX, MPI_PROD on MPI_DOUBLE_COMPLEX,
  *    MPI_MINLOC on MPI_2INTEGER, MPI_MAXLOC on MPI_2DOUBLE_PRECISION, MPI_LAND on MPI_LOGICAL, MPI_SUM on
  *    MPI_INTEGER8 and MPI_INTEGER16, MPI_MAX on MPI_REAL; MPI_SUM on MPI_LOGICAL is MPI_ERR_OP;
- *  - MPI_Type_match_size gives the sized Fortran types;
+ *  - MPI_Type_match_size gives the sized Fortran types, MPI_Type_create_f90_* the kinds gfortran picks;
  *  - MPI_X_f2c(MPI_X_c2f(h)) == h for every handle kind, and a status survives MPI_Status_c2f then MPI_Status_f2c. */
 #include <mpi.h>
 
@@ -115,6 +115,42 @@ static void matched_sizes(int rank)
   check(type == MPI_COMPLEX16, rank, "MPI_Type_match_size(complex, 16) is MPI_COMPLEX16");
 }
 
+/* The kinds gfortran picks for a precision and range (docs/online.md, "Fortran"); MPI_COMM_WORLD returns errors. */
+static int error_class_of(int error)
+{
+  int error_class = MPI_SUCCESS;
+  MPI_Error_class(error, &error_class);
+  return error_class;
+}
+
+static void parameterized_kinds(int rank)
+{
+  MPI_Datatype type, again;
+  int size = 0, integers = -1, addresses = -1, datatypes = -1, combiner = -1, contents[2] = {0, 0};
+  MPI_Type_create_f90_real(16, MPI_UNDEFINED, &type); /* KIND=10, x87 extended: MPI_REAL16 here */
+  MPI_Type_size(type, &size);
+  check(size == 16, rank, "MPI_Type_create_f90_real(16, undefined) has 16 bytes");
+  MPI_Type_get_envelope(type, &integers, &addresses, &datatypes, &combiner);
+  check(integers == 2 && addresses == 0 && datatypes == 0 && combiner == MPI_COMBINER_F90_REAL, rank,
+        "f90 real envelope");
+  MPI_Type_get_contents(type, 2, 0, 0, contents, NULL, NULL);
+  check(contents[0] == 16 && contents[1] == MPI_UNDEFINED, rank, "f90 real contents are the arguments as given");
+  MPI_Type_create_f90_real(16, MPI_UNDEFINED, &again);
+  check(again == type, rank, "the same arguments give the same handle");
+  check(error_class_of(MPI_Type_free(&type)) == MPI_ERR_TYPE, rank, "an f90 type cannot be freed");
+  MPI_Type_create_f90_complex(6, 37, &type);
+  check(type != MPI_DATATYPE_NULL && MPI_Type_size(type, &size) == MPI_SUCCESS && size == 8, rank,
+        "complex(6, 37) is 8 bytes");
+  MPI_Type_create_f90_integer(10, &type);
+  check(MPI_Type_size(type, &size) == MPI_SUCCESS && size == 8, rank, "integer(10) is 8 bytes");
+  check(error_class_of(MPI_Type_create_f90_real(25, 100, &type)) == MPI_ERR_ARG, rank,
+        "KIND=16 (IEEE quadruple) refused");
+  check(error_class_of(MPI_Type_create_f90_real(MPI_UNDEFINED, MPI_UNDEFINED, &type)) == MPI_ERR_ARG, rank,
+        "p and r both undefined refused");
+  check(error_class_of(MPI_Type_create_f90_complex(-3, 10, &type)) == MPI_ERR_ARG, rank, "negative p refused");
+  check(error_class_of(MPI_Type_create_f90_integer(39, &type)) == MPI_ERR_ARG, rank, "39 digits refused");
+}
+
 static void conversions(int rank, int size)
 {
   MPI_Comm dup;
@@ -173,6 +209,7 @@ int main(int argc, char** argv)
   sizes_and_names(rank);
   reductions(rank, size);
   matched_sizes(rank);
+  parameterized_kinds(rank);
   conversions(rank, size);
   printf("rank %d: %s\n", rank, failures == 0 ? "ok" : "failed");
   MPI_Finalize();

@@ -30,6 +30,9 @@ int combiner_constant(Datatype::Combiner combiner)
   case C::Subarray: return MPI_COMBINER_SUBARRAY;
   case C::Darray: return MPI_COMBINER_DARRAY;
   case C::Resized: return MPI_COMBINER_RESIZED;
+  case C::F90Real: return MPI_COMBINER_F90_REAL;
+  case C::F90Complex: return MPI_COMBINER_F90_COMPLEX;
+  case C::F90Integer: return MPI_COMBINER_F90_INTEGER;
   }
   return MPI_COMBINER_NAMED;
 }

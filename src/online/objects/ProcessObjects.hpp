@@ -40,8 +40,10 @@ struct RankObjects {
   std::map<int, int> class_of_code;      // added codes and classes -> their class
   std::map<int, std::string> error_strings;
   std::map<int, std::string> type_names; // by datatype handle
-  std::map<int, InfoObject> comm_hints;  // by communicator handle (MPI_Comm_set_info)
-  int thread_level = MPI_THREAD_SINGLE;  // provided by MPI_Init_thread
+  // MPI_Type_create_f90_*: one handle per combiner and parameters, as the standard lets repeated calls return
+  std::map<std::vector<int>, int> fortran_kind_types;
+  std::map<int, InfoObject> comm_hints; // by communicator handle (MPI_Comm_set_info)
+  int thread_level = MPI_THREAD_SINGLE; // provided by MPI_Init_thread
 };
 
 // Memory of MPI_Alloc_mem and MPI_Win_allocate (`size` >= 0): simulated hosts have no special memory, so the info
