@@ -1,8 +1,8 @@
 ! A program through `use mpi_f08` (tests/python/test_fortran.py): derived-type handles and their == and /=, the
 ! MPI_Status type's fields, ierror left out or given, MPI_IN_PLACE, MPI_STATUSES_IGNORE, 1-based MPI_Waitany, a
-! derived datatype, a split communicator, an attribute copy callback taking TYPE(MPI_Comm), info strings and an error
-! returned under MPI_ERRORS_RETURN. Every line it prints is the same under mpisim and Open MPI (compared sorted). Run
-! with 4 ranks.
+! derived datatype, a split communicator, an attribute copy callback taking TYPE(MPI_Comm), info strings, an error
+! returned under MPI_ERRORS_RETURN and a kind chosen by precision (MPI_Type_create_f90_real). Every line it prints is
+! the same under mpisim and Open MPI (compared sorted). Run with 4 ranks.
 module f08_callbacks
   use mpi_f08
   implicit none
@@ -96,6 +96,10 @@ program fortran2008
     call MPI_Send(sent, 1, MPI_DOUBLE_PRECISION, nranks + 5, 0, MPI_COMM_WORLD, ierror)
     call MPI_Error_class(ierror, n)
     print '(A,L2)', 'bad rank returns MPI_ERR_RANK', n == MPI_ERR_RANK
+    ! a kind chosen by precision, ierror left out: real(12) is KIND=8
+    call MPI_Type_create_f90_real(12, MPI_UNDEFINED, pair)
+    call MPI_Type_size(pair, n)
+    print '(A,I3)', 'f90 real(12) size', n
   end if
   call MPI_Barrier(MPI_COMM_WORLD)
   call MPI_Finalize()

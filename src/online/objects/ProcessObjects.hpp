@@ -40,7 +40,7 @@ struct RankObjects {
   std::map<int, int> class_of_code;      // added codes and classes -> their class
   std::map<int, std::string> error_strings;
   std::map<int, std::string> type_names; // by datatype handle
-  // MPI_Type_create_f90_*: one handle per combiner and parameters, as the standard lets repeated calls return
+  // MPI_Type_create_f90_*: the handle of each combiner and parameters, returned again for the same arguments
   std::map<std::vector<int>, int> fortran_kind_types;
   std::map<int, InfoObject> comm_hints; // by communicator handle (MPI_Comm_set_info)
   int thread_level = MPI_THREAD_SINGLE; // provided by MPI_Init_thread
