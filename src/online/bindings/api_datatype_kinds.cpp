@@ -4,6 +4,7 @@
 #include "online/bindings/Arguments.hpp"
 #include "online/objects/ProcessObjects.hpp"
 
+#include <string>
 #include <vector>
 
 using namespace mpisim::online;
@@ -11,7 +12,7 @@ using mpisim::mpi::Datatype;
 
 namespace {
 
-// gfortran's kinds on x86-64 (docs/online.md, "Fortran kinds chosen by precision and range"), smallest first: the
+// gfortran's kinds on x86-64 (docs/online.md, "Fortran": "Kinds chosen by precision and range"), smallest first: the
 // first whose precision and range both suffice is the one selected_real_kind picks. Kind 10 (x87 extended, stored
 // in 16 bytes) is what mpi.h's MPI_REAL16 and MPI_COMPLEX32 hold; kind 16 (IEEE quadruple) has no type here.
 struct RealKind {
