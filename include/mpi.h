@@ -727,6 +727,23 @@ MPISIM_DECLARE(int, Neighbor_alltoallw,
                (const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
                 void* recvbuf, const int recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
                 MPI_Comm comm))
+MPISIM_DECLARE(int, Ineighbor_allgather,
+               (const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request))
+MPISIM_DECLARE(int, Ineighbor_allgatherv,
+               (const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request))
+MPISIM_DECLARE(int, Ineighbor_alltoall,
+               (const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request))
+MPISIM_DECLARE(int, Ineighbor_alltoallv,
+               (const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void* recvbuf,
+                const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                MPI_Request* request))
+MPISIM_DECLARE(int, Ineighbor_alltoallw,
+               (const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                void* recvbuf, const int recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+                MPI_Comm comm, MPI_Request* request))
 /* End of groups, communicator creation, attributes, topologies ------------------------------------------------- */
 
 /* One-sided communication (src/online/bindings/api_windows.cpp, api_rma.cpp; docs/online.md): windows (created,
