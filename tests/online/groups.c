@@ -96,6 +96,10 @@ int main(int argc, char** argv)
     return 0;
   }
 
+  MPI_Comm parent = MPI_COMM_WORLD;
+  MPI_Comm_get_parent(&parent); /* started by the launcher, not spawned */
+  EXPECT(parent == MPI_COMM_NULL);
+
   MPI_Group world, evens, odds, evens_by_range, reversed, all, none, rest;
   MPI_Comm_group(MPI_COMM_WORLD, &world);
   int n, r, result;
