@@ -131,25 +131,29 @@ std::byte* at(const void* buffer, std::ptrdiff_t elements, const mpisim::mpi::Da
   return static_cast<std::byte*>(const_cast<void*>(buffer)) + elements * type->extent();
 }
 
-// Block i of a buffer of equal blocks, or at displacement displs[i] with counts[i] elements.
-std::vector<Block> blocks(const void* buffer, size_t n, int count, const mpisim::mpi::DatatypePtr& type)
+// The cuts of a buffer into one block per neighbour, each checking its counts: n blocks of `count` elements,
+// `stride` elements apart (0: the same block for every neighbour, as allgather sends); block i at displacement
+// displs[i] with counts[i] elements; blocks of their own type at byte displacements (alltoallw).
+int equal_blocks(Runtime& runtime, MPI_Comm comm, const void* buffer, size_t n, int count, std::ptrdiff_t stride,
+                 const mpisim::mpi::DatatypePtr& type, const char* call, std::vector<Block>& out)
 {
-  std::vector<Block> result;
+  MPISIM_TRY(check_count(runtime, comm, count, call));
   for (size_t i = 0; i < n; ++i)
-    result.push_back({at(buffer, static_cast<std::ptrdiff_t>(i) * count, type), count, nullptr});
-  return result;
+    out.push_back({at(buffer, static_cast<std::ptrdiff_t>(i) * stride, type), count, nullptr});
+  return MPI_SUCCESS;
 }
 
-std::vector<Block> blocks(const void* buffer, size_t n, const int counts[], const int displs[],
-                          const mpisim::mpi::DatatypePtr& type)
+int displaced_blocks(Runtime& runtime, MPI_Comm comm, const void* buffer, size_t n, const int counts[],
+                     const int displs[], const mpisim::mpi::DatatypePtr& type, const char* call,
+                     std::vector<Block>& out)
 {
-  std::vector<Block> result;
-  for (size_t i = 0; i < n; ++i)
-    result.push_back({at(buffer, displs[i], type), counts[i], nullptr});
-  return result;
+  for (size_t i = 0; i < n; ++i) {
+    MPISIM_TRY(check_count(runtime, comm, counts[i], call));
+    out.push_back({at(buffer, displs[i], type), counts[i], nullptr});
+  }
+  return MPI_SUCCESS;
 }
 
-// Blocks of their own type at byte displacements (MPI_Neighbor_alltoallw).
 int typed_blocks(Runtime& runtime, MPI_Comm comm, const void* buffer, size_t n, const int counts[],
                  const MPI_Aint displs[], const MPI_Datatype types[], const char* call, std::vector<Block>& out)
 {
@@ -162,23 +166,13 @@ int typed_blocks(Runtime& runtime, MPI_Comm comm, const void* buffer, size_t n, 
   return MPI_SUCCESS;
 }
 
-int check_counts(Runtime& runtime, MPI_Comm comm, size_t n, const int counts[], const char* call)
-{
-  for (size_t i = 0; i < n; ++i)
-    MPISIM_TRY(check_count(runtime, comm, counts[i], call));
-  return MPI_SUCCESS;
-}
-
 int plan_allgather(Runtime& runtime, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm, const char* call, Plan& plan)
 {
   Exchange& x = plan.x;
   MPISIM_TRY(prepare(runtime, comm, sendtype, recvtype, call, x));
-  MPISIM_TRY(check_count(runtime, comm, sendcount, call));
-  MPISIM_TRY(check_count(runtime, comm, recvcount, call));
-  plan.sends.assign(x.destinations.size(), Block{at(sendbuf, 0, x.send_type), sendcount, nullptr});
-  plan.receives = blocks(recvbuf, x.sources.size(), recvcount, x.recv_type);
-  return MPI_SUCCESS;
+  MPISIM_TRY(equal_blocks(runtime, comm, sendbuf, x.destinations.size(), sendcount, 0, x.send_type, call, plan.sends));
+  return equal_blocks(runtime, comm, recvbuf, x.sources.size(), recvcount, recvcount, x.recv_type, call, plan.receives);
 }
 
 int plan_allgatherv(Runtime& runtime, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
@@ -187,11 +181,9 @@ int plan_allgatherv(Runtime& runtime, const void* sendbuf, int sendcount, MPI_Da
 {
   Exchange& x = plan.x;
   MPISIM_TRY(prepare(runtime, comm, sendtype, recvtype, call, x));
-  MPISIM_TRY(check_count(runtime, comm, sendcount, call));
-  MPISIM_TRY(check_counts(runtime, comm, x.sources.size(), recvcounts, call));
-  plan.sends.assign(x.destinations.size(), Block{at(sendbuf, 0, x.send_type), sendcount, nullptr});
-  plan.receives = blocks(recvbuf, x.sources.size(), recvcounts, displs, x.recv_type);
-  return MPI_SUCCESS;
+  MPISIM_TRY(equal_blocks(runtime, comm, sendbuf, x.destinations.size(), sendcount, 0, x.send_type, call, plan.sends));
+  return displaced_blocks(runtime, comm, recvbuf, x.sources.size(), recvcounts, displs, x.recv_type, call,
+                          plan.receives);
 }
 
 int plan_alltoall(Runtime& runtime, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
@@ -199,11 +191,9 @@ int plan_alltoall(Runtime& runtime, const void* sendbuf, int sendcount, MPI_Data
 {
   Exchange& x = plan.x;
   MPISIM_TRY(prepare(runtime, comm, sendtype, recvtype, call, x));
-  MPISIM_TRY(check_count(runtime, comm, sendcount, call));
-  MPISIM_TRY(check_count(runtime, comm, recvcount, call));
-  plan.sends = blocks(sendbuf, x.destinations.size(), sendcount, x.send_type);
-  plan.receives = blocks(recvbuf, x.sources.size(), recvcount, x.recv_type);
-  return MPI_SUCCESS;
+  MPISIM_TRY(
+      equal_blocks(runtime, comm, sendbuf, x.destinations.size(), sendcount, sendcount, x.send_type, call, plan.sends));
+  return equal_blocks(runtime, comm, recvbuf, x.sources.size(), recvcount, recvcount, x.recv_type, call, plan.receives);
 }
 
 int plan_alltoallv(Runtime& runtime, const void* sendbuf, const int sendcounts[], const int sdispls[],
@@ -212,11 +202,10 @@ int plan_alltoallv(Runtime& runtime, const void* sendbuf, const int sendcounts[]
 {
   Exchange& x = plan.x;
   MPISIM_TRY(prepare(runtime, comm, sendtype, recvtype, call, x));
-  MPISIM_TRY(check_counts(runtime, comm, x.destinations.size(), sendcounts, call));
-  MPISIM_TRY(check_counts(runtime, comm, x.sources.size(), recvcounts, call));
-  plan.sends = blocks(sendbuf, x.destinations.size(), sendcounts, sdispls, x.send_type);
-  plan.receives = blocks(recvbuf, x.sources.size(), recvcounts, rdispls, x.recv_type);
-  return MPI_SUCCESS;
+  MPISIM_TRY(displaced_blocks(runtime, comm, sendbuf, x.destinations.size(), sendcounts, sdispls, x.send_type, call,
+                              plan.sends));
+  return displaced_blocks(runtime, comm, recvbuf, x.sources.size(), recvcounts, rdispls, x.recv_type, call,
+                          plan.receives);
 }
 
 int plan_alltoallw(Runtime& runtime, const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
@@ -227,9 +216,7 @@ int plan_alltoallw(Runtime& runtime, const void* sendbuf, const int sendcounts[]
   MPISIM_TRY(prepare(runtime, comm, MPI_DATATYPE_NULL, MPI_DATATYPE_NULL, call, x));
   MPISIM_TRY(
       typed_blocks(runtime, comm, sendbuf, x.destinations.size(), sendcounts, sdispls, sendtypes, call, plan.sends));
-  MPISIM_TRY(
-      typed_blocks(runtime, comm, recvbuf, x.sources.size(), recvcounts, rdispls, recvtypes, call, plan.receives));
-  return MPI_SUCCESS;
+  return typed_blocks(runtime, comm, recvbuf, x.sources.size(), recvcounts, rdispls, recvtypes, call, plan.receives);
 }
 } // namespace
 
