@@ -654,6 +654,7 @@ MPISIM_DECLARE(int, Comm_set_name, (MPI_Comm comm, const char* comm_name))
 MPISIM_DECLARE(int, Comm_get_name, (MPI_Comm comm, char* comm_name, int* resultlen))
 MPISIM_DECLARE(int, Comm_test_inter, (MPI_Comm comm, int* flag))
 MPISIM_DECLARE(int, Comm_get_parent, (MPI_Comm * parent))
+MPISIM_DECLARE(int, Comm_disconnect, (MPI_Comm * comm))
 MPISIM_DECLARE(int, Comm_remote_size, (MPI_Comm comm, int* size))
 MPISIM_DECLARE(int, Comm_remote_group, (MPI_Comm comm, MPI_Group* group))
 MPISIM_DECLARE(int, Intercomm_create,

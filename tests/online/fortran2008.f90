@@ -1,8 +1,9 @@
 ! A program through `use mpi_f08` (tests/python/test_fortran.py): derived-type handles and their == and /=, the
 ! MPI_Status type's fields, ierror left out or given, MPI_IN_PLACE, MPI_STATUSES_IGNORE, 1-based MPI_Waitany, a
-! derived datatype, a split communicator, an attribute copy callback taking TYPE(MPI_Comm), info strings, an error
-! returned under MPI_ERRORS_RETURN and a kind chosen by precision (MPI_Type_create_f90_real). Every line it prints is
-! the same under mpisim and Open MPI (compared sorted). Run with 4 ranks.
+! derived datatype, a split communicator (freed by MPI_Comm_disconnect), an attribute copy callback taking
+! TYPE(MPI_Comm), info strings, an error returned under MPI_ERRORS_RETURN and a kind chosen by precision
+! (MPI_Type_create_f90_real). Every line it prints is the same under mpisim and Open MPI (compared sorted). Run with
+! 4 ranks.
 module f08_callbacks
   use mpi_f08
   implicit none
@@ -81,7 +82,8 @@ program fortran2008
   call MPI_Comm_get_attr(dup, keyval, value, flag)
   print '(A,I2,A,I2,A,L2,I6)', 'rank', rank, ' half rank', n, ' attr', flag, value
   call MPI_Comm_free(dup)
-  call MPI_Comm_free(half)
+  call MPI_Comm_disconnect(half)
+  print '(A,I2,A,L2)', 'rank', rank, ' half disconnected', half == MPI_COMM_NULL
   call MPI_Comm_free_keyval(keyval)
 
   ! Info strings and an error returned in ierror.

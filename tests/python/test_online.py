@@ -22,6 +22,7 @@ PROGRAMS = ["coll_timing", "datatypes", "ring", "halo", "collectives", "privacy"
             "crash", "errors", "compute", "exit"]
 PROGRAMS += ["bursts"]  # short computation bursts between MPI calls, timed by the program itself
 PROGRAMS += ["groups", "attributes", "topology"]  # groups, communicator creation, attributes, topologies
+PROGRAMS += ["disconnect"]  # MPI_Comm_disconnect
 PROGRAMS += ["sampling", "shared_malloc"]  # SMPI's annotations for large studies
 PROGRAMS += ["buffer_reuse"]  # a send buffer written again as soon as the send returns
 PROGRAMS += ["libc_names", "extra_types", "ibsend_cancel", "bottom", "grequest"]  # MPICH test-suite findings
@@ -394,6 +395,43 @@ def test_groups_attributes_topologies_error_classes(built, name, expected):
     done = run(built, name, "errors", np=4)
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == expected
+
+
+@pytest.mark.parametrize("np", [1, 4, 5])
+def test_disconnect_completes_what_is_pending_on_its_communicator_only(built, tmp_path, np):
+    """Each rank disconnects a communicator with a receive and a send pending on it and a receive pending on
+    MPI_COMM_WORLD that only a send after the disconnect matches (waiting for it would deadlock)."""
+    done = run(built, "disconnect", np=np)
+    assert done.returncode == 0, done.stderr
+    lines = sorted(done.stdout.splitlines())
+    assert f"rank {np - 1}: received {10 * ((np - 2) % np) + 1} from rank {(np - 2) % np} on the disconnected " \
+           f"communicator, {100 + (np - 2) % np} on MPI_COMM_WORLD" in lines
+    assert lines == real_mpirun_lines(tmp_path, "disconnect", np)
+
+
+def test_disconnect_lasts_until_the_pending_receive_completes(built):
+    """Rank 1 disconnects with a 1 MB receive pending: the call lasts as long as a plain receive of the message and the
+    request is complete after it (SMPI 3.32 returns at once and leaves it pending; Open MPI leaves the send pending)."""
+    done = run(built, "disconnect", "timing", np=2)
+    assert done.returncode == 0, done.stderr
+    found = {}
+    for line in done.stdout.splitlines():
+        match = re.fullmatch(r"rank (\d): disconnect ([\d.]+) s, complete after it (\d), plain transfer ([\d.]+) s", line)
+        assert match, line
+        found[int(match[1])] = (float(match[2]), int(match[3]), float(match[4]))
+    disconnect, complete, plain = found[1]
+    assert complete == 1 and plain > 0.005  # 1 MB at 1 Gbps or less
+    assert disconnect == pytest.approx(plain, rel=1e-9)
+    disconnect, complete, plain = found[0]  # the sender's rendezvous ends when rank 1 takes the message
+    assert complete == 1 and disconnect == pytest.approx(plain, rel=1e-3)
+
+
+def test_disconnect_refuses_the_predefined_communicators(built):
+    done = run(built, "disconnect", "errors", np=2)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["disconnect of MPI_COMM_WORLD: MPI_ERR_COMM",
+                                        "disconnect of MPI_COMM_SELF: MPI_ERR_COMM",
+                                        "disconnect of MPI_COMM_NULL: MPI_ERR_COMM"]
 
 
 def test_intercommunicators_are_reported_as_not_supported(tmp_path):

@@ -19,6 +19,18 @@ std::map<int, std::vector<int>> Requests::pending_by_rank(const std::function<bo
   return pending;
 }
 
+std::vector<mpi::RequestPtr> Requests::unfinished_on(int world_rank, int comm) const
+{
+  std::vector<mpi::RequestPtr> unfinished;
+  for (int handle : requests_.handles_where([world_rank, comm](const RequestEntry& entry) {
+         return entry.active && entry.request != nullptr && !entry.request->done() &&
+                entry.request->owner() == world_rank && entry.owner.kind == ErrorOwner::Kind::Communicator &&
+                entry.owner.handle == comm && entry.request->kind() != mpi::RequestKind::Generalized;
+       }))
+    unfinished.push_back(requests_.find(handle)->request);
+  return unfinished;
+}
+
 std::string Requests::describe_pending(const RequestEntry& entry)
 {
   const mpi::Request& request = *entry.request;

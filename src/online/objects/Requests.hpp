@@ -74,6 +74,9 @@ public:
   std::map<int, std::vector<int>> pending_by_rank(const std::function<bool(int world_rank)>& wanted) const;
   // "send to rank 1, tag 5, on MPI_COMM_WORLD (not complete)": the request as a report names it.
   static std::string describe_pending(const RequestEntry& entry);
+  // The simulator's requests `world_rank` made on communicator `comm` (point-to-point and collective) and has not
+  // seen complete: what MPI_Comm_disconnect waits for. One scan of the table.
+  std::vector<mpi::RequestPtr> unfinished_on(int world_rank, int comm) const;
 
   int add_message(mpi::MessagePtr message) { return messages_.insert(std::move(message)); }
   mpi::MessagePtr take_message(int handle); // null for an unknown handle
