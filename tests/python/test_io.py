@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import struct
 import subprocess
 import sys
 
@@ -25,7 +26,7 @@ def built(tmp_path_factory):
         pytest.skip(probe.stderr.strip().splitlines()[-1])
     out = tmp_path_factory.mktemp("io")
     paths = {}
-    for name in ("io_basic", "io_timing", "io_paths", "io_views", "io_manage", "io_stream", "io_atomic"):
+    for name in ("io_basic", "io_timing", "io_paths", "io_views", "io_manage", "io_stream", "io_atomic", "io_datarep"):
         paths[name] = str(out / name)
         done = mpisim("cc", "-O1", os.path.join(SOURCES, name + ".c"), "-o", paths[name])
         assert done.returncode == 0, done.stderr
@@ -233,6 +234,57 @@ def test_subarray_and_darray_views_as_open_mpi(built, tmp_path):
     assert ompi.returncode == 0, ompi.stderr
     assert sorted(ompi.stdout.splitlines()) == EXPECTED_VIEWS
     assert (real / "views.dat").read_bytes() == expected_views_file()
+
+
+# "external32" views (tests/online/io_datarep.c): the file's bytes big-endian, as MPI-3.1 section 13.5.2 defines them
+def expected_datarep_file() -> bytes:
+    ints = [100 * ((j // 2) % 4) + 2 * (j // 8) + j % 2 for j in range(24)]  # ranks' ints two by two, in file order
+    return (struct.pack(">24i", *ints) + struct.pack(">id", 7, 1.5) + struct.pack(">id", -2, -0.25)
+            + struct.pack(">3d", 1.0, -2.5, 1e100) + struct.pack(">3h", 1, -1, 0x1234)
+            + struct.pack(">2i", 0x01020304, 5) + struct.pack(">f", 0.5))
+
+
+def expected_datarep_lines() -> list[str]:
+    data = expected_datarep_file()
+    dump = [f"{line:03d}:" + "".join(f" {byte:02x}" for byte in data[line:line + 16]) for line in range(0, len(data), 16)]
+    checks = [f"rank {r}: interleaved ints read back: ok" for r in range(4)]
+    checks += ["rank 0: structs read back: ok", "rank 1: doubles read back: ok",
+               "rank 2: shorts, a pair and a float read back: ok"]
+    return sorted(dump + checks + ["view datarep external32"])
+
+
+@pytest.mark.parametrize("platform", ["cluster:4", "cluster:2"])
+def test_external32_views_write_big_endian_and_read_back(built, tmp_path, platform):
+    """Collective (two-phase, with two or four aggregators), independent and non-blocking accesses."""
+    root = tmp_path / "root"
+    done = mpisim("run", "-np", "4", "--platform", platform, "--io-root", str(root), "--quiet", built["io_datarep"])
+    assert done.returncode == 0, done.stderr
+    assert sorted(done.stdout.splitlines()) == expected_datarep_lines()
+    assert (root / "datarep.dat").read_bytes() == expected_datarep_file()
+
+
+def test_external32_views_as_open_mpi(tmp_path):
+    if shutil.which("mpicc") is None or shutil.which("mpirun") is None:
+        pytest.skip("no real MPI to compare with")
+    subprocess.run(["mpicc", "-O1", os.path.join(SOURCES, "io_datarep.c"), "-o", str(tmp_path / "io_datarep")],
+                   check=True)
+    ompi = subprocess.run(["mpirun", "--oversubscribe", "--allow-run-as-root", "-np", "4", str(tmp_path / "io_datarep")],
+                          capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert ompi.returncode == 0, ompi.stderr
+    assert sorted(ompi.stdout.splitlines()) == expected_datarep_lines()
+    assert (tmp_path / "datarep.dat").read_bytes() == expected_datarep_file()
+
+
+def test_data_representations_refused_and_internal(built, tmp_path):
+    """What external32 sizes otherwise than this machine (long) is refused; "internal" holds the native bytes."""
+    done = mpisim("run", "-np", "1", "--platform", "cluster:1", "--io-root", str(tmp_path), "--quiet",
+                  built["io_datarep"], "errors")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [
+        "set_view bogus: MPI_ERR_UNSUPPORTED_DATAREP", "external32 view of longs: MPI_ERR_UNSUPPORTED_DATAREP",
+        "write of a long through external32: MPI_ERR_TYPE", "external32 extent of a long: MPI_ERR_TYPE",
+        "external32 extent of a double: 8", "internal view: MPI_SUCCESS",
+        "first byte of 1 written through internal: 1"]
 
 
 def test_collective_buffering_beats_many_small_independent_writes(built, tmp_path):

@@ -18,12 +18,15 @@
 #include "online/objects/Collectives.hpp"
 #include "online/objects/FileAccess.hpp"
 
+#include "mpi/External32.hpp"
 #include "mpi/Request.hpp"
 
 #include <algorithm>
 #include <cstring>
 #include <iterator>
 #include <memory>
+#include <optional>
+#include <string>
 #include <vector>
 
 using namespace mpisim::online;
@@ -152,46 +155,62 @@ int check(Runtime& runtime, const AccessCall& call, FileContext& context, mpisim
   if (type->size() % context.member->view.etype->size() != 0)
     return raise_file_error(runtime, call.fh, MPI_ERR_TYPE, call.name,
                             "the datatype is not a whole number of the view's etypes");
+  if (context.member->view.external32())
+    if (const std::optional<mpisim::mpi::Element> resized = mpisim::mpi::first_resized_in_external32(*type))
+      return raise_file_error(runtime, call.fh, MPI_ERR_TYPE, call.name,
+                              std::string(mpisim::mpi::element_name(*resized)) +
+                                  " has another size in external32 than on this machine: not supported by mpisim");
   return MPI_SUCCESS;
 }
 
-// The data stream of the call, contiguous: the program's buffer itself when its type is contiguous, else a copy.
-// `take_bytes`: a write's bytes are copied at the call whatever the type (a posted write takes them then).
+// The data stream of the call, contiguous, in the view's representation: the program's buffer itself when its type is
+// contiguous and nothing converts a write's bytes, else a copy. `take_bytes`: a write's bytes are copied at the call
+// whatever the type (a posted write takes them then). An "external32" view's bytes are swapped to big-endian in the
+// copy a write makes, and back in place once a read has brought them.
 class DataStream {
 public:
-  DataStream(void* buffer, int count, const mpisim::mpi::DatatypePtr& type, Direction direction,
+  DataStream(void* buffer, int count, const mpisim::mpi::DatatypePtr& type, Direction direction, bool external32,
              bool take_bytes = false)
-      : DataStream(buffer, count, *type, direction, take_bytes)
+      : DataStream(buffer, count, *type, direction, external32, take_bytes)
   {
     kept_type_ = type;
   }
-  DataStream(void* buffer, int count, const mpisim::mpi::Datatype& type, Direction direction, bool take_bytes = false)
-      : buffer_(buffer), count_(static_cast<size_t>(count)), type_(type)
+  DataStream(void* buffer, int count, const mpisim::mpi::Datatype& type, Direction direction, bool external32,
+             bool take_bytes = false)
+      : buffer_(buffer), count_(static_cast<size_t>(count)), type_(type), external32_(external32)
   {
-    if (type.is_contiguous() && !(take_bytes && direction == Direction::Write)) {
+    const bool write_copied = direction == Direction::Write && (take_bytes || external32);
+    if (type.is_contiguous() && !write_copied) {
       data_ = static_cast<std::byte*>(buffer);
       return;
     }
     copy_.resize(type.packed_size(count_));
     data_ = copy_.data();
-    if (direction == Direction::Write)
+    if (direction == Direction::Write) {
       type.pack(buffer, count_, data_);
+      if (external32)
+        mpisim::mpi::swap_external32(data_, count_, type);
+    }
   }
   std::byte* data() { return data_; }
-  // A read's bytes, `bytes` of them, into the program's buffer (whole elements and the start of a partial one, as a
-  // truncated receive would).
+  // A read's bytes, `bytes` of them, into the program's buffer: its whole elements (a partial one at the end of the
+  // file stays as read).
   void deliver(int64_t bytes)
   {
-    if (copy_.empty() || bytes <= 0)
+    if (bytes <= 0)
       return;
     const size_t whole = static_cast<size_t>(bytes) / type_.size();
-    type_.unpack(copy_.data(), whole, buffer_);
+    if (external32_)
+      mpisim::mpi::swap_external32(data_, whole, type_);
+    if (not copy_.empty())
+      type_.unpack(copy_.data(), whole, buffer_);
   }
 
 private:
   void* buffer_;
   size_t count_;
   const mpisim::mpi::Datatype& type_;
+  bool external32_;
   // A posted access's type, alive until it completes (MPI_Type_free may come first).
   mpisim::mpi::DatatypePtr kept_type_;
   std::byte* data_ = nullptr;
@@ -278,7 +297,8 @@ int post_collective(Runtime& runtime, const AccessCall& call, FileContext& conte
                     const mpisim::mpi::DatatypePtr& type, int64_t first, std::vector<FilePiece> pieces, int64_t bytes,
                     MPI_Request* handle)
 {
-  auto stream = std::make_shared<DataStream>(call.buffer, call.count, type, call.direction, true);
+  auto stream = std::make_shared<DataStream>(call.buffer, call.count, type, call.direction,
+                                             context.member->view.external32(), true);
   auto request = std::make_shared<mpisim::mpi::Request>(mpisim::mpi::RequestKind::Generalized, runtime.current_rank(),
                                                         *runtime.comm(MPI_COMM_SELF), 0, 0, static_cast<double>(bytes));
   request->operation = "collective file I/O";
@@ -321,7 +341,7 @@ int access(const AccessCall& call, MPI_Status* status, MPI_Request* request)
   std::vector<FilePiece> pieces = view_pieces(view, first * etype_bytes, bytes);
   if (collective(call.mode) && request != nullptr)
     return post_collective(runtime, call, context, type, first, std::move(pieces), bytes, request);
-  DataStream stream(call.buffer, call.count, *type, call.direction);
+  DataStream stream(call.buffer, call.count, *type, call.direction, view.external32());
   int64_t moved = 0;
   mpisim::kernel::ActivityPtr pending;
   try {

@@ -14,6 +14,8 @@
 #include "online/objects/FileAccess.hpp"
 #include "online/objects/ProcessObjects.hpp"
 
+#include "mpi/External32.hpp"
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -21,6 +23,9 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <optional>
+#include <string>
+#include <utility>
 
 using namespace mpisim::online;
 using mpisim::io::Client;
@@ -344,8 +349,16 @@ extern "C" int PMPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype ety
     MPISIM_FILE_CHECK(runtime, block.offset >= 0, fh, MPI_ERR_ARG, "the filetype has a negative displacement");
   MPISIM_FILE_CHECK(runtime, datarep != nullptr, fh, MPI_ERR_ARG, "null data representation");
   const std::string representation = datarep;
-  MPISIM_FILE_CHECK(runtime, representation == "native", fh, MPI_ERR_UNSUPPORTED_DATAREP,
-                    "data representation '" + representation + "': only \"native\" is supported");
+  MPISIM_FILE_CHECK(
+      runtime, representation == "native" || representation == "internal" || representation == "external32", fh,
+      MPI_ERR_UNSUPPORTED_DATAREP,
+      "data representation '" + representation + "': mpisim knows \"native\", \"internal\" and \"external32\"");
+  if (representation == "external32")
+    for (const auto& [role, type] : {std::pair{"etype", e}, std::pair{"filetype", f}})
+      if (const std::optional<mpisim::mpi::Element> resized = mpisim::mpi::first_resized_in_external32(*type))
+        return raise_file_error(runtime, fh, MPI_ERR_UNSUPPORTED_DATAREP, "MPI_File_set_view",
+                                std::string("the ") + role + "'s " + mpisim::mpi::element_name(*resized) +
+                                    " has another size in external32 than on this machine: not supported by mpisim");
   const bool sequential = (file.amode & MPI_MODE_SEQUENTIAL) != 0;
   MPISIM_FILE_CHECK(runtime, disp >= 0 || (sequential && disp == MPI_DISPLACEMENT_CURRENT), fh, MPI_ERR_ARG,
                     "negative displacement " + std::to_string(disp));
@@ -469,7 +482,13 @@ extern "C" int PMPI_File_get_type_extent(MPI_File fh, MPI_Datatype datatype, MPI
   MPISIM_TRY(resolve_file(runtime, fh, "MPI_File_get_type_extent", context));
   const mpisim::mpi::DatatypePtr type = runtime.datatypes().find(datatype);
   MPISIM_FILE_CHECK(runtime, type != nullptr, fh, MPI_ERR_TYPE, "invalid datatype " + std::to_string(datatype));
-  *extent = type->extent(); // "native": as in memory
+  // In every representation mpisim writes, the elements have their sizes in memory: a type's extent is the same.
+  if (context.member->view.external32())
+    if (const std::optional<mpisim::mpi::Element> resized = mpisim::mpi::first_resized_in_external32(*type))
+      return raise_file_error(runtime, fh, MPI_ERR_TYPE, "MPI_File_get_type_extent",
+                              std::string(mpisim::mpi::element_name(*resized)) +
+                                  " has another size in external32 than on this machine: not supported by mpisim");
+  *extent = type->extent();
   return MPI_SUCCESS;
 }
 

@@ -3,9 +3,11 @@
 // element big-endian, MPI-3.1 section 13.5.2).
 #include "online/bindings/Arguments.hpp"
 
-#include <algorithm>
+#include "mpi/External32.hpp"
+
 #include <climits>
 #include <cstring>
+#include <optional>
 #include <vector>
 
 using namespace mpisim::online;
@@ -31,76 +33,17 @@ int check_window(Runtime& runtime, MPI_Comm comm, const Position* position, Posi
 
 // external32 -----------------------------------------------------------------------------------------------------
 
-// The bytes of one element that are swapped as a unit: complex halves, and the value then the int of pair types.
-std::vector<size_t> swap_units(Element element)
-{
-  switch (element) {
-  case Element::FloatComplex:
-  case Element::CxxFloatComplex:
-  case Element::FortranComplex:
-  case Element::Complex8:
-  case Element::FortranTwoInteger:
-  case Element::FortranTwoReal: return {4, 4};
-  case Element::DoubleComplex:
-  case Element::CxxDoubleComplex:
-  case Element::FortranDoubleComplex:
-  case Element::Complex16:
-  case Element::FortranTwoDoublePrecision: return {8, 8};
-  case Element::FloatInt:
-  case Element::DoubleInt:
-  case Element::TwoInt:
-  case Element::ShortInt: return {mpisim::mpi::element_size(element) - sizeof(int), sizeof(int)};
-  default: return {mpisim::mpi::element_size(element)};
-  }
-}
-
-// Elements whose external32 size differs from this machine's (MPI-3.1 table 13.2: long is 4 bytes, wchar_t 2,
-// long double a 16-byte IEEE quadruple): not converted.
-bool external32_supported(Element element)
-{
-  switch (element) {
-  case Element::Long:
-  case Element::UnsignedLong:
-  case Element::WChar:
-  case Element::LongDouble:
-  case Element::LongDoubleComplex:
-  case Element::CxxLongDoubleComplex:
-  case Element::LongInt:
-  case Element::LongDoubleInt:
-  case Element::Real16: // a quadruple in external32, an 80-bit extended in this machine's long double
-  case Element::Complex32: return false;
-  default: return true;
-  }
-}
-
 int check_external32(Runtime& runtime, const char* datarep, const Datatype& type, const char* call)
 {
   if (datarep == nullptr || std::strcmp(datarep, "external32") != 0)
     return raise_error(runtime, MPI_COMM_WORLD, MPI_ERR_UNSUPPORTED_DATAREP, call,
                        std::string("data representation '") + (datarep ? datarep : "(null)") +
                            "' (only \"external32\" is defined)");
-  for (const Datatype::Run& run : type.signature())
-    if (not external32_supported(run.element))
-      return raise_error(runtime, MPI_COMM_WORLD, MPI_ERR_TYPE, call,
-                         std::string(mpisim::mpi::element_name(run.element)) +
-                             " has another size in external32 than on this machine: not supported by mpisim");
+  if (const std::optional<Element> resized = mpisim::mpi::first_resized_in_external32(type))
+    return raise_error(runtime, MPI_COMM_WORLD, MPI_ERR_TYPE, call,
+                       std::string(mpisim::mpi::element_name(*resized)) +
+                           " has another size in external32 than on this machine: not supported by mpisim");
   return MPI_SUCCESS;
-}
-
-// Turns packed native bytes into external32 or back (the same swaps both ways).
-void swap_to_big_endian(std::byte* data, size_t count, const Datatype& type)
-{
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-  for (size_t i = 0; i < count; ++i)
-    for (const Datatype::Run& run : type.signature()) {
-      const std::vector<size_t> units = swap_units(run.element);
-      for (size_t k = 0; k < run.count; ++k)
-        for (size_t unit : units) {
-          std::reverse(data, data + unit);
-          data += unit;
-        }
-    }
-#endif
 }
 
 } // namespace
@@ -163,7 +106,7 @@ extern "C" int PMPI_Pack_external(const char datarep[], const void* inbuf, int i
   MPISIM_TRY(check_window(runtime, MPI_COMM_WORLD, position, outsize, bytes, "MPI_Pack_external"));
   std::byte* out = static_cast<std::byte*>(outbuf) + *position;
   t->pack(inbuf, incount, out);
-  swap_to_big_endian(out, incount, *t);
+  mpisim::mpi::swap_external32(out, static_cast<size_t>(incount), *t);
   *position += static_cast<MPI_Aint>(bytes);
   return MPI_SUCCESS;
 }
@@ -180,7 +123,7 @@ extern "C" int PMPI_Unpack_external(const char datarep[], const void* inbuf, MPI
   MPISIM_TRY(check_window(runtime, MPI_COMM_WORLD, position, insize, bytes, "MPI_Unpack_external"));
   const auto* in = static_cast<const std::byte*>(inbuf) + *position;
   std::vector<std::byte> native(in, in + bytes);
-  swap_to_big_endian(native.data(), outcount, *t);
+  mpisim::mpi::swap_external32(native.data(), static_cast<size_t>(outcount), *t);
   t->unpack(native.data(), outcount, outbuf);
   *position += static_cast<MPI_Aint>(bytes);
   return MPI_SUCCESS;

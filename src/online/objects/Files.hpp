@@ -39,7 +39,8 @@ struct FileView {
   MPI_Datatype filetype_handle = MPI_BYTE;
   mpi::DatatypePtr etype;
   mpi::DatatypePtr filetype;
-  std::string datarep = "native";
+  std::string datarep = "native"; // "internal" holds the same bytes (one machine); "external32" is big-endian
+  bool external32() const { return datarep == "external32"; }
 };
 
 // The file's pieces holding `bytes` bytes of the view's data from data byte `position` (the view's etypes times the
