@@ -162,6 +162,7 @@ typedef struct MPI_Status {
 #define MPI_MAX_PROCESSOR_NAME 256
 #define MPI_MAX_ERROR_STRING 256
 #define MPI_MAX_OBJECT_NAME 128
+#define MPI_MAX_PORT_NAME 1024
 
 #define MPI_ORDER_C 0
 #define MPI_ORDER_FORTRAN 1
@@ -661,6 +662,26 @@ MPISIM_DECLARE(int, Intercomm_create,
                (MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm, int remote_leader, int tag,
                 MPI_Comm* newintercomm))
 MPISIM_DECLARE(int, Intercomm_merge, (MPI_Comm intercomm, int high, MPI_Comm* newintracomm))
+
+/* Process management: ports and the name service (api_dynamic_processes.cpp); the calls that would make an
+   intercommunicator with other processes are refused (mpisim simulates the ranks `mpisim run -np` starts). */
+#define MPI_ARGV_NULL ((char**)0)
+#define MPI_ARGVS_NULL ((char***)0)
+#define MPI_ERRCODES_IGNORE ((int*)0)
+MPISIM_DECLARE(int, Open_port, (MPI_Info info, char* port_name))
+MPISIM_DECLARE(int, Close_port, (const char* port_name))
+MPISIM_DECLARE(int, Publish_name, (const char* service_name, MPI_Info info, const char* port_name))
+MPISIM_DECLARE(int, Unpublish_name, (const char* service_name, MPI_Info info, const char* port_name))
+MPISIM_DECLARE(int, Lookup_name, (const char* service_name, MPI_Info info, char* port_name))
+MPISIM_DECLARE(int, Comm_accept, (const char* port_name, MPI_Info info, int root, MPI_Comm comm, MPI_Comm* newcomm))
+MPISIM_DECLARE(int, Comm_connect, (const char* port_name, MPI_Info info, int root, MPI_Comm comm, MPI_Comm* newcomm))
+MPISIM_DECLARE(int, Comm_join, (int fd, MPI_Comm* intercomm))
+MPISIM_DECLARE(int, Comm_spawn,
+               (const char* command, char* argv[], int maxprocs, MPI_Info info, int root, MPI_Comm comm,
+                MPI_Comm* intercomm, int array_of_errcodes[]))
+MPISIM_DECLARE(int, Comm_spawn_multiple,
+               (int count, char* array_of_commands[], char** array_of_argv[], const int array_of_maxprocs[],
+                const MPI_Info array_of_info[], int root, MPI_Comm comm, MPI_Comm* intercomm, int array_of_errcodes[]))
 
 /* Attributes */
 MPISIM_DECLARE(int, Comm_create_keyval,

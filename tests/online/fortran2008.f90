@@ -1,9 +1,9 @@
 ! A program through `use mpi_f08` (tests/python/test_fortran.py): derived-type handles and their == and /=, the
 ! MPI_Status type's fields, ierror left out or given, MPI_IN_PLACE, MPI_STATUSES_IGNORE, 1-based MPI_Waitany, a
 ! derived datatype, a split communicator (freed by MPI_Comm_disconnect), an attribute copy callback taking
-! TYPE(MPI_Comm), info strings, an error returned under MPI_ERRORS_RETURN and a kind chosen by precision
-! (MPI_Type_create_f90_real). Every line it prints is the same under mpisim and Open MPI (compared sorted). Run with
-! 4 ranks.
+! TYPE(MPI_Comm), info strings, an error returned under MPI_ERRORS_RETURN, a kind chosen by precision
+! (MPI_Type_create_f90_real) and a port found through the name service. Every line it prints is the same under mpisim
+! and Open MPI (compared sorted). Run with 4 ranks.
 module f08_callbacks
   use mpi_f08
   implicit none
@@ -35,6 +35,7 @@ program fortran2008
   integer(kind=MPI_ADDRESS_KIND) :: extra, value
   logical :: flag
   character(len=MPI_MAX_INFO_VAL) :: text
+  character(len=MPI_MAX_PORT_NAME) :: port, found
 
   call MPI_Init()
   call MPI_Comm_rank(MPI_COMM_WORLD, rank)
@@ -102,6 +103,13 @@ program fortran2008
     call MPI_Type_create_f90_real(12, MPI_UNDEFINED, pair)
     call MPI_Type_size(pair, n)
     print '(A,I3)', 'f90 real(12) size', n
+    ! a port published under a name and found by it (Fortran strings, blank-padded)
+    call MPI_Open_port(MPI_INFO_NULL, port)
+    call MPI_Publish_name('river', MPI_INFO_NULL, port)
+    call MPI_Lookup_name('river', MPI_INFO_NULL, found)
+    call MPI_Unpublish_name('river', MPI_INFO_NULL, port)
+    call MPI_Close_port(port)
+    print '(A,L2)', 'port found by name', found == port .and. len_trim(port) > 0
   end if
   call MPI_Barrier(MPI_COMM_WORLD)
   call MPI_Finalize()

@@ -35,14 +35,48 @@ end program bad_handle
 """
 
 
+# MPI_COMM_SPAWN with the sentinels of mpif.h (fixed form) and of mpi_f08: refused with MPI_ERR_SPAWN, MPI_COMM_NULL
+SPAWN_F77 = """      PROGRAM SPAWN
+      INCLUDE 'mpif.h'
+      INTEGER IERR, CHILD, ECLASS
+      CALL MPI_INIT(IERR)
+      CALL MPI_COMM_SET_ERRHANDLER(MPI_COMM_WORLD, MPI_ERRORS_RETURN,
+     &     IERR)
+      CALL MPI_COMM_SPAWN('./worker', MPI_ARGV_NULL, 2, MPI_INFO_NULL,
+     &     0, MPI_COMM_WORLD, CHILD, MPI_ERRCODES_IGNORE, IERR)
+      CALL MPI_ERROR_CLASS(IERR, ECLASS, IERR)
+      PRINT *, 'SPAWN', ECLASS .EQ. MPI_ERR_SPAWN, CHILD .EQ. MPI_COMM_NULL
+      CALL MPI_FINALIZE(IERR)
+      END
+"""
+SPAWN_F08 = """program spawn
+  use mpi_f08
+  implicit none
+  type(MPI_Comm) :: child
+  integer :: ierr, eclass
+  call MPI_Init()
+  call MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN)
+  call MPI_Comm_spawn_multiple(1, ['./worker'], MPI_ARGVS_NULL, [2], [MPI_INFO_NULL], 0, MPI_COMM_WORLD, child, &
+                               MPI_ERRCODES_IGNORE, ierr)
+  call MPI_Error_class(ierr, eclass)
+  print *, 'spawn_multiple', eclass == MPI_ERR_SPAWN, child == MPI_COMM_NULL
+  call MPI_Finalize()
+end program spawn
+"""
+
+
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
     if shutil.which("gfortran") is None:
         pytest.skip("gfortran is not installed")
     out = tmp_path_factory.mktemp("fortran")
     (out / "bad_handle.f90").write_text(BAD_HANDLE)
+    (out / "spawn_f77.f").write_text(SPAWN_F77)
+    (out / "spawn_f08.f90").write_text(SPAWN_F08)
     sources = {name: os.path.join(SOURCES, source) for name, source in PROGRAMS.items()}
     sources["bad_handle"] = str(out / "bad_handle.f90")
+    sources["spawn_f77"] = str(out / "spawn_f77.f")
+    sources["spawn_f08"] = str(out / "spawn_f08.f90")
     paths = {}
     for name, source in sources.items():
         paths[name] = str(out / name)
@@ -137,12 +171,13 @@ def test_mpi_f08_module(built, mode):
         assert f"rank {r} waitany index in 1..2 T null T{left + 0.5:6.1f}" in lines
     assert "info valuelen  4 [blue] null T" in lines and "bad rank returns MPI_ERR_RANK T" in lines
     assert "f90 real(12) size  8" in lines  # through mpi_f08's interface, without ierror
+    assert "port found by name T" in lines  # MPI_Open_port, Publish_name, Lookup_name: strings both ways
 
 
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
 def test_same_lines_as_open_mpi(built, tmp_path, name):
     expected = open_mpi_lines(tmp_path, name)
-    assert len(expected) == {"fortran77": 41, "fortran90": 28, "fortran_callbacks": 42, "fortran2008": 27}[name]
+    assert len(expected) == {"fortran77": 41, "fortran90": 28, "fortran_callbacks": 42, "fortran2008": 28}[name]
     for mode in ("swap", "dlopen"):
         assert run_lines(built, name, mode) == expected
 
@@ -162,3 +197,10 @@ def test_fc_aliases_and_show():
             pytest.skip(done.stderr.strip())
         words = done.stdout.split()
         assert words[0] == "gfortran" and "-fallow-argument-mismatch" in words and "-lmpisim-mpi" in words
+
+
+@pytest.mark.parametrize("name,line", [("spawn_f77", "SPAWN T T"), ("spawn_f08", "spawn_multiple T T")])
+def test_spawn_is_refused_from_fortran(built, name, line):
+    done = mpisim("run", "-np", "2", "--platform", "cluster:2", "--quiet", built[name])
+    assert done.returncode == 0, done.stderr
+    assert [" ".join(text.split()) for text in done.stdout.splitlines()] == [line, line]

@@ -22,7 +22,7 @@ PROGRAMS = ["coll_timing", "datatypes", "ring", "halo", "collectives", "privacy"
             "crash", "errors", "compute", "exit"]
 PROGRAMS += ["bursts"]  # short computation bursts between MPI calls, timed by the program itself
 PROGRAMS += ["groups", "attributes", "topology"]  # groups, communicator creation, attributes, topologies
-PROGRAMS += ["disconnect"]  # MPI_Comm_disconnect
+PROGRAMS += ["disconnect", "names"]  # MPI_Comm_disconnect; ports and the name service
 PROGRAMS += ["sampling", "shared_malloc"]  # SMPI's annotations for large studies
 PROGRAMS += ["buffer_reuse"]  # a send buffer written again as soon as the send returns
 PROGRAMS += ["libc_names", "extra_types", "ibsend_cancel", "bottom", "grequest"]  # MPICH test-suite findings
@@ -434,6 +434,37 @@ def test_disconnect_refuses_the_predefined_communicators(built):
                                         "disconnect of MPI_COMM_NULL: MPI_ERR_COMM"]
 
 
+@pytest.mark.parametrize("np", [1, 3])
+def test_published_port_is_found_by_every_rank(built, tmp_path, np):
+    done = run(built, "names", np=np)
+    assert done.returncode == 0, done.stderr
+    lines = sorted(done.stdout.splitlines())
+    assert f"rank {np - 1}: lookup of ocean: MPI_SUCCESS, rank 0's port: 1" in lines
+    assert f"rank {np - 1}: lookup after unpublishing: MPI_ERR_NAME" in lines
+    assert lines == real_mpirun_lines(tmp_path, "names", np)
+
+
+def test_names_and_ports_misused_and_connections_refused(built):
+    """Open MPI 4.1 accepts a pair published twice, unpublishing what is not published and closing any port; MPI-3.1
+    section 10.4.4 makes unpublishing a name not published an error of class MPI_ERR_SERVICE."""
+    done = run(built, "names", "errors", np=2)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [
+        "ports mpisim-port-0-0 mpisim-port-0-1", "publish: MPI_SUCCESS", "publish of the same pair: MPI_ERR_SERVICE",
+        "publish of a second port: MPI_SUCCESS", "lookup gives the first: 1",
+        "unpublish of a pair never published: MPI_ERR_SERVICE", "lookup then gives the second: 1",
+        "publish with a freed info: MPI_ERR_INFO", "close: MPI_SUCCESS", "close again: MPI_ERR_PORT",
+        "spawn: MPI_ERR_SPAWN, null: 1", "spawn_multiple: MPI_ERR_SPAWN, null: 1", "accept: MPI_ERR_OTHER, null: 1",
+        "connect: MPI_ERR_OTHER, null: 1", "join: MPI_ERR_OTHER, null: 1"]
+
+
+def test_spawn_ends_the_run_with_a_report(built):
+    done = run(built, "names", "spawn", np=2)
+    assert done.returncode == 1
+    assert "MPI_Comm_spawn: MPI_ERR_SPAWN: spawning processes is not simulated: mpisim simulates the ranks " \
+           "`mpisim run -np` starts and has no intercommunicators" in done.stderr
+
+
 def test_intercommunicators_are_reported_as_not_supported(tmp_path):
     source = tmp_path / "inter.c"
     source.write_text("#include <mpi.h>\nint main(int c, char** v) { MPI_Comm i; MPI_Init(&c, &v);\n"
@@ -798,12 +829,12 @@ def test_alltoallw_under_every_selector(built, selector):
 
 
 UNSUPPORTED_CALL = """#include <mpi.h>
-int MPI_Open_port(MPI_Info info, char* port_name);
+int MPI_T_init_thread(int required, int* provided); /* the tool interface: not in mpisim */
 int main(int argc, char** argv)
 {
-  char port[256];
+  int provided;
   MPI_Init(&argc, &argv);
-  MPI_Open_port(MPI_INFO_NULL, port);
+  MPI_T_init_thread(MPI_THREAD_SINGLE, &provided);
   return MPI_Finalize();
 }
 """
@@ -814,7 +845,7 @@ def test_unsupported_mpi_call_fails_at_link_time(tmp_path):
     source.write_text(UNSUPPORTED_CALL)
     done = mpisim("cc", str(source), "-o", str(tmp_path / "rma"))
     assert done.returncode != 0
-    assert "undefined reference to `MPI_Open_port'" in done.stderr
+    assert "undefined reference to `MPI_T_init_thread'" in done.stderr
     assert "-Wl,--no-undefined" in mpisim("cc", "-show", "app.c").stdout
 
 
@@ -826,7 +857,7 @@ def test_unsupported_mpi_call_is_named_when_the_program_loads(tmp_path):
     subprocess.run(["gcc", "-shared", str(objects), "-o", str(program)], check=True)
     done = mpisim("run", "-np", "2", "--platform", "cluster:2", str(program))
     assert done.returncode == 2
-    assert done.stderr == f"mpisim: {program} uses MPI_Open_port, which mpisim does not support\n"
+    assert done.stderr == f"mpisim: {program} uses MPI_T_init_thread, which mpisim does not support\n"
 
 
 def test_fatal_handler_names_an_added_error_code(tmp_path):

@@ -2,7 +2,8 @@
 // generate them (its NOT_GENERATED list): MPI_INIT and MPI_INIT_THREAD (no argc/argv), MPI_PCONTROL (no ierror),
 // and the attribute routines, whose values are integers in Fortran (MPI-3.1 section 6.7: INTEGER(KIND=
 // MPI_ADDRESS_KIND) for MPI_COMM_SET_ATTR and its kin, default INTEGER for the deprecated MPI_ATTR_PUT/GET) where C
-// passes pointers, and MPI_INFO_GET (its value is written only when the key is found).
+// passes pointers, MPI_INFO_GET (its value is written only when the key is found), and MPI_COMM_SPAWN and
+// MPI_COMM_SPAWN_MULTIPLE (arrays of strings; mpisim refuses both, so only the command and the handles are passed on).
 #include "online/fortran/FortranArguments.hpp"
 
 #include <algorithm>
@@ -123,6 +124,30 @@ extern "C" void pmpi_info_get_(const MPI_Fint* info, const char* key, const MPI_
   set_ierror(ierror, result);
 }
 
+// MPI_COMM_SPAWN(COMMAND, ARGV, MAXPROCS, INFO, ROOT, COMM, INTERCOMM, ARRAY_OF_ERRCODES, IERROR), the lengths of
+// COMMAND and of ARGV's strings after the arguments.
+extern "C" void pmpi_comm_spawn_(const char* command, const char* /*argv*/, const MPI_Fint* maxprocs,
+                                 const MPI_Fint* info, const MPI_Fint* root, const MPI_Fint* comm, MPI_Fint* intercomm,
+                                 MPI_Fint* /*array_of_errcodes*/, MPI_Fint* ierror, size_t command_length,
+                                 size_t /*argv_length*/)
+{
+  const std::string command_ = string_in(command, command_length);
+  set_ierror(ierror, PMPI_Comm_spawn(command_.c_str(), MPI_ARGV_NULL, *maxprocs, *info, *root, *comm, intercomm,
+                                     MPI_ERRCODES_IGNORE));
+}
+
+// MPI_COMM_SPAWN_MULTIPLE(COUNT, ARRAY_OF_COMMANDS, ARRAY_OF_ARGV, ARRAY_OF_MAXPROCS, ARRAY_OF_INFO, ROOT, COMM,
+// INTERCOMM, ARRAY_OF_ERRCODES, IERROR), then the lengths of the commands and of the argument strings.
+extern "C" void pmpi_comm_spawn_multiple_(const MPI_Fint* count, const char* /*array_of_commands*/,
+                                          const char* /*array_of_argv*/, const MPI_Fint* array_of_maxprocs,
+                                          const MPI_Fint* array_of_info, const MPI_Fint* root, const MPI_Fint* comm,
+                                          MPI_Fint* intercomm, MPI_Fint* /*array_of_errcodes*/, MPI_Fint* ierror,
+                                          size_t /*commands_length*/, size_t /*argv_length*/)
+{
+  set_ierror(ierror, PMPI_Comm_spawn_multiple(*count, nullptr, MPI_ARGVS_NULL, array_of_maxprocs, array_of_info, *root,
+                                              *comm, intercomm, MPI_ERRCODES_IGNORE));
+}
+
 MPISIM_FORTRAN_NAMES(init, INIT)
 MPISIM_FORTRAN_NAMES(init_thread, INIT_THREAD)
 MPISIM_FORTRAN_NAMES(pcontrol, PCONTROL)
@@ -135,3 +160,5 @@ MPISIM_FORTRAN_NAMES(win_get_attr, WIN_GET_ATTR)
 MPISIM_FORTRAN_NAMES(attr_put, ATTR_PUT)
 MPISIM_FORTRAN_NAMES(attr_get, ATTR_GET)
 MPISIM_FORTRAN_NAMES(info_get, INFO_GET)
+MPISIM_FORTRAN_NAMES(comm_spawn, COMM_SPAWN)
+MPISIM_FORTRAN_NAMES(comm_spawn_multiple, COMM_SPAWN_MULTIPLE)

@@ -36,6 +36,8 @@ NOT_GENERATED = {
     "Info_get",
     # hand-written in api_fortran_callbacks.cpp: the callbacks are Fortran procedures, called through trampolines
     "Comm_create_keyval", "Type_create_keyval", "Win_create_keyval", "Keyval_create", "Grequest_start",
+    # hand-written: arrays of strings (argv), which MPI refuses anyway (api_dynamic_processes.cpp)
+    "Comm_spawn", "Comm_spawn_multiple",
 }
 
 # Parameters whose Fortran form the C type alone does not give, by "Function.parameter".
@@ -80,6 +82,8 @@ OVERRIDES = {
     "Type_get_name.name": "string_out:MPI_MAX_OBJECT_NAME",
     "Win_get_name.win_name": "string_out:MPI_MAX_OBJECT_NAME",
     "File_get_view.datarep": "string_out:MPI_MAX_DATAREP_STRING",
+    "Open_port.port_name": "string_out:MPI_MAX_PORT_NAME",
+    "Lookup_name.port_name": "string_out:MPI_MAX_PORT_NAME",
 }
 
 # Integer-like C types Fortran passes by reference: MPI_Fint for handles and INTEGER, 8-byte integers of
@@ -319,6 +323,11 @@ SENTINELS = ["MPI_BOTTOM", "MPI_IN_PLACE", "MPI_STATUS_IGNORE(MPI_STATUS_SIZE)",
 # contiguous copy for a non-contiguous section, as in any call without an interface), and nothing protects a buffer
 # of a pending non-blocking call from the compiler's optimizations beyond what the program does.
 FALSE_LOGICALS = ["MPI_SUBARRAYS_SUPPORTED", "MPI_ASYNC_PROTECTS_NONBLOCKING"]
+# The arguments MPI_COMM_SPAWN and MPI_COMM_SPAWN_MULTIPLE may be given instead of arrays, in blocks of their own
+# (the calls are refused whatever they get, so the library never looks for them): declaration, common block.
+SPAWN_SENTINELS = [("CHARACTER*1 MPI_ARGV_NULL(1), MPI_ARGVS_NULL(1,1)", "MPISIM_ARGV_NULLS",
+                    "MPI_ARGV_NULL, MPI_ARGVS_NULL"),
+                   ("INTEGER MPI_ERRCODES_IGNORE(1)", "MPISIM_ERRCODES", "MPI_ERRCODES_IGNORE")]
 # The predefined attribute callbacks, Fortran procedures of api_fortran_callbacks.cpp.
 CALLBACKS = ["MPI_NULL_COPY_FN", "MPI_NULL_DELETE_FN", "MPI_DUP_FN", "MPI_COMM_NULL_COPY_FN", "MPI_COMM_NULL_DELETE_FN",
              "MPI_COMM_DUP_FN", "MPI_TYPE_NULL_COPY_FN", "MPI_TYPE_NULL_DELETE_FN", "MPI_TYPE_DUP_FN",
@@ -351,6 +360,8 @@ def mpif_header(constants: Dict[str, int]) -> str:
     for first, second in zip(SENTINELS[::2], SENTINELS[1::2]):
         lines.append(fortran_line(f"COMMON /MPISIM_SENTINELS/ {first.split('(')[0]}, {second.split('(')[0]}"))
     lines.append(fortran_line("SAVE /MPISIM_SENTINELS/"))
+    for declaration, block, names in SPAWN_SENTINELS:
+        lines += [fortran_line(declaration), fortran_line(f"COMMON /{block}/ {names}"), fortran_line(f"SAVE /{block}/")]
     for name in FALSE_LOGICALS:
         lines.append(fortran_line(f"LOGICAL {name}"))
         lines.append(fortran_line(f"PARAMETER ({name}=.FALSE.)"))
@@ -420,6 +431,16 @@ F08_SPECIAL = {
                           "integer(kind=MPI_ADDRESS_KIND), intent(in) :: extra_state"],
     "Grequest_start": ["external :: query_fn", "external :: free_fn", "external :: cancel_fn",
                        "integer(kind=MPI_ADDRESS_KIND) :: extra_state", "type(MPI_Request), intent(out) :: request"],
+    "Comm_spawn": ["character(len=*), intent(in) :: command", "character(len=*), intent(in) :: argv(*)",
+                   "integer, intent(in) :: maxprocs", "type(MPI_Info), intent(in) :: info",
+                   "integer, intent(in) :: root", "type(MPI_Comm), intent(in) :: comm",
+                   "type(MPI_Comm), intent(out) :: intercomm", "integer :: array_of_errcodes(*)"],
+    "Comm_spawn_multiple": ["integer, intent(in) :: count", "character(len=*), intent(in) :: array_of_commands(*)",
+                            "character(len=*), intent(in) :: array_of_argv(count, *)",
+                            "integer, intent(in) :: array_of_maxprocs(*)",
+                            "type(MPI_Info), intent(in) :: array_of_info(*)", "integer, intent(in) :: root",
+                            "type(MPI_Comm), intent(in) :: comm", "type(MPI_Comm), intent(out) :: intercomm",
+                            "integer :: array_of_errcodes(*)"],
 }
 
 
@@ -527,7 +548,12 @@ def mpi_f08_module(functions: List[Function], constants: Dict[str, int]) -> str:
               "  type(MPI_Status) :: MPI_STATUS_IGNORE, MPI_STATUSES_IGNORE(1)",
               "  integer :: MPI_UNWEIGHTED(1), MPI_WEIGHTS_EMPTY(1)",
               "  common /MPISIM_SENTINELS/ MPI_BOTTOM, MPI_IN_PLACE, MPI_STATUS_IGNORE, MPI_STATUSES_IGNORE, &",
-              "    MPI_UNWEIGHTED, MPI_WEIGHTS_EMPTY", "  save /MPISIM_SENTINELS/", ""]
+              "    MPI_UNWEIGHTED, MPI_WEIGHTS_EMPTY", "  save /MPISIM_SENTINELS/"]
+    for declaration, block, names in SPAWN_SENTINELS:
+        kind, entities = declaration.split(" ", 1)
+        kind = "character(len=1)" if kind == "CHARACTER*1" else kind.lower()
+        lines += [f"  {kind} :: {entities}", f"  common /{block}/ {names}", f"  save /{block}/"]
+    lines.append("")
     lines.append("  external :: " + ", ".join(CALLBACKS[:3]))
     lines.append("  external :: " + ", ".join(CALLBACKS[3:8]))
     lines.append("  external :: " + ", ".join(CALLBACKS[8:]))
@@ -543,7 +569,7 @@ def mpi_f08_module(functions: List[Function], constants: Dict[str, int]) -> str:
         lines.append("  end interface")
     lines += ["", "  interface"]
     for name, declarations in F08_SPECIAL.items():
-        dummies = [(declaration.split("::")[1].strip(), [declaration]) for declaration in declarations]
+        dummies = [(declaration.split("::")[1].split("(")[0].strip(), [declaration]) for declaration in declarations]
         lines += f08_interface(name, dummies, None, True)
     lines += f08_interface("Pcontrol", [("level", ["integer, intent(in) :: level"])], None, False)
     for function in functions:

@@ -1,6 +1,7 @@
 #include "online/runtime/Runtime.hpp"
 
 #include "online/objects/Files.hpp"
+#include "online/objects/NameService.hpp"
 #include "online/objects/ProcessObjects.hpp"
 #include "online/objects/Windows.hpp"
 #include "online/runtime/CallReporter.hpp"
@@ -163,6 +164,13 @@ void Runtime::leave_call(int world_rank)
 }
 
 // Annotations for large studies ---------------------------------------------------------------------------------
+
+NameService& Runtime::names()
+{
+  if (not names_)
+    names_ = std::make_unique<NameService>();
+  return *names_;
+}
 
 Sampling& Runtime::sampling()
 {

@@ -55,6 +55,7 @@ struct AttachedBuffer {
 };
 
 class ProcessObjects;
+class NameService;
 class Windows;
 class Files;
 
@@ -219,6 +220,8 @@ public:
 
   // What each MPI process of a real run keeps: info objects, error handlers and codes, names (ProcessObjects.hpp).
   ProcessObjects& process_objects() { return *process_objects_; }
+  // Ports and published service names (NameService.hpp): made on first use.
+  NameService& names();
 
   // ---- One-sided communication (Windows.hpp, api_windows.cpp, api_rma.cpp): the table is made with the first window
   Windows& windows();
@@ -257,8 +260,9 @@ private:
 
   std::unique_ptr<Sampling> sampling_; // made on first use
   std::unique_ptr<ProcessObjects> process_objects_;
-  std::unique_ptr<Windows> windows_; // one-sided communication: made on first use
-  std::unique_ptr<Files> files_;     // MPI-IO: made on first use
+  std::unique_ptr<NameService> names_; // made on first use
+  std::unique_ptr<Windows> windows_;   // one-sided communication: made on first use
+  std::unique_ptr<Files> files_;       // MPI-IO: made on first use
   LibcStates libc_;
   RankSignals signals_;
   pthread_t thread_;         // the thread running the simulation
