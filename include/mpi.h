@@ -237,6 +237,23 @@ typedef struct MPI_Status {
 #define MPI_ERR_DUP_DATAREP 55
 #define MPI_ERR_CONVERSION 56
 #define MPI_ERR_IO 57
+/* The tool information interface's classes (MPI-3.1 section 14.3.9), after ULFM's (include/mpi-ext.h) */
+#define MPI_T_ERR_MEMORY 61
+#define MPI_T_ERR_NOT_INITIALIZED 62
+#define MPI_T_ERR_CANNOT_INIT 63
+#define MPI_T_ERR_INVALID_INDEX 64
+#define MPI_T_ERR_INVALID_ITEM 65
+#define MPI_T_ERR_INVALID_HANDLE 66
+#define MPI_T_ERR_OUT_OF_HANDLES 67
+#define MPI_T_ERR_OUT_OF_SESSIONS 68
+#define MPI_T_ERR_INVALID_SESSION 69
+#define MPI_T_ERR_CVAR_SET_NOT_NOW 70
+#define MPI_T_ERR_CVAR_SET_NEVER 71
+#define MPI_T_ERR_PVAR_NO_STARTSTOP 72
+#define MPI_T_ERR_PVAR_NO_WRITE 73
+#define MPI_T_ERR_PVAR_NO_ATOMIC 74
+#define MPI_T_ERR_INVALID_NAME 75
+#define MPI_T_ERR_INVALID 76
 #define MPI_ERR_LASTCODE 100
 
 /* Packing, datatype inquiries, info objects, error handlers and strings, environment (constants) */
@@ -1049,6 +1066,95 @@ int MPI_Null_delete_fn(MPI_Comm comm, int keyval, void* attribute_val, void* ext
 int MPI_Dup_fn(MPI_Comm comm, int keyval, void* extra_state, void* attribute_val_in, void* attribute_val_out,
                int* flag);
 /* End of language interoperability and MPI-1 functions --------------------------------------------------------- */
+
+/* The tool information interface (MPI-3.1 chapter 14; api_tool_information.cpp, docs/online.md "Tool information
+ * interface"): mpisim's run options as control variables, per-rank statistics as performance variables. The
+ * functions return their error class and call no error handler; they have no Fortran form. */
+typedef int MPI_T_enum;
+typedef int MPI_T_cvar_handle;
+typedef int MPI_T_pvar_session;
+typedef int MPI_T_pvar_handle;
+#define MPI_T_ENUM_NULL 0
+#define MPI_T_CVAR_HANDLE_NULL 0
+#define MPI_T_PVAR_SESSION_NULL 0
+#define MPI_T_PVAR_HANDLE_NULL 0
+#define MPI_T_PVAR_ALL_HANDLES (-1)
+#define MPI_T_VERBOSITY_USER_BASIC 1
+#define MPI_T_VERBOSITY_USER_DETAIL 2
+#define MPI_T_VERBOSITY_USER_ALL 3
+#define MPI_T_VERBOSITY_TUNER_BASIC 4
+#define MPI_T_VERBOSITY_TUNER_DETAIL 5
+#define MPI_T_VERBOSITY_TUNER_ALL 6
+#define MPI_T_VERBOSITY_MPIDEV_BASIC 7
+#define MPI_T_VERBOSITY_MPIDEV_DETAIL 8
+#define MPI_T_VERBOSITY_MPIDEV_ALL 9
+#define MPI_T_BIND_NO_OBJECT 0
+#define MPI_T_BIND_MPI_COMM 1
+#define MPI_T_BIND_MPI_DATATYPE 2
+#define MPI_T_BIND_MPI_ERRHANDLER 3
+#define MPI_T_BIND_MPI_FILE 4
+#define MPI_T_BIND_MPI_GROUP 5
+#define MPI_T_BIND_MPI_OP 6
+#define MPI_T_BIND_MPI_REQUEST 7
+#define MPI_T_BIND_MPI_WIN 8
+#define MPI_T_BIND_MPI_MESSAGE 9
+#define MPI_T_BIND_MPI_INFO 10
+#define MPI_T_SCOPE_CONSTANT 0
+#define MPI_T_SCOPE_READONLY 1
+#define MPI_T_SCOPE_LOCAL 2
+#define MPI_T_SCOPE_GROUP 3
+#define MPI_T_SCOPE_GROUP_EQ 4
+#define MPI_T_SCOPE_ALL 5
+#define MPI_T_SCOPE_ALL_EQ 6
+#define MPI_T_PVAR_CLASS_STATE 0
+#define MPI_T_PVAR_CLASS_LEVEL 1
+#define MPI_T_PVAR_CLASS_SIZE 2
+#define MPI_T_PVAR_CLASS_PERCENTAGE 3
+#define MPI_T_PVAR_CLASS_HIGHWATERMARK 4
+#define MPI_T_PVAR_CLASS_LOWWATERMARK 5
+#define MPI_T_PVAR_CLASS_COUNTER 6
+#define MPI_T_PVAR_CLASS_AGGREGATE 7
+#define MPI_T_PVAR_CLASS_TIMER 8
+#define MPI_T_PVAR_CLASS_GENERIC 9
+MPISIM_DECLARE(int, T_init_thread, (int required, int* provided))
+MPISIM_DECLARE(int, T_finalize, (void))
+MPISIM_DECLARE(int, T_enum_get_info, (MPI_T_enum enumtype, int* num, char* name, int* name_len))
+MPISIM_DECLARE(int, T_enum_get_item, (MPI_T_enum enumtype, int index, int* value, char* name, int* name_len))
+MPISIM_DECLARE(int, T_cvar_get_num, (int* num_cvar))
+MPISIM_DECLARE(int, T_cvar_get_info,
+               (int cvar_index, char* name, int* name_len, int* verbosity, MPI_Datatype* datatype, MPI_T_enum* enumtype,
+                char* desc, int* desc_len, int* bind, int* scope))
+MPISIM_DECLARE(int, T_cvar_get_index, (const char* name, int* cvar_index))
+MPISIM_DECLARE(int, T_cvar_handle_alloc, (int cvar_index, void* obj_handle, MPI_T_cvar_handle* handle, int* count))
+MPISIM_DECLARE(int, T_cvar_handle_free, (MPI_T_cvar_handle * handle))
+MPISIM_DECLARE(int, T_cvar_read, (MPI_T_cvar_handle handle, void* buf))
+MPISIM_DECLARE(int, T_cvar_write, (MPI_T_cvar_handle handle, const void* buf))
+MPISIM_DECLARE(int, T_pvar_get_num, (int* num_pvar))
+MPISIM_DECLARE(int, T_pvar_get_info,
+               (int pvar_index, char* name, int* name_len, int* verbosity, int* var_class, MPI_Datatype* datatype,
+                MPI_T_enum* enumtype, char* desc, int* desc_len, int* bind, int* readonly, int* continuous,
+                int* atomic))
+MPISIM_DECLARE(int, T_pvar_get_index, (const char* name, int var_class, int* pvar_index))
+MPISIM_DECLARE(int, T_pvar_session_create, (MPI_T_pvar_session * session))
+MPISIM_DECLARE(int, T_pvar_session_free, (MPI_T_pvar_session * session))
+MPISIM_DECLARE(int, T_pvar_handle_alloc,
+               (MPI_T_pvar_session session, int pvar_index, void* obj_handle, MPI_T_pvar_handle* handle, int* count))
+MPISIM_DECLARE(int, T_pvar_handle_free, (MPI_T_pvar_session session, MPI_T_pvar_handle* handle))
+MPISIM_DECLARE(int, T_pvar_start, (MPI_T_pvar_session session, MPI_T_pvar_handle handle))
+MPISIM_DECLARE(int, T_pvar_stop, (MPI_T_pvar_session session, MPI_T_pvar_handle handle))
+MPISIM_DECLARE(int, T_pvar_read, (MPI_T_pvar_session session, MPI_T_pvar_handle handle, void* buf))
+MPISIM_DECLARE(int, T_pvar_write, (MPI_T_pvar_session session, MPI_T_pvar_handle handle, const void* buf))
+MPISIM_DECLARE(int, T_pvar_reset, (MPI_T_pvar_session session, MPI_T_pvar_handle handle))
+MPISIM_DECLARE(int, T_pvar_readreset, (MPI_T_pvar_session session, MPI_T_pvar_handle handle, void* buf))
+MPISIM_DECLARE(int, T_category_get_num, (int* num_cat))
+MPISIM_DECLARE(int, T_category_get_info,
+               (int cat_index, char* name, int* name_len, char* desc, int* desc_len, int* num_cvars, int* num_pvars,
+                int* num_categories))
+MPISIM_DECLARE(int, T_category_get_index, (const char* name, int* cat_index))
+MPISIM_DECLARE(int, T_category_get_cvars, (int cat_index, int len, int indices[]))
+MPISIM_DECLARE(int, T_category_get_pvars, (int cat_index, int len, int indices[]))
+MPISIM_DECLARE(int, T_category_get_categories, (int cat_index, int len, int indices[]))
+MPISIM_DECLARE(int, T_category_changed, (int* stamp))
 
 #undef MPISIM_DECLARE
 

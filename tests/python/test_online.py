@@ -23,6 +23,7 @@ PROGRAMS = ["coll_timing", "datatypes", "ring", "halo", "collectives", "privacy"
 PROGRAMS += ["bursts"]  # short computation bursts between MPI calls, timed by the program itself
 PROGRAMS += ["groups", "attributes", "topology"]  # groups, communicator creation, attributes, topologies
 PROGRAMS += ["disconnect", "names"]  # MPI_Comm_disconnect; ports and the name service
+PROGRAMS += ["tool_interface"]  # MPI_T
 PROGRAMS += ["sampling", "shared_malloc"]  # SMPI's annotations for large studies
 PROGRAMS += ["buffer_reuse"]  # a send buffer written again as soon as the send returns
 PROGRAMS += ["libc_names", "extra_types", "ibsend_cancel", "bottom", "grequest"]  # MPICH test-suite findings
@@ -465,6 +466,41 @@ def test_spawn_ends_the_run_with_a_report(built):
            "`mpisim run -np` starts and has no intercommunicators" in done.stderr
 
 
+# The tool information interface (MPI-3.1 chapter 14; docs/online.md, "Tool information interface") -----------------
+def test_tool_interface_variables_give_the_options_and_the_rank_statistics(built):
+    """The control variables are the options given; the performance variables count 5 barriers as 5 calls,
+    smpi_execute_flops(5e8) on 1 Gf hosts as 0.5 s of computation, two receives posted before their sends, and
+    three messages that arrive before their receives (they come before the synchronous send rank 0 waits for)."""
+    done = run(built, "tool_interface", np=2, options=("--quiet", "--no-compute-time", "--host-speed", "2Gf",
+                                                       "--cpu-threshold", "1ms", "--polling", "smpi"))
+    assert done.returncode == 0, done.stderr
+    assert sorted(done.stdout.splitlines()) == sorted([
+        "cvar mpisim_model = smpi (count 5)", "cvar mpisim_host_speed = 2e+09", "cvar mpisim_compute_time = 0",
+        "cvar mpisim_cpu_threshold = 0.001", "cvar mpisim_wtime_delay = 1e-08", "cvar mpisim_polling = smpi (of 2)",
+        "cvar mpisim_scheduling = run-to-block (of 2)", "cvar mpisim_real_clocks = 0",
+        "category mpisim_run_options: 8 control, 0 performance variables, 0 subcategories, first pvar -1",
+        "category mpisim_rank_statistics: 0 control, 5 performance variables, 0 subcategories, first pvar 0",
+        "rank 0: calls 5, in MPI 1, computing 0.500000000 s, 0.500000010 s of simulated time",
+        "rank 1: calls 5, in MPI 1, computing 0.500000000 s, 0.500000010 s of simulated time",
+        "posted receives 2, unexpected 0", "posted receives 0, unexpected 3", "posted receives 0, unexpected 0",
+        "cvar write: MPI_T_ERR_CVAR_SET_NEVER", "pvar start: MPI_T_ERR_PVAR_NO_STARTSTOP",
+        "pvar start, all handles: MPI_SUCCESS", "pvar reset: MPI_T_ERR_PVAR_NO_WRITE",
+        "pvar read through another session: MPI_T_ERR_INVALID_HANDLE",
+        "cvar info of index 99: MPI_T_ERR_INVALID_INDEX", "cvar index of an unknown name: MPI_T_ERR_INVALID_NAME",
+        "pvar index with the wrong class: MPI_T_ERR_INVALID_NAME", "enum item 5: MPI_T_ERR_INVALID_ITEM",
+        "length asked for: 18", "in 8 bytes: mpisim_ (8)", "session freed to null: 1",
+        "read after the last finalize: MPI_T_ERR_NOT_INITIALIZED", "finalize again: MPI_T_ERR_NOT_INITIALIZED"])
+
+
+def test_tool_interface_model_and_defaults(built):
+    done = run(built, "tool_interface", np=2, options=("--quiet", "--model", "fluid", "--scheduling", "smpi"))
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert "cvar mpisim_model = fluid (count 6)" in lines
+    assert "cvar mpisim_compute_time = 1" in lines and "cvar mpisim_polling = realistic (of 2)" in lines
+    assert "cvar mpisim_scheduling = smpi (of 2)" in lines and "cvar mpisim_cpu_threshold = 1e-06" in lines
+
+
 def test_intercommunicators_are_reported_as_not_supported(tmp_path):
     source = tmp_path / "inter.c"
     source.write_text("#include <mpi.h>\nint main(int c, char** v) { MPI_Comm i; MPI_Init(&c, &v);\n"
@@ -829,12 +865,11 @@ def test_alltoallw_under_every_selector(built, selector):
 
 
 UNSUPPORTED_CALL = """#include <mpi.h>
-int MPI_T_init_thread(int required, int* provided); /* the tool interface: not in mpisim */
+int MPI_Register_datarep(const char* datarep, void* read, void* write, void* extent, void* extra); /* not in mpisim */
 int main(int argc, char** argv)
 {
-  int provided;
   MPI_Init(&argc, &argv);
-  MPI_T_init_thread(MPI_THREAD_SINGLE, &provided);
+  MPI_Register_datarep("mine", NULL, NULL, NULL, NULL);
   return MPI_Finalize();
 }
 """
@@ -845,7 +880,7 @@ def test_unsupported_mpi_call_fails_at_link_time(tmp_path):
     source.write_text(UNSUPPORTED_CALL)
     done = mpisim("cc", str(source), "-o", str(tmp_path / "rma"))
     assert done.returncode != 0
-    assert "undefined reference to `MPI_T_init_thread'" in done.stderr
+    assert "undefined reference to `MPI_Register_datarep'" in done.stderr
     assert "-Wl,--no-undefined" in mpisim("cc", "-show", "app.c").stdout
 
 
@@ -857,7 +892,7 @@ def test_unsupported_mpi_call_is_named_when_the_program_loads(tmp_path):
     subprocess.run(["gcc", "-shared", str(objects), "-o", str(program)], check=True)
     done = mpisim("run", "-np", "2", "--platform", "cluster:2", str(program))
     assert done.returncode == 2
-    assert done.stderr == f"mpisim: {program} uses MPI_T_init_thread, which mpisim does not support\n"
+    assert done.stderr == f"mpisim: {program} uses MPI_Register_datarep, which mpisim does not support\n"
 
 
 def test_fatal_handler_names_an_added_error_code(tmp_path):

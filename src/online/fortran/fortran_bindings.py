@@ -128,6 +128,8 @@ def parse_parameter(text: str) -> Parameter:
 def read_functions(header: str) -> List[Function]:
     functions = []
     for returns, name, parameters in DECLARATION.findall(header):
+        if name.startswith("T_"):  # the tool information interface has no Fortran form (MPI-3.1 section 14.3)
+            continue
         if parameters.strip() in ("", "void"):
             functions.append(Function(returns, name, []))
             continue

@@ -1,5 +1,5 @@
-// The error classes of MPI-3.1 (include/mpi.h's values, in order), then ULFM's (include/mpi-ext.h): name and message
-// (MPI_Error_string).
+// The error classes of MPI-3.1 (include/mpi.h's values, in order), then ULFM's (include/mpi-ext.h), then the tool
+// information interface's (include/mpi.h): name and message (MPI_Error_string).
 #pragma once
 
 namespace mpisim::online {
@@ -73,6 +73,23 @@ inline constexpr ErrorClassText kErrorClasses[] = {
     {"MPIX_ERR_PROC_FAILED", "a process involved in the operation has failed"},
     {"MPIX_ERR_PROC_FAILED_PENDING", "a process failed while a non-blocking any-source receive was pending"},
     {"MPIX_ERR_REVOKED", "the communicator has been revoked"},
+    // The tool information interface (MPI-3.1 section 14.3.9)
+    {"MPI_T_ERR_MEMORY", "out of memory"},
+    {"MPI_T_ERR_NOT_INITIALIZED", "the tool information interface is not initialized"},
+    {"MPI_T_ERR_CANNOT_INIT", "the tool information interface cannot be initialized"},
+    {"MPI_T_ERR_INVALID_INDEX", "index invalid or out of range"},
+    {"MPI_T_ERR_INVALID_ITEM", "item index queried is out of range"},
+    {"MPI_T_ERR_INVALID_HANDLE", "the handle is invalid"},
+    {"MPI_T_ERR_OUT_OF_HANDLES", "no more handles available"},
+    {"MPI_T_ERR_OUT_OF_SESSIONS", "no more sessions available"},
+    {"MPI_T_ERR_INVALID_SESSION", "the session argument is not a valid session"},
+    {"MPI_T_ERR_CVAR_SET_NOT_NOW", "the control variable cannot be set at this moment"},
+    {"MPI_T_ERR_CVAR_SET_NEVER", "the control variable cannot be set until the end of the execution"},
+    {"MPI_T_ERR_PVAR_NO_STARTSTOP", "the performance variable cannot be started or stopped"},
+    {"MPI_T_ERR_PVAR_NO_WRITE", "the performance variable cannot be written or reset"},
+    {"MPI_T_ERR_PVAR_NO_ATOMIC", "the performance variable cannot be read and written atomically"},
+    {"MPI_T_ERR_INVALID_NAME", "the name is invalid"},
+    {"MPI_T_ERR_INVALID", "invalid use of the interface or bad parameter value"},
 };
 
 } // namespace mpisim::online

@@ -3,6 +3,7 @@
 #include "online/objects/Files.hpp"
 #include "online/objects/NameService.hpp"
 #include "online/objects/ProcessObjects.hpp"
+#include "online/objects/ToolVariables.hpp"
 #include "online/objects/Windows.hpp"
 #include "online/runtime/CallReporter.hpp"
 #include "online/runtime/Errors.hpp"
@@ -170,6 +171,13 @@ NameService& Runtime::names()
   if (not names_)
     names_ = std::make_unique<NameService>();
   return *names_;
+}
+
+ToolInterface& Runtime::tools()
+{
+  if (not tools_)
+    tools_ = std::make_unique<ToolInterface>();
+  return *tools_;
 }
 
 Sampling& Runtime::sampling()

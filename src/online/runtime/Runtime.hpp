@@ -56,6 +56,7 @@ struct AttachedBuffer {
 
 class ProcessObjects;
 class NameService;
+class ToolInterface;
 class Windows;
 class Files;
 
@@ -222,6 +223,8 @@ public:
   ProcessObjects& process_objects() { return *process_objects_; }
   // Ports and published service names (NameService.hpp): made on first use.
   NameService& names();
+  // What each rank holds of the tool information interface (ToolVariables.hpp): made on first use.
+  ToolInterface& tools();
 
   // ---- One-sided communication (Windows.hpp, api_windows.cpp, api_rma.cpp): the table is made with the first window
   Windows& windows();
@@ -260,9 +263,10 @@ private:
 
   std::unique_ptr<Sampling> sampling_; // made on first use
   std::unique_ptr<ProcessObjects> process_objects_;
-  std::unique_ptr<NameService> names_; // made on first use
-  std::unique_ptr<Windows> windows_;   // one-sided communication: made on first use
-  std::unique_ptr<Files> files_;       // MPI-IO: made on first use
+  std::unique_ptr<NameService> names_;   // made on first use
+  std::unique_ptr<ToolInterface> tools_; // made on first use
+  std::unique_ptr<Windows> windows_;     // one-sided communication: made on first use
+  std::unique_ptr<Files> files_;         // MPI-IO: made on first use
   LibcStates libc_;
   RankSignals signals_;
   pthread_t thread_;         // the thread running the simulation
