@@ -167,8 +167,9 @@ def test_short_bursts_are_measured_in_cpu_time(built, tmp_path):
     # 2 000 bursts of 50 us of CPU per rank, an MPI_Sendrecv after each; the program times its bursts with the real
     # CPU clock (--real-clocks), hosts as fast as the machine is said to be: each rank's injected computation is the
     # CPU time of its bursts, plus what runs between a burst and the MPI library (the program's last clock read, the
-    # call's entry and exit: about a microsecond per call, 2 %). While a rank waits in MPI_Sendrecv its partner
-    # computes on the same thread: none of that is counted for the waiting rank (runtime/ThreadCpuClock.hpp).
+    # call's entry and exit: about a microsecond per call, 2 %, up to 6 % seen on a loaded machine; 10 % allowed).
+    # While a rank waits in MPI_Sendrecv its partner computes on the same thread: none of that is counted for the
+    # waiting rank (runtime/ThreadCpuClock.hpp), which would double its computation.
     summary = tmp_path / "summary.json"
     done = run(built, "bursts", "2000", "50", np=4, platform="cluster:4,speed=1Gf",
                options=("--host-speed", "1Gf", "--real-clocks", "--json", "--summary", str(summary)))
@@ -176,7 +177,7 @@ def test_short_bursts_are_measured_in_cpu_time(built, tmp_path):
     computed = {int(line.split()[1]): float(line.split()[3]) for line in done.stdout.splitlines()}
     assert sorted(computed) == [0, 1, 2, 3] and all(0.1 <= seconds < 0.2 for seconds in computed.values())
     for rank, account in enumerate(json.loads(summary.read_text())["ranks"]):
-        assert 0.98 * computed[rank] <= account["compute"] <= 1.06 * computed[rank], (rank, account, computed)
+        assert 0.98 * computed[rank] <= account["compute"] <= 1.10 * computed[rank], (rank, account, computed)
 
 
 def test_text_summary_lists_every_rank(built):
