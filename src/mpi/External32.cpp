@@ -58,6 +58,15 @@ std::optional<Element> first_resized_in_external32(const Datatype& type)
   return std::nullopt;
 }
 
+std::optional<std::string> external32_refusal(const Datatype& type)
+{
+  const std::optional<Element> resized = first_resized_in_external32(type);
+  if (not resized)
+    return std::nullopt;
+  return std::string(element_name(*resized)) +
+         " has another size in external32 than on this machine: not supported by mpisim";
+}
+
 void swap_external32(std::byte* data, size_t count, const Datatype& type)
 {
   if constexpr (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__)

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <optional>
+#include <string>
 
 namespace mpisim::mpi {
 
@@ -16,6 +17,9 @@ bool same_size_in_external32(Element element);
 
 // The first element of `type`'s signature that external32 sizes differently, if any.
 std::optional<Element> first_resized_in_external32(const Datatype& type);
+
+// Why `type` cannot be converted ("MPI_LONG has another size in external32 ..."), or nothing when it can.
+std::optional<std::string> external32_refusal(const Datatype& type);
 
 // Turns `count` packed instances of `type` (native bytes, type-map order) into external32, or back: the same swaps
 // both ways. Every element of `type` must have the same size in both.

@@ -156,10 +156,8 @@ int check(Runtime& runtime, const AccessCall& call, FileContext& context, mpisim
     return raise_file_error(runtime, call.fh, MPI_ERR_TYPE, call.name,
                             "the datatype is not a whole number of the view's etypes");
   if (context.member->view.external32())
-    if (const std::optional<mpisim::mpi::Element> resized = mpisim::mpi::first_resized_in_external32(*type))
-      return raise_file_error(runtime, call.fh, MPI_ERR_TYPE, call.name,
-                              std::string(mpisim::mpi::element_name(*resized)) +
-                                  " has another size in external32 than on this machine: not supported by mpisim");
+    if (const std::optional<std::string> refusal = mpisim::mpi::external32_refusal(*type))
+      return raise_file_error(runtime, call.fh, MPI_ERR_TYPE, call.name, *refusal);
   return MPI_SUCCESS;
 }
 

@@ -355,10 +355,9 @@ extern "C" int PMPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype ety
       "data representation '" + representation + "': mpisim knows \"native\", \"internal\" and \"external32\"");
   if (representation == "external32")
     for (const auto& [role, type] : {std::pair{"etype", e}, std::pair{"filetype", f}})
-      if (const std::optional<mpisim::mpi::Element> resized = mpisim::mpi::first_resized_in_external32(*type))
+      if (const std::optional<std::string> refusal = mpisim::mpi::external32_refusal(*type))
         return raise_file_error(runtime, fh, MPI_ERR_UNSUPPORTED_DATAREP, "MPI_File_set_view",
-                                std::string("the ") + role + "'s " + mpisim::mpi::element_name(*resized) +
-                                    " has another size in external32 than on this machine: not supported by mpisim");
+                                std::string("the ") + role + "'s " + *refusal);
   const bool sequential = (file.amode & MPI_MODE_SEQUENTIAL) != 0;
   MPISIM_FILE_CHECK(runtime, disp >= 0 || (sequential && disp == MPI_DISPLACEMENT_CURRENT), fh, MPI_ERR_ARG,
                     "negative displacement " + std::to_string(disp));
@@ -484,10 +483,8 @@ extern "C" int PMPI_File_get_type_extent(MPI_File fh, MPI_Datatype datatype, MPI
   MPISIM_FILE_CHECK(runtime, type != nullptr, fh, MPI_ERR_TYPE, "invalid datatype " + std::to_string(datatype));
   // In every representation mpisim writes, the elements have their sizes in memory: a type's extent is the same.
   if (context.member->view.external32())
-    if (const std::optional<mpisim::mpi::Element> resized = mpisim::mpi::first_resized_in_external32(*type))
-      return raise_file_error(runtime, fh, MPI_ERR_TYPE, "MPI_File_get_type_extent",
-                              std::string(mpisim::mpi::element_name(*resized)) +
-                                  " has another size in external32 than on this machine: not supported by mpisim");
+    if (const std::optional<std::string> refusal = mpisim::mpi::external32_refusal(*type))
+      return raise_file_error(runtime, fh, MPI_ERR_TYPE, "MPI_File_get_type_extent", *refusal);
   *extent = type->extent();
   return MPI_SUCCESS;
 }

@@ -39,10 +39,8 @@ int check_external32(Runtime& runtime, const char* datarep, const Datatype& type
     return raise_error(runtime, MPI_COMM_WORLD, MPI_ERR_UNSUPPORTED_DATAREP, call,
                        std::string("data representation '") + (datarep ? datarep : "(null)") +
                            "' (only \"external32\" is defined)");
-  if (const std::optional<Element> resized = mpisim::mpi::first_resized_in_external32(type))
-    return raise_error(runtime, MPI_COMM_WORLD, MPI_ERR_TYPE, call,
-                       std::string(mpisim::mpi::element_name(*resized)) +
-                           " has another size in external32 than on this machine: not supported by mpisim");
+  if (const std::optional<std::string> refusal = mpisim::mpi::external32_refusal(type))
+    return raise_error(runtime, MPI_COMM_WORLD, MPI_ERR_TYPE, call, *refusal);
   return MPI_SUCCESS;
 }
 

@@ -73,12 +73,31 @@ template <typename Table> bool valid_index(const Table& table, int index)
   return index >= 0 && static_cast<size_t>(index) < table.size();
 }
 
-template <typename Table> int index_of(const Table& table, const char* name)
+// Into *out, the index of the entry named `name` that `accepts`; MPI_T_ERR_INVALID_NAME when there is none.
+template <typename Table, typename Accept>
+int find_index(const Table& table, const char* name, int* out, Accept accepts)
 {
+  if (name == nullptr || out == nullptr)
+    return MPI_T_ERR_INVALID;
   for (size_t i = 0; i < table.size(); ++i)
-    if (table[i].name == name)
-      return static_cast<int>(i);
-  return -1;
+    if (table[i].name == name && accepts(table[i])) {
+      *out = static_cast<int>(i);
+      return MPI_SUCCESS;
+    }
+  return MPI_T_ERR_INVALID_NAME;
+}
+
+template <typename Table> int find_index(const Table& table, const char* name, int* out)
+{
+  return find_index(table, name, out, [](const auto&) { return true; });
+}
+
+// The enumeration behind a handle (1 + its index), or null.
+const ToolEnum* enum_of(MPI_T_enum enumtype)
+{
+  if (enumtype < 1 || static_cast<size_t>(enumtype) > tool_enums().size())
+    return nullptr;
+  return &tool_enums()[static_cast<size_t>(enumtype - 1)];
 }
 
 // The variable a performance variable handle of `session` reads, or -1 (with the error class in `error`).
@@ -164,11 +183,11 @@ extern "C" int PMPI_T_enum_get_info(MPI_T_enum enumtype, int* num, char* name, i
 {
   Runtime& runtime = Runtime::get();
   MPISIM_T_INITIALIZED(runtime);
-  if (enumtype < 1 || static_cast<size_t>(enumtype) > tool_enums().size())
+  const ToolEnum* described = enum_of(enumtype);
+  if (described == nullptr)
     return MPI_T_ERR_INVALID_HANDLE;
-  const ToolEnum& described = tool_enums()[static_cast<size_t>(enumtype - 1)];
-  set(num, static_cast<int>(described.items.size()));
-  write_string(described.name, name, name_len);
+  set(num, static_cast<int>(described->items.size()));
+  write_string(described->name, name, name_len);
   return MPI_SUCCESS;
 }
 
@@ -176,13 +195,13 @@ extern "C" int PMPI_T_enum_get_item(MPI_T_enum enumtype, int index, int* value, 
 {
   Runtime& runtime = Runtime::get();
   MPISIM_T_INITIALIZED(runtime);
-  if (enumtype < 1 || static_cast<size_t>(enumtype) > tool_enums().size())
+  const ToolEnum* described = enum_of(enumtype);
+  if (described == nullptr)
     return MPI_T_ERR_INVALID_HANDLE;
-  const ToolEnum& described = tool_enums()[static_cast<size_t>(enumtype - 1)];
-  if (not valid_index(described.items, index))
+  if (not valid_index(described->items, index))
     return MPI_T_ERR_INVALID_ITEM;
-  set(value, described.items[static_cast<size_t>(index)].first);
-  write_string(described.items[static_cast<size_t>(index)].second, name, name_len);
+  set(value, described->items[static_cast<size_t>(index)].first);
+  write_string(described->items[static_cast<size_t>(index)].second, name, name_len);
   return MPI_SUCCESS;
 }
 
@@ -218,13 +237,7 @@ extern "C" int PMPI_T_cvar_get_index(const char* name, int* cvar_index)
 {
   Runtime& runtime = Runtime::get();
   MPISIM_T_INITIALIZED(runtime);
-  if (name == nullptr || cvar_index == nullptr)
-    return MPI_T_ERR_INVALID;
-  const int index = index_of(control_variables(), name);
-  if (index < 0)
-    return MPI_T_ERR_INVALID_NAME;
-  *cvar_index = index;
-  return MPI_SUCCESS;
+  return find_index(control_variables(), name, cvar_index);
 }
 
 extern "C" int PMPI_T_cvar_handle_alloc(int cvar_index, void* /*obj_handle*/, MPI_T_cvar_handle* handle, int* count)
@@ -313,13 +326,8 @@ extern "C" int PMPI_T_pvar_get_index(const char* name, int var_class, int* pvar_
 {
   Runtime& runtime = Runtime::get();
   MPISIM_T_INITIALIZED(runtime);
-  if (name == nullptr || pvar_index == nullptr)
-    return MPI_T_ERR_INVALID;
-  const int index = index_of(performance_variables(), name);
-  if (index < 0 || performance_variables()[static_cast<size_t>(index)].var_class != var_class)
-    return MPI_T_ERR_INVALID_NAME;
-  *pvar_index = index;
-  return MPI_SUCCESS;
+  return find_index(performance_variables(), name, pvar_index,
+                    [var_class](const PerformanceVariable& variable) { return variable.var_class == var_class; });
 }
 
 extern "C" int PMPI_T_pvar_session_create(MPI_T_pvar_session* session)
@@ -446,13 +454,7 @@ extern "C" int PMPI_T_category_get_index(const char* name, int* cat_index)
 {
   Runtime& runtime = Runtime::get();
   MPISIM_T_INITIALIZED(runtime);
-  if (name == nullptr || cat_index == nullptr)
-    return MPI_T_ERR_INVALID;
-  const int index = index_of(tool_categories(), name);
-  if (index < 0)
-    return MPI_T_ERR_INVALID_NAME;
-  *cat_index = index;
-  return MPI_SUCCESS;
+  return find_index(tool_categories(), name, cat_index);
 }
 
 extern "C" int PMPI_T_category_get_cvars(int cat_index, int len, int indices[])
