@@ -208,14 +208,30 @@ MPISIM_EXPORT int MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm* ne
   return rc;
 }
 
-MPISIM_EXPORT int MPI_Comm_free(MPI_Comm* comm)
+namespace {
+
+// MPI_Comm_free and MPI_Comm_disconnect: the handle is forgotten, since the library may give its value to a later
+// communicator.
+template <typename Release> int release_comm(const char* name, MPI_Comm* comm, Release release)
 {
-  Call call("MPI_Comm_free");
+  Call call(name);
   MPI_Comm handle = *comm;
   if (call)
     call.args.comm = call.rec().comms().get(handle)->id;
-  int rc = PMPI_Comm_free(comm);
+  int rc = release(comm);
   if (call && rc == MPI_SUCCESS)
     call.rec().comms().freed(handle);
   return rc;
+}
+
+} // namespace
+
+MPISIM_EXPORT int MPI_Comm_free(MPI_Comm* comm)
+{
+  return release_comm("MPI_Comm_free", comm, PMPI_Comm_free);
+}
+
+MPISIM_EXPORT int MPI_Comm_disconnect(MPI_Comm* comm)
+{
+  return release_comm("MPI_Comm_disconnect", comm, PMPI_Comm_disconnect);
 }

@@ -258,6 +258,9 @@ int main(int argc, char** argv) {
   MPI_Bcast(a, 32, MPI_DOUBLE, 0, half);
   MPI_Comm_dup(MPI_COMM_WORLD, &dup);
   MPI_Bcast(a, 8, MPI_DOUBLE, 3, dup);
+  MPI_Comm_disconnect(&dup);
+  MPI_Comm_dup(MPI_COMM_WORLD, &dup); /* the library may give it the disconnected one's handle */
+  MPI_Bcast(a, 4, MPI_DOUBLE, 2, dup);
   MPI_Comm_free(&dup);
   MPI_Comm_free(&half);
   MPI_Finalize();
@@ -287,6 +290,7 @@ def expected_collectives(r: int) -> List[str]:
         "comm_split", "comm_size 2", "allreduce 64 0 0", "bcast 32 0 0",
         # A dup spans the world: an ordinary collective, root in world ranks.
         "comm_dup", "bcast 8 3 0",
+        "comm_dup", "bcast 4 2 0",
         "finalize",
     ]
 
@@ -305,8 +309,10 @@ def test_collectives_including_split_communicator(mpicc, tmp_path):
         assert any(n.startswith("note: collectives on sub-communicators written as MPI_COMM_WORLD") for n in notes)
     events = timeline_events(trace)
     bcast = [e for e in events[0] if e["name"] == "MPI_Bcast"]
-    assert [e["args"]["comm"] for e in bcast] == ["world", "world", "world.1@0", "world.2"]
+    assert [e["args"]["comm"] for e in bcast] == ["world", "world", "world.1@0", "world.2", "world.3"]
     assert bcast[0]["args"]["peer"] == 1 and bcast[3]["args"]["peer"] == 3  # roots, in world ranks
+    released = [(e["name"], e["args"]["comm"]) for e in events[0] if e["name"] in ("MPI_Comm_free", "MPI_Comm_disconnect")]
+    assert released == [("MPI_Comm_disconnect", "world.2"), ("MPI_Comm_free", "world.3"), ("MPI_Comm_free", "world.1@0")]
     replay_everywhere(trace)
 
 
