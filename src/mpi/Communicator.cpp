@@ -25,6 +25,12 @@ Communicator::Communicator(int context, std::string name, std::vector<int> world
     local_of_world_[world_ranks_[local]] = local;
 }
 
+void Communicator::join_as_intercommunicator(Communicator& a, Communicator& b)
+{
+  a.remote_ = &b;
+  b.remote_ = &a;
+}
+
 int Communicator::sparse_local_rank(int world_rank) const
 {
   auto found = std::lower_bound(sorted_world_local_.begin(), sorted_world_local_.end(), std::make_pair(world_rank, -1));

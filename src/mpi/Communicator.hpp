@@ -1,4 +1,6 @@
-// Communicators: an ordered group of world ranks and a context id that keeps their traffic apart.
+// Communicators: an ordered group of world ranks and a context id that keeps their traffic apart. An
+// intercommunicator is two such objects sharing one context, one per group: each side's own group is the ranks it
+// holds, and its peers (whom point-to-point calls name, and who receive from it) are the other side's.
 #pragma once
 
 #include <cstdint>
@@ -19,6 +21,24 @@ public:
 
   Communicator(int context, std::string name, std::vector<int> world_ranks, Role role = Role::Ordinary);
   Role role() const { return role_; }
+
+  // Makes `a` and `b` (same context, disjoint groups) the two sides of an intercommunicator.
+  static void join_as_intercommunicator(Communicator& a, Communicator& b);
+  bool is_inter() const { return remote_ != nullptr; }
+  // The other side of an intercommunicator, whose own group is this one's remote group (null for an intracommunicator).
+  const Communicator* remote() const { return remote_; }
+  // The side `world_rank` belongs to: this one for an intracommunicator.
+  const Communicator& side_of(int world_rank) const
+  {
+    return remote_ != nullptr && local_rank(world_rank) < 0 ? *remote_ : *this;
+  }
+  // Point-to-point peers: ranks of the remote group on an intercommunicator, of the group itself otherwise.
+  int peer_count() const { return remote_ != nullptr ? remote_->size() : size(); }
+  int peer_world_rank(int peer) const { return remote_ != nullptr ? remote_->world_rank(peer) : world_rank(peer); }
+  int peer_local_rank(int world_rank) const
+  {
+    return remote_ != nullptr ? remote_->local_rank(world_rank) : local_rank(world_rank);
+  }
 
   int context() const { return context_; }
   const std::string& name() const { return name_; }
@@ -49,6 +69,7 @@ private:
   bool identity_ = false; // world_ranks_[i] == i for every i
   std::vector<int> local_of_world_;
   std::vector<std::pair<int, int>> sorted_world_local_;
+  const Communicator* remote_ = nullptr;
 };
 
 } // namespace mpisim::mpi

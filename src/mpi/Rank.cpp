@@ -14,7 +14,7 @@ void Rank::check_peer(const Communicator& comm, int peer, int tag, bool receivin
   world_.check_operation(world_rank_, comm, false);
   const kernel::SimTime now = world_.engine().now();
   if (peer >= 0) {
-    const int world_peer = comm.world_rank(peer);
+    const int world_peer = comm.peer_world_rank(peer);
     if (world_.has_failed(world_peer) &&
         (not receiving || world_.mailbox(world_rank_).find_unexpected(comm.context(), peer, tag) == nullptr))
       throw ProcessFailure(FailureKind::ProcessFailed, world_peer, world_.failed_at(world_peer), world_rank_, now,
@@ -40,7 +40,7 @@ RequestPtr Rank::post_send(const Communicator& comm, int dst, int tag, double by
   if (world_.detects_failures())
     check_peer(comm, dst, tag, false);
   const models::NetworkModel& network = world_.network();
-  const int destination = comm.world_rank(dst);
+  const int destination = comm.peer_world_rank(dst);
   const Mailbox& receiver = world_.mailbox(destination);
   receiver.prefetch();
   const models::ProtocolThresholds thresholds =
@@ -160,7 +160,7 @@ Status Rank::sendrecv(const Communicator& comm, int dst, int send_tag, double se
                       double recv_bytes, const void* send_data, void* recv_buffer)
 {
   const int me = comm.local_rank(world_rank_);
-  if (dst == me && src == me) {
+  if (dst == me && src == me && not comm.is_inter()) { // on an intercommunicator, rank `me` is a remote rank
     if (send_data && recv_buffer && send_data != recv_buffer)
       std::memmove(recv_buffer, send_data, static_cast<size_t>(std::min(send_bytes, recv_bytes)));
     return Status{me, recv_tag, send_bytes, send_bytes > recv_bytes};
@@ -639,7 +639,7 @@ bool Rank::cancel(Request& request)
     return taken;
   }
   if (request.kind() == RequestKind::Send)
-    return world_.mailbox(request.comm().world_rank(request.peer())).cancel_send(request);
+    return world_.mailbox(request.comm().peer_world_rank(request.peer())).cancel_send(request);
   if (request.kind() != RequestKind::Receive || request.done() ||
       not world_.mailbox(world_rank_).cancel_receive(request))
     return false;

@@ -63,6 +63,18 @@ const Communicator& World::create_communicator(std::string name, std::vector<int
   return *communicators_.back();
 }
 
+std::pair<const Communicator*, const Communicator*>
+World::create_intercommunicator(const std::string& name, std::vector<int> first, std::vector<int> second)
+{
+  const int context = static_cast<int>(communicators_.size()); // the second side's index is never a context
+  auto a = std::make_unique<Communicator>(context, name, std::move(first));
+  auto b = std::make_unique<Communicator>(context, name, std::move(second));
+  Communicator::join_as_intercommunicator(*a, *b);
+  communicators_.push_back(std::move(a));
+  communicators_.push_back(std::move(b));
+  return {communicators_[communicators_.size() - 2].get(), communicators_.back().get()};
+}
+
 const NodeLayout& World::node_layout(const Communicator& comm)
 {
   auto& slot = node_layouts_[comm.context()];
@@ -211,7 +223,7 @@ void World::fail_rank(int world_rank)
       continue;
     auto waits_for_it = [this, world_rank, rank](const Request& request) {
       const Communicator& comm = request.comm();
-      const int local = comm.local_rank(world_rank);
+      const int local = comm.peer_local_rank(world_rank);
       if (local < 0)
         return false;
       return request.peer() == local || (request.peer() == kAnySource && failed_member(comm, rank) >= 0);
@@ -231,7 +243,7 @@ int World::failed_member(const Communicator& comm, int unacknowledged_by) const
   if (unacknowledged_by >= 0)
     acknowledged = &acknowledged_failures(unacknowledged_by, comm);
   for (const FailureAt& failure : failures_) {
-    if (comm.local_rank(failure.rank) < 0)
+    if (comm.peer_local_rank(failure.rank) < 0)
       continue;
     if (acknowledged != nullptr &&
         std::find(acknowledged->begin(), acknowledged->end(), failure.rank) != acknowledged->end())

@@ -87,6 +87,11 @@ public:
   const Communicator& create_communicator(std::string name, std::vector<int> world_ranks,
                                           Communicator::Role role = Communicator::Role::Ordinary);
 
+  // The two sides of an intercommunicator between two disjoint groups (world ranks), sharing a new context: the
+  // first side's own group is `first`.
+  std::pair<const Communicator*, const Communicator*>
+  create_intercommunicator(const std::string& name, std::vector<int> first, std::vector<int> second);
+
   // Computed on first use for a communicator and kept (every rank sees the same sub-communicators).
   const NodeLayout& node_layout(const Communicator& comm);
 
@@ -114,8 +119,8 @@ public:
   const std::vector<FailureAt>& failures() const { return failures_; }
   // Kills a rank now (its scheduled failure; also callable directly).
   void fail_rank(int world_rank);
-  // The first member of `comm` (world rank) that has failed, -1 if none; `unacknowledged_by`: only failures that
-  // rank has not acknowledged on `comm` (MPI_ANY_SOURCE receives, ULFM).
+  // The first of `comm`'s peers (its members; an intercommunicator's remote group) that has failed, -1 if none;
+  // `unacknowledged_by`: only failures that rank has not acknowledged on `comm` (MPI_ANY_SOURCE receives, ULFM).
   int failed_member(const Communicator& comm, int unacknowledged_by = -1) const;
   // The members of `comm` still running, in rank order (world ranks).
   std::vector<int> survivors(const Communicator& comm) const;

@@ -1,5 +1,5 @@
 // Communicator rank maps: the identity group (MPI_COMM_WORLD and its duplicates, read without a table), dense and
-// sparse groups; each asked both ways, members and strangers.
+// sparse groups; each asked both ways, members and strangers; the two sides of an intercommunicator.
 #include "mpi/Communicator.hpp"
 
 #include <gtest/gtest.h>
@@ -66,4 +66,31 @@ TEST(mpi_communicator, EmptyGroupHoldsNobody)
 {
   const Communicator comm(4, "empty", {});
   expect_maps(comm, {}, {0, 1, -1});
+}
+
+// An intercommunicator's two sides: each keeps its own group, names the other's members as peers, and tells which
+// side a world rank is on; an intracommunicator's peers are its own members.
+TEST(mpi_communicator, IntercommunicatorSidesNameEachOthersMembersAsPeers)
+{
+  Communicator evens(7, "inter", {0, 2, 4});
+  Communicator odds(7, "inter", {1, 3});
+  Communicator::join_as_intercommunicator(evens, odds);
+  ASSERT_TRUE(evens.is_inter() && odds.is_inter());
+  EXPECT_EQ(evens.remote(), &odds);
+  EXPECT_EQ(evens.peer_count(), 2);
+  EXPECT_EQ(odds.peer_count(), 3);
+  EXPECT_EQ(evens.peer_world_rank(1), 3);
+  EXPECT_EQ(odds.peer_world_rank(2), 4);
+  EXPECT_EQ(evens.peer_local_rank(3), 1);
+  EXPECT_EQ(evens.peer_local_rank(2), -1); // a member of its own group is no peer
+  EXPECT_EQ(evens.local_rank(4), 2);       // its own group as before
+  EXPECT_EQ(&evens.side_of(3), &odds);
+  EXPECT_EQ(&odds.side_of(3), &odds);
+  EXPECT_EQ(&odds.side_of(0), &evens);
+
+  const Communicator world(0, "MPI_COMM_WORLD", first_ranks(4));
+  EXPECT_FALSE(world.is_inter());
+  EXPECT_EQ(world.peer_count(), 4);
+  EXPECT_EQ(world.peer_world_rank(3), 3);
+  EXPECT_EQ(&world.side_of(2), &world);
 }

@@ -59,7 +59,8 @@ static void errors(void)
     printf("comm_create of a group outside the communicator: %s\n",
            class_name(size > 1 ? MPI_Comm_create(MPI_COMM_SELF, world, &self_world) : MPI_ERR_GROUP));
     MPI_Comm inter;
-    printf("intercomm_create: %s\n", class_name(MPI_Intercomm_create(MPI_COMM_SELF, 0, MPI_COMM_WORLD, 0, 0, &inter)));
+    printf("intercomm_create with itself as remote leader: %s\n",
+           class_name(MPI_Intercomm_create(MPI_COMM_SELF, 0, MPI_COMM_WORLD, 0, 0, &inter)));
     printf("comm_remote_size: %s\n", class_name(MPI_Comm_remote_size(MPI_COMM_WORLD, &n)));
     MPI_Comm split;
     printf("comm_split_type of an unknown type: %s\n",

@@ -1,10 +1,9 @@
 """Fortran programs online (docs/online.md, "Fortran"): tests/online/fortran77.f (mpif.h), fortran90.f90 (`use mpi`),
-fortran_callbacks.f90 (attribute and generalized request callbacks, info strings) and fortran2008.f90
-(`use mpi_f08`) built by `mpisim fc` print,
-under both privatization mechanisms, the same lines as under Open MPI (`mpif90`, `mpirun --oversubscribe`), among
-them the COMMON, module and SAVE values each rank must keep its own and values the callbacks compute; a wrong handle
-is returned as MPI_ERR_COMM under MPI_ERRORS_RETURN and ends the run with the rank and the call otherwise. Skipped
-when gfortran is absent."""
+fortran_callbacks.f90 (attribute and generalized request callbacks, info strings), fortran_intercomm.f90
+(intercommunicators) and fortran2008.f90 (`use mpi_f08`) built by `mpisim fc` print, under both privatization
+mechanisms, the same lines as under Open MPI (`mpif90`, `mpirun --oversubscribe`), among them the COMMON, module and
+SAVE values each rank must keep its own and values the callbacks compute; a wrong handle is returned as MPI_ERR_COMM
+under MPI_ERRORS_RETURN and ends the run with the rank and the call otherwise. Skipped when gfortran is absent."""
 
 from __future__ import annotations
 
@@ -16,7 +15,7 @@ import pytest
 from test_online import SOURCES, mpisim
 
 PROGRAMS = {"fortran77": "fortran77.f", "fortran90": "fortran90.f90", "fortran_callbacks": "fortran_callbacks.f90",
-            "fortran2008": "fortran2008.f90"}
+            "fortran2008": "fortran2008.f90", "fortran_intercomm": "fortran_intercomm.f90"}
 BAD_HANDLE = """program bad_handle
   use mpi
   implicit none
@@ -177,9 +176,19 @@ def test_mpi_f08_module(built, mode):
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
 def test_same_lines_as_open_mpi(built, tmp_path, name):
     expected = open_mpi_lines(tmp_path, name)
-    assert len(expected) == {"fortran77": 41, "fortran90": 28, "fortran_callbacks": 42, "fortran2008": 28}[name]
+    assert len(expected) == {"fortran77": 41, "fortran90": 28, "fortran_callbacks": 42, "fortran2008": 28,
+                             "fortran_intercomm": 8}[name]
     for mode in ("swap", "dlopen"):
         assert run_lines(built, name, mode) == expected
+
+
+@pytest.mark.parametrize("mode", ["swap", "dlopen"])
+def test_intercommunicator_from_fortran(built, mode):
+    # 4 ranks: the even ranks {0, 2} and the odd ones {1, 3}; local rank r swaps with remote rank r; the merge puts
+    # the odd ranks first (the evens pass high = .true.).
+    lines = run_lines(built, "fortran_intercomm", mode)
+    assert "rank 1 inter T remote size 2 remote world ranks 0 2" in lines
+    assert "rank 3 got 2 from 1 merged rank 1" in lines and "rank 0 got 1 from 0 merged rank 2" in lines
 
 
 def test_wrong_handle_returns_or_ends_the_run_naming_rank_and_call(built):

@@ -9,6 +9,18 @@ int resolve_comm(Runtime& runtime, MPI_Comm comm, const char* call, const mpi::C
   return out != nullptr ? MPI_SUCCESS : runtime.communicators().raise_invalid(runtime, comm, MPI_COMM_WORLD, call);
 }
 
+int resolve_intracomm(Runtime& runtime, MPI_Comm comm, const char* call, const mpi::Communicator*& out)
+{
+  MPISIM_TRY(resolve_comm(runtime, comm, call, out));
+  if (not out->is_inter())
+    return MPI_SUCCESS;
+  return raise_error(runtime, comm, MPI_ERR_COMM, call,
+                     "communicator " + std::to_string(comm) +
+                         " is an intercommunicator: mpisim runs point-to-point calls, MPI_Comm_dup, MPI_Comm_split, "
+                         "MPI_Comm_create, MPI_Comm_free and MPI_Intercomm_merge on intercommunicators, not this "
+                         "call");
+}
+
 int resolve_type(Runtime& runtime, MPI_Comm comm, MPI_Datatype type, const char* call, mpi::DatatypePtr& out)
 {
   runtime.check_call_allowed(call);
@@ -37,11 +49,12 @@ int check_count(Runtime& runtime, MPI_Comm comm, int count, const char* call)
 int check_peer(Runtime& runtime, MPI_Comm comm, const mpi::Communicator& c, int peer, bool any_allowed,
                const char* call)
 {
-  if ((peer >= 0 && peer < c.size()) || peer == MPI_PROC_NULL || (any_allowed && peer == MPI_ANY_SOURCE))
+  if ((peer >= 0 && peer < c.peer_count()) || peer == MPI_PROC_NULL || (any_allowed && peer == MPI_ANY_SOURCE))
     return MPI_SUCCESS;
   return raise_error(runtime, comm, MPI_ERR_RANK, call,
-                     "invalid rank " + std::to_string(peer) + " in a communicator of " + std::to_string(c.size()) +
-                         " ranks");
+                     "invalid rank " + std::to_string(peer) +
+                         (c.is_inter() ? " in the remote group of " : " in a communicator of ") +
+                         std::to_string(c.peer_count()) + " ranks");
 }
 
 int check_tag(Runtime& runtime, MPI_Comm comm, int tag, bool any_allowed, const char* call)

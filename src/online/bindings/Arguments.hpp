@@ -8,6 +8,8 @@ namespace mpisim::online {
 
 // Each returns MPI_SUCCESS and sets `out`, or the raised error class.
 int resolve_comm(Runtime& runtime, MPI_Comm comm, const char* call, const mpi::Communicator*& out);
+// resolve_comm(), and MPI_ERR_COMM for an intercommunicator (calls mpisim runs on intracommunicators only).
+int resolve_intracomm(Runtime& runtime, MPI_Comm comm, const char* call, const mpi::Communicator*& out);
 int resolve_type(Runtime& runtime, MPI_Comm comm, MPI_Datatype type, const char* call, mpi::DatatypePtr& out);
 int resolve_op(Runtime& runtime, MPI_Comm comm, MPI_Op op, const char* call, mpi::ReduceOpPtr& out);
 int check_count(Runtime& runtime, MPI_Comm comm, int count, const char* call);

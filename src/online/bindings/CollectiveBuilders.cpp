@@ -11,7 +11,7 @@ using mpi::Collective;
 int start(Runtime& runtime, Collective op, MPI_Comm comm, const char* call, PreparedOut& out)
 {
   const mpi::Communicator* c = nullptr;
-  MPISIM_TRY(resolve_comm(runtime, comm, call, c));
+  MPISIM_TRY(resolve_intracomm(runtime, comm, call, c));
   out.make(op, *c, c->local_rank(runtime.current_rank()));
   return MPI_SUCCESS;
 }

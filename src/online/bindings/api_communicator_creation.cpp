@@ -1,7 +1,7 @@
 // Communicator creation from groups and hosts, duplication without blocking, naming (MPI-3.1 sections 6.4, 6.8).
-// mpisim has intracommunicators only: the intercommunicator calls fail with an error saying so.
 #include "online/bindings/Arguments.hpp"
 #include "online/objects/CommLifecycle.hpp"
+#include "online/objects/Intercommunicators.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -21,11 +21,6 @@ int resolve_subgroup(Runtime& runtime, MPI_Comm comm, const mpisim::mpi::Communi
                          "the group holds world rank " + std::to_string(member) + ", not a member of the communicator");
   return MPI_SUCCESS;
 }
-
-int not_supported(Runtime& runtime, MPI_Comm comm, int error_class, const char* call)
-{
-  return raise_error(runtime, comm, error_class, call, "intercommunicators are not supported by mpisim");
-}
 } // namespace
 
 extern "C" int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm* newcomm)
@@ -36,7 +31,8 @@ extern "C" int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm* newcom
   MPISIM_TRY(resolve_comm(runtime, comm, "MPI_Comm_create", parent));
   const GroupMembers* members = nullptr;
   MPISIM_TRY(resolve_subgroup(runtime, comm, *parent, group, "MPI_Comm_create", members));
-  *newcomm = create_from_group(runtime, comm, *parent, *members);
+  *newcomm = parent->is_inter() ? create_intercomm_from_group(runtime, comm, *parent, *members)
+                                : create_from_group(runtime, comm, *parent, *members);
   return MPI_SUCCESS;
 }
 
@@ -45,7 +41,7 @@ extern "C" int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, M
   ApiScope scope;
   Runtime& runtime = scope.runtime();
   const mpisim::mpi::Communicator* parent = nullptr;
-  MPISIM_TRY(resolve_comm(runtime, comm, "MPI_Comm_create_group", parent));
+  MPISIM_TRY(resolve_intracomm(runtime, comm, "MPI_Comm_create_group", parent));
   const GroupMembers* members = nullptr;
   MPISIM_TRY(resolve_subgroup(runtime, comm, *parent, group, "MPI_Comm_create_group", members));
   MPISIM_TRY(check_tag(runtime, comm, tag, false, "MPI_Comm_create_group"));
@@ -62,7 +58,7 @@ extern "C" int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_
   Runtime& runtime = Runtime::get();
   (void)info; // no hints are understood
   const mpisim::mpi::Communicator* parent = nullptr;
-  MPISIM_TRY(resolve_comm(runtime, comm, "MPI_Comm_split_type", parent));
+  MPISIM_TRY(resolve_intracomm(runtime, comm, "MPI_Comm_split_type", parent));
   MPISIM_CHECK(runtime, split_type == MPI_COMM_TYPE_SHARED || split_type == MPI_UNDEFINED, comm, MPI_ERR_ARG,
                "unknown split type " + std::to_string(split_type));
   ApiScope scope(runtime, "PMPI_Comm_split"); // the timeline names it after the split it makes, as before
@@ -75,7 +71,7 @@ extern "C" int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm* newcomm, MPI_Request* req
   ApiScope scope;
   Runtime& runtime = scope.runtime();
   const mpisim::mpi::Communicator* parent = nullptr;
-  MPISIM_TRY(resolve_comm(runtime, comm, "MPI_Comm_idup", parent));
+  MPISIM_TRY(resolve_intracomm(runtime, comm, "MPI_Comm_idup", parent));
   // The members are known locally, so no rank waits for another: the duplicate is complete at once (same creation
   // sequence as MPI_Comm_dup, which MPI orders with the other collectives on `comm`).
   const int me = runtime.current_rank();
@@ -111,54 +107,9 @@ extern "C" int PMPI_Comm_get_name(MPI_Comm comm, char* comm_name, int* resultlen
   return MPI_SUCCESS;
 }
 
-extern "C" int PMPI_Comm_test_inter(MPI_Comm comm, int* flag)
-{
-  Runtime& runtime = Runtime::get();
-  const mpisim::mpi::Communicator* c = nullptr;
-  MPISIM_TRY(resolve_comm(runtime, comm, "MPI_Comm_test_inter", c));
-  *flag = 0;
-  return MPI_SUCCESS;
-}
-
-extern "C" int PMPI_Comm_remote_size(MPI_Comm comm, int* size)
-{
-  Runtime& runtime = Runtime::get();
-  (void)size;
-  return not_supported(runtime, comm, MPI_ERR_COMM, "MPI_Comm_remote_size");
-}
-
-extern "C" int PMPI_Comm_remote_group(MPI_Comm comm, MPI_Group* group)
-{
-  Runtime& runtime = Runtime::get();
-  (void)group;
-  return not_supported(runtime, comm, MPI_ERR_COMM, "MPI_Comm_remote_group");
-}
-
-extern "C" int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm, int remote_leader,
-                                     int tag, MPI_Comm* newintercomm)
-{
-  Runtime& runtime = Runtime::get();
-  (void)local_leader, (void)peer_comm, (void)remote_leader, (void)tag;
-  *newintercomm = MPI_COMM_NULL;
-  return not_supported(runtime, local_comm, MPI_ERR_OTHER, "MPI_Intercomm_create");
-}
-
-extern "C" int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm* newintracomm)
-{
-  Runtime& runtime = Runtime::get();
-  (void)high;
-  *newintracomm = MPI_COMM_NULL;
-  return not_supported(runtime, intercomm, MPI_ERR_COMM, "MPI_Intercomm_merge");
-}
-
 MPISIM_ALIAS(Comm_create)
 MPISIM_ALIAS(Comm_create_group)
 MPISIM_ALIAS(Comm_split_type)
 MPISIM_ALIAS(Comm_idup)
 MPISIM_ALIAS(Comm_set_name)
 MPISIM_ALIAS(Comm_get_name)
-MPISIM_ALIAS(Comm_test_inter)
-MPISIM_ALIAS(Comm_remote_size)
-MPISIM_ALIAS(Comm_remote_group)
-MPISIM_ALIAS(Intercomm_create)
-MPISIM_ALIAS(Intercomm_merge)

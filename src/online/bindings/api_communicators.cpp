@@ -2,6 +2,8 @@
 #include "online/bindings/Arguments.hpp"
 #include "online/objects/CommLifecycle.hpp"
 
+#include <algorithm>
+
 using namespace mpisim::online;
 
 extern "C" int PMPI_Comm_size(MPI_Comm comm, int* size)
@@ -57,6 +59,20 @@ extern "C" int PMPI_Comm_free(MPI_Comm* comm)
   return MPI_SUCCESS;
 }
 
+namespace {
+// MPI_CONGRUENT (same members, same order), MPI_SIMILAR (same members) or MPI_UNEQUAL: mpi.h numbers them in that
+// order, so the weaker of two results is the larger.
+int compare_groups(const mpisim::mpi::Communicator& a, const mpisim::mpi::Communicator& b)
+{
+  bool same_order = a.size() == b.size(), same_members = a.size() == b.size();
+  for (int r = 0; same_members && r < a.size(); ++r) {
+    same_order = same_order && a.world_rank(r) == b.world_rank(r);
+    same_members = b.local_rank(a.world_rank(r)) >= 0;
+  }
+  return same_order ? MPI_CONGRUENT : same_members ? MPI_SIMILAR : MPI_UNEQUAL;
+}
+} // namespace
+
 extern "C" int PMPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int* result)
 {
   Runtime& runtime = Runtime::get();
@@ -67,12 +83,14 @@ extern "C" int PMPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int* result)
     *result = MPI_IDENT;
     return MPI_SUCCESS;
   }
-  bool same_order = a->size() == b->size(), same_members = a->size() == b->size();
-  for (int r = 0; same_members && r < a->size(); ++r) {
-    same_order = same_order && a->world_rank(r) == b->world_rank(r);
-    same_members = b->local_rank(a->world_rank(r)) >= 0;
+  if (a->is_inter() != b->is_inter()) {
+    *result = MPI_UNEQUAL;
+    return MPI_SUCCESS;
   }
-  *result = same_order ? MPI_CONGRUENT : same_members ? MPI_SIMILAR : MPI_UNEQUAL;
+  // Intercommunicators: their local groups and their remote groups compared, the result the weaker of the two.
+  *result = compare_groups(*a, *b);
+  if (a->is_inter())
+    *result = std::max(*result, compare_groups(*a->remote(), *b->remote()));
   return MPI_SUCCESS;
 }
 

@@ -2,7 +2,8 @@
 // MPI_Comm_spawn, so no rank has a parent (MPI_Comm_get_parent). Ports and the name service work within the run (one
 // job): MPI_Open_port/MPI_Close_port, MPI_Publish_name/MPI_Lookup_name/MPI_Unpublish_name. What would join the ranks
 // to other processes through an intercommunicator (MPI_Comm_spawn[_multiple], MPI_Comm_accept/connect/join) is
-// refused: there are no other processes, and mpisim has no intercommunicators. MPI_Comm_disconnect frees a
+// refused: there are no other processes, and intercommunicators come from MPI_Intercomm_create only (ports do not
+// connect groups of the run yet). MPI_Comm_disconnect frees a
 // communicator once the rank's pending communication on it is complete.
 #include "online/bindings/Arguments.hpp"
 #include "online/objects/CommLifecycle.hpp"
@@ -54,7 +55,8 @@ int refuse_connection(Runtime& runtime, MPI_Comm comm, MPI_Comm* newcomm, int er
   if (newcomm != nullptr)
     *newcomm = MPI_COMM_NULL;
   return raise_error(runtime, comm, error_class, call,
-                     why + ": mpisim simulates the ranks `mpisim run -np` starts and has no intercommunicators");
+                     why + ": mpisim simulates the ranks `mpisim run -np` starts and makes intercommunicators with "
+                           "MPI_Intercomm_create only");
 }
 
 } // namespace

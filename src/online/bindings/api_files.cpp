@@ -161,7 +161,7 @@ extern "C" int PMPI_File_open(MPI_Comm comm, const char* filename, int amode, MP
   ApiScope scope;
   Runtime& runtime = scope.runtime();
   const mpisim::mpi::Communicator* parent = nullptr;
-  MPISIM_TRY(resolve_comm(runtime, comm, "MPI_File_open", parent));
+  MPISIM_TRY(resolve_intracomm(runtime, comm, "MPI_File_open", parent));
   MPISIM_FILE_CHECK(runtime, filename != nullptr, MPI_FILE_NULL, MPI_ERR_ARG, "null file name");
   if (const char* problem = amode_problem(amode))
     return raise_file_error(runtime, MPI_FILE_NULL, MPI_ERR_AMODE, "MPI_File_open", problem);

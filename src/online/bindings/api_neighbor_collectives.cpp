@@ -42,7 +42,7 @@ struct Exchange {
 int prepare(Runtime& runtime, MPI_Comm comm, MPI_Datatype sendtype, MPI_Datatype recvtype, const char* call,
             Exchange& out)
 {
-  MPISIM_TRY(resolve_comm(runtime, comm, call, out.comm));
+  MPISIM_TRY(resolve_intracomm(runtime, comm, call, out.comm));
   if (sendtype != MPI_DATATYPE_NULL || recvtype != MPI_DATATYPE_NULL) {
     MPISIM_TRY(resolve_type(runtime, comm, sendtype, call, out.send_type));
     MPISIM_TRY(resolve_type(runtime, comm, recvtype, call, out.recv_type));

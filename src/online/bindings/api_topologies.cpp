@@ -114,7 +114,7 @@ extern "C" int PMPI_Cart_create(MPI_Comm comm, int ndims, const int dims[], cons
   (void)reorder;
   ApiScope scope(runtime);
   const mpisim::mpi::Communicator* parent = nullptr;
-  MPISIM_TRY(resolve_comm(runtime, comm, "MPI_Cart_create", parent));
+  MPISIM_TRY(resolve_intracomm(runtime, comm, "MPI_Cart_create", parent));
   MPISIM_TRY(check_dims(runtime, comm, ndims, dims, "MPI_Cart_create"));
   const int size = cart_size(std::vector<int>(dims, dims + ndims));
   MPISIM_CHECK(runtime, size <= parent->size(), comm, MPI_ERR_TOPOLOGY,
@@ -222,7 +222,7 @@ extern "C" int PMPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const i
   Runtime& runtime = Runtime::get();
   (void)periods;
   const mpisim::mpi::Communicator* c = nullptr;
-  MPISIM_TRY(resolve_comm(runtime, comm, "MPI_Cart_map", c));
+  MPISIM_TRY(resolve_intracomm(runtime, comm, "MPI_Cart_map", c));
   MPISIM_TRY(check_dims(runtime, comm, ndims, dims, "MPI_Cart_map"));
   const int size = cart_size(std::vector<int>(dims, dims + ndims));
   MPISIM_CHECK(runtime, size <= c->size(), comm, MPI_ERR_DIMS,
@@ -259,7 +259,7 @@ extern "C" int PMPI_Graph_create(MPI_Comm comm, int nnodes, const int index[], c
   (void)reorder;
   ApiScope scope(runtime);
   const mpisim::mpi::Communicator* parent = nullptr;
-  MPISIM_TRY(resolve_comm(runtime, comm, "MPI_Graph_create", parent));
+  MPISIM_TRY(resolve_intracomm(runtime, comm, "MPI_Graph_create", parent));
   MPISIM_TRY(check_graph(runtime, comm, nnodes, index, edges, parent->size(), "MPI_Graph_create"));
   Topology graph;
   graph.kind = Topology::Kind::Graph;
@@ -316,7 +316,7 @@ extern "C" int PMPI_Graph_map(MPI_Comm comm, int nnodes, const int index[], cons
 {
   Runtime& runtime = Runtime::get();
   const mpisim::mpi::Communicator* c = nullptr;
-  MPISIM_TRY(resolve_comm(runtime, comm, "MPI_Graph_map", c));
+  MPISIM_TRY(resolve_intracomm(runtime, comm, "MPI_Graph_map", c));
   MPISIM_TRY(check_graph(runtime, comm, nnodes, index, edges, c->size(), "MPI_Graph_map"));
   const int rank = c->local_rank(runtime.current_rank());
   *newrank = rank < nnodes ? rank : MPI_UNDEFINED;
@@ -362,7 +362,7 @@ extern "C" int PMPI_Dist_graph_create_adjacent(MPI_Comm comm, int indegree, cons
   (void)info, (void)reorder;
   ApiScope scope(runtime);
   const mpisim::mpi::Communicator* parent = nullptr;
-  MPISIM_TRY(resolve_comm(runtime, comm, "MPI_Dist_graph_create_adjacent", parent));
+  MPISIM_TRY(resolve_intracomm(runtime, comm, "MPI_Dist_graph_create_adjacent", parent));
   MPISIM_TRY(check_neighbors(runtime, comm, indegree, sources, parent->size(), "MPI_Dist_graph_create_adjacent"));
   MPISIM_TRY(check_neighbors(runtime, comm, outdegree, destinations, parent->size(), "MPI_Dist_graph_create_adjacent"));
   Topology graph;
@@ -383,7 +383,7 @@ extern "C" int PMPI_Dist_graph_create(MPI_Comm comm, int n, const int sources[],
   (void)info, (void)reorder;
   ApiScope scope(runtime);
   const mpisim::mpi::Communicator* parent = nullptr;
-  MPISIM_TRY(resolve_comm(runtime, comm, "MPI_Dist_graph_create", parent));
+  MPISIM_TRY(resolve_intracomm(runtime, comm, "MPI_Dist_graph_create", parent));
   MPISIM_CHECK(runtime, n >= 0, comm, MPI_ERR_ARG, "negative source count " + std::to_string(n));
   // This rank's edges as (source, destination, weight), then everyone's, gathered in rank order.
   std::vector<int> mine;

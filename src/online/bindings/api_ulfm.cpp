@@ -44,7 +44,7 @@ extern "C" int PMPIX_Comm_revoke(MPI_Comm comm)
   ApiScope scope("PMPIX_Comm_revoke");
   Runtime& runtime = scope.runtime();
   const Communicator* c = nullptr;
-  MPISIM_TRY(resolve_comm(runtime, comm, "MPIX_Comm_revoke", c));
+  MPISIM_TRY(resolve_intracomm(runtime, comm, "MPIX_Comm_revoke", c));
   runtime.simulation().world().revoke(runtime.current_rank(), *c);
   return MPI_SUCCESS;
 }
@@ -53,7 +53,7 @@ extern "C" int PMPIX_Comm_is_revoked(MPI_Comm comm, int* flag)
 {
   Runtime& runtime = Runtime::get();
   const Communicator* c = nullptr;
-  MPISIM_TRY(resolve_comm(runtime, comm, "MPIX_Comm_is_revoked", c));
+  MPISIM_TRY(resolve_intracomm(runtime, comm, "MPIX_Comm_is_revoked", c));
   *flag = runtime.simulation().world().knows_revoked(runtime.current_rank(), *c) ? 1 : 0;
   return MPI_SUCCESS;
 }
@@ -62,7 +62,7 @@ extern "C" int PMPIX_Comm_failure_ack(MPI_Comm comm)
 {
   Runtime& runtime = Runtime::get();
   const Communicator* c = nullptr;
-  MPISIM_TRY(resolve_comm(runtime, comm, "MPIX_Comm_failure_ack", c));
+  MPISIM_TRY(resolve_intracomm(runtime, comm, "MPIX_Comm_failure_ack", c));
   runtime.simulation().world().acknowledge_failures(runtime.current_rank(), *c);
   return MPI_SUCCESS;
 }
@@ -71,7 +71,7 @@ extern "C" int PMPIX_Comm_failure_get_acked(MPI_Comm comm, MPI_Group* failedgrp)
 {
   Runtime& runtime = Runtime::get();
   const Communicator* c = nullptr;
-  MPISIM_TRY(resolve_comm(runtime, comm, "MPIX_Comm_failure_get_acked", c));
+  MPISIM_TRY(resolve_intracomm(runtime, comm, "MPIX_Comm_failure_get_acked", c));
   const std::vector<int>& acked = runtime.simulation().world().acknowledged_failures(runtime.current_rank(), *c);
   GroupMembers members; // in the communicator's rank order
   for (int local = 0; local < c->size(); ++local)
@@ -86,7 +86,7 @@ extern "C" int PMPIX_Comm_agree(MPI_Comm comm, int* flag)
   ApiScope scope("PMPIX_Comm_agree");
   Runtime& runtime = scope.runtime();
   const Communicator* c = nullptr;
-  MPISIM_TRY(resolve_comm(runtime, comm, "MPIX_Comm_agree", c));
+  MPISIM_TRY(resolve_intracomm(runtime, comm, "MPIX_Comm_agree", c));
   mpisim::mpi::World& world = runtime.simulation().world();
   const auto [survivors, agreement] = agree_among_survivors(runtime, *c, *flag);
   *flag = world.agreement_value(*survivors, agreement);
@@ -105,7 +105,7 @@ extern "C" int PMPIX_Comm_shrink(MPI_Comm comm, MPI_Comm* newcomm)
   ApiScope scope("PMPIX_Comm_shrink");
   Runtime& runtime = scope.runtime();
   const Communicator* c = nullptr;
-  MPISIM_TRY(resolve_comm(runtime, comm, "MPIX_Comm_shrink", c));
+  MPISIM_TRY(resolve_intracomm(runtime, comm, "MPIX_Comm_shrink", c));
   return failure_aware(runtime, comm, "MPIX_Comm_shrink", [&]() -> int {
     const Communicator* survivors = agree_among_survivors(runtime, *c, 1).first;
     agree_on_context(runtime, *survivors);

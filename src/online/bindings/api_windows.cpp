@@ -46,7 +46,7 @@ void exchange_descriptions(Runtime& runtime, const mpisim::mpi::Communicator& ch
 int check_creation(Runtime& runtime, MPI_Comm comm, MPI_Aint size, int disp_unit, MPI_Info info, const char* call)
 {
   const mpisim::mpi::Communicator* c = nullptr;
-  MPISIM_TRY(resolve_comm(runtime, comm, call, c));
+  MPISIM_TRY(resolve_intracomm(runtime, comm, call, c));
   if (size < 0)
     return raise_error(runtime, comm, MPI_ERR_SIZE, call, "negative window size " + std::to_string(size));
   if (disp_unit <= 0)

@@ -1,6 +1,7 @@
 #include "online/objects/CommLifecycle.hpp"
 
 #include "online/objects/Collectives.hpp"
+#include "online/objects/Intercommunicators.hpp"
 
 #include "mpi/Rank.hpp"
 #include "mpi/collectives/Collectives.hpp"
@@ -152,6 +153,8 @@ MPI_Comm split_by_allgather(Runtime& runtime, MPI_Comm comm, const mpi::Communic
 
 MPI_Comm split_comm(Runtime& runtime, MPI_Comm comm, const mpi::Communicator& parent, int color, int key)
 {
+  if (parent.is_inter())
+    return split_intercomm(runtime, comm, parent, color, key);
   if (creation_messages(runtime) == CreationMessages::Smpi)
     return split_like_smpi(runtime, comm, parent, color, key);
   return split_by_allgather(runtime, comm, parent, color, key);
@@ -159,6 +162,8 @@ MPI_Comm split_comm(Runtime& runtime, MPI_Comm comm, const mpi::Communicator& pa
 
 MPI_Comm duplicate_comm(Runtime& runtime, MPI_Comm comm, const mpi::Communicator& parent)
 {
+  if (parent.is_inter())
+    return duplicate_intercomm(runtime, comm, parent);
   if (creation_messages(runtime) == CreationMessages::Smpi)
     return adopt_and_name_like_smpi(runtime, comm, parent, true, members_of(parent));
   return split_by_allgather(runtime, comm, parent, 0, parent.local_rank(runtime.current_rank()));

@@ -22,8 +22,10 @@ CreationMessages creation_messages(Runtime& runtime);
 // MPI_Comm_split: the new communicator of the calling rank's color, ordered by key then parent rank, inheriting
 // `comm`'s error handler; MPI_COMM_NULL for color MPI_UNDEFINED. SMPI: (color, key) gathered at rank 0, which sends
 // each member its group, then each group named; otherwise every member's color and key allgathered over `parent`.
+// An intercommunicator is split as MPICH does (Intercommunicators.hpp), whatever the model.
 MPI_Comm split_comm(Runtime& runtime, MPI_Comm comm, const mpi::Communicator& parent, int color, int key);
-// The collective part of MPI_Comm_dup: SMPI names the duplicate; otherwise a split keeping the order.
+// The collective part of MPI_Comm_dup: SMPI names the duplicate; otherwise a split keeping the order. An
+// intercommunicator is duplicated as MPICH does (Intercommunicators.hpp), whatever the model.
 MPI_Comm duplicate_comm(Runtime& runtime, MPI_Comm comm, const mpi::Communicator& parent);
 // MPI_Comm_dup: duplicate_comm, then inherit_on_dup. Returns a copy callback's error (`newcomm` is then
 // MPI_COMM_NULL).

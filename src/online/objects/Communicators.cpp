@@ -81,6 +81,32 @@ int Communicators::adopt_group(int rank, const mpi::Communicator& parent, int ta
   return handle;
 }
 
+int Communicators::adopt_intercomm(int rank, int scope, const std::vector<int>& a, const std::vector<int>& b)
+{
+  const bool a_first = a.front() < b.front(); // disjoint: the group holding the lower world rank is named first
+  IntercommKey key{scope, a_first ? a : b, a_first ? b : a};
+  const uint32_t sequence = intercomm_creations_[std::make_tuple(rank, key)]++;
+  auto found = intercomms_created_.find(std::make_tuple(key, sequence));
+  if (found != intercomms_created_.end())
+    return found->second;
+  const std::vector<int>& first = std::get<1>(key);
+  const std::vector<int>& second = std::get<2>(key);
+  const std::string name = "intercomm:" + std::to_string(scope) + ":" + std::to_string(sequence);
+  const auto [side_a, side_b] = world_.create_intercommunicator(name, first, second);
+  const int handle = table_.insert(side_a);
+  handles_by_context_[side_a->context()] = handle;
+  local_group_comms_[handle] = {&world_.create_communicator(name + " local", first),
+                                &world_.create_communicator(name + " local", second)};
+  intercomms_created_[std::make_tuple(std::move(key), sequence)] = handle;
+  return handle;
+}
+
+const mpi::Communicator& Communicators::local_group_comm(int handle, int rank) const
+{
+  const auto& [first, second] = local_group_comms_.at(handle);
+  return first->local_rank(rank) >= 0 ? *first : *second;
+}
+
 int Communicators::errhandler(int rank, int comm) const
 {
   const std::unique_ptr<RankView>& mine = views_[static_cast<size_t>(rank)];

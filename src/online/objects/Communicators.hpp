@@ -43,6 +43,14 @@ public:
   // The communicator MPI_Comm_create_group makes for `members` (world ranks, in order) with `tag`; every member gets
   // the same handle. Creations are counted per (rank, parent, tag, members), as only the members take part.
   int adopt_group(int rank, const mpi::Communicator& parent, int tag, const std::vector<int>& members);
+  // The intercommunicator between the disjoint groups `a` and `b` (world ranks) that `rank`'s next creation under
+  // `scope` gives (MPI_Intercomm_create: -1; a duplicate: the parent's context): both groups get the same handle, and
+  // Runtime::comm() gives each rank its own side. Creations are counted per (rank, scope, groups).
+  int adopt_intercomm(int rank, int scope, const std::vector<int>& a, const std::vector<int>& b);
+  // The hidden intracommunicator of `rank`'s group in the intercommunicator `handle` (its leaders' exchanges are
+  // broadcast there): made with the intercommunicator, freed never.
+  const mpi::Communicator& local_group_comm(int handle, int rank) const;
+
   // Communicators stay allocated: other members may still use the handle (each member frees its own reference).
   void release(int handle) { (void)handle; }
 
@@ -73,6 +81,10 @@ private:
   std::map<int, int> handles_by_context_;                             // context -> handle
   std::map<std::tuple<int, int, int, std::vector<int>>, uint32_t> group_creations_; // (rank, context, tag, members)
   std::map<std::tuple<int, int, std::vector<int>, uint32_t>, int> group_created_;   // (context, tag, members, seq)
+  using IntercommKey = std::tuple<int, std::vector<int>, std::vector<int>>; // (scope, groups in canonical order)
+  std::map<std::tuple<int, IntercommKey>, uint32_t> intercomm_creations_;   // (rank, key) -> creations so far
+  std::map<std::tuple<IntercommKey, uint32_t>, int> intercomms_created_;    // (key, sequence) -> handle
+  std::map<int, std::pair<const mpi::Communicator*, const mpi::Communicator*>> local_group_comms_; // by handle
 };
 
 } // namespace mpisim::online

@@ -61,7 +61,7 @@ void CallReporter::begin(int rank, const char* function, double start)
 void CallReporter::describe(int rank, const mpi::Communicator* comm, int peer, double bytes, int tag)
 {
   mpi::CallRecord& record = open_[static_cast<size_t>(rank)].record;
-  record.peer = comm != nullptr && peer >= 0 && peer < comm->size() ? comm->world_rank(peer) : -1;
+  record.peer = comm != nullptr && peer >= 0 && peer < comm->peer_count() ? comm->peer_world_rank(peer) : -1;
   record.bytes = bytes;
   record.tag = tag;
   record.communicator = comm != nullptr ? comm->context() : 0;

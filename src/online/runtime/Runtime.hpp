@@ -177,7 +177,11 @@ public:
   Communicators& communicators() { return communicators_; }
   const mpi::Communicator* comm(int handle)
   {
-    return communicators_.find(handle, handle == MPI_COMM_SELF ? current_rank() : -1); // the rank costs a lookup
+    const mpi::Communicator* found =
+        communicators_.find(handle, handle == MPI_COMM_SELF ? current_rank() : -1); // the rank costs a lookup
+    if (found != nullptr && found->is_inter()) [[unlikely]]                         // one handle, a side per group
+      return &found->side_of(current_rank());
+    return found;
   }
 
   Datatypes& datatypes() { return datatypes_; }
