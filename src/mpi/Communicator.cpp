@@ -5,7 +5,7 @@
 namespace mpisim::mpi {
 
 Communicator::Communicator(int context, std::string name, std::vector<int> world_ranks, Role role)
-    : role_(role), context_(context), name_(std::move(name)), world_ranks_(std::move(world_ranks))
+    : role_(role), context_(context), world_ranks_(std::move(world_ranks)), name_(std::move(name))
 {
   identity_ = true;
   for (int local = 0; local < size() && identity_; ++local)

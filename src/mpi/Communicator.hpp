@@ -58,18 +58,20 @@ public:
   }
 
 private:
+  // What every message reads (the rank maps' flags, the context, the remote side, the group) comes first: one cache
+  // line of the record, which the program's computation may have evicted since the last call.
   Role role_;
+  bool sparse_ = false;
+  bool identity_ = false; // world_ranks_[i] == i for every i
   int context_;
-  std::string name_;
+  const Communicator* remote_ = nullptr;
   std::vector<int> world_ranks_;
   // World rank -> local rank: a dense table when the group spans few world ranks (MPI_COMM_WORLD and the like),
   // sorted (world, local) pairs otherwise, so that the many small node communicators of a large job stay small.
   int sparse_local_rank(int world_rank) const;
-  bool sparse_ = false;
-  bool identity_ = false; // world_ranks_[i] == i for every i
   std::vector<int> local_of_world_;
   std::vector<std::pair<int, int>> sorted_world_local_;
-  const Communicator* remote_ = nullptr;
+  std::string name_;
 };
 
 } // namespace mpisim::mpi
