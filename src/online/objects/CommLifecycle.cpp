@@ -106,13 +106,19 @@ MPI_Comm split_like_smpi(Runtime& runtime, MPI_Comm comm, const mpi::Communicato
 
 // MPICH's and Open MPI's messages ----------------------------------------------------------------------------------
 
-// What every member of the parent contributes to MPI_Comm_split, gathered with the collective library (so the
-// call costs what an allgather costs).
-struct SplitEntry {
-  int color;
-  int key;
-  int world_rank;
-};
+MPI_Comm split_by_allgather(Runtime& runtime, MPI_Comm comm, const mpi::Communicator& parent, int color, int key)
+{
+  const int me = runtime.current_rank();
+  std::vector<SplitEntry> all = gather_split_entries(runtime, parent, SplitEntry{color, key, me});
+  // The creation sequence advances on every member, MPI_UNDEFINED included, so later creations stay aligned.
+  auto members = [&all, color] { return members_of_color(all, color); };
+  const int handle = runtime.communicators().adopt(me, parent, color == MPI_UNDEFINED ? -1 : color, members);
+  const MPI_Comm newcomm = color == MPI_UNDEFINED ? MPI_COMM_NULL : handle;
+  inherit_errhandler(runtime, comm, newcomm);
+  return newcomm;
+}
+
+} // namespace
 
 std::vector<SplitEntry> gather_split_entries(Runtime& runtime, const mpi::Communicator& parent, SplitEntry mine)
 {
@@ -128,28 +134,16 @@ std::vector<SplitEntry> gather_split_entries(Runtime& runtime, const mpi::Commun
   return all;
 }
 
-MPI_Comm split_by_allgather(Runtime& runtime, MPI_Comm comm, const mpi::Communicator& parent, int color, int key)
+std::vector<int> members_of_color(std::vector<SplitEntry> entries, int color)
 {
-  const int me = runtime.current_rank();
-  std::vector<SplitEntry> all = gather_split_entries(runtime, parent, SplitEntry{color, key, me});
-  // The creation sequence advances on every member, MPI_UNDEFINED included, so later creations stay aligned.
-  auto members = [&all, color] {
-    std::vector<SplitEntry> mine;
-    std::copy_if(all.begin(), all.end(), std::back_inserter(mine), [color](auto& e) { return e.color == color; });
-    std::stable_sort(mine.begin(), mine.end(), [](auto& a, auto& b) { return a.key < b.key; });
-    std::vector<int> ranks;
-    ranks.reserve(mine.size());
-    for (const SplitEntry& e : mine)
-      ranks.push_back(e.world_rank);
-    return ranks;
-  };
-  const int handle = runtime.communicators().adopt(me, parent, color == MPI_UNDEFINED ? -1 : color, members);
-  const MPI_Comm newcomm = color == MPI_UNDEFINED ? MPI_COMM_NULL : handle;
-  inherit_errhandler(runtime, comm, newcomm);
-  return newcomm;
+  std::erase_if(entries, [color](const SplitEntry& e) { return e.color != color; });
+  std::stable_sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) { return a.key < b.key; });
+  std::vector<int> members;
+  members.reserve(entries.size());
+  for (const SplitEntry& e : entries)
+    members.push_back(e.world_rank);
+  return members;
 }
-
-} // namespace
 
 MPI_Comm split_comm(Runtime& runtime, MPI_Comm comm, const mpi::Communicator& parent, int color, int key)
 {

@@ -10,6 +10,7 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <vector>
 
 namespace mpisim::online {
 
@@ -18,6 +19,19 @@ namespace mpisim::online {
 // MPICH and Open MPI's context agreement.
 enum class CreationMessages : uint8_t { Smpi, ContextAgreement };
 CreationMessages creation_messages(Runtime& runtime);
+
+// What every member contributes to MPI_Comm_split (on an intracommunicator's parent, or on each group of an
+// intercommunicator).
+struct SplitEntry {
+  int color;
+  int key;
+  int world_rank;
+};
+// Every member's entry over `parent`, in rank order, gathered with the collective library (so it costs what an
+// allgather costs).
+std::vector<SplitEntry> gather_split_entries(Runtime& runtime, const mpi::Communicator& parent, SplitEntry mine);
+// The members (world ranks) of `color`, ordered by key, then by their entries' order.
+std::vector<int> members_of_color(std::vector<SplitEntry> entries, int color);
 
 // MPI_Comm_split: the new communicator of the calling rank's color, ordered by key then parent rank, inheriting
 // `comm`'s error handler; MPI_COMM_NULL for color MPI_UNDEFINED. SMPI: (color, key) gathered at rank 0, which sends

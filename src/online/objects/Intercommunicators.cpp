@@ -64,37 +64,19 @@ int swap_through_leaders(Runtime& runtime, MPI_Comm comm, const mpi::Communicato
   return theirs;
 }
 
-// What each member contributes to MPI_Comm_split on an intercommunicator (three ints).
-struct SplitEntry {
-  int color;
-  int key;
-  int world_rank;
-};
-
-// The members of `color`, ordered by key, then by rank in their group (the entries' order).
-std::vector<int> members_of_color(std::vector<SplitEntry> entries, int color)
-{
-  std::erase_if(entries, [color](const SplitEntry& e) { return e.color != color; });
-  std::stable_sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) { return a.key < b.key; });
-  std::vector<int> members;
-  members.reserve(entries.size());
-  for (const SplitEntry& e : entries)
-    members.push_back(e.world_rank);
-  return members;
-}
-
 } // namespace
 
 MPI_Comm create_intercomm(Runtime& runtime, MPI_Comm local_comm, const mpi::Communicator& local, int local_leader,
                           const mpi::Communicator* peer, int remote_leader, int tag, LeaderFailure& failure)
 {
+  const std::vector<int> members = members_of(local);
   std::vector<int> remote;
   int remote_size = 0; // broadcast: the remote group's size, or minus the error class the leader found
   if (is_leader(runtime, local, local_leader)) {
     failure = check_peer_arguments(peer, remote_leader, tag);
     if (failure.error_class == MPI_SUCCESS) {
-      remote = swap_lists(runtime, *peer, remote_leader, tag, members_of(local));
-      if (overlap(remote, members_of(local)))
+      remote = swap_lists(runtime, *peer, remote_leader, tag, members);
+      if (overlap(remote, members))
         failure = {MPI_ERR_ARG, "the local and remote groups overlap"};
     }
     remote_size = failure.error_class == MPI_SUCCESS ? static_cast<int>(remote.size()) : -failure.error_class;
@@ -108,7 +90,7 @@ MPI_Comm create_intercomm(Runtime& runtime, MPI_Comm local_comm, const mpi::Comm
   remote.resize(static_cast<size_t>(remote_size));
   run_bcast(runtime, local, remote.data(), remote_size, MPI_INT, local_leader);
   agree_on_context(runtime, local); // MPICH agrees on a context id within each group
-  const MPI_Comm made = runtime.communicators().adopt_intercomm(runtime.current_rank(), -1, members_of(local), remote);
+  const MPI_Comm made = runtime.communicators().adopt_intercomm(runtime.current_rank(), -1, members, remote);
   inherit_errhandler(runtime, local_comm, made);
   return made;
 }
@@ -128,9 +110,7 @@ MPI_Comm split_intercomm(Runtime& runtime, MPI_Comm comm, const mpi::Communicato
 {
   const int me = runtime.current_rank();
   const mpi::Communicator& local = runtime.communicators().local_group_comm(comm, me);
-  std::vector<SplitEntry> ours(static_cast<size_t>(local.size()));
-  const SplitEntry mine{color, key, me};
-  run_allgather(runtime, local, &mine, ours.data(), 3, MPI_INT);
+  const std::vector<SplitEntry> ours = gather_split_entries(runtime, local, SplitEntry{color, key, me});
   std::vector<SplitEntry> theirs(static_cast<size_t>(inter.remote()->size()));
   if (is_leader(runtime, local, 0))
     runtime.rank().sendrecv(inter, 0, kLeadersTag, static_cast<double>(ours.size() * sizeof(SplitEntry)), 0,
